@@ -1,0 +1,56 @@
+"""The `gitfleet` group. Commands are imported only when run, so `gitfleet validate` does not
+pay for the kubernetes client that the agents need."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+
+import click
+
+from gitfleet import __version__
+
+COMMANDS = {
+    "init": "gitfleet.cli.init:init",
+    "validate": "gitfleet.cli.validate:validate",
+    "render": "gitfleet.cli.render:render",
+    "preview": "gitfleet.cli.preview:preview",
+    "explain": "gitfleet.cli.explain:explain",
+    "interpret": "gitfleet.cli.interpret:interpret",
+    "reconcile": "gitfleet.cli.reconcile:reconcile",
+    "agent": "gitfleet.cli.agent:agent",
+    "sim": "gitfleet.cli.sim:sim",
+    "status": "gitfleet.cli.status:status",
+    "demo": "gitfleet.cli.demo:demo",
+}
+
+
+def _available(name: str) -> bool:
+    module = COMMANDS[name].partition(":")[0]
+    return importlib.util.find_spec(module) is not None
+
+
+class LazyGroup(click.Group):
+    """A group whose commands live in their own modules and load on demand."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(name for name in COMMANDS if _available(name))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS or not _available(cmd_name):
+            return None
+        module, _, attr = COMMANDS[cmd_name].partition(":")
+        command = getattr(importlib.import_module(module), attr)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="gitfleet")
+def cli() -> None:
+    """gitfleet: Karmada's multi-cluster placement, as GitOps."""
+
+
+def main() -> None:
+    sys.exit(cli.main(standalone_mode=True))

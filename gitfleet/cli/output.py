@@ -1,0 +1,34 @@
+"""Printing data: every command's `-o json` goes through here, so keys are stable and sorted
+and the output is byte-identical for the same data."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from gitfleet.errors import InputError
+
+
+def dump_json(data: Any) -> str:
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def emit(data: Any, output: str, human: str) -> None:
+    """Print `data` as JSON/YAML, or the human text."""
+    if output == "json":
+        click.echo(dump_json(data), nl=False)
+    elif output == "yaml":
+        import yaml  # only here: most commands never print YAML
+
+        click.echo(yaml.safe_dump(data, sort_keys=True, allow_unicode=True), nl=False)
+    else:
+        click.echo(human, nl=not human.endswith("\n") and bool(human))
+
+
+def fail_input(error: InputError) -> None:
+    """An input error: one located line on stderr, exit 1."""
+    click.echo(str(error), err=True)
+    sys.exit(1)

@@ -1,0 +1,274 @@
+"""Conversion between Kubernetes-style JSON documents and the model's frozen dataclasses.
+
+Every API kind is declared once, as dataclasses; this module derives from those declarations
+the decoder (with errors that name the field and point at its line), the encoder (Go's
+`omitempty`: absent and empty values are left out, so a document round-trips to what the user
+wrote) and the JSON Schema. Field names are the Go JSON names: snake_case turned to camelCase
+unless a field sets `json=` explicitly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+from gitfleet.errors import SchemaError
+from gitfleet.model.origin import Origin, PathKey
+
+JSON = Any
+"""Any JSON value: kept as loaded, never mutated."""
+
+_JSON_NAME = "json"
+_DOC = "doc"
+_SKIP = "skip"
+
+
+def field(default: Any = dataclasses.MISSING, *, json: str | None = None, doc: str = "") -> Any:
+    """Declare a model field; without a default it is required."""
+    metadata = {_JSON_NAME: json, _DOC: doc}
+    if isinstance(default, (list, dict)):
+        raise TypeError("mutable defaults are not allowed; use () or None")
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+def internal(default: Any) -> Any:
+    """A field that is not part of the document (e.g. the origin)."""
+    return dataclasses.field(default=default, compare=False, repr=False, metadata={_SKIP: True})
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Field:
+    attr: str
+    json: str
+    hint: Any
+    required: bool
+    default: Any
+    doc: str
+
+
+@functools.cache
+def fields_of(cls: type) -> tuple[_Field, ...]:
+    """The document fields of a model class, in declaration order."""
+    hints = typing.get_type_hints(cls)
+    result = []
+    for f in dataclasses.fields(cls):
+        if f.metadata.get(_SKIP):
+            continue
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        result.append(
+            _Field(
+                attr=f.name,
+                json=f.metadata.get(_JSON_NAME) or _camel(f.name),
+                hint=hints[f.name],
+                required=required,
+                default=None if required else f.default,
+                doc=f.metadata.get(_DOC, ""),
+            )
+        )
+    return tuple(result)
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _describe(hint: Any) -> str:
+    origin = typing.get_origin(hint)
+    if hint is str:
+        return "string"
+    if hint is bool:
+        return "boolean"
+    if hint is int:
+        return "integer"
+    if hint is float:
+        return "number"
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return "one of " + ", ".join(repr(m.value) for m in hint)
+    if origin is tuple:
+        return "array"
+    if origin is dict or dataclasses.is_dataclass(hint):
+        return "object"
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_describe(a) for a in typing.get_args(hint) if a is not type(None))
+    return "value"
+
+
+class _Decoder:
+    def __init__(self, origin: Origin) -> None:
+        self.origin = origin
+
+    def fail(self, path: tuple[PathKey, ...], message: str) -> SchemaError:
+        where = ".".join(str(p) for p in path) or "document"
+        return SchemaError(self.origin.at(*path), f"{where}: {message}")
+
+    def value(self, hint: Any, value: Any, path: tuple[PathKey, ...]) -> Any:
+        origin = typing.get_origin(hint)
+        if hint is Any:
+            return value
+        if origin in (typing.Union, types.UnionType):
+            return self.union(hint, value, path)
+        if dataclasses.is_dataclass(hint):
+            return self.object(typing.cast(type, hint), value, path)
+        if origin is tuple:
+            if not isinstance(value, list):
+                raise self.fail(path, f"expected an array, got {_type_name(value)}")
+            (item,) = typing.get_args(hint)[:1]
+            return tuple(self.value(item, v, (*path, i)) for i, v in enumerate(value))
+        if origin is dict:
+            if not isinstance(value, dict):
+                raise self.fail(path, f"expected an object, got {_type_name(value)}")
+            _, item = typing.get_args(hint)
+            return {str(k): self.value(item, v, (*path, str(k))) for k, v in value.items()}
+        if isinstance(hint, type) and issubclass(hint, enum.Enum):
+            try:
+                return hint(value)
+            except ValueError:
+                raise self.fail(
+                    path, f"unsupported value {value!r}: expected {_describe(hint)}"
+                ) from None
+        return self.scalar(hint, value, path)
+
+    def scalar(self, hint: type, value: Any, path: tuple[PathKey, ...]) -> Any:
+        if hint is bool:
+            ok = isinstance(value, bool)
+        elif hint is int:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+            if not ok and isinstance(value, float) and value.is_integer():
+                return int(value)
+        elif hint is float:
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        else:
+            ok = isinstance(value, hint)
+        if not ok:
+            raise self.fail(path, f"expected {_describe(hint)}, got {_type_name(value)}")
+        return value
+
+    def union(self, hint: Any, value: Any, path: tuple[PathKey, ...]) -> Any:
+        members = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(members) == 1:
+            return self.value(members[0], value, path)
+        for member in members:
+            try:
+                return self.value(member, value, path)
+            except SchemaError:
+                continue
+        raise self.fail(path, f"expected {_describe(hint)}, got {_type_name(value)}")
+
+    def object(self, cls: type, value: Any, path: tuple[PathKey, ...]) -> Any:
+        if not isinstance(value, dict):
+            raise self.fail(path, f"expected an object, got {_type_name(value)}")
+        known = fields_of(cls)
+        names = {f.json for f in known}
+        for key in value:
+            if key not in names:
+                raise self.fail((*path, key), f"unknown field {key!r} in {cls.__name__}")
+        kwargs: dict[str, Any] = {}
+        for f in known:
+            raw = value.get(f.json)
+            if raw is None:
+                if f.required:
+                    raise self.fail((*path, f.json), "required field is missing")
+                continue
+            kwargs[f.attr] = self.value(f.hint, raw, (*path, f.json))
+        return cls(**kwargs)
+
+
+def decode(cls: type, doc: Mapping[str, Any], origin: Origin, *, ignore: frozenset[str] = frozenset()) -> Any:
+    """Build `cls` from a document; raises `SchemaError` at the first problem, located."""
+    body = {k: v for k, v in doc.items() if k not in ignore}
+    return _Decoder(origin).object(cls, body, ())
+
+
+def encode(value: Any) -> JSON:
+    """The document for a model value: Go's omitempty, enums as their values, tuples as lists."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, Any] = {}
+        for f in fields_of(type(value)):
+            item = getattr(value, f.attr)
+            if not f.required and (item is None or item == f.default):
+                continue
+            out[f.json] = encode(item)
+        return out
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [encode(v) for v in value]
+    if isinstance(value, dict):
+        return {k: encode(v) for k, v in value.items()}
+    return value
+
+
+def json_schema(hint: Any, definitions: dict[str, Any]) -> dict[str, Any]:
+    """The JSON Schema of a model type; nested dataclasses go to `definitions` once each."""
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return {}
+    if hint is str:
+        return {"type": "string"}
+    if hint is bool:
+        return {"type": "boolean"}
+    if hint is int:
+        return {"type": "integer"}
+    if hint is float:
+        return {"type": "number"}
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return {"type": "string", "enum": [m.value for m in hint]}
+    if origin in (typing.Union, types.UnionType):
+        members = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(members) == 1:
+            return json_schema(members[0], definitions)
+        return {"anyOf": [json_schema(m, definitions) for m in members]}
+    if origin is tuple:
+        return {"type": "array", "items": json_schema(typing.get_args(hint)[0], definitions)}
+    if origin is dict:
+        return {
+            "type": "object",
+            "additionalProperties": json_schema(typing.get_args(hint)[1], definitions),
+        }
+    if dataclasses.is_dataclass(hint):
+        name = hint.__name__
+        if name not in definitions:
+            definitions[name] = {}
+            properties = {}
+            for f in fields_of(typing.cast(type, hint)):
+                prop = json_schema(f.hint, definitions)
+                if f.doc:
+                    prop = {**prop, "description": f.doc}
+                properties[f.json] = prop
+            schema: dict[str, Any] = {
+                "type": "object",
+                "properties": properties,
+                "additionalProperties": False,
+            }
+            required = [f.json for f in fields_of(typing.cast(type, hint)) if f.required]
+            if required:
+                schema["required"] = required
+            if hint.__doc__:
+                schema["description"] = " ".join(hint.__doc__.split())
+            definitions[name] = schema
+        return {"$ref": f"#/$defs/{name}"}
+    raise TypeError(f"no JSON Schema for {hint!r}")

@@ -1,0 +1,147 @@
+"""Kubernetes meta and core types that Karmada's APIs embed (metav1, corev1)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar, Self
+
+from gitfleet.model import _codec
+from gitfleet.model._codec import field, internal
+from gitfleet.model.origin import UNKNOWN, Origin
+
+frozen = dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+
+Quantity = str | int | float
+"""A Kubernetes resource quantity as written (`"500m"`, `2`, `"1Gi"`)."""
+
+
+@frozen
+class ObjectMeta:
+    """Standard object metadata."""
+
+    name: str = field("", doc="Name of the object, unique within its namespace.")
+    generate_name: str = field("")
+    namespace: str = field("", doc="Namespace of a namespaced object.")
+    labels: dict[str, str] | None = field(None)
+    annotations: dict[str, str] | None = field(None)
+    uid: str = field("", doc="Used by the scheduler's tie-breaking, as Karmada does.")
+    resource_version: str = field("")
+    generation: int = field(0)
+    creation_timestamp: str | None = field(None)
+    deletion_timestamp: str | None = field(None)
+    finalizers: tuple[str, ...] = field(())
+    owner_references: tuple[Any, ...] = field(())
+    managed_fields: tuple[Any, ...] = field(())
+
+
+@frozen
+class LabelSelectorRequirement:
+    """One expression of a label selector."""
+
+    key: str = field(doc="The label key the selector applies to.")
+    operator: str = field(doc="In, NotIn, Exists or DoesNotExist.")
+    values: tuple[str, ...] = field(())
+
+
+@frozen
+class LabelSelector:
+    """A Kubernetes label selector; all of its parts must match."""
+
+    match_labels: dict[str, str] | None = field(None)
+    match_expressions: tuple[LabelSelectorRequirement, ...] = field(())
+
+
+@frozen
+class NodeSelectorRequirement:
+    """One expression over a key; Karmada's field selectors use it for provider, region, zone."""
+
+    key: str = field()
+    operator: str = field(doc="In, NotIn, Exists, DoesNotExist, Gt or Lt.")
+    values: tuple[str, ...] = field(())
+
+
+@frozen
+class NodeSelectorTerm:
+    """Expressions that must all match."""
+
+    match_expressions: tuple[NodeSelectorRequirement, ...] = field(())
+    match_fields: tuple[NodeSelectorRequirement, ...] = field(())
+
+
+@frozen
+class NodeSelector:
+    """Terms of which at least one must match."""
+
+    node_selector_terms: tuple[NodeSelectorTerm, ...] = field()
+
+
+@frozen
+class Toleration:
+    """A corev1 toleration, matched against a Cluster's taints."""
+
+    key: str = field("")
+    operator: str = field("", doc="Exists or Equal (the default).")
+    value: str = field("")
+    effect: str = field("", doc="NoSchedule, PreferNoSchedule or NoExecute; empty is all.")
+    toleration_seconds: int | None = field(None)
+
+
+@frozen
+class Taint:
+    """A corev1 taint on a Cluster."""
+
+    key: str = field()
+    value: str = field("")
+    effect: str = field(doc="NoSchedule, PreferNoSchedule or NoExecute.")
+    time_added: str | None = field(None)
+
+
+@frozen
+class Condition:
+    """A metav1 condition."""
+
+    type: str = field()
+    status: str = field(doc="True, False or Unknown.")
+    reason: str = field("")
+    message: str = field("")
+    last_transition_time: str | None = field(None)
+    observed_generation: int = field(0)
+
+
+class ApiObject:
+    """What every top-level kind shares: its apiVersion/kind, parsing and its origin."""
+
+    __slots__ = ()
+    API_VERSION: ClassVar[str]
+    KIND: ClassVar[str]
+    NAMESPACED: ClassVar[bool] = False
+    metadata: ObjectMeta
+    origin: Origin
+
+    @classmethod
+    def from_doc(cls, doc: dict[str, Any], origin: Origin = UNKNOWN) -> Self:
+        """Parse one document of this kind; `SchemaError` names the first bad field."""
+        api_version, kind = doc.get("apiVersion"), doc.get("kind")
+        if api_version != cls.API_VERSION or kind != cls.KIND:
+            raise _codec.SchemaError(
+                origin, f"expected {cls.API_VERSION} {cls.KIND}, got {api_version} {kind}"
+            )
+        obj = _codec.decode(cls, doc, origin, ignore=frozenset({"apiVersion", "kind"}))
+        return dataclasses.replace(obj, origin=origin)
+
+    def to_doc(self) -> dict[str, Any]:
+        """The document, as the user would write it (omitempty)."""
+        return {"apiVersion": self.API_VERSION, "kind": self.KIND, **_codec.encode(self)}
+
+    @property
+    def name(self) -> str:
+        return self.metadata.name
+
+    @property
+    def namespace(self) -> str:
+        return self.metadata.namespace
+
+
+def origin_field() -> Any:
+    """The `origin` field every top-level kind has; not part of the document."""
+    return internal(UNKNOWN)

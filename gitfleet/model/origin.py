@@ -1,0 +1,45 @@
+"""Where a value came from: file, line and column, so every stage can point users at their YAML.
+
+An `Origin` names a document; `origin.at(*keys)` narrows it to one field inside that document.
+Field positions are computed on demand by the loader's locator (parsing positions for every
+field of every document up front would cost more than the whole load), so asking is cheap
+until an error actually needs a position.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+PathKey = str | int
+Locator = Callable[[tuple[PathKey, ...]], tuple[int, int] | None]
+"""Maps a key path inside one document to its (line, col), 1-based; None if absent."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Origin:
+    """A position in the source: 1-based line and column; line 0 means the whole file."""
+
+    path: str
+    line: int = 0
+    col: int = 0
+    keys: tuple[PathKey, ...] = ()
+    locator: Locator | None = dataclasses.field(default=None, compare=False, repr=False)
+
+    def at(self, *keys: PathKey) -> Origin:
+        """The origin of a field below this one; the nearest located ancestor if it is absent."""
+        full = self.keys + keys
+        if self.locator is not None:
+            for end in range(len(full), len(self.keys), -1):
+                found = self.locator(full[:end])
+                if found is not None:
+                    return Origin(self.path, found[0], found[1], full, self.locator)
+        return Origin(self.path, self.line, self.col, full, self.locator)
+
+    def __str__(self) -> str:
+        if self.line <= 0:
+            return self.path
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+UNKNOWN = Origin("<unknown>")
