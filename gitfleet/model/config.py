@@ -56,3 +56,14 @@ class ResourceInterpreterCustomization(meta.ApiObject):
     metadata: meta.ObjectMeta = field()
     spec: ResourceInterpreterCustomizationSpec = field()
     origin: Origin = meta.origin_field()
+
+
+@meta.frozen
+class DependentObjectReference:
+    """A dependency a resource interpreter reports (by name, or by label selector)."""
+
+    api_version: str = field()
+    kind: str = field()
+    namespace: str = field("")
+    name: str = field("")
+    label_selector: meta.LabelSelector | None = field(None)
