@@ -197,7 +197,9 @@ class _Decoder:
         return cls(**kwargs)
 
 
-def decode(cls: type, doc: Mapping[str, Any], origin: Origin, *, ignore: frozenset[str] = frozenset()) -> Any:
+def decode(
+    cls: type, doc: Mapping[str, Any], origin: Origin, *, ignore: frozenset[str] = frozenset()
+) -> Any:
     """Build `cls` from a document; raises `SchemaError` at the first problem, located."""
     body = {k: v for k, v in doc.items() if k not in ignore}
     return _Decoder(origin).object(cls, body, ())

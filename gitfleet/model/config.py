@@ -32,9 +32,13 @@ class CustomizationRules:
     retention: LuaScript | None = field(None, doc="Retain(desiredObj, observedObj)")
     replica_resource: LuaScript | None = field(None, doc="GetReplicas(desiredObj)")
     component_resource: LuaScript | None = field(None, doc="GetComponents(desiredObj)")
-    replica_revision: LuaScript | None = field(None, doc="ReviseReplica(desiredObj, desiredReplica)")
+    replica_revision: LuaScript | None = field(
+        None, doc="ReviseReplica(desiredObj, desiredReplica)"
+    )
     status_reflection: LuaScript | None = field(None, doc="ReflectStatus(observedObj)")
-    status_aggregation: LuaScript | None = field(None, doc="AggregateStatus(desiredObj, statusItems)")
+    status_aggregation: LuaScript | None = field(
+        None, doc="AggregateStatus(desiredObj, statusItems)"
+    )
     health_interpretation: LuaScript | None = field(None, doc="InterpretHealth(observedObj)")
     dependency_interpretation: LuaScript | None = field(None, doc="GetDependencies(desiredObj)")
 

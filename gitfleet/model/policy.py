@@ -76,7 +76,9 @@ class ResourceSelector:
 
     api_version: str = field(doc="apiVersion of the target resources.")
     kind: str = field(doc="Kind of the target resources.")
-    namespace: str = field("", doc="Namespace of the target resources; empty is any (or the policy's own).")
+    namespace: str = field(
+        "", doc="Namespace of the target resources; empty is any (or the policy's own)."
+    )
     name: str = field("", doc="Name of the target resource; when set, labelSelector is ignored.")
     label_selector: meta.LabelSelector | None = field(None)
 
