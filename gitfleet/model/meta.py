@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeVar, dataclass_transform
 
 from gitfleet.model import _codec
 from gitfleet.model._codec import field, internal
 from gitfleet.model.origin import UNKNOWN, Origin
 
-frozen = dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+_T = TypeVar("_T")
+
+
+@dataclass_transform(frozen_default=True, kw_only_default=True)
+def frozen(cls: type[_T]) -> type[_T]:
+    """`@dataclass(frozen=True, slots=True, kw_only=True)`, spelled so that type checkers see
+    the generated keyword-only constructor."""
+    return dataclasses.dataclass(frozen=True, slots=True, kw_only=True)(cls)
+
 
 Quantity = str | int | float
 """A Kubernetes resource quantity as written (`"500m"`, `2`, `"1Gi"`)."""

@@ -27,7 +27,7 @@ class RawObject(TypedDict, total=False):
     status: Any
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True, order=True)
 class ResourceKey:
     """Identity of a template: (apiVersion, kind, namespace, name); sorts deterministically."""
 
