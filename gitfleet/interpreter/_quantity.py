@@ -1,0 +1,195 @@
+"""Kubernetes resource quantities (`"500m"`, `"1Gi"`, `"1e3"`, `2`): parsing, rounding, printing.
+
+Values are kept as whole nanounits because Kubernetes rounds every parsed quantity up (away from
+zero) to nano precision, so an integer count of nanos is exact and integer arithmetic is fast.
+`value()` and `milli_value()` round up the way `Quantity.Value()` and `MilliValue()` do; `str()`
+prints the canonical form `Quantity.String()` would (`"1500m"`, `"128Mi"`, `"2"`).
+
+Karmada: vendored k8s.io/apimachinery/pkg/api/resource (quantity.go ParseQuantity,
+parseQuantityString, CanonicalizeBytes; suffix.go; amount.go AsCanonicalBytes).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+
+_NANO = 10**9
+_MILLI_IN_NANOS = 10**6
+_BINARY_CAP = 2**63 - 1
+"""Kubernetes caps BinarySI quantities at the largest int64."""
+_MAX_DIGITS = 1000
+_MAX_EXPONENT = 1000
+"""Bounds that keep a hostile quantity from costing unbounded memory; real ones are far below."""
+
+
+class QuantityError(ValueError):
+    """A value that Kubernetes would not accept as a quantity."""
+
+
+class Format(enum.StrEnum):
+    """How a quantity prints: the family of its suffix."""
+
+    DECIMAL_SI = "DecimalSI"
+    BINARY_SI = "BinarySI"
+    DECIMAL_EXPONENT = "DecimalExponent"
+
+
+_DECIMAL_SUFFIXES = {
+    "n": -9,
+    "u": -6,
+    "m": -3,
+    "": 0,
+    "k": 3,
+    "M": 6,
+    "G": 9,
+    "T": 12,
+    "P": 15,
+    "E": 18,
+}
+_BINARY_SUFFIXES = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
+_DECIMAL_NAMES = {exp: suffix for suffix, exp in _DECIMAL_SUFFIXES.items()}
+_BINARY_NAMES = {0: "", **{exp // 10: suffix for suffix, exp in _BINARY_SUFFIXES.items()}}
+_SUFFIX_CHARS = frozenset("eEinumkKMGTP")
+_DIGITS = frozenset("0123456789")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Quantity:
+    """An exact quantity: whole nanounits and the format it prints in."""
+
+    nanos: int
+    format: Format = Format.DECIMAL_SI
+
+    def value(self) -> int:
+        """Whole units, rounded up away from zero (`Quantity.Value()`)."""
+        return _ceil_div(self.nanos, _NANO)
+
+    def milli_value(self) -> int:
+        """Whole milliunits, rounded up away from zero (`Quantity.MilliValue()`)."""
+        return _ceil_div(self.nanos, _MILLI_IN_NANOS)
+
+    def __str__(self) -> str:
+        return canonical(self.nanos, self.format)
+
+
+def of_units(units: int, fmt: Format) -> Quantity:
+    """`resource.NewQuantity(units, fmt)`."""
+    return Quantity(units * _NANO, fmt)
+
+
+def of_milli(milli: int, fmt: Format) -> Quantity:
+    """`resource.NewMilliQuantity(milli, fmt)`."""
+    return Quantity(milli * _MILLI_IN_NANOS, fmt)
+
+
+def parse(raw: object) -> Quantity:
+    """A quantity as written in a document: a string, or a JSON number taken as its text."""
+    if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
+        raise QuantityError(f"quantity must be a string or a number, got {type(raw).__name__}")
+    text = raw if isinstance(raw, str) else repr(raw)
+    return _parse_text(text.strip())
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_text(text: str) -> Quantity:
+    if not text:
+        raise QuantityError("quantity is empty")
+    negative, digits, fraction, suffix = _split(text)
+    scale10, exp2, fmt = _interpret(suffix, text)
+    if len(digits) + len(fraction) > _MAX_DIGITS or abs(scale10) > _MAX_EXPONENT:
+        raise QuantityError(f"quantity {text!r} is out of range")
+    numerator = int(digits + fraction) if digits or fraction else 0
+    # exact value = numerator * 10**shift * 2**exp2 nanos; rounded up to whole nanos
+    top = numerator * (2**exp2)
+    shift = scale10 - len(fraction) + 9
+    nanos = top * 10**shift if shift >= 0 else _ceil_div(top, 10**-shift)
+    if fmt is Format.BINARY_SI:
+        nanos = min(nanos, _BINARY_CAP * _NANO)
+        if 0 < nanos < _NANO:
+            fmt = Format.DECIMAL_SI
+    return Quantity(-nanos if negative else nanos, fmt)
+
+
+def _split(text: str) -> tuple[bool, str, str, str]:
+    """Sign, integer digits, fraction digits and suffix (apimachinery parseQuantityString)."""
+    pos, end = 0, len(text)
+    negative = text[0] == "-"
+    if text[0] in "+-":
+        pos += 1
+    start = pos
+    while pos < end and text[pos] in _DIGITS:
+        pos += 1
+    digits = text[start:pos]
+    fraction = ""
+    if pos < end and text[pos] == ".":
+        pos += 1
+        start = pos
+        while pos < end and text[pos] in _DIGITS:
+            pos += 1
+        fraction = text[start:pos]
+    suffix = text[pos:]
+    if not _valid_suffix_shape(suffix):
+        raise QuantityError(f"quantity {text!r} has an invalid suffix")
+    return negative, digits, fraction, suffix
+
+
+def _valid_suffix_shape(suffix: str) -> bool:
+    pos = 0
+    while pos < len(suffix) and suffix[pos] in _SUFFIX_CHARS:
+        pos += 1
+    if pos < len(suffix) and suffix[pos] in "+-":
+        pos += 1
+    return all(c in _DIGITS for c in suffix[pos:])
+
+
+def _interpret(suffix: str, text: str) -> tuple[int, int, Format]:
+    """(power of ten, power of two, format) a suffix stands for (apimachinery suffix.go)."""
+    if suffix in _DECIMAL_SUFFIXES:
+        return _DECIMAL_SUFFIXES[suffix], 0, Format.DECIMAL_SI
+    if suffix in _BINARY_SUFFIXES:
+        return 0, _BINARY_SUFFIXES[suffix], Format.BINARY_SI
+    if len(suffix) > 1 and suffix[0] in "eE":
+        exponent = suffix[1:]
+        body = exponent[1:] if exponent[0] in "+-" else exponent
+        if body and all(c in _DIGITS for c in body):
+            return int(exponent), 0, Format.DECIMAL_EXPONENT
+    raise QuantityError(f"quantity {text!r} has an unknown suffix {suffix!r}")
+
+
+def canonical(nanos: int, fmt: Format) -> str:
+    """The canonical text of a quantity (apimachinery Quantity.CanonicalizeBytes)."""
+    if nanos == 0:
+        return "0"
+    if fmt is Format.BINARY_SI and (abs(nanos) < 1024 * _NANO or nanos % _NANO):
+        fmt = Format.DECIMAL_SI
+    if fmt is Format.BINARY_SI:
+        amount, times = _remove_factors(nanos // _NANO, 1024)
+        while times not in _BINARY_NAMES:
+            amount, times = amount * 1024, times - 1
+        return f"{amount}{_BINARY_NAMES[times]}"
+    amount, times = _remove_factors(nanos, 10)
+    exponent = times - 9
+    while exponent % 3:
+        amount *= 10
+        exponent -= 1
+    if fmt is Format.DECIMAL_SI and exponent in _DECIMAL_NAMES:
+        return f"{amount}{_DECIMAL_NAMES[exponent]}"
+    return f"{amount}e{exponent}" if exponent else str(amount)
+
+
+def _remove_factors(value: int, base: int) -> tuple[int, int]:
+    times = 0
+    while abs(value) >= base and value % base == 0:
+        value //= base
+        times += 1
+    return value, times
+
+
+def _ceil_div(value: int, divisor: int) -> int:
+    """Division rounding away from zero, as Kubernetes rounds quantities."""
+    quotient, remainder = divmod(abs(value), divisor)
+    if remainder:
+        quotient += 1
+    return -quotient if value < 0 else quotient
