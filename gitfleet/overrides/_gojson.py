@@ -1,0 +1,169 @@
+"""JSON text as Go writes it, so the strings Karmada puts in objects come out byte for byte.
+
+Karmada serialises with Go's `encoding/json` (the applied-overrides record) and with the JSON
+code inside evanphx/json-patch v5 (a fieldOverrider's JSON document): compact, `<`, `>`, `&`,
+U+2028 and U+2029 escaped, control characters as `\\u00XX` except `\\n`, `\\r`, `\\t`, floats in
+Go's shortest form. Python's `json` differs on each of these points, so the encoder is here.
+Go map keys are written sorted; a document patched by json-patch keeps its key order, and its
+untouched numbers keep their text (`RawNumber`).
+"""
+
+from __future__ import annotations
+
+import decimal
+import json
+import math
+import struct
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+def _escape_table() -> dict[int, str]:
+    table = {code: f"\\u{code:04x}" for code in range(0x20)}
+    table.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"})
+    table.update({ord('"'): '\\"', ord("\\"): "\\\\"})
+    for unsafe in "<>&\u2028\u2029":
+        table[ord(unsafe)] = f"\\u{ord(unsafe):04x}"
+    return table
+
+
+_ESCAPES = _escape_table()
+
+
+class RawNumber(str):
+    """A number as it was written in a parsed document, re-emitted unchanged."""
+
+    __slots__ = ()
+
+
+class UnsupportedValueError(ValueError):
+    """A value Go's encoder refuses (NaN, infinities)."""
+
+
+def _shortest(value: float) -> tuple[str, int]:
+    """Shortest round-tripping decimal digits of a finite non-zero float and the position of
+    the decimal point relative to them (Go's `decimalSlice` d and dp)."""
+    parts = decimal.Decimal(repr(abs(value))).as_tuple()
+    significant = "".join(map(str, parts.digits)).lstrip("0")
+    return significant.rstrip("0"), len(significant) + int(parts.exponent)
+
+
+def _fmt_e(digits: str, point: int) -> str:
+    mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+    exp = point - 1
+    return f"{mantissa}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
+
+
+def _fmt_f(digits: str, point: int) -> str:
+    if point <= 0:
+        return "0." + "0" * -point + digits
+    if point >= len(digits):
+        return digits + "0" * (point - len(digits))
+    return digits[:point] + "." + digits[point:]
+
+
+def format_float(value: float, verb: str = "json") -> str:
+    """Go's float64 text: `verb="json"` as encoding/json writes it, `verb="g"` as
+    `strconv.FormatFloat(v, 'g', -1, 64)` (what go-yaml writes)."""
+    if math.isnan(value) or math.isinf(value):
+        if verb == "json":
+            raise UnsupportedValueError(f"json: unsupported value: {value!r}")
+        return {"nan": ".nan", "inf": ".inf", "-inf": "-.inf"}[repr(value)]
+    sign = "-" if math.copysign(1.0, value) < 0 else ""
+    if value == 0:
+        return sign + "0"
+    digits, point = _shortest(value)
+    if verb == "json":
+        magnitude = abs(value)
+        if magnitude < 1e-6 or magnitude >= 1e21:
+            text = _fmt_e(digits, point)
+            # encoding/json shortens a two-digit negative exponent: e-07 -> e-7
+            if text[-4:-1] == "e-0":
+                text = text[:-2] + text[-1]
+            return sign + text
+        return sign + _fmt_f(digits, point)
+    exp = point - 1
+    if exp < -4 or exp >= 6:  # shortest 'g' switches to an exponent past 6 digits
+        return sign + _fmt_e(digits, point)
+    return sign + _fmt_f(digits, point)
+
+
+def format_float32(value: float) -> str:
+    """`strconv.FormatFloat(v, 'g', -1, 32)`: the shortest text that reads back as the same
+    float32 (sigs.k8s.io/yaml writes float map keys so)."""
+    single = struct.unpack("f", struct.pack("f", value))[0]
+    if math.isnan(single) or math.isinf(single) or single == 0:
+        return format_float(single, "g")
+    for precision in range(1, 10):
+        text = f"{single:.{precision}g}"
+        if struct.unpack("f", struct.pack("f", float(text)))[0] == single:
+            return format_float(float(text), "g")
+    return format_float(single, "g")
+
+
+def quote(text: str) -> str:
+    """A JSON string literal as Go's encoder writes it (HTML-safe, UTF-8 kept)."""
+    return '"' + text.translate(_ESCAPES) + '"'
+
+
+def as_stored(value: Any) -> Any:
+    """A JSON value as the API server keeps it and Go writes maps: object keys sorted."""
+    if isinstance(value, dict):
+        return {key: as_stored(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [as_stored(item) for item in value]
+    return value
+
+
+def dumps(value: Any, *, sort_keys: bool) -> str:
+    """Compact JSON of a JSON-like value; `sort_keys` as Go writes maps."""
+    parts: list[str] = []
+    _encode(value, parts, sort_keys)
+    return "".join(parts)
+
+
+def _encode(value: Any, out: list[str], sort_keys: bool) -> None:
+    if isinstance(value, RawNumber):
+        out.append(str.__str__(value))
+    elif isinstance(value, str):
+        out.append(quote(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, int):
+        out.append(str(int(value)))
+    elif isinstance(value, float):
+        out.append(format_float(value))
+    elif isinstance(value, Mapping):
+        items = sorted(value.items()) if sort_keys else value.items()
+        out.append("{")
+        for index, (key, item) in enumerate(items):
+            if index:
+                out.append(",")
+            out.append(quote(str(key)))
+            out.append(":")
+            _encode(item, out, sort_keys)
+        out.append("}")
+    elif isinstance(value, Sequence):
+        out.append("[")
+        for index, item in enumerate(value):
+            if index:
+                out.append(",")
+            _encode(item, out, sort_keys)
+        out.append("]")
+    else:
+        raise UnsupportedValueError(f"json: unsupported type: {type(value).__name__}")
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"invalid character {name[0]!r} looking for beginning of value")
+
+
+def loads_preserving(text: str) -> Any:
+    """Parse JSON keeping key order and the text of every number (json-patch's lazy nodes)."""
+    return json.loads(
+        text, parse_int=RawNumber, parse_float=RawNumber, parse_constant=_reject_constant
+    )

@@ -1,0 +1,46 @@
+"""Where the containers of a workload are, for the overriders that edit containers
+(Karmada: pkg/util/overridemanager/{imageoverride,commandargsoverride}.go).
+
+Karmada decides by `kind` alone (any apiVersion): a Pod's containers are at
+`/spec/containers`; those of a ReplicaSet, Deployment, DaemonSet, StatefulSet and Job at
+`/spec/template/spec/containers`. Other kinds (CronJob included) have none it edits, and
+initContainers are never touched.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gitfleet.overrides import _patch
+
+_TEMPLATE = ("spec", "template", "spec")
+POD_SPEC: dict[str, tuple[str, ...]] = {
+    "Pod": ("spec",),
+    "ReplicaSet": _TEMPLATE,
+    "Deployment": _TEMPLATE,
+    "DaemonSet": _TEMPLATE,
+    "StatefulSet": _TEMPLATE,
+    "Job": _TEMPLATE,
+}
+
+
+def containers(manifest: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    """The JSON pointer of the containers list and its entries; an empty list when the kind
+    has none or the manifest sets none. Raises `_patch.Failure` on a malformed pod spec."""
+    path = POD_SPEC.get(manifest.get("kind", ""))
+    if path is None:
+        return "", []
+    keys = (*path, "containers")
+    node: Any = manifest
+    for depth, key in enumerate(keys):
+        if node is None:
+            break
+        if not isinstance(node, dict):
+            raise _patch.Failure((), f"/{'/'.join(keys[:depth])} is not an object")
+        node = node.get(key)
+    pointer = "/" + "/".join(keys)
+    if node is None:
+        return pointer, []
+    if not isinstance(node, list) or not all(isinstance(item, dict) for item in node):
+        raise _patch.Failure((), f"{pointer} is not a list of containers")
+    return pointer, node
