@@ -1,1 +1,328 @@
-"""(stage under construction)"""
+"""The detector: which (Cluster)PropagationPolicy claims each resource template, and the
+ResourceBinding that results (Karmada: pkg/detector).
+
+`detect` runs Karmada's per-template reconcile over a whole source at once, as a pure function.
+The claims of the previous render (read from its bindings) play the part of the claim labels
+Karmada keeps on templates, so a render moves from one steady state of Karmada's detector to
+the next. Scheduling is left to the scheduler: the detector carries the previous schedule result
+over untouched. `distribute_dependencies` is Karmada's dependencies distributor, which needs the
+schedule result and so runs after the scheduler.
+
+Private modules: `_scope` (effective namespace), `_filter` (templates never propagated),
+`_defaults` (Karmada's policy defaults), `_match` (policy choice), `_claim` (claim metadata and
+permanent ids), `_binding` (binding building), `_dependencies` (dependency distribution).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+
+from gitfleet import interpreter
+from gitfleet.detector import (
+    _binding,
+    _claim,
+    _defaults,
+    _dependencies,
+    _filter,
+    _match,
+    _scope,
+    detection,
+)
+from gitfleet.errors import InputError
+from gitfleet.model import diagnostic, objects, policy
+from gitfleet.model.template import ResourceKey, ResourceTemplate
+
+Binding = detection.Binding
+Policy = policy.PropagationPolicy | policy.ClusterPropagationPolicy
+Outcome = detection.Outcome
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Source:
+    """The parts of the source the detector reads, indexed once."""
+
+    namespace_policies: Mapping[str, tuple[policy.PropagationPolicy, ...]]
+    cluster_policies: tuple[policy.ClusterPropagationPolicy, ...]
+    override_names: frozenset[tuple[str, str]]
+    cluster_override_names: frozenset[str]
+    priority_classes: Mapping[str, int]
+
+    @classmethod
+    def of(cls, objs: objects.ObjectSet, templates: Iterable[ResourceTemplate]) -> _Source:
+        by_namespace: dict[str, list[policy.PropagationPolicy]] = {}
+        for pp in objs.propagation_policies:
+            by_namespace.setdefault(pp.namespace, []).append(_defaults.defaulted(pp))
+        classes = {}
+        for t in templates:
+            value = t.body.get("value")
+            if (
+                t.kind == "PriorityClass"
+                and t.key.group == "scheduling.k8s.io"
+                and isinstance(value, int)
+                and not isinstance(value, bool)
+            ):
+                classes[t.name] = value
+        return cls(
+            namespace_policies={ns: tuple(pps) for ns, pps in by_namespace.items()},
+            cluster_policies=tuple(
+                _defaults.defaulted(c) for c in objs.cluster_propagation_policies
+            ),
+            override_names=frozenset((o.namespace, o.name) for o in objs.override_policies),
+            cluster_override_names=frozenset(o.name for o in objs.cluster_override_policies),
+            priority_classes=classes,
+        )
+
+    def claimed(self, claim: _claim.Claim) -> Policy | None:
+        """The policy a claim names, if it exists and is not being deleted."""
+        found: Policy | None = None
+        if claim.kind == policy.PropagationPolicy.KIND:
+            found = next(
+                (
+                    p
+                    for p in self.namespace_policies.get(claim.namespace, ())
+                    if p.name == claim.name
+                ),
+                None,
+            )
+        else:
+            found = next((p for p in self.cluster_policies if p.name == claim.name), None)
+        return None if found is None or _match.being_deleted(found) else found
+
+    def missing_overrides(self, obj: Policy) -> list[str]:
+        """The policy's dependentOverrides that do not exist
+        (helper.IsDependent(Cluster)OverridesPresent)."""
+        if isinstance(obj, policy.PropagationPolicy):
+            return [
+                f"OverridePolicy {obj.namespace}/{name}"
+                for name in obj.spec.dependent_overrides
+                if (obj.namespace, name) not in self.override_names
+            ]
+        return [
+            f"ClusterOverridePolicy {name}"
+            for name in obj.spec.dependent_overrides
+            if name not in self.cluster_override_names
+        ]
+
+
+def _effective_templates(
+    objs: objects.ObjectSet, diagnostics: list[diagnostic.Diagnostic]
+) -> list[ResourceTemplate]:
+    """Templates with their effective namespace; a key defined twice keeps the first."""
+    crds = _scope.crd_scopes(objs.templates)
+    seen: dict[ResourceKey, ResourceTemplate] = {}
+    for raw in sorted(objs.templates, key=lambda t: (t.origin.path, t.origin.line, t.origin.col)):
+        t = _scope.effective(raw, crds, diagnostics)
+        first = seen.get(t.key)
+        if first is not None:
+            diagnostics.append(
+                diagnostic.error(t.origin, f"{t.key} is already defined at {first.origin}")
+            )
+            continue
+        seen[t.key] = t
+    return sorted(seen.values(), key=lambda t: t.key)
+
+
+def _previous_index(previous: Mapping[ResourceKey, Binding]) -> dict[tuple[str, str, str], Binding]:
+    return {(b.KIND, b.namespace, b.name): b for b in previous.values()}
+
+
+def _claim_of(template: ResourceTemplate, previous: Binding | None) -> _claim.Claim | None:
+    found = _claim.read(template.labels, template.metadata.get("annotations") or {})
+    if found is None and previous is not None:
+        found = _claim.read(previous.metadata.labels or {}, previous.metadata.annotations or {})
+    return found
+
+
+class _Detector:
+    def __init__(
+        self,
+        source: _Source,
+        interp: interpreter.Interpreter,
+        diagnostics: list[diagnostic.Diagnostic],
+    ) -> None:
+        self.source = source
+        self.interp = interp
+        self.diagnostics = diagnostics
+
+    def decide(self, template: ResourceTemplate, previous: Binding | None) -> detection.Decision:
+        reason = _filter.skip_reason(template)
+        base = detection.Decision(
+            key=template.key, origin=template.origin, outcome=Outcome.SKIPPED, message=reason or ""
+        )
+        if reason is not None:
+            return base
+        claim = _claim_of(template, previous)
+        claim_ref, claimer, dropped = None, None, ""
+        if claim is not None:
+            claim_ref = detection.PolicyRef(claim.kind, claim.namespace, claim.name)
+            claimer = self.source.claimed(claim)
+            if claimer is None:
+                dropped = f"its claiming {claim_ref} no longer exists"
+            elif not _match.selects(template, claimer):
+                dropped = f"its claiming {claim_ref} no longer selects it"
+                claimer = None
+            else:
+                claim_ref = detection.PolicyRef.of(claimer)
+        pps = (
+            self.source.namespace_policies.get(template.namespace, ()) if template.namespace else ()
+        )
+        winner, candidates = _match.choose(template, pps, self.source.cluster_policies, claimer)
+        base = dataclasses.replace(base, claim=claim_ref, candidates=candidates)
+        if winner is None:
+            return self._unmatched(template, previous, base, dropped)
+        return self._apply(
+            template,
+            previous,
+            winner,
+            dataclasses.replace(base, winner=detection.PolicyRef.of(winner)),
+        )
+
+    def _unmatched(
+        self,
+        template: ResourceTemplate,
+        previous: Binding | None,
+        base: detection.Decision,
+        dropped: str,
+    ) -> detection.Decision:
+        where = (
+            f"no PropagationPolicy in namespace {template.namespace} and no "
+            "ClusterPropagationPolicy selects it"
+            if template.namespace
+            else "no ClusterPropagationPolicy selects it"
+        )
+        if dropped:
+            where = f"{dropped}, and {where}"
+        if previous is not None and previous.spec.placement is not None:
+            return dataclasses.replace(
+                base,
+                outcome=Outcome.ORPHANED,
+                message=(
+                    f"{where}; its binding stays with the previous placement until the template "
+                    "is deleted or another policy claims it"
+                ),
+                binding=_binding.unclaimed(previous),
+            )
+        return dataclasses.replace(
+            base, outcome=Outcome.UNMATCHED, message=f"not propagated: {where}"
+        )
+
+    def _kept(
+        self, base: detection.Decision, previous: Binding | None, outcome: Outcome, message: str
+    ) -> detection.Decision:
+        return dataclasses.replace(base, outcome=outcome, message=message, binding=previous)
+
+    def _apply(
+        self,
+        template: ResourceTemplate,
+        previous: Binding | None,
+        winner: Policy,
+        base: detection.Decision,
+    ) -> detection.Decision:
+        ref = detection.PolicyRef.of(winner)
+        missing = self.source.missing_overrides(winner)
+        if missing:
+            message = f"{ref} waits for its dependentOverrides: {', '.join(missing)} missing"
+            self.diagnostics.append(
+                diagnostic.warning(winner.origin.at("spec", "dependentOverrides"), message)
+            )
+            return self._kept(base, previous, Outcome.WAITING, message)
+        if (
+            winner.spec.activation_preference == policy.ActivationPreference.LAZY
+            and previous is not None
+            and base.claim == ref
+            and previous.spec.resource.resource_version == _binding.digest(template)
+        ):
+            return self._kept(
+                base,
+                previous,
+                Outcome.LAZY,
+                f"{ref} activates lazily and the template is unchanged: binding kept as it was",
+            )
+        try:
+            built = _binding.build(
+                template, winner, self.interp, self.source.priority_classes, previous
+            )
+        except _binding.BuildError as error:
+            cause = error.__cause__
+            origin = cause.origin if isinstance(cause, InputError) else template.origin
+            message = f"{template.key}: {error}"
+            self.diagnostics.append(diagnostic.error(origin, message))
+            return self._kept(base, previous, Outcome.FAILED, message)
+        verb = "claims" if base.claim == ref else "selects"
+        return dataclasses.replace(
+            base, outcome=Outcome.APPLIED, message=f"{ref} {verb} it", binding=built
+        )
+
+
+def _resolve_collisions(
+    decisions: list[detection.Decision], diagnostics: list[diagnostic.Diagnostic]
+) -> list[detection.Decision]:
+    """Two templates whose bindings share a name (e.g. `a-b` Foo and `a` `B-Foo`... or the same
+    name in two API groups): the first keeps it; Karmada refuses the second (owner mismatch)."""
+    owners: dict[tuple[str, str, str], detection.Decision] = {}
+    out = []
+    for d in decisions:
+        if d.binding is None:
+            out.append(d)
+            continue
+        ident = (d.binding.KIND, d.binding.namespace, d.binding.name)
+        first = owners.get(ident)
+        if first is None:
+            owners[ident] = d
+            out.append(d)
+            continue
+        message = (
+            f"{d.key}: its binding {detection.BindingRef.of(d.binding)} is already the binding "
+            f"of {first.key}; it is not propagated"
+        )
+        diagnostics.append(diagnostic.error(d.origin, message))
+        out.append(dataclasses.replace(d, outcome=Outcome.FAILED, message=message, binding=None))
+    return out
+
+
+def detect(
+    objs: objects.ObjectSet,
+    interp: interpreter.Interpreter,
+    previous: Mapping[ResourceKey, Binding] | None = None,
+) -> detection.Detection:
+    """Match every template of `objs` against its policies and build the bindings.
+
+    `previous` holds the bindings of the previous render (any key; they are matched to
+    templates by binding kind, namespace and name); their claims are sticky and their schedule
+    results are carried over. Pure and deterministic.
+    """
+    diagnostics: list[diagnostic.Diagnostic] = []
+    templates = _effective_templates(objs, diagnostics)
+    source = _Source.of(objs, templates)
+    index = _previous_index(previous or {})
+    detector = _Detector(source, interp, diagnostics)
+    decisions = []
+    for template in templates:
+        old = index.get(_binding.identity(template))
+        if old is not None and not _binding.same_resource(old, template):
+            old = None
+        decisions.append(detector.decide(template, old))
+    decisions = _resolve_collisions(decisions, diagnostics)
+    bindings = sorted(
+        (d.binding for d in decisions if d.binding is not None),
+        key=lambda b: (b.KIND, b.namespace, b.name),
+    )
+    return detection.Detection(
+        bindings=tuple(bindings),
+        decisions=tuple(decisions),
+        templates=tuple(templates),
+        auto_namespaces=tuple(t.key for t in templates if _filter.auto_propagated_namespace(t)),
+        diagnostics=tuple(diagnostic.sorted_diagnostics(diagnostics)),
+    )
+
+
+def distribute_dependencies(
+    bindings: Iterable[Binding],
+    templates: Iterable[ResourceTemplate],
+    interp: interpreter.Interpreter,
+    previous: Mapping[ResourceKey, Binding] | None = None,
+) -> detection.Distribution:
+    """Karmada's dependencies distributor over scheduled bindings (see `_dependencies`):
+    dependencies of propagateDeps workloads follow them to their clusters."""
+    return _dependencies.distribute(bindings, templates, interp, previous)

@@ -1,0 +1,296 @@
+"""Dependencies follow the workload (Karmada: pkg/dependenciesdistributor).
+
+For every ResourceBinding with `propagateDeps` and a schedule result, the interpreter names the
+template's dependencies (ConfigMaps, Secrets, ServiceAccounts, PVCs of its pod template, or
+whatever a customization reports, by name or by label selector). Each dependency that exists in
+the source gets an attached ResourceBinding in the requirer's namespace, named after the
+dependency, with one `requiredBy` snapshot (namespace, name, clusters) per requirer and a label
+`resourcebinding.karmada.io/depended-by-<hash of requirer>` holding the requirer's permanent id.
+The dependency is then rendered to the union of its own clusters and its requirers' (the binding
+controller's `mergeTargetClusters`).
+
+When the dependency is itself claimed by a policy, its binding keeps its own placement and
+strategy and only gains the snapshots and labels; an attached binding made for dependencies alone
+has no placement (the scheduler ignores it), and takes conflictResolution Overwrite if any
+requirer has it (else Abort) and preserveResourcesOnDeletion true if any requirer has it.
+
+Only ResourceBindings are requirers: Karmada's distributor watches no ClusterResourceBindings.
+A requirer without a schedule result contributes nothing (Karmada creates no attached binding
+for it either). Karmada keeps an attached binding whose last requirer went away, with no
+snapshots and so no clusters; gitfleet recomputes the whole state and leaves it out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from gitfleet import errors, interpreter
+from gitfleet.detector import _binding, _claim, detection
+from gitfleet.errors import InputError
+from gitfleet.model import _codec, config, diagnostic, meta, policy, selectors, work
+from gitfleet.model.template import ResourceKey, ResourceTemplate
+
+Binding = detection.Binding
+Ident = tuple[str, str, str]
+
+DEPENDED_BY_PREFIX = "resourcebinding.karmada.io/depended-by-"
+DEPENDENCIES_ANNOTATION = "resourcebinding.karmada.io/dependencies"
+_SAFE_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+
+
+def reference_key(namespace: str, name: str) -> str:
+    """Karmada's GenerateBindingReferenceKey: FNV-32a of `namespace/name` (or `name`), its
+    decimal digits mapped onto Kubernetes' safe alphabet."""
+    text = f"{namespace}/{name}" if namespace else name
+    value = 0x811C9DC5
+    for byte in text.encode():
+        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return "".join(_SAFE_ALPHABET[ord(ch) % len(_SAFE_ALPHABET)] for ch in str(value))
+
+
+def _ident(b: Binding) -> Ident:
+    return (b.KIND, b.namespace, b.name)
+
+
+def _encode_reference(ref: config.DependentObjectReference) -> dict[str, Any]:
+    """Go's json.Marshal of a DependentObjectReference: fields in declaration order, map keys
+    sorted."""
+    doc: dict[str, Any] = _codec.encode(ref)
+    match_labels = doc.get("labelSelector", {}).get("matchLabels")
+    if match_labels:
+        doc["labelSelector"]["matchLabels"] = dict(sorted(match_labels.items()))
+    return doc
+
+
+def _annotation(refs: Sequence[config.DependentObjectReference]) -> str:
+    """The dependencies as Karmada records them on the requirer."""
+    return json.dumps([_encode_reference(r) for r in refs], separators=(",", ":"))
+
+
+class _Templates:
+    """Templates by (group, kind, namespace), for lookups by name or label selector."""
+
+    def __init__(self, templates: Iterable[ResourceTemplate]) -> None:
+        self.by_scope: dict[tuple[str, str, str], list[ResourceTemplate]] = {}
+        self.by_key: dict[ResourceKey, ResourceTemplate] = {}
+        for t in templates:
+            self.by_scope.setdefault((t.key.group, t.kind, t.namespace), []).append(t)
+            self.by_key[t.key] = t
+
+    def find(self, ref: config.DependentObjectReference) -> list[ResourceTemplate]:
+        group = ResourceKey(ref.api_version, ref.kind, ref.namespace, ref.name).group
+        scope = self.by_scope.get((group, ref.kind, ref.namespace), [])
+        if ref.name:
+            return [t for t in scope if t.name == ref.name]
+        if ref.label_selector is not None:
+            return [
+                t for t in scope if selectors.label_selector_matches(ref.label_selector, t.labels)
+            ]
+        return []
+
+
+def _describe(ref: config.DependentObjectReference) -> str:
+    where = f"{ref.namespace}/" if ref.namespace else ""
+    what = ref.name or "selector " + json.dumps(_codec.encode(ref.label_selector), sort_keys=True)
+    return f"{ref.kind} {where}{what}"
+
+
+def _requirer_id(b: Binding) -> str:
+    return (b.metadata.labels or {}).get(_claim.RB_ID_LABEL) or _claim.permanent_id(*_ident(b))
+
+
+def _without_attachments(b: Binding) -> Binding:
+    """A binding with what a previous distribution wrote removed, to be recomputed."""
+    labels = {
+        k: v for k, v in (b.metadata.labels or {}).items() if not k.startswith(DEPENDED_BY_PREFIX)
+    }
+    annotations = {
+        k: v for k, v in (b.metadata.annotations or {}).items() if k != DEPENDENCIES_ANNOTATION
+    }
+    return dataclasses.replace(
+        b,
+        metadata=dataclasses.replace(
+            b.metadata, labels=labels or None, annotations=annotations or None
+        ),
+        spec=dataclasses.replace(b.spec, required_by=()),
+    )
+
+
+def _effective_conflict(requirers: Sequence[Binding]) -> policy.ConflictResolution:
+    if any(r.spec.conflict_resolution == policy.ConflictResolution.OVERWRITE for r in requirers):
+        return policy.ConflictResolution.OVERWRITE
+    return policy.ConflictResolution.ABORT
+
+
+def _attached(
+    template: ResourceTemplate,
+    namespace: str,
+    requirers: Sequence[Binding],
+    previous: Binding | None,
+) -> work.ResourceBinding:
+    """A binding made for dependencies alone (buildAttachedBinding + createOrUpdate)."""
+    name = work.binding_name(template.name, template.kind)
+    ident = (work.ResourceBinding.KIND, namespace, name)
+    old_meta = previous.metadata if previous is not None else meta.ObjectMeta()
+    return work.ResourceBinding(
+        metadata=dataclasses.replace(
+            old_meta,
+            name=name,
+            namespace=namespace,
+            labels={_claim.RB_ID_LABEL: _claim.permanent_id(*ident)},
+            annotations=None,
+            finalizers=(_binding.BINDING_FINALIZER,),
+            owner_references=(_binding.owner_reference(template),),
+        ),
+        spec=work.ResourceBindingSpec(
+            resource=_binding.resource_reference(template),
+            conflict_resolution=_effective_conflict(requirers),
+            preserve_resources_on_deletion=any(
+                r.spec.preserve_resources_on_deletion for r in requirers
+            ),
+        ),
+        status=previous.status if previous is not None else work.ResourceBindingStatus(),
+        origin=template.origin,
+    )
+
+
+def _attach(b: Binding, requirers: Sequence[Binding]) -> Binding:
+    labels = dict(b.metadata.labels or {})
+    for r in requirers:
+        labels[DEPENDED_BY_PREFIX + reference_key(r.namespace, r.name)] = _requirer_id(r)
+    snapshots = tuple(
+        work.BindingSnapshot(namespace=r.namespace, name=r.name, clusters=r.spec.clusters)
+        for r in sorted(requirers, key=_ident)
+    )
+    return dataclasses.replace(
+        b,
+        metadata=dataclasses.replace(b.metadata, labels=dict(sorted(labels.items()))),
+        spec=dataclasses.replace(b.spec, required_by=snapshots),
+    )
+
+
+@dataclasses.dataclass
+class _State:
+    bindings: dict[Ident, Binding]
+    attachments: dict[Ident, tuple[ResourceTemplate, dict[Ident, Binding]]]
+    reports: list[detection.Dependencies]
+    diagnostics: list[diagnostic.Diagnostic]
+
+
+def _collect(
+    requirer: Binding,
+    template: ResourceTemplate,
+    interp: interpreter.Interpreter,
+    templates: _Templates,
+    state: _State,
+) -> None:
+    if not interp.hook_enabled(
+        template.api_version, template.kind, interpreter.Operation.INTERPRET_DEPENDENCY
+    ):
+        return
+    try:
+        refs = list(interp.get_dependencies(template.body))
+    except errors.GitfleetError as error:
+        origin = error.origin if isinstance(error, InputError) else template.origin
+        state.diagnostics.append(
+            diagnostic.error(origin, f"{template.key}: cannot interpret dependencies: {error}")
+        )
+        return
+    attached: list[ResourceKey] = []
+    missing: list[str] = []
+    for ref in refs:
+        found = templates.find(ref)
+        if not found:
+            missing.append(_describe(ref))
+        for dep in found:
+            name = work.binding_name(dep.name, dep.kind)
+            ident = (work.ResourceBinding.KIND, requirer.namespace, name)
+            entry = state.attachments.setdefault(ident, (dep, {}))
+            if entry[0].key != dep.key:
+                state.diagnostics.append(
+                    diagnostic.error(
+                        dep.origin,
+                        f"{dep.key}: attached binding {requirer.namespace}/{name} is already "
+                        f"the binding of {entry[0].key}; the dependency is not propagated",
+                    )
+                )
+                continue
+            entry[1][_ident(requirer)] = requirer
+            attached.append(dep.key)
+    if refs:
+        ident = _ident(requirer)
+        current = state.bindings[ident]
+        annotations = {
+            **(current.metadata.annotations or {}),
+            DEPENDENCIES_ANNOTATION: _annotation(refs),
+        }
+        state.bindings[ident] = dataclasses.replace(
+            current,
+            metadata=dataclasses.replace(
+                current.metadata, annotations=dict(sorted(annotations.items()))
+            ),
+        )
+    state.reports.append(
+        detection.Dependencies(
+            requirer=detection.BindingRef.of(requirer),
+            references=tuple(refs),
+            attached=tuple(sorted(set(attached))),
+            missing=tuple(missing),
+        )
+    )
+
+
+def distribute(
+    bindings: Iterable[Binding],
+    templates: Iterable[ResourceTemplate],
+    interp: interpreter.Interpreter,
+    previous: Mapping[ResourceKey, Binding] | None = None,
+) -> detection.Distribution:
+    """Attach every propagateDeps requirer's dependencies to its clusters.
+
+    `bindings` are scheduled bindings; `templates` the effective templates
+    (`Detection.templates`); `previous` the previous render's bindings, whose status an attached
+    binding keeps. Pure and deterministic.
+    """
+    index = _Templates(templates)
+    prior = {_ident(b): b for b in (previous or {}).values()}
+    state = _State(
+        bindings={_ident(b): _without_attachments(b) for b in bindings},
+        attachments={},
+        reports=[],
+        diagnostics=[],
+    )
+    for ident in sorted(state.bindings):
+        b = state.bindings[ident]
+        if b.KIND != work.ResourceBinding.KIND or not b.spec.propagate_deps or not b.spec.clusters:
+            continue
+        r = b.spec.resource
+        template = index.by_key.get(ResourceKey(r.api_version, r.kind, r.namespace, r.name))
+        if template is not None:
+            _collect(b, template, interp, index, state)
+    for ident, (dep, requirers) in sorted(state.attachments.items()):
+        existing = state.bindings.get(ident)
+        if existing is not None and not _binding.same_resource(existing, dep):
+            state.diagnostics.append(
+                diagnostic.error(
+                    dep.origin,
+                    f"{dep.key}: binding {ident[1]}/{ident[2]} belongs to another resource; "
+                    "the dependency is not propagated",
+                )
+            )
+            continue
+        wanting = list(requirers.values())
+        if existing is None or existing.spec.placement is None:
+            existing = _attached(dep, ident[1], wanting, prior.get(ident))
+        state.bindings[ident] = _attach(existing, wanting)
+    return detection.Distribution(
+        bindings=tuple(
+            _binding.with_generation(state.bindings[i], prior.get(i))
+            for i in sorted(state.bindings)
+        ),
+        dependencies=tuple(sorted(state.reports, key=lambda d: d.requirer)),
+        diagnostics=tuple(diagnostic.sorted_diagnostics(state.diagnostics)),
+    )

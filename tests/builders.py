@@ -1,0 +1,137 @@
+"""Builders of the documents tests feed gitfleet: templates, policies and clusters as the plain
+dictionaries a user writes in YAML, and `object_set` turning a list of them into the typed
+`ObjectSet` every stage after `load` reads (Karmada kinds typed, anything else a template).
+
+Importable as `builders` from any test (tests/ is on the path through tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from typing import Any
+
+from gitfleet.model import cluster, config, objects, policy
+from gitfleet.model.origin import Origin
+from gitfleet.model.template import ResourceTemplate
+
+Doc = dict[str, Any]
+
+_TYPED: dict[str, tuple[Any, str]] = {
+    "PropagationPolicy": (policy.PropagationPolicy, "propagation_policies"),
+    "ClusterPropagationPolicy": (policy.ClusterPropagationPolicy, "cluster_propagation_policies"),
+    "OverridePolicy": (policy.OverridePolicy, "override_policies"),
+    "ClusterOverridePolicy": (policy.ClusterOverridePolicy, "cluster_override_policies"),
+    "Cluster": (cluster.Cluster, "clusters"),
+    "ResourceInterpreterCustomization": (config.ResourceInterpreterCustomization, "customizations"),
+}
+
+
+def object_set(docs: Iterable[Doc], path: str = "source.yaml") -> objects.ObjectSet:
+    """The typed objects of `docs`; document i is at `path` line i+1."""
+    groups: dict[str, list[Any]] = {"templates": [], **{f: [] for _, f in _TYPED.values()}}
+    for line, doc in enumerate(docs, start=1):
+        origin = Origin(path, line, 1)
+        typed = _TYPED.get(str(doc.get("kind", "")))
+        if typed and str(doc.get("apiVersion", "")).endswith(".karmada.io/v1alpha1"):
+            cls, field = typed
+            groups[field].append(cls.from_doc(copy.deepcopy(doc), origin))
+        else:
+            groups["templates"].append(ResourceTemplate(copy.deepcopy(doc), origin))
+    return objects.ObjectSet(**{k: tuple(v) for k, v in groups.items()})
+
+
+def make_deployment(
+    name: str = "web",
+    namespace: str = "shop",
+    replicas: int = 3,
+    *,
+    cpu: str = "100m",
+    volumes: list[Doc] | None = None,
+    **meta: Any,
+) -> Doc:
+    pod: Doc = {
+        "containers": [{"name": "main", "image": "nginx", "resources": {"requests": {"cpu": cpu}}}]
+    }
+    if volumes:
+        pod["volumes"] = volumes
+    metadata: Doc = {"name": name, **meta}
+    if namespace:
+        metadata["namespace"] = namespace
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": metadata,
+        "spec": {
+            "replicas": replicas,
+            "selector": {"matchLabels": {"app": name}},
+            "template": {"metadata": {"labels": {"app": name}}, "spec": pod},
+        },
+    }
+
+
+def make_configmap(name: str = "settings", namespace: str = "shop", **meta: Any) -> Doc:
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": name, "namespace": namespace, **meta},
+        "data": {"key": "value"},
+    }
+
+
+def make_object(api_version: str, kind: str, name: str, namespace: str = "", **meta: Any) -> Doc:
+    metadata: Doc = {"name": name, **meta}
+    if namespace:
+        metadata["namespace"] = namespace
+    return {"apiVersion": api_version, "kind": kind, "metadata": metadata}
+
+
+def selector(kind: str = "Deployment", api_version: str = "apps/v1", **rest: Any) -> Doc:
+    """A resource selector; `rest` is name=, namespace=, labelSelector=."""
+    return {"apiVersion": api_version, "kind": kind, **rest}
+
+
+def make_policy(
+    name: str,
+    *selectors: Doc,
+    namespace: str = "shop",
+    priority: int | None = None,
+    **spec: Any,
+) -> Doc:
+    """A PropagationPolicy (selecting Deployments when no selector is given)."""
+    body: Doc = {"resourceSelectors": list(selectors) or [selector()], **spec}
+    if priority is not None:
+        body["priority"] = priority
+    return {
+        "apiVersion": "policy.karmada.io/v1alpha1",
+        "kind": "PropagationPolicy",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": body,
+    }
+
+
+def make_cluster_policy(
+    name: str, *selectors: Doc, priority: int | None = None, **spec: Any
+) -> Doc:
+    """A ClusterPropagationPolicy (selecting Deployments when no selector is given)."""
+    doc = make_policy(name, *selectors, priority=priority, **spec)
+    doc["kind"] = "ClusterPropagationPolicy"
+    doc["metadata"] = {"name": name}
+    return doc
+
+
+def make_cluster(
+    name: str, *, labels: dict[str, str] | None = None, cpu: str | None = None, **spec: Any
+) -> Doc:
+    """A Push cluster; `cpu` declares allocatable CPU (and room for 110 pods)."""
+    doc: Doc = {
+        "apiVersion": "cluster.karmada.io/v1alpha1",
+        "kind": "Cluster",
+        "metadata": {"name": name, "labels": labels or {}},
+        "spec": {"syncMode": "Push", **spec},
+    }
+    if cpu is not None:
+        doc["status"] = {
+            "resourceSummary": {"allocatable": {"cpu": cpu, "memory": "64Gi", "pods": 110}}
+        }
+    return doc

@@ -1,0 +1,28 @@
+"""Detector fixtures: the real interpreter, and `detect` run on plain documents with an optional
+previous render (its bindings, as the next render reads them back)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pytest
+from builders import Doc, object_set
+from detector_checks import Detect, Previous, previous_map
+
+from gitfleet import detector, interpreter
+from gitfleet.detector import detection
+
+
+@pytest.fixture(name="interp", scope="session")
+def interp_fixture() -> interpreter.Interpreter:
+    return interpreter.Interpreter()
+
+
+@pytest.fixture(name="detect")
+def detect_fixture(interp: interpreter.Interpreter) -> Detect:
+    """`detect(docs, previous=None)`: the detector on these documents."""
+
+    def run(docs: Iterable[Doc], previous: Previous = None) -> detection.Detection:
+        return detector.detect(object_set(docs), interp, previous_map(previous))
+
+    return run

@@ -1,0 +1,212 @@
+"""Templates the detector never propagates, Namespaces that go everywhere anyway, and the
+namespace a template ends up in (Karmada pkg/util/apigroup.go NewSkippedResourceConfig,
+pkg/detector/detector.go EventFilter and Reconcile, pkg/controllers/namespace).
+
+Aspects: Karmada's own API groups, events, Leases, reserved and skipped namespaces, the
+extension-apiserver-authentication ConfigMap, the claimed-by label, non-deletable kinds;
+namespace auto-propagation and its exceptions; effective namespaces (default for namespaced
+kinds, cleared for cluster-scoped ones, CRD scope from the source).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from builders import make_cluster_policy, make_object, selector
+from detector_checks import Detect, decision_of
+
+from gitfleet.detector import detection
+from gitfleet.model import diagnostic
+
+
+def everything(api_version: str, kind: str) -> dict[str, Any]:
+    return make_cluster_policy("all", selector(kind, api_version))
+
+
+@pytest.mark.parametrize(
+    ("template", "reason"),
+    [
+        pytest.param(
+            make_object("work.karmada.io/v1alpha2", "ResourceBinding", "x", "shop"),
+            "API group work.karmada.io",
+            id="apigroup.go: Karmada's work group is skipped",
+        ),
+        pytest.param(
+            make_object("apps.karmada.io/v1alpha1", "WorkloadRebalancer", "x"),
+            "API group apps.karmada.io",
+            id="apigroup.go: Karmada's apps group is skipped",
+        ),
+        pytest.param(
+            make_object("events.k8s.io/v1", "Event", "x", "shop"),
+            "API group events.k8s.io",
+            id="apigroup.go: events.k8s.io is skipped",
+        ),
+        pytest.param(
+            make_object("v1", "Event", "x", "shop"),
+            "v1 Event objects",
+            id="apigroup.go: core v1 Event is skipped",
+        ),
+        pytest.param(
+            make_object("coordination.k8s.io/v1", "Lease", "x", "shop"),
+            "coordination.k8s.io/v1",
+            id="apigroup.go: coordination.k8s.io/v1 Leases are skipped",
+        ),
+        pytest.param(
+            make_object("v1", "ConfigMap", "x", "karmada-system"),
+            "reserved for Karmada",
+            id="names.go IsReservedNamespace: karmada-system",
+        ),
+        pytest.param(
+            make_object("v1", "ConfigMap", "x", "karmada-es-member1"),
+            "reserved for Karmada",
+            id="names.go IsReservedNamespace: karmada-es-* execution spaces",
+        ),
+        pytest.param(
+            make_object("v1", "ConfigMap", "x", "kube-public"),
+            "skipped namespaces",
+            id="detector.go EventFilter: default skipped namespaces kube-.*",
+        ),
+        pytest.param(
+            make_object("v1", "ConfigMap", "extension-apiserver-authentication", "kube-system"),
+            "kube-system",
+            id="detector.go EventFilter: extension-apiserver-authentication",
+        ),
+        pytest.param(
+            make_object(
+                "v1",
+                "Service",
+                "x",
+                "shop",
+                labels={"resourcetemplate.karmada.io/claimed-by": "mcs"},
+            ),
+            "another controller owns it",
+            id="detector.go Reconcile: templates with claimed-by are left alone",
+        ),
+        pytest.param(
+            make_object("authorization.k8s.io/v1", "SubjectAccessReview", "x"),
+            "not a deletable resource",
+            id="detector.go discoverResources: only deletable resources are watched",
+        ),
+    ],
+)
+def test_skipped(detect: Detect, template: dict[str, Any], reason: str) -> None:
+    result = detect([template, everything(template["apiVersion"], template["kind"])])
+    decision = result.decisions[0]
+    assert decision.outcome == detection.Outcome.SKIPPED
+    assert reason in decision.message
+    assert result.bindings == ()
+
+
+def test_anchored_namespace_pattern_keeps_lookalikes(detect: Detect) -> None:
+    """The skipped-namespace pattern is anchored: `my-kube-ns` is propagated."""
+    template = make_object("v1", "ConfigMap", "x", "my-kube-ns")
+    result = detect([template, everything("v1", "ConfigMap")])
+    assert result.decisions[0].outcome == detection.Outcome.APPLIED
+
+
+def test_namespace_named_kube_is_not_skipped_by_the_detector(detect: Detect) -> None:
+    """EventFilter tests the object's namespace; a Namespace object has none."""
+    ns = make_object("v1", "Namespace", "kube-extra")
+    result = detect([ns, everything("v1", "Namespace")])
+    assert result.decisions[0].outcome == detection.Outcome.APPLIED
+    assert result.auto_namespaces == ()
+
+
+@pytest.mark.parametrize(
+    ("name", "labels", "expected"),
+    [
+        pytest.param("shop", {}, True, id="namespace_sync_controller: ordinary namespace"),
+        pytest.param("default", {}, False, id="namespace_sync_controller: not default"),
+        pytest.param("kube-extra", {}, False, id="namespace_sync_controller: not kube-*"),
+        pytest.param("karmada-es-m1", {}, False, id="namespace_sync_controller: not reserved"),
+        pytest.param(
+            "quiet",
+            {"namespace.karmada.io/skip-auto-propagation": "True"},
+            False,
+            id="namespace_sync_controller: skip-auto-propagation (case-insensitive)",
+        ),
+    ],
+)
+def test_auto_propagated_namespaces(
+    detect: Detect, name: str, labels: dict[str, str], expected: bool
+) -> None:
+    result = detect([make_object("v1", "Namespace", name, labels=labels)])
+    assert (name in [k.name for k in result.auto_namespaces]) is expected
+
+
+CRD = {
+    "apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition",
+    "metadata": {"name": "gadgets.example.io"},
+    "spec": {
+        "group": "example.io",
+        "scope": "Cluster",
+        "names": {"kind": "Gadget", "plural": "gadgets"},
+        "versions": [{"name": "v1", "served": True, "storage": True}],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("docs", "namespace", "binding_kind", "warns"),
+    [
+        pytest.param(
+            [make_object("v1", "ConfigMap", "x")],
+            "default",
+            "ResourceBinding",
+            False,
+            id="kubectl: a namespaced kind without namespace lands in default",
+        ),
+        pytest.param(
+            [make_object("rbac.authorization.k8s.io/v1", "ClusterRole", "x", "shop")],
+            "",
+            "ClusterResourceBinding",
+            True,
+            id="apiserver: a cluster-scoped kind's namespace is cleared",
+        ),
+        pytest.param(
+            [CRD, make_object("example.io/v1", "Gadget", "x")],
+            "",
+            "ClusterResourceBinding",
+            False,
+            id="CRD spec.scope Cluster in the source",
+        ),
+        pytest.param(
+            [make_object("example.io/v1", "Gadget", "x")],
+            "default",
+            "ResourceBinding",
+            True,
+            id="unknown kind without CRD: assumed namespaced, with a warning",
+        ),
+        pytest.param(
+            [make_object("example.io/v1", "Gadget", "x", "shop")],
+            "shop",
+            "ResourceBinding",
+            False,
+            id="unknown kind with a namespace: namespaced",
+        ),
+    ],
+)
+def test_effective_namespace(
+    detect: Detect, docs: list[dict[str, Any]], namespace: str, binding_kind: str, warns: bool
+) -> None:
+    kind, api_version = docs[-1]["kind"], docs[-1]["apiVersion"]
+    result = detect([*docs, everything(api_version, kind)])
+    decision = decision_of(result, "x")
+    assert decision.key.namespace == namespace
+    assert decision.binding is not None
+    assert binding_kind == decision.binding.KIND
+    assert decision.binding.namespace == namespace
+    assert decision.binding.spec.resource.namespace == namespace
+    assert any(d.severity == diagnostic.Severity.WARNING for d in result.diagnostics) is warns
+
+
+def test_same_object_twice_is_an_error(detect: Detect) -> None:
+    """Both spellings name default/x: the second definition is refused."""
+    docs = [make_object("v1", "ConfigMap", "x"), make_object("v1", "ConfigMap", "x", "default")]
+    result = detect([*docs, everything("v1", "ConfigMap")])
+    errors = [d for d in result.diagnostics if d.severity == diagnostic.Severity.ERROR]
+    assert len(errors) == 1
+    assert "already defined at source.yaml:1:1" in errors[0].message
+    assert len(result.bindings) == 1
