@@ -4,7 +4,8 @@ Aspects covered (once `gitfleet render` exists):
 - every rendered manifest is one the README expects, on the expected clusters, and nothing
   is missing;
 - each workload's manifest carries the replicas its cluster was given (after overrides:
-  platform/gateway runs 4 on aws-use1-a).
+  platform/gateway runs 4 on aws-use1-a);
+- shop/web on aws-euw1 has the regional registry, the EU argument and both added labels.
 """
 
 from __future__ import annotations
@@ -75,3 +76,13 @@ def test_example_is_placed_as_documented(cli: Invoke, example: Path, tmp_path: P
     result = cli("render", "--repo", str(example), "--out", str(out))
     assert result.exit_code == 0, result.output
     assert rendered(out) == EXPECTED
+    web = yaml.safe_load(
+        (out / "works" / EUW1 / "shop" / "Deployment.apps" / "web.yaml").read_text()
+    )
+    (container,) = web["spec"]["template"]["spec"]["containers"]
+    assert (
+        container["image"] == "123456789012.dkr.ecr.eu-west-1.amazonaws.com/example-shop/web:1.4.2"
+    )
+    assert container["args"] == ["--listen=:8080", "--cookie-consent=required"]
+    assert web["metadata"]["labels"]["cost.example.com/cloud"] == "aws"
+    assert web["metadata"]["labels"]["compliance.example.com/gdpr"] == "true"
