@@ -1,0 +1,258 @@
+"""Dependencies follow their workload (Karmada pkg/dependenciesdistributor: Reconcile,
+buildAttachedBinding, createOrUpdateAttachedBinding, policy_utils.go; pkg/util/names
+GenerateBindingReferenceKey).
+
+Aspects: attached bindings for ConfigMaps and Secrets a pod template names (requiredBy snapshot
+with the requirer's clusters, depended-by label, no placement, effective conflictResolution and
+preserveResourcesOnDeletion over all requirers); nothing without propagateDeps, without a
+schedule result, or for ClusterResourceBindings; a dependency claimed by its own policy keeps its
+placement; missing dependencies reported; label-selector dependencies from a Lua customization;
+the dependencies annotation; recomputation from the previous render; the reference-key hash.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import pytest
+from builders import (
+    make_cluster_policy,
+    make_configmap,
+    make_deployment,
+    make_object,
+    make_policy,
+    object_set,
+    selector,
+)
+from detector_checks import previous_map
+
+from gitfleet import detector, interpreter
+from gitfleet.detector import _dependencies, detection
+from gitfleet.model import work
+from gitfleet.model.template import ResourceKey
+
+VOLUMES = [
+    {"name": "conf", "configMap": {"name": "settings"}},
+    {"name": "creds", "secret": {"secretName": "token"}},
+]
+SECRET = {**make_object("v1", "Secret", "token", "shop"), "data": {}}
+DEPLOYMENTS = selector()
+
+
+def app(name: str = "web", **policy_spec: Any) -> list[dict[str, Any]]:
+    return [
+        make_deployment(name, volumes=VOLUMES),
+        make_policy(f"{name}-policy", selector(name=name), propagateDeps=True, **policy_spec),
+    ]
+
+
+def distribute(
+    docs: list[dict[str, Any]],
+    clusters: dict[str, tuple[str, ...]] | None = None,
+    previous: detection.Distribution | None = None,
+) -> detection.Distribution:
+    """Detect, 'schedule' (requirer name -> clusters), then distribute dependencies."""
+    objs = object_set(docs)
+    interp = interpreter.Interpreter(customizations=objs.customizations)
+    prior = previous_map(previous.bindings if previous else None)
+    found = detector.detect(objs, interp, prior)
+    placed = []
+    for b in found.bindings:
+        names = (clusters or {}).get(b.spec.resource.name, ("member1",))
+        targets = tuple(work.TargetCluster(name=n, replicas=1) for n in names)
+        placed.append(dataclasses.replace(b, spec=dataclasses.replace(b.spec, clusters=targets)))
+    return detector.distribute_dependencies(placed, found.templates, interp, prior)
+
+
+def binding(result: detection.Distribution, name: str) -> detection.Binding:
+    found = [b for b in result.bindings if b.name == name]
+    assert len(found) == 1, [b.name for b in result.bindings]
+    return found[0]
+
+
+def test_reference_key_matches_karmada() -> None:
+    """names_test / dependencies_distributor_test: test/test-binding -> 5dbb6dc9c8."""
+    assert _dependencies.reference_key("test", "test-binding") == "5dbb6dc9c8"
+
+
+def test_pod_template_dependencies_are_attached() -> None:
+    result = distribute([*app(), make_configmap(), SECRET], {"web": ("a", "b")})
+    web = binding(result, "web-deployment")
+    for name in ("settings-configmap", "token-secret"):
+        attached = binding(result, name)
+        assert attached.namespace == "shop"
+        assert attached.spec.placement is None
+        assert attached.spec.clusters == ()
+        (snapshot,) = attached.spec.required_by
+        assert (snapshot.namespace, snapshot.name) == ("shop", "web-deployment")
+        assert [c.name for c in snapshot.clusters] == ["a", "b"]
+        key = "resourcebinding.karmada.io/depended-by-" + _dependencies.reference_key(
+            "shop", "web-deployment"
+        )
+        labels = attached.metadata.labels or {}
+        assert labels[key] == (web.metadata.labels or {})["resourcebinding.karmada.io/permanent-id"]
+        assert attached.spec.conflict_resolution == "Abort"
+        assert attached.spec.preserve_resources_on_deletion is False
+    (report,) = result.dependencies
+    assert report.attached == (
+        ResourceKey("v1", "ConfigMap", "shop", "settings"),
+        ResourceKey("v1", "Secret", "shop", "token"),
+    )
+
+
+def test_dependencies_annotation_records_what_the_interpreter_said() -> None:
+    result = distribute([*app(), make_configmap(), SECRET])
+    annotations = binding(result, "web-deployment").metadata.annotations or {}
+    recorded = json.loads(annotations["resourcebinding.karmada.io/dependencies"])
+    assert recorded == [
+        {"apiVersion": "v1", "kind": "ConfigMap", "namespace": "shop", "name": "settings"},
+        {"apiVersion": "v1", "kind": "Secret", "namespace": "shop", "name": "token"},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("docs", "clusters"),
+    [
+        pytest.param(
+            [
+                make_deployment("web", volumes=VOLUMES),
+                make_policy("p", DEPLOYMENTS),
+                make_configmap(),
+            ],
+            None,
+            id="dependencies_distributor Reconcile: nothing without propagateDeps",
+        ),
+        pytest.param(
+            [*app(), make_configmap()],
+            {"web": ()},
+            id="SetupWithManager CreateFunc: nothing before the requirer is scheduled",
+        ),
+    ],
+)
+def test_no_attachment(
+    docs: list[dict[str, Any]], clusters: dict[str, tuple[str, ...]] | None
+) -> None:
+    result = distribute(docs, clusters)
+    assert [b.name for b in result.bindings] == ["web-deployment"]
+
+
+def test_cluster_resource_bindings_require_nothing() -> None:
+    """The distributor watches ResourceBindings only."""
+    customization = {
+        "apiVersion": "config.karmada.io/v1alpha1",
+        "kind": "ResourceInterpreterCustomization",
+        "metadata": {"name": "role-deps"},
+        "spec": {
+            "target": {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole"},
+            "customizations": {
+                "dependencyInterpretation": {
+                    "luaScript": "function GetDependencies(obj)\n"
+                    "  return {{apiVersion='v1', kind='ConfigMap', namespace='shop',"
+                    " name='settings'}}\nend"
+                }
+            },
+        },
+    }
+    role = make_object("rbac.authorization.k8s.io/v1", "ClusterRole", "reader")
+    sel = selector("ClusterRole", "rbac.authorization.k8s.io/v1")
+    policy = make_cluster_policy("c", sel, propagateDeps=True)
+    result = distribute([role, policy, make_configmap(), customization], {"reader": ("a",)})
+    assert [b.name for b in result.bindings] == ["reader-clusterrole"]
+
+
+def test_shared_dependency_merges_requirers() -> None:
+    """createOrUpdateAttachedBinding: snapshots merged; Overwrite and preserve win if any."""
+    docs = [
+        *app("web"),
+        *app("api", conflictResolution="Overwrite", preserveResourcesOnDeletion=True),
+        make_configmap(),
+    ]
+    result = distribute(docs, {"web": ("a",), "api": ("b", "c")})
+    attached = binding(result, "settings-configmap")
+    assert [(s.name, [c.name for c in s.clusters]) for s in attached.spec.required_by] == [
+        ("api-deployment", ["b", "c"]),
+        ("web-deployment", ["a"]),
+    ]
+    assert attached.spec.conflict_resolution == "Overwrite"
+    assert attached.spec.preserve_resources_on_deletion is True
+    depended = [k for k in attached.metadata.labels or {} if "depended-by" in k]
+    assert len(depended) == 2
+
+
+def test_dependency_claimed_by_its_own_policy_keeps_its_placement() -> None:
+    """createOrUpdateAttachedBinding: a binding with a placement only gains snapshots."""
+    own = make_policy(
+        "cm",
+        selector("ConfigMap", "v1"),
+        conflictResolution="Abort",
+        placement={"clusterAffinity": {"clusterNames": ["z"]}},
+    )
+    docs = [*app(conflictResolution="Overwrite"), make_configmap(), own]
+    result = distribute(docs, {"web": ("a",), "settings": ("z",)})
+    cm = binding(result, "settings-configmap")
+    assert cm.spec.placement is not None
+    assert [c.name for c in cm.spec.clusters] == ["z"]
+    assert [s.name for s in cm.spec.required_by] == ["web-deployment"]
+    assert cm.spec.conflict_resolution == "Abort"
+    assert (cm.metadata.annotations or {})["propagationpolicy.karmada.io/name"] == "cm"
+
+
+def test_missing_dependencies_are_reported() -> None:
+    """handleDependentResource: a dependency that does not exist is skipped."""
+    result = distribute([*app(), make_configmap()])
+    (report,) = result.dependencies
+    assert report.missing == ("Secret shop/token",)
+    assert [b.name for b in result.bindings] == ["settings-configmap", "web-deployment"]
+
+
+def test_label_selector_dependencies() -> None:
+    """handleDependentResource: a label selector attaches every template it matches."""
+    customization = {
+        "apiVersion": "config.karmada.io/v1alpha1",
+        "kind": "ResourceInterpreterCustomization",
+        "metadata": {"name": "web-deps"},
+        "spec": {
+            "target": {"apiVersion": "apps/v1", "kind": "Deployment"},
+            "customizations": {
+                "dependencyInterpretation": {
+                    "luaScript": "function GetDependencies(obj)\n"
+                    "  return {{apiVersion='v1', kind='ConfigMap', namespace='shop',"
+                    " labelSelector={matchLabels={app='web'}}}}\nend"
+                }
+            },
+        },
+    }
+    docs = [
+        *app(),
+        customization,
+        make_configmap("one", labels={"app": "web"}),
+        make_configmap("two", labels={"app": "web"}),
+        make_configmap("other", labels={"app": "db"}),
+    ]
+    result = distribute(docs)
+    assert sorted(b.name for b in result.bindings) == [
+        "one-configmap",
+        "two-configmap",
+        "web-deployment",
+    ]
+
+
+def test_recomputed_from_the_previous_render() -> None:
+    """A requirer that stops needing a dependency releases it: no stale snapshot, no label."""
+    own = make_policy("cm", selector("ConfigMap", "v1"))
+    first = distribute([*app(), make_configmap(), SECRET, own])
+    assert binding(first, "settings-configmap").spec.required_by
+    no_deps = [make_deployment("web"), *app()[1:], make_configmap(), SECRET, own]
+    second = distribute(no_deps, previous=first)
+    cm = binding(second, "settings-configmap")
+    assert cm.spec.required_by == ()
+    assert not any("depended-by" in k for k in cm.metadata.labels or {})
+    assert "token-secret" not in [b.name for b in second.bindings]
+    assert "resourcebinding.karmada.io/dependencies" not in (
+        binding(second, "web-deployment").metadata.annotations or {}
+    )
+    assert cm.metadata.generation == 2
+    again = distribute(no_deps, previous=second)
+    assert binding(again, "settings-configmap").metadata.generation == 2

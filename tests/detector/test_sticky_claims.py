@@ -1,0 +1,218 @@
+"""Claims across renders (Karmada pkg/detector/policy.go propagateResource, getAndApplyPolicy,
+HandlePropagationPolicyCreationOrUpdate, handlePolicyDeletion; claim.go; preemption.go with the
+PolicyPreemption gate off).
+
+Aspects: a claim recorded on the previous binding keeps its policy against better newcomers (PP
+and CPP, explicit and implicit priority, preemption: Always without the gate); a claim on the
+template itself; the claiming policy disappearing (re-match, or orphaned binding kept with its
+placement), stopping to match, or being deleted; a PP claim replacing a CPP one; lazy activation;
+dependent overrides.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from builders import make_cluster_policy, make_deployment, make_policy, selector
+from detector_checks import Detect, binding_of, decision_of, winner_of
+
+from gitfleet.detector import detection
+from gitfleet.model import work
+
+WEB = make_deployment("web", labels={"app": "web"})
+BY_NAME = selector(name="web")
+ALL = selector()
+PLACE_A = {"placement": {"clusterAffinity": {"clusterNames": ["a"]}}}
+PLACE_B = {"placement": {"clusterAffinity": {"clusterNames": ["b"]}}}
+
+
+def scheduled(result: detection.Detection, *clusters: str) -> list[detection.Binding]:
+    """The bindings of `result` as if the scheduler had placed each on `clusters`."""
+    targets = tuple(work.TargetCluster(name=c, replicas=1) for c in clusters)
+    return [
+        dataclasses.replace(b, spec=dataclasses.replace(b.spec, clusters=targets))
+        for b in result.bindings
+    ]
+
+
+@pytest.mark.parametrize(
+    ("first", "newcomer", "expected"),
+    [
+        pytest.param(
+            make_policy("old", ALL),
+            make_policy("new", BY_NAME, priority=10),
+            "PropagationPolicy/old",
+            id="policy.go: a PP claim survives a higher-priority PP",
+        ),
+        pytest.param(
+            make_cluster_policy("old", ALL),
+            make_policy("new", BY_NAME),
+            "ClusterPropagationPolicy/old",
+            id="policy.go: a CPP claim survives a namespace PP",
+        ),
+        pytest.param(
+            make_cluster_policy("old", ALL),
+            make_cluster_policy("new", BY_NAME, priority=5),
+            "ClusterPropagationPolicy/old",
+            id="policy.go: a CPP claim survives a higher-priority CPP",
+        ),
+        pytest.param(
+            make_policy("old", ALL),
+            make_policy("new", BY_NAME, priority=10, preemption="Always"),
+            "PropagationPolicy/old",
+            id="preemption.go: preemption Always needs the PolicyPreemption gate (off)",
+        ),
+        pytest.param(
+            make_cluster_policy("old", ALL),
+            make_policy("new", BY_NAME, preemption="Always"),
+            "ClusterPropagationPolicy/old",
+            id="preemption.go: a PP does not take over a CPP claim without the gate",
+        ),
+    ],
+)
+def test_claims_are_sticky(
+    detect: Detect, first: dict[str, Any], newcomer: dict[str, Any], expected: str
+) -> None:
+    before = detect([WEB, first])
+    after = detect([WEB, first, newcomer], previous=before)
+    assert winner_of(after) == expected
+    decision = decision_of(after)
+    assert decision.claim is not None and f"{decision.claim.kind}/{decision.claim.name}" == expected
+    lost = [c for c in decision.candidates if c.policy.name == "new"]
+    assert "keeps it while it exists and selects the template" in lost[0].reason
+    without_history = detect([WEB, first, newcomer])
+    assert winner_of(without_history) == f"{newcomer['kind']}/new"
+
+
+def test_claim_written_on_the_template_is_honoured(detect: Detect) -> None:
+    """policy.go: the template's own claim annotations and label are read first."""
+    web = make_deployment(
+        "web",
+        labels={"propagationpolicy.karmada.io/permanent-id": "from-karmada"},
+        annotations={
+            "propagationpolicy.karmada.io/namespace": "shop",
+            "propagationpolicy.karmada.io/name": "old",
+        },
+    )
+    result = detect([web, make_policy("old", ALL), make_policy("new", BY_NAME, priority=3)])
+    assert winner_of(result) == "PropagationPolicy/old"
+
+
+def test_incomplete_claim_is_no_claim(detect: Detect) -> None:
+    """policy.go: a PP claim needs namespace, name and permanent-id together."""
+    web = make_deployment("web", annotations={"propagationpolicy.karmada.io/name": "old"})
+    result = detect([web, make_policy("old", ALL), make_policy("new", BY_NAME, priority=3)])
+    assert winner_of(result) == "PropagationPolicy/new"
+
+
+def test_deleted_claimer_lets_another_policy_claim(detect: Detect) -> None:
+    """handlePolicyDeletion removes the claim; the template is matched again."""
+    before = detect([WEB, make_policy("old", ALL, **PLACE_A), make_cluster_policy("c", ALL)])
+    after = detect([WEB, make_cluster_policy("c", ALL, **PLACE_B)], previous=scheduled(before, "a"))
+    assert winner_of(after) == "ClusterPropagationPolicy/c"
+    b = binding_of(after)
+    labels = b.metadata.labels or {}
+    assert "propagationpolicy.karmada.io/permanent-id" not in labels
+    assert "clusterpropagationpolicy.karmada.io/permanent-id" in labels
+    assert b.spec.placement is not None and b.spec.placement.cluster_affinity is not None
+    assert b.spec.placement.cluster_affinity.cluster_names == ("b",)
+    assert [c.name for c in b.spec.clusters] == ["a"], "the schedule result is the scheduler's"
+
+
+def test_deleted_claimer_with_no_successor_keeps_the_binding(detect: Detect) -> None:
+    """handlePolicyDeletion: the binding and the propagated resources stay, unclaimed."""
+    before = scheduled(detect([WEB, make_policy("old", ALL, **PLACE_A)]), "a")
+    after = detect([WEB], previous=before)
+    decision = decision_of(after)
+    assert decision.outcome == detection.Outcome.ORPHANED
+    assert "no longer exists" in decision.message
+    b = binding_of(after)
+    assert [c.name for c in b.spec.clusters] == ["a"]
+    assert b.spec.placement == before[0].spec.placement
+    assert not any("propagationpolicy" in k for k in b.metadata.labels or {})
+    assert not any("propagationpolicy" in k for k in b.metadata.annotations or {})
+    assert [d.key.name for d in after.unmatched] == ["web"]
+
+
+def test_orphaned_binding_goes_with_its_template(detect: Detect) -> None:
+    """The binding is owned by its template (owner reference): no template, no binding."""
+    before = scheduled(detect([WEB, make_policy("old", ALL)]), "a")
+    after = detect([make_policy("old", ALL)], previous=before)
+    assert after.bindings == ()
+
+
+def test_claimer_that_stops_matching_releases_the_template(detect: Detect) -> None:
+    """HandlePropagationPolicyCreationOrUpdate: cleanPPUnmatchedRBs drops the claim."""
+    before = detect([WEB, make_policy("old", BY_NAME), make_policy("other", ALL, priority=-1)])
+    changed = make_policy("old", selector(name="api"))
+    after = detect([WEB, changed, make_policy("other", ALL, priority=-1)], previous=before)
+    assert winner_of(after) == "PropagationPolicy/other"
+    assert "no longer selects it" not in decision_of(after).message
+    alone = detect([WEB, changed], previous=scheduled(before, "a"))
+    assert decision_of(alone).outcome == detection.Outcome.ORPHANED
+    assert "no longer selects it" in decision_of(alone).message
+
+
+def test_claiming_policy_being_deleted_counts_as_gone(detect: Detect) -> None:
+    before = detect([WEB, make_policy("old", ALL), make_policy("next", ALL, priority=-5)])
+    dying = make_policy("old", ALL)
+    dying["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+    after = detect([WEB, dying, make_policy("next", ALL, priority=-5)], previous=before)
+    assert winner_of(after) == "PropagationPolicy/next"
+
+
+def test_policy_edits_reach_the_claimed_binding(detect: Detect) -> None:
+    """HandlePropagationPolicyCreationOrUpdate re-enqueues the templates a policy claims."""
+    before = detect([WEB, make_policy("p", ALL, **PLACE_A)])
+    after = detect([WEB, make_policy("p", ALL, **PLACE_B)], previous=before)
+    b = binding_of(after)
+    assert b.spec.placement is not None and b.spec.placement.cluster_affinity is not None
+    assert b.spec.placement.cluster_affinity.cluster_names == ("b",)
+    assert b.metadata.generation == 2
+
+
+def test_lazy_policy_edits_wait_for_a_template_change(detect: Detect) -> None:
+    """ApplyPolicy with activationPreference Lazy skips changes not made by the user."""
+    lazy_a = make_policy("p", ALL, activationPreference="Lazy", **PLACE_A)
+    lazy_b = make_policy("p", ALL, activationPreference="Lazy", **PLACE_B)
+    before = detect([WEB, lazy_a])
+    kept = detect([WEB, lazy_b], previous=before)
+    assert decision_of(kept).outcome == detection.Outcome.LAZY
+    assert binding_of(kept) == binding_of(before)
+    touched = detect([make_deployment("web", replicas=5, labels={"app": "web"}), lazy_b], kept)
+    b = binding_of(touched)
+    assert decision_of(touched).outcome == detection.Outcome.APPLIED
+    assert b.spec.replicas == 5
+    assert b.spec.placement is not None and b.spec.placement.cluster_affinity is not None
+    assert b.spec.placement.cluster_affinity.cluster_names == ("b",)
+
+
+def test_missing_dependent_overrides_hold_the_policy_back(detect: Detect) -> None:
+    """propagateResource: IsDependentOverridesPresent must hold before applying."""
+    waiting = make_policy("p", ALL, dependentOverrides=["tune"])
+    result = detect([WEB, waiting])
+    decision = decision_of(result)
+    assert decision.outcome == detection.Outcome.WAITING
+    assert decision.binding is None
+    assert "OverridePolicy shop/tune missing" in decision.message
+    assert result.diagnostics and result.diagnostics[0].origin.line == 2
+    override = {
+        "apiVersion": "policy.karmada.io/v1alpha1",
+        "kind": "OverridePolicy",
+        "metadata": {"name": "tune", "namespace": "shop"},
+        "spec": {},
+    }
+    assert decision_of(detect([WEB, waiting, override])).outcome == detection.Outcome.APPLIED
+
+
+def test_pp_claim_replaces_a_cpp_claim(detect: Detect) -> None:
+    """excludeClusterPolicy: once a PP claims, the CPP claim metadata goes."""
+    before = detect([WEB, make_cluster_policy("c", ALL)])
+    after = detect([WEB, make_policy("p", ALL)], previous=before)
+    labels = binding_of(after).metadata.labels or {}
+    annotations = binding_of(after).metadata.annotations or {}
+    assert "clusterpropagationpolicy.karmada.io/permanent-id" not in labels
+    assert "clusterpropagationpolicy.karmada.io/name" not in annotations
+    assert annotations["propagationpolicy.karmada.io/name"] == "p"
