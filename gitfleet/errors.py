@@ -16,6 +16,11 @@ class GitfleetError(Exception):
     """Base of every error gitfleet raises on purpose."""
 
 
+class UsageError(GitfleetError):
+    """The command was asked something that cannot apply (e.g. a revision of a plain folder);
+    the command line maps it to click's usage error (exit 2)."""
+
+
 class InputError(GitfleetError):
     """The user's input is wrong; `origin` says where."""
 

@@ -1,1 +1,213 @@
-"""(stage under construction)"""
+"""Load: one source revision's files into typed objects, each with the file and line it came from.
+
+`load(repo, rev)` reads the commit `rev` of a Git repository from its object database (no
+checkout) when `repo` is the top of a repository, or the files of any other folder. It never
+raises for bad content: YAML and schema problems, unreadable or oversized files, symbolic links
+and submodules all become located diagnostics, and the documents that could be read are still
+returned, so `validate` can show every problem at once. It raises `SourceError` only when there
+is no source to read (no such folder, unknown revision, empty repository, a corrupt or crafted
+tree) and `UsageError` when a revision is asked of a plain folder.
+
+What it leaves to others: every check that needs more than one document (`validation`), and
+what the objects mean (the stages).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from gitfleet.errors import SourceError, UsageError
+from gitfleet.gitstore import repository
+from gitfleet.model import config, diagnostic, loaded
+from gitfleet.model.loaded import Document, LoadedSource, Role, SourceConfig
+from gitfleet.model.origin import Origin
+from gitfleet.source import _classify, _config, _files, _globs, _locate, _yaml
+
+__all__ = ["Document", "LoadedSource", "Role", "SourceConfig", "load"]
+
+_SUFFIXES = (".yaml", ".yml")
+_THIRD_PARTY_FILE = "customizations.yaml"
+
+
+def load(
+    repo: str | os.PathLike[str],
+    rev: str | None = None,
+    *,
+    max_file_size: int | None = None,
+    require_repository: bool = False,
+) -> LoadedSource:
+    """The source at `repo` (commit `rev`, default: gitfleet.yaml's sourceBranch, else HEAD).
+
+    `max_file_size` overrides gitfleet.yaml's `maxFileSize`; `require_repository` makes a plain
+    folder an error (for commands that must commit).
+    """
+    path = Path(repo)
+    where = Origin(os.fspath(repo))
+    if not path.is_dir():
+        raise SourceError(where, "no such folder")
+    repo_ = repository.open_repository(path)
+    if repo_ is None:
+        if rev is not None:
+            raise UsageError(f"--rev needs a Git repository; {where.path} is a plain folder")
+        if require_repository:
+            raise SourceError(where, "not a Git repository (its top must hold .git)")
+        return _load(_files.FolderFiles(path), max_file_size)
+    try:
+        commit = _commit(repo_, rev, max_file_size)
+        return _load(_files.CommitFiles(repo_, commit), max_file_size)
+    finally:
+        repo_.close()
+
+
+def _commit(repo: repository.Repository, rev: str | None, max_file_size: int | None) -> str:
+    """The commit to read: `rev`, else the source branch of HEAD's gitfleet.yaml, else HEAD."""
+    head = repo.commit_of("HEAD")
+    if head is None and not repo.has_refs():
+        raise repo.fail("empty repository: no commits yet")
+    if rev is not None:
+        commit = repo.commit_of(rev)
+        if commit is None:
+            raise repo.fail(f"unknown revision {rev!r}")
+        return commit
+    if head is None:
+        raise repo.fail("HEAD names no commit; pass --rev")
+    settings, _ = _settings(_files.CommitFiles(repo, head), max_file_size)
+    if settings.source_branch is None:
+        return head
+    commit = repo.commit_of(f"refs/heads/{settings.source_branch}")
+    if commit is None:
+        message = f"source branch {settings.source_branch!r} (gitfleet.yaml) does not exist"
+        raise repo.fail(message)
+    return commit
+
+
+def _read_one(
+    files: _files.Files, entry: _files.Entry, limit: int
+) -> tuple[bytes | None, diagnostic.Diagnostic | None]:
+    origin = Origin(entry.path)
+    if entry.kind is not _files.Kind.FILE:
+        return None, diagnostic.error(origin, f"{entry.kind} is not followed")
+    if entry.size > limit:
+        return None, _too_large(entry, limit)
+    data = files.read([entry])[entry.path]
+    if isinstance(data, str):
+        return None, diagnostic.error(origin, data)
+    return data, None
+
+
+def _too_large(entry: _files.Entry, limit: int) -> diagnostic.Diagnostic:
+    message = f"file is {entry.size} bytes, over the limit of {limit} (maxFileSize)"
+    return diagnostic.error(Origin(entry.path), message)
+
+
+def _settings(
+    files: _files.Files, max_file_size: int | None
+) -> tuple[SourceConfig, list[diagnostic.Diagnostic]]:
+    entry = files.root_entry(loaded.CONFIG_FILE)
+    if entry is None:
+        return SourceConfig(), []
+    data, problem = _read_one(files, entry, max_file_size or loaded.DEFAULT_MAX_FILE_SIZE)
+    if data is None:
+        return SourceConfig(), [problem] if problem else []
+    documents, problems = _parse(entry.path, data)
+    found = [diagnostic.error(Origin(entry.path, p.line, p.col), p.message) for p in problems]
+    if len(documents) > 1:
+        found.append(diagnostic.error(documents[1][1], "gitfleet.yaml holds a single document"))
+    body, origin = documents[0] if documents else (None, Origin(entry.path))
+    settings, more = _config.parse(body, origin)
+    return settings, found + more
+
+
+def _parse(path: str, data: bytes) -> tuple[list[tuple[object, Origin]], list[_yaml.Problem]]:
+    """A file's non-empty documents, each with its located origin."""
+    parsed, problems = _yaml.parse(data)
+    locator = _locate.FileLocator(data) if parsed else None
+    documents = [
+        (p.value, Origin(path, p.line, p.col, locator=locator.document(p.index)))
+        for p in parsed
+        if p.value is not None and locator is not None
+    ]
+    return documents, problems
+
+
+def _select(
+    entries: list[_files.Entry], settings: SourceConfig, limit: int
+) -> tuple[list[_files.Entry], list[_files.Entry], list[diagnostic.Diagnostic]]:
+    """(documents to read, third-party rule files to read, problems with the rest)."""
+    include, exclude = _globs.Globs(settings.include), _globs.Globs(settings.exclude)
+    third = settings.third_party_customizations
+    wanted, rules, problems = [], [], []
+    for entry in entries:
+        if third is not None and entry.path.startswith(third + "/"):
+            if entry.path.endswith("/" + _THIRD_PARTY_FILE) and entry.kind is _files.Kind.FILE:
+                rules.append(entry)
+            continue
+        if entry.path == loaded.CONFIG_FILE or exclude.matches(entry.path):
+            continue
+        selected = entry.path.endswith(_SUFFIXES) and (not include or include.matches(entry.path))
+        if entry.kind is _files.Kind.FILE:
+            if not selected:
+                continue
+            if entry.size > limit:
+                problems.append(_too_large(entry, limit))
+            else:
+                wanted.append(entry)
+        elif selected and entry.kind is _files.Kind.SYMLINK:
+            problems.append(diagnostic.error(Origin(entry.path), "symbolic link is not followed"))
+        else:
+            problems.append(diagnostic.warning(Origin(entry.path), f"{entry.kind} is not read"))
+    return wanted, rules, problems
+
+
+def _load(files: _files.Files, max_file_size: int | None) -> LoadedSource:
+    settings, problems = _settings(files, max_file_size)
+    limit = max_file_size or settings.max_file_size
+    exclude = _globs.Globs(settings.exclude)
+    entries = files.entries(exclude.matches)
+    wanted, rules, more = _select(entries, settings, limit)
+    problems += more
+    contents = files.read(wanted + rules)
+    classified = _classify.Classified()
+    for entry in wanted:
+        _add_file(classified, entry.path, contents[entry.path])
+    third_party = _third_party(rules, contents, classified.diagnostics)
+    return LoadedSource(
+        objects=_classify.object_set(classified.objects),
+        documents=tuple(classified.documents),
+        diagnostics=tuple(diagnostic.sorted_diagnostics(problems + classified.diagnostics)),
+        revision=files.revision,
+        config=settings,
+        third_party_customizations=third_party,
+    )
+
+
+def _add_file(classified: _classify.Classified, path: str, data: bytes | str) -> None:
+    if isinstance(data, str):
+        classified.diagnostics.append(diagnostic.error(Origin(path), data))
+        return
+    documents, problems = _parse(path, data)
+    for p in problems:
+        classified.diagnostics.append(diagnostic.error(Origin(path, p.line, p.col), p.message))
+    for value, origin in documents:
+        classified.add(value, origin)
+
+
+def _third_party(
+    rules: list[_files.Entry],
+    contents: dict[str, bytes | str],
+    problems: list[diagnostic.Diagnostic],
+) -> tuple[config.ResourceInterpreterCustomization, ...]:
+    """Karmada-format third-party rules; anything else in those files is an error."""
+    classified = _classify.Classified()
+    for entry in rules:
+        _add_file(classified, entry.path, contents[entry.path])
+    problems += classified.diagnostics
+    found = []
+    for obj in classified.objects:
+        if isinstance(obj, config.ResourceInterpreterCustomization):
+            found.append(obj)
+        else:
+            message = f"{_classify.who(obj)}: only ResourceInterpreterCustomizations belong here"
+            problems.append(diagnostic.error(obj.origin, message))
+    return tuple(sorted(found, key=lambda c: (c.name, c.origin.path)))

@@ -1,0 +1,135 @@
+"""Open a repository and run git for it, without ever trusting what the source contains.
+
+Every git process gitfleet starts gets the repository named explicitly (`GIT_DIR`), so git never
+discovers a repository by itself, plus configuration that outranks the repository's own:
+`safe.bareRepository=explicit` (a bare repository committed inside a source is never picked up
+implicitly) and `core.fsmonitor=false` (no repository setting can make git start a command).
+Only the object database is read.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import git
+
+from gitfleet.errors import SourceError
+from gitfleet.model.origin import Origin
+
+SAFE_CONFIG = (("safe.bareRepository", "explicit"), ("core.fsmonitor", "false"))
+
+
+def safe_environment(git_dir: Path) -> dict[str, str]:
+    """Environment for git processes working on `git_dir`."""
+    env = {"GIT_DIR": str(git_dir), "GIT_CONFIG_COUNT": str(len(SAFE_CONFIG))}
+    for index, (key, value) in enumerate(SAFE_CONFIG):
+        env[f"GIT_CONFIG_KEY_{index}"] = key
+        env[f"GIT_CONFIG_VALUE_{index}"] = value
+    return env
+
+
+def _is_git_dir(path: Path) -> bool:
+    """What git itself checks: a HEAD file and objects/ and refs/ folders."""
+    return (path / "HEAD").is_file() and (path / "objects").is_dir() and (path / "refs").is_dir()
+
+
+def find_git_dir(path: Path) -> Path | None:
+    """The git directory when `path` is the top of a repository or a bare repository itself."""
+    dot_git = path / ".git"
+    if dot_git.is_dir():
+        return dot_git if _is_git_dir(dot_git) else None
+    if dot_git.is_file():  # a linked worktree or submodule: "gitdir: <path>"
+        text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
+        if text.startswith("gitdir:"):
+            target = (path / text.removeprefix("gitdir:").strip()).resolve()
+            return target if _is_git_dir(target) else None
+        return None
+    return path if _is_git_dir(path) else None
+
+
+class Repository:
+    """One repository's object database, read through gitpython's git command wrapper."""
+
+    def __init__(self, git_dir: Path, display: str) -> None:
+        self.git_dir = git_dir
+        self.display = display
+        """How the user named the repository, for messages."""
+        try:
+            self._repo = git.Repo(git_dir)
+        except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
+            raise SourceError(Origin(display), "not a Git repository") from exc
+        self._repo.git.update_environment(**safe_environment(git_dir))
+
+    def close(self) -> None:
+        self._repo.close()
+
+    def fail(self, message: str) -> SourceError:
+        return SourceError(Origin(self.display), message)
+
+    def run(self, *args: str, stdin: bytes | None = None) -> tuple[int, bytes, bytes]:
+        """Run `git ARGS`; returns (exit code, stdout, stderr)."""
+        process = self._repo.git.execute(
+            ["git", *args], as_process=True, istream=subprocess.PIPE if stdin is not None else None
+        )
+        out, err = process.proc.communicate(stdin)  # type: ignore[union-attr]
+        return process.proc.returncode, out, err  # type: ignore[union-attr]
+
+    def commit_of(self, rev: str) -> str | None:
+        """The commit `rev` names (branch, tag, sha, `HEAD~2`, ...), None if it names none."""
+        if not rev or rev.startswith("-"):
+            return None
+        code, out, _ = self.run(
+            "rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"
+        )
+        return out.decode().strip() if code == 0 else None
+
+    def has_refs(self) -> bool:
+        code, out, _ = self.run("for-each-ref", "--count=1", "--format=%(refname)")
+        return code == 0 and bool(out.strip())
+
+    def sizes(self, shas: Iterable[str]) -> dict[str, int]:
+        """Object sizes in bytes, without reading the objects."""
+        request = "".join(f"{sha}\n" for sha in shas).encode()
+        if not request:
+            return {}
+        code, out, err = self.run("cat-file", "--batch-check", stdin=request)
+        if code != 0:
+            raise self.fail(f"cannot read objects: {err.decode(errors='replace').strip()}")
+        sizes = {}
+        for line in out.decode().splitlines():
+            sha, _, rest = line.partition(" ")
+            kind, _, size = rest.partition(" ")
+            if kind != "missing" and size.isdigit():
+                sizes[sha] = int(size)
+        return sizes
+
+    def read(self, shas: Iterable[str], kind: str) -> Mapping[str, bytes]:
+        """The contents of objects of one type (blob, tree, commit); missing ones are absent."""
+        request = "".join(f"{sha}\n" for sha in shas).encode()
+        if not request:
+            return {}
+        code, out, err = self.run("cat-file", "--batch", stdin=request)
+        if code != 0:
+            raise self.fail(f"cannot read objects: {err.decode(errors='replace').strip()}")
+        objects: dict[str, bytes] = {}
+        at = 0
+        while at < len(out):
+            end = out.index(b"\n", at)
+            header = out[at:end].decode().split(" ")
+            at = end + 1
+            if len(header) != 3:
+                continue  # "<sha> missing"
+            sha, found, size = header[0], header[1], int(header[2])
+            if found == kind:
+                objects[sha] = out[at : at + size]
+            at += size + 1
+        return objects
+
+
+def open_repository(path: str | os.PathLike[str]) -> Repository | None:
+    """The repository whose top (or bare repository) `path` is; None for any other folder."""
+    git_dir = find_git_dir(Path(path))
+    return Repository(git_dir, os.fspath(path)) if git_dir is not None else None

@@ -1,0 +1,98 @@
+"""One loaded source revision as values: its settings, its documents and its typed objects.
+
+`gitfleet.source.load` builds these (it reads Git and files); every later stage, validation
+included, reads them without knowing where they came from. They live in the model so that pure
+stages can take them without importing the loader.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any
+
+from gitfleet.model import config, diagnostic, objects
+from gitfleet.model.origin import UNKNOWN, Origin
+
+CONFIG_FILE = "gitfleet.yaml"
+"""The settings file, at the root of the source; never read as a document."""
+DEFAULT_RENDERED_BRANCH = "gitfleet/rendered"
+DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024
+Customization = config.ResourceInterpreterCustomization
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class SourceConfig:
+    """The settings of `gitfleet.yaml`; every one is optional.
+
+    `include`/`exclude` are globs over paths from the source's root (`*`, `?`, `[...]` inside
+    one path segment, `**` across segments; a pattern without `/` matches at any depth; a
+    pattern that matches a folder covers everything below it). With `include` empty every
+    `*.yaml`/`*.yml` file is read; `exclude` wins over `include`.
+    """
+
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    source_branch: str | None = None
+    """The branch rendered from; None: the commit HEAD names."""
+    rendered_branch: str = DEFAULT_RENDERED_BRANCH
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    """Larger files are an error (bytes)."""
+    third_party_customizations: str | None = None
+    """A folder of Karmada's third-party interpreter rules (`<group>/<version>/<Kind>/
+    customizations.yaml`), loaded as built-in rules below the user's own; not read as documents."""
+    origin: Origin = UNKNOWN
+    """Where the settings were read (the whole file), for errors about them."""
+
+
+class Role(enum.StrEnum):
+    """What a document is to gitfleet."""
+
+    KARMADA = "karmada"
+    """A Karmada API object gitfleet reads (Cluster, policies, interpreter customizations)."""
+    TEMPLATE = "template"
+    """A resource template: any other Kubernetes object."""
+    IGNORED = "ignored"
+    """A Karmada kind gitfleet does not read (Karmada never propagates it either)."""
+    INVALID = "invalid"
+    """Not a Kubernetes object: no usable apiVersion, kind or name."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Document:
+    """One YAML document as written, where it was written, and what it is."""
+
+    body: dict[str, Any]
+    origin: Origin
+    role: Role
+    error: diagnostic.Diagnostic | None = None
+    """Why the document is not among the loaded objects (None when it is, or is ignored)."""
+
+    @property
+    def api_version(self) -> str:
+        value = self.body.get("apiVersion")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def kind(self) -> str:
+        value = self.body.get("kind")
+        return value if isinstance(value, str) else ""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class LoadedSource:
+    """Everything one source revision holds, and everything that went wrong reading it."""
+
+    objects: objects.ObjectSet
+    documents: tuple[Document, ...]
+    diagnostics: tuple[diagnostic.Diagnostic, ...]
+    """Problems found while loading (YAML, files, schema of Karmada kinds), sorted."""
+    revision: str | None
+    """The commit read, or None for a plain directory."""
+    config: SourceConfig
+    third_party_customizations: tuple[Customization, ...] = ()
+    """Rules from `config.third_party_customizations`, sorted by name."""
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity is diagnostic.Severity.ERROR for d in self.diagnostics)

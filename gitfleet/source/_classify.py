@@ -1,0 +1,184 @@
+"""Decide what each document is and build its object: a typed Karmada object or a template.
+
+Karmada kinds gitfleet reads are parsed with their model class (`Kind.from_doc`); a document
+that does not parse is reported at its first bad field and left out of the objects. Other kinds
+of Karmada's own API groups are never propagated by Karmada (its detector skips those groups),
+so gitfleet ignores them with a warning. Everything else is a resource template, kept raw.
+
+Every object needs apiVersion, kind and metadata.name; names and namespaces must be usable as
+one path segment (Kubernetes' rule for object names in API paths), because later stages write
+files named after them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import Any
+
+from gitfleet.errors import SchemaError
+from gitfleet.model import cluster, config, diagnostic, loaded, meta, objects, policy, template
+from gitfleet.model.origin import Origin
+
+KARMADA_KINDS: dict[tuple[str, str], type[meta.ApiObject]] = {
+    (cls.API_VERSION, cls.KIND): cls
+    for cls in (
+        cluster.Cluster,
+        policy.PropagationPolicy,
+        policy.ClusterPropagationPolicy,
+        policy.OverridePolicy,
+        policy.ClusterOverridePolicy,
+        config.ResourceInterpreterCustomization,
+    )
+}
+"""The Karmada kinds a source may hold, by (apiVersion, kind)."""
+
+KARMADA_GROUPS = frozenset(
+    f"{name}.karmada.io"
+    for name in (
+        "cluster",
+        "policy",
+        "work",
+        "config",
+        "networking",
+        "autoscaling",
+        "remedy",
+        "apps",
+    )
+)
+"""API groups whose objects Karmada never propagates (pkg/detector: skipped groups)."""
+
+_KIND_NAMES = {kind: api_version for api_version, kind in KARMADA_KINDS}
+
+
+def describe(kind: str, namespace: str, name: str) -> str:
+    """How messages name an object: `Deployment shop/web`, `Cluster m1`."""
+    return f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"
+
+
+def who(obj: meta.ApiObject | template.ResourceTemplate) -> str:
+    """`describe` for a loaded object."""
+    kind = obj.kind if isinstance(obj, template.ResourceTemplate) else obj.KIND
+    return describe(kind, obj.namespace, obj.name)
+
+
+def _segment_problem(value: str) -> str | None:
+    """Kubernetes' IsValidPathSegmentName."""
+    if value in (".", ".."):
+        return f"{value!r} may not be used"
+    for char in "/%":
+        if char in value:
+            return f"{value!r} may not contain {char!r}"
+    return None
+
+
+@dataclasses.dataclass(slots=True)
+class Classified:
+    """The documents of a source and the objects built from them."""
+
+    documents: list[loaded.Document] = dataclasses.field(default_factory=list)
+    objects: list[meta.ApiObject | template.ResourceTemplate] = dataclasses.field(
+        default_factory=list
+    )
+    diagnostics: list[diagnostic.Diagnostic] = dataclasses.field(default_factory=list)
+
+    def reject(self, body: dict[str, Any], origin: Origin, role: loaded.Role, message: str) -> None:
+        problem = diagnostic.error(origin, message)
+        self.documents.append(loaded.Document(body, origin, role, problem))
+        self.diagnostics.append(problem)
+
+    def add(self, value: Any, origin: Origin) -> None:
+        if not isinstance(value, dict):
+            shape = "a list" if isinstance(value, list) else "a scalar"
+            self.diagnostics.append(
+                diagnostic.error(origin, f"document is {shape}, not a Kubernetes object")
+            )
+            return
+        problem = _identity_problem(value, origin)
+        if problem is not None:
+            where, message = problem
+            self.reject(value, where, loaded.Role.INVALID, message)
+            return
+        api_version, kind = value["apiVersion"], value["kind"]
+        model = KARMADA_KINDS.get((api_version, kind))
+        if model is not None:
+            self._karmada(model, value, origin)
+        elif api_version.partition("/")[0] in KARMADA_GROUPS:
+            self._other_karmada(value, origin)
+        else:
+            self.documents.append(loaded.Document(value, origin, loaded.Role.TEMPLATE))
+            self.objects.append(template.ResourceTemplate(value, origin))  # type: ignore[arg-type]
+
+    def _karmada(self, model: type[meta.ApiObject], body: dict[str, Any], origin: Origin) -> None:
+        meta_body = body["metadata"]
+        who = describe(model.KIND, meta_body.get("namespace", ""), meta_body["name"])
+        try:
+            obj = model.from_doc(body, origin)
+        except SchemaError as exc:
+            self.reject(body, exc.origin, loaded.Role.KARMADA, f"{who}: {exc.message}")
+            return
+        self.documents.append(loaded.Document(body, origin, loaded.Role.KARMADA))
+        self.objects.append(obj)
+
+    def _other_karmada(self, body: dict[str, Any], origin: Origin) -> None:
+        kind, api_version = body["kind"], body["apiVersion"]
+        if kind in _KIND_NAMES:
+            message = f"{kind} must have apiVersion {_KIND_NAMES[kind]}, got {api_version}"
+            self.reject(body, origin.at("apiVersion"), loaded.Role.INVALID, message)
+            return
+        warning = diagnostic.warning(
+            origin, f"{api_version} {kind} is not read by gitfleet (Karmada never propagates it)"
+        )
+        self.documents.append(loaded.Document(body, origin, loaded.Role.IGNORED))
+        self.diagnostics.append(warning)
+
+
+def _identity_problem(body: dict[str, Any], origin: Origin) -> tuple[Origin, str] | None:
+    """Where and why a document lacks a usable apiVersion, kind, name or namespace."""
+    for key in ("apiVersion", "kind"):
+        value = body.get(key)
+        if value is None:
+            return origin, f"document has no {key}"
+        if not isinstance(value, str) or not value:
+            return origin.at(key), f"{key} must be a non-empty string"
+    who = body["kind"]
+    metadata = body.get("metadata")
+    if not isinstance(metadata, dict):
+        where = origin.at("metadata") if "metadata" in body else origin
+        return where, f"{who} has no metadata.name"
+    for key in ("name", "namespace"):
+        value = metadata.get(key, "")
+        if not isinstance(value, str):
+            return origin.at("metadata", key), f"{who}: metadata.{key} must be a string"
+        problem = _segment_problem(value)
+        if problem:
+            return origin.at("metadata", key), f"{who}: metadata.{key} {problem}"
+    if not metadata.get("name"):
+        return origin.at("metadata"), f"{who} has no metadata.name"
+    return None
+
+
+def _sort_key(obj: meta.ApiObject | template.ResourceTemplate) -> tuple[Any, ...]:
+    place = (obj.origin.path, obj.origin.line, obj.origin.col)
+    if isinstance(obj, template.ResourceTemplate):
+        return (obj.api_version, obj.kind, obj.namespace, obj.name, *place)
+    return (obj.namespace, obj.name, *place)
+
+
+_FIELDS: dict[type[Any], str] = {
+    template.ResourceTemplate: "templates",
+    policy.PropagationPolicy: "propagation_policies",
+    policy.ClusterPropagationPolicy: "cluster_propagation_policies",
+    policy.OverridePolicy: "override_policies",
+    policy.ClusterOverridePolicy: "cluster_override_policies",
+    cluster.Cluster: "clusters",
+    config.ResourceInterpreterCustomization: "customizations",
+}
+
+
+def object_set(items: Iterable[meta.ApiObject | template.ResourceTemplate]) -> objects.ObjectSet:
+    """Objects grouped by kind, each group sorted (templates by apiVersion and kind first)."""
+    groups: dict[str, list[Any]] = {name: [] for name in _FIELDS.values()}
+    for item in items:
+        groups[_FIELDS[type(item)]].append(item)
+    return objects.ObjectSet(**{k: tuple(sorted(v, key=_sort_key)) for k, v in groups.items()})

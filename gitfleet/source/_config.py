@@ -1,0 +1,110 @@
+"""gitfleet.yaml: the source's settings (see `model.loaded.SourceConfig` for their meaning).
+
+A wrong setting is an error located at it and falls back to its default, so one typo does not
+hide the rest of the report; unknown keys are errors too (a misspelt `exclude` must not pass
+silently). Paths and patterns can never point outside the source.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gitfleet.model import diagnostic, loaded
+from gitfleet.model.origin import Origin
+from gitfleet.source import _globs
+
+_SIZE = re.compile(r"([0-9]+)(Ki|Mi|Gi)?")
+_UNITS = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30}
+_BAD_REF = re.compile(r"\.\.|@\{|//|[\x00-\x20~^:?*\[\\\x7f]|^[-/.]|/\.|[/.]$|\.lock$")
+"""What `git check-ref-format` refuses in a branch name (the parts that matter here)."""
+
+
+class _Reader:
+    def __init__(self, body: dict[str, Any], origin: Origin) -> None:
+        self.body = body
+        self.origin = origin
+        self.problems: list[diagnostic.Diagnostic] = []
+
+    def error(self, key: str | tuple[str | int, ...], message: str) -> None:
+        keys = key if isinstance(key, tuple) else (key,)
+        self.problems.append(diagnostic.error(self.origin.at(*keys), message))
+
+    def patterns(self, key: str) -> tuple[str, ...]:
+        value = self.body.get(key)
+        if value is None:
+            return ()
+        if not isinstance(value, list):
+            self.error(key, f"{key}: expected a list of patterns")
+            return ()
+        kept = []
+        for index, pattern in enumerate(value):
+            problem = _globs.problem(pattern) if isinstance(pattern, str) else "expected a string"
+            if problem:
+                self.error((key, index), f"{key}[{index}]: {problem}")
+            else:
+                kept.append(pattern)
+        return tuple(kept)
+
+    def branch(self, key: str) -> str | None:
+        value = self.body.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value or _BAD_REF.search(value):
+            self.error(key, f"{key}: {value!r} is not a valid branch name")
+            return None
+        return value
+
+    def size(self, key: str) -> int | None:
+        value = self.body.get(key)
+        if value is None:
+            return None
+        match = _SIZE.fullmatch(value) if isinstance(value, str) else None
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+        if match and int(match[1]) > 0:
+            return int(match[1]) * _UNITS[match[2]]
+        self.error(key, f"{key}: expected a positive number of bytes (e.g. 1048576 or 5Mi)")
+        return None
+
+    def folder(self, key: str) -> str | None:
+        value = self.body.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str) or _globs.problem(value):
+            self.error(key, f"{key}: expected a folder inside the source, got {value!r}")
+            return None
+        return value.strip("/")
+
+
+_KEYS = (
+    "include",
+    "exclude",
+    "sourceBranch",
+    "renderedBranch",
+    "maxFileSize",
+    "thirdPartyCustomizations",
+)
+
+
+def parse(body: Any, origin: Origin) -> tuple[loaded.SourceConfig, list[diagnostic.Diagnostic]]:
+    """Settings from the (single) document of gitfleet.yaml; None means all defaults."""
+    if body is None:
+        return loaded.SourceConfig(origin=origin), []
+    if not isinstance(body, dict):
+        message = "gitfleet.yaml must be a mapping of settings"
+        return loaded.SourceConfig(origin=origin), [diagnostic.error(origin, message)]
+    reader = _Reader(body, origin)
+    for key in body:
+        if key not in _KEYS:
+            reader.error(key, f"unknown setting {key!r} (known: {', '.join(_KEYS)})")
+    config = loaded.SourceConfig(
+        include=reader.patterns("include"),
+        exclude=reader.patterns("exclude"),
+        source_branch=reader.branch("sourceBranch"),
+        rendered_branch=reader.branch("renderedBranch") or loaded.DEFAULT_RENDERED_BRANCH,
+        max_file_size=reader.size("maxFileSize") or loaded.DEFAULT_MAX_FILE_SIZE,
+        third_party_customizations=reader.folder("thirdPartyCustomizations"),
+        origin=origin,
+    )
+    return config, reader.problems

@@ -1,0 +1,133 @@
+"""Where a source's files come from: a commit's tree, or a plain folder.
+
+Both list entries (path, kind, size) with folders pruned by the caller, and read the contents
+of the entries asked for. Neither follows a symbolic link: a commit's links are never resolved,
+and a folder's are listed as links (and opened with O_NOFOLLOW, should one appear between
+listing and reading). `.git` folders of a plain folder are never entered.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import stat
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Protocol
+
+from gitfleet.errors import SourceError
+from gitfleet.gitstore import repository, tree
+from gitfleet.model.origin import Origin
+
+Kind = tree.EntryKind
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Entry:
+    """A file, symbolic link or submodule of the source; `size` in bytes when known."""
+
+    path: str
+    kind: Kind
+    size: int = 0
+
+
+Skip = Callable[[str], bool]
+"""Whether a folder (path from the root) is left out, with everything below it."""
+
+
+class Files(Protocol):
+    revision: str | None
+
+    def root_entry(self, name: str) -> Entry | None:
+        """The entry named `name` at the root, without listing everything."""
+        ...
+
+    def entries(self, skip: Skip) -> list[Entry]: ...
+
+    def read(self, entries: list[Entry]) -> dict[str, bytes | str]:
+        """Contents by path, or a message saying why a file could not be read."""
+        ...
+
+
+class CommitFiles:
+    """The files of one commit, read from the object database."""
+
+    def __init__(self, repo: repository.Repository, commit: str) -> None:
+        self.repo = repo
+        self.revision: str | None = commit
+        self._shas: dict[str, str] = {}
+
+    def entries(self, skip: Skip) -> list[Entry]:
+        found = tree.walk(self.repo, self.commit, skip)
+        files = [e for e in found if e.kind is Kind.FILE]
+        sizes = self.repo.sizes({e.sha for e in files})
+        self._shas.update((e.path, e.sha) for e in files)
+        return [Entry(e.path, e.kind, sizes.get(e.sha, 0)) for e in found]
+
+    @property
+    def commit(self) -> str:
+        assert self.revision is not None
+        return self.revision
+
+    def read(self, entries: list[Entry]) -> dict[str, bytes | str]:
+        wanted = [tree.TreeEntry(e.path, e.kind, self._shas[e.path]) for e in entries]
+        return dict(tree.read_blobs(self.repo, wanted))
+
+    def root_entry(self, name: str) -> Entry | None:
+        found = tree.find(self.repo, self.commit, name)
+        if found is None:
+            return None
+        self._shas[found.path] = found.sha
+        size = self.repo.sizes([found.sha]).get(found.sha, 0)
+        return Entry(found.path, found.kind, size)
+
+
+class FolderFiles:
+    """The files below a plain folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.revision: str | None = None
+
+    def _walk(self, folder: str, skip: Skip) -> Iterator[Entry]:
+        directory = self.root / folder if folder else self.root
+        try:
+            listing = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError as exc:
+            raise SourceError(Origin(folder or "."), f"cannot list folder: {exc.strerror}") from exc
+        for item in listing:
+            path = f"{folder}/{item.name}" if folder else item.name
+            if item.is_symlink():
+                yield Entry(path, Kind.SYMLINK)
+            elif item.is_dir(follow_symlinks=False):
+                if item.name != ".git" and not skip(path):
+                    yield from self._walk(path, skip)
+            elif item.is_file(follow_symlinks=False):
+                yield Entry(path, Kind.FILE, item.stat(follow_symlinks=False).st_size)
+
+    def entries(self, skip: Skip) -> list[Entry]:
+        return sorted(self._walk("", skip), key=lambda e: e.path)
+
+    def root_entry(self, name: str) -> Entry | None:
+        try:
+            info = os.lstat(self.root / name)
+        except OSError:
+            return None
+        if stat.S_ISLNK(info.st_mode):
+            return Entry(name, Kind.SYMLINK)
+        return Entry(name, Kind.FILE, info.st_size) if stat.S_ISREG(info.st_mode) else None
+
+    def read(self, entries: list[Entry]) -> dict[str, bytes | str]:
+        return {e.path: self._read(e) for e in entries}
+
+    def _read(self, entry: Entry) -> bytes | str:
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        try:
+            fd = os.open(self.root / entry.path, flags)
+        except OSError as exc:
+            return f"cannot read file: {exc.strerror}"
+        with os.fdopen(fd, "rb") as stream:
+            info = os.fstat(stream.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size != entry.size:
+                return "file changed while it was read"
+            return stream.read(entry.size + 1)

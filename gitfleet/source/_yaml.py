@@ -1,0 +1,376 @@
+"""Parse one YAML file into documents, fast, strictly, and safely.
+
+Speed comes from PyYAML's C parser (libyaml) with a constructor that does no more work than
+PyYAML's own safe one; positions are captured only for each document's root (the locator in
+`_locate` recomputes field positions when an error needs them).
+
+Strictness: scalars resolve as Kubernetes resolves them (`_scalars`); duplicate keys, keys that
+cannot be JSON object keys, values JSON cannot hold (.inf, .nan) and tags other than the core
+ones (`!!python/...`, `!foo`, `!!binary`, ...) are errors located at the offending node. An error
+inside one document does not hide the documents after it; a syntax error ends the file.
+
+Safety, checked before or around libyaml, because the C composer recurses without a limit and
+aliases share nodes that later stages would copy out in full:
+- bytes that are not UTF-8 text (NUL, invalid sequences) are refused before parsing;
+- nesting deeper than `MAX_DEPTH` is refused before composing: a cheap bound from the bytes
+  (flow brackets, block indentation) clears ordinary files, and only files that fail it are
+  measured exactly from libyaml's event stream, which does not recurse;
+- when a file has anchors, each document's alias expansion is walked with a budget
+  (`MAX_EXPANDED_VALUES`, and `MAX_DEPTH` once expanded).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from collections.abc import Callable, Hashable, Iterator
+from typing import Any, ClassVar
+
+import yaml
+from yaml import nodes
+from yaml._yaml import CParser
+
+from gitfleet.source import _scalars
+
+MAX_DEPTH = 200
+"""Deepest nesting of collections a document may have (Kubernetes objects stay far below)."""
+MAX_EXPANDED_VALUES = 1_000_000
+"""Most values one document may hold once its aliases are expanded."""
+
+_FLOW_BUDGET = 80
+_BLOCK_BUDGET = 60
+# A block collection starts at a column no smaller than its parent's, and one column holds at
+# most two levels (a mapping and the sequence that is one of its values), so lines whose
+# structural prefix (indentation, `- `, `? `, `: `) stays under _BLOCK_BUDGET columns nest at
+# most 2 * _BLOCK_BUDGET block levels; flow collections add at most one level per bracket.
+assert 2 * _BLOCK_BUDGET + _FLOW_BUDGET <= MAX_DEPTH
+MERGE_TAG = _scalars.MERGE
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+_DEEP_PREFIX = re.compile(rb"^[ \t?:-]{%d}" % _BLOCK_BUDGET, re.MULTILINE)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Parsed:
+    """One document of a file: its position among the file's documents and its root's place."""
+
+    index: int
+    value: Any
+    line: int
+    col: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Problem:
+    """Something wrong at a place in the file (1-based line and column; 0 = whole file)."""
+
+    line: int
+    col: int
+    message: str
+
+
+class _Refused(Exception):
+    """A node the constructor will not build; carries where and why."""
+
+    def __init__(self, node: nodes.Node, message: str) -> None:
+        super().__init__(message)
+        self.problem = Problem(node.start_mark.line + 1, node.start_mark.column + 1, message)
+
+
+def _refuse_tag(loader: _Loader, node: nodes.Node) -> Any:
+    tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+    raise _Refused(node, f"unsupported tag {tag!r}")
+
+
+class _Loader(CParser, yaml.constructor.SafeConstructor):
+    """libyaml's parser with go-yaml v2 scalar rules and strict, JSON-shaped construction."""
+
+    yaml_constructors: ClassVar[dict[Any, Any]] = {}
+    yaml_multi_constructors: ClassVar[dict[Any, Any]] = {}
+
+    def __init__(self, data: bytes) -> None:
+        CParser.__init__(self, data)
+        yaml.constructor.SafeConstructor.__init__(self)
+        self.root = (0, 0)
+
+    def descend_resolver(self, parent: nodes.Node | None, index: object) -> None:
+        """No path-dependent tags: libyaml calls this for every node, so it does nothing."""
+
+    def ascend_resolver(self) -> None:
+        """See `descend_resolver`."""
+
+    def resolve(self, kind: type[nodes.Node], value: str, implicit: tuple[bool, bool]) -> str:
+        if kind is nodes.ScalarNode:
+            return _scalars.implicit_tag(value) if implicit[0] else _scalars.STR
+        return _SEQ if kind is nodes.SequenceNode else _MAP
+
+    def construct_document(self, node: nodes.Node) -> Any:
+        self.root = (node.start_mark.line + 1, node.start_mark.column + 1)
+        try:
+            return super().construct_document(node)
+        finally:  # a refused node leaves the constructor mid-document; start the next one clean
+            self.state_generators = []
+            self.constructed_objects = {}
+            self.recursive_objects = {}
+            self.deep_construct = False
+
+    def construct_mapping(self, node: nodes.MappingNode, deep: bool = False) -> dict[Hashable, Any]:
+        _expect(node, nodes.MappingNode)
+        merged: list[tuple[nodes.Node, nodes.Node]] = []
+        own = _split_merges(node, merged)
+        mapping: dict[Hashable, Any] = {}
+        for key_node, value_node in own:
+            key = self._key(key_node, deep)
+            if key in mapping:
+                raise _Refused(key_node, f"duplicate key {key!r}")
+            mapping[key] = self.construct_object(value_node, deep=deep)
+        for key_node, value_node in merged:
+            key = self._key(key_node, deep)
+            if key not in mapping:
+                mapping[key] = self.construct_object(value_node, deep=deep)
+        return mapping
+
+    def _key(self, key_node: nodes.Node, deep: bool) -> str:
+        if not isinstance(key_node, nodes.ScalarNode):
+            raise _Refused(key_node, f"a {_shape(key_node)} cannot be a mapping key")
+        text = _scalars.key_text(self.construct_object(key_node, deep=deep))
+        if text is None:
+            raise _Refused(key_node, "null cannot be a mapping key")
+        return text
+
+
+def _shape(node: nodes.Node) -> str:
+    if isinstance(node, nodes.ScalarNode):
+        return "scalar"
+    return "sequence" if isinstance(node, nodes.SequenceNode) else "mapping"
+
+
+def _expect(node: nodes.Node, kind: type[nodes.Node]) -> None:
+    if not isinstance(node, kind):
+        raise _Refused(node, f"tag {node.tag!r} does not apply to a {_shape(node)}")
+
+
+def _construct_str(loader: _Loader, node: nodes.Node) -> str:
+    _expect(node, nodes.ScalarNode)
+    value: str = node.value
+    return value
+
+
+def _construct_int(loader: _Loader, node: nodes.Node) -> int:
+    _expect(node, nodes.ScalarNode)
+    value = _scalars.go_int(node.value.replace("_", ""))
+    if value is None:
+        raise _Refused(node, f"{node.value!r} is not an integer")
+    return value
+
+
+def _construct_float(loader: _Loader, node: nodes.Node) -> float:
+    _expect(node, nodes.ScalarNode)
+    value = _scalars.go_float(node.value)
+    if value is None:
+        as_int = _scalars.go_int(node.value.replace("_", ""))
+        if as_int is None:
+            raise _Refused(node, f"{node.value!r} is not a number")
+        value = float(as_int)
+    if not math.isfinite(value):
+        raise _Refused(node, f"{node.value} cannot be represented in JSON")
+    return value
+
+
+def _construct_bool(loader: _Loader, node: nodes.Node) -> bool:
+    _expect(node, nodes.ScalarNode)
+    if node.value not in _scalars.BOOLEANS:
+        raise _Refused(node, f"{node.value!r} is not a boolean")
+    return _scalars.BOOLEANS[node.value]
+
+
+def _construct_null(loader: _Loader, node: nodes.Node) -> None:
+    _expect(node, nodes.ScalarNode)
+    if node.value not in _scalars.NULLS:
+        raise _Refused(node, f"{node.value!r} is not null")
+
+
+def _construct_seq(loader: _Loader, node: nodes.Node) -> Iterator[list[Any]]:
+    _expect(node, nodes.SequenceNode)
+    data: list[Any] = []
+    yield data
+    data.extend(loader.construct_object(child) for child in node.value)
+
+
+def _construct_map(loader: _Loader, node: nodes.Node) -> Iterator[dict[Hashable, Any]]:
+    data: dict[Hashable, Any] = {}
+    yield data
+    data.update(loader.construct_mapping(node))  # type: ignore[arg-type]
+
+
+_SCALARS: dict[str | None, Callable[..., Any]] = {
+    _scalars.STR: _construct_str,
+    _scalars.INT: _construct_int,
+    _scalars.FLOAT: _construct_float,
+    _scalars.BOOL: _construct_bool,
+    _scalars.NULL: _construct_null,
+}
+_CONSTRUCTORS: dict[str | None, Callable[..., Any]] = {
+    **_SCALARS,
+    _SEQ: _construct_seq,
+    _MAP: _construct_map,
+    None: _refuse_tag,
+}
+for _tag, _build in _CONSTRUCTORS.items():
+    _Loader.add_constructor(_tag, _build)
+
+
+def key_of(node: nodes.Node) -> str | None:
+    """A key node's text as the loader makes it; None for keys the loader refuses."""
+    build = _SCALARS.get(node.tag) if isinstance(node, nodes.ScalarNode) else None
+    if build is None:
+        return None
+    try:
+        return _scalars.key_text(build(None, node))
+    except _Refused:
+        return None
+
+
+def _split_merges(
+    node: nodes.MappingNode, merged: list[tuple[nodes.Node, nodes.Node]]
+) -> list[tuple[nodes.Node, nodes.Node]]:
+    """The node's own pairs; appends pairs merged in with `<<` (earlier sources first).
+
+    Own keys win over merged ones and earlier merge sources over later ones, as YAML's merge
+    key type says. Not a duplicate: a merged key that the mapping sets again.
+    """
+    own = []
+    for key_node, value_node in node.value:
+        if key_node.tag != MERGE_TAG:
+            own.append((key_node, value_node))
+            continue
+        sources = value_node.value if isinstance(value_node, nodes.SequenceNode) else [value_node]
+        for source in sources:
+            if not isinstance(source, nodes.MappingNode):
+                raise _Refused(source, "only mappings can be merged with '<<'")
+            nested: list[tuple[nodes.Node, nodes.Node]] = []
+            merged.extend(_split_merges(source, nested))
+            merged.extend(nested)
+    return own
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+
+
+def _decode(data: bytes) -> tuple[str | None, Problem | None]:
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line, col = _position(data[:nul].decode("utf-8", "replace"), nul)
+        return None, Problem(line, col, "binary file (NUL byte) is not YAML")
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        line, col = _position(data[: exc.start].decode("utf-8", "replace"), exc.start)
+        return None, Problem(line, col, "file is not UTF-8 text")
+
+
+def _too_deep(data: bytes) -> Problem | None:
+    flow = data.count(b"[") + data.count(b"{")
+    if flow <= _FLOW_BUDGET and _DEEP_PREFIX.search(data) is None:
+        return None
+    depth = 0
+    try:
+        for event in yaml.parse(data, Loader=yaml.CSafeLoader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    mark = event.start_mark
+                    assert mark is not None
+                    message = f"nesting deeper than {MAX_DEPTH} levels"
+                    return Problem(mark.line + 1, mark.column + 1, message)
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return None  # the real parse reports the syntax error, located
+    return None
+
+
+def _expansion_problem(value: Any, root: tuple[int, int]) -> Problem | None:
+    """Walk a document as later stages will see it, aliases expanded, within a budget."""
+    budget = MAX_EXPANDED_VALUES
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        budget -= 1
+        if budget < 0:
+            return Problem(*root, f"aliases expand to more than {MAX_EXPANDED_VALUES} values")
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > MAX_DEPTH:
+            return Problem(*root, f"aliases nest deeper than {MAX_DEPTH} levels")
+        stack.extend((child, depth + 1) for child in children)
+    return None
+
+
+def _syntax_problem(exc: yaml.YAMLError, text: str) -> Problem:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or getattr(exc, "reason", None) or str(exc)
+    context = getattr(exc, "context", None)
+    message = f"invalid YAML: {problem}" + (f" ({context})" if context else "")
+    if mark is not None:
+        return Problem(mark.line + 1, mark.column + 1, message)
+    position = getattr(exc, "position", None)
+    if isinstance(position, int):
+        return Problem(*_position(text, position), message)
+    return Problem(0, 0, message)
+
+
+def _documents(loader: _Loader, has_anchors: bool) -> Iterator[Parsed | Problem]:
+    index = 0
+    while loader.check_node():
+        try:
+            value = loader.get_data()
+        except _Refused as refused:
+            yield refused.problem
+        else:
+            problem = _expansion_problem(value, loader.root) if has_anchors else None
+            yield problem or Parsed(index, value, *loader.root)
+        index += 1
+
+
+def parse(data: bytes) -> tuple[list[Parsed], list[Problem]]:
+    """All documents of a file (empty ones included, as None) and every problem found."""
+    text, problem = _decode(data)
+    if problem is None:
+        problem = _too_deep(data)
+    if text is None or problem is not None:
+        return [], [problem] if problem else []
+    documents: list[Parsed] = []
+    problems: list[Problem] = []
+    loader = _Loader(data)
+    try:
+        for item in _documents(loader, b"&" in data):
+            (documents if isinstance(item, Parsed) else problems).append(item)  # type: ignore[arg-type]
+    except yaml.YAMLError as exc:
+        problems.append(_syntax_problem(exc, text))
+    finally:
+        loader.dispose()
+    return documents, problems
+
+
+def compose(data: bytes) -> list[nodes.Node]:
+    """The node tree of every document (no values built); stops at a syntax error."""
+    roots: list[nodes.Node] = []
+    loader = _Loader(data)
+    try:
+        while loader.check_node():
+            node = loader.get_node()
+            assert node is not None
+            roots.append(node)
+    except yaml.YAMLError:
+        pass  # `parse` has reported it; positions before it are still useful
+    finally:
+        loader.dispose()
+    return roots
