@@ -57,6 +57,17 @@ class OverrideError(InputError):
     """An override policy cannot be applied to a manifest."""
 
 
+class InterpretError(GitfleetError):
+    """A built-in interpreter rule cannot read an object (a field of the wrong type, a value
+    Kubernetes would reject). `keys` is the field's path inside the object when the problem is
+    in the object itself, so the caller can point at it with `origin.at(*keys)`."""
+
+    def __init__(self, message: str, keys: tuple[str | int, ...] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.keys = keys
+
+
 class FitError(GitfleetError):
     """No cluster fits a binding; `diagnosis` holds each cluster's verdict."""
 

@@ -8,13 +8,41 @@ layer that handles an operation wins. A layer that does not know a kind returns
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import enum
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from gitfleet.model import config, work
 from gitfleet.model.template import RawObject
 
 Replicas = tuple[int, work.ReplicaRequirements | None]
+
+
+class Operation(enum.StrEnum):
+    """The interpreter operations, named as in Karmada's webhook and test data
+    (pkg/apis/config/v1alpha1/resourceinterpreterwebhook_types.go)."""
+
+    RETAIN = "Retain"
+    INTERPRET_REPLICA = "InterpretReplica"
+    INTERPRET_COMPONENT = "InterpretComponent"
+    REVISE_REPLICA = "ReviseReplica"
+    INTERPRET_STATUS = "InterpretStatus"
+    AGGREGATE_STATUS = "AggregateStatus"
+    INTERPRET_HEALTH = "InterpretHealth"
+    INTERPRET_DEPENDENCY = "InterpretDependency"
+
+
+RULE_FIELDS: Mapping[Operation, str] = {
+    Operation.RETAIN: "retention",
+    Operation.INTERPRET_REPLICA: "replica_resource",
+    Operation.INTERPRET_COMPONENT: "component_resource",
+    Operation.REVISE_REPLICA: "replica_revision",
+    Operation.INTERPRET_STATUS: "status_reflection",
+    Operation.AGGREGATE_STATUS: "status_aggregation",
+    Operation.INTERPRET_HEALTH: "health_interpretation",
+    Operation.INTERPRET_DEPENDENCY: "dependency_interpretation",
+}
+"""The `config.CustomizationRules` attribute holding each operation's Lua script."""
 
 
 class Layer(Protocol):
