@@ -1,0 +1,297 @@
+"""The template's status, computed from what each member cluster reported.
+
+Counters are summed; phases are reduced to the most telling one; load balancer addresses are
+merged. Items whose status has not been collected yet still count as members, so a workload's
+`observedGeneration` only moves to the template's generation once every cluster has reported
+that it runs the latest template (the signal GitOps tools such as Argo CD read). Karmada:
+pkg/resourceinterpreter/default/native/aggregatestatus.go.
+
+Each function returns a new object; when the computed status equals the template's, that is a
+plain copy. Like the reflected statuses, aggregated ones leave out Go's zero-value noise (an
+empty container status `name`, null timestamps) that the API server ignores.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from gitfleet.interpreter import _fields, _loadbalancer
+from gitfleet.model import work
+from gitfleet.model.template import RawObject
+
+Items = Sequence[work.AggregatedStatusItem]
+Member = tuple[str, dict[str, Any] | None]
+"""A member cluster's name and its reported status (None: not collected yet)."""
+
+
+_STATUS = ("status",)
+
+
+def members(items: Items) -> Iterator[Member]:
+    """Each item's cluster and status (None: not collected yet)."""
+    for item in items:
+        with reported_by(item.cluster_name):
+            status = _fields.optional_mapping(item.status, _STATUS)
+        yield item.cluster_name, status
+
+
+@contextlib.contextmanager
+def reported_by(cluster: str) -> Iterator[None]:
+    """Errors reading a member's status name the cluster (they are not in the template)."""
+    try:
+        yield
+    except _fields.FieldError as e:
+        raise _fields.FieldError((), f"status reported by cluster {cluster!r}: {e}") from None
+
+
+def with_status(obj: RawObject, status: dict[str, Any]) -> RawObject:
+    """A copy of `obj` whose status is `status`; a plain copy if it already was."""
+    out = _fields.copy_tree(obj)
+    if _status(obj) != status:
+        out["status"] = status
+    return out
+
+
+def generation(obj: RawObject) -> int:
+    return _fields.integer(_fields.at(obj, ("metadata", "generation")), ("metadata", "generation"))
+
+
+def _status(obj: RawObject) -> dict[str, Any]:
+    return _fields.mapping(obj.get("status"), ("status",))
+
+
+def _int(status: dict[str, Any], key: str) -> int:
+    return _fields.integer(status.get(key), ("status", key))
+
+
+def instant(value: str, path: _fields.Path) -> datetime.datetime:
+    """An RFC 3339 time, for comparing metav1.Time values."""
+    try:
+        return datetime.datetime.fromisoformat(value)
+    except ValueError:
+        raise _fields.FieldError(path, f"not an RFC 3339 time: {value!r}") from None
+
+
+def later(current: str, candidate: str, path: _fields.Path) -> str:
+    """The later of two times, empty meaning unset (Karmada: `metav1.Time.Before`)."""
+    if not current:
+        return candidate
+    if candidate and instant(current, path) < instant(candidate, path):
+        return candidate
+    return current
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Workload:
+    """How one workload kind's counters aggregate."""
+
+    counters: tuple[str, ...]
+    always: tuple[str, ...] = ()
+    """Counters Go writes even when zero."""
+    member_generation_quirk: bool = False
+    """StatefulSet compares the member's template generation with the member's own generation
+    instead of the template's (Karmada does; kept for fidelity)."""
+
+
+DEPLOYMENT = Workload(
+    ("replicas", "readyReplicas", "updatedReplicas", "availableReplicas", "unavailableReplicas")
+)
+REPLICA_SET = Workload(("replicas", "readyReplicas", "availableReplicas"), always=("replicas",))
+DAEMON_SET = Workload(
+    (
+        "currentNumberScheduled",
+        "desiredNumberScheduled",
+        "numberAvailable",
+        "numberMisscheduled",
+        "numberReady",
+        "updatedNumberScheduled",
+        "numberUnavailable",
+    ),
+    always=(
+        "currentNumberScheduled",
+        "numberMisscheduled",
+        "desiredNumberScheduled",
+        "numberReady",
+    ),
+)
+STATEFUL_SET = Workload(
+    ("availableReplicas", "currentReplicas", "readyReplicas", "replicas", "updatedReplicas"),
+    always=("replicas", "availableReplicas"),
+    member_generation_quirk=True,
+)
+
+
+def workload(obj: RawObject, items: Items, kind: Workload) -> RawObject:
+    """Deployment, ReplicaSet, DaemonSet, StatefulSet: summed counters, and
+    `observedGeneration` = the template's generation once every member has caught up."""
+    template_generation = generation(obj)
+    old = _status(obj)
+    new = dict.fromkeys(kind.counters, 0)
+    caught_up = 0
+    for cluster, status in members(items):
+        if status is None:
+            continue
+        with reported_by(cluster):
+            member_generation = _int(status, "generation")
+            target = member_generation if kind.member_generation_quirk else template_generation
+            if (
+                _int(status, "observedGeneration") >= member_generation
+                and _int(status, "resourceTemplateGeneration") >= target
+            ):
+                caught_up += 1
+            for key in kind.counters:
+                new[key] += _int(status, key)
+    observed = _int(old, "observedGeneration")
+    new["observedGeneration"] = template_generation if caught_up == len(items) else observed
+    if all(_int(old, key) == value for key, value in new.items()):
+        return _fields.copy_tree(obj)
+    out = _fields.copy_tree(obj)
+    status = out.setdefault("status", {})
+    for key, value in new.items():
+        if value or key in kind.always:
+            status[key] = value
+        else:
+            status.pop(key, None)
+    return out
+
+
+def service(obj: RawObject, items: Items) -> RawObject:
+    """Service: LoadBalancer ones get every cluster's addresses; other types are left alone."""
+    if _fields.at(obj, ("spec", "type")) != "LoadBalancer":
+        return _fields.copy_tree(obj)
+    return _load_balancer(obj, items, ip_mode=True)
+
+
+def ingress(obj: RawObject, items: Items) -> RawObject:
+    """Ingress: every cluster's load balancer addresses."""
+    return _load_balancer(obj, items, ip_mode=False)
+
+
+def _load_balancer(obj: RawObject, items: Items, *, ip_mode: bool) -> RawObject:
+    found: list[_loadbalancer.Entry] = []
+    for cluster, status in members(items):
+        if status is not None:
+            with reported_by(cluster):
+                found.extend(_loadbalancer.entries(status, _STATUS, ip_mode=ip_mode))
+    merged = _loadbalancer.merge(found)
+    return with_status(obj, {"loadBalancer": {"ingress": merged} if merged else {}})
+
+
+def cron_job(obj: RawObject, items: Items) -> RawObject:
+    """CronJob: every cluster's active jobs, and the latest schedule and success times."""
+    active: list[Any] = []
+    times = {"lastScheduleTime": "", "lastSuccessfulTime": ""}
+    for cluster, status in members(items):
+        if status is None:
+            continue
+        with reported_by(cluster):
+            active.extend(
+                _fields.copy_tree(_fields.array(status.get("active"), ("status", "active")))
+            )
+            for key, current in times.items():
+                path = ("status", key)
+                times[key] = later(current, _fields.string(status.get(key), path), path)
+    return with_status(obj, _fields.compact({"active": active, **times}))
+
+
+_POD_PHASES = ("Failed", "Pending", "Running", "Succeeded")
+_VOLUME_PHASES = ("Failed", "Pending", "Available", "Bound", "Released")
+
+
+def _phase(status: dict[str, Any]) -> str:
+    return _fields.string(status.get("phase"), ("status", "phase"))
+
+
+def _first_present(phases: set[str], order: Sequence[str]) -> str:
+    return next((phase for phase in order if phase in phases), "")
+
+
+def pod(obj: RawObject, items: Items) -> RawObject:
+    """Pod: the most telling phase (Failed, Pending, Running, Succeeded; a member not reported
+    yet counts as Pending) and every member's container readiness and state. With no items
+    at all the template is left alone."""
+    if not items:
+        return _fields.copy_tree(obj)
+    phases: set[str] = set()
+    reduced: dict[str, list[Any]] = {"initContainerStatuses": [], "containerStatuses": []}
+    for cluster, status in members(items):
+        if status is None:
+            phases.add("Pending")
+            continue
+        with reported_by(cluster):
+            phases.add(_phase(status))
+            for key, out in reduced.items():
+                out.extend(_container_states(status, key))
+    new = {"phase": _first_present(phases, _POD_PHASES), **reduced}
+    return with_status(obj, _fields.compact(new))
+
+
+def _container_states(status: dict[str, Any], key: str) -> Iterator[dict[str, Any]]:
+    path = ("status", key)
+    for i, container in enumerate(_fields.array(status.get(key), path)):
+        container = _fields.mapping(container, (*path, i))
+        ready = _fields.boolean(container.get("ready"), (*path, i, "ready"))
+        state = _fields.mapping(container.get("state"), (*path, i, "state"))
+        yield {"ready": ready, "state": _fields.copy_tree(state)}
+
+
+def persistent_volume(obj: RawObject, items: Items) -> RawObject:
+    """PersistentVolume: the most telling phase (Failed, Pending, Available, Bound, Released;
+    a member not reported yet counts as Pending)."""
+    phases: set[str] = set()
+    for cluster, status in members(items):
+        with reported_by(cluster):
+            phases.add("Pending" if status is None else _phase(status))
+    return with_status(obj, _fields.compact({"phase": _first_present(phases, _VOLUME_PHASES)}))
+
+
+def persistent_volume_claim(obj: RawObject, items: Items) -> RawObject:
+    """PersistentVolumeClaim: Lost if any member lost it, else the last phase other than Bound
+    (in item order), else Bound."""
+    phase = "Bound"
+    for cluster, status in members(items):
+        if status is None:
+            continue
+        with reported_by(cluster):
+            found = _phase(status)
+        if found == "Lost":
+            phase = found
+            break
+        if found != "Bound":
+            phase = found
+    return with_status(obj, _fields.compact({"phase": phase}))
+
+
+def pod_disruption_budget(obj: RawObject, items: Items) -> RawObject:
+    """PodDisruptionBudget: summed counters; disrupted pods keyed `<cluster>/<pod>`."""
+    keys = ("disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods")
+    counters = dict.fromkeys(keys, 0)
+    disrupted: dict[str, str] = {}
+    for cluster, status in members(items):
+        if status is None:
+            continue
+        with reported_by(cluster):
+            for key in keys:
+                counters[key] += _int(status, key)
+            path = ("status", "disruptedPods")
+            for name, when in (_fields.string_map(status.get("disruptedPods"), path) or {}).items():
+                disrupted[f"{cluster}/{name}"] = when
+    head = {"disruptedPods": dict(sorted(disrupted.items()))} if disrupted else {}
+    return with_status(obj, {**head, **counters})
+
+
+def horizontal_pod_autoscaler(obj: RawObject, items: Items) -> RawObject:
+    """HorizontalPodAutoscaler: summed current and desired replicas."""
+    current = desired = 0
+    for cluster, status in members(items):
+        if status is None:
+            continue
+        with reported_by(cluster):
+            current += _int(status, "currentReplicas")
+            desired += _int(status, "desiredReplicas")
+    head = {"currentReplicas": current} if current else {}
+    return with_status(obj, {**head, "desiredReplicas": desired})

@@ -1,0 +1,141 @@
+"""Typed reads from raw Kubernetes documents, and copies of them.
+
+Karmada converts an object to its Go type before interpreting it, so a field of the wrong type
+is an error and an absent (or null) field reads as the type's zero value. These readers give the
+native rules the same behaviour without converting whole objects: each checks one field and
+names it (`spec.template.spec.containers[0].resources: expected an object, got string`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from gitfleet.model import _codec
+
+Path = tuple[str | int, ...]
+T = TypeVar("T")
+
+
+class FieldError(Exception):
+    """A field has the wrong type; `path` is where it is inside the object that was read."""
+
+    def __init__(self, path: Path, message: str) -> None:
+        super().__init__(f"{dotted(path)}: {message}" if path else message)
+        self.path = path
+        self.message = message
+
+    def under(self, *prefix: str | int) -> FieldError:
+        """The same error for a field read from below `prefix` (hot paths read with short
+        relative paths and say where they were only when something is wrong)."""
+        return FieldError((*prefix, *self.path), self.message)
+
+
+def dotted(path: Path) -> str:
+    """`("spec", "containers", 0, "name")` -> `spec.containers[0].name`."""
+    out = ""
+    for key in path:
+        out += f"[{key}]" if isinstance(key, int) else (f".{key}" if out else key)
+    return out
+
+
+def _wrong(path: Path, expected: str, value: Any) -> FieldError:
+    return FieldError(path, f"expected {expected}, got {_codec._type_name(value)}")
+
+
+def mapping(value: Any, path: Path) -> dict[str, Any]:
+    """An object field; absent reads as empty."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _wrong(path, "an object", value)
+    return value
+
+
+def optional_mapping(value: Any, path: Path) -> dict[str, Any] | None:
+    """An object field whose absence matters (a Go pointer or map)."""
+    return None if value is None else mapping(value, path)
+
+
+def array(value: Any, path: Path) -> list[Any]:
+    """An array field; absent reads as empty."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _wrong(path, "an array", value)
+    return value
+
+
+def optional_integer(value: Any, path: Path) -> int | None:
+    """An integer field whose absence matters (a Go pointer)."""
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    raise _wrong(path, "an integer", value)
+
+
+def integer(value: Any, path: Path) -> int:
+    """An integer field; absent reads as 0."""
+    found = optional_integer(value, path)
+    return 0 if found is None else found
+
+
+def string(value: Any, path: Path) -> str:
+    """A string field; absent reads as empty."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise _wrong(path, "a string", value)
+    return value
+
+
+def boolean(value: Any, path: Path) -> bool:
+    """A boolean field; absent reads as false."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise _wrong(path, "a boolean", value)
+    return value
+
+
+def string_map(value: Any, path: Path) -> dict[str, str] | None:
+    """A map of strings (labels, nodeSelector); None when absent."""
+    found = optional_mapping(value, path)
+    if found is None:
+        return None
+    for key, item in found.items():
+        if not isinstance(item, str):
+            raise _wrong((*path, key), "a string", item)
+    return found
+
+
+def at(doc: Mapping[str, Any], keys: tuple[str, ...], base: Path = ()) -> Any:
+    """The value below `doc` at a path of object keys; None when any step is absent.
+    `base` is where `doc` itself sits, for error messages."""
+    value: Any = doc
+    for depth, key in enumerate(keys):
+        value = mapping(value, (*base, *keys[:depth])).get(key)
+        if value is None:
+            return None
+    return value
+
+
+def copy_tree(value: T) -> T:
+    """A deep copy of a JSON-like value (several times faster than `copy.deepcopy`)."""
+    return cast(T, _copy(value))
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def compact(value: dict[str, Any]) -> dict[str, Any]:
+    """Drop Go's `omitempty` values (zero, false, empty string, empty or absent collections)."""
+    return {k: v for k, v in value.items() if v not in (None, 0, "", [], {})}

@@ -1,0 +1,135 @@
+"""Fields a member cluster owns, kept from the live object when the desired one is applied.
+
+Each function gets a fresh copy of the desired object (`desired`, theirs to change) and the
+live member object (`observed`, read only). Karmada:
+pkg/resourceinterpreter/default/native/retain.go, pkg/util/lifted/retain.go.
+
+Where Karmada round-trips a Pod through its Go type, only the retained fields are touched here,
+and an empty retained list is left out rather than written as null: the API server reads both
+the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gitfleet.interpreter import _fields
+
+RETAIN_REPLICAS_LABEL = "resourcetemplate.karmada.io/retain-replicas"
+SERVICE_ACCOUNT_TOKEN = "kubernetes.io/service-account-token"
+
+
+def _spec(obj: Any) -> dict[str, Any]:
+    """The `spec` of a copy, created if absent, for writing."""
+    spec = _fields.mapping(obj.get("spec"), ("spec",))
+    obj["spec"] = spec
+    return spec
+
+
+def _set_or_drop(target: dict[str, Any], key: str, value: Any) -> None:
+    """Write a retained value, leaving an empty one out (Go's omitempty)."""
+    if value in (None, "", [], {}):
+        target.pop(key, None)
+    else:
+        target[key] = _fields.copy_tree(value)
+
+
+def workload_replicas(desired: Any, observed: Any) -> None:
+    """Deployment labelled `resourcetemplate.karmada.io/retain-replicas: "true"` (an autoscaler
+    in the member owns the count): keep the member's `spec.replicas`, which must exist."""
+    metadata = _fields.mapping(desired.get("metadata"), ("metadata",))
+    labels = _fields.string_map(metadata.get("labels"), ("metadata", "labels")) or {}
+    if labels.get(RETAIN_REPLICAS_LABEL) != "true":
+        return
+    replicas = _fields.at(observed, ("spec", "replicas"))
+    if replicas is None or not isinstance(replicas, int) or isinstance(replicas, bool):
+        raise _fields.FieldError((), "the member object has no integer spec.replicas to retain")
+    _spec(desired)["replicas"] = replicas
+
+
+def pod_fields(desired: Any, observed: Any) -> None:
+    """Pod: nodeName, serviceAccountName and volumes are set by the member (scheduler,
+    admission), and so are the volumeMounts of each container with the same name."""
+    spec = _spec(desired)
+    live = _fields.mapping(observed.get("spec"), ("spec",))
+    for key in ("nodeName", "serviceAccountName"):
+        _set_or_drop(spec, key, _fields.string(live.get(key), ("spec", key)))
+    _set_or_drop(spec, "volumes", _fields.array(live.get("volumes"), ("spec", "volumes")))
+    for key in ("containers", "initContainers"):
+        mine = _fields.array(spec.get(key), ("spec", key))
+        for i, theirs in enumerate(_fields.array(live.get(key), ("spec", key))):
+            theirs = _fields.mapping(theirs, ("spec", key, i))
+            for j, container in enumerate(mine):
+                container = _fields.mapping(container, ("spec", key, j))
+                if container.get("name") == theirs.get("name"):
+                    mounts = _fields.array(
+                        theirs.get("volumeMounts"), ("spec", key, i, "volumeMounts")
+                    )
+                    _set_or_drop(container, "volumeMounts", mounts)
+                    break
+
+
+def service_fields(desired: Any, observed: Any) -> None:
+    """Service: `healthCheckNodePort` (if > 0) and `clusterIP` (if set) are allocated by the
+    member's API server and cannot change."""
+    live = _fields.mapping(observed.get("spec"), ("spec",))
+    port = _fields.integer(live.get("healthCheckNodePort"), ("spec", "healthCheckNodePort"))
+    if port > 0:
+        _spec(desired)["healthCheckNodePort"] = port
+    cluster_ip = _fields.string(live.get("clusterIP"), ("spec", "clusterIP"))
+    if cluster_ip:
+        _spec(desired)["clusterIP"] = cluster_ip
+
+
+def service_account_fields(desired: Any, observed: Any) -> None:
+    """ServiceAccount: `secrets` and `imagePullSecrets` become the desired entries followed by
+    the member's entries of other names, so token secrets the member generated are not
+    removed (and then regenerated) on every update."""
+    for key in ("secrets", "imagePullSecrets"):
+        merged = [_fields.copy_tree(e) for e in _fields.array(desired.get(key), (key,))]
+        seen = {_secret_name(entry, (key, i)) for i, entry in enumerate(merged)}
+        for i, entry in enumerate(_fields.array(observed.get(key), (key,))):
+            name = _secret_name(entry, (key, i))
+            if name not in seen:
+                seen.add(name)
+                merged.append(_fields.copy_tree(entry))
+        _set_or_drop(desired, key, merged)
+
+
+def _secret_name(entry: Any, path: _fields.Path) -> str:
+    return _fields.string(_fields.mapping(entry, path).get("name"), (*path, "name"))
+
+
+def persistent_volume_claim_fields(desired: Any, observed: Any) -> None:
+    """PersistentVolumeClaim: the `volumeName` the member bound it to."""
+    volume = _fields.string(_fields.at(observed, ("spec", "volumeName")), ("spec", "volumeName"))
+    if volume:
+        _spec(desired)["volumeName"] = volume
+
+
+def persistent_volume_fields(desired: Any, observed: Any) -> None:
+    """PersistentVolume: the `claimRef` the member's controller set, whenever present."""
+    live = _fields.mapping(observed.get("spec"), ("spec",))
+    if "claimRef" in live:
+        _spec(desired)["claimRef"] = _fields.copy_tree(live["claimRef"])
+
+
+def job_selector_fields(desired: Any, observed: Any) -> None:
+    """Job: the selector and pod template labels the member generated (controller-uid)."""
+    for keys in (("spec", "selector", "matchLabels"), ("spec", "template", "metadata", "labels")):
+        labels = _fields.string_map(_fields.at(observed, keys), keys)
+        if labels is not None:
+            target = desired
+            for depth, key in enumerate(keys[:-1]):
+                target[key] = _fields.mapping(target.get(key), keys[: depth + 1])
+                target = target[key]
+            target[keys[-1]] = dict(labels)
+
+
+def secret_service_account_token(desired: Any, observed: Any) -> None:
+    """Secret of type service-account-token: the `data` the member's token controller wrote."""
+    if desired.get("type") != SERVICE_ACCOUNT_TOKEN:
+        return
+    data = _fields.string_map(observed.get("data"), ("data",))
+    if data is not None:
+        desired["data"] = dict(data)

@@ -1,0 +1,582 @@
+"""AggregateStatus: the template's status from every member cluster's reported status.
+
+Aspects: workload counters summed; observedGeneration moves to the template generation only
+when every member (reported or not) has caught up, with StatefulSet's own comparison; zero
+counters dropped or kept as Go writes them; an up-to-date status left alone; load balancer
+addresses merged, deduplicated and sorted; Job conditions, start and completion times, and a
+finished Job never touched; CronJob, Pod, PV, PVC, PDB and HPA reductions; errors naming the
+cluster; the template never modified."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from kube_docs import Doc, item, obj, workload
+
+from gitfleet import errors, interpreter
+from gitfleet.model import work
+
+
+def _aggregate(
+    chain: interpreter.Interpreter, template: Doc, items: Sequence[work.AggregatedStatusItem]
+) -> Doc:
+    before = repr(template)
+    out = dict(chain.aggregate_status(template, items))
+    assert repr(template) == before
+    return out
+
+
+def deployment(generation: int = 3, status: Doc | None = None) -> Doc:
+    doc = workload("Deployment", replicas=4, metadata={"generation": generation})
+    if status is not None:
+        doc["status"] = status
+    return doc
+
+
+def reported(generation: int, template_generation: int, observed: int, **counters: int) -> Doc:
+    return {
+        "generation": generation,
+        "resourceTemplateGeneration": template_generation,
+        "observedGeneration": observed,
+        **counters,
+    }
+
+
+LB = {"type": "LoadBalancer"}
+
+
+@pytest.mark.parametrize(
+    ("template", "items", "status"),
+    [
+        pytest.param(
+            deployment(),
+            [
+                item("east", reported(2, 3, 2, replicas=2, readyReplicas=2, availableReplicas=2)),
+                item(
+                    "west",
+                    reported(
+                        7,
+                        3,
+                        7,
+                        replicas=2,
+                        readyReplicas=1,
+                        availableReplicas=1,
+                        unavailableReplicas=1,
+                    ),
+                ),
+            ],
+            {
+                "observedGeneration": 3,
+                "replicas": 4,
+                "readyReplicas": 3,
+                "availableReplicas": 3,
+                "unavailableReplicas": 1,
+            },
+            id="counters summed, all caught up",
+        ),
+        pytest.param(
+            deployment(status={"observedGeneration": 2}),
+            [
+                item("east", reported(2, 3, 2, replicas=2)),
+                item("west", reported(5, 2, 5, replicas=2)),
+            ],
+            {"observedGeneration": 2, "replicas": 4},
+            id="a member on an older template keeps observedGeneration",
+        ),
+        pytest.param(
+            deployment(status={"observedGeneration": 1}),
+            [item("east", reported(2, 3, 1, replicas=2))],
+            {"observedGeneration": 1, "replicas": 2},
+            id="a member that has not observed its spec keeps observedGeneration",
+        ),
+        pytest.param(
+            deployment(status={"observedGeneration": 1, "replicas": 9}),
+            [item("east", reported(2, 3, 2, replicas=2)), item("west")],
+            {"observedGeneration": 1, "replicas": 2},
+            id="a member not reported yet keeps observedGeneration",
+        ),
+        pytest.param(
+            deployment(status={"replicas": 5, "conditions": [{"type": "Available"}]}),
+            [],
+            {"observedGeneration": 3, "conditions": [{"type": "Available"}]},
+            id="no members: zeros dropped, other fields kept",
+        ),
+        pytest.param(
+            workload("ReplicaSet", metadata={"generation": 1}),
+            [item("east", reported(1, 1, 1, replicas=0, fullyLabeledReplicas=3))],
+            {"replicas": 0, "observedGeneration": 1},
+            id="replicaset writes zero replicas",
+        ),
+        pytest.param(
+            workload("StatefulSet", metadata={"generation": 6}),
+            [
+                item(
+                    "east",
+                    {
+                        "generation": 2,
+                        "resourceTemplateGeneration": 6,
+                        "replicas": 1,
+                        "availableReplicas": 1,
+                    },
+                )
+            ],
+            {"replicas": 1, "availableReplicas": 1},
+            id="statefulset reports no observedGeneration, so it stays",
+        ),
+        pytest.param(
+            workload("StatefulSet", metadata={"generation": 6}),
+            [item("east", {"resourceTemplateGeneration": 1, "replicas": 1, "currentReplicas": 1})],
+            {"observedGeneration": 6, "replicas": 1, "currentReplicas": 1, "availableReplicas": 0},
+            id="statefulset compares with the member generation",
+        ),
+        pytest.param(
+            workload("DaemonSet", metadata={"generation": 2}),
+            [
+                item("a", reported(1, 2, 1, desiredNumberScheduled=2, numberReady=2)),
+                item("b", reported(1, 2, 1, desiredNumberScheduled=1, numberMisscheduled=1)),
+            ],
+            {
+                "observedGeneration": 2,
+                "currentNumberScheduled": 0,
+                "desiredNumberScheduled": 3,
+                "numberMisscheduled": 1,
+                "numberReady": 2,
+            },
+            id="daemonset counters",
+        ),
+        pytest.param(
+            obj("Service", spec=LB),
+            [
+                item(
+                    "b",
+                    {
+                        "loadBalancer": {
+                            "ingress": [
+                                {"ip": "203.0.113.9", "ports": [{"port": 443, "protocol": "TCP"}]}
+                            ]
+                        }
+                    },
+                ),
+                item(
+                    "a",
+                    {
+                        "loadBalancer": {
+                            "ingress": [
+                                {
+                                    "ip": "203.0.113.9",
+                                    "ports": [
+                                        {"port": 80, "protocol": "TCP"},
+                                        {"port": 443, "protocol": "TCP"},
+                                    ],
+                                },
+                                {"hostname": "z.lb.example"},
+                                {"ip": "198.51.100.1", "ipMode": "Proxy"},
+                            ]
+                        }
+                    },
+                ),
+                item("c"),
+            ],
+            {
+                "loadBalancer": {
+                    "ingress": [
+                        {"hostname": "z.lb.example"},
+                        {"ip": "198.51.100.1", "ipMode": "Proxy"},
+                        {
+                            "ip": "203.0.113.9",
+                            "ports": [
+                                {"port": 80, "protocol": "TCP"},
+                                {"port": 443, "protocol": "TCP"},
+                            ],
+                        },
+                    ]
+                }
+            },
+            id="service addresses merged and sorted",
+        ),
+        pytest.param(
+            obj("Service", spec=LB, status={"conditions": [{"type": "x"}]}),
+            [item("a", {"loadBalancer": {}})],
+            {"loadBalancer": {}},
+            id="service without addresses",
+        ),
+        pytest.param(
+            obj("Ingress"),
+            [
+                item(
+                    "a",
+                    {"loadBalancer": {"ingress": [{"ip": "192.0.2.1"}, {"hostname": "b.example"}]}},
+                ),
+                item(
+                    "b",
+                    {"loadBalancer": {"ingress": [{"hostname": "a.example"}, {"ip": "192.0.2.1"}]}},
+                ),
+            ],
+            {
+                "loadBalancer": {
+                    "ingress": [
+                        {"hostname": "a.example"},
+                        {"hostname": "b.example"},
+                        {"ip": "192.0.2.1"},
+                    ]
+                }
+            },
+            id="ingress addresses",
+        ),
+        pytest.param(
+            obj("CronJob", status={"lastScheduleTime": "2026-01-01T00:00:00Z"}),
+            [
+                item(
+                    "a",
+                    {
+                        "active": [{"name": "app-1"}],
+                        "lastScheduleTime": "2026-02-01T10:00:00Z",
+                        "lastSuccessfulTime": "2026-02-01T10:05:00Z",
+                    },
+                ),
+                item(
+                    "b", {"active": [{"name": "app-2"}], "lastScheduleTime": "2026-02-01T09:00:00Z"}
+                ),
+            ],
+            {
+                "active": [{"name": "app-1"}, {"name": "app-2"}],
+                "lastScheduleTime": "2026-02-01T10:00:00Z",
+                "lastSuccessfulTime": "2026-02-01T10:05:00Z",
+            },
+            id="cronjob",
+        ),
+        pytest.param(
+            obj("Pod"),
+            [
+                item(
+                    "a",
+                    {
+                        "phase": "Running",
+                        "containerStatuses": [
+                            {
+                                "name": "main",
+                                "ready": True,
+                                "restartCount": 2,
+                                "state": {"running": {"startedAt": "2026-01-01T00:00:00Z"}},
+                            }
+                        ],
+                    },
+                ),
+                item(
+                    "b",
+                    {
+                        "phase": "Succeeded",
+                        "initContainerStatuses": [
+                            {
+                                "name": "init",
+                                "ready": False,
+                                "state": {"terminated": {"exitCode": 0}},
+                            }
+                        ],
+                    },
+                ),
+            ],
+            {
+                "phase": "Running",
+                "initContainerStatuses": [
+                    {"ready": False, "state": {"terminated": {"exitCode": 0}}}
+                ],
+                "containerStatuses": [
+                    {"ready": True, "state": {"running": {"startedAt": "2026-01-01T00:00:00Z"}}}
+                ],
+            },
+            id="pod running wins over succeeded",
+        ),
+        pytest.param(
+            obj("Pod"),
+            [item("a", {"phase": "Running"}), item("b")],
+            {"phase": "Pending"},
+            id="pod not reported counts as pending",
+        ),
+        pytest.param(
+            obj("Pod"),
+            [item("a", {"phase": "Pending"}), item("b", {"phase": "Failed"})],
+            {"phase": "Failed"},
+            id="pod failed wins",
+        ),
+        pytest.param(
+            obj("PersistentVolume", namespace=""),
+            [item("a", {"phase": "Bound"}), item("b", {"phase": "Available"})],
+            {"phase": "Available"},
+            id="volume available over bound",
+        ),
+        pytest.param(
+            obj("PersistentVolume", namespace=""),
+            [item("a", {"phase": "Released"}), item("b")],
+            {"phase": "Pending"},
+            id="volume not reported counts as pending",
+        ),
+        pytest.param(
+            obj("PersistentVolumeClaim"),
+            [item("a", {"phase": "Bound"})],
+            {"phase": "Bound"},
+            id="claim bound",
+        ),
+        pytest.param(
+            obj("PersistentVolumeClaim"),
+            [item("a", {"phase": "Pending"}), item("b", {"phase": "Bound"})],
+            {"phase": "Pending"},
+            id="claim pending somewhere",
+        ),
+        pytest.param(
+            obj("PersistentVolumeClaim"),
+            [item("a", {"phase": "Lost"}), item("b", {"phase": "Pending"})],
+            {"phase": "Lost"},
+            id="claim lost wins",
+        ),
+        pytest.param(
+            obj("PodDisruptionBudget", status={"observedGeneration": 3}),
+            [
+                item(
+                    "a",
+                    {
+                        "currentHealthy": 2,
+                        "desiredHealthy": 1,
+                        "expectedPods": 2,
+                        "disruptionsAllowed": 1,
+                        "disruptedPods": {"app-x": "2026-01-01T00:00:00Z"},
+                    },
+                ),
+                item("b", {"currentHealthy": 1, "desiredHealthy": 1, "expectedPods": 1}),
+            ],
+            {
+                "disruptedPods": {"a/app-x": "2026-01-01T00:00:00Z"},
+                "disruptionsAllowed": 1,
+                "currentHealthy": 3,
+                "desiredHealthy": 2,
+                "expectedPods": 3,
+            },
+            id="disruption budget",
+        ),
+        pytest.param(
+            obj("HorizontalPodAutoscaler"),
+            [
+                item("a", {"currentReplicas": 2, "desiredReplicas": 3}),
+                item("b", {"desiredReplicas": 1}),
+            ],
+            {"currentReplicas": 2, "desiredReplicas": 4},
+            id="autoscaler",
+        ),
+    ],
+)
+def test_aggregated_status(
+    chain: interpreter.Interpreter,
+    template: Doc,
+    items: list[work.AggregatedStatusItem],
+    status: Doc,
+) -> None:
+    assert _aggregate(chain, template, items)["status"] == status
+
+
+def test_up_to_date_status_is_left_alone(chain: interpreter.Interpreter) -> None:
+    status = {"availableReplicas": 2, "replicas": 2, "observedGeneration": 3, "extra": "kept"}
+    template = deployment(status=status)
+    out = _aggregate(
+        chain, template, [item("east", reported(1, 3, 1, replicas=2, availableReplicas=2))]
+    )
+    assert out == template
+    assert list(out["status"]) == list(status)
+
+
+@pytest.mark.parametrize(
+    ("template", "items"),
+    [
+        pytest.param(
+            obj("Service", spec={"type": "NodePort"}, status={"x": 1}),
+            [item("a", {"loadBalancer": {"ingress": [{"ip": "192.0.2.1"}]}})],
+            id="non load balancer service",
+        ),
+        pytest.param(obj("Pod", status={"phase": "Unknown"}), [], id="pod without items"),
+        pytest.param(obj("PersistentVolume", namespace=""), [], id="volume without items"),
+        pytest.param(
+            obj("ConfigMap", data={"a": "b"}), [item("a", {"x": 1})], id="kind without a rule"
+        ),
+    ],
+)
+def test_left_alone(
+    chain: interpreter.Interpreter, template: Doc, items: list[work.AggregatedStatusItem]
+) -> None:
+    out = _aggregate(chain, template, items)
+    assert out == template
+    assert out is not template
+
+
+COMPLETE = {"type": "Complete", "status": "True", "lastTransitionTime": "2026-05-01T10:00:00Z"}
+FAILED = {"type": "Failed", "status": "True", "lastTransitionTime": "2026-05-01T11:00:00Z"}
+MET = {"type": "SuccessCriteriaMet", "status": "True", "lastTransitionTime": "2026-05-01T09:59:00Z"}
+
+
+def job_status(conditions: list[Doc], start: str = "", end: str = "", **counts: int) -> Doc:
+    status: Doc = {"conditions": conditions, **counts}
+    if start:
+        status["startTime"] = start
+    if end:
+        status["completionTime"] = end
+    return status
+
+
+@pytest.mark.parametrize(
+    ("template_status", "items", "status"),
+    [
+        pytest.param(
+            None,
+            [
+                item(
+                    "a",
+                    job_status(
+                        [MET, COMPLETE], "2026-05-01T08:00:00Z", "2026-05-01T09:00:00Z", succeeded=2
+                    ),
+                ),
+                item(
+                    "b",
+                    job_status(
+                        [{**COMPLETE, "lastTransitionTime": "2026-05-01T10:30:00Z"}, MET],
+                        "2026-05-01T07:00:00Z",
+                        "2026-05-01T10:30:00Z",
+                        succeeded=1,
+                    ),
+                ),
+            ],
+            {
+                "conditions": [
+                    {
+                        "type": "Complete",
+                        "status": "True",
+                        "lastProbeTime": "2026-05-01T10:30:00Z",
+                        "lastTransitionTime": "2026-05-01T10:30:00Z",
+                        "reason": "Completed",
+                        "message": "Job completed",
+                    },
+                    {
+                        "type": "SuccessCriteriaMet",
+                        "status": "True",
+                        "lastProbeTime": "2026-05-01T09:59:00Z",
+                        "lastTransitionTime": "2026-05-01T09:59:00Z",
+                        "reason": "CompletionsReached",
+                        "message": "All member clusters have met success criteria",
+                    },
+                ],
+                "startTime": "2026-05-01T07:00:00Z",
+                "completionTime": "2026-05-01T10:30:00Z",
+                "succeeded": 3,
+            },
+            id="complete everywhere",
+        ),
+        pytest.param(
+            None,
+            [
+                item("a", job_status([COMPLETE], "2026-05-01T08:00:00Z", succeeded=1)),
+                item("b", job_status([FAILED], "2026-05-01T08:00:00Z", failed=2)),
+                item("c", job_status([FAILED], failed=1)),
+            ],
+            {
+                "conditions": [
+                    {
+                        "type": "Failed",
+                        "status": "True",
+                        "lastProbeTime": "2026-05-01T11:00:00Z",
+                        "lastTransitionTime": "2026-05-01T11:00:00Z",
+                        "reason": "JobFailed",
+                        "message": "Job executed failed in member clusters b,c",
+                    },
+                ],
+                "succeeded": 1,
+                "failed": 3,
+            },
+            id="failed in some clusters, not all started",
+        ),
+        pytest.param(
+            {"startTime": "2026-04-01T00:00:00Z", "active": 9},
+            [item("a", job_status([], "2026-05-01T08:00:00Z", active=1)), item("b")],
+            {"startTime": "2026-04-01T00:00:00Z", "active": 1},
+            id="running: template start time kept, not all reported",
+        ),
+        pytest.param(
+            None,
+            [
+                item(
+                    "a",
+                    job_status(
+                        [COMPLETE], "2026-05-01T08:00:00Z", "2026-05-01T09:00:00Z", succeeded=1
+                    ),
+                ),
+                item("b", job_status([], "2026-05-01T08:30:00Z", active=1)),
+            ],
+            {"startTime": "2026-05-01T08:00:00Z", "active": 1, "succeeded": 1},
+            id="complete in one cluster only",
+        ),
+    ],
+)
+def test_job(
+    chain: interpreter.Interpreter,
+    template_status: Doc | None,
+    items: list[work.AggregatedStatusItem],
+    status: Doc,
+) -> None:
+    template = workload("Job", spec_extra={"completions": 3})
+    if template_status is not None:
+        template["status"] = template_status
+    assert _aggregate(chain, template, items)["status"] == status
+
+
+def test_finished_job_is_never_updated(chain: interpreter.Interpreter) -> None:
+    template = workload("Job")
+    template["status"] = job_status([FAILED], failed=1)
+    assert _aggregate(chain, template, [item("a", job_status([], active=4))]) == template
+
+
+@pytest.mark.parametrize(
+    ("template", "items", "match"),
+    [
+        pytest.param(
+            deployment(),
+            [item("east", ["not", "an", "object"])],
+            r"status reported by cluster 'east': status: expected an object",
+            id="status not an object",
+        ),
+        pytest.param(
+            deployment(),
+            [item("east", {"replicas": "2"})],
+            r"cluster 'east': status\.replicas: expected an integer",
+            id="counter not a number",
+        ),
+        pytest.param(
+            obj("CronJob"),
+            [
+                item("a", {"lastScheduleTime": "yesterday"}),
+                item("b", {"lastScheduleTime": "2026-01-01T00:00:00Z"}),
+            ],
+            r"cluster 'b'.*not an RFC 3339 time",
+            id="bad time",
+        ),
+    ],
+)
+def test_errors_name_the_cluster(
+    chain: interpreter.Interpreter,
+    template: Doc,
+    items: list[work.AggregatedStatusItem],
+    match: str,
+) -> None:
+    with pytest.raises(errors.InterpretError, match=match) as raised:
+        chain.aggregate_status(template, items)
+    assert raised.value.keys == ()
+
+
+def test_template_status_must_be_an_object(chain: interpreter.Interpreter) -> None:
+    with pytest.raises(errors.InterpretError) as raised:
+        chain.aggregate_status(deployment(status="broken"), [])
+    assert raised.value.keys == ("status",)
+
+
+def test_result_shares_nothing_with_the_members(chain: interpreter.Interpreter) -> None:
+    reported_status: dict[str, Any] = {"active": [{"name": "app-1"}]}
+    out = chain.aggregate_status(obj("CronJob"), [item("a", reported_status)])
+    out["status"]["active"][0]["name"] = "changed"
+    assert reported_status["active"][0]["name"] == "app-1"
