@@ -120,18 +120,46 @@ def make_cluster_policy(
     return doc
 
 
+API_ENABLEMENTS = [
+    {
+        "groupVersion": "v1",
+        "resources": [
+            {"name": "configmaps", "kind": "ConfigMap"},
+            {"name": "namespaces", "kind": "Namespace"},
+            {"name": "secrets", "kind": "Secret"},
+            {"name": "services", "kind": "Service"},
+        ],
+    },
+    {
+        "groupVersion": "apps/v1",
+        "resources": [
+            {"name": "deployments", "kind": "Deployment"},
+            {"name": "statefulsets", "kind": "StatefulSet"},
+        ],
+    },
+    {
+        "groupVersion": "rbac.authorization.k8s.io/v1",
+        "resources": [{"name": "clusterroles", "kind": "ClusterRole"}],
+    },
+]
+"""What `make_cluster` declares its clusters serve."""
+
+
 def make_cluster(
     name: str, *, labels: dict[str, str] | None = None, cpu: str | None = None, **spec: Any
 ) -> Doc:
-    """A Push cluster; `cpu` declares allocatable CPU (and room for 110 pods)."""
-    doc: Doc = {
+    """A ready Push cluster serving `API_ENABLEMENTS`; `cpu` declares allocatable CPU (with
+    64Gi of memory and room for 110 pods)."""
+    status: Doc = {
+        "apiEnablements": API_ENABLEMENTS,
+        "conditions": [{"type": "Ready", "status": "True", "reason": "ClusterReady"}],
+    }
+    if cpu is not None:
+        status["resourceSummary"] = {"allocatable": {"cpu": cpu, "memory": "64Gi", "pods": 110}}
+    return {
         "apiVersion": "cluster.karmada.io/v1alpha1",
         "kind": "Cluster",
         "metadata": {"name": name, "labels": labels or {}},
         "spec": {"syncMode": "Push", **spec},
+        "status": status,
     }
-    if cpu is not None:
-        doc["status"] = {
-            "resourceSummary": {"allocatable": {"cpu": cpu, "memory": "64Gi", "pods": 110}}
-        }
-    return doc

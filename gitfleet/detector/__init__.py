@@ -326,3 +326,9 @@ def distribute_dependencies(
     """Karmada's dependencies distributor over scheduled bindings (see `_dependencies`):
     dependencies of propagateDeps workloads follow them to their clusters."""
     return _dependencies.distribute(bindings, templates, interp, previous)
+
+
+def with_generation(binding: Binding, previous: Binding | None) -> Binding:
+    """`metadata.generation` as the API server keeps it: 1 for a new binding, one more than the
+    previous binding's when the spec changed (whichever stage changed it)."""
+    return _binding.with_generation(binding, previous)
