@@ -1,1 +1,22 @@
-"""(stage under construction)"""
+"""Simulated member clusters: real HTTP servers on 127.0.0.1 speaking enough of the
+Kubernetes API for the official `kubernetes` client (discovery, CRUD with selectors and
+watches, CRDs, finalizers, strategic/merge/JSON patches, server-side apply with managed
+fields), with small controllers (workload pods and status, scheduling by node capacity,
+Jobs, namespaces, garbage collection) and switchable faults.
+
+Tests, benchmarks and `gitfleet demo` use it where a kube-apiserver cannot run:
+
+    with SimCluster("member1", ready_delay=0) as cluster:
+        cluster.kubeconfig(tmp / "member1.yaml")
+        cluster.objects.put({"apiVersion": "v1", "kind": "Namespace", ...})
+        cluster.set_fault(Fault.UNREACHABLE)
+        assert cluster.requests.writes == 0
+
+This package imports nothing else of gitfleet, and never the kubernetes client.
+"""
+
+from gitfleet.sim._cluster import Objects, RequestCounts, SimCluster, SimFleet
+from gitfleet.sim._http import Fault
+from gitfleet.sim._quantity import split as split_capacity
+
+__all__ = ["Fault", "Objects", "RequestCounts", "SimCluster", "SimFleet", "split_capacity"]

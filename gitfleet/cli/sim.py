@@ -1,0 +1,160 @@
+"""`gitfleet sim`: start simulated member clusters on 127.0.0.1 and write a kubeconfig for
+each, then serve until interrupted (SIGINT or SIGTERM stop them cleanly, exit 0).
+
+`--clusters N` starts member1..memberN with the simulator's default nodes. `--from-repo P`
+starts one cluster per Cluster defined in the source at P, named after it, whose nodes add
+up to the Cluster's declared `status.resourceSummary.allocatable` (over
+`status.nodeSummary.totalNum` nodes, default one) and carry its region and zone as
+topology labels.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import signal
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import click
+
+from gitfleet import errors
+from gitfleet.cli import options
+from gitfleet.cli import output as out
+
+REGION_LABEL = "topology.kubernetes.io/region"
+ZONE_LABEL = "topology.kubernetes.io/zone"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClusterPlan:
+    """How to simulate one cluster: its name and its constructor options."""
+
+    name: str
+    options: dict[str, Any]
+
+
+def plans_from_repo(repo: str) -> list[ClusterPlan]:
+    """One plan per Cluster of the source at `repo`, in name order."""
+    from gitfleet import source  # only here: reading a source needs Git
+
+    loaded = source.load(repo)
+    plans = []
+    for cluster in sorted(loaded.objects.clusters, key=lambda c: c.metadata.name):
+        status, spec = cluster.status, cluster.spec
+        nodes = status.node_summary.total_num if status.node_summary else 0
+        nodes = max(nodes, 1)
+        plan_options: dict[str, Any] = {"nodes": nodes}
+        declared = status.resource_summary.allocatable if status.resource_summary else None
+        if declared:
+            plan_options["capacity"] = {name: str(amount) for name, amount in declared.items()}
+        labels = {}
+        if spec.region:
+            labels[REGION_LABEL] = spec.region
+        zone = spec.zone or (spec.zones[0] if spec.zones else "")
+        if zone:
+            labels[ZONE_LABEL] = zone
+        if labels:
+            plan_options["node_labels"] = labels
+        plans.append(ClusterPlan(cluster.metadata.name, plan_options))
+    return plans
+
+
+def _wait_for_signal() -> None:
+    """Block until SIGINT or SIGTERM, then restore the previous handlers."""
+    stop = threading.Event()
+
+    def handle(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    previous = {sig: signal.signal(sig, handle) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        while not stop.wait(0.5):
+            pass
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+@click.command()
+@click.option("--clusters", "count", type=click.IntRange(min=1), help="Start N clusters.")
+@click.option(
+    "--from-repo",
+    "repo",
+    type=click.Path(file_okay=False),
+    help="Start one cluster per Cluster defined in this source.",
+)
+@click.option(
+    "--kubeconfig-dir",
+    "kubeconfig_dir",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Write <cluster>.yaml kubeconfigs here.",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=0,
+    show_default=True,
+    help="Port of the first cluster; the next ones use the following ports (0: any free).",
+)
+@click.option(
+    "--ready-delay",
+    type=click.FloatRange(min=0),
+    default=0.2,
+    show_default=True,
+    help="Seconds before a scheduled pod runs.",
+)
+@options.output_option
+def sim(
+    count: int | None,
+    repo: str | None,
+    kubeconfig_dir: str,
+    port: int,
+    ready_delay: float,
+    output: str,
+) -> None:
+    """Start simulated member clusters on 127.0.0.1 until interrupted."""
+    if (count is None) == (repo is None):
+        raise click.UsageError("give exactly one of --clusters or --from-repo")
+    if repo is not None:
+        try:
+            plans = plans_from_repo(repo)
+        except errors.UsageError as error:
+            raise click.UsageError(str(error)) from error
+        except errors.InputError as error:
+            out.fail_input(error)
+            return
+        if not plans:
+            raise click.UsageError(f"{repo} defines no Cluster")
+    else:
+        assert count is not None
+        plans = [ClusterPlan(f"member{n}", {}) for n in range(1, count + 1)]
+    _serve(plans, Path(kubeconfig_dir), port, ready_delay, output)
+
+
+def _serve(
+    plans: list[ClusterPlan], directory: Path, port: int, ready_delay: float, form: str
+) -> None:
+    from gitfleet import sim as simulator  # the command's one library
+
+    clusters = [
+        simulator.SimCluster(
+            plan.name,
+            ready_delay=ready_delay,
+            port=port + index if port else 0,
+            **plan.options,
+        )
+        for index, plan in enumerate(plans)
+    ]
+    fleet = simulator.SimFleet(clusters)
+    try:
+        urls = fleet.start()
+        paths = fleet.write_kubeconfigs(directory)
+        rows = [{"name": name, "url": urls[name], "kubeconfig": str(paths[name])} for name in urls]
+        human = "\n".join(f"{r['name']} {r['url']} {r['kubeconfig']}" for r in rows)
+        out.emit({"clusters": rows}, form, human)
+        _wait_for_signal()
+    finally:
+        fleet.stop()

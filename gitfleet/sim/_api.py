@@ -1,0 +1,469 @@
+"""The Kubernetes REST API of one simulated cluster, independent of the HTTP transport:
+`Api.handle(request)` routes a method and path to discovery, a collection or an object
+(or its status subresource), checks the verb, and answers with a `Response` or, for
+`?watch=true`, a `WatchResponse` whose events the transport streams as JSON lines.
+
+Paths: `/version`, `/api`, `/api/v1`, `/apis`, `/apis/<g>`, `/apis/<g>/<v>`, and under
+`/api/v1` or `/apis/<g>/<v>`: `[namespaces/<ns>/]<plural>[/<name>[/status]]`. Aggregated
+discovery is not offered: clients asking for it get the plain documents, which they accept.
+"""
+
+from __future__ import annotations
+
+import base64
+import collections
+import dataclasses
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from gitfleet.sim import (
+    _errors,
+    _json,
+    _managed,
+    _registry,
+    _resources,
+    _selectors,
+    _store,
+)
+
+WRITE_VERBS = frozenset({"create", "update", "patch", "delete", "deletecollection"})
+DEFAULT_WATCH_SECONDS = 1800
+_HEARTBEAT_SECONDS = 1.0
+_TRUE = ("true", "1")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Request:
+    method: str
+    path: str
+    query: Mapping[str, str]
+    headers: Mapping[str, str]
+    """Header names in lower case."""
+    body: bytes = b""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Response:
+    code: int
+    body: _json.Obj | str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class WatchResponse:
+    """A stream of watch events; None items are heartbeats while nothing happens."""
+
+    events: Iterator[_json.Obj | None]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Target:
+    """A resolved resource URL."""
+
+    resource: _resources.ResourceType
+    version: str
+    namespace: str
+    name: str
+    subresource: str
+
+
+class Api:
+    """Serves one cluster's store. `counts` tallies handled requests by verb."""
+
+    def __init__(
+        self,
+        registry: _registry.Registry,
+        *,
+        kubernetes_version: str,
+        after_write: Callable[[], None],
+    ) -> None:
+        self.registry = registry
+        self.store = registry.store
+        self.counts: collections.Counter[str] = collections.Counter()
+        self.closing = threading.Event()
+        self._kubernetes_version = kubernetes_version
+        self._after_write = after_write
+
+    def handle(self, request: Request) -> Response | WatchResponse:
+        try:
+            return self._route(request)
+        except _errors.ApiError as error:
+            return Response(error.code, error.status())
+
+    def _count(self, verb: str) -> None:
+        with self.store.lock:
+            self.counts[verb] += 1
+
+    # ---- routing -----------------------------------------------------------------------
+
+    def _route(self, request: Request) -> Response | WatchResponse:
+        parts = [part for part in request.path.split("/") if part]
+        if request.path in ("/healthz", "/livez", "/readyz"):
+            self._count("discovery")
+            return Response(200, "ok")
+        if parts == ["version"]:
+            self._count("discovery")
+            return Response(200, self._version())
+        if not parts or parts[0] not in ("api", "apis"):
+            raise _errors.ApiError(404, "the server could not find the requested resource")
+        if parts[0] == "api":
+            if len(parts) == 1:
+                return self._discovery(request, {"kind": "APIVersions", "versions": ["v1"]})
+            group, version, rest = "", parts[1], parts[2:]
+        else:
+            if len(parts) <= 2:
+                with self.store.lock:
+                    document = (
+                        self.store.catalog.api_group_list()
+                        if len(parts) == 1
+                        else self.store.catalog.api_group(parts[1])
+                    )
+                return self._discovery(request, document)
+            group, version, rest = parts[1], parts[2], parts[3:]
+        if not rest:
+            with self.store.lock:
+                document = self.store.catalog.resource_list(group, version)
+            return self._discovery(request, document)
+        with self.store.lock:
+            target = self._target(group, version, rest)
+        return self._dispatch(request, target)
+
+    def _discovery(self, request: Request, document: _json.Obj | None) -> Response:
+        self._count("discovery")
+        if document is None:
+            raise _errors.ApiError(404, "the server could not find the requested resource")
+        if request.method != "GET":
+            raise _errors.ApiError(
+                405, "the server does not allow this method on the requested resource"
+            )
+        return Response(200, document)
+
+    def _version(self) -> _json.Obj:
+        major, minor, *_ = self._kubernetes_version.lstrip("v").split(".")
+        return {
+            "major": major,
+            "minor": minor,
+            "gitVersion": self._kubernetes_version,
+            "gitCommit": "0000000000000000000000000000000000000000",
+            "gitTreeState": "clean",
+            "buildDate": "2026-01-01T00:00:00Z",
+            "goVersion": "go1.22.0",
+            "compiler": "gc",
+            "platform": "linux/amd64",
+        }
+
+    def _target(self, group: str, version: str, rest: list[str]) -> _Target:
+        namespace = ""
+        if (
+            rest[0] == "namespaces"
+            and len(rest) >= 3
+            and not (len(rest) == 3 and rest[2] in ("status", "finalize"))
+        ):
+            namespace, rest = rest[1], rest[2:]
+        if len(rest) > 3:
+            raise _errors.ApiError(404, "the server could not find the requested resource")
+        resource = self.registry.resource(group, version, rest[0])
+        name = rest[1] if len(rest) > 1 else ""
+        subresource = rest[2] if len(rest) > 2 else ""
+        if (namespace and not resource.namespaced) or (
+            subresource and not (subresource == "status" and resource.status)
+        ):
+            raise _errors.ApiError(404, "the server could not find the requested resource")
+        return _Target(resource, version, namespace, name, subresource)
+
+    def _verb(self, request: Request, target: _Target) -> str:
+        watching = request.query.get("watch", "").lower() in _TRUE
+        verbs = {
+            ("GET", False): "watch" if watching else "list",
+            ("GET", True): "watch" if watching else "get",
+            ("POST", False): "create",
+            ("PUT", True): "update",
+            ("PATCH", True): "patch",
+            ("DELETE", True): "delete",
+            ("DELETE", False): "deletecollection",
+        }
+        verb = verbs.get((request.method, bool(target.name)))
+        allowed = ("get", "patch", "update") if target.subresource else target.resource.verbs
+        if (
+            verb is None
+            or verb not in allowed
+            or (verb == "create" and target.resource.namespaced and not target.namespace)
+        ):
+            raise _errors.ApiError(
+                405, "the server does not allow this method on the requested resource"
+            )
+        return verb
+
+    def _dispatch(self, request: Request, target: _Target) -> Response | WatchResponse:
+        verb = self._verb(request, target)
+        self._count(verb)
+        if verb == "watch":
+            return self._watch(request, target)
+        with self.store.lock:
+            if verb == "get":
+                obj = self.registry.existing(target.resource, target.namespace, target.name)
+                return Response(200, self._present(target, obj))
+            if verb == "list":
+                return Response(200, self._list(request, target))
+            response = self._write(verb, request, target)
+            if not _dry_run(request):
+                self._after_write()
+            return response
+
+    # ---- reads -------------------------------------------------------------------------
+
+    def _present(self, target: _Target, obj: _json.Obj, *, in_list: bool = False) -> _json.Obj:
+        """A copy of a stored object as the client asked for it. Items of built-in lists
+        carry no apiVersion/kind, as a real server sends them."""
+        shown: _json.Obj = _json.clone(obj)
+        if in_list and target.resource.builtin:
+            shown.pop("apiVersion", None)
+            shown.pop("kind", None)
+            return shown
+        return {
+            "apiVersion": target.resource.api_version(target.version),
+            "kind": target.resource.kind,
+            **{k: v for k, v in shown.items() if k not in ("apiVersion", "kind")},
+        }
+
+    def _matcher(self, request: Request, target: _Target) -> Callable[[_json.Obj], bool]:
+        labels = _selectors.parse_labels(request.query.get("labelSelector", ""))
+        fields = _selectors.parse_fields(
+            request.query.get("fieldSelector", ""),
+            target.resource.group,
+            target.resource.plural,
+        )
+        name = target.name
+        return lambda obj: (
+            (not name or obj["metadata"]["name"] == name) and labels(obj) and fields(obj)
+        )
+
+    def _list(self, request: Request, target: _Target) -> _json.Obj:
+        resource = target.resource
+        objects = self._list_objects(request, target)
+        metadata: _json.Obj = {"resourceVersion": str(self.store.resource_version)}
+        start = _continue_from(request.query.get("continue", ""))
+        objects = [o for o in objects if _sort_key(o) > start] if start else objects
+        limit = int(request.query.get("limit") or 0)
+        if 0 < limit < len(objects):
+            metadata["continue"] = _continue_token(_sort_key(objects[limit - 1]))
+            metadata["remainingItemCount"] = len(objects) - limit
+            objects = objects[:limit]
+        return {
+            "kind": f"{resource.kind}List",
+            "apiVersion": resource.api_version(target.version),
+            "metadata": metadata,
+            "items": [self._present(target, obj, in_list=True) for obj in objects],
+        }
+
+    # ---- writes ------------------------------------------------------------------------
+
+    def _manager(self, request: Request, verb: str) -> str:
+        """The field manager: `?fieldManager=`, else the User-Agent's product, as a real
+        server derives it (`OpenAPI-Generator/...` becomes `OpenAPI-Generator`)."""
+        given = request.query.get("fieldManager", "")
+        if given:
+            return given
+        agent = request.headers.get("user-agent", "")
+        return agent.split("/", 1)[0] or f"unknown-{verb}"
+
+    def _write(self, verb: str, request: Request, target: _Target) -> Response:
+        resource, registry = target.resource, self.registry
+        dry_run = _dry_run(request)
+        write = _managed.Write(
+            manager=self._manager(request, verb),
+            api_version=resource.api_version(target.version),
+            time=registry.now(),
+            subresource=target.subresource,
+            status_subresource=resource.status,
+            builtin=resource.builtin,
+        )
+        if verb == "create":
+            body = registry.check_body(
+                resource, target.version, _registry.decode_body(request.body), target.namespace
+            )
+            obj = registry.create(resource, body, write=write, dry_run=dry_run)
+            return Response(201, self._present(target, obj))
+        if verb == "update":
+            live = registry.existing(resource, target.namespace, target.name)
+            body = registry.check_body(
+                resource, target.version, _registry.decode_body(request.body), target.namespace
+            )
+            obj = registry.update(resource, live, body, write=write, dry_run=dry_run)
+            return Response(200, self._present(target, obj))
+        if verb == "patch":
+            content_type = request.headers.get("content-type", "").split(";")[0].strip()
+            if content_type == "application/apply-patch+yaml" and not request.query.get(
+                "fieldManager"
+            ):
+                raise _errors.bad_request("fieldManager is required for apply requests")
+            obj, created = registry.patch(
+                resource,
+                target.version,
+                target.namespace,
+                target.name,
+                content_type=content_type,
+                body=request.body,
+                write=write,
+                force=request.query.get("force", "").lower() in _TRUE,
+                dry_run=dry_run,
+            )
+            return Response(201 if created else 200, self._present(target, obj))
+        options = _registry.decode_body(request.body) if request.body else None
+        options = dict(options) if isinstance(options, dict) else {}
+        for field in ("propagationPolicy", "orphanDependents"):
+            if field in request.query:
+                options[field] = request.query[field]
+        if verb == "delete":
+            obj, gone = registry.delete(
+                resource, target.namespace, target.name, options=options, dry_run=dry_run
+            )
+            return Response(200 if gone else 202, self._present(target, obj))
+        deleted = [
+            registry.delete(
+                resource,
+                obj["metadata"].get("namespace", ""),
+                obj["metadata"]["name"],
+                options=options,
+                dry_run=dry_run,
+            )[0]
+            for obj in self._list_objects(request, target)
+        ]
+        return Response(
+            200,
+            {
+                "kind": f"{resource.kind}List",
+                "apiVersion": resource.api_version(target.version),
+                "metadata": {"resourceVersion": str(self.store.resource_version)},
+                "items": [self._present(target, obj, in_list=True) for obj in deleted],
+            },
+        )
+
+    def _list_objects(self, request: Request, target: _Target) -> list[_json.Obj]:
+        matches = self._matcher(request, target)
+        namespace = target.namespace if target.resource.namespaced and target.namespace else None
+        return [
+            obj
+            for obj in self.store.list(target.resource.group, target.resource.plural, namespace)
+            if matches(obj)
+        ]
+
+    # ---- watch -------------------------------------------------------------------------
+
+    def _watch(self, request: Request, target: _Target) -> WatchResponse:
+        matches = self._matcher(request, target)
+        raw_version = request.query.get("resourceVersion", "")
+        timeout = float(request.query.get("timeoutSeconds") or DEFAULT_WATCH_SECONDS)
+        bookmarks = request.query.get("allowWatchBookmarks", "").lower() in _TRUE
+        with self.store.lock:
+            if raw_version in ("", "0"):
+                initial = [
+                    {"type": _store.ADDED, "object": self._present(target, obj)}
+                    for obj in self._list_objects(request, target)
+                ]
+                since = self.store.resource_version
+            else:
+                if not raw_version.isdigit():
+                    raise _errors.bad_request(f"invalid resourceVersion {raw_version!r}")
+                initial, since = [], int(raw_version)
+        return WatchResponse(
+            self._stream(target, matches, initial, since, time.monotonic() + timeout, bookmarks)
+        )
+
+    def _stream(
+        self,
+        target: _Target,
+        matches: Callable[[_json.Obj], bool],
+        initial: list[_json.Obj],
+        since: int,
+        deadline: float,
+        bookmarks: bool,
+    ) -> Iterator[_json.Obj | None]:
+        yield from initial
+        delivered = since
+        while not self.closing.is_set():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            with self.store.lock:
+                events = self.store.events_after(since)
+                if events == []:
+                    self.store.changed.wait(min(remaining, _HEARTBEAT_SECONDS))
+                    events = self.store.events_after(since)
+                current = self.store.resource_version
+            if events is None:
+                yield {
+                    "type": "ERROR",
+                    "object": _errors.ApiError(
+                        410, f"too old resource version: {since} ({current})", reason="Expired"
+                    ).status(),
+                }
+                return
+            for event in events:
+                since = event.resource_version
+                shown = self._event(target, matches, event)
+                if shown is not None:
+                    delivered = since
+                    yield shown
+            if not events:
+                if bookmarks and delivered < since:
+                    delivered = since
+                    yield self._bookmark(target, since)
+                else:
+                    yield None
+
+    def _event(
+        self, target: _Target, matches: Callable[[_json.Obj], bool], event: _store.Event
+    ) -> _json.Obj | None:
+        resource = target.resource
+        if (event.group, event.plural) != (resource.group, resource.plural):
+            return None
+        if target.namespace and event.obj["metadata"].get("namespace") != target.namespace:
+            return None
+        now_matches = matches(event.obj)
+        kind = event.type
+        if kind == _store.MODIFIED and event.old is not None:
+            before = matches(event.old)
+            if before != now_matches:
+                kind = _store.ADDED if now_matches else _store.DELETED
+                now_matches = True
+        if not now_matches:
+            return None
+        return {"type": kind, "object": self._present(target, event.obj)}
+
+    def _bookmark(self, target: _Target, version: int) -> _json.Obj:
+        return {
+            "type": "BOOKMARK",
+            "object": {
+                "kind": target.resource.kind,
+                "apiVersion": target.resource.api_version(target.version),
+                "metadata": {"resourceVersion": str(version)},
+            },
+        }
+
+
+def _dry_run(request: Request) -> bool:
+    return request.query.get("dryRun") == "All"
+
+
+def _sort_key(obj: _json.Obj) -> tuple[str, str]:
+    metadata = obj["metadata"]
+    return (metadata.get("namespace", ""), metadata["name"])
+
+
+def _continue_token(key: tuple[str, str]) -> str:
+    return base64.urlsafe_b64encode(json.dumps({"start": list(key)}).encode()).decode()
+
+
+def _continue_from(token: str) -> tuple[str, str] | None:
+    """The last key a previous page returned (the token is opaque to clients)."""
+    if not token:
+        return None
+    try:
+        decoded: Any = json.loads(base64.urlsafe_b64decode(token.encode()))
+        namespace, name = decoded["start"]
+        return (str(namespace), str(name))
+    except (ValueError, KeyError, TypeError) as error:
+        raise _errors.bad_request("invalid continue token") from error

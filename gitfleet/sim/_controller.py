@@ -1,0 +1,541 @@
+"""The controllers of a simulated cluster, in one loop: workload controllers (pods for
+Deployments, StatefulSets, ReplicaSets, DaemonSets and Jobs, and their status), a scheduler
+binding pods to nodes by requests, a kubelet that starts pods after `ready_delay` seconds
+(and finishes Job pods after as long again), the namespace controller (deleting a namespace
+deletes its contents, then the namespace), the CRD controller (Established; deleting a CRD
+deletes its objects), the garbage collector (owner references), service load balancers and
+volume binding, and the per-namespace `default` ServiceAccount.
+
+`step()` runs after every write, in the writing request (so with `ready_delay=0` a client
+reading after its write sees the outcome), and from a thread for timers. The caller holds
+the store lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable
+from fractions import Fraction
+
+from gitfleet.sim import (
+    _errors,
+    _json,
+    _managed,
+    _pods,
+    _registry,
+    _resources,
+    _store,
+    _workloads,
+)
+
+log = logging.getLogger(__name__)
+
+MANAGER = "kube-controller-manager"
+_MAX_ROUNDS = 200
+_POD_NETWORK = (10 << 24) | (244 << 16)
+_LOAD_BALANCER_NETWORK = (172 << 24) | (18 << 16) | (200 << 8)
+_CRDS = ("apiextensions.k8s.io", "customresourcedefinitions")
+_PODS = ("", "pods")
+
+
+class Controller:
+    """All controllers of one cluster."""
+
+    def __init__(self, registry: _registry.Registry, *, ready_delay: float) -> None:
+        self.registry = registry
+        self.store = registry.store
+        self.ready_delay = ready_delay
+        self._timers: dict[_store.Key, float] = {}
+        self._next_pod_ip = 2
+        self._next_balancer_ip = 1
+
+    def pending(self) -> bool:
+        """Whether anything is still to happen (unprocessed writes or pods due to start)."""
+        return bool(self._timers) or self.store.has_changes()
+
+    def next_due(self) -> float | None:
+        return min(self._timers.values(), default=None)
+
+    def _type(self, group: str, plural: str) -> _resources.ResourceType | None:
+        return self.store.catalog.by_plural(group, plural)
+
+    def _builtin(self, group: str, plural: str) -> _resources.ResourceType:
+        found = self.store.catalog.by_plural(group, plural)
+        assert found is not None, f"{plural} is a built-in resource"
+        return found
+
+    def _write(self, api_version: str) -> _managed.Write:
+        return _managed.Write(manager=MANAGER, api_version=api_version, time=self.registry.now())
+
+    def step(self) -> None:
+        """React to every write since the last step and fire due timers, until quiet."""
+        for _ in range(_MAX_ROUNDS):
+            events = self.store.drain_changes()
+            now = time.monotonic()
+            due = sorted(key for key, at in self._timers.items() if at <= now)
+            if not events and not due:
+                return
+            for key in due:
+                del self._timers[key]
+                self._advance_pod(key)
+            self._react(events)
+        log.warning("simulated controllers did not settle after %d rounds", _MAX_ROUNDS)
+
+    # ---- dispatch ----------------------------------------------------------------------
+
+    def _react(self, events: list[_store.Event]) -> None:
+        workloads: dict[_store.Key, None] = {}
+        namespaces: dict[str, None] = {}
+        crds: dict[str, None] = {}
+        gone: set[str] = set()
+        schedule = False
+        for event in events:
+            metadata = event.obj["metadata"]
+            namespace, name = metadata.get("namespace", ""), metadata["name"]
+            kind = (event.group, event.plural)
+            if event.type == _store.DELETED:
+                gone.add(metadata.get("uid", ""))
+            if kind in _workloads.HASH_LABEL:
+                workloads[(event.group, event.plural, namespace, name)] = None
+            elif kind == _PODS:
+                schedule = True
+                owner = _controller_owner(event.obj)
+                if owner is not None:
+                    workloads[(owner[0], owner[1], namespace, owner[2])] = None
+            elif kind == ("", "nodes"):
+                schedule = True
+            elif kind == ("", "namespaces"):
+                namespaces[name] = None
+            elif kind == _CRDS:
+                crds[name] = None
+            elif event.type != _store.DELETED:
+                self._after_change(kind, namespace, name)
+            if namespace and event.type == _store.DELETED:
+                namespaces[namespace] = None
+            resource = self.store.catalog.by_plural(*kind)
+            if event.type == _store.DELETED and (resource is None or not resource.builtin):
+                crds[f"{event.plural}.{event.group}"] = None
+        for name in namespaces:
+            self._namespace(name)
+        for name in crds:
+            self._crd(name)
+        if gone:
+            self._collect_garbage(gone)
+        for group, plural, namespace, name in sorted(workloads):
+            self._workload(group, plural, namespace, name)
+        if schedule:
+            self._schedule()
+
+    def _after_change(self, kind: tuple[str, str], namespace: str, name: str) -> None:
+        obj = self.store.get(*kind, namespace, name)
+        resource = self._type(*kind)
+        if obj is None or resource is None:
+            return
+        if kind == ("", "services"):
+            self._load_balancer(resource, obj)
+        elif kind in (("", "persistentvolumeclaims"), ("", "persistentvolumes")):
+            self._volume(resource, obj)
+
+    # ---- namespaces, CRDs, garbage collection ------------------------------------------
+
+    def _namespace(self, name: str) -> None:
+        namespace = self.store.get("", "namespaces", "", name)
+        if namespace is None:
+            return
+        resource = self._builtin("", "namespaces")
+        if not _json.dig(namespace, "metadata", "deletionTimestamp"):
+            self._namespace_defaults(name)
+            return
+        remaining = False
+        for group, plural in list(self.store.resources()):
+            found = self._type(group, plural)
+            if found is None or not found.namespaced:
+                continue
+            for obj in list(self.store.list(group, plural, name)):
+                if not _json.dig(obj, "metadata", "deletionTimestamp"):
+                    self.registry.delete(found, name, obj["metadata"]["name"])
+            remaining = remaining or bool(self.store.list(group, plural, name))
+        if not remaining and _json.dig(namespace, "spec", "finalizers"):
+            released: _json.Obj = _json.clone(namespace)
+            released["spec"]["finalizers"] = []
+            self.registry.save(resource, released)
+
+    def _namespace_defaults(self, name: str) -> None:
+        """Every namespace gets a `default` ServiceAccount and the root CA ConfigMap."""
+        defaults: list[tuple[str, _json.Obj]] = [
+            (
+                "serviceaccounts",
+                {
+                    "apiVersion": "v1",
+                    "kind": "ServiceAccount",
+                    "metadata": {"name": "default", "namespace": name},
+                },
+            ),
+            (
+                "configmaps",
+                {
+                    "apiVersion": "v1",
+                    "kind": "ConfigMap",
+                    "metadata": {"name": "kube-root-ca.crt", "namespace": name},
+                    "data": {"ca.crt": "simulated cluster: no certificate\n"},
+                },
+            ),
+        ]
+        for plural, obj in defaults:
+            if self.store.get("", plural, name, obj["metadata"]["name"]) is None:
+                self._create(self._builtin("", plural), obj)
+
+    def _crd(self, name: str) -> None:
+        crd = self.store.get(*_CRDS, "", name)
+        if crd is None:
+            return
+        crd_type = self._builtin(*_CRDS)
+        served = _resources.from_crd(crd)
+        if _json.dig(crd, "metadata", "deletionTimestamp"):
+            if served is not None:
+                for obj in list(self.store.list(served.group, served.plural)):
+                    if not _json.dig(obj, "metadata", "deletionTimestamp"):
+                        self.registry.delete(
+                            served, obj["metadata"].get("namespace", ""), obj["metadata"]["name"]
+                        )
+                if self.store.list(served.group, served.plural):
+                    return
+            released: _json.Obj = _json.clone(crd)
+            released["metadata"]["finalizers"] = [
+                f
+                for f in released["metadata"].get("finalizers", [])
+                if f != _registry.CRD_CLEANUP_FINALIZER
+            ]
+            self.registry.save(crd_type, released)
+            return
+        spec = crd.get("spec") or {}
+        storage = [v["name"] for v in spec.get("versions") or [] if v.get("storage")]
+        existing = _json.dig(crd, "status", "conditions") or []
+        now = self.registry.now()
+        established: _json.Obj = _json.clone(crd)
+        established["status"] = {
+            "acceptedNames": _json.clone(spec.get("names") or {}),
+            "conditions": [
+                _workloads.condition(
+                    existing, "NamesAccepted", "True", "NoConflicts", "no conflicts found", now
+                ),
+                _workloads.condition(
+                    existing,
+                    "Established",
+                    "True",
+                    "InitialNamesAccepted",
+                    "the initial names have been accepted",
+                    now,
+                ),
+            ],
+            "storedVersions": sorted(
+                set(_json.dig(crd, "status", "storedVersions") or []) | set(storage)
+            ),
+        }
+        self.registry.save(crd_type, established)
+
+    def _collect_garbage(self, gone: set[str]) -> None:
+        """Delete objects whose owners are all gone, one of them just now (background
+        propagation, as the garbage collector does)."""
+        for group, plural in list(self.store.resources()):
+            resource = self._type(group, plural)
+            if resource is None:
+                continue
+            for obj in list(self.store.list(group, plural)):
+                owners = _json.dig(obj, "metadata", "ownerReferences") or []
+                uids = {o.get("uid") for o in owners}
+                orphaned = all(self.store.by_uid(u or "") is None for u in uids)
+                deleting = _json.dig(obj, "metadata", "deletionTimestamp")
+                if uids & gone and orphaned and not deleting:
+                    metadata = obj["metadata"]
+                    self.registry.delete(resource, metadata.get("namespace", ""), metadata["name"])
+
+    # ---- workloads ---------------------------------------------------------------------
+
+    def _workload(self, group: str, plural: str, namespace: str, name: str) -> None:
+        obj = self.store.get(group, plural, namespace, name)
+        resource = self._type(group, plural)
+        if obj is None or resource is None or _json.dig(obj, "metadata", "deletionTimestamp"):
+            return
+        key = (group, plural)
+        uid = obj["metadata"]["uid"]
+        revision = (
+            uid
+            if key == _workloads.JOBS
+            else _pods.template_hash(_json.dig(obj, "spec", "template") or {})
+        )
+        owned = [p for p in self.store.list(*_PODS, namespace) if _owner_uid(p) == uid]
+        desired = self._reconcile_pods(key, obj, owned, revision)
+        owned = [p for p in self.store.list(*_PODS, namespace) if _owner_uid(p) == uid]
+        changed: _json.Obj = _json.clone(obj)
+        changed["status"] = _workloads.status(
+            key, obj, owned, revision, self.registry.now(), desired=desired
+        )
+        self.registry.save(resource, changed)
+
+    def _reconcile_pods(
+        self, key: tuple[str, str], obj: _json.Obj, owned: list[_json.Obj], revision: str
+    ) -> int:
+        """Delete outdated and surplus pods, create missing ones; the desired count."""
+        label = _workloads.HASH_LABEL[key]
+        active = [p for p in owned if _pods.is_active(p)]
+        current = [p for p in active if _json.dig(p, "metadata", "labels", label) == revision]
+        self._delete_pods(p for p in active if p not in current)
+        name = obj["metadata"]["name"]
+        if key == _workloads.DAEMONSETS:
+            nodes = self._nodes_for(obj)
+            placed = {_json.dig(p, "spec", "nodeName") for p in current}
+            self._delete_pods(p for p in current if _json.dig(p, "spec", "nodeName") not in nodes)
+            for node in nodes:
+                if node not in placed:
+                    self._create_pod(
+                        key, obj, revision, f"{name}-{self.registry.random_suffix()}", node
+                    )
+            return len(nodes)
+        if key == _workloads.JOBS:
+            succeeded = sum(1 for p in owned if _json.dig(p, "status", "phase") == "Succeeded")
+            desired = _workloads.job_wanted_active(obj, succeeded)
+        else:
+            desired = _workloads.replicas(obj)
+        if key == _workloads.STATEFULSETS:
+            wanted = [f"{name}-{ordinal}" for ordinal in range(desired)]
+            self._delete_pods(p for p in current if p["metadata"]["name"] not in wanted)
+            existing = {p["metadata"]["name"] for p in active}
+            for pod_name in wanted:
+                if pod_name not in existing:
+                    self._create_pod(key, obj, revision, pod_name, None)
+            return desired
+        surplus = len(current) - desired
+        if surplus > 0:
+            self._delete_pods(sorted(current, key=lambda p: p["metadata"]["name"])[-surplus:])
+        prefix = f"{name}-{revision}-" if key == _workloads.DEPLOYMENTS else f"{name}-"
+        for _ in range(-surplus):
+            self._create_pod(key, obj, revision, prefix + self.registry.random_suffix(), None)
+        return (
+            desired if key != _workloads.JOBS else int(_json.dig(obj, "spec", "completions") or 1)
+        )
+
+    def _nodes_for(self, obj: _json.Obj) -> list[str]:
+        selector = _json.dig(obj, "spec", "template", "spec", "nodeSelector") or {}
+        return [
+            node["metadata"]["name"]
+            for node in self.store.list("", "nodes")
+            if all(_json.dig(node, "metadata", "labels", k) == v for k, v in selector.items())
+        ]
+
+    def _create(self, resource: _resources.ResourceType, obj: _json.Obj) -> None:
+        try:
+            self.registry.create(resource, obj, write=self._write(resource.api_version()))
+        except _errors.ApiError as error:  # e.g. the namespace is being deleted
+            log.debug("simulated controller could not create %s: %s", resource.plural, error)
+
+    def _create_pod(
+        self, key: tuple[str, str], obj: _json.Obj, revision: str, name: str, node: str | None
+    ) -> None:
+        template = _json.dig(obj, "spec", "template") or {}
+        metadata = template.get("metadata") or {}
+        group, _ = key
+        labels = {**(metadata.get("labels") or {}), _workloads.HASH_LABEL[key]: revision}
+        if key == _workloads.JOBS:
+            labels["job-name"] = obj["metadata"]["name"]
+        pod: _json.Obj = {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {
+                "name": name,
+                "namespace": obj["metadata"]["namespace"],
+                "labels": labels,
+                "ownerReferences": [
+                    {
+                        "apiVersion": f"{group}/v1",
+                        "kind": obj["kind"],
+                        "name": obj["metadata"]["name"],
+                        "uid": obj["metadata"]["uid"],
+                        "controller": True,
+                        "blockOwnerDeletion": True,
+                    }
+                ],
+            },
+            "spec": _json.clone(template.get("spec") or {}),
+        }
+        if metadata.get("annotations"):
+            pod["metadata"]["annotations"] = _json.clone(metadata["annotations"])
+        if node is not None:
+            pod["spec"]["nodeName"] = node
+        resource = self._builtin(*_PODS)
+        self._create(resource, pod)
+
+    def _delete_pods(self, pods: Iterable[_json.Obj]) -> None:
+        resource = self._builtin(*_PODS)
+        for pod in list(pods):
+            metadata = pod["metadata"]
+            if self.store.get(*_PODS, metadata["namespace"], metadata["name"]) is not None:
+                self.registry.delete(resource, metadata["namespace"], metadata["name"])
+
+    # ---- scheduler and kubelet ---------------------------------------------------------
+
+    def _schedule(self) -> None:
+        resource = self._builtin(*_PODS)
+        nodes = [
+            n
+            for n in self.store.list("", "nodes")
+            if not _json.dig(n, "metadata", "deletionTimestamp")
+        ]
+        pods = self.store.list(*_PODS)
+        used = _pods.usage(pods)
+        for pod in list(pods):
+            if not _pods.is_active(pod) or _json.dig(pod, "status", "phase") != "Pending":
+                continue
+            key = _store.key_of(*_PODS, pod)
+            node = _json.dig(pod, "spec", "nodeName")
+            if node:
+                self._timers.setdefault(key, time.monotonic() + self.ready_delay)
+                continue
+            chosen, why = _pods.choose_node(pod, nodes, used)
+            changed: _json.Obj = _json.clone(pod)
+            existing = _json.dig(pod, "status", "conditions") or []
+            now = self.registry.now()
+            if chosen is None:
+                changed["status"]["conditions"] = [
+                    _workloads.condition(
+                        existing, "PodScheduled", "False", "Unschedulable", why, now
+                    )
+                ]
+                self.registry.save(resource, changed)
+                continue
+            changed["spec"]["nodeName"] = chosen
+            changed["status"]["conditions"] = [
+                _workloads.condition(existing, "PodScheduled", "True", "", "", now)
+            ]
+            placed = used.setdefault(chosen, {})
+            for name, amount in {**_pods.requests(pod["spec"]), "pods": Fraction(1)}.items():
+                placed[name] = placed.get(name, Fraction(0)) + amount
+            self.registry.save(resource, changed)
+            self._timers[key] = time.monotonic() + self.ready_delay
+
+    def _advance_pod(self, key: _store.Key) -> None:
+        """The kubelet's part: a bound pod starts; a Job's running pod then succeeds."""
+        pod = self.store.get(*key)
+        resource = self._builtin(*_PODS)
+        if pod is None or not _pods.is_active(pod) or not _json.dig(pod, "spec", "nodeName"):
+            return
+        changed: _json.Obj = _json.clone(pod)
+        now = self.registry.now()
+        phase = _json.dig(pod, "status", "phase")
+        is_job = (_controller_owner(pod) or ("", ""))[:2] == _workloads.JOBS
+        if phase == "Pending":
+            changed["status"] = self._running_status(pod, now)
+            if is_job:
+                self._timers[key] = time.monotonic() + self.ready_delay
+        elif phase == "Running" and is_job:
+            changed["status"] = self._succeeded_status(pod, now)
+        self.registry.save(resource, changed)
+
+    def _running_status(self, pod: _json.Obj, now: str) -> _json.Obj:
+        node = self.store.get("", "nodes", "", pod["spec"]["nodeName"])
+        addresses = _json.dig(node or {}, "status", "addresses") or []
+        host_ip = next((a["address"] for a in addresses if a.get("type") == "InternalIP"), "")
+        pod_ip = _registry.ipv4(_POD_NETWORK + self._next_pod_ip)
+        self._next_pod_ip += 1
+        existing = _json.dig(pod, "status", "conditions") or []
+        return {
+            "phase": "Running",
+            "conditions": [
+                _workloads.condition(existing, kind, "True", "", "", now)
+                for kind in (
+                    "PodReadyToStartContainers",
+                    "Initialized",
+                    "Ready",
+                    "ContainersReady",
+                    "PodScheduled",
+                )
+            ],
+            "hostIP": host_ip,
+            "hostIPs": [{"ip": host_ip}],
+            "podIP": pod_ip,
+            "podIPs": [{"ip": pod_ip}],
+            "startTime": now,
+            "qosClass": _pods.qos_class(pod["spec"]),
+            "containerStatuses": [
+                {
+                    "name": container.get("name", ""),
+                    "image": container.get("image", ""),
+                    "imageID": "",
+                    "containerID": f"containerd://{container.get('name', '')}",
+                    "ready": True,
+                    "started": True,
+                    "restartCount": 0,
+                    "state": {"running": {"startedAt": now}},
+                }
+                for container in pod["spec"].get("containers") or []
+            ],
+        }
+
+    def _succeeded_status(self, pod: _json.Obj, now: str) -> _json.Obj:
+        status: _json.Obj = _json.clone(pod["status"])
+        status["phase"] = "Succeeded"
+        status["conditions"] = [
+            {**c, "status": "False", "reason": "PodCompleted", "lastTransitionTime": now}
+            if c.get("type") in ("Ready", "ContainersReady")
+            else c
+            for c in status.get("conditions") or []
+        ]
+        for container in status.get("containerStatuses") or []:
+            container.update(
+                ready=False,
+                started=False,
+                state={
+                    "terminated": {
+                        "exitCode": 0,
+                        "reason": "Completed",
+                        "startedAt": status.get("startTime", now),
+                        "finishedAt": now,
+                    }
+                },
+            )
+        return status
+
+    # ---- services and volumes ----------------------------------------------------------
+
+    def _load_balancer(self, resource: _resources.ResourceType, service: _json.Obj) -> None:
+        if _json.dig(service, "spec", "type") != "LoadBalancer" or _json.dig(
+            service, "status", "loadBalancer", "ingress"
+        ):
+            return
+        changed: _json.Obj = _json.clone(service)
+        address = _registry.ipv4(_LOAD_BALANCER_NETWORK + self._next_balancer_ip)
+        self._next_balancer_ip += 1
+        changed["status"] = {"loadBalancer": {"ingress": [{"ip": address, "ipMode": "VIP"}]}}
+        self.registry.save(resource, changed)
+
+    def _volume(self, resource: _resources.ResourceType, volume: _json.Obj) -> None:
+        if _json.dig(volume, "status", "phase"):
+            return
+        changed: _json.Obj = _json.clone(volume)
+        if resource.plural == "persistentvolumes":
+            changed["status"] = {"phase": "Available"}
+        else:
+            spec = volume.get("spec") or {}
+            changed["status"] = {
+                "phase": "Bound",
+                "accessModes": _json.clone(spec.get("accessModes") or []),
+                "capacity": _json.clone(_json.dig(spec, "resources", "requests") or {}),
+            }
+        self.registry.save(resource, changed)
+
+
+def _controller_owner(obj: _json.Obj) -> tuple[str, str, str] | None:
+    """(group, plural, name) of the workload controlling `obj`, if it is one we simulate."""
+    for owner in _json.dig(obj, "metadata", "ownerReferences") or []:
+        kind = _workloads.KINDS.get(owner.get("kind", ""))
+        if owner.get("controller") and kind is not None:
+            return (*kind, owner.get("name", ""))
+    return None
+
+
+def _owner_uid(obj: _json.Obj) -> str | None:
+    for owner in _json.dig(obj, "metadata", "ownerReferences") or []:
+        if owner.get("controller"):
+            return str(owner.get("uid"))
+    return None

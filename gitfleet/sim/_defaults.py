@@ -1,0 +1,159 @@
+"""Defaults a real API server fills in on every write, for the built-in kinds clients apply
+most. They make the stored object differ from what was sent, as on a real cluster, so a
+client that compares its manifest with the live object field by field sees the difference
+here first. Only a common subset of Kubernetes' `SetDefaults_*` functions is modelled.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+
+from gitfleet.sim import _json
+
+Defaulter = Callable[[_json.Obj], None]
+
+
+def _set(obj: _json.Obj, key: str, value: object) -> None:
+    if obj.get(key) is None:
+        obj[key] = value
+
+
+def _container(container: _json.Obj) -> None:
+    image = str(container.get("image", ""))
+    latest = ":" not in image.rpartition("/")[2] or image.endswith(":latest")
+    _set(container, "imagePullPolicy", "Always" if latest else "IfNotPresent")
+    _set(container, "terminationMessagePath", "/dev/termination-log")
+    _set(container, "terminationMessagePolicy", "File")
+    for port in container.get("ports") or []:
+        if isinstance(port, dict):
+            _set(port, "protocol", "TCP")
+
+
+def pod_spec(spec: _json.Obj) -> None:
+    _set(spec, "restartPolicy", "Always")
+    _set(spec, "dnsPolicy", "ClusterFirst")
+    _set(spec, "schedulerName", "default-scheduler")
+    _set(spec, "terminationGracePeriodSeconds", 30)
+    _set(spec, "securityContext", {})
+    for field in ("containers", "initContainers"):
+        for container in spec.get(field) or []:
+            if isinstance(container, dict):
+                _container(container)
+
+
+def _template(obj: _json.Obj) -> None:
+    template = _json.dig(obj, "spec", "template")
+    if isinstance(template, dict):
+        pod_spec(_json.ensure(template, "spec"))
+
+
+def _deployment(obj: _json.Obj) -> None:
+    spec = _json.ensure(obj, "spec")
+    _set(spec, "replicas", 1)
+    _set(spec, "revisionHistoryLimit", 10)
+    _set(spec, "progressDeadlineSeconds", 600)
+    _set(
+        spec,
+        "strategy",
+        {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}},
+    )
+    _template(obj)
+
+
+def _statefulset(obj: _json.Obj) -> None:
+    spec = _json.ensure(obj, "spec")
+    _set(spec, "replicas", 1)
+    _set(spec, "revisionHistoryLimit", 10)
+    _set(spec, "podManagementPolicy", "OrderedReady")
+    _set(spec, "updateStrategy", {"type": "RollingUpdate", "rollingUpdate": {"partition": 0}})
+    _template(obj)
+
+
+def _replicaset(obj: _json.Obj) -> None:
+    _set(_json.ensure(obj, "spec"), "replicas", 1)
+    _template(obj)
+
+
+def _daemonset(obj: _json.Obj) -> None:
+    spec = _json.ensure(obj, "spec")
+    _set(spec, "revisionHistoryLimit", 10)
+    _set(
+        spec,
+        "updateStrategy",
+        {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1}},
+    )
+    _template(obj)
+
+
+def _job(obj: _json.Obj) -> None:
+    spec = _json.ensure(obj, "spec")
+    _set(spec, "completions", 1)
+    _set(spec, "parallelism", 1)
+    _set(spec, "backoffLimit", 6)
+    _set(spec, "completionMode", "NonIndexed")
+    _set(spec, "suspend", False)
+    template = _json.ensure(spec, "template")
+    _set(_json.ensure(template, "spec"), "restartPolicy", "Never")
+    _template(obj)
+
+
+def _cronjob(obj: _json.Obj) -> None:
+    spec = _json.ensure(obj, "spec")
+    _set(spec, "concurrencyPolicy", "Allow")
+    _set(spec, "suspend", False)
+    _set(spec, "successfulJobsHistoryLimit", 3)
+    _set(spec, "failedJobsHistoryLimit", 1)
+
+
+def _pod(obj: _json.Obj) -> None:
+    pod_spec(_json.ensure(obj, "spec"))
+
+
+def _service(obj: _json.Obj) -> None:
+    spec = _json.ensure(obj, "spec")
+    _set(spec, "type", "ClusterIP")
+    _set(spec, "sessionAffinity", "None")
+    if spec["type"] != "ExternalName":
+        _set(spec, "internalTrafficPolicy", "Cluster")
+    for port in spec.get("ports") or []:
+        if isinstance(port, dict):
+            _set(port, "protocol", "TCP")
+            _set(port, "targetPort", port.get("port"))
+
+
+def _secret(obj: _json.Obj) -> None:
+    """`stringData` is write-only: the server folds it into `data`."""
+    _set(obj, "type", "Opaque")
+    plain = obj.pop("stringData", None)
+    if isinstance(plain, dict) and plain:
+        data = _json.ensure(obj, "data")
+        for key, value in plain.items():
+            data[key] = base64.b64encode(str(value).encode()).decode()
+
+
+def _namespace(obj: _json.Obj) -> None:
+    _set(_json.ensure(obj, "spec"), "finalizers", ["kubernetes"])
+    labels = _json.ensure(obj, "metadata", "labels")
+    labels["kubernetes.io/metadata.name"] = obj["metadata"]["name"]
+
+
+DEFAULTERS: dict[tuple[str, str], Defaulter] = {
+    ("apps", "deployments"): _deployment,
+    ("apps", "statefulsets"): _statefulset,
+    ("apps", "replicasets"): _replicaset,
+    ("apps", "daemonsets"): _daemonset,
+    ("batch", "jobs"): _job,
+    ("batch", "cronjobs"): _cronjob,
+    ("", "pods"): _pod,
+    ("", "services"): _service,
+    ("", "secrets"): _secret,
+    ("", "namespaces"): _namespace,
+}
+
+
+def apply_defaults(group: str, plural: str, obj: _json.Obj) -> None:
+    """Fill in `obj`'s defaults in place."""
+    defaulter = DEFAULTERS.get((group, plural))
+    if defaulter is not None:
+        defaulter(obj)

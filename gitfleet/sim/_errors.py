@@ -1,0 +1,121 @@
+"""API errors as the Kubernetes API server reports them: a `Status` object with an HTTP code,
+a machine-readable reason and, for object errors, details naming the object.
+
+Clients branch on `code` and `reason` (the kubernetes client raises `ApiException(status=code)`
+and callers read `reason` from the body), so both must be what a real server sends.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gitfleet.sim import _json
+
+REASONS = {
+    400: "BadRequest",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "NotFound",
+    405: "MethodNotAllowed",
+    406: "NotAcceptable",
+    409: "Conflict",
+    410: "Expired",
+    415: "UnsupportedMediaType",
+    422: "Invalid",
+    500: "InternalError",
+    503: "ServiceUnavailable",
+}
+
+
+class ApiError(Exception):
+    """A request the simulated server refuses; `status()` is the body it answers with."""
+
+    def __init__(
+        self,
+        code: int,
+        message: str,
+        *,
+        reason: str | None = None,
+        details: _json.Obj | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.reason = reason or REASONS.get(code, "Unknown")
+        self.details = details
+
+    def status(self) -> _json.Obj:
+        body: dict[str, Any] = {
+            "kind": "Status",
+            "apiVersion": "v1",
+            "metadata": {},
+            "status": "Failure",
+            "message": self.message,
+            "reason": self.reason,
+            "code": self.code,
+        }
+        if self.details is not None:
+            body["details"] = self.details
+        return body
+
+
+def object_details(group: str, plural: str, name: str, **extra: Any) -> _json.Obj:
+    """`details` of an object error: the server names the resource (plural), not the kind."""
+    details: _json.Obj = {"name": name, "group": group, "kind": plural}
+    if not group:
+        del details["group"]
+    details.update(extra)
+    return details
+
+
+def qualified(group: str, plural: str) -> str:
+    """How error messages name a resource: `deployments.apps`, `configmaps`."""
+    return f"{plural}.{group}" if group else plural
+
+
+def not_found(group: str, plural: str, name: str) -> ApiError:
+    return ApiError(
+        404,
+        f'{qualified(group, plural)} "{name}" not found',
+        details=object_details(group, plural, name),
+    )
+
+
+def already_exists(group: str, plural: str, name: str) -> ApiError:
+    return ApiError(
+        409,
+        f'{qualified(group, plural)} "{name}" already exists',
+        reason="AlreadyExists",
+        details=object_details(group, plural, name),
+    )
+
+
+def conflict(group: str, plural: str, name: str, why: str) -> ApiError:
+    return ApiError(
+        409,
+        f'Operation cannot be fulfilled on {qualified(group, plural)} "{name}": {why}',
+        details=object_details(group, plural, name),
+    )
+
+
+def invalid(group: str, kind: str, name: str, causes: list[tuple[str, str]]) -> ApiError:
+    """422 Invalid; `causes` are (field, message), e.g. ("metadata.name", "Required value")."""
+    text = "; ".join(f"{field}: {message}" for field, message in causes)
+    what = f"{kind}.{group}" if group else kind
+    return ApiError(
+        422,
+        f'{what} "{name}" is invalid: {text}',
+        details={
+            "name": name,
+            **({"group": group} if group else {}),
+            "kind": kind,
+            "causes": [
+                {"reason": "FieldValueInvalid", "message": message, "field": field}
+                for field, message in causes
+            ],
+        },
+    )
+
+
+def bad_request(message: str) -> ApiError:
+    return ApiError(400, message)

@@ -1,0 +1,313 @@
+"""The resource types the simulated server knows: the built-in ones a member cluster always
+has, plus one per established CustomResourceDefinition, and the discovery documents that
+describe them (`/api`, `/apis`, `/apis/<group>/<version>`).
+
+Clients such as the kubernetes DynamicClient learn everything from discovery (plural, kind,
+scope, verbs, subresources), so these tables are what makes a kind usable at all.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable
+
+from gitfleet.sim import _json
+
+ALL_VERBS = ("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")
+CORE_GROUP = ""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ResourceType:
+    """One resource as discovery lists it. `versions` are the served versions, preferred
+    first; objects are stored once per (group, plural) whatever version wrote them."""
+
+    group: str
+    versions: tuple[str, ...]
+    plural: str
+    kind: str
+    namespaced: bool
+    short_names: tuple[str, ...] = ()
+    verbs: tuple[str, ...] = ALL_VERBS
+    status: bool = False
+    builtin: bool = True
+    categories: tuple[str, ...] = ()
+
+    @property
+    def singular(self) -> str:
+        return self.kind.lower()
+
+    def api_version(self, version: str | None = None) -> str:
+        version = version or self.versions[0]
+        return f"{self.group}/{version}" if self.group else version
+
+
+def _types(
+    group: str,
+    version: str,
+    namespaced: Iterable[tuple[str, str, str]],
+    cluster: Iterable[tuple[str, str, str]] = (),
+    *,
+    status: frozenset[str] = frozenset(),
+) -> list[ResourceType]:
+    """Rows of (plural, kind, short names separated by commas) for one group version."""
+    rows = [(row, True) for row in namespaced] + [(row, False) for row in cluster]
+    return [
+        ResourceType(
+            group=group,
+            versions=(version,),
+            plural=plural,
+            kind=kind,
+            namespaced=is_namespaced,
+            short_names=tuple(name for name in shorts.split(",") if name),
+            status=plural in status,
+            categories=("all",) if plural in _IN_CATEGORY_ALL else (),
+        )
+        for (plural, kind, shorts), is_namespaced in rows
+    ]
+
+
+_IN_CATEGORY_ALL = frozenset(
+    {
+        "pods",
+        "services",
+        "deployments",
+        "statefulsets",
+        "replicasets",
+        "daemonsets",
+        "jobs",
+        "cronjobs",
+        "horizontalpodautoscalers",
+    }
+)
+
+BUILTIN: tuple[ResourceType, ...] = (
+    *_types(
+        CORE_GROUP,
+        "v1",
+        [
+            ("configmaps", "ConfigMap", "cm"),
+            ("endpoints", "Endpoints", "ep"),
+            ("events", "Event", "ev"),
+            ("limitranges", "LimitRange", "limits"),
+            ("persistentvolumeclaims", "PersistentVolumeClaim", "pvc"),
+            ("pods", "Pod", "po"),
+            ("resourcequotas", "ResourceQuota", "quota"),
+            ("secrets", "Secret", ""),
+            ("serviceaccounts", "ServiceAccount", "sa"),
+            ("services", "Service", "svc"),
+        ],
+        [
+            ("namespaces", "Namespace", "ns"),
+            ("nodes", "Node", "no"),
+            ("persistentvolumes", "PersistentVolume", "pv"),
+        ],
+        status=frozenset(
+            {
+                "namespaces",
+                "nodes",
+                "persistentvolumes",
+                "persistentvolumeclaims",
+                "pods",
+                "resourcequotas",
+                "services",
+            }
+        ),
+    ),
+    ResourceType(
+        group=CORE_GROUP,
+        versions=("v1",),
+        plural="componentstatuses",
+        kind="ComponentStatus",
+        namespaced=False,
+        short_names=("cs",),
+        verbs=("get", "list"),
+    ),
+    *_types(
+        "apps",
+        "v1",
+        [
+            ("controllerrevisions", "ControllerRevision", ""),
+            ("daemonsets", "DaemonSet", "ds"),
+            ("deployments", "Deployment", "deploy"),
+            ("replicasets", "ReplicaSet", "rs"),
+            ("statefulsets", "StatefulSet", "sts"),
+        ],
+        status=frozenset({"daemonsets", "deployments", "replicasets", "statefulsets"}),
+    ),
+    *_types(
+        "batch",
+        "v1",
+        [("cronjobs", "CronJob", "cj"), ("jobs", "Job", "")],
+        status=frozenset({"cronjobs", "jobs"}),
+    ),
+    *_types(
+        "autoscaling",
+        "v2",
+        [("horizontalpodautoscalers", "HorizontalPodAutoscaler", "hpa")],
+        status=frozenset({"horizontalpodautoscalers"}),
+    ),
+    *_types(
+        "policy",
+        "v1",
+        [("poddisruptionbudgets", "PodDisruptionBudget", "pdb")],
+        status=frozenset({"poddisruptionbudgets"}),
+    ),
+    *_types(
+        "networking.k8s.io",
+        "v1",
+        [("ingresses", "Ingress", "ing"), ("networkpolicies", "NetworkPolicy", "netpol")],
+        [("ingressclasses", "IngressClass", "")],
+        status=frozenset({"ingresses"}),
+    ),
+    *_types(
+        "rbac.authorization.k8s.io",
+        "v1",
+        [("rolebindings", "RoleBinding", ""), ("roles", "Role", "")],
+        [("clusterrolebindings", "ClusterRoleBinding", ""), ("clusterroles", "ClusterRole", "")],
+    ),
+    *_types("storage.k8s.io", "v1", [], [("storageclasses", "StorageClass", "sc")]),
+    *_types("scheduling.k8s.io", "v1", [], [("priorityclasses", "PriorityClass", "pc")]),
+    *_types(
+        "apiextensions.k8s.io",
+        "v1",
+        [],
+        [("customresourcedefinitions", "CustomResourceDefinition", "crd,crds")],
+        status=frozenset({"customresourcedefinitions"}),
+    ),
+    *_types(
+        "admissionregistration.k8s.io",
+        "v1",
+        [],
+        [
+            ("mutatingwebhookconfigurations", "MutatingWebhookConfiguration", ""),
+            ("validatingwebhookconfigurations", "ValidatingWebhookConfiguration", ""),
+        ],
+    ),
+)
+
+_VERSION = re.compile(r"^v([0-9]+)(?:(alpha|beta)([0-9]+))?$")
+
+
+def version_priority(version: str) -> tuple[int, int, int, str]:
+    """Sort key putting versions in Kubernetes' preference order: GA before beta before
+    alpha, higher numbers first, anything else last by name (apimachinery's
+    `CompareKubeAwareVersionStrings`)."""
+    match = _VERSION.match(version)
+    if match is None:
+        return (3, 0, 0, version)
+    major, stage, minor = match.groups()
+    rank = {None: 0, "beta": 1, "alpha": 2}[stage]
+    return (rank, -int(major), -int(minor or 0), version)
+
+
+def from_crd(crd: _json.Obj) -> ResourceType | None:
+    """The resource a CustomResourceDefinition serves, or None if it serves no version."""
+    spec = crd.get("spec") or {}
+    names = spec.get("names") or {}
+    served = [v for v in spec.get("versions") or [] if v.get("served", True)]
+    if not served:
+        return None
+    return ResourceType(
+        group=spec["group"],
+        versions=tuple(sorted((v["name"] for v in served), key=version_priority)),
+        plural=names["plural"],
+        kind=names["kind"],
+        namespaced=spec.get("scope") == "Namespaced",
+        short_names=tuple(names.get("shortNames") or ()),
+        status=any("status" in (v.get("subresources") or {}) for v in served),
+        builtin=False,
+        categories=tuple(names.get("categories") or ()),
+    )
+
+
+class Catalog:
+    """Every resource type the server serves, looked up by URL parts or by kind."""
+
+    def __init__(self, types: Iterable[ResourceType]) -> None:
+        self.types = tuple(types)
+        self._by_plural = {(t.group, t.plural): t for t in self.types}
+        self._by_kind = {(t.group, t.kind): t for t in self.types}
+
+    def find(self, group: str, version: str, plural: str) -> ResourceType | None:
+        found = self._by_plural.get((group, plural))
+        return found if found is not None and version in found.versions else None
+
+    def by_plural(self, group: str, plural: str) -> ResourceType | None:
+        return self._by_plural.get((group, plural))
+
+    def by_kind(self, api_version: str, kind: str) -> ResourceType | None:
+        group, _, version = api_version.rpartition("/")
+        found = self._by_kind.get((group, kind))
+        return found if found is not None and version in found.versions else None
+
+    def groups(self) -> dict[str, list[str]]:
+        """Served versions per named group, preferred first."""
+        versions: dict[str, set[str]] = {}
+        for resource_type in self.types:
+            if resource_type.group:
+                versions.setdefault(resource_type.group, set()).update(resource_type.versions)
+        return {
+            group: sorted(found, key=version_priority) for group, found in sorted(versions.items())
+        }
+
+    def api_group_list(self) -> _json.Obj:
+        return {
+            "kind": "APIGroupList",
+            "apiVersion": "v1",
+            "groups": [_api_group(group, versions) for group, versions in self.groups().items()],
+        }
+
+    def api_group(self, group: str) -> _json.Obj | None:
+        versions = self.groups().get(group)
+        if versions is None:
+            return None
+        return {"kind": "APIGroup", "apiVersion": "v1", **_api_group(group, versions)}
+
+    def resource_list(self, group: str, version: str) -> _json.Obj | None:
+        """The APIResourceList of one group version, or None if nothing is served there."""
+        resources: list[_json.Obj] = []
+        for t in sorted(self.types, key=lambda t: t.plural):
+            if t.group != group or version not in t.versions:
+                continue
+            entry: _json.Obj = {
+                "name": t.plural,
+                "singularName": t.singular,
+                "namespaced": t.namespaced,
+                "kind": t.kind,
+                "verbs": list(t.verbs),
+            }
+            if t.short_names:
+                entry["shortNames"] = list(t.short_names)
+            if t.categories:
+                entry["categories"] = list(t.categories)
+            resources.append(entry)
+            if t.status:
+                resources.append(
+                    {
+                        "name": f"{t.plural}/status",
+                        "singularName": "",
+                        "namespaced": t.namespaced,
+                        "kind": t.kind,
+                        "verbs": ["get", "patch", "update"],
+                    }
+                )
+        if not resources:
+            return None
+        return {
+            "kind": "APIResourceList",
+            "apiVersion": "v1",
+            "groupVersion": f"{group}/{version}" if group else version,
+            "resources": resources,
+        }
+
+
+def catalog(custom: Iterable[ResourceType] = ()) -> Catalog:
+    """The built-in types plus `custom` ones (from CRDs)."""
+    return Catalog([*BUILTIN, *custom])
+
+
+def _api_group(group: str, versions: list[str]) -> _json.Obj:
+    entries = [{"groupVersion": f"{group}/{v}", "version": v} for v in versions]
+    return {"name": group, "versions": entries, "preferredVersion": entries[0]}

@@ -1,0 +1,195 @@
+"""The checks a real API server makes that clients are likely to trip over: object names
+(DNS-1123 subdomain, label or DNS-1035 label, or path segment, depending on the kind),
+labels and annotations (qualified keys, string values), workload selectors that must match
+their pod template, CRD names and scopes, Secret data that must be base64.
+
+A failure is one 422 Invalid Status listing every cause. Full schema validation is left out.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import Any
+
+from gitfleet.sim import _errors, _json, _resources, _selectors
+
+_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+_DNS1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
+_QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+
+_LABEL_NAMED = frozenset({("", "namespaces")})
+_DNS1035_NAMED = frozenset({("", "services")})
+_SEGMENT_NAMED = frozenset(
+    ("rbac.authorization.k8s.io", plural)
+    for plural in ("roles", "rolebindings", "clusterroles", "clusterrolebindings")
+)
+_WORKLOADS = frozenset(
+    ("apps", plural) for plural in ("deployments", "statefulsets", "replicasets", "daemonsets")
+)
+
+Causes = list[tuple[str, str]]
+
+
+def name_problem(group: str, plural: str, name: str) -> str | None:
+    """Why `name` is not acceptable for the resource, or None."""
+    key = (group, plural)
+    if key in _SEGMENT_NAMED:
+        if name in (".", "..") or "/" in name or "%" in name:
+            return f'Invalid value: "{name}": may not contain "/" or "%" or be "." or ".."'
+        return None
+    if key in _LABEL_NAMED:
+        pattern, limit, what = _LABEL, 63, "a lowercase RFC 1123 label"
+    elif key in _DNS1035_NAMED:
+        pattern, limit, what = _DNS1035, 63, "a DNS-1035 label"
+    else:
+        pattern, limit, what = _SUBDOMAIN, 253, "a lowercase RFC 1123 subdomain"
+    if len(name) > limit:
+        return f'Invalid value: "{name}": must be no more than {limit} characters'
+    if not pattern.match(name):
+        return (
+            f'Invalid value: "{name}": {what} must consist of lower case alphanumeric '
+            f"characters, '-' or '.', and must start and end with an alphanumeric character"
+        )
+    return None
+
+
+def _qualified_key_problem(key: Any) -> str | None:
+    if not isinstance(key, str):
+        return "key must be a string"
+    prefix, _, name = key.rpartition("/")
+    if prefix and (len(prefix) > 253 or not _SUBDOMAIN.match(prefix)):
+        return f'Invalid value: "{key}": prefix part must be a DNS-1123 subdomain'
+    if len(name) > 63 or not _QUALIFIED_NAME.match(name):
+        return (
+            f'Invalid value: "{key}": name part must consist of alphanumeric characters, '
+            "'-', '_' or '.', and must start and end with an alphanumeric character"
+        )
+    return None
+
+
+def _metadata_causes(metadata: _json.Obj) -> Causes:
+    causes: Causes = []
+    for field in ("labels", "annotations"):
+        values = metadata.get(field)
+        if values is None:
+            continue
+        if not isinstance(values, dict):
+            causes.append((f"metadata.{field}", "Invalid value: must be a map of strings"))
+            continue
+        for key, value in values.items():
+            problem = _qualified_key_problem(key)
+            if problem:
+                causes.append((f"metadata.{field}", problem))
+            if not isinstance(value, str):
+                causes.append((f"metadata.{field}", f"Invalid value: {value!r}: must be a string"))
+            elif field == "labels" and (len(value) > 63 or not _LABEL_VALUE.match(value)):
+                causes.append(
+                    (
+                        "metadata.labels",
+                        f'Invalid value: "{value}": a valid label '
+                        "must be 63 characters or less, alphanumeric, '-', '_' or '.'",
+                    )
+                )
+    finalizers = metadata.get("finalizers")
+    if finalizers is not None and not (
+        isinstance(finalizers, list) and all(isinstance(f, str) for f in finalizers)
+    ):
+        causes.append(("metadata.finalizers", "Invalid value: must be a list of strings"))
+    return causes
+
+
+def _workload_causes(obj: _json.Obj) -> Causes:
+    selector = _json.dig(obj, "spec", "selector")
+    if not isinstance(selector, dict) or not (
+        selector.get("matchLabels") or selector.get("matchExpressions")
+    ):
+        return [("spec.selector", "Required value")]
+    labels = _json.dig(obj, "spec", "template", "metadata", "labels") or {}
+    if not _selectors.selector_matches(selector, labels):
+        return [
+            (
+                "spec.template.metadata.labels",
+                "Invalid value: `selector` does not match template `labels`",
+            )
+        ]
+    return []
+
+
+def _crd_causes(obj: _json.Obj) -> Causes:
+    spec = obj.get("spec") or {}
+    names = spec.get("names") or {}
+    causes: Causes = []
+    for field in ("plural", "kind"):
+        if not names.get(field):
+            causes.append((f"spec.names.{field}", "Required value"))
+    if not spec.get("group"):
+        causes.append(("spec.group", "Required value"))
+    if spec.get("scope") not in ("Namespaced", "Cluster"):
+        causes.append(("spec.scope", 'Unsupported value: must be "Namespaced" or "Cluster"'))
+    versions = spec.get("versions") or []
+    if not versions:
+        causes.append(("spec.versions", "Invalid value: must have exactly one version"))
+    elif sum(1 for v in versions if v.get("storage")) != 1:
+        causes.append(
+            (
+                "spec.versions",
+                "Invalid value: must have exactly one version marked as storage version",
+            )
+        )
+    expected = f"{names.get('plural')}.{spec.get('group')}"
+    if obj["metadata"]["name"] != expected:
+        causes.append(
+            (
+                "metadata.name",
+                f'Invalid value: "{obj["metadata"]["name"]}": must be '
+                'spec.names.plural+"."+spec.group',
+            )
+        )
+    return causes
+
+
+def _secret_causes(obj: _json.Obj) -> Causes:
+    causes: Causes = []
+    for key, value in (obj.get("data") or {}).items():
+        try:
+            base64.b64decode(str(value), validate=True)
+        except (binascii.Error, ValueError):
+            causes.append((f"data[{key}]", "Invalid value: illegal base64 data"))
+    return causes
+
+
+def validate(resource: _resources.ResourceType, obj: _json.Obj) -> None:
+    """Raise 422 Invalid listing every problem of `obj`, or return."""
+    metadata = obj.get("metadata") or {}
+    name = metadata.get("name", "")
+    causes: Causes = []
+    problem = name_problem(resource.group, resource.plural, name)
+    if problem:
+        causes.append(("metadata.name", problem))
+    causes += _metadata_causes(metadata)
+    key = (resource.group, resource.plural)
+    if key in _WORKLOADS:
+        causes += _workload_causes(obj)
+    elif key == ("apiextensions.k8s.io", "customresourcedefinitions"):
+        causes += _crd_causes(obj)
+    elif key == ("", "secrets"):
+        causes += _secret_causes(obj)
+    if causes:
+        raise _errors.invalid(resource.group, resource.kind, name, causes)
+
+
+def immutable(resource: _resources.ResourceType, old: _json.Obj, new: _json.Obj) -> None:
+    """422 for changes a real server refuses after creation (workload selectors)."""
+    if (resource.group, resource.plural) in _WORKLOADS and _json.dig(
+        old, "spec", "selector"
+    ) != _json.dig(new, "spec", "selector"):
+        raise _errors.invalid(
+            resource.group,
+            resource.kind,
+            new["metadata"]["name"],
+            [("spec.selector", "Invalid value: field is immutable")],
+        )
