@@ -153,3 +153,9 @@ class ApiObject:
 def origin_field() -> Any:
     """The `origin` field every top-level kind has; not part of the document."""
     return internal(UNKNOWN)
+
+
+def to_doc(value: object) -> Any:
+    """The JSON document of any model value (a placement, a status, ...), omitempty as
+    `ApiObject.to_doc` writes whole objects."""
+    return _codec.encode(value)

@@ -1,0 +1,159 @@
+"""Whether a binding is scheduled again or keeps its previous result
+(Karmada: pkg/scheduler/scheduler.go doScheduleBinding, HasTerminatingTargetClusters,
+event_handler.go schedulerNameFilter; pkg/scheduler/helper.go placementChanged,
+clusterAffinitiesChanged; pkg/util/binding.go IsBindingReplicasChanged, RescheduleRequired).
+
+Karmada reschedules, in this order, when: the placement differs from the one last applied
+(for `clusterAffinities`, only the term in use counts); the replicas no longer add up; a
+reschedule was triggered after the last schedule; the resource is not a workload or is
+Duplicated (always); a cluster of the result is being deleted. gitfleet also counts a cluster
+of the result that no longer exists at all: Karmada sees it as being deleted first.
+Otherwise a Divided workload keeps its result, whatever the clusters' capacity does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import json
+from typing import Any
+
+from gitfleet.model import policy, work
+from gitfleet.scheduler import index
+from gitfleet.scheduler.plugins import cluster_affinity
+
+DEFAULT_SCHEDULER = "default-scheduler"
+APPLIED_PLACEMENT = "policy.karmada.io/applied-placement"
+"""Annotation holding the placement of the last schedule, as JSON."""
+_PARTS_OUTSIDE_AFFINITIES = (
+    "clusterAffinity",
+    "clusterTolerations",
+    "spreadConstraints",
+    "replicaScheduling",
+)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Decision:
+    """Whether to schedule, and why (for `explain`)."""
+
+    reschedule: bool
+    reason: str
+
+
+def parse_time(text: str | None) -> datetime.datetime | None:
+    """An RFC 3339 time; None when absent or unreadable."""
+    if not text:
+        return None
+    try:
+        parsed = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=datetime.UTC)
+
+
+def reschedule_required(triggered_at: str | None, last_scheduled: str | None) -> bool:
+    """A reschedule was asked for after the last successful schedule; never before the first
+    one (RescheduleRequired)."""
+    triggered, last = parse_time(triggered_at), parse_time(last_scheduled)
+    return triggered is not None and last is not None and triggered > last
+
+
+def placement_changed(current: dict[str, Any], applied_text: str, affinity_name: str) -> bool:
+    """The placement differs from the applied one (placementChanged). An unreadable
+    annotation counts as unchanged, as in Karmada."""
+    if not applied_text:
+        return True
+    try:
+        applied = json.loads(applied_text)
+    except ValueError:
+        return False
+    if not isinstance(applied, dict):
+        return False
+    if current == applied:
+        return False
+    if any(current.get(part) != applied.get(part) for part in _PARTS_OUTSIDE_AFFINITIES):
+        return True
+    return _affinity_term_changed(
+        current.get("clusterAffinities") or [],
+        applied.get("clusterAffinities") or [],
+        affinity_name,
+    )
+
+
+def _affinity_term_changed(current: list[Any], applied: list[Any], affinity_name: str) -> bool:
+    """Only the term in use matters (clusterAffinitiesChanged)."""
+    if not affinity_name:
+        return True
+
+    def term(terms: list[Any]) -> Any:
+        return next((t for t in terms if t.get("affinityName") == affinity_name), None)
+
+    now, before = term(current), term(applied)
+    return now is None or before is None or now != before
+
+
+def replicas_changed(spec: work.ResourceBindingSpec) -> bool:
+    """The result no longer matches the replicas (IsBindingReplicasChanged)."""
+    strategy = spec.placement.replica_scheduling if spec.placement else None
+    if strategy is None:
+        return False
+    if strategy.replica_scheduling_type == policy.ReplicaSchedulingType.DUPLICATED:
+        return any(t.replicas != spec.replicas for t in spec.clusters)
+    if strategy.replica_scheduling_type == policy.ReplicaSchedulingType.DIVIDED:
+        return sum(t.replicas for t in spec.clusters) != spec.replicas
+    return False
+
+
+def gone_targets(spec: work.ResourceBindingSpec, clusters: index.ClusterIndex) -> list[str]:
+    """Clusters of the result being deleted or no longer declared."""
+    return [
+        t.name
+        for t in spec.clusters
+        if t.name not in clusters.infos
+        or clusters.infos[t.name].cluster.metadata.deletion_timestamp is not None
+    ]
+
+
+def decide(
+    spec: work.ResourceBindingSpec,
+    status: work.ResourceBindingStatus,
+    placement_doc: dict[str, Any],
+    applied_text: str,
+    clusters: index.ClusterIndex,
+) -> Decision:
+    """Karmada's triggers, in Karmada's order."""
+    if spec.scheduler_name not in ("", DEFAULT_SCHEDULER):
+        return Decision(False, f"schedulerName {spec.scheduler_name} is not {DEFAULT_SCHEDULER}")
+    if spec.suspension is not None and spec.suspension.scheduling:
+        return Decision(False, "scheduling is suspended")
+    if placement_changed(placement_doc, applied_text, status.scheduler_observed_affinity_name):
+        if not applied_text:
+            return Decision(True, "never scheduled")
+        return Decision(True, "placement changed since the last schedule")
+    if replicas_changed(spec):
+        placed = sum(t.replicas for t in spec.clusters)
+        return Decision(True, f"replicas changed ({placed} placed, {spec.replicas} desired)")
+    if reschedule_required(spec.reschedule_triggered_at, status.last_scheduled_time):
+        return Decision(
+            True,
+            f"reschedule triggered at {spec.reschedule_triggered_at}, after the last schedule "
+            f"at {status.last_scheduled_time}",
+        )
+    placement = spec.placement
+    duplicated = (
+        placement is None
+        or placement.replica_scheduling is None
+        or (
+            placement.replica_scheduling.replica_scheduling_type
+            == policy.ReplicaSchedulingType.DUPLICATED
+        )
+    )
+    if not cluster_affinity.is_workload(spec):
+        return Decision(True, "resources without replicas are always scheduled")
+    if duplicated:
+        return Decision(True, "duplicated workloads are always scheduled")
+    gone = gone_targets(spec, clusters)
+    if gone:
+        return Decision(True, f"target cluster(s) {', '.join(gone)} deleted")
+    return Decision(False, "divided workload unchanged: previous result kept")

@@ -1,0 +1,30 @@
+"""ClusterEviction filter: a cluster the binding is being evicted from takes nothing new
+(Karmada: pkg/scheduler/framework/plugins/clustereviction/cluster_eviction.go)."""
+
+from __future__ import annotations
+
+from gitfleet.model import work
+from gitfleet.scheduler import framework
+
+NAME = "ClusterEviction"
+REASON = "cluster(s) is in the process of eviction"
+
+
+class ClusterEviction:
+    """Fails clusters named as `fromCluster` by a graceful eviction task of the binding."""
+
+    NAME = NAME
+
+    def filter(
+        self,
+        spec: work.ResourceBindingSpec,
+        status: work.ResourceBindingStatus,
+        info: framework.ClusterInfo,
+    ) -> framework.Result:
+        if any(task.from_cluster == info.name for task in spec.graceful_eviction_tasks):
+            return framework.unschedulable(REASON)
+        return framework.SUCCESS
+
+
+def new() -> ClusterEviction:
+    return ClusterEviction()

@@ -1,0 +1,85 @@
+"""Dividing replicas by weight with the Webster (Sainte-Laguë) method, exactly as Karmada does
+(Karmada: pkg/util/helper/webstermethod.go AllocateWebsterSeats, pkg/util/helper/binding.go
+Dispenser, tieBreakerByUID, SpreadReplicasByTargetClusters).
+
+Seats are handed out one at a time to the party with the largest `votes / (2*seats + 1)`,
+compared as float64. Ties go to the party with fewer seats, then by name: ascending, or
+descending when the binding's resource UID hashes (FNV-1a, 32 bit) to an odd number, so that
+many small workloads do not all favour the same cluster. Every party of the result is listed,
+zeros included, sorted by name. Parties given only as initial seats keep them and get 0 votes.
+
+Names are plain strings compared by code point, which is the byte order of their UTF-8 text
+that Go compares.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Mapping, Sequence
+
+Allocation = list[tuple[str, int]]
+"""(party, seats) pairs sorted by party name."""
+
+_FNV_OFFSET = 0x811C9DC5
+_FNV_PRIME = 0x01000193
+
+
+def fnv1a32(data: bytes) -> int:
+    """The 32-bit FNV-1a hash (Go hash/fnv New32a)."""
+    h = _FNV_OFFSET
+    for byte in data:
+        h = ((h ^ byte) * _FNV_PRIME) & 0xFFFFFFFF
+    return h
+
+
+def names_descending(uid: str) -> bool:
+    """Whether ties go to the larger name for a binding with this resource UID."""
+    return bool(uid) and fnv1a32(uid.encode()) & 1 == 1
+
+
+def allocate_seats(
+    new_seats: int,
+    votes: Mapping[str, int],
+    initial: Mapping[str, int],
+    *,
+    descending: bool = False,
+) -> Allocation:
+    """Give `new_seats` more seats to the parties, on top of `initial` (AllocateWebsterSeats)."""
+    seats = {name: 0 for name in votes}
+    seats.update(initial)
+    if not seats:
+        return []
+    ranked = sorted(seats)
+    rank = {name: (-i if descending else i) for i, name in enumerate(ranked)}
+    # heap order = Karmada's Less: larger priority, then fewer seats, then the name order
+    heap = [
+        (-(float(votes.get(name, 0)) / float(2 * s + 1)), s, rank[name], name)
+        for name, s in seats.items()
+    ]
+    heapq.heapify(heap)
+    for _ in range(new_seats):
+        _, s, key, name = heap[0]
+        s += 1
+        heapq.heapreplace(heap, (-(float(votes.get(name, 0)) / float(2 * s + 1)), s, key, name))
+    return sorted((name, s) for _, s, _, name in heap)
+
+
+def dispense(
+    replicas: int,
+    weights: Sequence[tuple[str, int]],
+    initial: Sequence[tuple[str, int]] = (),
+    uid: str = "",
+) -> Allocation:
+    """Karmada's Dispenser(replicas, initial, uid).AllocateByWeight(weights).
+
+    Nothing is dispensed when the weights sum to 0, or when there is nothing to dispense and
+    an initial result exists; the initial result is returned as is then.
+    """
+    if (replicas == 0 and initial) or sum(w for _, w in weights) == 0:
+        return list(initial)
+    return allocate_seats(
+        replicas,
+        dict(weights),
+        dict(initial),
+        descending=names_descending(uid),
+    )
