@@ -11,9 +11,9 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from gitfleet.model import cluster, config, objects, policy
+from gitfleet.model import cluster, config, objects, policy, work
 from gitfleet.model.origin import Origin
-from gitfleet.model.template import ResourceTemplate
+from gitfleet.model.template import ResourceKey, ResourceTemplate
 
 Doc = dict[str, Any]
 
@@ -39,6 +39,18 @@ def object_set(docs: Iterable[Doc], path: str = "source.yaml") -> objects.Object
         else:
             groups["templates"].append(ResourceTemplate(copy.deepcopy(doc), origin))
     return objects.ObjectSet(**{k: tuple(v) for k, v in groups.items()})
+
+
+def previous_map(
+    bindings: Iterable[work.ResourceBinding | work.ClusterResourceBinding] | None,
+) -> dict[ResourceKey, work.ResourceBinding | work.ClusterResourceBinding]:
+    """A previous render's bindings keyed by the template each is for, as a render reads them
+    back from the rendered branch."""
+    result = {}
+    for b in bindings or ():
+        r = b.spec.resource
+        result[ResourceKey(r.api_version, r.kind, r.namespace, r.name)] = b
+    return result
 
 
 def make_deployment(

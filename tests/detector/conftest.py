@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import pytest
-from builders import Doc, object_set
-from detector_checks import Detect, Previous, previous_map
+from builders import Doc, object_set, previous_map
+from detector_checks import Detect
 
 from gitfleet import detector, interpreter
 from gitfleet.detector import detection
@@ -22,7 +22,12 @@ def interp_fixture() -> interpreter.Interpreter:
 def detect_fixture(interp: interpreter.Interpreter) -> Detect:
     """`detect(docs, previous=None)`: the detector on these documents."""
 
-    def run(docs: Iterable[Doc], previous: Previous = None) -> detection.Detection:
+    def run(
+        docs: Iterable[Doc],
+        previous: detection.Detection | Iterable[detection.Binding] | None = None,
+    ) -> detection.Detection:
+        if isinstance(previous, detection.Detection):
+            previous = previous.bindings
         return detector.detect(object_set(docs), interp, previous_map(previous))
 
     return run

@@ -1,28 +1,13 @@
-"""Reading a detection in tests: the previous render's bindings as a map, one template's
-decision, and who won it. Importable as `detector_checks` from the detector and pipeline
-tests."""
+"""Reading a detection in detector tests: one template's decision, who won it, its binding."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from gitfleet.detector import detection
-from gitfleet.model.template import ResourceKey
 
-Previous = detection.Detection | Iterable[detection.Binding] | None
 Detect = Callable[..., detection.Detection]
 """The `detect` fixture: `detect(docs, previous=None) -> Detection`."""
-
-
-def previous_map(previous: Previous) -> dict[ResourceKey, detection.Binding]:
-    """Bindings keyed by the template they are for, as a render reads them back."""
-    if isinstance(previous, detection.Detection):
-        previous = previous.bindings
-    result = {}
-    for b in previous or ():
-        r = b.spec.resource
-        result[ResourceKey(r.api_version, r.kind, r.namespace, r.name)] = b
-    return result
 
 
 def decision_of(result: detection.Detection, name: str = "web") -> detection.Decision:

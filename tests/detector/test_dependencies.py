@@ -24,9 +24,9 @@ from builders import (
     make_object,
     make_policy,
     object_set,
+    previous_map,
     selector,
 )
-from detector_checks import previous_map
 
 from gitfleet import detector, interpreter
 from gitfleet.detector import _dependencies, detection
