@@ -153,7 +153,7 @@ def apply(doc: Any, ops: Sequence[Op]) -> Any:
             path = _canonical(doc, op.op, path)
         operation = {"op": op.op, "path": path, "value": plain(op.value)}
         try:
-            doc = jsonpatch.JsonPatch([operation]).apply(doc, in_place=True)
+            doc = jsonpatch.JsonPatch.operations[op.op](operation).apply(doc)
         except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException) as error:
             raise Failure((index,), explain(doc, op.op, op.path)) from error
     return doc

@@ -75,29 +75,33 @@ def pointer_get(doc: Any, pointer: str) -> Any:
     return doc
 
 
-@pytest.fixture(name="deployment")
-def deployment_fixture() -> Callable[..., Doc]:
-    """A Deployment builder: `deployment(name, namespace, containers=[...], labels=...)`."""
+def workload(kind: str = "Deployment", *containers: Doc | str, **metadata: Any) -> Doc:
+    """A workload of `kind` whose pod spec has `containers` (an image alone stands for a
+    container named after its position: c0, c1, ...)."""
+    listed = [
+        {"name": f"c{i}", "image": c} if isinstance(c, str) else c
+        for i, c in enumerate(containers or ("nginx:1.25",))
+    ]
+    api_version = {"Pod": "v1", "Job": "batch/v1", "CronJob": "batch/v1"}.get(kind, "apps/v1")
+    pod_spec = {"containers": listed}
+    spec: Doc
+    if kind == "Pod":
+        spec = pod_spec
+    elif kind == "CronJob":
+        spec = {"jobTemplate": {"spec": {"template": {"spec": pod_spec}}}}
+    else:
+        spec = {"template": {"spec": pod_spec}}
+    return {
+        "apiVersion": api_version,
+        "kind": kind,
+        "metadata": {"name": "web", "namespace": "default", **metadata},
+        "spec": spec,
+    }
 
-    def build(
-        name: str = "web",
-        namespace: str = "default",
-        containers: list[Doc] | None = None,
-        **metadata: Any,
-    ) -> Doc:
-        return {
-            "apiVersion": "apps/v1",
-            "kind": "Deployment",
-            "metadata": {"name": name, "namespace": namespace, **metadata},
-            "spec": {
-                "replicas": 2,
-                "template": {
-                    "spec": {"containers": containers or [{"name": "web", "image": "nginx:1.25"}]}
-                },
-            },
-        }
 
-    return build
+@pytest.fixture(name="workload")
+def workload_fixture() -> Callable[..., Doc]:
+    return workload
 
 
 @pytest.fixture(name="make_cluster")

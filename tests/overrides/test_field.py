@@ -1,0 +1,204 @@
+"""fieldOverrider: JSON documents patched and written compact with their key order, number
+text and Go's HTML-safe escaping; YAML documents read with go-yaml v2's scalar rules and
+written as sigs.k8s.io/yaml does (natural key order, numbers through JSON, quoting, literal
+blocks); empty and neither-kind cases; failures located at fieldPath or at the sub-operation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gitfleet.errors import OverrideError
+
+
+def _configmap(text: str, key: str = "f") -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "test1", "namespace": "default"},
+        "data": {key: text},
+    }
+
+
+def _ops(kind: str, *ops: tuple[str, str, Any]) -> dict[str, Any]:
+    listed = [
+        {"subPath": path, "operator": op, **({} if value is None else {"value": value})}
+        for op, path, value in ops
+    ]
+    return {"fieldOverrider": [{"fieldPath": "/data/f", kind: listed}]}
+
+
+@pytest.mark.parametrize(
+    ("text", "overriders", "expected"),
+    [
+        # ported from Karmada's overridemanager tests
+        pytest.param(
+            "\nkey: \n  key1: value\n",
+            _ops("yaml", ("replace", "/key/key1", "updated_value")),
+            "key:\n  key1: updated_value\n",
+            id="yaml replace",
+        ),
+        pytest.param(
+            '{"key":{"key1":"value"}}',
+            _ops("json", ("replace", "/key/key1", "updated_value")),
+            '{"key":{"key1":"updated_value"}}',
+            id="json replace",
+        ),
+        # gitfleet's own cases: JSON
+        pytest.param(
+            '{"z": 1, "a": {"n": 1.50}}',
+            _ops("json", ("add", "/b", {"y": 2, "x": 1})),
+            '{"z":1,"a":{"n":1.50},"b":{"x":1,"y":2}}',
+            id="json keeps key order and number text, compact",
+        ),
+        pytest.param(
+            '{"url": "a"}',
+            _ops("json", ("replace", "/url", "http://h/?a=1&b=<2>")),
+            '{"url":"http://h/?a=1\\u0026b=\\u003c2\\u003e"}',
+            id="json escapes html characters as Go does",
+        ),
+        pytest.param(
+            '{"list": [1, 2]}',
+            _ops("json", ("add", "/list/-", 3), ("remove", "/list/0", None)),
+            '{"list":[2,3]}',
+            id="json operations in order",
+        ),
+        pytest.param(
+            '{"ratio": 1}',
+            _ops("json", ("replace", "/ratio", 0.5), ("add", "/big", 1e21)),
+            '{"ratio":0.5,"big":1e+21}',
+            id="json floats in Go's form",
+        ),
+        pytest.param("", _ops("json", ("add", "/a", 1)), "", id="json empty text unchanged"),
+        # gitfleet's own cases: YAML
+        pytest.param(
+            "b: 1\na10: x\na2: y\n",
+            _ops("yaml", ("add", "/a1", "z")),
+            "a1: z\na2: true\na10: x\nb: 1\n",
+            id="yaml natural key order, y is a boolean",
+        ),
+        pytest.param(
+            "ratio: 1.0\nport: 0x1F\nzip: '08'\n",
+            _ops("yaml", ("add", "/on", "true")),
+            '"on": "true"\nport: 31\nratio: 1\nzip: "08"\n',
+            id="yaml numbers through JSON, ambiguous strings quoted",
+        ),
+        pytest.param(
+            "motd: |\n  hello\n  world\n",
+            _ops("yaml", ("add", "/day", "2001-12-14")),
+            'day: "2001-12-14"\nmotd: |\n  hello\n  world\n',
+            id="yaml literal block kept, timestamp-like string quoted",
+        ),
+        pytest.param(
+            "servers:\n- a\n",
+            _ops("yaml", ("add", "/servers/-", "b"), ("add", "/extra", {"k": []})),
+            "extra:\n  k: []\nservers:\n- a\n- b\n",
+            id="yaml sequences unindented, empty list in flow style",
+        ),
+        pytest.param(
+            "base: &b {a: 1}\nuse:\n  <<: *b\n  c: 2\n",
+            _ops("yaml", ("remove", "/base", None)),
+            "use:\n  a: 1\n  c: 2\n",
+            id="yaml merge keys and aliases expanded",
+        ),
+        pytest.param(
+            "1: one\ntrue: yes\n",
+            _ops("yaml", ("replace", "/1", "uno")),
+            '"1": uno\n"true": true\n',
+            id="yaml non-string keys become strings",
+        ),
+        pytest.param(
+            "x: 1\n",
+            {"fieldOverrider": [{"fieldPath": "/data/f"}]},
+            "",
+            id="neither json nor yaml empties the field",
+        ),
+    ],
+)
+def test_field_overrider(
+    text: str, overriders: dict[str, Any], expected: str, apply_block: Any
+) -> None:
+    assert apply_block(_configmap(text), overriders)["data"]["f"] == expected
+
+
+def test_field_path_into_a_list(apply_block: Any) -> None:
+    manifest = {"kind": "Thing", "metadata": {"name": "t"}, "spec": {"docs": ["{}", '{"a":1}']}}
+    overriders = {
+        "fieldOverrider": [
+            {
+                "fieldPath": "/spec/docs/1",
+                "json": [{"subPath": "/a", "operator": "replace", "value": 2}],
+            }
+        ]
+    }
+    assert apply_block(manifest, overriders)["spec"]["docs"] == ["{}", '{"a":2}']
+
+
+@pytest.mark.parametrize(
+    ("text", "overriders", "keys", "message"),
+    [
+        pytest.param(
+            '{"a":1}',
+            _ops("json", ("remove", "/b", None)),
+            ("fieldOverrider", 0, "json", 0, "subPath"),
+            'cannot remove "/b": the document root has no field "b"',
+            id="json sub-path missing",
+        ),
+        pytest.param(
+            "a: 1\n",
+            _ops("yaml", ("replace", "/a", 2), ("add", "/b/c", 1)),
+            ("fieldOverrider", 0, "yaml", 1, "subPath"),
+            'cannot add "/b/c": the document root has no field "b"',
+            id="yaml second sub-operation",
+        ),
+        pytest.param(
+            "{a:1}",
+            _ops("json", ("remove", "/a", None)),
+            ("fieldOverrider", 0, "fieldPath"),
+            "the field does not hold JSON",
+            id="not json",
+        ),
+        pytest.param(
+            "a: [1",
+            _ops("yaml", ("remove", "/a", None)),
+            ("fieldOverrider", 0, "fieldPath"),
+            "the field does not hold YAML",
+            id="not yaml",
+        ),
+        pytest.param(
+            "a: .nan\n",
+            _ops("yaml", ("remove", "/a", None)),
+            ("fieldOverrider", 0, "fieldPath"),
+            "unsupported value",
+            id="yaml NaN has no JSON form",
+        ),
+    ],
+)
+def test_field_overrider_failures(
+    text: str, overriders: dict[str, Any], keys: tuple[Any, ...], message: str, apply_block: Any
+) -> None:
+    with pytest.raises(OverrideError) as caught:
+        apply_block(_configmap(text), overriders)
+    assert caught.value.origin.keys[-len(keys) :] == keys
+    assert message in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("field_path", "message"),
+    [
+        pytest.param("/data/g", '/data has no field "g"', id="missing"),
+        pytest.param("/data", 'the value at "/data" is not a string', id="not a string"),
+        pytest.param("data/f", 'must start with "/"', id="not a pointer"),
+    ],
+)
+def test_field_path_failures(field_path: str, message: str, apply_block: Any) -> None:
+    overriders = {
+        "fieldOverrider": [
+            {"fieldPath": field_path, "json": [{"subPath": "/a", "operator": "remove"}]}
+        ]
+    }
+    with pytest.raises(OverrideError) as caught:
+        apply_block(_configmap("{}"), overriders)
+    assert caught.value.origin.keys[-3:] == ("fieldOverrider", 0, "fieldPath")
+    assert message in caught.value.message

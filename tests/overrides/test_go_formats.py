@@ -1,0 +1,103 @@
+"""The Go text formats Karmada's output goes through: encoding/json floats and strings,
+strconv 'g' floats, go-yaml v2 scalar resolution (YAML 1.1 booleans, Go integer syntax,
+timestamps) and its natural key order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gitfleet.overrides import _gojson, _goyaml
+
+
+@pytest.mark.parametrize(
+    ("value", "as_json", "as_g"),
+    [
+        pytest.param(1.0, "1", "1", id="integral"),
+        pytest.param(0.1, "0.1", "0.1", id="fraction"),
+        pytest.param(1e21, "1e+21", "1e+21", id="json exponent from 1e21"),
+        pytest.param(1e20, "100000000000000000000", "1e+20", id="below 1e21"),
+        pytest.param(1e-7, "1e-7", "1e-07", id="small: json trims the exponent"),
+        pytest.param(1e-6, "0.000001", "1e-06", id="json fixed down to 1e-6"),
+        pytest.param(1234567.5, "1234567.5", "1.2345675e+06", id="g exponent from 1e6"),
+        pytest.param(0.0001, "0.0001", "0.0001", id="g fixed down to 1e-4"),
+        pytest.param(-0.0, "-0", "-0", id="negative zero"),
+    ],
+)
+def test_float_text(value: float, as_json: str, as_g: str) -> None:
+    assert _gojson.format_float(value) == as_json
+    assert _gojson.format_float(value, "g") == as_g
+
+
+def test_float32_text() -> None:
+    assert [_gojson.format_float32(v) for v in (1.1, 0.1, 2.0, 1e10)] == [
+        "1.1",
+        "0.1",
+        "2",
+        "1e+10",
+    ]
+
+
+def test_json_strings_and_numbers() -> None:
+    doc = _gojson.loads_preserving('{"b": 1.50e1, "a": "x"}')
+    doc["c"] = "<a & b>\u2028\b\x01é"
+    assert _gojson.dumps(doc, sort_keys=False) == (
+        '{"b":1.50e1,"a":"x","c":"\\u003ca \\u0026 b\\u003e\\u2028\\u0008\\u0001é"}'
+    )
+    assert _gojson.dumps({"b": 1, "a": [True, None]}, sort_keys=True) == '{"a":[true,null],"b":1}'
+    with pytest.raises(ValueError, match="unsupported value"):
+        _gojson.dumps(float("nan"), sort_keys=True)
+    with pytest.raises(ValueError):
+        _gojson.loads_preserving("NaN")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("y", True, id="y"),
+        pytest.param("Off", False, id="Off"),
+        pytest.param("~", None, id="tilde"),
+        pytest.param("0x1F", 31, id="hex"),
+        pytest.param("012", 10, id="leading zero is octal"),
+        pytest.param("08", 8.0, id="not octal: a float"),
+        pytest.param("1_000", 1000, id="underscores"),
+        pytest.param("1e5", 100000.0, id="exponent without a dot"),
+        pytest.param("1e400", "1e400", id="overflowing float stays text"),
+        pytest.param("1:20", "1:20", id="no base 60"),
+        pytest.param("2001-12-14", "2001-12-14", id="timestamp stays text"),
+        pytest.param("18446744073709551615", 18446744073709551615, id="uint64"),
+    ],
+)
+def test_scalar_resolution(text: str, expected: Any) -> None:
+    assert _goyaml.load(f"v: {text}\n") == {"v": expected}
+
+
+def test_timestamps_and_floats_are_recognised_for_quoting() -> None:
+    assert _goyaml.resolve("2001-12-14 21:59:43.10")[0] == _goyaml.TIMESTAMP
+    assert _goyaml.resolve("2001-02-30")[0] == _goyaml.STR
+    assert _goyaml.resolve(".5")[0] == _goyaml.FLOAT
+
+
+def test_natural_key_order() -> None:
+    keys = ["b", "a10", "a2", "A", "_x", "1", "10", "9", "a02"]
+    text = _goyaml.dump(dict.fromkeys(keys, 0))
+    assert [line.split(":")[0].strip('"') for line in text.splitlines()] == [
+        "_x",
+        "1",
+        "9",
+        "10",
+        "A",
+        "a2",
+        "a02",
+        "a10",
+        "b",
+    ]
+
+
+def test_dump_scalars_and_blocks() -> None:
+    assert _goyaml.dump("plain") == "plain\n"
+    assert _goyaml.dump(None) == "null\n"
+    assert _goyaml.dump({"a": "", "b": "x: y", "c": "two\nlines", "d": 1e21, "e": 2.0}) == (
+        "a: \"\"\nb: 'x: y'\nc: |-\n  two\n  lines\nd: 1e+21\ne: 2\n"
+    )

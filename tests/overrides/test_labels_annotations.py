@@ -1,0 +1,171 @@
+"""labelsOverrider and annotationsOverrider: add creates the map (and metadata) when missing,
+replace and remove skip absent keys, remove ignores the value, `/` and `~` in keys are escaped
+in the generated JSON pointer, an empty value changes nothing, entries apply one after another.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+DEPLOYMENT = {"apiVersion": "apps/v1", "kind": "Deployment"}
+
+
+def _manifest(**metadata: Any) -> dict[str, Any]:
+    return {**DEPLOYMENT, "metadata": {"name": "test", "namespace": "default", **metadata}}
+
+
+@pytest.mark.parametrize(
+    ("metadata", "overriders", "field", "expected"),
+    [
+        # ported from Karmada's labelannotationoverrider tests
+        pytest.param(
+            {},
+            {"labelsOverrider": [{"operator": "add", "value": {"test2": "test2"}}]},
+            "labels",
+            {"test2": "test2"},
+            id="add creates the labels map",
+        ),
+        pytest.param(
+            {"labels": {"foo": "foo", "bar": "bar"}},
+            {"labelsOverrider": [{"operator": "replace", "value": {"foo": "exist", "nx": "nx"}}]},
+            "labels",
+            {"foo": "exist", "bar": "bar"},
+            id="replace skips absent keys",
+        ),
+        pytest.param(
+            {"labels": {"foo": "foo", "bar": "bar"}},
+            {"labelsOverrider": [{"operator": "add", "value": {"test": "test"}}]},
+            "labels",
+            {"test": "test", "foo": "foo", "bar": "bar"},
+            id="add to existing labels",
+        ),
+        pytest.param(
+            {"labels": {"foo": "foo", "bar": "bar"}},
+            {"labelsOverrider": [{"operator": "remove", "value": {"foo": "foo", "nx": "nx"}}]},
+            "labels",
+            {"bar": "bar"},
+            id="remove skips absent keys",
+        ),
+        pytest.param(
+            {"annotations": {"foo": "foo", "bar": "bar"}},
+            {"annotationsOverrider": [{"operator": "add", "value": {"team/id": "c-m:p-v"}}]},
+            "annotations",
+            {"foo": "foo", "bar": "bar", "team/id": "c-m:p-v"},
+            id="add an annotation whose key has a slash",
+        ),
+        pytest.param(
+            {"annotations": {"team/id": "c-m:p-v", "foo": "foo"}},
+            {"annotationsOverrider": [{"operator": "remove", "value": {"team/id": "c-m:p-v"}}]},
+            "annotations",
+            {"foo": "foo"},
+            id="remove an annotation whose key has a slash",
+        ),
+        # gitfleet's own cases
+        pytest.param(
+            {"labels": {"foo": "old"}},
+            {"labelsOverrider": [{"operator": "add", "value": {"foo": "new"}}]},
+            "labels",
+            {"foo": "new"},
+            id="add overwrites an existing value",
+        ),
+        pytest.param(
+            {"labels": {"foo": "foo"}},
+            {"labelsOverrider": [{"operator": "remove", "value": {"foo": "other"}}]},
+            "labels",
+            {},
+            id="remove matches the key whatever the value",
+        ),
+        pytest.param(
+            {"labels": None},
+            {"labelsOverrider": [{"operator": "add", "value": {"a": "1"}}]},
+            "labels",
+            {"a": "1"},
+            id="add replaces null labels with a map",
+        ),
+        pytest.param(
+            {"annotations": {"a~b": "1"}},
+            {"annotationsOverrider": [{"operator": "replace", "value": {"a~b": "2"}}]},
+            "annotations",
+            {"a~b": "2"},
+            id="tilde in a key is escaped",
+        ),
+        pytest.param(
+            {"labels": {"a": "1"}},
+            {
+                "labelsOverrider": [
+                    {"operator": "add", "value": {"b": "2"}},
+                    {"operator": "replace", "value": {"b": "3"}},
+                ]
+            },
+            "labels",
+            {"a": "1", "b": "3"},
+            id="entries apply in order, each seeing the last",
+        ),
+        pytest.param(
+            {"annotations": {"keep": "x"}},
+            {"labelsOverrider": [{"operator": "add", "value": {"a": "1"}}]},
+            "annotations",
+            {"keep": "x"},
+            id="labels overrider leaves annotations alone",
+        ),
+    ],
+)
+def test_labels_and_annotations(
+    metadata: dict[str, Any],
+    overriders: dict[str, Any],
+    field: str,
+    expected: dict[str, str],
+    apply_block: Any,
+) -> None:
+    result = apply_block(_manifest(**metadata), overriders)
+    assert result["metadata"][field] == expected
+
+
+@pytest.mark.parametrize(
+    ("metadata", "overriders", "expected_ops"),
+    [
+        pytest.param(
+            {"annotations": {"foo": "foo"}},
+            {"annotationsOverrider": [{"operator": "add", "value": {"team/id": "c-m:p-v"}}]},
+            [{"op": "add", "path": "/metadata/annotations/team~1id", "value": "c-m:p-v"}],
+            id="slash escaped as ~1 (Karmada)",
+        ),
+        pytest.param(
+            {"labels": {"x": "1"}},
+            {"labelsOverrider": [{"operator": "replace", "value": {"y": "2"}}]},
+            [],
+            id="replace of absent keys generates nothing",
+        ),
+        pytest.param(
+            {},
+            {"labelsOverrider": [{"operator": "add", "value": {}}]},
+            [],
+            id="empty value generates nothing, not even the map",
+        ),
+        pytest.param(
+            {},
+            {"labelsOverrider": [{"operator": "add", "value": {"b": "2", "a": "1"}}]},
+            [
+                {"op": "add", "path": "/metadata/labels", "value": {}},
+                {"op": "add", "path": "/metadata/labels/a", "value": "1"},
+                {"op": "add", "path": "/metadata/labels/b", "value": "2"},
+            ],
+            id="map created first, keys in sorted order",
+        ),
+    ],
+)
+def test_generated_operations(
+    metadata: dict[str, Any],
+    overriders: dict[str, Any],
+    expected_ops: list[dict[str, Any]],
+    block_ops: Any,
+) -> None:
+    assert block_ops(_manifest(**metadata), overriders) == expected_ops
+
+
+def test_add_creates_metadata_when_missing(apply_block: Any) -> None:
+    manifest = {**DEPLOYMENT}
+    overriders = {"annotationsOverrider": [{"operator": "add", "value": {"a": "1"}}]}
+    assert apply_block(manifest, overriders)["metadata"] == {"annotations": {"a": "1"}}

@@ -1,0 +1,186 @@
+"""plaintext overriders as raw RFC 6902 operations with evanphx/json-patch v5's reading of
+indices (negative from the end, Atoi forms, `-` to append), add on an existing key replacing
+it, per-cluster rules, values never shared between results, and failures explained and
+located at the failing entry's path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gitfleet import overrides
+from gitfleet.errors import OverrideError
+
+
+def _plain(*ops: tuple[str, str, Any]) -> dict[str, Any]:
+    return {
+        "plaintext": [{"operator": op, "path": path, "value": value} for op, path, value in ops]
+    }
+
+
+SERVICE: Any = {
+    "apiVersion": "v1",
+    "kind": "Service",
+    "metadata": {"name": "web", "namespace": "default", "labels": {"app": "web"}},
+    "spec": {"ports": [{"port": 80}, {"port": 443}], "type": "ClusterIP"},
+}
+
+
+@pytest.mark.parametrize(
+    ("overriders", "pointer", "expected"),
+    [
+        pytest.param(
+            _plain(("add", "/metadata/labels/app", "api")),
+            "/metadata/labels",
+            {"app": "api"},
+            id="add replaces an existing key",
+        ),
+        pytest.param(
+            _plain(("replace", "/spec/type", "NodePort")),
+            "/spec/type",
+            "NodePort",
+            id="replace",
+        ),
+        pytest.param(
+            _plain(("remove", "/spec/type", None)),
+            "/spec",
+            {"ports": SERVICE["spec"]["ports"]},
+            id="remove",
+        ),
+        pytest.param(
+            _plain(("replace", "/spec/ports/-1/port", 8443)),
+            "/spec/ports",
+            [{"port": 80}, {"port": 8443}],
+            id="negative index counts from the end",
+        ),
+        pytest.param(
+            _plain(("add", "/spec/ports/-", {"port": 8080})),
+            "/spec/ports",
+            [{"port": 80}, {"port": 443}, {"port": 8080}],
+            id="dash appends",
+        ),
+        pytest.param(
+            _plain(("add", "/spec/ports/2", {"port": 8080})),
+            "/spec/ports/2",
+            {"port": 8080},
+            id="add at the length appends",
+        ),
+        pytest.param(
+            _plain(("add", "/spec/ports/-3", {"port": 1})),
+            "/spec/ports/0",
+            {"port": 1},
+            id="negative add index before the first",
+        ),
+        pytest.param(
+            _plain(("remove", "/spec/ports/01", None)),
+            "/spec/ports",
+            [{"port": 80}],
+            id="leading zero index read as a number",
+        ),
+        pytest.param(
+            _plain(("add", "/spec/sessionAffinity", None)),
+            "/spec/sessionAffinity",
+            None,
+            id="value absent adds null",
+        ),
+        pytest.param(
+            _plain(("add", "/spec/x", 1), ("replace", "/spec/x", 2)),
+            "/spec/x",
+            2,
+            id="operations in order",
+        ),
+    ],
+)
+def test_plaintext(
+    overriders: dict[str, Any], pointer: str, expected: Any, apply_block: Any, pointer_get: Any
+) -> None:
+    assert pointer_get(apply_block(SERVICE, overriders), pointer) == expected
+
+
+@pytest.mark.parametrize(
+    ("overriders", "index", "message"),
+    [
+        pytest.param(
+            _plain(("replace", "/spec/clusterIP", "None")),
+            0,
+            'cannot replace "/spec/clusterIP": /spec has no field "clusterIP"',
+            id="replace needs the target",
+        ),
+        pytest.param(
+            _plain(("add", "/spec/x", 1), ("remove", "/status/loadBalancer", None)),
+            1,
+            'cannot remove "/status/loadBalancer": the document root has no field "status"',
+            id="remove needs the target",
+        ),
+        pytest.param(
+            _plain(("add", "/spec/selector/app", "web")),
+            0,
+            'cannot add "/spec/selector/app": /spec has no field "selector"',
+            id="add needs the parent",
+        ),
+        pytest.param(
+            _plain(("replace", "/spec/ports/5/port", 1)),
+            0,
+            '/spec/ports has 2 items, "5" is not an index in it',
+            id="index out of range",
+        ),
+        pytest.param(
+            _plain(("add", "/spec/type/x", 1)),
+            0,
+            "/spec/type is a string, not an object or array",
+            id="through a scalar",
+        ),
+        pytest.param(
+            _plain(("add", "spec/type", 1)),
+            0,
+            'a path must start with "/"',
+            id="path without a leading slash",
+        ),
+    ],
+)
+def test_plaintext_failures(
+    overriders: dict[str, Any], index: int, message: str, apply_block: Any
+) -> None:
+    with pytest.raises(OverrideError) as caught:
+        apply_block(SERVICE, overriders)
+    assert caught.value.origin.keys[-3:] == ("plaintext", index, "path")
+    assert message in caught.value.message
+
+
+def test_rule_for_one_cluster(make_cluster: Any, make_policy: Any) -> None:
+    """Karmada's namespace sync case: a ClusterOverridePolicy on a Namespace for cluster1."""
+    namespace: Any = {
+        "apiVersion": "v1",
+        "kind": "Namespace",
+        "metadata": {"name": "test-namespace", "labels": {"overridden": "false"}},
+    }
+    cop = make_policy(
+        "test-override",
+        {
+            "resourceSelectors": [
+                {"apiVersion": "v1", "kind": "Namespace", "name": "test-namespace"}
+            ],
+            "overrideRules": [
+                {
+                    "targetCluster": {"clusterNames": ["cluster1"]},
+                    "overriders": _plain(("add", "/metadata/labels/overridden", "true")),
+                }
+            ],
+        },
+        namespace=None,
+    )
+    for name, expected in (("cluster1", "true"), ("cluster2", "false")):
+        result = overrides.apply(namespace, make_cluster(name), [], [cop])
+        assert result.manifest["metadata"]["labels"]["overridden"] == expected
+
+
+def test_values_are_not_shared(make_cluster: Any, make_policy: Any) -> None:
+    cop = make_policy(
+        "p", {"overrideRules": [{"overriders": _plain(("add", "/spec/extra", {"k": ["v"]}))}]}, None
+    )
+    first = overrides.apply(SERVICE, make_cluster("a"), [], [cop])
+    first.manifest["spec"]["extra"]["k"].append("changed")
+    second = overrides.apply(SERVICE, make_cluster("b"), [], [cop])
+    assert second.manifest["spec"]["extra"] == {"k": ["v"]}
+    assert cop.spec.override_rules[0].overriders.plaintext[0].value == {"k": ["v"]}
