@@ -78,6 +78,8 @@ def go_atoi(token: str) -> int | None:
 
 def _canonical(doc: Any, op: str, path: str) -> str:
     """Rewrite array indices as v5 resolves them (`+1`, `01`, `-1` from the end)."""
+    if not path.startswith("/"):
+        return path
     tokens = path[1:].split("/")
     node = doc
     for position, token in enumerate(tokens):

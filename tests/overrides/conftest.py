@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import builders
 import pytest
 
 from gitfleet import overrides
@@ -19,14 +20,7 @@ Doc = dict[str, Any]
 
 
 def make_cluster(name: str, labels: dict[str, str] | None = None, **spec: Any) -> cluster.Cluster:
-    return cluster.Cluster.from_doc(
-        {
-            "apiVersion": "cluster.karmada.io/v1alpha1",
-            "kind": "Cluster",
-            "metadata": {"name": name, "labels": labels or {}},
-            "spec": {"syncMode": "Push", **spec},
-        }
-    )
+    return cluster.Cluster.from_doc(builders.make_cluster(name, labels=labels, **spec))
 
 
 def make_policy(

@@ -1,12 +1,14 @@
 """The Go text formats Karmada's output goes through: encoding/json floats and strings,
 strconv 'g' floats, go-yaml v2 scalar resolution (YAML 1.1 booleans, Go integer syntax,
-timestamps) and its natural key order."""
+timestamps) and its natural key order; Go float text reads back as the same float."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gitfleet.overrides import _gojson, _goyaml
 
@@ -101,3 +103,9 @@ def test_dump_scalars_and_blocks() -> None:
     assert _goyaml.dump({"a": "", "b": "x: y", "c": "two\nlines", "d": 1e21, "e": 2.0}) == (
         "a: \"\"\nb: 'x: y'\nc: |-\n  two\n  lines\nd: 1e+21\ne: 2\n"
     )
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_float_text_reads_back_exactly(value: float) -> None:
+    assert float(_gojson.format_float(value)) == value
+    assert float(_gojson.format_float(value, "g")) == value
