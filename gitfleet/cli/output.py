@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -28,7 +28,7 @@ def emit(data: Any, output: str, human: str) -> None:
         click.echo(human, nl=not human.endswith("\n") and bool(human))
 
 
-def fail_input(error: InputError) -> None:
+def fail_input(error: InputError) -> NoReturn:
     """An input error: one located line on stderr, exit 1."""
     click.echo(str(error), err=True)
     sys.exit(1)
