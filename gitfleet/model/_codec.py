@@ -251,7 +251,7 @@ def json_schema(hint: Any, definitions: dict[str, Any]) -> dict[str, Any]:
             "type": "object",
             "additionalProperties": json_schema(typing.get_args(hint)[1], definitions),
         }
-    if dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         name = hint.__name__
         if name not in definitions:
             definitions[name] = {}

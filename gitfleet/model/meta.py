@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar, Self, TypeVar, dataclass_transform
 
+from gitfleet import errors
 from gitfleet.model import _codec
 from gitfleet.model._codec import field, internal
 from gitfleet.model.origin import UNKNOWN, Origin
@@ -131,11 +132,11 @@ class ApiObject:
         """Parse one document of this kind; `SchemaError` names the first bad field."""
         api_version, kind = doc.get("apiVersion"), doc.get("kind")
         if api_version != cls.API_VERSION or kind != cls.KIND:
-            raise _codec.SchemaError(
+            raise errors.SchemaError(
                 origin, f"expected {cls.API_VERSION} {cls.KIND}, got {api_version} {kind}"
             )
-        obj = _codec.decode(cls, doc, origin, ignore=frozenset({"apiVersion", "kind"}))
-        return dataclasses.replace(obj, origin=origin)
+        obj: Self = _codec.decode(cls, doc, origin, ignore=frozenset({"apiVersion", "kind"}))
+        return dataclasses.replace(obj, origin=origin)  # type: ignore[type-var]
 
     def to_doc(self) -> dict[str, Any]:
         """The document, as the user would write it (omitempty)."""
