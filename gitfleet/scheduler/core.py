@@ -19,6 +19,8 @@ from gitfleet.scheduler import assignment, framework, index, plugins, spread
 from gitfleet.scheduler.plugins import cluster_affinity
 
 FRAMEWORK = framework.Framework.from_registry(plugins.IN_TREE)
+UNBOUNDED = 2**31 - 1
+"""An estimate without limit (Go's math.MaxInt32)."""
 OVERFLOW_ORDER_UNMATCHED = 1000
 """The tier of a cluster matching no affinity of the term (cannot happen after filtering)."""
 
@@ -47,11 +49,10 @@ def find_feasible(
     status: work.ResourceBindingStatus,
     clusters: index.ClusterIndex,
     placement_text: str,
-) -> tuple[list[framework.ClusterInfo], dict[str, index.Verdicts]]:
+) -> tuple[list[framework.ClusterInfo], Mapping[str, index.Verdicts]]:
     """Run every filter plugin on every live cluster (findClustersThatFit).
 
-    Verdicts are shared between bindings with the same filter key; only the clusters of this
-    binding's previous result are filtered again with its own target list.
+    Verdicts are shared between bindings with the same filter key (`index.FilterTable`).
     """
     key = (
         placement_text,
@@ -63,21 +64,18 @@ def find_feasible(
     )
     table = clusters.filter_tables.get(key)
     if table is None:
-        untargeted = dataclasses.replace(spec, clusters=())
-        table = clusters.filter_tables[key] = index.FilterTable(
-            {info.name: _verdicts(untargeted, status, info) for info in clusters.live}
-        )
-    verdicts = table.verdicts
-    feasible_names: set[str] | frozenset[str] = table.feasible
-    targets = {t.name for t in spec.clusters if t.name in verdicts}
-    if targets:
-        verdicts = dict(verdicts)
-        feasible_names = set(table.feasible - targets)
-        for name in targets:
-            verdicts[name] = _verdicts(spec, status, clusters.infos[name])
-            if all(r.success for _, r in verdicts[name]):
-                feasible_names.add(name)
-    return [clusters.infos[name] for name in sorted(feasible_names)], verdicts
+        table = index.FilterTable(_verdicts, spec, status, clusters.live)
+        clusters.filter_tables[key] = table
+    own = {
+        t.name: table.targeted(clusters.infos[t.name])
+        for t in spec.clusters
+        if t.name in table.verdicts
+    }
+    if not own:
+        return [clusters.infos[name] for name in sorted(table.feasible)], table.verdicts
+    feasible = (table.feasible - own.keys()) | (table.targeted_feasible & own.keys())
+    view = index.VerdictView(table.verdicts, own)
+    return [clusters.infos[name] for name in sorted(feasible)], view
 
 
 def _verdicts(
@@ -96,16 +94,16 @@ def prioritize(
 ) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
     """Total score per cluster and each score plugin's scores (prioritizeClusters); weights
     are all 1."""
-    totals = dict.fromkeys((info.name for info in feasible), 0)
+    names = [info.name for info in feasible]
+    totals = [0] * len(feasible)
     per_plugin: dict[str, dict[str, int]] = {}
-    for plugin in FRAMEWORK.scorers:
+    for plugin, normalizer in FRAMEWORK.scorers:
         scores = [plugin.score(spec, info) for info in feasible]
-        if isinstance(plugin, framework.ScoreNormalizer):
-            scores = plugin.normalize(scores)
-        per_plugin[plugin.NAME] = dict(zip(totals, scores, strict=True))
-        for name, score in per_plugin[plugin.NAME].items():
-            totals[name] += score
-    return totals, per_plugin
+        if normalizer is not None:
+            scores = normalizer.normalize(scores)
+        per_plugin[plugin.NAME] = dict(zip(names, scores, strict=True))
+        totals = [t + s for t, s in zip(totals, scores, strict=True)]
+    return dict(zip(names, totals, strict=True)), per_plugin
 
 
 def overflow_order(
@@ -137,13 +135,9 @@ def allocatable_replicas(
     """Replicas each cluster can still take (calAvailableReplicas): unbounded for resources
     without replicas, else the estimator's answer, an unbounded answer meaning all replicas."""
     if spec.replicas == 0 and not spec.components:
-        return [estimator_unbounded()] * len(feasible)
-    answers = [clusters.estimate(info.name, spec.replica_requirements) for info in feasible]
-    return [spec.replicas if a == estimator_unbounded() else a for a in answers]
-
-
-def estimator_unbounded() -> int:
-    return 2**31 - 1
+        return [UNBOUNDED] * len(feasible)
+    answers = clusters.estimates(spec.replica_requirements, (info.name for info in feasible))
+    return [spec.replicas if a == UNBOUNDED else a for a in answers]
 
 
 def select(
@@ -157,14 +151,15 @@ def select(
     placement = spec.placement or policy.Placement()
     assigned = {t.name: t.replicas for t in spec.clusters}
     allocatable = allocatable_replicas(spec, feasible, clusters)
+    tiers = placement.cluster_affinity is None and bool(placement.cluster_affinities)
     candidates = [
         spread.Candidate(
-            name=info.name,
-            score=totals[info.name],
-            overflow_order=overflow_order(info, spec, status),
-            available=free + assigned.get(info.name, 0),
-            allocatable=free,
-            cluster=info.cluster,
+            info.name,
+            totals[info.name],
+            overflow_order(info, spec, status) if tiers else 0,
+            free + assigned.get(info.name, 0),
+            free,
+            info.cluster,
         )
         for info, free in zip(feasible, allocatable, strict=True)
     ]
@@ -182,30 +177,32 @@ def run(
 ) -> Attempt:
     """One run of the algorithm (genericScheduler.Schedule)."""
     feasible, verdicts = find_feasible(spec, status, clusters, placement_text)
-    attempt = Attempt(
-        affinity_name=status.scheduler_observed_affinity_name,
-        num_clusters=len(clusters),
-        filters=verdicts,
-        scores={},
-    )
+    name, count = status.scheduler_observed_affinity_name, len(clusters)
     if not feasible:
         failures = {n: r for n, vs in verdicts.items() if (r := first_failure(vs)) is not None}
-        message = framework.fit_error_message(len(clusters), failures)
-        return dataclasses.replace(attempt, error=errors.FitError(message, failures))
-    totals, per_plugin = prioritize(spec, feasible)
-    attempt = dataclasses.replace(attempt, scores=per_plugin)
+        message = framework.fit_error_message(count, failures)
+        return Attempt(name, count, verdicts, {}, error=errors.FitError(message, failures))
+    totals, scores = prioritize(spec, feasible)
     try:
         candidates, selection = select(spec, status, feasible, totals, clusters)
     except framework.ScheduleError as e:
-        return dataclasses.replace(attempt, error=e.wrapped("failed to select clusters"))
-    attempt = dataclasses.replace(attempt, candidates=candidates, selection=selection)
+        return Attempt(name, count, verdicts, scores, error=e.wrapped("failed to select clusters"))
     steps: list[str] = []
     try:
         result = assignment.assign_replicas(
             selection.clusters, spec, status, fresh=fresh, trace=steps
         )
     except framework.ScheduleError as e:
-        return dataclasses.replace(
-            attempt, steps=tuple(steps), error=e.wrapped("failed to assign replicas")
+        return Attempt(
+            name,
+            count,
+            verdicts,
+            scores,
+            candidates,
+            selection,
+            tuple(steps),
+            error=e.wrapped("failed to assign replicas"),
         )
-    return dataclasses.replace(attempt, steps=tuple(steps), result=tuple(result))
+    return Attempt(
+        name, count, verdicts, scores, candidates, selection, tuple(steps), tuple(result)
+    )

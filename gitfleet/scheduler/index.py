@@ -11,8 +11,9 @@ per-replica requests are equal.
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import Any
 
 from gitfleet.model import cluster, meta, policy, work
@@ -22,16 +23,76 @@ Verdicts = tuple[tuple[str, framework.Result], ...]
 """Each filter plugin's (name, result) for one cluster, in registry order."""
 
 
+Judge = Callable[
+    [work.ResourceBindingSpec, work.ResourceBindingStatus, framework.ClusterInfo], Verdicts
+]
+"""Runs every filter plugin on one cluster."""
+
+
 class FilterTable:
-    """Every live cluster's verdicts for one filter key, and the names of those that passed."""
+    """Every live cluster's verdicts for one filter key, computed as if no cluster were in the
+    binding's result, and, on demand, the verdict of a cluster that is in it. Plugins see the
+    result only through whether the cluster is in it, so these two cover every binding."""
 
-    __slots__ = ("feasible", "verdicts")
+    __slots__ = (
+        "_judge",
+        "_spec",
+        "_status",
+        "_targeted",
+        "feasible",
+        "targeted_feasible",
+        "verdicts",
+    )
 
-    def __init__(self, verdicts: dict[str, Verdicts]) -> None:
-        self.verdicts = verdicts
-        self.feasible = frozenset(
-            name for name, vs in verdicts.items() if all(r.success for _, r in vs)
-        )
+    def __init__(
+        self,
+        judge: Judge,
+        spec: work.ResourceBindingSpec,
+        status: work.ResourceBindingStatus,
+        live: Iterable[framework.ClusterInfo],
+    ) -> None:
+        self._judge = judge
+        self._spec = dataclasses.replace(spec, clusters=())
+        self._status = status
+        self._targeted: dict[str, Verdicts] = {}
+        self.targeted_feasible: set[str] = set()
+        """Clusters that pass when they are in the result (among those asked about)."""
+        self.verdicts = {info.name: judge(self._spec, status, info) for info in live}
+        self.feasible = frozenset(n for n, vs in self.verdicts.items() if passed(vs))
+
+    def targeted(self, info: framework.ClusterInfo) -> Verdicts:
+        """The verdicts for `info` when it is in the binding's result."""
+        found = self._targeted.get(info.name)
+        if found is None:
+            spec = dataclasses.replace(self._spec, clusters=(work.TargetCluster(name=info.name),))
+            found = self._targeted[info.name] = self._judge(spec, self._status, info)
+            if passed(found):
+                self.targeted_feasible.add(info.name)
+        return found
+
+
+def passed(verdicts: Verdicts) -> bool:
+    return all(r.success for _, r in verdicts)
+
+
+class VerdictView(Mapping[str, Verdicts]):
+    """One binding's verdicts: the shared table, with those of its result's clusters."""
+
+    __slots__ = ("_base", "_own")
+
+    def __init__(self, base: Mapping[str, Verdicts], own: Mapping[str, Verdicts]) -> None:
+        self._base = base
+        self._own = own
+
+    def __getitem__(self, name: str) -> Verdicts:
+        found = self._own.get(name)
+        return self._base[name] if found is None else found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._base)
+
+    def __len__(self) -> int:
+        return len(self._base)
 
 
 class ClusterIndex:
@@ -54,21 +115,28 @@ class ClusterIndex:
     def __len__(self) -> int:
         return len(self.clusters)
 
-    def estimate(self, name: str, requirements: work.ReplicaRequirements | None) -> int:
-        """The general estimator's answer for cluster `name`, memoized per request."""
+    def estimates(
+        self, requirements: work.ReplicaRequirements | None, names: Iterable[str]
+    ) -> list[int]:
+        """The general estimator's answer for each named cluster, memoized per request."""
         key = estimator.request_key(requirements)
-        found = self._estimates.get((key, name))
-        if found is not None:
-            return found
         if key not in self._requests:
             self._requests[key] = (
                 None if requirements is None else estimator.Request.of(requirements)
             )
-        capacity = self._capacities.get(name)
-        if capacity is None:
-            capacity = self._capacities[name] = estimator.Capacity(self.infos[name].cluster)
-        answer = self._estimates[(key, name)] = capacity.max_replicas(self._requests[key])
-        return answer
+        request = self._requests[key]
+        known = self._estimates
+        answers = []
+        for name in names:
+            found = known.get((key, name))
+            if found is None:
+                capacity = self._capacities.get(name)
+                if capacity is None:
+                    capacity = estimator.Capacity(self.infos[name].cluster)
+                    self._capacities[name] = capacity
+                found = known[(key, name)] = capacity.max_replicas(request)
+            answers.append(found)
+        return answers
 
     def placement_document(self, placement: policy.Placement) -> tuple[dict[str, Any], str]:
         """The placement as a JSON document and as compact JSON text (the applied-placement

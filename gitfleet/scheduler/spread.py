@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from gitfleet.model import cluster, policy, work
 from gitfleet.scheduler import _groups, framework
@@ -30,10 +31,10 @@ _GO_INT64_OF_INF = -(2**63)
 """What Go's int64(math.Ceil(x/0)) gives on amd64, for a region minGroups left at 0."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A feasible cluster with what selection and assignment need
-    (Karmada spreadconstraint.ClusterDetailInfo)."""
+    (Karmada spreadconstraint.ClusterDetailInfo); a named tuple because every binding makes
+    one per feasible cluster."""
 
     name: str
     score: int

@@ -39,7 +39,7 @@ class APIEnablement:
         status: work.ResourceBindingStatus,
         info: framework.ClusterInfo,
     ) -> framework.Result:
-        if any(target.name == info.name for target in spec.clusters):
+        if info.name in framework.target_names(spec):
             return framework.SUCCESS
         key = (group_version(spec.resource.api_version), spec.resource.kind)
         if key in info.enabled_apis:

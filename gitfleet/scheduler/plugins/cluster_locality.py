@@ -19,7 +19,7 @@ class ClusterLocality:
     NAME = NAME
 
     def score(self, spec: work.ResourceBindingSpec, info: framework.ClusterInfo) -> int:
-        if any(target.name == info.name for target in spec.clusters):
+        if info.name in framework.target_names(spec):
             return framework.MAX_CLUSTER_SCORE
         return framework.MIN_CLUSTER_SCORE
 

@@ -45,7 +45,7 @@ class TaintToleration:
         status: work.ResourceBindingStatus,
         info: framework.ClusterInfo,
     ) -> framework.Result:
-        if not info.blocking_taints or any(t.name == info.name for t in spec.clusters):
+        if not info.blocking_taints or info.name in framework.target_names(spec):
             return framework.SUCCESS
         tolerations = spec.placement.cluster_tolerations if spec.placement else ()
         for taint in info.blocking_taints:
