@@ -32,8 +32,14 @@ def safe_environment(git_dir: Path) -> dict[str, str]:
 
 
 def _is_git_dir(path: Path) -> bool:
-    """What git itself checks: a HEAD file and objects/ and refs/ folders."""
-    return (path / "HEAD").is_file() and (path / "objects").is_dir() and (path / "refs").is_dir()
+    """What git itself checks: a HEAD file, and objects/ and refs/ folders (in the common
+    folder that a linked worktree's `commondir` names)."""
+    if not (path / "HEAD").is_file():
+        return False
+    common = path
+    if (path / "commondir").is_file():
+        common = path / (path / "commondir").read_text(encoding="utf-8").strip()
+    return (common / "objects").is_dir() and (common / "refs").is_dir()
 
 
 def find_git_dir(path: Path) -> Path | None:

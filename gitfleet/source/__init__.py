@@ -28,6 +28,10 @@ __all__ = ["Document", "LoadedSource", "Role", "SourceConfig", "load"]
 
 _SUFFIXES = (".yaml", ".yml")
 _THIRD_PARTY_FILE = "customizations.yaml"
+_NOT_READ = {
+    _files.Kind.SYMLINK: "symbolic link is not followed",
+    _files.Kind.SUBMODULE: "submodule is not read",
+}
 
 
 def load(
@@ -87,7 +91,7 @@ def _read_one(
 ) -> tuple[bytes | None, diagnostic.Diagnostic | None]:
     origin = Origin(entry.path)
     if entry.kind is not _files.Kind.FILE:
-        return None, diagnostic.error(origin, f"{entry.kind} is not followed")
+        return None, diagnostic.error(origin, _NOT_READ[entry.kind])
     if entry.size > limit:
         return None, _too_large(entry, limit)
     data = files.read([entry])[entry.path]
@@ -153,10 +157,10 @@ def _select(
                 problems.append(_too_large(entry, limit))
             else:
                 wanted.append(entry)
-        elif selected and entry.kind is _files.Kind.SYMLINK:
-            problems.append(diagnostic.error(Origin(entry.path), "symbolic link is not followed"))
+        elif selected and entry.kind is _files.Kind.SYMLINK:  # meant as a source file: an error
+            problems.append(diagnostic.error(Origin(entry.path), _NOT_READ[entry.kind]))
         else:
-            problems.append(diagnostic.warning(Origin(entry.path), f"{entry.kind} is not read"))
+            problems.append(diagnostic.warning(Origin(entry.path), _NOT_READ[entry.kind]))
     return wanted, rules, problems
 
 

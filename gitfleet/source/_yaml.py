@@ -213,6 +213,7 @@ _SCALARS: dict[str | None, Callable[..., Any]] = {
 }
 _CONSTRUCTORS: dict[str | None, Callable[..., Any]] = {
     **_SCALARS,
+    MERGE_TAG: _construct_str,  # `<<` anywhere but in key position is just text
     _SEQ: _construct_seq,
     _MAP: _construct_map,
     None: _refuse_tag,

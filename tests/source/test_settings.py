@@ -1,0 +1,173 @@
+"""gitfleet.yaml decides which files are read, how large they may be, and branch names.
+
+Aspects covered:
+- defaults without gitfleet.yaml; every setting read; the settings file is never a document;
+- include and exclude globs (`**`, patterns without `/` at any depth, folders covering what
+  is below them, exclude winning);
+- absolute patterns and `..` segments are refused, located at the pattern, and dropped;
+- unknown settings, bad branch names and bad sizes are located errors with defaults kept;
+- the size limit (from gitfleet.yaml or the `max_file_size` argument) is an error per file;
+- a third-party customizations folder is loaded as rules, not as documents;
+- symbolic links are never followed: one named like a YAML file is an error, others warn.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gitfleet import source
+from gitfleet.model import loaded
+
+WriteFolder = Callable[[dict[str, str | bytes]], Path]
+LoadFolder = Callable[[dict[str, str | bytes]], loaded.LoadedSource]
+
+
+def config_map(name: str) -> str:
+    return f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n"
+
+
+def names(result: loaded.LoadedSource) -> list[str]:
+    return sorted(t.name for t in result.objects.templates)
+
+
+def test_defaults_without_settings(load_folder: LoadFolder) -> None:
+    result = load_folder({"a.yaml": config_map("a"), "b/c.yml": config_map("c"), "d.json": "{}"})
+    assert result.config == loaded.SourceConfig()
+    assert names(result) == ["a", "c"]
+
+
+def test_every_setting_is_read(load_folder: LoadFolder) -> None:
+    settings = """\
+include: ["apps/**"]
+exclude: [secret-*.yaml]
+sourceBranch: release
+renderedBranch: fleet/out
+maxFileSize: 2Ki
+thirdPartyCustomizations: vendor/karmada
+"""
+    config = load_folder({"gitfleet.yaml": settings}).config
+    assert (config.include, config.exclude) == (("apps/**",), ("secret-*.yaml",))
+    assert (config.source_branch, config.rendered_branch) == ("release", "fleet/out")
+    assert config.max_file_size == 2048
+    assert config.third_party_customizations == "vendor/karmada"
+    assert str(config.origin) == "gitfleet.yaml:1:1"
+
+
+def test_globs_select_files(load_folder: LoadFolder) -> None:
+    result = load_folder(
+        {
+            "gitfleet.yaml": "include: [apps/**, '*.yml']\nexclude: [secret-*.yaml, apps/legacy]\n",
+            "apps/a.yaml": config_map("a"),
+            "apps/deep/b.yaml": config_map("b"),
+            "apps/deep/secret-x.yaml": config_map("secret"),
+            "apps/legacy/old.yaml": config_map("old"),
+            "other/c.yaml": config_map("c"),
+            "other/d.yml": config_map("d"),
+        }
+    )
+    assert result.ok, result.diagnostics
+    assert names(result) == ["a", "b", "d"]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "message"),
+    [
+        pytest.param("/etc/**", "is absolute", id="absolute"),
+        pytest.param("../other/**", "has a '..' segment", id="parent"),
+        pytest.param("apps/../../x", "has a '..' segment", id="inner parent"),
+        pytest.param("", "empty pattern", id="empty"),
+    ],
+)
+def test_patterns_leaving_the_source_are_refused(
+    load_folder: LoadFolder, pattern: str, message: str
+) -> None:
+    result = load_folder({"gitfleet.yaml": f"exclude:\n  - 'a.yaml'\n  - '{pattern}'\n"})
+    [problem] = result.diagnostics
+    assert str(problem.origin) == "gitfleet.yaml:3:5"
+    assert "exclude[1]: " in problem.message and message in problem.message
+    assert result.config.exclude == ("a.yaml",)
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        pytest.param("exlude: [a]\n", "1:1", "unknown setting 'exlude'", id="unknown"),
+        pytest.param("sourceBranch: 'a b'\n", "1:1", "not a valid branch name", id="branch"),
+        pytest.param("renderedBranch: x..y\n", "1:1", "not a valid branch name", id="dots"),
+        pytest.param("maxFileSize: -1\n", "1:1", "positive number of bytes", id="negative"),
+        pytest.param("maxFileSize: 5MB\n", "1:1", "positive number of bytes", id="unit"),
+        pytest.param("include: apps\n", "1:1", "expected a list of patterns", id="not a list"),
+        pytest.param("thirdPartyCustomizations: /opt\n", "1:1", "a folder inside", id="abs"),
+        pytest.param("- a\n", "1:1", "must be a mapping", id="list"),
+    ],
+)
+def test_bad_settings_are_located(
+    load_folder: LoadFolder, text: str, where: str, message: str
+) -> None:
+    result = load_folder({"gitfleet.yaml": text})
+    [problem] = result.diagnostics
+    assert str(problem.origin) == f"gitfleet.yaml:{where}"
+    assert message in problem.message
+    assert result.config.rendered_branch == loaded.DEFAULT_RENDERED_BRANCH
+
+
+def test_file_size_limit(folder: WriteFolder) -> None:
+    files: dict[str, str | bytes] = {
+        "gitfleet.yaml": "maxFileSize: 100\n",
+        "small.yaml": config_map("small"),
+        "big.yaml": config_map("big") + "data:\n  x: '" + "y" * 200 + "'\n",
+    }
+    path = folder(files)
+    [problem] = source.load(path).diagnostics
+    assert str(problem) == "big.yaml: error: file is 267 bytes, over the limit of 100 (maxFileSize)"
+    assert source.load(path, max_file_size=1000).ok
+    assert not source.load(path, max_file_size=10).ok
+
+
+def test_third_party_customizations_are_rules(load_folder: LoadFolder) -> None:
+    rule = """\
+apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: declarative-configuration-thing
+spec:
+  target: {apiVersion: example.io/v1, kind: Thing}
+  customizations:
+    healthInterpretation:
+      luaScript: "function InterpretHealth(o) return true end"
+"""
+    result = load_folder(
+        {
+            "gitfleet.yaml": "thirdPartyCustomizations: karmada/\n",
+            "karmada/example.io/v1/Thing/customizations.yaml": rule,
+            "karmada/example.io/v1/Thing/testdata/health-test.yaml": "name: not an object\n",
+            "app.yaml": config_map("app"),
+        }
+    )
+    assert result.ok, result.diagnostics
+    assert [c.name for c in result.third_party_customizations] == [
+        "declarative-configuration-thing"
+    ]
+    assert result.objects.customizations == ()
+    assert names(result) == ["app"]
+
+
+def test_symbolic_links_are_never_followed(folder: WriteFolder, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.yaml").write_text(config_map("secret"))
+    path = folder({"a.yaml": config_map("a")})
+    os.symlink(outside / "secret.yaml", path / "link.yaml")
+    os.symlink(outside, path / "linked-folder")
+    os.symlink(outside / "secret.yaml", path / "gitfleet.yaml")
+    result = source.load(path)
+    assert names(result) == ["a"]
+    assert [str(d) for d in result.diagnostics] == [
+        "gitfleet.yaml: error: symbolic link is not followed",
+        "link.yaml: error: symbolic link is not followed",
+        "linked-folder: warning: symbolic link is not followed",
+    ]
