@@ -24,8 +24,8 @@ class SyncMode(enum.StrEnum):
 class LocalSecretReference:
     """A Secret in the control plane."""
 
-    namespace: str = field()
-    name: str = field()
+    namespace: str = field(doc="Namespace of the Secret.")
+    name: str = field(doc="Name of the Secret.")
 
 
 @meta.frozen
@@ -33,90 +33,120 @@ class ResourceModelRange:
     """The interval [min, max) of one resource for a grade."""
 
     name: str = field(doc="cpu, memory, storage or ephemeral-storage.")
-    min: meta.Quantity = field()
-    max: meta.Quantity = field()
+    min: meta.Quantity = field(doc="Lower bound of the interval (included).")
+    max: meta.Quantity = field(doc="Upper bound of the interval (excluded).")
 
 
 @meta.frozen
 class ResourceModel:
     """One grade of node sizes, for the estimator."""
 
-    grade: int = field()
-    ranges: tuple[ResourceModelRange, ...] = field()
+    grade: int = field(doc="Grade of this model; grades ascend with node size.")
+    ranges: tuple[ResourceModelRange, ...] = field(doc="One interval per resource.")
 
 
 @meta.frozen
 class ClusterSpec:
     """How to reach a member cluster and what it offers the scheduler."""
 
-    id: str = field("")
+    id: str = field("", doc="Unique identifier of the cluster.")
     sync_mode: SyncMode = field(doc="Push (the control plane applies) or Pull (an agent inside).")
-    api_endpoint: str = field("")
-    secret_ref: LocalSecretReference | None = field(None)
-    impersonator_secret_ref: LocalSecretReference | None = field(None)
-    insecure_skip_tls_verification: bool = field(False, json="insecureSkipTLSVerification")
-    proxy_url: str = field("", json="proxyURL")
-    proxy_header: dict[str, str] | None = field(None)
-    provider: str = field("")
-    region: str = field("")
-    zone: str = field("")
-    zones: tuple[str, ...] = field(())
-    taints: tuple[meta.Taint, ...] = field(())
-    resource_models: tuple[ResourceModel, ...] = field(())
+    api_endpoint: str = field("", doc="URL of the member cluster's API server.")
+    secret_ref: LocalSecretReference | None = field(
+        None, doc="Secret holding the token and CA bundle to reach the cluster."
+    )
+    impersonator_secret_ref: LocalSecretReference | None = field(
+        None, doc="Secret holding the token for impersonation (not supported by gitfleet yet)."
+    )
+    insecure_skip_tls_verification: bool = field(
+        False,
+        json="insecureSkipTLSVerification",
+        doc="Skip TLS verification of the API server's certificate.",
+    )
+    proxy_url: str = field(
+        "", json="proxyURL", doc="Proxy to reach the API server through (http, https or socks5)."
+    )
+    proxy_header: dict[str, str] | None = field(None, doc="Headers to send to the proxy.")
+    provider: str = field("", doc="Cloud provider; field selectors and spread constraints use it.")
+    region: str = field("", doc="Region; field selectors and spread constraints use it.")
+    zone: str = field("", doc="Deprecated: use zones.")
+    zones: tuple[str, ...] = field(
+        (), doc="Zones the cluster spans; field selectors and spread constraints use them."
+    )
+    taints: tuple[meta.Taint, ...] = field(
+        (), doc="Taints; only clusters whose taints a policy tolerates are chosen."
+    )
+    resource_models: tuple[ResourceModel, ...] = field(
+        (), doc="Node size grades, for estimating how many replicas fit."
+    )
 
 
 @meta.frozen
 class APIResource:
     """A resource a cluster serves."""
 
-    name: str = field()
-    kind: str = field()
+    name: str = field(doc="Plural resource name.")
+    kind: str = field(doc="Kind served under that name.")
 
 
 @meta.frozen
 class APIEnablement:
     """The resources a cluster serves in one group/version."""
 
-    group_version: str = field()
-    resources: tuple[APIResource, ...] = field(())
+    group_version: str = field(doc="API group and version, such as apps/v1.")
+    resources: tuple[APIResource, ...] = field(
+        (), doc="Resources served in that group and version."
+    )
 
 
 @meta.frozen
 class NodeSummary:
     """Node counts."""
 
-    total_num: int = field(0)
-    ready_num: int = field(0)
+    total_num: int = field(0, doc="Number of nodes.")
+    ready_num: int = field(0, doc="Number of ready nodes.")
 
 
 @meta.frozen
 class AllocatableModeling:
     """How many nodes of a grade a cluster has."""
 
-    grade: int = field()
-    count: int = field()
+    grade: int = field(doc="Grade of a resource model.")
+    count: int = field(doc="Number of nodes of that grade.")
 
 
 @meta.frozen
 class ResourceSummary:
     """Capacity: allocatable, allocated and allocating resources."""
 
-    allocatable: dict[str, meta.Quantity] | None = field(None)
-    allocating: dict[str, meta.Quantity] | None = field(None)
-    allocated: dict[str, meta.Quantity] | None = field(None)
-    allocatable_modelings: tuple[AllocatableModeling, ...] = field(())
+    allocatable: dict[str, meta.Quantity] | None = field(
+        None, doc="Resources the cluster's nodes offer."
+    )
+    allocating: dict[str, meta.Quantity] | None = field(
+        None, doc="Resources requested by pods not yet scheduled."
+    )
+    allocated: dict[str, meta.Quantity] | None = field(
+        None, doc="Resources requested by scheduled pods."
+    )
+    allocatable_modelings: tuple[AllocatableModeling, ...] = field(
+        (), doc="Nodes per resource model grade."
+    )
 
 
 @meta.frozen
 class ClusterStatus:
     """Observed (or declared) state of a member cluster."""
 
-    kubernetes_version: str = field("")
-    api_enablements: tuple[APIEnablement, ...] = field(())
-    conditions: tuple[meta.Condition, ...] = field(())
+    kubernetes_version: str = field("", doc="Version of the member cluster's Kubernetes.")
+    api_enablements: tuple[APIEnablement, ...] = field(
+        (), doc="API resources the cluster serves; a kind it does not serve is never placed there."
+    )
+    conditions: tuple[meta.Condition, ...] = field(
+        (), doc="Conditions such as Ready and CompleteAPIEnablements."
+    )
     node_summary: NodeSummary | None = field(None)
     resource_summary: ResourceSummary | None = field(None)
-    remedy_actions: tuple[str, ...] = field(())
+    remedy_actions: tuple[str, ...] = field((), doc="Remedies in effect.")
 
 
 @meta.frozen

@@ -14,15 +14,15 @@ API_VERSION = "config.karmada.io/v1alpha1"
 class CustomizationTarget:
     """The kind a customization interprets."""
 
-    api_version: str = field()
-    kind: str = field()
+    api_version: str = field(doc="apiVersion of the kind interpreted.")
+    kind: str = field(doc="The kind interpreted.")
 
 
 @meta.frozen
 class LuaScript:
     """A Lua script defining the operation's global function."""
 
-    lua_script: str = field()
+    lua_script: str = field(doc="Lua source defining the operation's function.")
 
 
 @meta.frozen
@@ -47,8 +47,8 @@ class CustomizationRules:
 class ResourceInterpreterCustomizationSpec:
     """Target kind and its scripts."""
 
-    target: CustomizationTarget = field()
-    customizations: CustomizationRules = field()
+    target: CustomizationTarget = field(doc="The kind these scripts interpret.")
+    customizations: CustomizationRules = field(doc="One script per operation.")
 
 
 @meta.frozen

@@ -29,18 +29,30 @@ class ObjectMeta:
     """Standard object metadata."""
 
     name: str = field("", doc="Name of the object, unique within its namespace.")
-    generate_name: str = field("")
+    generate_name: str = field("", doc="Prefix for a server-generated name; gitfleet needs `name`.")
     namespace: str = field("", doc="Namespace of a namespaced object.")
-    labels: dict[str, str] | None = field(None)
-    annotations: dict[str, str] | None = field(None)
+    labels: dict[str, str] | None = field(
+        None, doc="Labels; policies and cluster affinities select by them."
+    )
+    annotations: dict[str, str] | None = field(None, doc="Annotations: non-identifying data.")
     uid: str = field("", doc="Used by the scheduler's tie-breaking, as Karmada does.")
-    resource_version: str = field("")
-    generation: int = field(0)
-    creation_timestamp: str | None = field(None)
-    deletion_timestamp: str | None = field(None)
-    finalizers: tuple[str, ...] = field(())
-    owner_references: tuple[Any, ...] = field(())
-    managed_fields: tuple[Any, ...] = field(())
+    resource_version: str = field("", doc="Set by an API server; ignored in a source repository.")
+    generation: int = field(0, doc="Set by an API server; ignored in a source repository.")
+    creation_timestamp: str | None = field(
+        None, doc="Set by an API server; ignored in a source repository."
+    )
+    deletion_timestamp: str | None = field(
+        None, doc="Set by an API server; ignored in a source repository."
+    )
+    deletion_grace_period_seconds: int | None = field(
+        None, doc="Set by an API server; ignored in a source repository."
+    )
+    self_link: str = field("", doc="Deprecated; set by old API servers.")
+    finalizers: tuple[str, ...] = field((), doc="Finalizers, as Kubernetes keeps them.")
+    owner_references: tuple[Any, ...] = field((), doc="Owners, as Kubernetes keeps them.")
+    managed_fields: tuple[Any, ...] = field(
+        (), doc="Server-side apply bookkeeping; ignored in a source repository."
+    )
 
 
 @frozen
@@ -49,24 +61,30 @@ class LabelSelectorRequirement:
 
     key: str = field(doc="The label key the selector applies to.")
     operator: str = field(doc="In, NotIn, Exists or DoesNotExist.")
-    values: tuple[str, ...] = field(())
+    values: tuple[str, ...] = field(
+        (), doc="Values for In and NotIn (required there); empty for Exists and DoesNotExist."
+    )
 
 
 @frozen
 class LabelSelector:
     """A Kubernetes label selector; all of its parts must match."""
 
-    match_labels: dict[str, str] | None = field(None)
-    match_expressions: tuple[LabelSelectorRequirement, ...] = field(())
+    match_labels: dict[str, str] | None = field(
+        None, doc="Labels that must all be present with these values."
+    )
+    match_expressions: tuple[LabelSelectorRequirement, ...] = field(
+        (), doc="Expressions that must all hold."
+    )
 
 
 @frozen
 class NodeSelectorRequirement:
     """One expression over a key; Karmada's field selectors use it for provider, region, zone."""
 
-    key: str = field()
+    key: str = field(doc="The field or label the expression tests.")
     operator: str = field(doc="In, NotIn, Exists, DoesNotExist, Gt or Lt.")
-    values: tuple[str, ...] = field(())
+    values: tuple[str, ...] = field((), doc="Values to compare with.")
 
 
 @frozen
@@ -88,33 +106,33 @@ class NodeSelector:
 class Toleration:
     """A corev1 toleration, matched against a Cluster's taints."""
 
-    key: str = field("")
+    key: str = field("", doc="Taint key to tolerate; empty with Exists tolerates every taint.")
     operator: str = field("", doc="Exists or Equal (the default).")
-    value: str = field("")
+    value: str = field("", doc="Taint value to match with Equal.")
     effect: str = field("", doc="NoSchedule, PreferNoSchedule or NoExecute; empty is all.")
-    toleration_seconds: int | None = field(None)
+    toleration_seconds: int | None = field(None, doc="How long a NoExecute taint is tolerated.")
 
 
 @frozen
 class Taint:
     """A corev1 taint on a Cluster."""
 
-    key: str = field()
-    value: str = field("")
+    key: str = field(doc="Taint key.")
+    value: str = field("", doc="Taint value.")
     effect: str = field(doc="NoSchedule, PreferNoSchedule or NoExecute.")
-    time_added: str | None = field(None)
+    time_added: str | None = field(None, doc="When a NoExecute taint was added.")
 
 
 @frozen
 class Condition:
     """A metav1 condition."""
 
-    type: str = field()
+    type: str = field(doc="Condition type, such as Ready.")
     status: str = field(doc="True, False or Unknown.")
-    reason: str = field("")
-    message: str = field("")
-    last_transition_time: str | None = field(None)
-    observed_generation: int = field(0)
+    reason: str = field("", doc="Machine-readable reason for the last transition.")
+    message: str = field("", doc="Human-readable details.")
+    last_transition_time: str | None = field(None, doc="When the status last changed.")
+    observed_generation: int = field(0, doc="The generation the condition was computed for.")
 
 
 class ApiObject:

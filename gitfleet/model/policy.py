@@ -80,22 +80,28 @@ class ResourceSelector:
         "", doc="Namespace of the target resources; empty is any (or the policy's own)."
     )
     name: str = field("", doc="Name of the target resource; when set, labelSelector is ignored.")
-    label_selector: meta.LabelSelector | None = field(None)
+    label_selector: meta.LabelSelector | None = field(
+        None, doc="Labels the resources must have; ignored when name is set."
+    )
 
 
 @meta.frozen
 class FieldSelector:
     """Cluster fields to match: keys provider, region or zone; operators In or NotIn."""
 
-    match_expressions: tuple[meta.NodeSelectorRequirement, ...] = field(())
+    match_expressions: tuple[meta.NodeSelectorRequirement, ...] = field(
+        (), doc="Expressions on provider, region or zone, with In or NotIn."
+    )
 
 
 @meta.frozen
 class ClusterAffinity:
     """Which clusters qualify; all set parts must match and `exclude` wins over everything."""
 
-    label_selector: meta.LabelSelector | None = field(None)
-    field_selector: FieldSelector | None = field(None)
+    label_selector: meta.LabelSelector | None = field(None, doc="Labels the clusters must have.")
+    field_selector: FieldSelector | None = field(
+        None, doc="Provider, region or zone the clusters must have."
+    )
     cluster_names: tuple[str, ...] = field((), doc="Clusters that qualify by name.")
     exclude: tuple[str, ...] = field((), doc="Clusters that never qualify.")
 
@@ -104,7 +110,7 @@ class ClusterAffinity:
 class OverflowClusterAffinity(ClusterAffinity):
     """A cluster group used when the term's own clusters lack capacity."""
 
-    affinity_name: str = field()
+    affinity_name: str = field(doc="Unique name of this overflow group.")
 
 
 @meta.frozen
@@ -112,24 +118,29 @@ class ClusterAffinityTerm(ClusterAffinity):
     """One group of `clusterAffinities`, tried in order."""
 
     affinity_name: str = field(doc="Unique name of this group.")
-    overflow_affinities: tuple[OverflowClusterAffinity, ...] = field(())
+    overflow_affinities: tuple[OverflowClusterAffinity, ...] = field(
+        (),
+        doc="Groups tried in order when this one lacks capacity (dynamic weight or Aggregated).",
+    )
 
 
 @meta.frozen
 class SpreadConstraint:
     """Spread over groups of clusters (by a field or a label), between min and max groups."""
 
-    spread_by_field: SpreadFieldValue | None = field(None)
-    spread_by_label: str = field("")
-    max_groups: int = field(0)
-    min_groups: int = field(0)
+    spread_by_field: SpreadFieldValue | None = field(
+        None, doc="Group clusters by this field: cluster, region, zone or provider."
+    )
+    spread_by_label: str = field("", doc="Group clusters by this label (not with spreadByField).")
+    max_groups: int = field(0, doc="Most groups to select.")
+    min_groups: int = field(0, doc="Fewest groups to select (at least 1).")
 
 
 @meta.frozen
 class StaticClusterWeight:
     """A weight for the clusters an affinity selects."""
 
-    target_cluster: ClusterAffinity = field()
+    target_cluster: ClusterAffinity = field(doc="The clusters this weight applies to.")
     weight: int = field(doc="Weight, at least 1.")
 
 
@@ -137,115 +148,150 @@ class StaticClusterWeight:
 class ClusterPreferences:
     """How Divided replicas are weighted: a static list, or dynamically by available replicas."""
 
-    static_weight_list: tuple[StaticClusterWeight, ...] = field(())
-    dynamic_weight: DynamicWeightFactor | None = field(None)
+    static_weight_list: tuple[StaticClusterWeight, ...] = field(
+        (), doc="Fixed weights per group of clusters."
+    )
+    dynamic_weight: DynamicWeightFactor | None = field(
+        None, doc="Weigh clusters by a live measure instead (AvailableReplicas)."
+    )
 
 
 @meta.frozen
 class ReplicaSchedulingStrategy:
     """Duplicated (every cluster runs spec.replicas) or Divided among clusters."""
 
-    replica_scheduling_type: ReplicaSchedulingType | None = field(None)
-    replica_division_preference: ReplicaDivisionPreference | None = field(None)
-    weight_preference: ClusterPreferences | None = field(None)
+    replica_scheduling_type: ReplicaSchedulingType | None = field(
+        None,
+        doc="Duplicated (each cluster runs all replicas) or Divided (the default here).",
+    )
+    replica_division_preference: ReplicaDivisionPreference | None = field(
+        None, doc="How Divided replicas are split: Aggregated (fewest clusters) or Weighted."
+    )
+    weight_preference: ClusterPreferences | None = field(None, doc="Weights for Weighted division.")
 
 
 @meta.frozen
 class WorkloadAffinityTerm:
     """Workloads sharing this label's value go together."""
 
-    group_by_label_key: str = field()
+    group_by_label_key: str = field(doc="Label whose value groups workloads.")
 
 
 @meta.frozen
 class WorkloadAffinity:
     """Affinity between workloads (alpha in Karmada)."""
 
-    affinity: WorkloadAffinityTerm | None = field(None)
-    anti_affinity: WorkloadAffinityTerm | None = field(None)
+    affinity: WorkloadAffinityTerm | None = field(None, doc="Keep workloads of a group together.")
+    anti_affinity: WorkloadAffinityTerm | None = field(None, doc="Keep workloads of a group apart.")
 
 
 @meta.frozen
 class Placement:
     """Where a resource may go and how its replicas are divided."""
 
-    cluster_affinity: ClusterAffinity | None = field(None)
-    cluster_affinities: tuple[ClusterAffinityTerm, ...] = field(())
-    cluster_tolerations: tuple[meta.Toleration, ...] = field(())
-    spread_constraints: tuple[SpreadConstraint, ...] = field(())
-    replica_scheduling: ReplicaSchedulingStrategy | None = field(None)
-    workload_affinity: WorkloadAffinity | None = field(None)
+    cluster_affinity: ClusterAffinity | None = field(
+        None, doc="Which clusters qualify (not with clusterAffinities)."
+    )
+    cluster_affinities: tuple[ClusterAffinityTerm, ...] = field(
+        (), doc="Groups of clusters tried in order until one can take the resource."
+    )
+    cluster_tolerations: tuple[meta.Toleration, ...] = field(
+        (), doc="Cluster taints the resource tolerates."
+    )
+    spread_constraints: tuple[SpreadConstraint, ...] = field(
+        (), doc="How many clusters, regions, zones or providers to spread over."
+    )
+    replica_scheduling: ReplicaSchedulingStrategy | None = field(
+        None, doc="How replicas are scheduled; Duplicated when absent."
+    )
+    workload_affinity: WorkloadAffinity | None = field(
+        None, doc="Affinity between workloads (not supported by gitfleet yet)."
+    )
 
 
 @meta.frozen
 class DecisionConditions:
     """When an application failover is decided."""
 
-    toleration_seconds: int | None = field(None)
+    toleration_seconds: int | None = field(
+        None, doc="How long an unhealthy application is tolerated before failover (default 300)."
+    )
 
 
 @meta.frozen
 class StatePreservationRule:
     """A value carried from the failed cluster to the new one, as a label."""
 
-    alias_label_name: str = field()
-    json_path: str = field()
+    alias_label_name: str = field(doc="Label that carries the value to the new cluster.")
+    json_path: str = field(doc="JSONPath of the value in the resource's status.")
 
 
 @meta.frozen
 class StatePreservation:
     """Values preserved across a failover."""
 
-    rules: tuple[StatePreservationRule, ...] = field()
+    rules: tuple[StatePreservationRule, ...] = field(doc="Values to carry over.")
 
 
 @meta.frozen
 class ApplicationFailoverBehavior:
     """Failover of an application that is unhealthy on a cluster."""
 
-    decision_conditions: DecisionConditions = field()
-    purge_mode: PurgeMode | None = field(None)
-    grace_period_seconds: int | None = field(None)
-    state_preservation: StatePreservation | None = field(None)
+    decision_conditions: DecisionConditions = field(doc="When to fail over.")
+    purge_mode: PurgeMode | None = field(
+        None, doc="How the old cluster's copy is removed: Directly, Gracefully (default) or Never."
+    )
+    grace_period_seconds: int | None = field(None, doc="How long Gracefully waits (default 600).")
+    state_preservation: StatePreservation | None = field(
+        None, doc="Values preserved across the failover."
+    )
 
 
 @meta.frozen
 class ClusterFailoverBehavior:
     """Failover when a whole cluster fails."""
 
-    purge_mode: PurgeMode | None = field(None)
-    state_preservation: StatePreservation | None = field(None)
+    purge_mode: PurgeMode | None = field(None, doc="How the failed cluster's copy is removed.")
+    state_preservation: StatePreservation | None = field(
+        None, doc="Values preserved across the failover."
+    )
 
 
 @meta.frozen
 class FailoverBehavior:
     """Failover settings."""
 
-    application: ApplicationFailoverBehavior | None = field(None)
-    cluster: ClusterFailoverBehavior | None = field(None)
+    application: ApplicationFailoverBehavior | None = field(
+        None, doc="Failover of unhealthy applications (not supported by gitfleet yet)."
+    )
+    cluster: ClusterFailoverBehavior | None = field(None, doc="Failover when a cluster fails.")
 
 
 @meta.frozen
 class SuspendClusters:
     """Clusters to which dispatching is suspended."""
 
-    cluster_names: tuple[str, ...] = field(())
+    cluster_names: tuple[str, ...] = field((), doc="Clusters dispatching is suspended for.")
 
 
 @meta.frozen
 class Suspension:
     """Stop dispatching to all or some clusters."""
 
-    dispatching: bool | None = field(None)
-    dispatching_on_clusters: SuspendClusters | None = field(None)
+    dispatching: bool | None = field(None, doc="Suspend dispatching to every cluster.")
+    dispatching_on_clusters: SuspendClusters | None = field(
+        None, doc="Suspend dispatching to some clusters."
+    )
 
 
 @meta.frozen
 class SchedulePriority:
     """Scheduling priority of the bindings a policy makes."""
 
-    priority_class_source: str = field()
-    priority_class_name: str = field()
+    priority_class_source: str = field(
+        doc="Where the priority class comes from (KubePriorityClass)."
+    )
+    priority_class_name: str = field(doc="Name of the priority class.")
 
 
 @meta.frozen
@@ -253,19 +299,33 @@ class PropagationSpec:
     """What a (Cluster)PropagationPolicy selects and where it places it."""
 
     resource_selectors: tuple[ResourceSelector, ...] = field(doc="At least one selector.")
-    association: bool = field(False)
+    association: bool = field(False, doc="Deprecated: use propagateDeps.")
     propagate_deps: bool = field(False, doc="Dependencies follow the workload's placement.")
-    placement: Placement = field(Placement())
+    placement: Placement = field(Placement(), doc="Where the resources go.")
     priority: int | None = field(None, doc="Explicit priority; higher wins (default 0).")
-    preemption: PreemptionBehavior | None = field(None)
-    dependent_overrides: tuple[str, ...] = field(())
-    scheduler_name: str = field("")
-    failover: FailoverBehavior | None = field(None)
-    conflict_resolution: ConflictResolution | None = field(None)
-    activation_preference: ActivationPreference | None = field(None)
-    suspension: Suspension | None = field(None)
-    preserve_resources_on_deletion: bool | None = field(None)
-    schedule_priority: SchedulePriority | None = field(None)
+    preemption: PreemptionBehavior | None = field(
+        None, doc="Always: take resources from lower-priority policies; Never (default)."
+    )
+    dependent_overrides: tuple[str, ...] = field(
+        (),
+        doc="Override policies that must exist first (not supported by gitfleet yet).",
+    )
+    scheduler_name: str = field("", doc="Scheduler that places the resources.")
+    failover: FailoverBehavior | None = field(None, doc="Failover behaviour.")
+    conflict_resolution: ConflictResolution | None = field(
+        None, doc="Abort (default) or Overwrite when a resource already exists in a cluster."
+    )
+    activation_preference: ActivationPreference | None = field(
+        None,
+        doc="Lazy: changes apply only when a resource changes (not supported by gitfleet yet).",
+    )
+    suspension: Suspension | None = field(None, doc="Stop dispatching to all or some clusters.")
+    preserve_resources_on_deletion: bool | None = field(
+        None, doc="Keep the resources in the clusters when their template is deleted."
+    )
+    schedule_priority: SchedulePriority | None = field(
+        None, doc="Scheduling priority (not supported by gitfleet yet)."
+    )
 
 
 @meta.frozen
@@ -296,89 +356,103 @@ class PlaintextOverrider:
     """A raw JSON patch operation."""
 
     path: str = field(doc="JSON pointer to the field.")
-    operator: OverriderOperator = field()
-    value: Any = field(None)
+    operator: OverriderOperator = field(doc="add, remove or replace.")
+    value: Any = field(None, doc="The value for add and replace.")
 
 
 @meta.frozen
 class ImagePredicate:
     """Which image field to override."""
 
-    path: str = field()
+    path: str = field(doc="JSON pointer to the image field.")
 
 
 @meta.frozen
 class ImageOverrider:
     """Changes one component of container images."""
 
-    predicate: ImagePredicate | None = field(None)
-    component: ImageComponent = field()
-    operator: OverriderOperator = field()
-    value: str = field("")
+    predicate: ImagePredicate | None = field(
+        None, doc="Which image to change; every container image when absent."
+    )
+    component: ImageComponent = field(doc="Registry, Repository or Tag.")
+    operator: OverriderOperator = field(doc="add, remove or replace.")
+    value: str = field("", doc="The value for add and replace.")
 
 
 @meta.frozen
 class CommandArgsOverrider:
     """Adds to or removes from a container's command or args."""
 
-    container_name: str = field()
-    operator: OverriderOperator = field()
-    value: tuple[str, ...] = field(())
+    container_name: str = field(doc="The container to change.")
+    operator: OverriderOperator = field(doc="add or remove.")
+    value: tuple[str, ...] = field((), doc="Items to add or remove.")
 
 
 @meta.frozen
 class LabelAnnotationOverrider:
     """Adds, removes or replaces labels or annotations."""
 
-    operator: OverriderOperator = field()
-    value: dict[str, str] | None = field(None)
+    operator: OverriderOperator = field(doc="add, remove or replace.")
+    value: dict[str, str] | None = field(None, doc="Keys and values.")
 
 
 @meta.frozen
 class PatchOperation:
     """One operation inside a JSON or YAML document held in a string field."""
 
-    sub_path: str = field()
-    operator: OverriderOperator = field()
-    value: Any = field(None)
+    sub_path: str = field(doc="JSON pointer inside the embedded document.")
+    operator: OverriderOperator = field(doc="add, remove or replace.")
+    value: Any = field(None, doc="The value for add and replace.")
 
 
 @meta.frozen
 class FieldOverrider:
     """Patches a JSON or YAML document held in a string field (e.g. a ConfigMap key)."""
 
-    field_path: str = field()
-    json: tuple[PatchOperation, ...] = field(())
-    yaml: tuple[PatchOperation, ...] = field(())
+    field_path: str = field(doc="JSON pointer to a string field holding a JSON or YAML document.")
+    json: tuple[PatchOperation, ...] = field((), doc="Operations when the field holds JSON.")
+    yaml: tuple[PatchOperation, ...] = field((), doc="Operations when the field holds YAML.")
 
 
 @meta.frozen
 class Overriders:
     """The overriders of one rule, applied in Karmada's fixed order."""
 
-    plaintext: tuple[PlaintextOverrider, ...] = field(())
-    image_overrider: tuple[ImageOverrider, ...] = field(())
-    command_overrider: tuple[CommandArgsOverrider, ...] = field(())
-    args_overrider: tuple[CommandArgsOverrider, ...] = field(())
-    labels_overrider: tuple[LabelAnnotationOverrider, ...] = field(())
-    annotations_overrider: tuple[LabelAnnotationOverrider, ...] = field(())
-    field_overrider: tuple[FieldOverrider, ...] = field(())
+    plaintext: tuple[PlaintextOverrider, ...] = field((), doc="Raw JSON patch operations.")
+    image_overrider: tuple[ImageOverrider, ...] = field((), doc="Changes to container images.")
+    command_overrider: tuple[CommandArgsOverrider, ...] = field(
+        (), doc="Changes to container commands."
+    )
+    args_overrider: tuple[CommandArgsOverrider, ...] = field(
+        (), doc="Changes to container arguments."
+    )
+    labels_overrider: tuple[LabelAnnotationOverrider, ...] = field((), doc="Changes to labels.")
+    annotations_overrider: tuple[LabelAnnotationOverrider, ...] = field(
+        (), doc="Changes to annotations."
+    )
+    field_overrider: tuple[FieldOverrider, ...] = field(
+        (), doc="Changes inside JSON or YAML held in string fields."
+    )
 
 
 @meta.frozen
 class RuleWithCluster:
     """Overriders for the clusters an affinity selects (all clusters when absent)."""
 
-    target_cluster: ClusterAffinity | None = field(None)
-    overriders: Overriders = field()
+    target_cluster: ClusterAffinity | None = field(
+        None, doc="The clusters this rule applies to; all when absent."
+    )
+    overriders: Overriders = field(doc="The changes.")
 
 
 @meta.frozen
 class OverrideSpec:
     """What an (Cluster)OverridePolicy selects and how it changes it per cluster."""
 
-    resource_selectors: tuple[ResourceSelector, ...] = field(())
-    override_rules: tuple[RuleWithCluster, ...] = field(())
+    resource_selectors: tuple[ResourceSelector, ...] = field(
+        (), doc="Resources to change; all when empty."
+    )
+    override_rules: tuple[RuleWithCluster, ...] = field((), doc="Changes per group of clusters.")
     target_cluster: ClusterAffinity | None = field(None, doc="Deprecated: use overrideRules.")
     overriders: Overriders = field(Overriders(), doc="Deprecated: use overrideRules.")
 
