@@ -3,7 +3,7 @@
 Aspects covered:
 - every YAML file parses; every document has apiVersion, kind and metadata.name;
 - every Karmada object decodes with the model (no unknown or missing field) and round-trips;
-- gitfleet.yaml uses only the known settings;
+- the loader reads every document and gitfleet.yaml's settings without a diagnostic;
 - clusters: at least five, two providers, three regions, a Pull cluster, a tainted cluster,
   a complete declared status, and every kind the templates use is served everywhere;
 - placement variety: Duplicated, static weights, dynamic weight, Aggregated, spread by
@@ -31,6 +31,7 @@ import pytest
 import yaml
 from click.testing import Result
 
+from gitfleet import source
 from gitfleet.model import cluster, config, policy
 
 Invoke = Callable[..., Result]
@@ -48,7 +49,6 @@ MODEL_KINDS: dict[str, Any] = {
 }
 PROPAGATION_KINDS = ("PropagationPolicy", "ClusterPropagationPolicy")
 OVERRIDE_KINDS = ("OverridePolicy", "ClusterOverridePolicy")
-KNOWN_SETTINGS = {"sourceBranch", "renderedBranch", "include", "exclude", "maxFileSize"}
 LUA_HOOKS = {
     "replicaResource": "GetReplicas",
     "replicaRevision": "ReviseReplica",
@@ -120,15 +120,17 @@ def test_every_document_is_named(docs: list[Doc]) -> None:
 
 def test_karmada_objects_decode_with_the_model(docs: list[Doc]) -> None:
     karmada = [d for d in docs if d.kind in MODEL_KINDS]
-    assert len(karmada) >= 19
+    assert len(karmada) >= 18
     for doc in karmada:
         assert MODEL_KINDS[doc.kind].from_doc(doc.body).to_doc() == doc.body, doc.path
 
 
-def test_settings_use_known_keys(example: Path) -> None:
-    (settings,) = load_yaml(example / "gitfleet.yaml")
-    assert set(settings) <= KNOWN_SETTINGS
-    assert settings["sourceBranch"] == "main"
+def test_loader_reads_everything_without_a_problem(example: Path, docs: list[Doc]) -> None:
+    loaded = source.load(example)
+    assert loaded.diagnostics == ()
+    assert len(loaded.documents) == len(docs)
+    assert loaded.config.source_branch == "main"
+    assert loaded.config.exclude == (".github/**",)
 
 
 def test_clusters_are_varied(by_kind: dict[str, list[Doc]]) -> None:
