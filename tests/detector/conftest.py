@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 import pytest
 from builders import Doc, object_set, previous_map
-from detector_checks import Detect
+from detector.detector_checks import Detect
 
 from gitfleet import detector, interpreter
 from gitfleet.detector import detection

@@ -1,4 +1,5 @@
-"""Reading a detection in detector tests: one template's decision, who won it, its binding."""
+"""Reading a detection in tests: one template's decision, who won it, its binding. Importable
+as `detector.detector_checks` (tests/ is on the path)."""
 
 from __future__ import annotations
 

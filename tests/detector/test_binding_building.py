@@ -24,7 +24,7 @@ from builders import (
     make_policy,
     selector,
 )
-from detector_checks import Detect, binding_of, decision_of
+from detector.detector_checks import Detect, binding_of, decision_of
 
 from gitfleet.detector import detection
 from gitfleet.model import diagnostic, meta, work

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from builders import make_cluster_policy, make_deployment, make_object, make_policy, selector
-from detector_checks import Detect, binding_of
+from detector.detector_checks import Detect, binding_of
 
 from gitfleet.model import _codec
 

@@ -21,7 +21,7 @@ from builders import (
     make_policy,
     selector,
 )
-from detector_checks import Detect, decision_of, winner_of
+from detector.detector_checks import Detect, decision_of, winner_of
 
 from gitfleet.detector import detection
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from builders import make_cluster_policy, make_object, selector
-from detector_checks import Detect, decision_of
+from detector.detector_checks import Detect, decision_of
 
 from gitfleet.detector import detection
 from gitfleet.model import diagnostic

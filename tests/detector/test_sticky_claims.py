@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from builders import make_cluster_policy, make_deployment, make_policy, selector
-from detector_checks import Detect, binding_of, decision_of, winner_of
+from detector.detector_checks import Detect, binding_of, decision_of, winner_of
 
 from gitfleet.detector import detection
 from gitfleet.model import work

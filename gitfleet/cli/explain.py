@@ -1,0 +1,345 @@
+"""`gitfleet explain KIND/NAME`: why a resource went where it went.
+
+Loads the source, runs the placement half of the pipeline and prints, for one resource: the
+policy that claims it (with file and line) and why every other candidate lost; the binding; each
+filter's verdict per cluster, the scores and the replica arithmetic; the Scheduled condition;
+the dependencies that followed it (or the workloads it followed). KIND is spelled as kubectl
+accepts it: kind, plural or short name, any case, optionally qualified by group
+(`deployments.apps`, `deploy.v1.apps`). Exit 1 when the resource is not in the source or is not
+propagated.
+
+Without a rendered branch to read, the explanation is that of a first render: no previous
+claims or schedule results.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import click
+
+from gitfleet import interpreter, pipeline, source
+from gitfleet.cli import options
+from gitfleet.cli import output as out
+from gitfleet.detector import detection
+from gitfleet.errors import InputError, UsageError
+from gitfleet.model import _codec, diagnostic, work
+from gitfleet.model.template import ResourceKey, ResourceTemplate
+
+GroupKind = tuple[str, str]
+
+BUILTIN: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("", "Pod", "pods", ("po",)),
+    ("", "Service", "services", ("svc",)),
+    ("", "ConfigMap", "configmaps", ("cm",)),
+    ("", "Secret", "secrets", ()),
+    ("", "ServiceAccount", "serviceaccounts", ("sa",)),
+    ("", "PersistentVolumeClaim", "persistentvolumeclaims", ("pvc",)),
+    ("", "PersistentVolume", "persistentvolumes", ("pv",)),
+    ("", "Namespace", "namespaces", ("ns",)),
+    ("", "Node", "nodes", ("no",)),
+    ("", "Endpoints", "endpoints", ("ep",)),
+    ("", "LimitRange", "limitranges", ("limits",)),
+    ("", "ResourceQuota", "resourcequotas", ("quota",)),
+    ("", "ReplicationController", "replicationcontrollers", ("rc",)),
+    ("", "Event", "events", ("ev",)),
+    ("", "PodTemplate", "podtemplates", ()),
+    ("apps", "Deployment", "deployments", ("deploy",)),
+    ("apps", "StatefulSet", "statefulsets", ("sts",)),
+    ("apps", "DaemonSet", "daemonsets", ("ds",)),
+    ("apps", "ReplicaSet", "replicasets", ("rs",)),
+    ("apps", "ControllerRevision", "controllerrevisions", ()),
+    ("batch", "Job", "jobs", ()),
+    ("batch", "CronJob", "cronjobs", ("cj",)),
+    ("autoscaling", "HorizontalPodAutoscaler", "horizontalpodautoscalers", ("hpa",)),
+    ("networking.k8s.io", "Ingress", "ingresses", ("ing",)),
+    ("networking.k8s.io", "IngressClass", "ingressclasses", ()),
+    ("networking.k8s.io", "NetworkPolicy", "networkpolicies", ("netpol",)),
+    ("policy", "PodDisruptionBudget", "poddisruptionbudgets", ("pdb",)),
+    ("rbac.authorization.k8s.io", "Role", "roles", ()),
+    ("rbac.authorization.k8s.io", "RoleBinding", "rolebindings", ()),
+    ("rbac.authorization.k8s.io", "ClusterRole", "clusterroles", ()),
+    ("rbac.authorization.k8s.io", "ClusterRoleBinding", "clusterrolebindings", ()),
+    ("storage.k8s.io", "StorageClass", "storageclasses", ("sc",)),
+    (
+        "apiextensions.k8s.io",
+        "CustomResourceDefinition",
+        "customresourcedefinitions",
+        ("crd", "crds"),
+    ),
+    ("scheduling.k8s.io", "PriorityClass", "priorityclasses", ("pc",)),
+    ("discovery.k8s.io", "EndpointSlice", "endpointslices", ()),
+    ("certificates.k8s.io", "CertificateSigningRequest", "certificatesigningrequests", ("csr",)),
+    ("events.k8s.io", "Event", "events", ("ev",)),
+)
+"""Kubernetes' kinds with their resource (plural) and short names, as kubectl knows them."""
+
+
+def guess_plural(kind: str) -> str:
+    """kubectl's guess of a kind's resource name (meta.UnsafeGuessKindToResource)."""
+    singular = kind.lower()
+    if singular.endswith("s"):
+        return singular + "es"
+    if singular.endswith("y"):
+        return singular[:-1] + "ies"
+    return singular + "s"
+
+
+def _names(templates: Iterable[ResourceTemplate]) -> dict[GroupKind, set[str]]:
+    """Every spelling of every kind: built-in, defined by a CRD in the source, or used."""
+    names: dict[GroupKind, set[str]] = {}
+    for group, kind, plural, short in BUILTIN:
+        names[(group, kind)] = {kind.lower(), plural, *short}
+    for t in templates:
+        spelled = names.setdefault((t.key.group, t.kind), set())
+        spelled.update({t.kind.lower(), guess_plural(t.kind)})
+        if t.kind == "CustomResourceDefinition":
+            spec = t.body.get("spec") or {}
+            crd = spec.get("names") or {}
+            if isinstance(crd, dict) and isinstance(crd.get("kind"), str):
+                defined = names.setdefault((str(spec.get("group", "")), crd["kind"]), set())
+                words = [crd.get("plural"), crd.get("singular"), *(crd.get("shortNames") or [])]
+                defined.update(w.lower() for w in words if isinstance(w, str))
+                defined.add(crd["kind"].lower())
+    return names
+
+
+def resolve_kind(token: str, templates: Sequence[ResourceTemplate]) -> GroupKind:
+    """The (group, kind) a kubectl-style KIND names; UsageError when none or several do.
+    Several spellings may fit (`events`): kinds used in the source come first, then the core
+    group, as kubectl prefers it."""
+    word, _, qualifier = token.lower().partition(".")
+    version, _, rest = qualifier.partition(".")
+    groups = {qualifier}
+    if version[:1] == "v" and version[1:2].isdigit():
+        groups.add(rest)
+    found = sorted(
+        gk
+        for gk, spelled in _names(templates).items()
+        if word in spelled and (not qualifier or gk[0].lower() in groups)
+    )
+    if not found:
+        raise UsageError(f"unknown kind {token!r}")
+    used = {(t.key.group, t.kind) for t in templates}
+    if len(found) > 1 and any(gk in used for gk in found):
+        found = [gk for gk in found if gk in used]
+    if len(found) > 1 and found[0][0] == "":
+        found = found[:1]
+    if len(found) > 1:
+        options_ = ", ".join(f"{guess_plural(k)}.{g or 'core'}" for g, k in found)
+        raise UsageError(f"kind {token!r} is ambiguous: qualify it with its group ({options_})")
+    return found[0]
+
+
+def _find(
+    placement: pipeline.Placement, group_kind: GroupKind, namespace: str, name: str
+) -> ResourceTemplate | None:
+    for t in placement.detection.templates:
+        if (t.key.group, t.kind, t.name) == (*group_kind, name) and t.namespace in (
+            namespace,
+            "",
+        ):
+            return t
+    return None
+
+
+def _where(key: ResourceKey) -> str:
+    return f"{key.kind} {key.namespace}/{key.name}" if key.namespace else f"{key.kind} {key.name}"
+
+
+def _targets(targets: Iterable[work.TargetCluster]) -> list[dict[str, Any]]:
+    return [{"name": t.name, "replicas": t.replicas} for t in targets]
+
+
+def _scheduled_condition(b: detection.Binding) -> dict[str, str] | None:
+    for c in b.status.conditions:
+        if c.type == "Scheduled":
+            return {"status": c.status, "reason": c.reason, "message": c.message}
+    return None
+
+
+def _binding_json(b: detection.Binding) -> dict[str, Any]:
+    return {
+        "kind": b.KIND,
+        "namespace": b.namespace,
+        "name": b.name,
+        "replicas": b.spec.replicas,
+        "placement": _codec.encode(b.spec.placement) if b.spec.placement else None,
+        "clusters": _targets(b.spec.clusters),
+        "requiredBy": [
+            {"namespace": s.namespace, "name": s.name, "clusters": _targets(s.clusters)}
+            for s in b.spec.required_by
+        ],
+        "scheduled": _scheduled_condition(b),
+    }
+
+
+def bindings_of(
+    placement: pipeline.Placement, template: ResourceTemplate
+) -> list[detection.Binding]:
+    """The template's bindings: its own, and those attached for workloads that need it (one
+    per requirer namespace)."""
+    key = template.key
+    return [
+        b
+        for b in placement.bindings
+        if (b.spec.resource.kind, b.spec.resource.namespace, b.spec.resource.name)
+        == (key.kind, key.namespace, key.name)
+    ]
+
+
+def report(placement: pipeline.Placement, template: ResourceTemplate) -> dict[str, Any]:
+    """Everything `explain` says about one template, with stable keys."""
+    decision = placement.detection.decision(template.key)
+    assert decision is not None
+    found = bindings_of(placement, template)
+    refs = [detection.BindingRef.of(b) for b in found]
+    outcomes = [o for o in (placement.outcome(r) for r in refs) if o is not None]
+    deps = [d for d in placement.dependencies if d.requirer in refs]
+    auto = template.key in placement.detection.auto_namespaces
+    return {
+        "decision": decision.to_json(),
+        "bindings": [_binding_json(b) for b in found],
+        "schedules": [o.diagnosis.to_json() for o in outcomes],
+        "dependencies": [
+            {
+                "references": [_codec.encode(r) for r in d.references],
+                "attached": [_where(k) for k in d.attached],
+                "missing": list(d.missing),
+            }
+            for d in deps
+        ],
+        "namespaceSync": [c.name for c in placement.clusters] if auto else None,
+        "diagnostics": [
+            d.to_json() for d in placement.diagnostics if d.origin.path == template.origin.path
+        ],
+    }
+
+
+_SELECTS_BY = {
+    "MATCH_NAME": "name",
+    "MATCH_LABEL_SELECTOR": "label selector",
+    "MATCH_ALL": "kind (match-all)",
+}
+
+
+def _policy_lines(decision: detection.Decision) -> list[str]:
+    lines = ["policy:"]
+    if decision.claim is not None:
+        lines.append(f"  claimed by {decision.claim} in the previous render")
+    if not decision.candidates:
+        lines.append("  no policy has a selector for this kind")
+    for c in decision.candidates:
+        where = f" ({c.policy.origin})" if c.policy.origin.line else ""
+        selects = _SELECTS_BY.get(c.implicit_priority.name)
+        if selects is None:
+            lines.append(f"  {c.verdict}: {c.policy}{where}: {c.reason}")
+            continue
+        lines.append(
+            f"  {c.verdict}: {c.policy}{where}: priority {c.explicit_priority}, selects by "
+            f"{selects}: {c.reason}"
+        )
+    return lines
+
+
+def _binding_lines(b: dict[str, Any]) -> list[str]:
+    where = f"{b['namespace']}/{b['name']}" if b["namespace"] else b["name"]
+    lines = [f"binding: {b['kind']} {where}, {b['replicas']} replicas"]
+    scheduled = b["scheduled"]
+    if scheduled is not None:
+        lines.append(
+            f"condition Scheduled={scheduled['status']} ({scheduled['reason']}): "
+            f"{scheduled['message']}"
+        )
+    clusters = ", ".join(f"{t['name']}={t['replicas']}" for t in b["clusters"]) or "none"
+    lines.append(f"clusters: {clusters}")
+    for s in b["requiredBy"]:
+        names = ", ".join(t["name"] for t in s["clusters"]) or "none"
+        lines.append(f"required by ResourceBinding {s['namespace']}/{s['name']}: {names}")
+    return lines
+
+
+def human(placement: pipeline.Placement, template: ResourceTemplate, data: dict[str, Any]) -> str:
+    decision = placement.detection.decision(template.key)
+    assert decision is not None
+    lines = [
+        f"{_where(template.key)} ({template.api_version}, {template.origin})",
+        f"outcome: {decision.outcome}: {decision.message}",
+        *_policy_lines(decision),
+    ]
+    for b in bindings_of(placement, template):
+        lines.extend(_binding_lines(_binding_json(b)))
+        outcome = placement.outcome(detection.BindingRef.of(b))
+        if outcome is not None:
+            lines.append("scheduling:")
+            lines.extend(f"  {line}" for line in outcome.diagnosis.lines())
+    for deps in data["dependencies"]:
+        lines.append("dependencies (propagateDeps):")
+        lines.extend(f"  attached: {a}" for a in deps["attached"])
+        lines.extend(f"  not in the source: {m}" for m in deps["missing"])
+    if data["namespaceSync"] is not None:
+        names = ", ".join(data["namespaceSync"]) or "none"
+        lines.append(f"namespace controller: sent to every cluster ({names})")
+    lines.extend(
+        f"{d['path']}:{d['line']}:{d['col']}: {d['severity']}: {d['message']}"
+        for d in data["diagnostics"]
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _load(repo: str, rev: str | None) -> source.LoadedSource:
+    try:
+        loaded = source.load(repo, rev)
+    except UsageError as error:
+        raise click.UsageError(str(error)) from error
+    except InputError as error:
+        out.fail_input(error)
+    if not loaded.ok:
+        for d in loaded.diagnostics:
+            if d.severity is diagnostic.Severity.ERROR:
+                click.echo(str(d), err=True)
+        sys.exit(1)
+    return loaded
+
+
+@click.command()
+@click.argument("resource", metavar="KIND/NAME")
+@options.namespace_option
+@options.repo_option
+@options.rev_option
+@options.output_option
+def explain(resource: str, namespace: str, repo: str, rev: str | None, output: str) -> None:
+    """Why KIND/NAME went where it went: policy, filters, scores, replicas, dependencies."""
+    kind_token, slash, name = resource.partition("/")
+    if not slash or not kind_token or not name:
+        raise click.UsageError(f"expected KIND/NAME, got {resource!r}")
+    loaded = _load(repo, rev)
+    objs = loaded.objects
+    interp = interpreter.Interpreter(
+        customizations=objs.customizations, thirdparty=loaded.third_party_customizations
+    )
+    placement = pipeline.place(objs, interp)
+    try:
+        group_kind = resolve_kind(kind_token, placement.detection.templates)
+    except UsageError as error:
+        raise click.UsageError(str(error)) from error
+    wanted_namespace = namespace or "default"
+    template = _find(placement, group_kind, wanted_namespace, name)
+    if template is None:
+        elsewhere = sorted(
+            t.namespace
+            for t in placement.detection.templates
+            if (t.key.group, t.kind, t.name) == (*group_kind, name)
+        )
+        hint = f" (it is in namespace {', '.join(elsewhere)}: use -n)" if elsewhere else ""
+        click.echo(
+            f"{group_kind[1]} {name} is not in the source in namespace {wanted_namespace}{hint}",
+            err=True,
+        )
+        sys.exit(1)
+    data = report(placement, template)
+    out.emit(data, output, human(placement, template, data))
+    if not data["bindings"] and data["namespaceSync"] is None:
+        sys.exit(1)

@@ -1,0 +1,212 @@
+"""`gitfleet explain KIND/NAME`: one command answers "why is my app (not) on cluster X?".
+
+Aspects: the human report (winning policy with file:line, losers and why, each filter's verdict
+per cluster, candidates and replica arithmetic, the Scheduled condition, the result); kubectl
+spellings of KIND (case, plural, short names, group-qualified, CRD names from the source,
+ambiguity); `-o json` with stable keys; dependencies attached and the workloads a dependency
+follows; the namespace controller; exit codes (not in the source, not propagated, load errors,
+unknown kind, --rev of a plain folder); plain folders and Git revisions.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from builders import (
+    make_cluster,
+    make_configmap,
+    make_deployment,
+    make_object,
+    make_policy,
+    selector,
+)
+
+VOLUMES = [{"name": "conf", "configMap": {"name": "settings"}}]
+TAINTED = make_cluster(
+    "gpu", cpu="32", taints=[{"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}]
+)
+FILES: dict[str, list[dict[str, Any]]] = {
+    "apps/web.yaml": [make_deployment("web", replicas=4, volumes=VOLUMES), make_configmap()],
+    "apps/lonely.yaml": [make_deployment("lonely", namespace="other")],
+    "policies/web.yaml": [
+        make_policy(
+            "web",
+            selector(name="web"),
+            propagateDeps=True,
+            placement={
+                "replicaScheduling": {
+                    "replicaSchedulingType": "Divided",
+                    "replicaDivisionPreference": "Weighted",
+                }
+            },
+        ),
+        make_policy("fallback", selector(), priority=-1),
+    ],
+    "clusters.yaml": [make_cluster("east", cpu="8"), make_cluster("west", cpu="8"), TAINTED],
+    "namespaces.yaml": [make_object("v1", "Namespace", "shop")],
+}
+
+
+def write(root: Path, files: dict[str, list[dict[str, Any]]]) -> Path:
+    for rel, docs in files.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    return root
+
+
+@pytest.fixture(name="source")
+def source_fixture(tmp_path: Path) -> str:
+    return str(write(tmp_path / "src", FILES))
+
+
+def test_explains_policy_filters_and_replicas(cli: Any, source: str) -> None:
+    result = cli("explain", "deploy/web", "-n", "shop", "--repo", source)
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "Deployment shop/web (apps/v1, apps/web.yaml:" in text
+    assert "won: PropagationPolicy shop/web (policies/web.yaml:1:1)" in text
+    assert "lost: PropagationPolicy shop/fallback (policies/web.yaml:" in text
+    assert "explicit priority -1 is lower than web's 0" in text
+    assert "gpu: TaintToleration: cluster(s) had untolerated taint" in text
+    assert "east: fits" in text
+    assert "condition Scheduled=True (Success)" in text
+    assert "clusters: east=2, west=2" in text
+    assert "attached: ConfigMap shop/settings" in text
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        pytest.param("deploy", id="short name"),
+        pytest.param("Deployment", id="kind"),
+        pytest.param("DEPLOYMENTS", id="plural, any case"),
+        pytest.param("deployments.apps", id="group-qualified resource"),
+        pytest.param("deploy.v1.apps", id="version and group qualified"),
+    ],
+)
+def test_kind_spellings(cli: Any, source: str, spelling: str) -> None:
+    result = cli("explain", f"{spelling}/web", "-n", "shop", "--repo", source, "-o", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["decision"]["resource"]["kind"] == "Deployment"
+
+
+def test_crd_names_from_the_source(cli: Any, tmp_path: Path) -> None:
+    crd = {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "gadgets.example.io"},
+        "spec": {
+            "group": "example.io",
+            "scope": "Namespaced",
+            "names": {"kind": "Gadget", "plural": "gadgets", "shortNames": ["gd"]},
+            "versions": [{"name": "v1", "served": True, "storage": True}],
+        },
+    }
+    gadget = make_object("example.io/v1", "Gadget", "g1", "shop")
+    policy = make_policy("g", selector("Gadget", "example.io/v1"))
+    root = write(tmp_path / "src", {"all.yaml": [crd, gadget, policy, make_cluster("east")]})
+    result = cli("explain", "gd/g1", "-n", "shop", "--repo", str(root))
+    assert "Gadget shop/g1" in result.output
+    assert "won: PropagationPolicy shop/g" in result.output
+
+
+def test_json_output_has_stable_keys(cli: Any, source: str) -> None:
+    result = cli("explain", "deployment/web", "-n", "shop", "--repo", source, "-o", "json")
+    data = json.loads(result.output)
+    assert sorted(data) == [
+        "bindings",
+        "decision",
+        "dependencies",
+        "diagnostics",
+        "namespaceSync",
+        "schedules",
+    ]
+    assert data["decision"]["policy"]["name"] == "web"
+    assert data["decision"]["policy"]["origin"] == "policies/web.yaml:1:1"
+    (binding,) = data["bindings"]
+    assert binding["clusters"] == [{"name": "east", "replicas": 2}, {"name": "west", "replicas": 2}]
+    assert binding["scheduled"]["status"] == "True"
+    (schedule,) = data["schedules"]
+    gpu = [f for f in schedule["attempts"][0]["filters"] if f["cluster"] == "gpu"]
+    assert gpu[0]["feasible"] is False
+    assert data["dependencies"][0]["attached"] == ["ConfigMap shop/settings"]
+    assert (
+        result.output
+        == cli("explain", "deployment/web", "-n", "shop", "--repo", source, "-o", "json").output
+    )
+
+
+def test_dependency_shows_the_workloads_it_follows(cli: Any, source: str) -> None:
+    result = cli("explain", "cm/settings", "-n", "shop", "--repo", source)
+    assert result.exit_code == 0, result.output
+    assert "required by ResourceBinding shop/web-deployment: east, west" in result.output
+
+
+def test_namespace_goes_everywhere(cli: Any, source: str) -> None:
+    result = cli("explain", "ns/shop", "--repo", source)
+    assert "namespace controller: sent to every cluster (east, gpu, west)" in result.output
+    assert result.exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(
+            ["deploy/web"],
+            "Deployment web is not in the source in namespace default "
+            "(it is in namespace shop: use -n)",
+            id="kubectl's default namespace, with a hint",
+        ),
+        pytest.param(["deploy/nope", "-n", "shop"], "is not in the source", id="not found"),
+    ],
+)
+def test_not_found(cli: Any, source: str, args: list[str], message: str) -> None:
+    result = cli("explain", *args, "--repo", source)
+    assert result.exit_code == 1
+    assert message in result.stderr
+
+
+def test_not_propagated_says_why(cli: Any, source: str) -> None:
+    result = cli("explain", "deploy/lonely", "-n", "other", "--repo", source)
+    assert result.exit_code == 1
+    assert "not propagated: no PropagationPolicy in namespace other" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        pytest.param(["gizmo/web"], 2, "unknown kind 'gizmo'", id="unknown kind"),
+        pytest.param(["web"], 2, "expected KIND/NAME", id="no kind"),
+        pytest.param(["deploy/web", "--rev", "HEAD"], 2, "plain folder", id="--rev of a folder"),
+    ],
+)
+def test_usage_errors(cli: Any, source: str, args: list[str], code: int, message: str) -> None:
+    result = cli("explain", *args, "--repo", source)
+    assert result.exit_code == code
+    assert message in result.output + result.stderr
+
+
+def test_load_errors_are_located(cli: Any, source: str) -> None:
+    Path(source, "broken.yaml").write_text("kind: [unclosed\n")
+    result = cli("explain", "deploy/web", "-n", "shop", "--repo", source)
+    assert result.exit_code == 1
+    assert "broken.yaml:" in result.stderr
+
+
+def test_git_revisions(cli: Any, git_repo: Any) -> None:
+    files = {rel: yaml.safe_dump_all(docs, sort_keys=False) for rel, docs in FILES.items()}
+    first = git_repo.commit(files)
+    narrowed = make_policy(
+        "web", selector(name="web"), placement={"clusterAffinity": {"clusterNames": ["west"]}}
+    )
+    git_repo.commit({"policies/web.yaml": yaml.safe_dump_all([narrowed], sort_keys=False)})
+    now = cli("explain", "deploy/web", "-n", "shop", "--repo", str(git_repo.path))
+    assert "clusters: west=4" in now.output
+    assert "east: ClusterAffinity" in now.output
+    then = cli("explain", "deploy/web", "-n", "shop", "--repo", str(git_repo.path), "--rev", first)
+    assert "clusters: east=2, west=2" in then.output
