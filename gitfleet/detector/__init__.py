@@ -151,6 +151,9 @@ class _Detector:
             key=template.key, origin=template.origin, outcome=Outcome.SKIPPED, message=reason or ""
         )
         if reason is not None:
+            if previous is not None and previous.spec.placement is not None:
+                message = f"{reason}; its previous binding is left as it was"
+                return dataclasses.replace(base, message=message, binding=previous)
             return base
         claim = _claim_of(template, previous)
         claim_ref, claimer, dropped = None, None, ""
@@ -176,6 +179,7 @@ class _Detector:
             previous,
             winner,
             dataclasses.replace(base, winner=detection.PolicyRef.of(winner)),
+            dropped,
         )
 
     def _unmatched(
@@ -210,7 +214,12 @@ class _Detector:
     def _kept(
         self, base: detection.Decision, previous: Binding | None, outcome: Outcome, message: str
     ) -> detection.Decision:
-        return dataclasses.replace(base, outcome=outcome, message=message, binding=previous)
+        """The decision when the winner is not applied (yet): the previous binding stays, without
+        the claim of a policy that no longer holds it (Karmada cleaned that up already)."""
+        binding = previous
+        if previous is not None and base.claim != base.winner:
+            binding = _binding.unclaimed(previous) if previous.spec.placement else None
+        return dataclasses.replace(base, outcome=outcome, message=message, binding=binding)
 
     def _apply(
         self,
@@ -218,6 +227,7 @@ class _Detector:
         previous: Binding | None,
         winner: Policy,
         base: detection.Decision,
+        dropped: str,
     ) -> detection.Decision:
         ref = detection.PolicyRef.of(winner)
         missing = self.source.missing_overrides(winner)
@@ -249,10 +259,10 @@ class _Detector:
             message = f"{template.key}: {error}"
             self.diagnostics.append(diagnostic.error(origin, message))
             return self._kept(base, previous, Outcome.FAILED, message)
-        verb = "claims" if base.claim == ref else "selects"
-        return dataclasses.replace(
-            base, outcome=Outcome.APPLIED, message=f"{ref} {verb} it", binding=built
-        )
+        message = f"{ref} claims it" if base.claim == ref else f"{ref} selects it"
+        if dropped:
+            message = f"{dropped}; {message}"
+        return dataclasses.replace(base, outcome=Outcome.APPLIED, message=message, binding=built)
 
 
 def _resolve_collisions(

@@ -70,7 +70,7 @@ def is_skipped_namespace(namespace: str) -> bool:
 
 def skip_reason(template: ResourceTemplate) -> str | None:
     """Why the detector ignores this (effective) template, or None if it considers it."""
-    group = _scope.group_of(template.api_version)
+    group = template.key.group
     if group in SKIPPED_GROUPS:
         return f"resources of API group {group} are never propagated"
     if template.api_version in SKIPPED_GROUP_VERSIONS:

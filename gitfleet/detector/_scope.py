@@ -111,15 +111,11 @@ NAMESPACED: frozenset[tuple[str, str]] = frozenset(
 """Built-in namespaced kinds: a missing namespace on them is ordinary, not worth a warning."""
 
 
-def group_of(api_version: str) -> str:
-    return api_version.rpartition("/")[0] if "/" in api_version else ""
-
-
 def crd_scopes(templates: Iterable[ResourceTemplate]) -> dict[tuple[str, str], bool]:
     """(group, kind) -> namespaced, from the CustomResourceDefinitions among the templates."""
     scopes: dict[tuple[str, str], bool] = {}
     for t in templates:
-        if t.kind != "CustomResourceDefinition" or group_of(t.api_version) != CRD_GROUP:
+        if t.kind != "CustomResourceDefinition" or t.key.group != CRD_GROUP:
             continue
         spec = t.body.get("spec")
         if not isinstance(spec, dict):
@@ -151,7 +147,7 @@ def effective(
     diagnostics: list[diagnostic.Diagnostic],
 ) -> ResourceTemplate:
     """The template as the API server would store it (see the module docstring)."""
-    scope_key = (group_of(template.api_version), template.kind)
+    scope_key = (template.key.group, template.kind)
     namespaced = crds.get(scope_key)
     if namespaced is None:
         namespaced = scope_key not in CLUSTER_SCOPED

@@ -136,6 +136,28 @@ def test_deleted_claimer_with_no_successor_keeps_the_binding(detect: Detect) -> 
     assert [d.key.name for d in after.unmatched] == ["web"]
 
 
+def test_skipped_template_keeps_its_binding(detect: Detect) -> None:
+    """Reconcile: a template another controller claims is left alone, binding included."""
+    before = scheduled(detect([WEB, make_policy("old", ALL)]), "a")
+    taken = make_deployment(
+        "web", labels={"app": "web", "resourcetemplate.karmada.io/claimed-by": "mcs"}
+    )
+    after = detect([taken, make_policy("old", ALL)], previous=before)
+    assert decision_of(after).outcome == detection.Outcome.SKIPPED
+    assert binding_of(after) == before[0]
+
+
+def test_waiting_winner_leaves_the_previous_binding_unclaimed(detect: Detect) -> None:
+    """A dropped claim is cleaned from the binding even while the next policy waits."""
+    before = scheduled(detect([WEB, make_policy("old", ALL)]), "a")
+    waiting = make_policy("new", ALL, dependentOverrides=["missing"])
+    after = detect([WEB, waiting], previous=before)
+    assert decision_of(after).outcome == detection.Outcome.WAITING
+    b = binding_of(after)
+    assert [c.name for c in b.spec.clusters] == ["a"]
+    assert "propagationpolicy.karmada.io/name" not in (b.metadata.annotations or {})
+
+
 def test_orphaned_binding_goes_with_its_template(detect: Detect) -> None:
     """The binding is owned by its template (owner reference): no template, no binding."""
     before = scheduled(detect([WEB, make_policy("old", ALL)]), "a")
@@ -149,7 +171,10 @@ def test_claimer_that_stops_matching_releases_the_template(detect: Detect) -> No
     changed = make_policy("old", selector(name="api"))
     after = detect([WEB, changed, make_policy("other", ALL, priority=-1)], previous=before)
     assert winner_of(after) == "PropagationPolicy/other"
-    assert "no longer selects it" not in decision_of(after).message
+    assert decision_of(after).message == (
+        "its claiming PropagationPolicy shop/old no longer selects it; "
+        "PropagationPolicy shop/other selects it"
+    )
     alone = detect([WEB, changed], previous=scheduled(before, "a"))
     assert decision_of(alone).outcome == detection.Outcome.ORPHANED
     assert "no longer selects it" in decision_of(alone).message
