@@ -10,6 +10,8 @@ minimum; it only exists to keep Karmada's plugin set.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gitfleet.model import policy, selectors, work
 from gitfleet.scheduler import framework
 
@@ -68,7 +70,7 @@ class ClusterAffinity:
     def score(self, spec: work.ResourceBindingSpec, info: framework.ClusterInfo) -> int:
         return framework.MIN_CLUSTER_SCORE
 
-    def normalize(self, scores: list[int]) -> list[int]:
+    def normalize(self, scores: Sequence[int]) -> list[int]:
         return list(scores)
 
 
