@@ -37,7 +37,8 @@ def object_set(docs: Iterable[Doc], path: str = "source.yaml") -> objects.Object
             cls, field = typed
             groups[field].append(cls.from_doc(copy.deepcopy(doc), origin))
         else:
-            groups["templates"].append(ResourceTemplate(copy.deepcopy(doc), origin))
+            body: Any = copy.deepcopy(doc)
+            groups["templates"].append(ResourceTemplate(body, origin))
     return objects.ObjectSet(**{k: tuple(v) for k, v in groups.items()})
 
 

@@ -24,8 +24,8 @@ from gitfleet.model import work
 WEB = make_deployment("web", labels={"app": "web"})
 BY_NAME = selector(name="web")
 ALL = selector()
-PLACE_A = {"placement": {"clusterAffinity": {"clusterNames": ["a"]}}}
-PLACE_B = {"placement": {"clusterAffinity": {"clusterNames": ["b"]}}}
+PLACE_A: dict[str, Any] = {"placement": {"clusterAffinity": {"clusterNames": ["a"]}}}
+PLACE_B: dict[str, Any] = {"placement": {"clusterAffinity": {"clusterNames": ["b"]}}}
 
 
 def scheduled(result: detection.Detection, *clusters: str) -> list[detection.Binding]:
