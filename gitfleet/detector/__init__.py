@@ -207,9 +207,11 @@ class _Detector:
                 ),
                 binding=_binding.unclaimed(previous),
             )
-        return dataclasses.replace(
-            base, outcome=Outcome.UNMATCHED, message=f"not propagated: {where}"
-        )
+        if _filter.auto_propagated_namespace(template):
+            message = f"{where}; the namespace controller sends it to every cluster"
+        else:
+            message = f"not propagated: {where}"
+        return dataclasses.replace(base, outcome=Outcome.UNMATCHED, message=message)
 
     def _kept(
         self, base: detection.Decision, previous: Binding | None, outcome: Outcome, message: str

@@ -133,6 +133,8 @@ def test_auto_propagated_namespaces(
 ) -> None:
     result = detect([make_object("v1", "Namespace", name, labels=labels)])
     assert (name in [k.name for k in result.auto_namespaces]) is expected
+    message = result.decisions[0].message
+    assert ("namespace controller sends it to every cluster" in message) is expected
 
 
 CRD = {
