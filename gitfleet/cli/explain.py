@@ -20,11 +20,10 @@ from typing import Any
 
 import click
 
-from gitfleet import interpreter, pipeline, source
+from gitfleet import errors, interpreter, pipeline, source
 from gitfleet.cli import options
 from gitfleet.cli import output as out
 from gitfleet.detector import detection
-from gitfleet.errors import InputError, UsageError
 from gitfleet.model import _codec, diagnostic, work
 from gitfleet.model.template import ResourceKey, ResourceTemplate
 
@@ -121,15 +120,15 @@ def resolve_kind(token: str, templates: Sequence[ResourceTemplate]) -> GroupKind
         if word in spelled and (not qualifier or gk[0].lower() in groups)
     )
     if not found:
-        raise UsageError(f"unknown kind {token!r}")
+        raise errors.UsageError(f"unknown kind {token!r}")
     used = {(t.key.group, t.kind) for t in templates}
     if len(found) > 1 and any(gk in used for gk in found):
         found = [gk for gk in found if gk in used]
     if len(found) > 1 and found[0][0] == "":
         found = found[:1]
     if len(found) > 1:
-        options_ = ", ".join(f"{guess_plural(k)}.{g or 'core'}" for g, k in found)
-        raise UsageError(f"kind {token!r} is ambiguous: qualify it with its group ({options_})")
+        spelled = ", ".join(f"{guess_plural(k)}.{g or 'core'}" for g, k in found)
+        raise errors.UsageError(f"kind {token!r} is ambiguous: qualify it ({spelled})")
     return found[0]
 
 
@@ -292,9 +291,9 @@ def human(placement: pipeline.Placement, template: ResourceTemplate, data: dict[
 def _load(repo: str, rev: str | None) -> source.LoadedSource:
     try:
         loaded = source.load(repo, rev)
-    except UsageError as error:
+    except errors.UsageError as error:
         raise click.UsageError(str(error)) from error
-    except InputError as error:
+    except errors.InputError as error:
         out.fail_input(error)
     if not loaded.ok:
         for d in loaded.diagnostics:
@@ -323,7 +322,7 @@ def explain(resource: str, namespace: str, repo: str, rev: str | None, output: s
     placement = pipeline.place(objs, interp)
     try:
         group_kind = resolve_kind(kind_token, placement.detection.templates)
-    except UsageError as error:
+    except errors.UsageError as error:
         raise click.UsageError(str(error)) from error
     wanted_namespace = namespace or "default"
     template = _find(placement, group_kind, wanted_namespace, name)

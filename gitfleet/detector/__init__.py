@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 
-from gitfleet import interpreter
+from gitfleet import errors, interpreter
 from gitfleet.detector import (
     _binding,
     _claim,
@@ -29,7 +29,6 @@ from gitfleet.detector import (
     _scope,
     detection,
 )
-from gitfleet.errors import InputError
 from gitfleet.model import diagnostic, objects, policy
 from gitfleet.model.template import ResourceKey, ResourceTemplate
 
@@ -257,7 +256,7 @@ class _Detector:
             )
         except _binding.BuildError as error:
             cause = error.__cause__
-            origin = cause.origin if isinstance(cause, InputError) else template.origin
+            origin = cause.origin if isinstance(cause, errors.InputError) else template.origin
             message = f"{template.key}: {error}"
             self.diagnostics.append(diagnostic.error(origin, message))
             return self._kept(base, previous, Outcome.FAILED, message)

@@ -29,7 +29,6 @@ from typing import Any
 
 from gitfleet import errors, interpreter
 from gitfleet.detector import _binding, _claim, detection
-from gitfleet.errors import InputError
 from gitfleet.model import _codec, config, diagnostic, meta, policy, selectors, work
 from gitfleet.model.template import ResourceKey, ResourceTemplate
 
@@ -194,7 +193,7 @@ def _collect(
     try:
         refs = list(interp.get_dependencies(template.body))
     except errors.GitfleetError as error:
-        origin = error.origin if isinstance(error, InputError) else template.origin
+        origin = error.origin if isinstance(error, errors.InputError) else template.origin
         state.diagnostics.append(
             diagnostic.error(origin, f"{template.key}: cannot interpret dependencies: {error}")
         )
