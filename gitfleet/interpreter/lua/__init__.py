@@ -1,1 +1,33 @@
-"""(stage under construction)"""
+"""Lua ResourceInterpreterCustomizations, run as Karmada runs them (pkg/resourceinterpreter/
+customized/declarative): one sandbox for every script, Karmada's value conversions, the `kube`
+library, the customization layer of the interpreter chain, script checks, and Karmada-format
+third-party customization folders.
+
+Public API:
+- `LuaLayer(customizations, *, sandbox=None, now=0.0)`: the chain layer (`_layer.Layer`).
+- `check(customization) -> list[Diagnostic]`: compile every script, find its function.
+- `load_thirdparty(folder) -> list[ResourceInterpreterCustomization]`.
+- `interpret(customizations, operation, ...) -> dict`: one operation, keyed as Karmada's
+  interpreter test data (what `gitfleet interpret` prints); `operation_named(name)`.
+- `Sandbox(limits)`, `Limits`: the runtime, for callers that want their own limits.
+"""
+
+from __future__ import annotations
+
+from gitfleet.interpreter.lua._check import check
+from gitfleet.interpreter.lua._customizations import FUNCTIONS, LuaLayer
+from gitfleet.interpreter.lua._interpret import interpret, operation_named
+from gitfleet.interpreter.lua._sandbox import Limits, Sandbox
+from gitfleet.interpreter.lua._thirdparty import load_thirdparty, read_customizations
+
+__all__ = [
+    "FUNCTIONS",
+    "Limits",
+    "LuaLayer",
+    "Sandbox",
+    "check",
+    "interpret",
+    "load_thirdparty",
+    "operation_named",
+    "read_customizations",
+]

@@ -1,0 +1,64 @@
+"""Checking a customization's scripts without an object to run them on (for `validate` and
+`gitfleet interpret --check`).
+
+Each script must compile (Karmada's thirdparty_test.go checkScript) and define its operation's
+global function (Karmada finds out only when the operation first runs: `not found function`).
+Finding the function means running the script's top level, which the sandbox bounds like any
+call. Scripts that use what Karmada's runtime refuses (`string.gsub`, `string.rep`, a global
+`kube` without `require`) work here but not in Karmada: that is a warning.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gitfleet.interpreter.lua import _customizations, _sandbox
+from gitfleet.model import config, diagnostic
+
+_KARMADA_REFUSES = (
+    (re.compile(r"\bstring\s*\.\s*gsub\b|:\s*gsub\s*\("), "string.gsub raises an error in Karmada"),
+    (re.compile(r"\bstring\s*\.\s*rep\b|:\s*rep\s*\("), "string.rep raises an error in Karmada"),
+)
+_KUBE_USE = re.compile(r"\bkube\s*\.")
+_KUBE_REQUIRE = re.compile(r"""\brequire\s*\(?\s*["']kube["']""")
+
+
+def check(
+    customization: config.ResourceInterpreterCustomization,
+    sandbox: _sandbox.Sandbox | None = None,
+) -> list[diagnostic.Diagnostic]:
+    """Problems with each script of `customization`, located at its `luaScript` field."""
+    sandbox = sandbox or _sandbox.shared()
+    out = []
+    for rule in _customizations.rules(customization):
+        out.extend(_check_rule(rule, sandbox))
+    return diagnostic.sorted_diagnostics(out)
+
+
+def _check_rule(
+    rule: _customizations.Rule, sandbox: _sandbox.Sandbox
+) -> list[diagnostic.Diagnostic]:
+    origin = rule.origin
+    found = []
+    try:
+        kind = sandbox.defines(rule.script, rule.function)
+    except _sandbox.ScriptError as e:
+        where = f"lua line {e.line}: " if e.line is not None else ""
+        return [diagnostic.error(origin, f"{rule.field}: {where}{e.message}")]
+    if kind == "nil":
+        found.append(
+            diagnostic.error(
+                origin, f"{rule.field}: the script does not define function {rule.function}"
+            )
+        )
+    elif kind != "function":
+        found.append(
+            diagnostic.error(origin, f"{rule.field}: {rule.function} is a {kind}, not a function")
+        )
+    for pattern, message in _KARMADA_REFUSES:
+        if pattern.search(rule.script):
+            found.append(diagnostic.warning(origin, f"{rule.field}: {message}"))
+    if _KUBE_USE.search(rule.script) and not _KUBE_REQUIRE.search(rule.script):
+        message = 'kube is used without local kube = require("kube"), which Karmada needs'
+        found.append(diagnostic.warning(origin, f"{rule.field}: {message}"))
+    return found

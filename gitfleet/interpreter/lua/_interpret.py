@@ -1,0 +1,108 @@
+"""One operation of a set of customizations on given objects, as `karmadactl interpret` runs it.
+
+Karmada: pkg/util/interpreter/rule.go (the rules, their arguments and result names) and
+pkg/karmadactl/interpret. Retain takes the desired and the observed object; every other
+operation exactly one of them. The result is keyed as the `output` of Karmada's interpreter test
+data: `retained`, `replica` and `requires`, `components`, `revised`, `status`,
+`aggregatedStatus`, `healthy`, `dependencies`; values are JSON (Go's omitempty for typed ones).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from gitfleet.errors import LuaError, UsageError
+from gitfleet.interpreter import native
+from gitfleet.interpreter._layer import Operation
+from gitfleet.interpreter.lua import _customizations, _sandbox
+from gitfleet.model import _codec, config, work
+from gitfleet.model.origin import UNKNOWN
+from gitfleet.model.template import RawObject
+
+
+def operation_named(name: str) -> Operation:
+    """An operation by its Karmada name, in any case (rule.go GetByOperation)."""
+    for operation in Operation:
+        if operation.value.lower() == name.lower():
+            return operation
+    names = ", ".join(o.value for o in Operation)
+    raise UsageError(f"operation {name!r} is not supported; use one of: {names}")
+
+
+def interpret(
+    customizations: Sequence[config.ResourceInterpreterCustomization],
+    operation: Operation,
+    *,
+    desired: RawObject | None = None,
+    observed: RawObject | None = None,
+    status_items: Sequence[work.AggregatedStatusItem] | None = None,
+    replicas: int = 0,
+    sandbox: _sandbox.Sandbox | None = None,
+    now: float = 0.0,
+) -> dict[str, Any]:
+    """Run `operation`; `UsageError` for missing or conflicting objects, `LuaError` when no
+    customization handles the object's kind or its script fails."""
+    layer = _customizations.LuaLayer(customizations, sandbox=sandbox, now=now)
+    if operation is Operation.RETAIN:
+        if desired is None:
+            raise UsageError("Retain needs the desired object")
+        if observed is None:
+            raise UsageError("Retain needs the observed object")
+        obj = desired
+    else:
+        if desired is not None and observed is not None:
+            raise UsageError(f"{operation} takes the desired or the observed object, not both")
+        found = desired if desired is not None else observed
+        if found is None:
+            raise UsageError(f"{operation} needs the desired or the observed object")
+        obj = found
+    api_version, kind = native.gvk(obj)
+    if not layer.hook_enabled(api_version, kind, operation):
+        raise _not_enabled(customizations, operation, api_version, kind)
+    return _run(layer, operation, obj, observed, status_items, replicas)
+
+
+def _not_enabled(
+    customizations: Sequence[config.ResourceInterpreterCustomization],
+    operation: Operation,
+    api_version: str,
+    kind: str,
+) -> LuaError:
+    """Karmada's "rule is not enabled", located at the customization that would have had it."""
+    field = _customizations.FUNCTIONS[operation]
+    for c in sorted(customizations, key=lambda c: c.metadata.name):
+        if (c.spec.target.api_version, c.spec.target.kind) == (api_version, kind):
+            return LuaError(
+                c.origin.at("spec", "customizations"),
+                f"{operation}: customization {c.metadata.name} has no script defining {field}",
+            )
+    origin = customizations[0].origin.at("spec", "target") if customizations else UNKNOWN
+    return LuaError(origin, f"{operation}: no customization targets {api_version} {kind}")
+
+
+def _run(
+    layer: _customizations.LuaLayer,
+    operation: Operation,
+    obj: RawObject,
+    observed: RawObject | None,
+    status_items: Sequence[work.AggregatedStatusItem] | None,
+    replicas: int,
+) -> dict[str, Any]:
+    if operation is Operation.RETAIN:
+        assert observed is not None
+        return {"retained": layer.retain(obj, observed)[1]}
+    if operation is Operation.INTERPRET_REPLICA:
+        count, requires = layer.get_replicas(obj)[1]
+        return {"replica": count, "requires": None if requires is None else _codec.encode(requires)}
+    if operation is Operation.INTERPRET_COMPONENT:
+        return {"components": [_codec.encode(c) for c in layer.get_components(obj)[1]]}
+    if operation is Operation.REVISE_REPLICA:
+        return {"revised": layer.revise_replica(obj, replicas)[1]}
+    if operation is Operation.INTERPRET_STATUS:
+        return {"status": layer.reflect_status(obj)[1]}
+    if operation is Operation.AGGREGATE_STATUS:
+        return {"aggregatedStatus": layer.aggregate_status_items(obj, status_items)[1]}
+    if operation is Operation.INTERPRET_HEALTH:
+        return {"healthy": layer.interpret_health(obj)[1]}
+    return {"dependencies": [_codec.encode(d) for d in layer.get_dependencies(obj)[1]]}

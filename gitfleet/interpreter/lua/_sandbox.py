@@ -1,0 +1,275 @@
+"""The one place Lua runs: a PUC Lua 5.1 runtime (lupa) set up as a sandbox, reused across calls.
+
+Why PUC Lua 5.1: Karmada runs gopher-lua, which has 5.1 semantics (`tostring(2)` is `"2"`), and
+LuaJIT's compiled loops would not honour the instruction hook. What a script can reach is built
+by sandbox.lua; this module owns the runtime around it:
+
+- limits (`Limits`): an instruction budget per call (a count hook, so `while true do end` stops),
+  the runtime's memory cap (lupa's allocator), and size caps for strings given to C pattern
+  functions. C pattern matching cannot be interrupted by the hook, so sandbox.lua sends a call to
+  the C matcher only when its worst case is small and otherwise to a matcher written in Lua,
+  which the hook bounds (rather than running calls in a killable worker: a process per call would
+  cost far more than the calls themselves);
+- compiled chunks cached per script text (after the rewrite that tracks key order, _rewrite.py);
+  each call runs the chunk in a fresh environment, then its global function, so no state leaks
+  from one call or script to the next;
+- failures become `ScriptError(message, line)`; after one, garbage is collected, and an error the
+  sandbox did not expect rebuilds the runtime, so the next call always finds a working one.
+
+`now` (seconds since the epoch) is the clock `os.time`/`os.date` read: interpretation stays a
+pure function of its inputs.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import functools
+import importlib.resources
+import math
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import lupa.lua51 as lupa  # type: ignore[import-untyped]
+
+from gitfleet.interpreter.lua import _convert, _kube, _osdate, _rewrite
+
+CHUNKNAME = "script"
+HOOK_EVERY = 1000
+"""Instructions between two calls of the count hook."""
+LIMIT_MESSAGE = "instruction limit exceeded"
+_MAX_DEPTH = 200
+_CACHE_SIZE = 512
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Limits:
+    """What one call may use."""
+
+    instructions: int = 50_000_000
+    """Lua VM instructions per call (Karmada stops a call after one second of gopher-lua)."""
+    memory: int = 64 * 1024 * 1024
+    """Bytes the whole runtime may allocate."""
+    max_string: int = 1_000_000
+    """Longest subject or pattern for pattern functions, longest `string.rep` result (Karmada
+    caps string library arguments at this length)."""
+    pattern_cost: float = 3e7
+    """Worst-case steps above which a pattern runs in the hook-bounded Lua matcher."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Result:
+    """One value a script returned: its Lua type, and its JSON text when it has one."""
+
+    lua_type: str
+    json: str | None
+
+
+class ScriptError(Exception):
+    """A script failed to compile or to run; `line` is the script's line when known."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message if line is None else f"line {line}: {message}")
+        self.message = message
+        self.line = line
+
+
+def _deny_attributes(obj: object, name: str, is_setting: bool) -> str:
+    """Scripts never hold Python objects; should one leak, none of its attributes is reachable."""
+    raise AttributeError(name)
+
+
+def _guarded(
+    name: str, function: Callable[..., tuple[bool, Any]]
+) -> Callable[..., tuple[bool, Any]]:
+    """A Python helper as Lua calls it: an unexpected exception becomes an error message rather
+    than a Python exception crossing the Lua stack."""
+
+    def call(*args: Any) -> tuple[bool, Any]:
+        try:
+            return function(*args)
+        except Exception as e:  # a helper bug must not take the runtime down
+            return False, f"internal error in {name}: {type(e).__name__}: {e}"
+
+    return call
+
+
+@functools.cache
+def _prelude() -> str:
+    return (importlib.resources.files(__package__) / "sandbox.lua").read_text(encoding="utf-8")
+
+
+class Sandbox:
+    """A Lua runtime for customization scripts. Thread-safe: calls are serialized."""
+
+    def __init__(self, limits: Limits = Limits()) -> None:
+        self.limits = limits
+        self._lock = threading.RLock()
+        self._budget = math.ceil(limits.instructions / HOOK_EVERY)
+        self._start()
+
+    def _start(self) -> None:
+        runtime = lupa.LuaRuntime(
+            register_eval=False,
+            register_builtins=False,
+            unpack_returned_tuples=True,
+            max_memory=self.limits.memory,
+            attribute_filter=_deny_attributes,
+        )
+        to_lua = functools.partial(_convert.to_lua, runtime)
+        helpers: dict[str, Callable[..., tuple[bool, Any]]] = {
+            "os_time": _osdate.os_time,
+            "os_date": functools.partial(_osdate.os_date, to_lua),
+            "resource_add": _kube.resource_add,
+            "resource_quantity": _kube.resource_quantity,
+            "pod_requirements": functools.partial(_kube.pod_requirements, to_lua),
+            "pod_dependencies": functools.partial(_kube.pod_dependencies, to_lua),
+        }
+        python = runtime.table_from({name: _guarded(name, f) for name, f in helpers.items()})
+        config = runtime.table_from(
+            {
+                "chunkname": CHUNKNAME,
+                "limit_message": LIMIT_MESSAGE,
+                "max_string": self.limits.max_string,
+                "pattern_cost": self.limits.pattern_cost,
+                "hook_every": HOOK_EVERY,
+                "max_depth": _MAX_DEPTH,
+                "track": _rewrite.TRACK,
+                "track_dynamic": _rewrite.TRACK_DYNAMIC,
+                "frame": _rewrite.FRAME,
+                "key": _rewrite.KEY,
+                "python": python,
+            }
+        )
+        self._api = runtime.execute(_prelude(), config)
+        runtime.execute("local g = _G for name in pairs(g) do g[name] = nil end")
+        self._runtime = runtime
+        self._chunks: collections.OrderedDict[str, Any] = collections.OrderedDict()
+
+    def compile(self, source: str) -> None:
+        """Raise `ScriptError` if `source` does not compile."""
+        with self._lock:
+            self._chunk(source)
+
+    def _chunk(self, source: str) -> Any:
+        cached = self._chunks.get(source)
+        if cached is None:
+            cached = self._compile(source)
+            self._chunks[source] = cached
+            if len(self._chunks) > _CACHE_SIZE:
+                self._chunks.popitem(last=False)
+        else:
+            self._chunks.move_to_end(source)
+        if isinstance(cached, ScriptError):
+            raise cached
+        return cached
+
+    def _compile(self, source: str) -> Any:
+        if source.startswith("\x1b"):
+            return ScriptError("binary chunks are not accepted")
+        chunk, message = self._loadstring(_rewrite.rewrite(source))
+        if chunk is None:
+            original, message = self._loadstring(source)
+            if original is not None:  # the rewrite broke a valid script: run it unordered
+                return original
+            return _located(message)
+        return chunk
+
+    def _loadstring(self, source: str) -> tuple[Any, str]:
+        result = self._api.compile(source)
+        if isinstance(result, tuple):
+            return None, str(result[1])
+        return result, ""
+
+    def call(
+        self, source: str, function: str, args: Sequence[Any], *, now: float = 0.0
+    ) -> list[Result]:
+        """Run `source`, then its global `function` with `args` (JSON values, or `ABSENT` for a
+        Lua nil). Each result is its Lua type and, for strings, numbers, booleans and tables,
+        its JSON text (`_convert.decode` reads it), else None."""
+        with self._lock:
+            chunk = self._chunk(source)
+            try:
+                lua_args = [
+                    None if a is ABSENT else _convert.to_lua(self._runtime, a) for a in args
+                ]
+                result = self._api.invoke(
+                    chunk, function, self._budget, math.floor(now), len(lua_args), *lua_args
+                )
+            except lupa.LuaMemoryError:
+                self._recover()
+                raise ScriptError("not enough memory") from None
+            except _convert.ConversionError as e:
+                raise ScriptError(str(e)) from None
+            except UnicodeDecodeError:
+                raise ScriptError("a result is not valid UTF-8") from None
+            except Exception as e:  # the runtime itself misbehaved: start afresh
+                self._start()
+                raise ScriptError(f"the Lua runtime failed and was restarted: {e}") from None
+            if not isinstance(result, tuple):
+                result = (result,)
+            if result[0] is not True:
+                self._recover()
+                message = result[1] if len(result) > 1 else "unknown error"
+                line = result[2] if len(result) > 2 else None
+                raise ScriptError(str(message), int(line) if line is not None else None)
+            count = int(result[1])
+            return [Result(str(result[2 + 2 * i]), result[3 + 2 * i] or None) for i in range(count)]
+
+    def defines(self, source: str, function: str) -> str:
+        """Run `source` (not the function) and return the Lua type of its global `function`."""
+        with self._lock:
+            chunk = self._chunk(source)
+            result = self._api.probe(chunk, function, self._budget)
+            if not isinstance(result, tuple):
+                result = (result,)
+            if result[0] is not True:
+                self._recover()
+                line = result[2] if len(result) > 2 else None
+                raise ScriptError(str(result[1]), int(line) if line is not None else None)
+            return str(result[1])
+
+    def _recover(self) -> None:
+        """Free what a failed call left behind (a memory bomb's garbage, mostly)."""
+        try:
+            self._api.collect()
+        except lupa.LuaError:
+            self._start()
+
+    def memory_in_use(self) -> int:
+        """Bytes the runtime holds after a full collection (for tests and diagnostics)."""
+        with self._lock:
+            return int(self._api.collect() * 1024)
+
+
+class _Absent:
+    """An argument that arrives in Lua as nil (Karmada passes a nil slice of status items so)."""
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT = _Absent()
+
+
+def _located(message: str) -> ScriptError:
+    head = CHUNKNAME + ":"
+    if message.startswith(head):
+        line, _, rest = message[len(head) :].partition(": ")
+        if line.isdigit():
+            return ScriptError(rest, int(line))
+    return ScriptError(message)
+
+
+_shared: Sandbox | None = None
+_shared_lock = threading.Lock()
+
+
+def shared() -> Sandbox:
+    """The process-wide sandbox with default limits, built on first use."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = Sandbox()
+        return _shared

@@ -1,0 +1,85 @@
+"""YAML files read for customizations kept outside a source repository: Karmada's third-party
+folders and the files `gitfleet interpret` is given.
+
+Values are read as Kubernetes reads YAML into JSON (sigs.k8s.io/yaml over YAML 1.1): timestamps
+stay strings. Each document keeps an `Origin` whose locator finds a field's line and column, so
+a failing script is reported at its `luaScript` field. A source repository's files go through
+`gitfleet.source` instead; this reader is for the interpreter's own inputs and stays small.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import yaml
+from yaml import nodes
+
+from gitfleet.errors import YamlError
+from gitfleet.model.origin import Locator, Origin, PathKey
+
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader without the timestamp type (JSON has none)."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def documents(path: str, text: str) -> list[tuple[Any, Origin]]:
+    """The non-empty documents of a YAML text, each with its origin; `YamlError` if it is not
+    valid YAML."""
+    loader = _Loader(text)
+    out = []
+    try:
+        while loader.check_node():
+            node = loader.get_node()
+            assert node is not None  # check_node() said there is one
+            value = loader.construct_document(node)
+            if value is None:
+                continue
+            mark = node.start_mark
+            out.append(
+                (value, Origin(path, mark.line + 1, mark.column + 1, locator=_locator(node)))
+            )
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        where = Origin(path, mark.line + 1, mark.column + 1) if mark else Origin(path)
+        raise YamlError(where, f"invalid YAML: {e.problem or e.context}") from None
+    except yaml.YAMLError as e:
+        raise YamlError(Origin(path), f"invalid YAML: {e}") from None
+    finally:
+        loader.dispose()
+    return out
+
+
+def _locator(root: nodes.Node) -> Locator:
+    def locate(keys: tuple[PathKey, ...]) -> tuple[int, int] | None:
+        node = root
+        mark = root.start_mark
+        for key in keys:
+            found = _child(node, key)
+            if found is None:
+                return None
+            mark, node = found
+        return mark.line + 1, mark.column + 1
+
+    return locate
+
+
+def _child(node: nodes.Node, key: PathKey) -> tuple[Any, nodes.Node] | None:
+    """A mapping entry is located at its key, a sequence item at the item."""
+    if isinstance(node, nodes.MappingNode) and isinstance(key, str):
+        for key_node, value_node in node.value:
+            if isinstance(key_node, nodes.ScalarNode) and key_node.value == key:
+                return key_node.start_mark, value_node
+    if isinstance(node, nodes.SequenceNode) and isinstance(key, int):
+        items: Sequence[nodes.Node] = node.value
+        if 0 <= key < len(items):
+            return items[key].start_mark, items[key]
+    return None
