@@ -118,8 +118,9 @@ def _describe(hint: Any) -> str:
 
 
 class _Decoder:
-    def __init__(self, origin: Origin) -> None:
+    def __init__(self, origin: Origin, lenient: bool = False) -> None:
         self.origin = origin
+        self.lenient = lenient
 
     def fail(self, path: tuple[PathKey, ...], message: str) -> SchemaError:
         where = ".".join(str(p) for p in path) or "document"
@@ -184,7 +185,7 @@ class _Decoder:
         known = fields_of(cls)
         names = {f.json for f in known}
         for key in value:
-            if key not in names:
+            if key not in names and not self.lenient:
                 raise self.fail((*path, key), f"unknown field {key!r} in {cls.__name__}")
         kwargs: dict[str, Any] = {}
         for f in known:
@@ -198,11 +199,17 @@ class _Decoder:
 
 
 def decode(
-    cls: type, doc: Mapping[str, Any], origin: Origin, *, ignore: frozenset[str] = frozenset()
+    cls: type,
+    doc: Mapping[str, Any],
+    origin: Origin,
+    *,
+    ignore: frozenset[str] = frozenset(),
+    lenient: bool = False,
 ) -> Any:
-    """Build `cls` from a document; raises `SchemaError` at the first problem, located."""
+    """Build `cls` from a document; raises `SchemaError` at the first problem, located.
+    `lenient` skips unknown fields, as Go's encoding/json does (for values scripts compute)."""
     body = {k: v for k, v in doc.items() if k not in ignore}
-    return _Decoder(origin).object(cls, body, ())
+    return _Decoder(origin, lenient).object(cls, body, ())
 
 
 def encode(value: Any) -> JSON:
