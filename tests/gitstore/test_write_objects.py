@@ -1,0 +1,156 @@
+"""Objects computed in Python and written straight into the object database.
+
+Aspects covered:
+- tree ids equal those git computes for the same files, entry order included (`a.b` before
+  the folder `a`, `a-b`, `a0`), nested folders, identical files stored once;
+- a tree built on a base reuses unchanged folders and equals the tree built from scratch,
+  through additions, changes, deletions, and folders appearing and disappearing;
+- paths that cannot be files of a tree are refused: empty, absolute, `//`, `.`, `..`,
+  `.git` in any case, NUL, backslash, a name that is both a file and a folder;
+- SHA-256 repositories get SHA-256 ids;
+- a few objects become loose objects, many become one pack; git verifies both (fsck);
+- commit objects carry their trailers as git itself parses them.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gitfleet.gitstore import objects, repository, store
+
+
+def _git(path: Path, *args: str, data: bytes | None = None) -> str:
+    done = subprocess.run(["git", *args], cwd=path, input=data, capture_output=True, check=True)
+    return done.stdout.decode().strip()
+
+
+def _bare(tmp_path: Path, *options: str) -> repository.Repository:
+    path = tmp_path / "rendered.git"
+    subprocess.run(["git", "init", "-q", "--bare", *options, str(path)], check=True)
+    opened = repository.open_repository(path)
+    assert opened is not None
+    return opened
+
+
+FILES = {
+    "a.b": b"dot\n",
+    "a/x.yaml": b"x: 1\n",
+    "a-b": b"dash\n",
+    "a0": b"zero\n",
+    "works/c1/shop/Deployment.apps/web.yaml": b"same\n",
+    "works/c2/shop/Deployment.apps/web.yaml": b"same\n",
+    "works/c2/_cluster/Namespace.core/shop.yaml": b"ns\n",
+    "render.yaml": b"r: 1\n",
+}
+
+
+def test_tree_ids_match_git(git_repo: Any) -> None:
+    git_repo.commit({path: data.decode() for path, data in FILES.items()})
+    built = objects.build_tree(FILES)
+    assert built.id == git_repo.git("rev-parse", "HEAD^{tree}")
+    assert built.folders["works/c2"] == git_repo.git("rev-parse", "HEAD:works/c2")
+    blobs = [o for o in built.objects if o.kind == objects.BLOB]
+    assert len(blobs) == len(set(FILES.values()))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param({"a/x.yaml": b"x: 2\n"}, id="changed file"),
+        pytest.param({"a/y.yaml": b"y\n"}, id="added file"),
+        pytest.param({"a/x.yaml": None}, id="deleted last file of a folder"),
+        pytest.param({"new/deep/f": b"f\n"}, id="new folders"),
+        pytest.param({"works/c1/shop/Deployment.apps/web.yaml": None}, id="deleted subtree"),
+        pytest.param({}, id="nothing"),
+    ],
+)
+def test_build_on_a_base_equals_full_build(change: dict[str, bytes | None]) -> None:
+    first = objects.build_tree(FILES)
+    base = objects.Base(
+        {p: objects.SHA1.object_id(objects.BLOB, d) for p, d in FILES.items()}, first.folders
+    )
+    files: dict[str, objects.Content] = {p: objects.Blob(i) for p, i in base.files.items()}
+    for path, data in change.items():
+        if data is None:
+            del files[path]
+        else:
+            files[path] = data
+    full = objects.build_tree(
+        {p: c if isinstance(c, bytes) else FILES[p] for p, c in files.items()}
+    )
+    incremental = objects.build_tree(files, base=base)
+    assert incremental.id == full.id
+    assert incremental.folders == full.folders
+    if not change:
+        assert incremental.objects == ()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param("", id="empty"),
+        pytest.param("/etc/passwd", id="absolute"),
+        pytest.param("a//b", id="empty segment"),
+        pytest.param("a/./b", id="dot"),
+        pytest.param("a/../b", id="dot dot"),
+        pytest.param("..", id="only dot dot"),
+        pytest.param(".git/config", id="dot git"),
+        pytest.param("a/.GIT/hooks", id="dot git any case"),
+        pytest.param("a/b\0c", id="nul"),
+        pytest.param("a\\..\\b", id="backslash"),
+        pytest.param("a/", id="trailing slash"),
+    ],
+)
+def test_bad_paths_are_refused(path: str) -> None:
+    with pytest.raises(objects.PathError):
+        objects.build_tree({path: b"x"})
+
+
+def test_a_name_cannot_be_file_and_folder() -> None:
+    with pytest.raises(objects.PathError, match="both a file and a folder"):
+        objects.build_tree({"a": b"x", "a/b": b"y"})
+
+
+def test_sha256_repository(tmp_path: Path) -> None:
+    repo = _bare(tmp_path, "--object-format=sha256")
+    fmt = store.object_format(repo)
+    assert fmt is objects.SHA256
+    built = objects.build_tree({"f": b"x\n"}, fmt)
+    store.write(repo, built.objects, fmt)
+    assert len(built.id) == 64
+    assert _git(repo.git_dir, "cat-file", "-p", f"{built.id}:f") == "x"
+
+
+@pytest.mark.parametrize("count", [pytest.param(3, id="loose"), pytest.param(300, id="pack")])
+def test_written_objects_are_verified_by_git(tmp_path: Path, count: int) -> None:
+    repo = _bare(tmp_path)
+    files = {f"d{i % 7}/f{i}.yaml": f"i: {i}\n".encode() for i in range(count)}
+    built = objects.build_tree(files)
+    store.write(repo, built.objects, objects.SHA1)
+    _git(repo.git_dir, "fsck", "--strict", "--no-dangling")
+    packs = list((repo.git_dir / "objects" / "pack").glob("*.pack"))
+    assert bool(packs) == (count >= store.UNPACK_LIMIT)
+    listed = _git(repo.git_dir, "ls-tree", "-r", "--name-only", built.id).splitlines()
+    assert listed == sorted(files)
+    assert _git(repo.git_dir, "cat-file", "-p", f"{built.id}:d1/f1.yaml") == "i: 1"
+
+
+def test_commit_trailers_as_git_reads_them(tmp_path: Path) -> None:
+    repo = _bare(tmp_path)
+    built = objects.build_tree({"f": b"x\n"})
+    who = objects.Signature("gitfleet", "gitfleet@localhost", 1767225600)
+    trailers = [("Source-Commit", "a" * 40), ("Gitfleet-Render", "0.1.0")]
+    commit = objects.commit_object(built.id, [], who, "render a\n", trailers)
+    store.write(repo, [*built.objects, commit], objects.SHA1)
+    parsed = _git(repo.git_dir, "log", "-1", "--format=%(trailers:only,unfold)%an %at", commit.id)
+    assert parsed.splitlines() == [
+        f"Source-Commit: {'a' * 40}",
+        "Gitfleet-Render: 0.1.0",
+        "gitfleet 1767225600",
+    ]
+    assert objects.trailers_of(commit.data) == dict(trailers)
+    assert objects.tree_of_commit(commit.data) == built.id
