@@ -31,7 +31,7 @@ import yaml
 from yaml import nodes
 from yaml._yaml import CParser
 
-from gitfleet.source import _scalars
+from gitfleet.model import yamlscalars as _scalars
 
 MAX_DEPTH = 200
 """Deepest nesting of collections a document may have (Kubernetes objects stay far below)."""

@@ -3,8 +3,9 @@
 kubectl and the API machinery read YAML with go-yaml v2 (through sigs.k8s.io/yaml), not with
 YAML 1.2 or PyYAML's own 1.1 rules. The differences matter for values users write every day:
 `yes`/`on`/`y` are booleans, `012` is octal 10, `0o17`/`0b101`/`0x1F` are integers, `1e3` is a
-float, `1:20` and `2026-01-01` stay strings. This module is the single place those rules live;
-`_yaml` uses it to resolve tags and to build values, and the locator uses it to read keys.
+float, `1:20` and `2026-01-01` stay strings. This module is the single place those rules live:
+the loader (`gitfleet.source`) resolves tags, builds values and reads keys with them, and the
+render stage's YAML writer quotes every string that would not read back as a string.
 
 Reference (read, not copied): go-yaml v2 `resolve.go` (`resolve`, `resolve_table`,
 `yamlStyleFloat`) and Go's `strconv.ParseInt(s, 0, 64)` / `ParseUint` / `ParseFloat`, plus
