@@ -11,7 +11,7 @@ import dataclasses
 import enum
 from typing import Any
 
-from gitfleet.model import config, diagnostic, objects
+from gitfleet.model import config, diagnostic, meta, objects, template
 from gitfleet.model.origin import UNKNOWN, Origin
 
 CONFIG_FILE = "gitfleet.yaml"
@@ -43,6 +43,17 @@ class SourceConfig:
     customizations.yaml`), loaded as built-in rules below the user's own; not read as documents."""
     origin: Origin = UNKNOWN
     """Where the settings were read (the whole file), for errors about them."""
+
+
+def describe(kind: str, namespace: str, name: str) -> str:
+    """How messages name an object: `Deployment shop/web`, `Cluster m1`."""
+    return f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"
+
+
+def subject(obj: meta.ApiObject | template.ResourceTemplate) -> str:
+    """`describe` for a loaded object."""
+    kind = obj.kind if isinstance(obj, template.ResourceTemplate) else obj.KIND
+    return describe(kind, obj.namespace, obj.name)
 
 
 class Role(enum.StrEnum):
@@ -77,6 +88,18 @@ class Document:
     def kind(self) -> str:
         value = self.body.get("kind")
         return value if isinstance(value, str) else ""
+
+    @property
+    def subject(self) -> str:
+        """How messages name the document's object (`describe`)."""
+        metadata = self.body.get("metadata")
+        metadata = metadata if isinstance(metadata, dict) else {}
+        namespace, name = metadata.get("namespace"), metadata.get("name")
+        return describe(
+            self.kind,
+            namespace if isinstance(namespace, str) else "",
+            name if isinstance(name, str) else "",
+        )
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

@@ -212,6 +212,6 @@ def _third_party(
         if isinstance(obj, config.ResourceInterpreterCustomization):
             found.append(obj)
         else:
-            message = f"{_classify.who(obj)}: only ResourceInterpreterCustomizations belong here"
+            message = f"{loaded.subject(obj)}: only ResourceInterpreterCustomizations belong here"
             problems.append(diagnostic.error(obj.origin, message))
     return tuple(sorted(found, key=lambda c: (c.name, c.origin.path)))

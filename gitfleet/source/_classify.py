@@ -51,17 +51,6 @@ KARMADA_GROUPS = frozenset(
 _KIND_NAMES = {kind: api_version for api_version, kind in KARMADA_KINDS}
 
 
-def describe(kind: str, namespace: str, name: str) -> str:
-    """How messages name an object: `Deployment shop/web`, `Cluster m1`."""
-    return f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"
-
-
-def who(obj: meta.ApiObject | template.ResourceTemplate) -> str:
-    """`describe` for a loaded object."""
-    kind = obj.kind if isinstance(obj, template.ResourceTemplate) else obj.KIND
-    return describe(kind, obj.namespace, obj.name)
-
-
 def _segment_problem(value: str) -> str | None:
     """Kubernetes' IsValidPathSegmentName."""
     if value in (".", ".."):
@@ -82,8 +71,11 @@ class Classified:
     )
     diagnostics: list[diagnostic.Diagnostic] = dataclasses.field(default_factory=list)
 
-    def reject(self, body: dict[str, Any], origin: Origin, role: loaded.Role, message: str) -> None:
-        problem = diagnostic.error(origin, message)
+    def reject(
+        self, body: dict[str, Any], origin: Origin, role: loaded.Role, where: Origin, message: str
+    ) -> None:
+        """Keep the document (at `origin`) with the error (at `where`) that left it out."""
+        problem = diagnostic.error(where, message)
         self.documents.append(loaded.Document(body, origin, role, problem))
         self.diagnostics.append(problem)
 
@@ -97,7 +89,7 @@ class Classified:
         problem = _identity_problem(value, origin)
         if problem is not None:
             where, message = problem
-            self.reject(value, where, loaded.Role.INVALID, message)
+            self.reject(value, origin, loaded.Role.INVALID, where, message)
             return
         api_version, kind = value["apiVersion"], value["kind"]
         model = KARMADA_KINDS.get((api_version, kind))
@@ -111,11 +103,11 @@ class Classified:
 
     def _karmada(self, model: type[meta.ApiObject], body: dict[str, Any], origin: Origin) -> None:
         meta_body = body["metadata"]
-        who = describe(model.KIND, meta_body.get("namespace", ""), meta_body["name"])
+        who = loaded.describe(model.KIND, meta_body.get("namespace", ""), meta_body["name"])
         try:
             obj = model.from_doc(body, origin)
         except SchemaError as exc:
-            self.reject(body, exc.origin, loaded.Role.KARMADA, f"{who}: {exc.message}")
+            self.reject(body, origin, loaded.Role.KARMADA, exc.origin, f"{who}: {exc.message}")
             return
         self.documents.append(loaded.Document(body, origin, loaded.Role.KARMADA))
         self.objects.append(obj)
@@ -124,7 +116,7 @@ class Classified:
         kind, api_version = body["kind"], body["apiVersion"]
         if kind in _KIND_NAMES:
             message = f"{kind} must have apiVersion {_KIND_NAMES[kind]}, got {api_version}"
-            self.reject(body, origin.at("apiVersion"), loaded.Role.INVALID, message)
+            self.reject(body, origin, loaded.Role.INVALID, origin.at("apiVersion"), message)
             return
         warning = diagnostic.warning(
             origin, f"{api_version} {kind} is not read by gitfleet (Karmada never propagates it)"

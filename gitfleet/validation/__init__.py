@@ -1,1 +1,75 @@
-"""(stage under construction)"""
+"""Validate: every problem of a loaded source, as Karmada's webhooks and CRDs would see them.
+
+`validate(loaded)` returns the sorted list of diagnostics: the loader's own (YAML, files,
+documents), every schema error of Karmada documents (`_schema`), the checks Karmada's webhooks
+make per kind (`_propagation`, `_override`, `_cluster`, `_customization`), checks across
+objects (`_references`) and warnings for fields gitfleet does not support yet
+(`_unsupported`). It never stops at the first problem. Turning errors into an exit code is the
+command line's business.
+"""
+
+from __future__ import annotations
+
+from gitfleet.model import diagnostic, loaded
+from gitfleet.validation import (
+    _cluster,
+    _customization,
+    _override,
+    _propagation,
+    _references,
+    _report,
+    _schema,
+    _unsupported,
+)
+
+__all__ = ["validate"]
+
+
+def _documents(source: loaded.LoadedSource) -> list[diagnostic.Diagnostic]:
+    """Schema errors (all of them, replacing the loader's first one) and unsupported fields."""
+    found: list[diagnostic.Diagnostic] = []
+    replaced: set[int] = set()
+    for document in source.documents:
+        if document.role is not loaded.Role.KARMADA:
+            continue
+        if document.error is None:
+            found += _unsupported.check(document)
+            continue
+        errors = _schema.check(document)
+        if errors:
+            replaced.add(id(document.error))
+            found += errors
+    return [d for d in source.diagnostics if id(d) not in replaced] + found
+
+
+def _per_kind(source: loaded.LoadedSource) -> list[diagnostic.Diagnostic]:
+    found: list[diagnostic.Diagnostic] = []
+    objects = source.objects
+    propagations: tuple[_propagation.Propagation, ...] = (
+        *objects.propagation_policies,
+        *objects.cluster_propagation_policies,
+    )
+    overrides: tuple[_override.Override, ...] = (
+        *objects.override_policies,
+        *objects.cluster_override_policies,
+    )
+    for propagation in propagations:
+        report = _report.Report(propagation.origin, loaded.subject(propagation))
+        _propagation.check(propagation, report)
+        found += report.diagnostics
+    for override in overrides:
+        report = _report.Report(override.origin, loaded.subject(override))
+        _override.check(override, report)
+        found += report.diagnostics
+    for member in objects.clusters:
+        report = _report.Report(member.origin, loaded.subject(member))
+        _cluster.check(member, report)
+        found += report.diagnostics
+    found += _customization.check(objects.customizations)
+    return found
+
+
+def validate(source: loaded.LoadedSource) -> list[diagnostic.Diagnostic]:
+    """Every problem of the source, sorted by file, line and column."""
+    found = _documents(source) + _per_kind(source) + _references.across(source.objects)
+    return diagnostic.sorted_diagnostics(found)

@@ -1,0 +1,110 @@
+"""Selectors inside policies: label selectors, cluster affinities, and where affinities live.
+
+Label selectors follow apimachinery's LabelSelectorAsSelector (a selector it cannot convert
+matches nothing in Karmada, silently; here it is an error). Field selectors follow Karmada's
+ValidatePolicyFieldSelector (pkg/util/validation/validation.go): keys provider, region, zone;
+operators In, NotIn. `placement_affinities` and `override_affinities` list every cluster
+affinity of a policy with its field path, for the checks that look at all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from gitfleet.model import meta, policy
+from gitfleet.validation import _report, _syntax
+
+Keys = tuple[str | int, ...]
+
+_WITH_VALUES = ("In", "NotIn")
+_WITHOUT_VALUES = ("Exists", "DoesNotExist")
+_FIELD_KEYS = ("provider", "region", "zone")
+
+
+def label_selector(report: _report.Report, keys: Keys, selector: meta.LabelSelector | None) -> None:
+    if selector is None:
+        return
+    for key, value in (selector.match_labels or {}).items():
+        problem = _syntax.qualified_name(key) or _syntax.label_value(value)
+        if problem:
+            report.error((*keys, "matchLabels", key), problem)
+    for index, expression in enumerate(selector.match_expressions):
+        where = (*keys, "matchExpressions", index)
+        problem = _syntax.qualified_name(expression.key)
+        if problem:
+            report.error((*where, "key"), problem)
+        _operator(report, where, expression.operator, expression.values)
+        for value_index, value in enumerate(expression.values):
+            problem = _syntax.label_value(value)
+            if problem:
+                report.error((*where, "values", value_index), problem)
+
+
+def _operator(report: _report.Report, keys: Keys, operator: str, values: tuple[str, ...]) -> None:
+    if operator in _WITH_VALUES and not values:
+        report.error((*keys, "values"), f"operator {operator} needs at least one value")
+    elif operator in _WITHOUT_VALUES and values:
+        report.error((*keys, "values"), f"operator {operator} takes no values")
+    elif operator not in _WITH_VALUES + _WITHOUT_VALUES:
+        allowed = ", ".join(_WITH_VALUES + _WITHOUT_VALUES)
+        report.error((*keys, "operator"), f"unsupported operator {operator!r}: expected {allowed}")
+
+
+def cluster_affinity(
+    report: _report.Report, keys: Keys, affinity: policy.ClusterAffinity | None
+) -> None:
+    if affinity is None:
+        return
+    label_selector(report, (*keys, "labelSelector"), affinity.label_selector)
+    if affinity.field_selector is None:
+        return
+    for index, expression in enumerate(affinity.field_selector.match_expressions):
+        where = (*keys, "fieldSelector", "matchExpressions", index)
+        if expression.key not in _FIELD_KEYS:
+            message = f"unsupported key {expression.key!r}: must be provider, region, or zone"
+            report.error((*where, "key"), message)
+        if expression.operator not in _WITH_VALUES:
+            message = f"unsupported operator {expression.operator!r}: must be In or NotIn"
+            report.error((*where, "operator"), message)
+        elif not expression.values:
+            report.error((*where, "values"), f"operator {expression.operator} needs values")
+
+
+def is_empty(affinity: policy.ClusterAffinity) -> bool:
+    """Karmada's emptyClusterAffinity: no selection criteria at all."""
+    return (
+        affinity.label_selector is None
+        and affinity.field_selector is None
+        and not affinity.cluster_names
+        and not affinity.exclude
+    )
+
+
+def placement_affinities(
+    placement: policy.Placement,
+) -> Iterator[tuple[Keys, policy.ClusterAffinity]]:
+    """Every cluster affinity of a placement, with its path from the document's root."""
+    base: Keys = ("spec", "placement")
+    if placement.cluster_affinity is not None:
+        yield (*base, "clusterAffinity"), placement.cluster_affinity
+    for index, term in enumerate(placement.cluster_affinities):
+        yield (*base, "clusterAffinities", index), term
+        for overflow_index, overflow in enumerate(term.overflow_affinities):
+            where = (*base, "clusterAffinities", index, "overflowAffinities", overflow_index)
+            yield where, overflow
+    strategy = placement.replica_scheduling
+    preference = strategy.weight_preference if strategy else None
+    for index, weight in enumerate(preference.static_weight_list if preference else ()):
+        where = (*base, "replicaScheduling", "weightPreference", "staticWeightList", index)
+        yield (*where, "targetCluster"), weight.target_cluster
+
+
+def override_affinities(
+    spec: policy.OverrideSpec,
+) -> Iterator[tuple[Keys, policy.ClusterAffinity]]:
+    """Every target cluster affinity of an override policy, with its path."""
+    if spec.target_cluster is not None:
+        yield ("spec", "targetCluster"), spec.target_cluster
+    for index, rule in enumerate(spec.override_rules):
+        if rule.target_cluster is not None:
+            yield ("spec", "overrideRules", index, "targetCluster"), rule.target_cluster

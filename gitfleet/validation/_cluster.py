@@ -1,0 +1,154 @@
+"""What Karmada refuses in a Cluster, and quantities the scheduler could not read.
+
+Ported from pkg/apis/cluster/validation/validation.go (ValidateClusterName, ValidateClusterSpec,
+ValidateClusterAPIEndpoint, ValidateClusterProxyURL, validateClusterSpecForFieldSelector,
+ValidateClusterResourceModels) and pkg/util/lifted/validateclustertaints.go (taints: label-key
+keys, label-value values, effect NoSchedule or NoExecute, unique by key and effect). Declared
+capacity (`status.resourceSummary`) must be quantities too: the scheduler divides by them.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Mapping
+
+from gitfleet.interpreter import _quantity as quantity
+from gitfleet.model import cluster, meta
+from gitfleet.validation import _report, _syntax
+
+NAME_MAX = 48
+"""Karmada keeps 15 characters of a label for the execution namespace's prefix."""
+_TAINT_EFFECTS = ("NoSchedule", "NoExecute")
+_PROXY_SCHEMES = ("http", "https", "socks5")
+_INT64_MAX = 2**63 - 1
+
+
+def check(obj: cluster.Cluster, report: _report.Report) -> None:
+    problem = _syntax.dns1123_label(obj.name, NAME_MAX)
+    if problem:
+        report.error(("metadata", "name"), problem)
+    spec = obj.spec
+    if spec.api_endpoint:
+        _endpoint(report, spec.api_endpoint)
+    if spec.proxy_url:
+        scheme = urllib.parse.urlsplit(spec.proxy_url).scheme
+        if scheme not in _PROXY_SCHEMES:
+            message = f"unsupported scheme {scheme!r}: must be http, https or socks5"
+            report.error(("spec", "proxyURL"), message)
+    _location(spec, report)
+    _taints(spec.taints, report)
+    _models(spec.resource_models, report)
+    summary = obj.status.resource_summary
+    if summary is not None:
+        for name in ("allocatable", "allocating", "allocated"):
+            _quantities(report, ("status", "resourceSummary", name), getattr(summary, name))
+
+
+def _endpoint(report: _report.Report, endpoint: str) -> None:
+    keys = ("spec", "apiEndpoint")
+    form = "; expected a URL such as https://host:port"
+    try:
+        url = urllib.parse.urlsplit(endpoint)
+    except ValueError as exc:
+        report.error(keys, f"{endpoint!r} is not a URL: {exc}{form}")
+        return
+    if not url.hostname:
+        report.error(keys, f"{endpoint!r} has no host{form}")
+    if url.username is not None:
+        report.error(keys, "user information is not allowed in the URL")
+    if url.fragment:
+        report.error(keys, "fragments are not allowed in the URL")
+    if url.query:
+        report.error(keys, "query parameters are not allowed in the URL")
+
+
+def _location(spec: cluster.ClusterSpec, report: _report.Report) -> None:
+    for name, value in (("provider", spec.provider), ("region", spec.region)):
+        problem = _syntax.label_value(value)
+        if problem:
+            report.error(("spec", name), problem)
+    if spec.zone and spec.zones:
+        report.error(("spec", "zone"), "zone and zones cannot be used together")
+    problem = _syntax.label_value(spec.zone)
+    if problem:
+        report.error(("spec", "zone"), problem)
+    for index, zone in enumerate(spec.zones):
+        problem = _syntax.label_value(zone)
+        if problem:
+            report.error(("spec", "zones", index), problem)
+
+
+def _taints(taints: tuple[meta.Taint, ...], report: _report.Report) -> None:
+    seen: set[tuple[str, str]] = set()
+    for index, taint in enumerate(taints):
+        keys = ("spec", "taints", index)
+        problem = _syntax.qualified_name(taint.key)
+        if problem:
+            report.error((*keys, "key"), problem)
+        problem = _syntax.label_value(taint.value)
+        if problem:
+            report.error((*keys, "value"), problem)
+        if taint.effect not in _TAINT_EFFECTS:
+            message = f"unsupported effect {taint.effect!r}: must be NoSchedule or NoExecute"
+            report.error((*keys, "effect"), message)
+        if (taint.key, taint.effect) in seen:
+            report.error(keys, "taints must be unique by key and effect")
+        seen.add((taint.key, taint.effect))
+
+
+def _parse(report: _report.Report, keys: tuple[str | int, ...], raw: meta.Quantity) -> int | None:
+    try:
+        return quantity.parse(raw).nanos
+    except quantity.QuantityError as exc:
+        report.error(keys, str(exc))
+        return None
+
+
+def _quantities(
+    report: _report.Report, keys: tuple[str, ...], values: Mapping[str, meta.Quantity] | None
+) -> None:
+    for name, raw in (values or {}).items():
+        _parse(report, (*keys, name), raw)
+
+
+def _models(models: tuple[cluster.ResourceModel, ...], report: _report.Report) -> None:
+    """ValidateClusterResourceModels: grades differ, same resources in the same order, ranges
+    contiguous from 0 to the largest int64, max above min. Reports the first problem, as Karmada."""
+    keys = ("spec", "resourceModels")
+    bounds: list[list[tuple[str, int, int]]] = []
+    for index, model in enumerate(models):
+        row = []
+        for range_index, item in enumerate(model.ranges):
+            where = (*keys, index, "ranges", range_index)
+            low = _parse(report, (*where, "min"), item.min)
+            high = _parse(report, (*where, "max"), item.max)
+            if low is None or high is None:
+                return
+            row.append((item.name, low, high))
+        bounds.append(row)
+    problem = _models_problem(models, bounds)
+    if problem:
+        report.error(keys, problem)
+
+
+def _models_problem(
+    models: tuple[cluster.ResourceModel, ...], bounds: list[list[tuple[str, int, int]]]
+) -> str | None:
+    for index, (model, row) in enumerate(zip(models, bounds, strict=True)):
+        previous = bounds[index - 1] if index else None
+        if previous is not None and model.grade == models[index - 1].grade:
+            return "the grades of the models must differ"
+        if previous is not None and len(previous) != len(row):
+            return "every model must have the same number of resources"
+        for column, (name, low, high) in enumerate(row):
+            if high <= low:
+                return "each resource's max must be greater than its min"
+            if previous is None and low != 0:
+                return "the first model's min values must be 0"
+            if previous is not None and previous[column][0] != name:
+                return "every model must list the same resources in the same order"
+            if previous is not None and previous[column][2] != low:
+                return "model intervals must be contiguous (each min equal to the previous max)"
+            if index == len(models) - 1 and (high + 10**9 - 1) // 10**9 != _INT64_MAX:
+                return "the last model's max values must be 9223372036854775807"
+    return None

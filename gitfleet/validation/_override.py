@@ -1,0 +1,115 @@
+"""What Karmada's webhook refuses in an (Cluster)OverridePolicy, and pointers that cannot apply.
+
+Ported from pkg/util/validation/validation.go (ValidateOverrideSpec, ValidateOverrideRules,
+validateJSONPatchSubPaths, validateOverrideOperator, emptyOverrides): deprecated
+targetCluster/overriders next to overrideRules, labels and annotations syntax, image predicate
+paths, fieldOverrider json XOR yaml, JSON pointers, values for add/replace and none for remove,
+selectors in the policy's own namespace. Plus what fails only when Karmada applies the policy:
+plaintext paths that are not JSON pointers, and the CRD's operators of command/args overriders
+(add or remove). The deprecated spec-level overriders are checked like a rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gitfleet.model import policy
+from gitfleet.validation import _affinity, _propagation, _report, _syntax
+
+Override = policy.OverridePolicy | policy.ClusterOverridePolicy
+Keys = tuple[str | int, ...]
+
+_ADD, _REMOVE, _REPLACE = (
+    policy.OverriderOperator.ADD,
+    policy.OverriderOperator.REMOVE,
+    policy.OverriderOperator.REPLACE,
+)
+
+
+def check(obj: Override, report: _report.Report) -> None:
+    spec = obj.spec
+    namespace = _propagation.policy_namespace(obj) if isinstance(obj, policy.OverridePolicy) else ""
+    _propagation.check_selectors_namespace(spec.resource_selectors, namespace, report)
+    if spec.target_cluster is not None and spec.override_rules:
+        report.error(("spec", "targetCluster"), "cannot be used together with overrideRules")
+    if _has_deprecated_overriders(spec.overriders) and spec.override_rules:
+        report.error(("spec", "overriders"), "cannot be used together with overrideRules")
+    for keys, affinity in _affinity.override_affinities(spec):
+        _affinity.cluster_affinity(report, keys, affinity)
+    _overriders(spec.overriders, ("spec", "overriders"), report)
+    for index, rule in enumerate(spec.override_rules):
+        _overriders(rule.overriders, ("spec", "overrideRules", index, "overriders"), report)
+
+
+def _has_deprecated_overriders(overriders: policy.Overriders) -> bool:
+    """Karmada's emptyOverrides, negated: fieldOverrider does not count."""
+    return bool(
+        overriders.plaintext
+        or overriders.image_overrider
+        or overriders.command_overrider
+        or overriders.args_overrider
+        or overriders.labels_overrider
+        or overriders.annotations_overrider
+    )
+
+
+def _overriders(overriders: policy.Overriders, base: Keys, report: _report.Report) -> None:
+    for index, plain in enumerate(overriders.plaintext):
+        _pointer(report, (*base, "plaintext", index, "path"), plain.path)
+    for index, image in enumerate(overriders.image_overrider):
+        if image.predicate is not None:
+            where = (*base, "imageOverrider", index, "predicate", "path")
+            _pointer(report, where, image.predicate.path)
+    for name, items in (
+        ("commandOverrider", overriders.command_overrider),
+        ("argsOverrider", overriders.args_overrider),
+    ):
+        for index, item in enumerate(items):
+            if item.operator is _REPLACE:
+                message = "unsupported operator 'replace': expected 'add' or 'remove'"
+                report.error((*base, name, index, "operator"), message)
+    for index, labels in enumerate(overriders.labels_overrider):
+        for key, value in (labels.value or {}).items():
+            problem = _syntax.qualified_name(key) or _syntax.label_value(value)
+            if problem:
+                report.error((*base, "labelsOverrider", index, "value", key), problem)
+    for index, annotation in enumerate(overriders.annotations_overrider):
+        where = (*base, "annotationsOverrider", index, "value")
+        for key in annotation.value or {}:
+            problem = _syntax.qualified_name(key)
+            if problem:
+                report.error((*where, key), problem)
+        problem = _syntax.annotations_size(annotation.value or {})
+        if problem:
+            report.error(where, problem)
+    for index, field in enumerate(overriders.field_overrider):
+        _field(field, (*base, "fieldOverrider", index), report)
+
+
+def _field(field: policy.FieldOverrider, keys: Keys, report: _report.Report) -> None:
+    if field.json and field.yaml:
+        report.error(keys, "set json or yaml, not both")
+    if not field.json and not field.yaml:
+        report.error(keys, "set json or yaml")
+    _pointer(report, (*keys, "fieldPath"), field.field_path)
+    for name, operations in (("json", field.json), ("yaml", field.yaml)):
+        for index, operation in enumerate(operations):
+            where = (*keys, name, index)
+            _pointer(report, (*where, "subPath"), operation.sub_path)
+            _value(report, where, operation.operator, operation.value)
+
+
+def _pointer(report: _report.Report, keys: Keys, pointer: str) -> None:
+    problem = _syntax.json_pointer(pointer)
+    if problem:
+        report.error(keys, problem)
+
+
+def _value(
+    report: _report.Report, keys: Keys, operator: policy.OverriderOperator, value: Any
+) -> None:
+    """validateOverrideOperator: add/replace need a value, remove takes none."""
+    if operator in (_ADD, _REPLACE) and value is None:
+        report.error((*keys, "value"), f"a value is required for {operator}")
+    elif operator is _REMOVE and value is not None:
+        report.error((*keys, "value"), "remove takes no value")

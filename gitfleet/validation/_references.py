@@ -1,0 +1,127 @@
+"""Checks across objects: duplicates, policies that select nothing, clusters nobody defines.
+
+A duplicate (same apiVersion, kind, namespace and name; a namespaced Karmada object without a
+namespace is in `default`) is an error at the later definition, naming the first. A policy
+whose selectors match no template, and a cluster name (in any cluster affinity, static weight,
+override target or suspension) that no Cluster defines, are warnings: legal, but usually a typo.
+Selector matching is the model's (`selectors.resource_selector_priority`); a template without a
+namespace counts as being in `default`, so the warning never fires for a template the detector
+might still place.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator
+
+from gitfleet.model import diagnostic, loaded, meta, objects, policy, selectors, template
+from gitfleet.validation import _affinity, _propagation, _report
+
+Obj = meta.ApiObject | template.ResourceTemplate
+Policy = (
+    policy.PropagationPolicy
+    | policy.ClusterPropagationPolicy
+    | policy.OverridePolicy
+    | policy.ClusterOverridePolicy
+)
+Keys = tuple[str | int, ...]
+
+
+def all_objects(found: objects.ObjectSet) -> Iterator[Obj]:
+    yield from found.templates
+    yield from found.clusters
+    yield from found.propagation_policies
+    yield from found.cluster_propagation_policies
+    yield from found.override_policies
+    yield from found.cluster_override_policies
+    yield from found.customizations
+
+
+def policies(found: objects.ObjectSet) -> Iterator[Policy]:
+    yield from found.propagation_policies
+    yield from found.cluster_propagation_policies
+    yield from found.override_policies
+    yield from found.cluster_override_policies
+
+
+def _identity(obj: Obj) -> tuple[str, str, str, str]:
+    if isinstance(obj, template.ResourceTemplate):
+        return obj.api_version, obj.kind, obj.namespace, obj.name
+    namespace = (obj.namespace or "default") if obj.NAMESPACED else ""
+    return obj.API_VERSION, obj.KIND, namespace, obj.name
+
+
+def duplicates(items: Iterable[Obj]) -> list[diagnostic.Diagnostic]:
+    found = []
+    first: dict[tuple[str, str, str, str], Obj] = {}
+    ordered = sorted(items, key=lambda o: (o.origin.path, o.origin.line, o.origin.col))
+    for obj in ordered:
+        earlier = first.setdefault(_identity(obj), obj)
+        if earlier is not obj:
+            message = f"duplicate {loaded.subject(obj)}: first defined at {earlier.origin}"
+            found.append(diagnostic.error(obj.origin, message))
+    return found
+
+
+class _Templates:
+    """Templates indexed by apiVersion and kind, for selector matching."""
+
+    def __init__(self, items: Iterable[template.ResourceTemplate]) -> None:
+        self.count = 0
+        self.by_kind: dict[tuple[str, str], list[template.ResourceTemplate]] = {}
+        for item in items:
+            self.by_kind.setdefault((item.api_version, item.kind), []).append(item)
+            self.count += 1
+
+    def any_selected(self, selector: policy.ResourceSelector, policy_namespace: str) -> bool:
+        anywhere = dataclasses.replace(selector, namespace="")
+        for item in self.by_kind.get((selector.api_version, selector.kind), ()):
+            namespace = item.namespace or "default"
+            if policy_namespace and namespace != policy_namespace:
+                continue
+            if selector.namespace and namespace != selector.namespace:
+                continue
+            if selectors.resource_selector_priority(item, anywhere):
+                return True
+        return False
+
+
+def _selects_something(obj: Policy, templates: _Templates) -> bool:
+    chosen = obj.spec.resource_selectors
+    namespace = _propagation.policy_namespace(obj) if obj.NAMESPACED else ""
+    if not chosen:  # an override policy without selectors applies to everything
+        return templates.count > 0
+    return any(templates.any_selected(s, namespace) for s in chosen)
+
+
+def _cluster_names(obj: Policy) -> Iterator[tuple[Keys, str]]:
+    """Every cluster name a policy mentions, with its path."""
+    if isinstance(obj, (policy.PropagationPolicy, policy.ClusterPropagationPolicy)):
+        affinities = _affinity.placement_affinities(obj.spec.placement)
+        suspension = obj.spec.suspension
+        on_clusters = suspension.dispatching_on_clusters if suspension else None
+        for index, name in enumerate(on_clusters.cluster_names if on_clusters else ()):
+            yield ("spec", "suspension", "dispatchingOnClusters", "clusterNames", index), name
+    else:
+        affinities = _affinity.override_affinities(obj.spec)
+    for keys, affinity in affinities:
+        for index, name in enumerate(affinity.cluster_names):
+            yield (*keys, "clusterNames", index), name
+        for index, name in enumerate(affinity.exclude):
+            yield (*keys, "exclude", index), name
+
+
+def across(found: objects.ObjectSet) -> list[diagnostic.Diagnostic]:
+    """Duplicates, and per policy: selects nothing, names unknown clusters."""
+    problems = duplicates(all_objects(found))
+    templates = _Templates(found.templates)
+    clusters = {c.name for c in found.clusters}
+    for obj in policies(found):
+        report = _report.Report(obj.origin, loaded.subject(obj))
+        if not _selects_something(obj, templates):
+            report.warning(("spec", "resourceSelectors"), "selects no resource template")
+        for keys, name in _cluster_names(obj):
+            if name not in clusters:
+                report.warning(keys, f"no Cluster named {name!r}")
+        problems += report.diagnostics
+    return problems

@@ -1,0 +1,90 @@
+"""Every schema error of a Karmada document, each located at its field.
+
+The loader decodes a document with the model and stops at the first bad field; here the
+document is checked against its kind's JSON Schema (`schemas.build()`, one validator per kind,
+compiled once) so the user sees all of them. A document the model decoded is valid against its
+schema by construction (both come from the same declarations), so only documents the loader
+rejected are checked again. Null values are dropped first, as the API server prunes them.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from typing import Any
+
+import jsonschema  # type: ignore[import-untyped]
+
+from gitfleet.model import diagnostic, loaded
+from gitfleet.model.origin import PathKey
+from gitfleet.validation import _report, schemas
+
+_JSON_TYPES = {
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    str: "string",
+    list: "array",
+    dict: "object",
+    type(None): "null",
+}
+
+
+@functools.cache
+def _validators() -> dict[tuple[str, str], jsonschema.Draft202012Validator]:
+    return {
+        (kind.API_VERSION, kind.KIND): jsonschema.Draft202012Validator(schemas.schema(kind))
+        for kind in schemas.KINDS
+    }
+
+
+def _without_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
+
+
+def _type_name(value: Any) -> str:
+    return _JSON_TYPES.get(type(value), type(value).__name__)
+
+
+def _expected(schema: dict[str, Any]) -> str:
+    if "anyOf" in schema:
+        return " or ".join(_expected(member) for member in schema["anyOf"])
+    return str(schema.get("type", "value"))
+
+
+def _problems(error: jsonschema.ValidationError) -> Iterator[tuple[tuple[PathKey, ...], str]]:
+    """(field path, message) for one validation error; some errors name several fields."""
+    path: tuple[PathKey, ...] = tuple(error.absolute_path)
+    instance, rule = error.instance, error.validator
+    if rule == "additionalProperties":
+        known = error.schema.get("properties", {})
+        for key in instance:
+            if key not in known:
+                yield (*path, key), f"unknown field {key!r}"
+    elif rule == "required":
+        for key in error.validator_value:
+            if key not in instance:
+                yield (*path, key), "required field is missing"
+    elif rule in ("type", "anyOf"):
+        yield path, f"expected {_expected(error.schema)}, got {_type_name(instance)}"
+    elif rule == "enum":
+        allowed = ", ".join(repr(v) for v in error.validator_value)
+        yield path, f"unsupported value {instance!r}: expected one of {allowed}"
+    else:
+        yield path, error.message
+
+
+def check(document: loaded.Document) -> list[diagnostic.Diagnostic]:
+    """All schema errors of a Karmada document (none for other documents)."""
+    validator = _validators().get((document.api_version, document.kind))
+    if validator is None:
+        return []
+    report = _report.Report(document.origin, document.subject)
+    for error in validator.iter_errors(_without_nulls(document.body)):
+        for keys, message in _problems(error):
+            report.error(keys, message)
+    return report.diagnostics

@@ -1,0 +1,92 @@
+"""The syntax rules Kubernetes applies to names, labels and pointers, as one-line problems.
+
+Ported from k8s.io/apimachinery/pkg/util/validation (IsQualifiedName, IsValidLabelValue,
+IsDNS1123Label, IsDNS1123Subdomain), apimachinery's ValidateAnnotations size limit, and
+RFC 6901 for JSON pointers (Karmada checks them with go-openapi/jsonpointer, which wants "" or
+a leading "/"; gitfleet also refuses `~` escapes other than `~0` and `~1`, which JSON Patch
+rejects when the override is applied). Each function returns None for a valid value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+_NAME = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")
+_DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+_DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+_POINTER_ESCAPE = re.compile(r"~(?![01])")
+ANNOTATIONS_MAX_BYTES = 256 * 1024
+
+
+def dns1123_label(value: str, max_length: int = 63) -> str | None:
+    if not value:
+        return "must not be empty"
+    if len(value) > max_length:
+        return f"{value!r} must be no more than {max_length} characters"
+    if not _DNS1123_LABEL.fullmatch(value):
+        return (
+            f"{value!r} must consist of lower case alphanumeric characters or '-', "
+            "and start and end with an alphanumeric character"
+        )
+    return None
+
+
+def dns1123_subdomain(value: str) -> str | None:
+    if not value:
+        return "must not be empty"
+    if len(value) > 253:
+        return f"{value!r} must be no more than 253 characters"
+    if not _DNS1123_SUBDOMAIN.fullmatch(value):
+        return (
+            f"{value!r} must consist of lower case alphanumeric characters, '-' or '.', "
+            "and start and end with an alphanumeric character"
+        )
+    return None
+
+
+def qualified_name(value: str) -> str | None:
+    """A label or annotation key: `[prefix/]name`, prefix a DNS subdomain, name <= 63."""
+    prefix, slash, name = value.rpartition("/")
+    if slash and not prefix:
+        return f"{value!r}: prefix part must not be empty"
+    if slash and dns1123_subdomain(prefix):
+        return f"{value!r}: prefix part must be a DNS-1123 subdomain"
+    if value.count("/") > 1:
+        return f"{value!r}: a qualified name has at most one '/'"
+    if not name:
+        return f"{value!r}: name part must not be empty"
+    if len(name) > 63:
+        return f"{value!r}: name part must be no more than 63 characters"
+    if not _NAME.fullmatch(name):
+        return (
+            f"{value!r}: name part must consist of alphanumeric characters, '-', '_' or '.', "
+            "and start and end with an alphanumeric character"
+        )
+    return None
+
+
+def label_value(value: str) -> str | None:
+    if len(value) > 63:
+        return f"{value!r} must be no more than 63 characters"
+    if value and not _NAME.fullmatch(value):
+        return (
+            f"{value!r} must be empty or consist of alphanumeric characters, '-', '_' or '.', "
+            "and start and end with an alphanumeric character"
+        )
+    return None
+
+
+def annotations_size(annotations: Mapping[str, str]) -> str | None:
+    size = sum(len(k.encode()) + len(v.encode()) for k, v in annotations.items())
+    if size > ANNOTATIONS_MAX_BYTES:
+        return f"annotations are {size} bytes, more than {ANNOTATIONS_MAX_BYTES}"
+    return None
+
+
+def json_pointer(value: str) -> str | None:
+    if value and not value.startswith("/"):
+        return f"{value!r} is not a JSON pointer: it must be empty or start with '/'"
+    if _POINTER_ESCAPE.search(value):
+        return f"{value!r} is not a JSON pointer: '~' must be followed by 0 or 1"
+    return None

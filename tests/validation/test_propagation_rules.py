@@ -1,0 +1,224 @@
+"""Karmada's webhook rules for (Cluster)PropagationPolicies, each as one table case.
+
+Aspects covered (pkg/util/validation/validation.go, after the webhook's defaults):
+- resource selectors: at least one; a PropagationPolicy's selectors stay in its namespace
+  (empty is fine); label selectors Kubernetes can convert; names required with preemption;
+- placement: clusterAffinity XOR clusterAffinities; field selector keys and operators;
+  affinity names (label keys of 1..32 characters, unique); overflow affinities only with
+  dynamic weight or Aggregated, only after a non-empty affinity, with unique names;
+- spread constraints: field XOR label, non-negative, max >= min (min defaults to 1), one
+  constraint per field, a cluster constraint whenever a field is used (the default counts);
+- static weights >= 1; toleration operators; workload affinity keys;
+- failover: application needs propagateDeps, toleration and grace period rules, alias label
+  names, cluster purgeMode; 32-bit priority; suspension dispatching XOR clusters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from validation.documents import FLEET, variant
+
+Check = Callable[[dict[str, str]], list[str]]
+WEB = "policies/web.yaml"
+CRDS = "policies/crds.yaml"
+PLACEMENT = "  placement:\n"
+PREFIX = "error: PropagationPolicy shop/web: "
+
+
+def test_the_fleet_is_valid(check: Check) -> None:
+    assert check(FLEET) == []
+
+
+CASES = [
+    pytest.param(
+        WEB, "      name: web\n", "      name: web\n      namespace: other\n",
+        "11:7", "spec.resourceSelectors.0.namespace: must be the policy's own namespace 'shop'",
+        id="selector in another namespace",
+    ),
+    pytest.param(
+        WEB, "{key: tier, operator: In, values: [frontend]}", "{key: tier, operator: In}",
+        "16:13", "spec.resourceSelectors.1.labelSelector.matchExpressions.0.values: "
+        "operator In needs at least one value", id="In without values",
+    ),
+    pytest.param(
+        WEB, "{key: tier, operator: In, values: [frontend]}",
+        "{key: tier, operator: Exists, values: [x]}",
+        "16:43", "matchExpressions.0.values: operator Exists takes no values",
+        id="Exists with values",
+    ),
+    pytest.param(
+        WEB, "{key: tier, operator: In, values: [frontend]}", "{key: tier, operator: Is}",
+        "16:25", "matchExpressions.0.operator: unsupported operator 'Is'",
+        id="unknown operator",
+    ),
+    pytest.param(
+        WEB, "matchLabels: {app: web}", "matchLabels: {app: 'web site'}",
+        "14:23", "matchLabels.app: 'web site' must be empty or consist of", id="label value",
+    ),
+    pytest.param(
+        WEB, "matchLabels: {app: web}", "matchLabels: {-app: web}",
+        "14:23", "matchLabels.-app: '-app': name part must consist of", id="label key",
+    ),
+    pytest.param(
+        WEB, "  priority: 10\n", "  priority: 10\n  preemption: Always\n",
+        "11:7", "spec.resourceSelectors.1.name: a name is required when preemption is Always",
+        id="preemption needs names",
+    ),
+    pytest.param(
+        WEB, "  priority: 10\n", "  priority: 3000000000\n",
+        "17:3", "spec.priority: 3000000000 does not fit in a 32-bit integer", id="int32 priority",
+    ),
+    pytest.param(
+        WEB, PLACEMENT, PLACEMENT + "    clusterAffinities:\n      - {affinityName: a}\n",
+        "19:3", "spec.placement: clusterAffinities cannot be used together with clusterAffinity",
+        id="affinity and affinities",
+    ),
+    pytest.param(
+        WEB, "{key: region, operator: In, values: [us-east-1]}",
+        "{key: city, operator: In, values: [x]}",
+        "24:14", "matchExpressions.0.key: unsupported key 'city': must be provider, region",
+        id="field selector key",
+    ),
+    pytest.param(
+        WEB, "{key: region, operator: In, values: [us-east-1]}",
+        "{key: zone, operator: Exists}",
+        "24:25", "matchExpressions.0.operator: unsupported operator 'Exists': must be In or NotIn",
+        id="field selector operator",
+    ),
+    pytest.param(
+        WEB, "{spreadByField: cluster, maxGroups: 2, minGroups: 1}",
+        "{spreadByField: cluster, spreadByLabel: rack, maxGroups: 2}",
+        "28:9", "spec.placement.spreadConstraints.0: spreadByLabel cannot be used together",
+        id="spread field and label",
+    ),
+    pytest.param(
+        WEB, "{spreadByField: cluster, maxGroups: 2, minGroups: 1}",
+        "{spreadByField: cluster, maxGroups: 2, minGroups: 3}",
+        "28:34", "spreadConstraints.0.maxGroups: must not be lower than minGroups 3",
+        id="max below min",
+    ),
+    pytest.param(
+        WEB, "{spreadByField: cluster, maxGroups: 2, minGroups: 1}",
+        "{spreadByField: cluster, minGroups: -1}",
+        "28:34", "spreadConstraints.0.minGroups: must not be negative", id="negative min",
+    ),
+    pytest.param(
+        WEB, "{spreadByField: cluster, maxGroups: 2, minGroups: 1}",
+        "{spreadByField: region, maxGroups: 2}",
+        "27:5", "spec.placement.spreadConstraints: spreading by a field needs a cluster spread",
+        id="field without cluster",
+    ),
+    pytest.param(
+        WEB, "{spreadByField: cluster, maxGroups: 2, minGroups: 1}",
+        "{maxGroups: 2}\n      - {spreadByField: cluster}",
+        "29:9", "spreadConstraints.1: more than one cluster spread constraint",
+        id="default cluster constraint counts",
+    ),
+    pytest.param(
+        WEB, "            weight: 2\n", "            weight: 0\n",
+        "35:13", "staticWeightList.0.weight: must be at least 1", id="weight zero",
+    ),
+    pytest.param(
+        WEB, "{key: dedicated, operator: Equal, value: gpu, effect: NoSchedule}",
+        "{key: cpu, operator: Gt, value: '4'}",
+        "26:20", "clusterTolerations.0.operator: unsupported operator 'Gt'", id="toleration Gt",
+    ),
+    pytest.param(
+        WEB, "  propagateDeps: true\n",
+        "  propagateDeps: true\n  failover:\n    cluster: {purgeMode: Never}\n",
+        "20:15", "spec.failover.cluster.purgeMode: unsupported value 'Never'",
+        id="cluster failover never",
+    ),
+    pytest.param(
+        WEB, "  propagateDeps: true\n",
+        "  suspension:\n    dispatching: true\n"
+        "    dispatchingOnClusters: {clusterNames: [member1]}\n",
+        "18:3", "spec.suspension: dispatching cannot be used together", id="suspension",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("path", "old", "new", "where", "message"), CASES)
+def test_propagation_rule(
+    check: Check, path: str, old: str, new: str, where: str, message: str
+) -> None:
+    found = [line for line in check(variant(path, old, new)) if "error" in line]
+    assert len(found) == 1, found
+    assert found[0].startswith(f"{path}:{where}: {PREFIX}"), found[0]
+    assert message in found[0]
+
+
+AFFINITIES = "    clusterAffinities:\n"
+CRDS_PREFIX = "error: ClusterPropagationPolicy crds: spec.placement.clusterAffinities."
+
+TERM_CASES = [
+    pytest.param(
+        "affinityName: backup", "affinityName: primary",
+        "13:9", "1.affinityName: affinityName 'primary' is used by an earlier term",
+        id="duplicate name",
+    ),
+    pytest.param(
+        "affinityName: backup", "affinityName: " + "b" * 33,
+        "13:9", "1.affinityName: must be 1 to 32 characters", id="long name",
+    ),
+    pytest.param(
+        "affinityName: backup", "affinityName: 'not valid'",
+        "13:9", "1.affinityName: 'not valid': name part must consist", id="name syntax",
+    ),
+    pytest.param(
+        "        clusterNames: [member1]\n",
+        "        clusterNames: [member1]\n        overflowAffinities:\n"
+        "          - {affinityName: spill, clusterNames: [member2]}\n",
+        "13:9", "0.overflowAffinities: needs Divided scheduling with dynamic weight",
+        id="overflow with Duplicated",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("old", "new", "where", "message"), TERM_CASES)
+def test_cluster_affinity_terms(
+    check: Check, old: str, new: str, where: str, message: str
+) -> None:
+    [found] = [line for line in check(variant(CRDS, old, new)) if "error" in line]
+    assert found.startswith(f"{CRDS}:{where}: {CRDS_PREFIX}{message}"), found
+
+
+def test_overflow_rules(check: Check) -> None:
+    divided = FLEET[CRDS].replace(
+        "replicaSchedulingType: Duplicated",
+        "replicaSchedulingType: Divided\n      replicaDivisionPreference: Aggregated",
+    )
+    overflow = divided.replace(
+        "      - affinityName: backup\n",
+        "      - affinityName: backup\n        overflowAffinities:\n"
+        "          - {affinityName: backup, clusterNames: [member2]}\n",
+    ).replace("        labelSelector:\n          matchLabels: {env: production}\n", "")
+    found = check({**FLEET, CRDS: overflow})
+    assert found == [
+        f"{CRDS}:14:9: {CRDS_PREFIX}1.overflowAffinities: "
+        "needs the term's own cluster affinity to select clusters",
+        f"{CRDS}:15:14: {CRDS_PREFIX}1.overflowAffinities.0.affinityName: "
+        "'backup' must differ from the term's other names",
+    ]
+    assert check({**FLEET, CRDS: divided}) == []
+
+
+def test_application_failover_rules(check: Check) -> None:
+    failover = (
+        "  failover:\n    application:\n      decisionConditions: {tolerationSeconds: -1}\n"
+        "      purgeMode: Directly\n      gracePeriodSeconds: 0\n"
+        "      statePreservation:\n        rules:\n"
+        "          - {aliasLabelName: 'bad label', jsonPath: '{.status}'}\n"
+    )
+    found = check(variant(WEB, "  propagateDeps: true\n", failover))
+    assert [line.split(": ", 3)[3] for line in found if "error" in line] == [
+        "spec.propagateDeps: must be true when application failover is set",
+        "spec.failover.application.decisionConditions.tolerationSeconds: must not be negative",
+        "spec.failover.application.gracePeriodSeconds: must be greater than 0",
+        "spec.failover.application.gracePeriodSeconds: only applies when purgeMode is Gracefully",
+        "spec.failover.application.statePreservation.rules.0.aliasLabelName: "
+        "'bad label': name part must consist of alphanumeric characters, '-', '_' or '.', "
+        "and start and end with an alphanumeric character",
+    ]
