@@ -23,7 +23,6 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Generic, TypeVar
 
-from gitfleet import errors
 from gitfleet.model import cluster, meta, work
 from gitfleet.scheduler import _reschedule, core, diagnosis, framework, index
 
@@ -32,7 +31,6 @@ B = TypeVar("B", work.ResourceBinding, work.ClusterResourceBinding)
 SCHEDULED = "Scheduled"
 SUCCESS_REASON = "Success"
 SUCCESS_MESSAGE = "Binding has been scheduled successfully."
-NO_CLUSTER_FIT = "NoClusterFit"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -93,15 +91,8 @@ def schedule(
     spec, status = state.spec, state.status
     if spec.placement is None:
         message = f"failed to get placement from binding {binding.name}"
-        return _finish(
-            binding,
-            state,
-            [],
-            None,
-            framework.ScheduleError(message),
-            "binding has no placement",
-            now,
-        )
+        failure = framework.Failure.of(framework.ScheduleError(message))
+        return _finish(binding, state, [], None, failure, "binding has no placement", now)
     doc, text = fleet.placement_document(spec.placement)
     applied = state.annotations.get(_reschedule.APPLIED_PLACEMENT, "")
     decision = _reschedule.decide(spec, status, doc, applied, fleet)
@@ -164,7 +155,7 @@ def _finish(
     state: _State,
     attempts: list[core.Attempt],
     placement_text: str | None,
-    error: errors.FitError | framework.ScheduleError | None,
+    failure: framework.Failure | None,
     reason: str,
     now: str | None,
     affinity: tuple[str, ...] = (),
@@ -172,9 +163,9 @@ def _finish(
     """Write back what Karmada patches for this outcome."""
     spec, status = state.spec, state.status
     annotations = state.annotations
-    if error is None or isinstance(error, errors.FitError):
+    if failure is None or failure.no_cluster_fits:
         annotations = {**annotations, _reschedule.APPLIED_PLACEMENT: placement_text or ""}
-    if error is None:
+    if failure is None:
         result = attempts[-1].result or ()
         condition = meta.Condition(
             type=SCHEDULED, status="True", reason=SUCCESS_REASON, message=SUCCESS_MESSAGE
@@ -185,12 +176,8 @@ def _finish(
             last_scheduled_time=now
             or _latest(status.last_scheduled_time, spec.reschedule_triggered_at),
         )
-        failure = None
     else:
-        result = () if isinstance(error, errors.FitError) else spec.clusters
-        failure = diagnosis.Failure(
-            NO_CLUSTER_FIT if isinstance(error, errors.FitError) else error.REASON, str(error)
-        )
+        result = () if failure.no_cluster_fits else spec.clusters
         condition = meta.Condition(
             type=SCHEDULED, status="False", reason=failure.reason, message=failure.message
         )

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
-from gitfleet import errors
 from gitfleet.model import policy, selectors, work
 from gitfleet.scheduler import assignment, framework, index, plugins, spread
 from gitfleet.scheduler.plugins import cluster_affinity
@@ -41,7 +40,7 @@ class Attempt:
     steps: tuple[str, ...] = ()
     """The replica arithmetic, step by step."""
     result: tuple[work.TargetCluster, ...] | None = None
-    error: errors.FitError | framework.ScheduleError | None = None
+    error: framework.Failure | None = None
 
 
 def find_feasible(
@@ -181,12 +180,14 @@ def run(
     if not feasible:
         failures = {n: r for n, vs in verdicts.items() if (r := first_failure(vs)) is not None}
         message = framework.fit_error_message(count, failures)
-        return Attempt(name, count, verdicts, {}, error=errors.FitError(message, failures))
+        failure = framework.Failure(framework.NO_CLUSTER_FIT, message)
+        return Attempt(name, count, verdicts, {}, error=failure)
     totals, scores = prioritize(spec, feasible)
     try:
         candidates, selection = select(spec, status, feasible, totals, clusters)
     except framework.ScheduleError as e:
-        return Attempt(name, count, verdicts, scores, error=e.wrapped("failed to select clusters"))
+        failure = framework.Failure.of(e.wrapped("failed to select clusters"))
+        return Attempt(name, count, verdicts, scores, error=failure)
     steps: list[str] = []
     try:
         result = assignment.assign_replicas(
@@ -201,7 +202,7 @@ def run(
             candidates,
             selection,
             tuple(steps),
-            error=e.wrapped("failed to assign replicas"),
+            error=framework.Failure.of(e.wrapped("failed to assign replicas")),
         )
     return Attempt(
         name, count, verdicts, scores, candidates, selection, tuple(steps), tuple(result)

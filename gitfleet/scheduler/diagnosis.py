@@ -12,15 +12,7 @@ import dataclasses
 from typing import Any
 
 from gitfleet.model import work
-from gitfleet.scheduler import core
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Failure:
-    """How a schedule failed: Karmada's condition reason and message."""
-
-    reason: str
-    message: str
+from gitfleet.scheduler import core, framework
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -35,7 +27,7 @@ class Diagnosis:
     """Which clusterAffinities term was used and why, one sentence a line."""
     attempts: tuple[core.Attempt, ...] = ()
     result: tuple[work.TargetCluster, ...] = ()
-    failure: Failure | None = None
+    failure: framework.Failure | None = None
 
     def to_json(self) -> dict[str, Any]:
         r = self.resource
@@ -120,7 +112,9 @@ def _attempt_json(a: core.Attempt) -> dict[str, Any]:
         ),
         "assignment": list(a.steps),
         "result": _targets_json(a.result),
-        "error": None if a.error is None else str(a.error),
+        "error": None
+        if a.error is None
+        else {"reason": a.error.reason, "message": a.error.message},
     }
 
 
@@ -145,5 +139,5 @@ def _attempt_lines(a: core.Attempt) -> list[str]:
         out.extend(f"  {note}" for note in a.selection.notes)
     out.extend(f"{head}assign: {step}" for step in a.steps)
     if a.error is not None:
-        out.append(f"{head}failed: {a.error}")
+        out.append(f"{head}failed ({a.error.reason}): {a.error.message}")
     return out

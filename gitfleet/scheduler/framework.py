@@ -196,6 +196,26 @@ class UnschedulableError(ScheduleError):
     REASON = "Unschedulable"
 
 
+NO_CLUSTER_FIT = "NoClusterFit"
+"""The condition reason when no cluster passes the filters (Karmada's FitError)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Failure:
+    """How a schedule failed, as values: Karmada's condition reason and the error text."""
+
+    reason: str
+    message: str
+
+    @property
+    def no_cluster_fits(self) -> bool:
+        return self.reason == NO_CLUSTER_FIT
+
+    @classmethod
+    def of(cls, error: ScheduleError) -> Self:
+        return cls(error.REASON, str(error))
+
+
 def fit_error_message(num_all_clusters: int, failures: Mapping[str, Result]) -> str:
     """Karmada's FitError text: `0/N clusters are available: <count> <reason>, ...`, the
     entries sorted as strings (framework/types.go FitError.Error)."""
