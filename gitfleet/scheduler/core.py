@@ -61,10 +61,7 @@ def find_feasible(
         cluster_affinity.is_workload(spec),
         tuple(t.from_cluster for t in spec.graceful_eviction_tasks),
     )
-    table = clusters.filter_tables.get(key)
-    if table is None:
-        table = index.FilterTable(_verdicts, spec, status, clusters.live)
-        clusters.filter_tables[key] = table
+    table = clusters.filter_table(key, _verdicts, spec, status)
     own = {
         t.name: table.targeted(clusters.infos[t.name])
         for t in spec.clusters

@@ -21,6 +21,8 @@ from gitfleet.scheduler import estimator, framework
 
 Verdicts = tuple[tuple[str, framework.Result], ...]
 """Each filter plugin's (name, result) for one cluster, in registry order."""
+MAX_TABLES = 4096
+"""Filter tables kept at once (a render rarely has more distinct placements)."""
 
 
 Judge = Callable[
@@ -106,7 +108,8 @@ class ClusterIndex:
             self.infos[c.name] for c in self.clusters if c.metadata.deletion_timestamp is None
         )
         """Clusters not being deleted: the only ones a binding can go to."""
-        self.filter_tables: dict[Hashable, FilterTable] = {}
+        self._filter_tables: dict[Hashable, FilterTable] = {}
+        self._verdicts: dict[Verdicts, Verdicts] = {}
         self._capacities: dict[str, estimator.Capacity] = {}
         self._requests: dict[Hashable, estimator.Request | None] = {}
         self._estimates: dict[tuple[Hashable, str], int] = {}
@@ -114,6 +117,35 @@ class ClusterIndex:
 
     def __len__(self) -> int:
         return len(self.clusters)
+
+    def filter_table(
+        self,
+        key: Hashable,
+        judge: Judge,
+        spec: work.ResourceBindingSpec,
+        status: work.ResourceBindingStatus,
+    ) -> FilterTable:
+        """The filter table of every binding with filter key `key`, built from this one's
+        spec and status the first time. Equal verdicts are stored once, so a table costs
+        little more than its keys; past MAX_TABLES keys the memo starts over."""
+        table = self._filter_tables.get(key)
+        if table is None:
+            if len(self._filter_tables) >= MAX_TABLES:
+                self._filter_tables.clear()
+            table = FilterTable(self._interning(judge), spec, status, self.live)
+            self._filter_tables[key] = table
+        return table
+
+    def _interning(self, judge: Judge) -> Judge:
+        def judge_once(
+            spec: work.ResourceBindingSpec,
+            status: work.ResourceBindingStatus,
+            info: framework.ClusterInfo,
+        ) -> Verdicts:
+            verdicts = judge(spec, status, info)
+            return self._verdicts.setdefault(verdicts, verdicts)
+
+        return judge_once
 
     def estimates(
         self, requirements: work.ReplicaRequirements | None, names: Iterable[str]
