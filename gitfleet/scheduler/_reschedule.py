@@ -19,8 +19,7 @@ import json
 from typing import Any
 
 from gitfleet.model import policy, work
-from gitfleet.scheduler import index
-from gitfleet.scheduler.plugins import cluster_affinity
+from gitfleet.scheduler import framework, index
 
 DEFAULT_SCHEDULER = "default-scheduler"
 APPLIED_PLACEMENT = "policy.karmada.io/applied-placement"
@@ -140,18 +139,9 @@ def decide(
             f"reschedule triggered at {spec.reschedule_triggered_at}, after the last schedule "
             f"at {status.last_scheduled_time}",
         )
-    placement = spec.placement
-    duplicated = (
-        placement is None
-        or placement.replica_scheduling is None
-        or (
-            placement.replica_scheduling.replica_scheduling_type
-            == policy.ReplicaSchedulingType.DUPLICATED
-        )
-    )
-    if not cluster_affinity.is_workload(spec):
+    if not framework.is_workload(spec):
         return Decision(True, "resources without replicas are always scheduled")
-    if duplicated:
+    if framework.scheduling_type(spec.placement) == policy.ReplicaSchedulingType.DUPLICATED:
         return Decision(True, "duplicated workloads are always scheduled")
     gone = gone_targets(spec, clusters)
     if gone:

@@ -44,10 +44,11 @@ def int32(value: int) -> int:
 
 def strategy_of(placement: policy.Placement) -> Strategy | None:
     """The strategy a placement asks for (newAssignState); None when Karmada has none."""
-    rs = placement.replica_scheduling
-    if rs is None or rs.replica_scheduling_type == policy.ReplicaSchedulingType.DUPLICATED:
+    kind = framework.scheduling_type(placement)
+    if kind == policy.ReplicaSchedulingType.DUPLICATED:
         return Strategy.DUPLICATED
-    if rs.replica_scheduling_type != policy.ReplicaSchedulingType.DIVIDED:
+    rs = placement.replica_scheduling
+    if rs is None or kind != policy.ReplicaSchedulingType.DIVIDED:
         return None
     if rs.replica_division_preference == policy.ReplicaDivisionPreference.AGGREGATED:
         return Strategy.AGGREGATED

@@ -58,7 +58,7 @@ def find_feasible(
         status.scheduler_observed_affinity_name,
         spec.resource.api_version,
         spec.resource.kind,
-        cluster_affinity.is_workload(spec),
+        framework.is_workload(spec),
         tuple(t.from_cluster for t in spec.graceful_eviction_tasks),
     )
     table = clusters.filter_table(key, _verdicts, spec, status)

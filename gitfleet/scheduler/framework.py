@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Protocol, Self, runtime_checkable
 
 from gitfleet import errors
-from gitfleet.model import cluster, work
+from gitfleet.model import cluster, policy, work
 
 MIN_CLUSTER_SCORE = 0
 MAX_CLUSTER_SCORE = 100
@@ -75,6 +75,19 @@ class ClusterInfo:
             for cond in c.status.conditions
         )
         self.blocking_taints = tuple(t for t in c.spec.taints if t.effect in BLOCKING_EFFECTS)
+
+
+def is_workload(spec: work.ResourceBindingSpec) -> bool:
+    """Karmada ResourceBindingSpec.IsWorkload: replicas, replica requirements or components."""
+    return spec.replicas > 0 or spec.replica_requirements is not None or bool(spec.components)
+
+
+def scheduling_type(placement: policy.Placement | None) -> policy.ReplicaSchedulingType | None:
+    """Karmada's Placement.ReplicaSchedulingType(): Duplicated without replicaScheduling, else
+    the type as written (pkg/apis/policy/v1alpha1/propagation_helper.go)."""
+    if placement is None or placement.replica_scheduling is None:
+        return policy.ReplicaSchedulingType.DUPLICATED
+    return placement.replica_scheduling.replica_scheduling_type
 
 
 _last_targets: tuple[tuple[work.TargetCluster, ...], frozenset[str]] = ((), frozenset())

@@ -94,10 +94,7 @@ def ignores_spread_constraints(placement: policy.Placement) -> bool:
 
 def ignores_available_replicas(placement: policy.Placement) -> bool:
     """Duplicated (or no replicaScheduling) selects without looking at capacity."""
-    strategy = placement.replica_scheduling
-    return strategy is None or (
-        strategy.replica_scheduling_type == policy.ReplicaSchedulingType.DUPLICATED
-    )
+    return framework.scheduling_type(placement) == policy.ReplicaSchedulingType.DUPLICATED
 
 
 def _constraint(
@@ -139,14 +136,7 @@ def _group_score(
     1000, plus the average score of the clusters counted; `/` rounds down as Go's does on
     these non-negative numbers."""
     placement = spec.placement
-    if (
-        placement is None
-        or placement.replica_scheduling is None
-        or (
-            placement.replica_scheduling.replica_scheduling_type
-            == policy.ReplicaSchedulingType.DUPLICATED
-        )
-    ):
+    if placement is None or ignores_available_replicas(placement):
         valid = [c for c in clusters if c.available >= spec.replicas]
         if not valid:
             return 0

@@ -19,11 +19,6 @@ NAME = "ClusterAffinity"
 REASON = "cluster(s) did not match the placement cluster affinity constraint"
 
 
-def is_workload(spec: work.ResourceBindingSpec) -> bool:
-    """Karmada ResourceBindingSpec.IsWorkload: replicas, replica requirements or components."""
-    return spec.replicas > 0 or spec.replica_requirements is not None or bool(spec.components)
-
-
 def observed_term(
     placement: policy.Placement, affinity_name: str
 ) -> policy.ClusterAffinityTerm | None:
@@ -46,7 +41,7 @@ def affinities(
     term = observed_term(placement, status.scheduler_observed_affinity_name)
     if term is None:
         return None
-    if is_workload(spec):
+    if framework.is_workload(spec):
         return (term, *term.overflow_affinities)
     return (term,)
 
