@@ -36,8 +36,11 @@ class _LuaTier:
     """One set of customizations: the hooks its scripts define, and its Lua layer, built on
     first use so a chain that never runs Lua never loads it."""
 
-    def __init__(self, customizations: Sequence[config.ResourceInterpreterCustomization]) -> None:
+    def __init__(
+        self, customizations: Sequence[config.ResourceInterpreterCustomization], now: float
+    ) -> None:
         self._customizations = tuple(customizations)
+        self._now = now
         self._hooks = frozenset(
             (c.spec.target.api_version, c.spec.target.kind, operation)
             for c in self._customizations
@@ -54,7 +57,7 @@ class _LuaTier:
         if self._layer is None:
             from gitfleet.interpreter import lua
 
-            self._layer = lua.LuaLayer(self._customizations)
+            self._layer = lua.LuaLayer(self._customizations, now=self._now)
         return self._layer
 
 
@@ -64,14 +67,19 @@ def _script(rules: config.CustomizationRules, field: str) -> str:
 
 
 class Interpreter:
-    """The interpreter chain: user Lua, third-party Lua, native; first handler wins."""
+    """The interpreter chain: user Lua, third-party Lua, native; first handler wins.
+
+    `now` (seconds since the epoch) is the time Lua scripts read from `os.time()`: stages have
+    no clock, so the caller passes the render's time in."""
 
     def __init__(
         self,
         customizations: Sequence[config.ResourceInterpreterCustomization] = (),
         thirdparty: Sequence[config.ResourceInterpreterCustomization] = (),
+        *,
+        now: float = 0.0,
     ) -> None:
-        self._tiers = tuple(_LuaTier(c) for c in (customizations, thirdparty) if c)
+        self._tiers = tuple(_LuaTier(c, now) for c in (customizations, thirdparty) if c)
         self._native = native.NativeLayer()
 
     def hook_enabled(self, api_version: str, kind: str, operation: Operation) -> bool:

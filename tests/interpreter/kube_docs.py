@@ -1,7 +1,7 @@
 """Builders of the Kubernetes documents the interpreter tests feed in: workloads around a pod
 spec, member objects with a status, and status items as a binding holds them.
 
-Importable as `kube_docs` from the tests of this folder.
+Importable as `interpreter.kube_docs` (tests/ is on the path).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from kube_docs import Doc, item, obj, workload
+from interpreter.kube_docs import Doc, item, obj, workload
 
 from gitfleet import errors, interpreter
 from gitfleet.model import work

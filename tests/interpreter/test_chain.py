@@ -5,14 +5,15 @@ healthy, no dependencies, whole status); which hooks are enabled, natively and b
 customizations (only non-empty scripts count); a chain whose customizations target other kinds
 never needs Lua; user customizations override native rules for their kind and only for the
 operations they script, and win over third-party ones (these need the Lua layer and are
-skipped while `gitfleet.interpreter.lua.LuaLayer` does not exist)."""
+skipped while `gitfleet.interpreter.lua.LuaLayer` does not exist); scripts see the caller's
+time."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from kube_docs import Doc, item, obj, workload
+from interpreter.kube_docs import Doc, item, obj, workload
 
 from gitfleet import interpreter
 from gitfleet.model import config
@@ -113,11 +114,11 @@ def test_customized_hooks_without_running_lua() -> None:
     assert chain.interpret_health(WIDGET | {"kind": "Gadget"}) is True
 
 
-def _lua_chain(*args: Any) -> interpreter.Interpreter:
+def _lua_chain(*args: Any, **kwargs: Any) -> interpreter.Interpreter:
     lua = pytest.importorskip("gitfleet.interpreter.lua")
     if not hasattr(lua, "LuaLayer"):
         pytest.skip("the Lua layer is not available yet")
-    return interpreter.Interpreter(*args)
+    return interpreter.Interpreter(*args, **kwargs)
 
 
 def _rolled_out() -> Doc:
@@ -154,3 +155,10 @@ def test_user_customization_wins_over_third_party() -> None:
     assert chain.get_replicas(doc)[0] == 7
     assert chain.interpret_health(doc) is False
     assert interpreter.Interpreter().interpret_health(doc) is True
+
+
+def test_scripts_read_the_time_the_caller_passes() -> None:
+    at_noon = "function InterpretHealth(obj) return os.time() == 1767268800 end"
+    rules = [customization("clock", "example.io/v1", "Widget", healthInterpretation=at_noon)]
+    assert _lua_chain(rules, (), now=1767268800.0).interpret_health(WIDGET) is True
+    assert _lua_chain(rules).interpret_health(WIDGET) is False

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from kube_docs import Doc, container, obj, pod_spec, workload
+from interpreter.kube_docs import Doc, container, obj, pod_spec, workload
 
 from gitfleet import errors, interpreter
 from gitfleet.model import config, meta

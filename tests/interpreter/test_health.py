@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from kube_docs import obj, workload
+from interpreter.kube_docs import obj, workload
 
 from gitfleet import interpreter
 

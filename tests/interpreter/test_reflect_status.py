@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from kube_docs import obj, workload
+from interpreter.kube_docs import obj, workload
 
 from gitfleet import errors, interpreter
 
