@@ -23,6 +23,9 @@ from typing import Protocol, Self, runtime_checkable
 from gitfleet import errors
 from gitfleet.model import cluster, policy, work
 
+Spec = work.ResourceBindingSpec
+Status = work.ResourceBindingStatus
+
 MIN_CLUSTER_SCORE = 0
 MAX_CLUSTER_SCORE = 100
 COMPLETE_API_ENABLEMENTS = "CompleteAPIEnablements"
@@ -118,12 +121,7 @@ class FilterPlugin(Protocol):
 
     NAME: str
 
-    def filter(
-        self,
-        spec: work.ResourceBindingSpec,
-        status: work.ResourceBindingStatus,
-        info: ClusterInfo,
-    ) -> Result: ...
+    def filter(self, spec: Spec, status: Status, info: ClusterInfo) -> Result: ...
 
 
 @runtime_checkable
@@ -133,7 +131,7 @@ class ScorePlugin(Protocol):
 
     NAME: str
 
-    def score(self, spec: work.ResourceBindingSpec, info: ClusterInfo) -> int: ...
+    def score(self, spec: Spec, info: ClusterInfo) -> int: ...
 
 
 @runtime_checkable

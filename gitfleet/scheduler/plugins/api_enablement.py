@@ -10,7 +10,6 @@ the list is complete and "unknown" if not, and both fail.
 
 from __future__ import annotations
 
-from gitfleet.model import work
 from gitfleet.scheduler import framework
 
 NAME = "APIEnablement"
@@ -34,10 +33,7 @@ class APIEnablement:
     NAME = NAME
 
     def filter(
-        self,
-        spec: work.ResourceBindingSpec,
-        status: work.ResourceBindingStatus,
-        info: framework.ClusterInfo,
+        self, spec: framework.Spec, status: framework.Status, info: framework.ClusterInfo
     ) -> framework.Result:
         if info.name in framework.target_names(spec):
             return framework.SUCCESS

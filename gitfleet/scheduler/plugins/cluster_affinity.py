@@ -52,17 +52,14 @@ class ClusterAffinity:
     NAME = NAME
 
     def filter(
-        self,
-        spec: work.ResourceBindingSpec,
-        status: work.ResourceBindingStatus,
-        info: framework.ClusterInfo,
+        self, spec: framework.Spec, status: framework.Status, info: framework.ClusterInfo
     ) -> framework.Result:
         wanted = affinities(spec, status)
         if wanted is None or any(selectors.cluster_matches(info.cluster, a) for a in wanted):
             return framework.SUCCESS
         return framework.unschedulable(REASON)
 
-    def score(self, spec: work.ResourceBindingSpec, info: framework.ClusterInfo) -> int:
+    def score(self, spec: framework.Spec, info: framework.ClusterInfo) -> int:
         return framework.MIN_CLUSTER_SCORE
 
     def normalize(self, scores: Sequence[int]) -> list[int]:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from gitfleet.model import work
 from gitfleet.scheduler import framework
 
 NAME = "ClusterEviction"
@@ -16,10 +15,7 @@ class ClusterEviction:
     NAME = NAME
 
     def filter(
-        self,
-        spec: work.ResourceBindingSpec,
-        status: work.ResourceBindingStatus,
-        info: framework.ClusterInfo,
+        self, spec: framework.Spec, status: framework.Status, info: framework.ClusterInfo
     ) -> framework.Result:
         if any(task.from_cluster == info.name for task in spec.graceful_eviction_tasks):
             return framework.unschedulable(REASON)

@@ -7,7 +7,6 @@ in-tree scores at 0 this makes scheduling sticky.
 
 from __future__ import annotations
 
-from gitfleet.model import work
 from gitfleet.scheduler import framework
 
 NAME = "ClusterLocality"
@@ -18,7 +17,7 @@ class ClusterLocality:
 
     NAME = NAME
 
-    def score(self, spec: work.ResourceBindingSpec, info: framework.ClusterInfo) -> int:
+    def score(self, spec: framework.Spec, info: framework.ClusterInfo) -> int:
         if info.name in framework.target_names(spec):
             return framework.MAX_CLUSTER_SCORE
         return framework.MIN_CLUSTER_SCORE

@@ -7,7 +7,7 @@ reason. Which clusters a spread constraint then selects is `spread.py`'s busines
 
 from __future__ import annotations
 
-from gitfleet.model import policy, work
+from gitfleet.model import policy
 from gitfleet.scheduler import framework
 
 NAME = "SpreadConstraint"
@@ -19,10 +19,7 @@ class SpreadConstraint:
     NAME = NAME
 
     def filter(
-        self,
-        spec: work.ResourceBindingSpec,
-        status: work.ResourceBindingStatus,
-        info: framework.ClusterInfo,
+        self, spec: framework.Spec, status: framework.Status, info: framework.ClusterInfo
     ) -> framework.Result:
         if spec.placement is None:
             return framework.SUCCESS

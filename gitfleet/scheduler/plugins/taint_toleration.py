@@ -9,7 +9,7 @@ manager. PreferNoSchedule taints never block.
 
 from __future__ import annotations
 
-from gitfleet.model import meta, work
+from gitfleet.model import meta
 from gitfleet.scheduler import framework
 
 NAME = "TaintToleration"
@@ -40,10 +40,7 @@ class TaintToleration:
     NAME = NAME
 
     def filter(
-        self,
-        spec: work.ResourceBindingSpec,
-        status: work.ResourceBindingStatus,
-        info: framework.ClusterInfo,
+        self, spec: framework.Spec, status: framework.Status, info: framework.ClusterInfo
     ) -> framework.Result:
         if not info.blocking_taints or info.name in framework.target_names(spec):
             return framework.SUCCESS
