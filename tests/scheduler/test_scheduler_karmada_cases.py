@@ -18,9 +18,8 @@ import karmada_case_ops
 import pytest
 import yaml
 
-CASES_FILE = (
-    Path(__file__).resolve().parents[2] / ".." / "shared" / "karmada" / "scheduler-cases.yaml"
-)
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CASES_FILE = (REPO_ROOT / ".." / "shared" / "karmada" / "scheduler-cases.yaml").resolve()
 
 
 def _cases() -> list[Any]:
