@@ -63,7 +63,8 @@ def _entries(
             if len(sha) != width:
                 raise ValueError("truncated tree")
             if _bad_name(name) or name in names:
-                raise repo.fail(f"invalid revision {commit}: tree entry {name!r} in '{folder}/'")
+                where = f"'{folder}/'" if folder else "the root folder"
+                raise repo.fail(f"invalid revision {commit}: tree entry {name!r} in {where}")
             names.add(name)
             entries.append((data[at:space], name, sha.hex()))
             at = nul + 1 + width

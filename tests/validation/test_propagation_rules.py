@@ -178,9 +178,7 @@ TERM_CASES = [
 
 
 @pytest.mark.parametrize(("old", "new", "where", "message"), TERM_CASES)
-def test_cluster_affinity_terms(
-    check: Check, old: str, new: str, where: str, message: str
-) -> None:
+def test_cluster_affinity_terms(check: Check, old: str, new: str, where: str, message: str) -> None:
     [found] = [line for line in check(variant(CRDS, old, new)) if "error" in line]
     assert found.startswith(f"{CRDS}:{where}: {CRDS_PREFIX}{message}"), found
 

@@ -1,0 +1,131 @@
+"""`gitfleet validate`: output formats, paths and exit codes.
+
+Aspects covered:
+- a clean source prints nothing and exits 0; warnings alone exit 0; any error exits 1;
+- each problem is one line `path:line:col: severity: message`, paths as seen from the working
+  directory (prefixed with --repo, bare with the default `.`);
+- `-o json` is a stable, sorted list of {path, line, col, severity, message};
+- a Git repository is read at --rev (default HEAD), not from the working tree;
+- --rev with a plain folder is a usage error (exit 2); an unknown revision exits 1 with one
+  located line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import Result
+
+Invoke = Callable[..., Result]
+
+CONFIG_MAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: shop\n"
+POLICY = """\
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: web
+  namespace: shop
+spec:
+  resourceSelectors:
+    - {apiVersion: v1, kind: ConfigMap, name: web}
+  placement:
+    clusterAffinity:
+      clusterNames: [member1]
+"""
+CLUSTER = """\
+apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata:
+  name: member1
+spec:
+  syncMode: Pull
+"""
+CLEAN = {"web.yaml": CONFIG_MAP.format(name="web"), "policy.yaml": POLICY, "m1.yaml": CLUSTER}
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root
+
+
+def test_clean_source_prints_nothing(cli: Invoke, tmp_path: Path) -> None:
+    result = cli("validate", "--repo", str(write(tmp_path, CLEAN)))
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_warnings_alone_pass(cli: Invoke, tmp_path: Path) -> None:
+    root = write(tmp_path, {**CLEAN, "m1.yaml": CLUSTER.replace("member1", "member9")})
+    result = cli("validate", "--repo", str(root))
+    assert result.exit_code == 0
+    assert result.stdout == (
+        f"{root}/policy.yaml:11:22: warning: PropagationPolicy shop/web: "
+        "spec.placement.clusterAffinity.clusterNames.0: no Cluster named 'member1'\n"
+    )
+
+
+def test_errors_fail_with_one_line_each(cli: Invoke, tmp_path: Path) -> None:
+    broken = {**CLEAN, "m1.yaml": CLUSTER.replace("Pull", "Sideways"), "x.yaml": "kind: X\n"}
+    root = write(tmp_path, broken)
+    result = cli("validate", "--repo", str(root))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        f"{root}/m1.yaml:6:3: error: Cluster member1: spec.syncMode: unsupported value "
+        "'Sideways': expected one of 'Push', 'Pull'",
+        f"{root}/policy.yaml:11:22: warning: PropagationPolicy shop/web: "
+        "spec.placement.clusterAffinity.clusterNames.0: no Cluster named 'member1'",
+        f"{root}/x.yaml:1:1: error: document has no apiVersion",
+    ]
+
+
+def test_paths_are_bare_from_the_source_itself(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(write(tmp_path, {**CLEAN, "x.yaml": "kind: X\n"}))
+    result = cli("validate")
+    assert result.stdout == "x.yaml:1:1: error: document has no apiVersion\n"
+
+
+def test_json_output(cli: Invoke, tmp_path: Path) -> None:
+    root = write(tmp_path, {**CLEAN, "x.yaml": "a: 1\na: 2\n"})
+    result = cli("validate", "--repo", str(root), "-o", "json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout) == [
+        {
+            "path": f"{root}/x.yaml",
+            "line": 2,
+            "col": 1,
+            "severity": "error",
+            "message": "duplicate key 'a'",
+        }
+    ]
+    assert result.stdout == cli("validate", "--repo", str(root), "-o", "json").stdout
+
+
+def test_git_repository_is_read_at_a_revision(cli: Invoke, git_repo: Any) -> None:
+    first = git_repo.commit({**CLEAN, "x.yaml": "kind: X\n"})
+    git_repo.commit({"x.yaml": None})
+    (git_repo.path / "untracked.yaml").write_text("not: [valid\n")
+    assert cli("validate", "--repo", str(git_repo.path)).exit_code == 0
+    old = cli("validate", "--repo", str(git_repo.path), "--rev", first)
+    assert old.exit_code == 1
+    assert old.stdout.endswith("x.yaml:1:1: error: document has no apiVersion\n")
+
+
+def test_rev_of_a_plain_folder_is_a_usage_error(cli: Invoke, tmp_path: Path) -> None:
+    result = cli("validate", "--repo", str(write(tmp_path, CLEAN)), "--rev", "HEAD")
+    assert result.exit_code == 2
+    assert "--rev needs a Git repository" in result.stderr
+
+
+def test_unknown_revision(cli: Invoke, git_repo: Any) -> None:
+    git_repo.commit(CLEAN)
+    result = cli("validate", "--repo", str(git_repo.path), "--rev", "v9")
+    assert result.exit_code == 1
+    assert result.stderr == f"{git_repo.path}: unknown revision 'v9'\n"
+    assert result.stdout == ""

@@ -1,0 +1,83 @@
+"""What Karmada refuses in a Cluster (pkg/apis/cluster/validation, lifted cluster taints).
+
+Aspects covered:
+- the name: a DNS-1123 label of at most 48 characters;
+- apiEndpoint: a URL with a host, without user, query or fragment; proxyURL schemes;
+- provider, region and zones are label values; zone and zones do not mix;
+- taints: key syntax, effect NoSchedule or NoExecute (not PreferNoSchedule), unique by key
+  and effect;
+- resource models: contiguous grades from 0 to the largest int64 (first problem only);
+- declared capacity must be quantities.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from validation.documents import variant
+
+Check = Callable[[dict[str, str]], list[str]]
+MEMBER = "clusters/member1.yaml"
+
+CASES = [
+    pytest.param(
+        "  name: member1\n", "  name: Member_1\n", "4:3",
+        "metadata.name: 'Member_1' must consist of lower case", id="name syntax",
+    ),
+    pytest.param(
+        "  name: member1\n", "  name: " + "m" * 49 + "\n", "4:3",
+        "must be no more than 48 characters", id="name length",
+    ),
+    pytest.param(
+        "https://10.0.0.1:6443", "https://admin@10.0.0.1:6443", "9:3",
+        "spec.apiEndpoint: user information is not allowed", id="endpoint user",
+    ),
+    pytest.param(
+        "https://10.0.0.1:6443", "10.0.0.1", "9:3",
+        "spec.apiEndpoint: '10.0.0.1' has no host", id="endpoint without scheme",
+    ),
+    pytest.param(
+        "  provider: aws\n", "  provider: aws\n  proxyURL: ftp://proxy:21\n", "14:3",
+        "spec.proxyURL: unsupported scheme 'ftp'", id="proxy scheme",
+    ),
+    pytest.param(
+        "  region: us-east-1\n", "  region: us east\n", "14:3",
+        "spec.region: 'us east' must be empty or consist", id="region value",
+    ),
+    pytest.param(
+        "  region: us-east-1\n", "  region: us-east-1\n  zone: us-east-1a\n", "15:3",
+        "spec.zone: zone and zones cannot be used together", id="zone and zones",
+    ),
+    pytest.param(
+        "      effect: NoSchedule\n", "      effect: PreferNoSchedule\n", "19:7",
+        "spec.taints.0.effect: unsupported effect 'PreferNoSchedule'", id="taint effect",
+    ),
+    pytest.param(
+        "      effect: NoSchedule\n",
+        "      effect: NoSchedule\n    - {key: dedicated, value: cpu, effect: NoSchedule}\n",
+        "20:7", "spec.taints.1: taints must be unique by key and effect", id="duplicate taint",
+    ),
+    pytest.param(
+        '{name: cpu, min: "4", max: "9223372036854775807"}',
+        '{name: cpu, min: "5", max: "9223372036854775807"}', "20:3",
+        "spec.resourceModels: model intervals must be contiguous", id="gap between models",
+    ),
+    pytest.param(
+        '{name: cpu, min: "4", max: "9223372036854775807"}', '{name: cpu, min: "4", max: "8"}',
+        "20:3", "spec.resourceModels: the last model's max values must be", id="last max",
+    ),
+    pytest.param(
+        "    allocatable: {cpu: \"64\",", "    allocatable: {cpu: lots,", "30:19",
+        "status.resourceSummary.allocatable.cpu: ", id="capacity quantity",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("old", "new", "where", "message"), CASES)
+def test_cluster_rule(check: Check, old: str, new: str, where: str, message: str) -> None:
+    found = [line for line in check(variant(MEMBER, old, new)) if "error" in line]
+    assert len(found) == 1, found
+    renamed = "Member_1" if "Member_1" in new else ("m" * 49 if "m" * 49 in new else "member1")
+    assert found[0].startswith(f"{MEMBER}:{where}: error: Cluster {renamed}: "), found[0]
+    assert message in found[0]

@@ -1,0 +1,120 @@
+"""Karmada's webhook rules for (Cluster)OverridePolicies, and pointers that cannot apply.
+
+Aspects covered (pkg/util/validation/validation.go ValidateOverrideSpec and below):
+- deprecated targetCluster/overriders next to overrideRules (a deprecated fieldOverrider
+  alone does not count, as in Karmada);
+- labels and annotations: key and value syntax;
+- JSON pointers: image predicate paths, fieldOverrider fieldPath and subPath, plaintext paths;
+- fieldOverrider: json XOR yaml; add/replace need a value, remove takes none;
+- command/args overriders: add or remove only;
+- target clusters' selectors; selectors stay in an OverridePolicy's namespace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from validation.documents import FLEET, variant
+
+Check = Callable[[dict[str, str]], list[str]]
+WEB = "policies/web-override.yaml"
+PREFIX = "error: OverridePolicy shop/web: spec."
+RULE = "spec.overrideRules.0.overriders."
+
+CASES = [
+    pytest.param(
+        "  overrideRules:\n", "  targetCluster: {clusterNames: [member2]}\n  overrideRules:\n",
+        "11:3", "targetCluster: cannot be used together with overrideRules",
+        id="deprecated target cluster",
+    ),
+    pytest.param(
+        "  overrideRules:\n",
+        "  overriders:\n    labelsOverrider: [{operator: add, value: {a: b}}]\n  overrideRules:\n",
+        "11:3", "overriders: cannot be used together with overrideRules",
+        id="deprecated overriders",
+    ),
+    pytest.param(
+        "{path: /spec/replicas, operator: replace, value: 3}",
+        "{path: spec/replicas, operator: replace, value: 3}",
+        "16:14", RULE + "plaintext.0.path: 'spec/replicas' is not a JSON pointer",
+        id="plaintext path",
+    ),
+    pytest.param(
+        "{path: /spec/template/spec/containers/0/image}",
+        "{path: /spec/containers/~2/image}",
+        "18:25", RULE + "imageOverrider.0.predicate.path: '/spec/containers/~2/image' is not",
+        id="image predicate path",
+    ),
+    pytest.param(
+        "fieldPath: /data/config.json", "fieldPath: data/config.json",
+        "29:13", RULE + "fieldOverrider.0.fieldPath: 'data/config.json' is not a JSON pointer",
+        id="field path",
+    ),
+    pytest.param(
+        "{subPath: /log/level, operator: replace, value: debug}",
+        "{subPath: /log/level, operator: replace}",
+        "31:17", RULE + "fieldOverrider.0.json.0.value: a value is required for replace",
+        id="replace without value",
+    ),
+    pytest.param(
+        "{subPath: /log/level, operator: replace, value: debug}",
+        "{subPath: /log/level, operator: remove, value: debug}",
+        "31:57", RULE + "fieldOverrider.0.json.0.value: remove takes no value",
+        id="remove with value",
+    ),
+    pytest.param(
+        "            json:\n",
+        "            yaml: [{subPath: /a, operator: remove}]\n            json:\n",
+        "29:13", RULE + "fieldOverrider.0: set json or yaml, not both", id="json and yaml",
+    ),
+    pytest.param(
+        "{containerName: web, operator: add, value: [--verbose]}",
+        "{containerName: web, operator: replace, value: [--verbose]}",
+        "23:34", RULE + "argsOverrider.0.operator: unsupported operator 'replace'",
+        id="args replace",
+    ),
+    pytest.param(
+        "{operator: add, value: {team: shop}}", "{operator: add, value: {team: 'shop floor'}}",
+        "25:37", RULE + "labelsOverrider.0.value.team: 'shop floor' must be empty or consist",
+        id="label value",
+    ),
+    pytest.param(
+        "{example.com/owner: shop}", "{/owner: shop}",
+        "27:37", RULE + "annotationsOverrider.0.value./owner: '/owner': prefix part must not",
+        id="annotation key",
+    ),
+    pytest.param(
+        "        clusterNames: [member1]\n",
+        "        clusterNames: [member1]\n        fieldSelector:\n"
+        "          matchExpressions: [{key: zone, operator: NotIn}]\n",
+        "15:30", "spec.overrideRules.0.targetCluster.fieldSelector.matchExpressions.0.values: ",
+        id="target cluster selector",
+    ),
+    pytest.param(
+        "      kind: Deployment\n", "      kind: Deployment\n      namespace: default\n",
+        "10:7", "resourceSelectors.0.namespace: must be the policy's own namespace 'shop'",
+        id="selector namespace",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("old", "new", "where", "message"), CASES)
+def test_override_rule(check: Check, old: str, new: str, where: str, message: str) -> None:
+    found = [line for line in check(variant(WEB, old, new)) if "error" in line]
+    assert len(found) == 1, found
+    head = f"{WEB}:{where}: error: OverridePolicy shop/web: "
+    assert found[0].startswith(head), found[0]
+    assert message in found[0]
+
+
+def test_deprecated_field_overrider_may_stay_next_to_rules(check: Check) -> None:
+    deprecated = "  overriders:\n    fieldOverrider:\n      - fieldPath: /data/x\n"
+    found = check(variant(WEB, "  overrideRules:\n", deprecated + "  overrideRules:\n"))
+    assert [line for line in found if "cannot be used together" in line] == []
+    assert any("fieldOverrider.0: set json or yaml" in line for line in found)
+
+
+def test_cluster_override_without_selectors_is_valid(check: Check) -> None:
+    assert "policies/fleet.yaml" in FLEET
+    assert check(FLEET) == []

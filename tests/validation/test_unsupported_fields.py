@@ -1,0 +1,80 @@
+"""Fields gitfleet does not support yet are warnings naming the field, never silent.
+
+Aspects covered: every entry of the one table is reported where it is written, for the kinds
+it belongs to; a field set to its empty value is not reported; the warnings do not fail
+validation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from validation.documents import FLEET, variant
+
+from gitfleet.validation import _unsupported
+
+Check = Callable[[dict[str, str]], list[str]]
+WEB = "policies/web.yaml"
+SPEC = "  propagateDeps: true\n"
+
+CASES = [
+    pytest.param(WEB, SPEC, SPEC + "  association: true\n", "spec.association", id="association"),
+    pytest.param(
+        WEB, SPEC, SPEC + "  activationPreference: Lazy\n", "spec.activationPreference",
+        id="activation preference",
+    ),
+    pytest.param(
+        WEB, SPEC, SPEC + "  dependentOverrides: [web]\n", "spec.dependentOverrides",
+        id="dependent overrides",
+    ),
+    pytest.param(
+        WEB, SPEC,
+        SPEC + "  schedulePriority:\n"
+        "    {priorityClassSource: KubePriorityClass, priorityClassName: hi}\n",
+        "spec.schedulePriority", id="schedule priority",
+    ),
+    pytest.param(
+        WEB, SPEC,
+        SPEC + "  failover:\n    application:\n      decisionConditions: {tolerationSeconds: 60}\n"
+        "      gracePeriodSeconds: 600\n",
+        "spec.failover.application", id="application failover",
+    ),
+    pytest.param(
+        WEB, "  placement:\n",
+        "  placement:\n    workloadAffinity:\n      affinity: {groupByLabelKey: app}\n",
+        "spec.placement.workloadAffinity", id="workload affinity",
+    ),
+    pytest.param(
+        "clusters/member1.yaml", "  secretRef:\n",
+        "  impersonatorSecretRef: {namespace: karmada-cluster, name: imp}\n  secretRef:\n",
+        "spec.impersonatorSecretRef", id="impersonator",
+    ),
+    pytest.param(
+        "interpreter/widgets.yaml", "    healthInterpretation:\n",
+        "    componentResource:\n      luaScript: |\n        function GetComponents(obj)\n"
+        "          return {}\n        end\n    healthInterpretation:\n",
+        "spec.customizations.componentResource", id="component resource",
+    ),
+]  # fmt: skip
+
+
+def test_every_table_entry_has_a_case() -> None:
+    covered = {case.values[3] for case in CASES}
+    assert covered == {".".join(keys) for _, keys in _unsupported.UNSUPPORTED}
+
+
+@pytest.mark.parametrize(("path", "old", "new", "field"), CASES)
+def test_unsupported_field_is_a_warning(
+    check: Check, path: str, old: str, new: str, field: str
+) -> None:
+    found = check(variant(path, old, new))
+    assert len(found) == 1, found
+    assert ": warning: " in found[0]
+    assert found[0].endswith(f": {field}: not supported by gitfleet yet; it has no effect")
+
+
+def test_empty_values_are_not_reported(check: Check) -> None:
+    quiet = SPEC + "  association: false\n  dependentOverrides: []\n"
+    assert check(variant(WEB, SPEC, quiet)) == []
+    assert check(FLEET) == []
