@@ -25,9 +25,7 @@ MAX_TABLES = 4096
 """Filter tables kept at once (a render rarely has more distinct placements)."""
 
 
-Judge = Callable[
-    [work.ResourceBindingSpec, work.ResourceBindingStatus, framework.ClusterInfo], Verdicts
-]
+Judge = Callable[[framework.Spec, framework.Status, framework.ClusterInfo], Verdicts]
 """Runs every filter plugin on one cluster."""
 
 
@@ -49,8 +47,8 @@ class FilterTable:
     def __init__(
         self,
         judge: Judge,
-        spec: work.ResourceBindingSpec,
-        status: work.ResourceBindingStatus,
+        spec: framework.Spec,
+        status: framework.Status,
         live: Iterable[framework.ClusterInfo],
     ) -> None:
         self._judge = judge
@@ -122,8 +120,8 @@ class ClusterIndex:
         self,
         key: Hashable,
         judge: Judge,
-        spec: work.ResourceBindingSpec,
-        status: work.ResourceBindingStatus,
+        spec: framework.Spec,
+        status: framework.Status,
     ) -> FilterTable:
         """The filter table of every binding with filter key `key`, built from this one's
         spec and status the first time. Equal verdicts are stored once, so a table costs
@@ -138,8 +136,8 @@ class ClusterIndex:
 
     def _interning(self, judge: Judge) -> Judge:
         def judge_once(
-            spec: work.ResourceBindingSpec,
-            status: work.ResourceBindingStatus,
+            spec: framework.Spec,
+            status: framework.Status,
             info: framework.ClusterInfo,
         ) -> Verdicts:
             verdicts = judge(spec, status, info)
