@@ -263,9 +263,8 @@ def test_lua_compiles(cli: Invoke, example: Path) -> None:
 
 
 @pytest.mark.skipif(not command_exists("interpret"), reason="interpret not built yet")
-def test_lua_counts_widget_replicas(cli: Invoke, example: Path, tmp_path: Path) -> None:
-    banner = tmp_path / "banner.json"
-    banner.write_text(json.dumps(load_yaml(example / "apps/shop/widgets.yaml")[0]))
+def test_lua_counts_widget_replicas(cli: Invoke, example: Path) -> None:
+    banner = example / "apps/shop/widgets/banner.yaml"
     result = cli(
         "interpret", "-f", str(example / "interpreter/widget.yaml"),
         "--operation", "InterpretReplica", "--desired-file", str(banner), "-o", "json",
