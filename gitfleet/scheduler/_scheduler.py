@@ -9,12 +9,14 @@ Karmada keeps the last result, the placement it was computed for (annotation
 schedule in etcd; gitfleet reads them from the previous render's binding and writes them into
 the new one.
 
-What a failure leaves behind is Karmada's: when no cluster passes the filters (FitError,
-reason NoClusterFit) the result is cleared, as Karmada patches an empty result; any other
-failure (Unschedulable, SchedulerError) keeps the previous result. With `clusterAffinities`
-the terms are tried in order from the one in use (from the first after a triggered
-reschedule); the first that schedules wins and its name is recorded; when all fail the name
-stays and the result is cleared only if the first failure was a FitError.
+A failure keeps the previous result. This is gitfleet's one deliberate departure from
+Karmada here: when no cluster passes the filters (FitError, reason NoClusterFit) Karmada
+patches an empty result and so removes the workload from every cluster; in GitOps a typo in a
+policy must never do that, so the binding only gets Scheduled=False with Karmada's reason and
+message. Other failures (Unschedulable, SchedulerError) keep the result in Karmada too. With
+`clusterAffinities` the terms are tried in order from the one in use (from the first after a
+triggered reschedule); the first that schedules wins and its name is recorded; when all fail
+the name stays.
 """
 
 from __future__ import annotations
@@ -177,7 +179,7 @@ def _finish(
             or _latest(status.last_scheduled_time, spec.reschedule_triggered_at),
         )
     else:
-        result = () if failure.no_cluster_fits else spec.clusters
+        result = spec.clusters
         condition = meta.Condition(
             type=SCHEDULED, status="False", reason=failure.reason, message=failure.message
         )

@@ -69,7 +69,9 @@ def test_first_schedule_writes_result_condition_annotation_and_time() -> None:
     assert outcome.diagnosis.decision == "never scheduled"
 
 
-def test_no_cluster_fits_clears_the_result() -> None:
+def test_no_cluster_fits_keeps_the_previous_result() -> None:
+    """Karmada would clear the result (NoClusterFit); gitfleet keeps it: a typo in a policy
+    must never remove a workload from its clusters."""
     clusters = [
         make_cluster("t1", taints=[TAINT]),
         make_cluster("t2", taints=[TAINT]),
@@ -87,7 +89,7 @@ def test_no_cluster_fits_clears_the_result() -> None:
     )
     assert outcome.error == message
     assert _condition(outcome.binding) == ("False", "NoClusterFit", message)
-    assert outcome.binding.spec.clusters == ()
+    assert targets(outcome.binding.spec.clusters) == {"x": 1, "y": 1}
     assert APPLIED in (outcome.binding.metadata.annotations or {})
 
 
@@ -235,12 +237,12 @@ def test_cluster_affinities(
     assert outcome.binding.status.scheduler_observed_affinity_name == observed
 
 
-def test_all_affinity_terms_failing_to_fit_clears_result_and_keeps_term() -> None:
+def test_all_affinity_terms_failing_to_fit_keep_result_and_term() -> None:
     status = {"schedulerObservingAffinityName": "first"}
     binding = make_binding(replicas=2, placement=TERMS, status=status, clusters={"a": 2})
     outcome = schedule(binding, _fleet(c=4))
     assert outcome.error == f"0/1 clusters are available: 1 {NO_MATCH}"
-    assert outcome.binding.spec.clusters == ()
+    assert targets(outcome.binding.spec.clusters) == {"a": 2}
     assert outcome.binding.status.scheduler_observed_affinity_name == "first"
     assert [a.affinity_name for a in outcome.diagnosis.attempts] == ["first", "second"]
 
