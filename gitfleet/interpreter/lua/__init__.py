@@ -10,6 +10,8 @@ Public API:
 - `interpret(customizations, operation, ...) -> dict`: one operation, keyed as Karmada's
   interpreter test data (what `gitfleet interpret` prints); `operation_named(name)`.
 - `Sandbox(limits)`, `Limits`: the runtime, for callers that want their own limits.
+- `read_customizations(path)`, `parse_yaml(path, text)`: the YAML the above take, read with
+  positions (for files outside a source repository).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from gitfleet.interpreter.lua._customizations import FUNCTIONS, LuaLayer
 from gitfleet.interpreter.lua._interpret import interpret, operation_named
 from gitfleet.interpreter.lua._sandbox import Limits, Sandbox
 from gitfleet.interpreter.lua._thirdparty import load_thirdparty, read_customizations
+from gitfleet.interpreter.lua._yamlfile import documents as parse_yaml
 
 __all__ = [
     "FUNCTIONS",
@@ -29,5 +32,6 @@ __all__ = [
     "interpret",
     "load_thirdparty",
     "operation_named",
+    "parse_yaml",
     "read_customizations",
 ]

@@ -16,6 +16,7 @@ Lua error at the script's call. Table arguments arrive as JSON text (sandbox.lua
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -28,6 +29,7 @@ Result = tuple[bool, Any]
 ToLua = Callable[[Any], Any]
 
 _NUMBER = re.compile(r"([+-]?)0*([0-9]*)(?:\.([0-9]*))?(.*)")
+_CACHE_SIZE = 256
 _MAX_INT64_DIGITS = 18
 _BINARY_FAST_DIGITS = 14
 """ParseQuantity's precision limits for keeping a quantity as an int64 (quantity.go)."""
@@ -110,26 +112,33 @@ def _pow10(n: int) -> float:
 
 def pod_requirements(to_lua: ToLua, template: str) -> Result:
     try:
-        spec = _pod_template(template)
-        requirements = _requirements.from_pod_template(spec, ())
+        found = _requirements_json(template)
     except (_fields.FieldError, _convert.ConversionError) as e:
         return False, f"fail to convert lua value to PodTemplateSpec: {e}"
-    if requirements is None:
-        return True, None
-    return True, to_lua(_codec.encode(requirements))
+    return True, None if found is None else to_lua(found)
 
 
 def pod_dependencies(to_lua: ToLua, template: str, namespace: str) -> Result:
     try:
-        spec = _pod_template(template)
-        found = _dependencies.pod_dependencies(
-            _fields.mapping(spec, ()).get("spec"), namespace, ("spec",)
-        )
+        found = _dependencies_json(template, namespace)
     except (_fields.FieldError, _convert.ConversionError) as e:
         return False, f"fail to convert lua value to corev1.PodTemplateSpec: {e}"
-    if not found:
-        return True, None
-    return True, to_lua([_codec.encode(d) for d in found])
+    return True, None if found is None else to_lua(found)
+
+
+# Pod templates repeat (every render asks again about the same workloads), so results are kept
+# by the template's JSON text; callers only read them (to_lua copies into Lua).
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _requirements_json(template: str) -> Any:
+    requirements = _requirements.from_pod_template(_pod_template(template), ())
+    return None if requirements is None else _codec.encode(requirements)
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _dependencies_json(template: str, namespace: str) -> Any:
+    spec = _fields.mapping(_pod_template(template), ()).get("spec")
+    found = _dependencies.pod_dependencies(spec, namespace, ("spec",))
+    return [_codec.encode(d) for d in found] or None
 
 
 def _pod_template(text: str) -> Any:

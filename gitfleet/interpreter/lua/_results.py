@@ -10,6 +10,7 @@ Quantities are stored in canonical form (`"1500m"`), as Go re-prints a parsed Qu
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 from collections.abc import Iterable, Sequence
@@ -73,9 +74,19 @@ def replicas(results: Sequence[Result]) -> tuple[int, work.ReplicaRequirements |
         return count, None
     if second.lua_type != "table":
         raise ResultError(f"expect the returned requires type is table but got {second.lua_type}")
-    doc = _table(second, struct=True)
-    requirements = _decode(work.ReplicaRequirements, doc, "requires")
-    return count, _canonical_requests(requirements)
+    assert second.json is not None
+    return count, _requirements(second.json)
+
+
+@functools.lru_cache(maxsize=256)
+def _requirements(text: str) -> work.ReplicaRequirements:
+    """Requirements by their JSON text: workloads are asked about again and again, and the
+    (frozen) result is only read."""
+    doc = _table(Result("table", text), struct=True)
+    requirements: work.ReplicaRequirements = _canonical_requests(
+        _decode(work.ReplicaRequirements, doc, "requires")
+    )
+    return requirements
 
 
 def _int32(value: float) -> int:

@@ -6,8 +6,8 @@ by sandbox.lua; this module owns the runtime around it:
 
 - limits (`Limits`): an instruction budget per call (a count hook, so `while true do end` stops),
   the runtime's memory cap (lupa's allocator), and size caps for strings given to C pattern
-  functions. C pattern matching cannot be interrupted by the hook, so sandbox.lua sends a call to
-  the C matcher only when its worst case is small and otherwise to a matcher written in Lua,
+  functions. C pattern matching cannot be interrupted by the hook, so patterns.lua sends a call
+  to the C matcher only when its worst case is small and otherwise to a matcher written in Lua,
   which the hook bounds (rather than running calls in a killable worker: a process per call would
   cost far more than the calls themselves);
 - compiled chunks cached per script text (after the rewrite that tracks key order, _rewrite.py);
@@ -39,6 +39,12 @@ CHUNKNAME = "script"
 HOOK_EVERY = 1000
 """Instructions between two calls of the count hook."""
 LIMIT_MESSAGE = "instruction limit exceeded"
+MEMORY_MESSAGE = "memory limit exceeded"
+TIME_MESSAGE = "time limit exceeded"
+_SOFT_MEMORY = 0.9
+_SOFT_MEMORY_FLOOR = 0.75
+"""Shares of the memory cap: past the first the hook collects garbage, and stops the call (with
+its line) if live data is still past the second."""
 _MAX_DEPTH = 200
 _CACHE_SIZE = 512
 
@@ -56,6 +62,9 @@ class Limits:
     caps string library arguments at this length)."""
     pattern_cost: float = 3e7
     """Worst-case steps above which a pattern runs in the hook-bounded Lua matcher."""
+    seconds: float = 1.0
+    """Processor time per call: a safety net for work the instruction count cannot see (a
+    successful call's result never depends on it; Karmada allows one second of wall time)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -96,8 +105,9 @@ def _guarded(
 
 
 @functools.cache
-def _prelude() -> str:
-    return (importlib.resources.files(__package__) / "sandbox.lua").read_text(encoding="utf-8")
+def _lua_source(name: str) -> str:
+    """A Lua file of this package: sandbox.lua, patterns.lua or json.lua."""
+    return (importlib.resources.files(__package__) / name).read_text(encoding="utf-8")
 
 
 class Sandbox:
@@ -131,6 +141,11 @@ class Sandbox:
             {
                 "chunkname": CHUNKNAME,
                 "limit_message": LIMIT_MESSAGE,
+                "memory_message": MEMORY_MESSAGE,
+                "time_message": TIME_MESSAGE,
+                "seconds": self.limits.seconds,
+                "soft_memory_kb": self.limits.memory * _SOFT_MEMORY / 1024,
+                "soft_memory_floor_kb": self.limits.memory * _SOFT_MEMORY_FLOOR / 1024,
                 "max_string": self.limits.max_string,
                 "pattern_cost": self.limits.pattern_cost,
                 "hook_every": HOOK_EVERY,
@@ -140,9 +155,11 @@ class Sandbox:
                 "frame": _rewrite.FRAME,
                 "key": _rewrite.KEY,
                 "python": python,
+                "patterns": runtime.compile(_lua_source("patterns.lua"), name="=patterns"),
+                "json": runtime.compile(_lua_source("json.lua"), name="=json"),
             }
         )
-        self._api = runtime.execute(_prelude(), config)
+        self._api = runtime.compile(_lua_source("sandbox.lua"), name="=sandbox")(config)
         runtime.execute("local g = _G for name in pairs(g) do g[name] = nil end")
         self._runtime = runtime
         self._chunks: collections.OrderedDict[str, Any] = collections.OrderedDict()

@@ -36,12 +36,14 @@ def load_thirdparty(
     for path in sorted(root.rglob(CUSTOMIZATIONS_FILE)):
         if TESTDATA in path.relative_to(root).parts or path.is_symlink():
             continue
-        found.extend(read_customizations(path))
+        for customization in read_customizations(path):
+            _check_folder(path, customization)
+            found.append(customization)
     return sorted(found, key=lambda c: (c.metadata.name, c.origin.path))
 
 
 def read_customizations(path: Path) -> list[config.ResourceInterpreterCustomization]:
-    """The customizations of one `customizations.yaml`, each checked against its folder."""
+    """The customizations of one YAML file."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
@@ -50,9 +52,7 @@ def read_customizations(path: Path) -> list[config.ResourceInterpreterCustomizat
     for doc, origin in _yamlfile.documents(os.fspath(path), text):
         if not isinstance(doc, dict):
             raise SchemaError(origin, "expected a ResourceInterpreterCustomization object")
-        customization = config.ResourceInterpreterCustomization.from_doc(doc, origin)
-        _check_folder(path, customization)
-        out.append(customization)
+        out.append(config.ResourceInterpreterCustomization.from_doc(doc, origin))
     return out
 
 

@@ -8,10 +8,9 @@
 -- coroutine, getfenv/setfenv, raw* or metatables; the Python side strips the globals afterwards.
 --
 -- Bounds: a count hook stops a call after its instruction budget (wrapped pcall/xpcall cannot
--- swallow that stop); C pattern functions, which the hook cannot interrupt, run only when the
--- pattern's worst case is provably small, and otherwise through the Lua matcher below, which the
--- hook does bound; string.rep and pattern subjects have size caps; memory is capped by the
--- runtime's allocator.
+-- swallow that stop); pattern functions and string.rep come from patterns.lua, which keeps them
+-- within the hook's reach; memory is capped by the runtime's allocator. Values go back to Python
+-- as JSON text (json.lua).
 --
 -- gopher-lua (Karmada's VM) iterates `pairs` in array order, then in first-insertion order of the
 -- other keys. Script sources are rewritten (_rewrite.py) so that every table constructor goes
@@ -26,15 +25,12 @@ local raw_pcall, raw_xpcall, unpack = pcall, xpcall, unpack
 local setfenv, loadstring, collectgarbage = setfenv, loadstring, collectgarbage
 local sethook, getinfo = debug.sethook, debug.getinfo
 local floor, huge = math.floor, math.huge
-local byte, char, sub, format = string.byte, string.char, string.sub, string.format
-local c_find, c_match = string.find, string.match
-local concat, sort = table.concat, table.sort
+local byte, sub, format = string.byte, string.sub, string.format
+local c_match = string.match
+local sort = table.sort
 
 local SCRIPT_SOURCE = "=" .. cfg.chunkname
-local MAX_STRING = cfg.max_string
-local PATTERN_COST = cfg.pattern_cost
 local HOOK_EVERY = cfg.hook_every
-local MAX_DEPTH = cfg.max_depth
 
 ---------------------------------------------------------------------------------------------
 -- Where in the script we are: the innermost frame of a customization chunk.
@@ -53,16 +49,36 @@ end
 
 local remaining = huge
 local stop_message = nil
+local SOFT_MEMORY_KB = cfg.soft_memory_kb
+
+-- Stops the call for good: the message is raised again by every pcall/xpcall it passes through.
+local function stop(message)
+  if stop_message == nil then
+    local line = script_line(3)
+    stop_message = message
+    if line then stop_message = cfg.chunkname .. ":" .. line .. ": " .. message end
+  end
+  error(stop_message, 0)
+end
+
+-- Every HOOK_EVERY instructions: spend the budget; watch memory, so that a script growing it
+-- slowly is stopped with its line (the allocator's hard cap stops fast growth, without one); and
+-- every few calls watch the processor time, for work the instruction count does not see (string
+-- interning is quadratic when many strings share a hash: PUC 5.1 hashes only some characters of
+-- a long string). Past the soft memory limit a full collection tells garbage from live data; a
+-- script whose live data stays above the floor is stopped, so collections cannot pile up.
+local SOFT_MEMORY_FLOOR_KB = cfg.soft_memory_floor_kb
+local cpu_clock = os.clock
+local deadline, hooks = huge, 0
 
 local function count_hook()
   remaining = remaining - 1
-  if remaining < 0 then
-    if stop_message == nil then
-      local line = script_line(2)
-      stop_message = cfg.limit_message
-      if line then stop_message = cfg.chunkname .. ":" .. line .. ": " .. stop_message end
-    end
-    error(stop_message, 0)
+  if remaining < 0 then stop(cfg.limit_message) end
+  hooks = hooks + 1
+  if hooks % 8 == 0 and cpu_clock() > deadline then stop(cfg.time_message) end
+  if collectgarbage("count") > SOFT_MEMORY_KB then
+    collectgarbage("collect")
+    if collectgarbage("count") > SOFT_MEMORY_FLOOR_KB then stop(cfg.memory_message) end
   end
 end
 
@@ -90,6 +106,8 @@ local function is_array_key(k)
   return type(k) == "number" and k >= 1 and k < MAX_ARRAY_INDEX and k == floor(k)
 end
 
+-- ORDER[t] lists t's non-array keys in first-insertion order, SEEN[t] holds them as a set; both
+-- are made on the first such key, so array-only tables cost nothing more.
 local TRACKED = {}
 TRACKED.__newindex = function(t, k, v)
   if k == nil then error("table index is nil", 2) end
@@ -97,7 +115,9 @@ TRACKED.__newindex = function(t, k, v)
   rawset(t, k, v)
   if v ~= nil and not is_array_key(k) then
     local seen = SEEN[t]
-    if not seen[k] then
+    if seen == nil then
+      ORDER[t], SEEN[t] = {k}, {[k] = true}
+    elseif not seen[k] then
       seen[k] = true
       local order = ORDER[t]
       order[#order + 1] = k
@@ -106,15 +126,17 @@ TRACKED.__newindex = function(t, k, v)
 end
 
 local function adopt(t, keys, n)
-  local order, seen = {}, {}
-  for i = 1, n do
-    local k = keys[i]
-    if not seen[k] and rawget(t, k) ~= nil and not is_array_key(k) then
-      seen[k] = true
-      order[#order + 1] = k
+  if n > 0 then
+    local order, seen = {}, {}
+    for i = 1, n do
+      local k = keys[i]
+      if not seen[k] and rawget(t, k) ~= nil and not is_array_key(k) then
+        seen[k] = true
+        order[#order + 1] = k
+      end
     end
+    ORDER[t], SEEN[t] = order, seen
   end
-  ORDER[t], SEEN[t] = order, seen
   return setmetatable(t, TRACKED)
 end
 
@@ -231,543 +253,16 @@ local function ordered_next(t, k)
 end
 
 ---------------------------------------------------------------------------------------------
--- Lua patterns, in Lua: the same matcher as lstrlib.c (5.1), so a run is bounded by the hook.
+-- Libraries scripts see.
 
-local L_ESC = 37 -- '%'
-local SPECIALS = "^$*+?.([%-"
-local MAXCAPTURES = 32
-local CAP_UNFINISHED, CAP_POSITION = -1, -2
-
-local function class_end(ms, p)
-  local pat = ms.p
-  local c = byte(pat, p)
-  p = p + 1
-  if c == L_ESC then
-    if p > ms.plen then error("malformed pattern (ends with '%')", 0) end
-    return p + 1
-  elseif c == 91 then -- '['
-    if byte(pat, p) == 94 then p = p + 1 end
-    repeat
-      if p > ms.plen then error("malformed pattern (missing ']')", 0) end
-      c = byte(pat, p)
-      p = p + 1
-      if c == L_ESC and p <= ms.plen then p = p + 1 end
-    until byte(pat, p) == 93
-    return p + 1
-  end
-  return p
-end
-
-local function is_class(c, cl)
-  local lower = cl
-  if cl >= 65 and cl <= 90 then lower = cl + 32 end
-  local res
-  if lower == 97 then res = (c >= 65 and c <= 90) or (c >= 97 and c <= 122)
-  elseif lower == 99 then res = c < 32 or c == 127
-  elseif lower == 100 then res = c >= 48 and c <= 57
-  elseif lower == 108 then res = c >= 97 and c <= 122
-  elseif lower == 112 then res = (c >= 33 and c <= 47) or (c >= 58 and c <= 64) or (c >= 91 and c <= 96) or (c >= 123 and c <= 126)
-  elseif lower == 115 then res = c == 32 or (c >= 9 and c <= 13)
-  elseif lower == 117 then res = c >= 65 and c <= 90
-  elseif lower == 119 then res = (c >= 48 and c <= 57) or (c >= 65 and c <= 90) or (c >= 97 and c <= 122)
-  elseif lower == 120 then res = (c >= 48 and c <= 57) or (c >= 65 and c <= 70) or (c >= 97 and c <= 102)
-  elseif lower == 122 then res = c == 0
-  else return cl == c end
-  if cl >= 65 and cl <= 90 then return not res end
-  return res
-end
-
-local function match_bracket_class(ms, c, p, ec)
-  local pat = ms.p
-  local sig = true
-  if byte(pat, p + 1) == 94 then
-    sig = false
-    p = p + 1
-  end
-  p = p + 1
-  while p < ec do
-    local pc = byte(pat, p)
-    if pc == L_ESC then
-      p = p + 1
-      if is_class(c, byte(pat, p)) then return sig end
-    elseif byte(pat, p + 1) == 45 and p + 2 < ec then -- range a-z
-      p = p + 2
-      if pc <= c and c <= byte(pat, p) then return sig end
-    elseif pc == c then
-      return sig
-    end
-    p = p + 1
-  end
-  return not sig
-end
-
-local function single_match(ms, c, p, ep)
-  local pc = byte(ms.p, p)
-  if pc == 46 then return true -- '.'
-  elseif pc == L_ESC then return is_class(c, byte(ms.p, p + 1))
-  elseif pc == 91 then return match_bracket_class(ms, c, p, ep - 1)
-  else return pc == c end
-end
-
-local match
-
-local function match_balance(ms, s, p)
-  if p + 1 > ms.plen then error("unbalanced pattern", 0) end
-  local src = ms.src
-  if s > ms.slen or byte(src, s) ~= byte(ms.p, p) then return nil end
-  local b, e = byte(ms.p, p), byte(ms.p, p + 1)
-  local cont = 1
-  s = s + 1
-  while s <= ms.slen do
-    local c = byte(src, s)
-    if c == e then
-      cont = cont - 1
-      if cont == 0 then return s + 1 end
-    elseif c == b then
-      cont = cont + 1
-    end
-    s = s + 1
-  end
-  return nil
-end
-
-local function max_expand(ms, s, p, ep)
-  local i = 0
-  while s + i <= ms.slen and single_match(ms, byte(ms.src, s + i), p, ep) do i = i + 1 end
-  while i >= 0 do
-    local res = match(ms, s + i, ep + 1)
-    if res then return res end
-    i = i - 1
-  end
-  return nil
-end
-
-local function min_expand(ms, s, p, ep)
-  while true do
-    local res = match(ms, s, ep + 1)
-    if res then return res end
-    if s <= ms.slen and single_match(ms, byte(ms.src, s), p, ep) then
-      s = s + 1
-    else
-      return nil
-    end
-  end
-end
-
-local function start_capture(ms, s, p, what)
-  local level = ms.level + 1
-  if level > MAXCAPTURES then error("too many captures", 0) end
-  ms.cap_init[level] = s
-  ms.cap_len[level] = what
-  ms.level = level
-  local res = match(ms, s, p)
-  if res == nil then ms.level = ms.level - 1 end
-  return res
-end
-
-local function capture_to_close(ms)
-  for level = ms.level, 1, -1 do
-    if ms.cap_len[level] == CAP_UNFINISHED then return level end
-  end
-  error("invalid pattern capture", 0)
-end
-
-local function end_capture(ms, s, p)
-  local l = capture_to_close(ms)
-  ms.cap_len[l] = s - ms.cap_init[l]
-  local res = match(ms, s, p)
-  if res == nil then ms.cap_len[l] = CAP_UNFINISHED end
-  return res
-end
-
-local function check_capture(ms, l)
-  l = l - 48 -- '0'
-  if l < 1 or l > ms.level or ms.cap_len[l] == CAP_UNFINISHED then
-    error("invalid capture index", 0)
-  end
-  return l
-end
-
-local function match_capture(ms, s, l)
-  l = check_capture(ms, l)
-  local len = ms.cap_len[l]
-  local init = ms.cap_init[l]
-  if len >= 0 and ms.slen - s + 1 >= len and sub(ms.src, init, init + len - 1) == sub(ms.src, s, s + len - 1) then
-    return s + len
-  end
-  return nil
-end
-
-match = function(ms, s, p)
-  local pat = ms.p
-  while true do
-    if p > ms.plen then return s end
-    local pc = byte(pat, p)
-    if pc == 40 then -- '('
-      if byte(pat, p + 1) == 41 then return start_capture(ms, s, p + 2, CAP_POSITION) end
-      return start_capture(ms, s, p + 1, CAP_UNFINISHED)
-    elseif pc == 41 then -- ')'
-      return end_capture(ms, s, p + 1)
-    end
-    local default = true
-    if pc == L_ESC then
-      local nc = byte(pat, p + 1)
-      if nc == 98 then -- %b
-        s = match_balance(ms, s, p + 2)
-        if s == nil then return nil end
-        p = p + 4
-        default = false
-      elseif nc == 102 then -- %f
-        p = p + 2
-        if byte(pat, p) ~= 91 then error("missing '[' after '%f' in pattern", 0) end
-        local ep = class_end(ms, p)
-        local previous = 0
-        if s > 1 then previous = byte(ms.src, s - 1) end
-        local current = 0
-        if s <= ms.slen then current = byte(ms.src, s) end
-        if match_bracket_class(ms, previous, p, ep - 1) or not match_bracket_class(ms, current, p, ep - 1) then
-          return nil
-        end
-        p = ep
-        default = false
-      elseif nc and nc >= 48 and nc <= 57 then -- back reference
-        s = match_capture(ms, s, nc)
-        if s == nil then return nil end
-        p = p + 2
-        default = false
-      end
-    elseif pc == 36 and p == ms.plen then -- '$' at the end
-      if s == ms.slen + 1 then return s end
-      return nil
-    end
-    if default then
-      local ep = class_end(ms, p)
-      local m = s <= ms.slen and single_match(ms, byte(ms.src, s), p, ep)
-      local epc = byte(pat, ep)
-      if epc == 63 then -- '?'
-        if m then
-          local res = match(ms, s + 1, ep + 1)
-          if res then return res end
-        end
-        p = ep + 1
-      elseif epc == 42 then -- '*'
-        return max_expand(ms, s, p, ep)
-      elseif epc == 43 then -- '+'
-        if m then return max_expand(ms, s + 1, p, ep) end
-        return nil
-      elseif epc == 45 then -- '-'
-        return min_expand(ms, s, p, ep)
-      else
-        if not m then return nil end
-        s = s + 1
-        p = ep
-      end
-    end
-  end
-end
-
-local function new_state(src, pat)
-  local zero = c_find(pat, "\0", 1, true)
-  if zero then pat = sub(pat, 1, zero - 1) end -- 5.1 patterns end at the first zero byte
-  return {src = src, slen = #src, p = pat, plen = #pat, level = 0, cap_init = {}, cap_len = {}}
-end
-
-local function get_capture(ms, i, s, e)
-  if i > ms.level then
-    if i == 1 then return sub(ms.src, s, e - 1) end
-    error("invalid capture index", 0)
-  end
-  local l = ms.cap_len[i]
-  if l == CAP_UNFINISHED then error("unfinished capture", 0) end
-  if l == CAP_POSITION then return ms.cap_init[i] end
-  return sub(ms.src, ms.cap_init[i], ms.cap_init[i] + l - 1)
-end
-
-local function captures(ms, s, e, whole)
-  local n = ms.level
-  if n == 0 and whole then n = 1 end
-  local out = {}
-  for i = 1, n do out[i] = get_capture(ms, i, s, e) end
-  return unpack(out, 1, n)
-end
-
-local function lua_find(s, pat, init, find)
-  local anchor = byte(pat, 1) == 94
-  local p = 1
-  if anchor then p = 2 end
-  local ms = new_state(s, pat)
-  local s1 = init
-  repeat
-    ms.level = 0
-    local e = match(ms, s1, p)
-    if e then
-      if find then return s1, e - 1, captures(ms, nil, nil, false) end
-      return captures(ms, s1, e, true)
-    end
-    s1 = s1 + 1
-  until s1 > ms.slen + 1 or anchor
-  return nil
-end
-
-local function lua_gmatch(s, pat)
-  local ms = new_state(s, pat)
-  local pos = 1
-  return function()
-    while pos <= ms.slen + 1 do
-      ms.level = 0
-      local src = pos
-      local e = match(ms, src, 1)
-      if e then
-        pos = e
-        if e == src then pos = pos + 1 end
-        return captures(ms, src, e, true)
-      end
-      pos = pos + 1
-    end
-    return nil
-  end
-end
-
-local function add_value(ms, out, s, e, repl, rtype)
-  local value
-  if rtype == "function" then
-    value = repl(captures(ms, s, e, true))
-  elseif rtype == "table" then
-    value = repl[get_capture(ms, 1, s, e)]
-  else
-    local text = tostring(repl)
-    local parts, i, n = {}, 1, #text
-    while i <= n do
-      local c = byte(text, i)
-      if c == L_ESC then
-        i = i + 1
-        local d = byte(text, i) or 0
-        if d == 48 then parts[#parts + 1] = sub(ms.src, s, e - 1)
-        elseif d >= 49 and d <= 57 then
-          local cap = get_capture(ms, d - 48, s, e)
-          parts[#parts + 1] = tostring(cap)
-        else parts[#parts + 1] = char(d) end
-      else
-        parts[#parts + 1] = char(c)
-      end
-      i = i + 1
-    end
-    out[#out + 1] = concat(parts)
-    return
-  end
-  if not value then
-    value = sub(ms.src, s, e - 1)
-  elseif type(value) ~= "string" and type(value) ~= "number" then
-    error("invalid replacement value (a " .. type(value) .. ")", 0)
-  end
-  out[#out + 1] = tostring(value)
-end
-
-local function lua_gsub(s, pat, repl, max_n)
-  local rtype = type(repl)
-  local anchor = byte(pat, 1) == 94
-  local p = 1
-  if anchor then p = 2 end
-  local ms = new_state(s, pat)
-  local out, n, src = {}, 0, 1
-  while n < max_n do
-    ms.level = 0
-    local e = match(ms, src, p)
-    if e then
-      n = n + 1
-      add_value(ms, out, src, e, repl, rtype)
-    end
-    if e and e > src then
-      src = e
-    elseif src <= ms.slen then
-      out[#out + 1] = sub(s, src, src)
-      src = src + 1
-    else
-      break
-    end
-    if anchor then break end
-  end
-  out[#out + 1] = sub(s, src)
-  return concat(out), n
-end
-
--- Worst-case steps of the C matcher: starts * (len+1)^unbounded * 2^optional * pattern length.
-local function pattern_cost(s_len, pat, anchored_ok)
-  local unbounded, optional, i, n = 0, 0, 1, #pat
-  local anchored = false
-  if anchored_ok and byte(pat, 1) == 94 then
-    anchored = true
-    i = 2
-  end
-  while i <= n do
-    local c = byte(pat, i)
-    if c == L_ESC then
-      local d = byte(pat, i + 1)
-      if d == 98 then unbounded = unbounded + 1; i = i + 4
-      elseif d == 102 then i = i + 2
-      elseif d and d >= 48 and d <= 57 then unbounded = unbounded + 1; i = i + 2
-      else i = i + 2 end
-    elseif c == 91 then
-      i = i + 1
-      if byte(pat, i) == 94 then i = i + 1 end
-      repeat
-        if i > n then return huge end
-        if byte(pat, i) == L_ESC then i = i + 1 end
-        i = i + 1
-      until byte(pat, i) == 93
-      i = i + 1
-    else
-      i = i + 1
-    end
-    local q = byte(pat, i)
-    if q == 42 or q == 43 or q == 45 then
-      unbounded = unbounded + 1
-      i = i + 1
-    elseif q == 63 then
-      optional = optional + 1
-      i = i + 1
-    end
-  end
-  local starts = 1
-  if not anchored then starts = s_len + 1 end
-  return starts * (s_len + 1) ^ unbounded * 2 ^ optional * (n + 1)
-end
-
-local function plain_find(s, pat, init)
-  -- Knuth-Morris-Pratt: linear, for the rare plain searches too large for memchr+memcmp.
-  local m = #pat
-  if m == 0 then return init, init - 1 end
-  local fail, k = {0}, 0
-  for q = 2, m do
-    local c = byte(pat, q)
-    while k > 0 and byte(pat, k + 1) ~= c do k = fail[k] end
-    if byte(pat, k + 1) == c then k = k + 1 end
-    fail[q] = k
-  end
-  k = 0
-  for i = init, #s do
-    local c = byte(s, i)
-    while k > 0 and byte(pat, k + 1) ~= c do k = fail[k] end
-    if byte(pat, k + 1) == c then k = k + 1 end
-    if k == m then return i - m + 1, i end
-  end
-  return nil
-end
-
-local C = {find = string.find, match = string.match, gmatch = string.gmatch, gsub = string.gsub, rep = string.rep}
-
-local function is_stringish(v)
-  local t = type(v)
-  return t == "string" or t == "number"
-end
-
-local function is_numberish(v)
-  return v == nil or tonumber(v) ~= nil
-end
-
-local function truncate(n)
-  n = tonumber(n)
-  if n >= 0 then return floor(n) end
-  return -floor(-n)
-end
-
-local function check_size(s, fname)
-  if #s > MAX_STRING then
-    error(format("string length %d exceeds the maximum allowed input string length %d in '%s'", #s, MAX_STRING, fname), 3)
-  end
-end
-
-local function start_index(init, len)
-  if init == nil then return 1 end
-  init = truncate(init)
-  if init < 0 then init = len + init + 1 end
-  if init < 1 then init = 1 end
-  if init > len + 1 then init = len + 1 end
-  return init
-end
-
-local function protect_result(ok, ...)
-  if not ok then
-    if stop_message ~= nil then error(stop_message, 0) end
-    error(..., 3)
-  end
-  return ...
-end
-
--- Runs the Lua matcher; its errors are reported at the script's call, as C errors would be.
-local function protect(f, ...)
-  return protect_result(raw_pcall(f, ...))
-end
-
--- Bad arguments go to the C function, which rejects them before matching anything, with
--- Lua's own message.
-local function find(s, pat, init, plain)
-  if not (is_stringish(s) and is_stringish(pat) and is_numberish(init)) then return C.find(s, pat, init, plain) end
-  s, pat = tostring(s), tostring(pat)
-  check_size(s, "find")
-  check_size(pat, "find")
-  local first = start_index(init, #s)
-  local zero = C.find(pat, "\0", 1, true)
-  local head = zero and sub(pat, 1, zero - 1) or pat
-  if plain or not C.find(head, "[%^%$%*%+%?%.%(%[%%%-]") then
-    if (#s - first + 2) * (#pat + 1) <= PATTERN_COST then return C.find(s, pat, first, true) end
-    return plain_find(s, pat, first)
-  end
-  if pattern_cost(#s - first + 1, head, true) <= PATTERN_COST then return C.find(s, pat, first) end
-  return protect(lua_find, s, pat, first, true)
-end
-
-local function match_(s, pat, init)
-  if not (is_stringish(s) and is_stringish(pat) and is_numberish(init)) then return C.match(s, pat, init) end
-  s, pat = tostring(s), tostring(pat)
-  check_size(s, "match")
-  check_size(pat, "match")
-  local first = start_index(init, #s)
-  if pattern_cost(#s - first + 1, pat, true) <= PATTERN_COST then return C.match(s, pat, first) end
-  return protect(lua_find, s, pat, first, false)
-end
-
-local function gmatch(s, pat)
-  if not (is_stringish(s) and is_stringish(pat)) then return C.gmatch(s, pat) end
-  s, pat = tostring(s), tostring(pat)
-  check_size(s, "gmatch")
-  check_size(pat, "gmatch")
-  if pattern_cost(#s, pat, false) <= PATTERN_COST then return C.gmatch(s, pat) end
-  local iter = lua_gmatch(s, pat)
-  return function() return protect(iter) end
-end
-
-local function gsub(s, pat, repl, max_n)
-  local rtype = type(repl)
-  if not (is_stringish(s) and is_stringish(pat) and is_numberish(max_n))
-      or not (rtype == "string" or rtype == "number" or rtype == "function" or rtype == "table") then
-    return C.gsub(s, pat, repl, max_n)
-  end
-  s, pat = tostring(s), tostring(pat)
-  check_size(s, "gsub")
-  check_size(pat, "gsub")
-  if max_n == nil then max_n = #s + 1 else max_n = truncate(max_n) end
-  if pattern_cost(#s, pat, true) <= PATTERN_COST then return C.gsub(s, pat, repl, max_n) end
-  return protect(lua_gsub, s, pat, repl, max_n)
-end
-
-local function rep(s, n)
-  if not (is_stringish(s) and tonumber(n) ~= nil) then return C.rep(s, n) end
-  s, n = tostring(s), truncate(n)
-  if n <= 0 or #s == 0 then return "" end
-  if #s * n > MAX_STRING then
-    error(format("string.rep result of %.0f bytes exceeds the limit of %d bytes", #s * n, MAX_STRING), 2)
-  end
-  return C.rep(s, n)
-end
+local patterns = cfg.patterns(cfg, function() return stop_message end)
+local encode = cfg.json(cfg.max_depth)
 
 local function string_arg(v, n, fname)
-  if is_stringish(v) then return tostring(v) end
-  error(format("bad argument #%d to '%s' (string expected, got %s)", n, fname, v == nil and "no value" or type(v)), 3)
+  local t = type(v)
+  if t == "string" or t == "number" then return tostring(v) end
+  error(format("bad argument #%d to '%s' (string expected, got %s)", n, fname, v == nil and "no value" or t), 3)
 end
-
----------------------------------------------------------------------------------------------
--- Libraries scripts see.
 
 local function readonly(t, name)
   return setmetatable({}, {
@@ -778,9 +273,10 @@ local function readonly(t, name)
 end
 
 local safe_string = {
-  byte = string.byte, char = string.char, find = find, format = string.format,
-  gmatch = gmatch, gfind = gmatch, gsub = gsub, len = string.len, lower = string.lower,
-  match = match_, rep = rep, reverse = string.reverse, sub = string.sub, upper = string.upper,
+  byte = string.byte, char = string.char, find = patterns.find, format = string.format,
+  gmatch = patterns.gmatch, gfind = patterns.gmatch, gsub = patterns.gsub, len = string.len,
+  lower = string.lower, match = patterns.match, rep = patterns.rep, reverse = string.reverse,
+  sub = string.sub, upper = string.upper,
 }
 getmetatable("").__index = safe_string
 
@@ -836,129 +332,6 @@ local safe_os = {
     return call_python(py.os_date, fmt, t or clock)
   end,
 }
-
----------------------------------------------------------------------------------------------
--- Values handed to Python travel as JSON text, encoded with gopher-json's rules
--- (layeh.com/gopher-json): a table with string keys is an object, keys 1..n an array, an empty
--- table `[]`; mixed keys, holes, a table met twice, functions and NaN are errors. Invalid UTF-8
--- becomes U+FFFD, as Go's encoder writes it.
-
-local ESCAPES = {['"'] = '\\"', ["\\"] = "\\\\"}
-for i = 0, 31 do ESCAPES[char(i)] = format("\\u%04x", i) end
-ESCAPES[char(127)] = "\\u007f"
-
-local function valid_utf8(s)
-  local out, i, n, changed = {}, 1, #s, false
-  while i <= n do
-    local c = byte(s, i)
-    local len, low, high = 0, 128, 191
-    if c < 128 then len = 1
-    elseif c >= 194 and c <= 223 then len = 2
-    elseif c >= 224 and c <= 239 then
-      len = 3
-      if c == 224 then low = 160 elseif c == 237 then high = 159 end
-    elseif c >= 240 and c <= 244 then
-      len = 4
-      if c == 240 then low = 144 elseif c == 244 then high = 143 end
-    end
-    local ok = len > 0 and i + len - 1 <= n
-    if ok and len > 1 then
-      local c2 = byte(s, i + 1)
-      ok = c2 >= low and c2 <= high
-      for j = i + 2, i + len - 1 do
-        local cj = byte(s, j)
-        if cj < 128 or cj > 191 then ok = false end
-      end
-    end
-    if ok then
-      out[#out + 1] = sub(s, i, i + len - 1)
-      i = i + len
-    else
-      out[#out + 1] = "\239\191\189"
-      changed = true
-      i = i + 1
-    end
-  end
-  if changed then return concat(out) end
-  return s
-end
-
--- The encoder appends to one buffer; `seen` holds the tables met so far.
-local buf, n, seen = {}, 0, {}
-
-local function put_string(s)
-  if C.find(s, '[%c"\\]') then s = C.gsub(s, '[%c"\\]', ESCAPES) end
-  n = n + 1
-  buf[n] = '"' .. s .. '"'
-end
-
-local function put(v, depth)
-  local tv = type(v)
-  if tv == "string" then
-    put_string(v)
-  elseif tv == "number" then
-    if v ~= v or v == huge or v == -huge then error("json: unsupported value: " .. tostring(v), 0) end
-    n = n + 1
-    if v == floor(v) and v > -1e15 and v < 1e15 then buf[n] = format("%d", v) else buf[n] = format("%.17g", v) end
-  elseif tv == "boolean" then
-    n = n + 1
-    buf[n] = v and "true" or "false"
-  elseif tv == "table" then
-    if seen[v] then error("cannot encode recursively nested tables to JSON", 0) end
-    seen[v] = true
-    if depth > MAX_DEPTH then error("cannot encode tables nested deeper than " .. MAX_DEPTH .. " levels", 0) end
-    local k = raw_next(v)
-    if k == nil then
-      n = n + 1
-      buf[n] = "[]"
-    elseif type(k) == "number" then
-      local count = 0
-      while k ~= nil do
-        if type(k) ~= "number" then error("cannot encode mixed or invalid key types", 0) end
-        count = count + 1
-        k = raw_next(v, k)
-      end
-      n = n + 1
-      buf[n] = "["
-      for i = 1, count do
-        local item = rawget(v, i)
-        if item == nil then error("cannot encode sparse array", 0) end
-        if i > 1 then n = n + 1; buf[n] = "," end
-        put(item, depth + 1)
-      end
-      n = n + 1
-      buf[n] = "]"
-    elseif type(k) == "string" then
-      n = n + 1
-      buf[n] = "{"
-      local first = true
-      while k ~= nil do
-        if type(k) ~= "string" then error("cannot encode mixed or invalid key types", 0) end
-        if first then first = false else n = n + 1; buf[n] = "," end
-        put_string(k)
-        n = n + 1
-        buf[n] = ":"
-        put(rawget(v, k), depth + 1)
-        k = raw_next(v, k)
-      end
-      n = n + 1
-      buf[n] = "}"
-    else
-      error("cannot encode mixed or invalid key types", 0)
-    end
-  else
-    error("cannot encode " .. tv .. " to JSON", 0)
-  end
-end
-
-local function encode(v)
-  buf, n, seen = {}, 0, {}
-  put(v, 1)
-  local text = concat(buf, "", 1, n)
-  buf, seen = {}, {}
-  if C.find(text, "[\128-\255]") then text = valid_utf8(text) end
-  return text
-end
 
 -- A kube function's table argument, as Karmada converts it to a Go type first.
 local function encode_argument(t, target)
@@ -1071,6 +444,7 @@ end
 
 local function finish(ok, ...)
   remaining = huge
+  deadline = huge
   if not ok then
     local e = ...
     if type(e) == "table" then return false, e.message, e.line end
@@ -1104,6 +478,7 @@ end
 
 local function prepare(chunk, budget, now)
   remaining = budget
+  deadline = cpu_clock() + cfg.seconds
   stop_message = nil
   frames, top = {}, 0
   seed = 1

@@ -1,0 +1,132 @@
+-- JSON text of Lua values, as Karmada's runtime encodes them (layeh.com/gopher-json): a table with
+-- string keys is an object, one with keys 1..n an array, an empty table `[]`; mixed keys, holes,
+-- a table met twice, functions and NaN are errors. Invalid UTF-8 becomes U+FFFD, as Go's encoder
+-- writes it. Loaded by sandbox.lua; Python parses the text (C speed, unlike walking tables).
+
+local max_depth = ...
+
+local type, error, tostring, rawget, raw_next = type, error, tostring, rawget, next
+local floor, huge = math.floor, math.huge
+local byte, char, sub, format = string.byte, string.char, string.sub, string.format
+local find, gsub = string.find, string.gsub
+local concat = table.concat
+
+
+local ESCAPES = {['"'] = '\\"', ["\\"] = "\\\\"}
+for i = 0, 31 do ESCAPES[char(i)] = format("\\u%04x", i) end
+ESCAPES[char(127)] = "\\u007f"
+
+local function valid_utf8(s)
+  local out, i, n, changed = {}, 1, #s, false
+  while i <= n do
+    local c = byte(s, i)
+    local len, low, high = 0, 128, 191
+    if c < 128 then len = 1
+    elseif c >= 194 and c <= 223 then len = 2
+    elseif c >= 224 and c <= 239 then
+      len = 3
+      if c == 224 then low = 160 elseif c == 237 then high = 159 end
+    elseif c >= 240 and c <= 244 then
+      len = 4
+      if c == 240 then low = 144 elseif c == 244 then high = 143 end
+    end
+    local ok = len > 0 and i + len - 1 <= n
+    if ok and len > 1 then
+      local c2 = byte(s, i + 1)
+      ok = c2 >= low and c2 <= high
+      for j = i + 2, i + len - 1 do
+        local cj = byte(s, j)
+        if cj < 128 or cj > 191 then ok = false end
+      end
+    end
+    if ok then
+      out[#out + 1] = sub(s, i, i + len - 1)
+      i = i + len
+    else
+      out[#out + 1] = "\239\191\189"
+      changed = true
+      i = i + 1
+    end
+  end
+  if changed then return concat(out) end
+  return s
+end
+
+-- The encoder appends to one buffer; `seen` holds the tables met so far.
+local buf, n, seen = {}, 0, {}
+
+local function put_string(s)
+  if find(s, '[%c"\\]') then s = gsub(s, '[%c"\\]', ESCAPES) end
+  n = n + 1
+  buf[n] = '"' .. s .. '"'
+end
+
+local function put(v, depth)
+  local tv = type(v)
+  if tv == "string" then
+    put_string(v)
+  elseif tv == "number" then
+    if v ~= v or v == huge or v == -huge then error("json: unsupported value: " .. tostring(v), 0) end
+    n = n + 1
+    if v == floor(v) and v > -1e15 and v < 1e15 then buf[n] = format("%d", v) else buf[n] = format("%.17g", v) end
+  elseif tv == "boolean" then
+    n = n + 1
+    buf[n] = v and "true" or "false"
+  elseif tv == "table" then
+    if seen[v] then error("cannot encode recursively nested tables to JSON", 0) end
+    seen[v] = true
+    if depth > max_depth then error("cannot encode tables nested deeper than " .. max_depth .. " levels", 0) end
+    local k = raw_next(v)
+    if k == nil then
+      n = n + 1
+      buf[n] = "[]"
+    elseif type(k) == "number" then
+      local count = 0
+      while k ~= nil do
+        if type(k) ~= "number" then error("cannot encode mixed or invalid key types", 0) end
+        count = count + 1
+        k = raw_next(v, k)
+      end
+      n = n + 1
+      buf[n] = "["
+      for i = 1, count do
+        local item = rawget(v, i)
+        if item == nil then error("cannot encode sparse array", 0) end
+        if i > 1 then n = n + 1; buf[n] = "," end
+        put(item, depth + 1)
+      end
+      n = n + 1
+      buf[n] = "]"
+    elseif type(k) == "string" then
+      n = n + 1
+      buf[n] = "{"
+      local first = true
+      while k ~= nil do
+        if type(k) ~= "string" then error("cannot encode mixed or invalid key types", 0) end
+        if first then first = false else n = n + 1; buf[n] = "," end
+        put_string(k)
+        n = n + 1
+        buf[n] = ":"
+        put(rawget(v, k), depth + 1)
+        k = raw_next(v, k)
+      end
+      n = n + 1
+      buf[n] = "}"
+    else
+      error("cannot encode mixed or invalid key types", 0)
+    end
+  else
+    error("cannot encode " .. tv .. " to JSON", 0)
+  end
+end
+
+local function encode(v)
+  buf, n, seen = {}, 0, {}
+  put(v, 1)
+  local text = concat(buf, "", 1, n)
+  buf, seen = {}, {}
+  if find(text, "[\128-\255]") then text = valid_utf8(text) end
+  return text
+end
+
+return encode

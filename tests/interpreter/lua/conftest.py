@@ -1,0 +1,108 @@
+"""Lua interpreter fixtures: sandboxes (default and tight limits), a way to run a script's
+function and read its results, and customizations written as YAML (so errors have lines)."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from gitfleet.interpreter import lua
+from gitfleet.interpreter.lua import _convert, _sandbox
+from gitfleet.model import config
+
+TIGHT = lua.Limits(instructions=2_000_000, memory=16 * 1024 * 1024, seconds=0.5)
+"""Limits small enough that runaway scripts stop within milliseconds."""
+
+Run = Callable[..., list[Any]]
+
+
+@pytest.fixture(name="sandbox", scope="session")
+def sandbox_fixture() -> lua.Sandbox:
+    """A sandbox with the default limits, shared by the tests that do not break it."""
+    return lua.Sandbox()
+
+
+@pytest.fixture(name="tight_sandbox", scope="session")
+def tight_sandbox_fixture() -> lua.Sandbox:
+    """A sandbox with tight limits, for scripts that must be stopped."""
+    return lua.Sandbox(TIGHT)
+
+
+def results(found: list[_sandbox.Result]) -> list[Any]:
+    """Decoded results (JSON values; None for nil and values JSON cannot hold)."""
+    return [None if r.json is None else _convert.decode(r.json) for r in found]
+
+
+@pytest.fixture(name="run")
+def run_fixture(sandbox: lua.Sandbox) -> Run:
+    """`run(script, *args, function="F")`: the results of `function` (decoded)."""
+
+    def run(script: str, *args: Any, function: str = "F", now: float = 0.0) -> list[Any]:
+        return results(sandbox.call(textwrap.dedent(script), function, args, now=now))
+
+    return run
+
+
+def customization_yaml(
+    target: tuple[str, str] = ("apps/v1", "Deployment"), name: str = "test", **scripts: str
+) -> str:
+    """A ResourceInterpreterCustomization document; `scripts` maps rule fields
+    (`healthInterpretation`, ...) to Lua source."""
+    lines = [
+        "apiVersion: config.karmada.io/v1alpha1",
+        "kind: ResourceInterpreterCustomization",
+        "metadata:",
+        f"  name: {name}",
+        "spec:",
+        "  target:",
+        f"    apiVersion: {target[0]}",
+        f"    kind: {target[1]}",
+        "  customizations:",
+    ]
+    for field, script in scripts.items():
+        lines += [f"    {field}:", "      luaScript: |"]
+        lines += ["        " + line for line in textwrap.dedent(script).strip().splitlines()]
+    return "\n".join(lines) + "\n"
+
+
+def make_customization(
+    target: tuple[str, str] = ("apps/v1", "Deployment"),
+    name: str = "test",
+    path: str = "ric.yaml",
+    **scripts: str,
+) -> config.ResourceInterpreterCustomization:
+    """A customization parsed from YAML at `path`, so its errors are located."""
+    ((doc, origin),) = lua.parse_yaml(path, customization_yaml(target, name, **scripts))
+    return config.ResourceInterpreterCustomization.from_doc(doc, origin)
+
+
+def deployment(
+    name: str = "web", namespace: str = "default", replicas: int = 3, **status: Any
+) -> dict[str, Any]:
+    """An apps/v1 Deployment with one container (and `status` when given)."""
+    obj: dict[str, Any] = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name, "namespace": namespace, "generation": 1},
+        "spec": {
+            "replicas": replicas,
+            "template": {
+                "metadata": {"labels": {"app": name}},
+                "spec": {
+                    "containers": [
+                        {
+                            "name": name,
+                            "image": "nginx",
+                            "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}},
+                        }
+                    ]
+                },
+            },
+        },
+    }
+    if status:
+        obj["status"] = status
+    return obj
