@@ -1,0 +1,142 @@
+"""The reconciler's own status: `reconciler.yaml` on `refs/heads/gitfleet/status/_reconciler`.
+
+It is written like an agent's status ref (`gitstore.status`: one parentless commit replaced by
+compare-and-swap, naming the rendered commit in its `Rendered-Commit` trailer), so `gitfleet
+status` reads every status ref the same way. The file says what the reconciler last saw and
+did: the last source commit seen, the last one rendered and its rendered commit, the last error
+(with file and line when the source was at fault) and how long each step took.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+import yaml
+
+from gitfleet.model import diagnostic
+
+NAME = "_reconciler"
+"""The status ref's name under `refs/heads/gitfleet/status/`: not a valid cluster name, so it
+cannot clash with a cluster's."""
+FILE = "reconciler.yaml"
+API_VERSION = "gitfleet.io/v1alpha1"
+KIND = "ReconcilerStatus"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class LastError:
+    """Why the last source commit was not rendered (or not pushed)."""
+
+    source_commit: str
+    message: str
+    time: str
+    path: str = ""
+    line: int = 0
+    col: int = 0
+
+    @classmethod
+    def of(cls, source_commit: str, found: diagnostic.Diagnostic, time: str) -> LastError:
+        o = found.origin
+        return cls(
+            source_commit=source_commit,
+            message=found.message,
+            time=time,
+            path=o.path,
+            line=o.line,
+            col=o.col,
+        )
+
+    def __str__(self) -> str:
+        where = self.path + (f":{self.line}:{self.col}" if self.line else "")
+        return f"{where}: {self.message}" if where else self.message
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ReconcilerState:
+    source_branch: str
+    rendered_branch: str
+    updated: str
+    """When this status was written (RFC 3339, UTC)."""
+    last_seen: str = ""
+    """The newest source commit the reconciler has looked at."""
+    last_rendered_source: str = ""
+    """The newest source commit whose render is on the rendered branch."""
+    last_rendered: str = ""
+    """The rendered commit of `last_rendered_source`."""
+    last_error: LastError | None = None
+    timings: Mapping[str, float] = dataclasses.field(default_factory=dict)
+    """Seconds each step of the last cycle took (`fetch`, `load`, `render`, `publish`, ...)."""
+
+
+def _error_doc(error: LastError) -> dict[str, Any]:
+    doc: dict[str, Any] = {"sourceCommit": error.source_commit, "message": error.message,
+                           "time": error.time}  # fmt: skip
+    if error.path:
+        doc.update(path=error.path, line=error.line, col=error.col)
+    return doc
+
+
+def dump(state: ReconcilerState) -> bytes:
+    """The YAML file for `state` (keys sorted, deterministic)."""
+    doc: dict[str, Any] = {
+        "apiVersion": API_VERSION,
+        "kind": KIND,
+        "sourceBranch": state.source_branch,
+        "renderedBranch": state.rendered_branch,
+        "updated": state.updated,
+        "lastSeenSourceCommit": state.last_seen,
+        "lastRenderedSourceCommit": state.last_rendered_source,
+        "lastRenderedCommit": state.last_rendered,
+        "timings": {k: round(v, 3) for k, v in sorted(state.timings.items())},
+    }
+    if state.last_error is not None:
+        doc["lastError"] = _error_doc(state.last_error)
+    return yaml.safe_dump(doc, sort_keys=True).encode()
+
+
+def _str(doc: Mapping[str, Any], key: str) -> str:
+    value = doc.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _int(doc: Mapping[str, Any], key: str) -> int:
+    value = doc.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def load(data: bytes) -> ReconcilerState | None:
+    """The state in a `reconciler.yaml`; None if it is not one."""
+    try:
+        doc = yaml.safe_load(data)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(doc, dict) or doc.get("kind") != KIND:
+        return None
+    raw_error = doc.get("lastError")
+    error = None
+    if isinstance(raw_error, dict):
+        error = LastError(
+            source_commit=_str(raw_error, "sourceCommit"),
+            message=_str(raw_error, "message"),
+            time=_str(raw_error, "time"),
+            path=_str(raw_error, "path"),
+            line=_int(raw_error, "line"),
+            col=_int(raw_error, "col"),
+        )
+    timings = doc.get("timings")
+    return ReconcilerState(
+        source_branch=_str(doc, "sourceBranch"),
+        rendered_branch=_str(doc, "renderedBranch"),
+        updated=_str(doc, "updated"),
+        last_seen=_str(doc, "lastSeenSourceCommit"),
+        last_rendered_source=_str(doc, "lastRenderedSourceCommit"),
+        last_rendered=_str(doc, "lastRenderedCommit"),
+        last_error=error,
+        timings={
+            str(k): float(v)
+            for k, v in (timings.items() if isinstance(timings, dict) else ())
+            if isinstance(v, int | float)
+        },
+    )

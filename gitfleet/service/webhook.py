@@ -1,0 +1,99 @@
+"""Push events from Git hosts: which host sent a request, whether it is genuine, what moved.
+
+- GitHub signs the body with HMAC-SHA256 of the shared secret: `X-Hub-Signature-256:
+  sha256=<hex>`; the event name is in `X-GitHub-Event` (`push`, `ping`, ...).
+- GitLab sends the secret itself in `X-Gitlab-Token`; the event is `X-Gitlab-Event: Push Hook`.
+- Gitea signs like GitHub, without the prefix: `X-Gitea-Signature: <hex>`; event in
+  `X-Gitea-Event`. Gitea also sends GitHub's headers, so it is recognised first.
+
+Comparisons are constant-time. A request is never trusted for what to render: a genuine push
+to the source branch only wakes the reconciler, which reads the branch itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import hmac
+import json
+from collections.abc import Mapping
+
+
+class Provider(enum.StrEnum):
+    GITHUB = "github"
+    GITLAB = "gitlab"
+    GITEA = "gitea"
+
+
+_EVENT_HEADER = {
+    Provider.GITEA: "x-gitea-event",
+    Provider.GITLAB: "x-gitlab-event",
+    Provider.GITHUB: "x-github-event",
+}
+_PUSH_EVENTS = {"push", "push hook"}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Push:
+    """A push event: the ref that moved and the commit it moved to."""
+
+    provider: Provider
+    ref: str
+    after: str
+
+
+def _lower(headers: Mapping[str, str]) -> dict[str, str]:
+    return {key.lower(): value for key, value in headers.items()}
+
+
+def identify(headers: Mapping[str, str]) -> Provider | None:
+    """The host that sent the request, from its event header; None for anything else."""
+    found = _lower(headers)
+    return next((p for p, header in _EVENT_HEADER.items() if header in found), None)
+
+
+def _hmac_hex(secret: bytes, body: bytes) -> str:
+    return hmac.new(secret, body, hashlib.sha256).hexdigest()
+
+
+def verify(provider: Provider, headers: Mapping[str, str], body: bytes, secret: bytes) -> bool:
+    """Whether the request carries the right signature (or token) for `secret`."""
+    found = _lower(headers)
+    if provider is Provider.GITLAB:
+        token = found.get("x-gitlab-token", "").encode()
+        return bool(token) and hmac.compare_digest(token, secret)
+    if provider is Provider.GITEA:
+        given = found.get("x-gitea-signature", "")
+        return bool(given) and hmac.compare_digest(given.lower(), _hmac_hex(secret, body))
+    given = found.get("x-hub-signature-256", "")
+    expected = "sha256=" + _hmac_hex(secret, body)
+    return bool(given) and hmac.compare_digest(given.lower(), expected)
+
+
+def push_of(provider: Provider, headers: Mapping[str, str], body: bytes) -> Push | None:
+    """The push a verified request reports; None for other events (ping, tag, ...) or a body
+    that is not a push payload."""
+    event = _lower(headers).get(_EVENT_HEADER[provider], "").strip().lower()
+    if event not in _PUSH_EVENTS:
+        return None
+    try:
+        payload = json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    if not isinstance(payload, dict):
+        return None
+    ref, after = payload.get("ref"), payload.get("after")
+    if not isinstance(ref, str) or not isinstance(after, str):
+        return None
+    return Push(provider, ref, after)
+
+
+def sign_github(secret: bytes, body: bytes) -> str:
+    """The `X-Hub-Signature-256` value GitHub would send (for clients and tests)."""
+    return "sha256=" + _hmac_hex(secret, body)
+
+
+def sign_gitea(secret: bytes, body: bytes) -> str:
+    """The `X-Gitea-Signature` value Gitea would send."""
+    return _hmac_hex(secret, body)

@@ -1,0 +1,91 @@
+"""`reconciler.yaml`: the reconciler's status file.
+
+Aspects covered:
+- a state with a located error and timings round-trips through the file;
+- the file is sorted, deterministic YAML of kind ReconcilerStatus with camelCase keys;
+- an error names `path:line:col: message`, or just the message when no file is at fault;
+- files that are not a reconciler status read as None; odd values read as empty.
+"""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from gitfleet.model import diagnostic
+from gitfleet.model.origin import Origin
+from gitfleet.service import state
+
+ERROR = state.LastError.of(
+    "c" * 40,
+    diagnostic.error(Origin("apps/web.yaml", 7, 5), "spec.replicas: bad"),
+    "2026-01-01T00:00:00Z",
+)
+STATE = state.ReconcilerState(
+    source_branch="main",
+    rendered_branch="gitfleet/rendered",
+    updated="2026-01-01T00:00:01Z",
+    last_seen="c" * 40,
+    last_rendered_source="b" * 40,
+    last_rendered="d" * 40,
+    last_error=ERROR,
+    timings={"render": 0.1234, "fetch": 0.5},
+)
+
+
+def test_round_trip() -> None:
+    assert state.load(state.dump(STATE)) == STATE.__class__(
+        **{**{f: getattr(STATE, f) for f in STATE.__dataclass_fields__},
+           "timings": {"fetch": 0.5, "render": 0.123}}
+    )  # fmt: skip
+
+
+def test_file_layout() -> None:
+    doc = yaml.safe_load(state.dump(STATE))
+    assert doc["kind"] == "ReconcilerStatus"
+    assert doc["lastError"] == {
+        "sourceCommit": "c" * 40,
+        "message": "spec.replicas: bad",
+        "time": "2026-01-01T00:00:00Z",
+        "path": "apps/web.yaml",
+        "line": 7,
+        "col": 5,
+    }
+    assert list(doc) == sorted(doc)
+    assert state.dump(STATE) == state.dump(STATE)
+
+
+@pytest.mark.parametrize(
+    ("error", "text"),
+    [
+        pytest.param(ERROR, "apps/web.yaml:7:5: spec.replicas: bad", id="located"),
+        pytest.param(state.LastError(source_commit="", message="cannot push", time=""),
+                     "cannot push", id="no file"),
+        pytest.param(state.LastError(source_commit="", message="too big", time="", path="a.yaml"),
+                     "a.yaml: too big", id="whole file"),
+    ],
+)  # fmt: skip
+def test_error_text(error: state.LastError, text: str) -> None:
+    assert str(error) == text
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(b"kind: Cluster\n", id="another kind"),
+        pytest.param(b"[", id="broken"),
+        pytest.param(b"- 1\n", id="a list"),
+    ],
+)
+def test_not_a_reconciler_status(data: bytes) -> None:
+    assert state.load(data) is None
+
+
+def test_odd_values_read_as_empty() -> None:
+    loaded = state.load(
+        b"kind: ReconcilerStatus\nsourceBranch: 3\nlastError: {line: x}\ntimings: {a: b, c: 1}\n"
+    )
+    assert loaded is not None
+    assert loaded.source_branch == ""
+    assert loaded.last_error is not None and loaded.last_error.line == 0
+    assert loaded.timings == {"c": 1.0}
