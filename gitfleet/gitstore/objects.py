@@ -81,6 +81,14 @@ def _check_name(path: str, name: str) -> None:
         raise PathError(f"invalid path {path!r}: segment {name!r}")
 
 
+def check_path(path: str) -> None:
+    """`PathError` unless `path` is a relative, `/`-separated path of plain names."""
+    if path[:1] == "/" or "//" in path:
+        raise PathError(f"invalid path {path!r}: empty segment")
+    for name in path.split("/"):
+        _check_name(path, name)
+
+
 def _entry_order(name: str, is_folder: bool) -> bytes:
     """Git orders tree entries by name, with a folder's name compared as if it ended in `/`."""
     return name.encode() + (b"/" if is_folder else b"")

@@ -1,0 +1,182 @@
+"""`gitfleet render`: render one source commit onto the rendered branch (or into a folder).
+
+Loads the source (`--rev`, default: the source branch of gitfleet.yaml, else HEAD), reads the
+rendered branch's tip as the previous render (its bindings hold the previous schedule results),
+renders, and publishes one commit plus the per-cluster refs by compare-and-swap; a render that
+changes nothing makes no commit. `--out DIR` writes the tree to a folder instead; from a plain
+folder source it renders from scratch. `--full` renders every binding again instead of reusing
+those whose inputs did not change, and gives the same tree.
+
+Any error in the source refuses the whole commit: nothing is written, the branch stays at the
+last good render, and every error is printed as `path:line:col: message` (exit 1). Another
+writer moving the branch meanwhile is an error too (exit 1): render again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+import click
+
+from gitfleet import __version__, pipeline, source
+from gitfleet import render as rendering
+from gitfleet.cli import options
+from gitfleet.cli import output as out
+from gitfleet.errors import GitfleetError, InputError, RefConflictError, UsageError
+from gitfleet.gitstore import folder, objects, rendered, repository, store
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a render did: the result, and where it went."""
+
+    result: pipeline.RenderResult
+    branch: str | None
+    commit: str | None
+    created: bool
+    out: str | None
+
+
+def _now(repo: repository.Repository, commit: str) -> str | None:
+    code, stdout, _ = repo.run("show", "-s", "--format=%cI", commit)
+    text = stdout.decode().strip()
+    return text if code == 0 and text else None
+
+
+def _previous(repo: repository.Repository, branch: str) -> pipeline.PreviousRender | None:
+    tip = rendered.read_tip(repo, branch)
+    if tip is None:
+        return None
+    contents = rendered.read_files(
+        repo, tip, lambda p: p.startswith("bindings/") or p == rendering.RENDER_FILE
+    )
+    fmt = store.object_format(repo)
+    return pipeline.read_previous(tip.commit, tip.files, contents, fmt.name)
+
+
+def _materialise(
+    repo: repository.Repository | None, files: Mapping[str, objects.Content]
+) -> dict[str, bytes]:
+    """File contents for a folder: kept files are read from the previous render."""
+    wanted = {p: c.id for p, c in files.items() if isinstance(c, objects.Blob)}
+    blobs = repo.read(set(wanted.values()), objects.BLOB) if repo and wanted else {}
+    found = {p: c for p, c in files.items() if isinstance(c, bytes)}
+    found.update({p: blobs[oid] for p, oid in wanted.items() if oid in blobs})
+    return found
+
+
+def run(
+    repo_path: str, rev: str | None, branch: str | None, out_dir: str | None, full: bool
+) -> Outcome:
+    """Load, render and publish (or write to `out_dir`)."""
+    loaded = source.load(repo_path, rev, require_repository=out_dir is None)
+    repo = repository.open_repository(repo_path) if loaded.revision is not None else None
+    try:
+        target = branch or loaded.config.rendered_branch
+        previous = _previous(repo, target) if repo is not None else None
+        now = _now(repo, loaded.revision) if repo is not None and loaded.revision else None
+        result = pipeline.render(loaded, previous, None, full=full, now=now)
+        if not result.ok:
+            return Outcome(result, target, None, False, out_dir)
+        if out_dir is not None:
+            folder.write(out_dir, _materialise(repo, result.files))
+            return Outcome(result, None, None, result.changed, out_dir)
+        assert repo is not None and loaded.revision is not None
+        published = rendered.publish(
+            repo,
+            target,
+            result.files,
+            expected=previous.commit if previous else None,
+            source_commit=loaded.revision,
+            version=__version__,
+        )
+        return Outcome(result, target, published.commit, published.created, None)
+    finally:
+        if repo is not None:
+            repo.close()
+
+
+def to_json(outcome: Outcome) -> dict[str, Any]:
+    result = outcome.result
+    return {
+        "ok": result.ok,
+        "sourceCommit": result.source_commit,
+        "branch": outcome.branch,
+        "commit": outcome.commit,
+        "created": outcome.created,
+        "out": outcome.out,
+        "renderedBindings": result.rendered_bindings,
+        "clusters": {name: c.to_json() for name, c in result.clusters.items()},
+        "refused": [r.to_json() for r in result.refusals],
+        "diagnostics": [d.to_json() for d in result.diagnostics],
+    }
+
+
+def human(outcome: Outcome) -> str:
+    result = outcome.result
+    lines = [str(d) for d in result.diagnostics]
+    if not result.ok:
+        lines.append("nothing rendered: fix the errors above")
+        return "\n".join(lines) + "\n"
+    where = outcome.out or outcome.branch
+    if outcome.out is not None:
+        lines.append(f"rendered {result.source_commit or outcome.out} into {outcome.out}")
+    elif outcome.created:
+        lines.append(f"rendered {result.source_commit} onto {where}: {outcome.commit}")
+    else:
+        lines.append(f"no change: {where} stays at {outcome.commit}")
+    for name, c in result.clusters.items():
+        if not (c.added or c.changed or c.removed):
+            continue
+        lines.append(
+            f"{name}: {len(c.added)} added, {len(c.changed)} changed, {len(c.removed)} removed"
+        )
+        lines += [f"  + {p}" for p in c.added] + [f"  ~ {p}" for p in c.changed]
+        lines += [f"  - {p}" for p in c.removed]
+    if result.refusals:
+        lines.append(f"refused ({len(result.refusals)}):")
+        lines += [f"  {r}" for r in result.refusals]
+    return "\n".join(lines) + "\n"
+
+
+@click.command("render")
+@options.repo_option
+@options.rev_option
+@click.option(
+    "--branch",
+    default=None,
+    help="Rendered branch (default: gitfleet.yaml's, else gitfleet/rendered).",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Write the tree to this folder instead of committing.",
+)
+@click.option("--full", is_flag=True, help="Render every binding again (gives the same tree).")
+@options.output_option
+def render_command(
+    repo: str, rev: str | None, branch: str | None, out_dir: str | None, full: bool, output: str
+) -> None:
+    """Render a source commit onto the rendered branch."""
+    if branch is not None and out_dir is not None:
+        raise click.UsageError("--branch and --out exclude each other")
+    try:
+        outcome = run(repo, rev, branch, out_dir, full)
+    except UsageError as error:
+        raise click.UsageError(str(error)) from error
+    except InputError as error:
+        out.fail_input(error)
+    except (RefConflictError, GitfleetError) as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
+    out.emit(to_json(outcome), output, human(outcome))
+    if not outcome.result.ok:
+        sys.exit(1)
+
+
+render = render_command

@@ -1,0 +1,78 @@
+"""Namespaces on member clusters: the ones the source defines without a policy, sent everywhere
+as Karmada's namespace sync controller does, and the ones placed manifests need but the source
+does not define, generated where they are needed.
+
+Karmada (pkg/controllers/namespace/namespace_sync_controller.go) sends every Namespace of its
+control plane to every cluster, except reserved ones, `default`, and those labelled to skip;
+the detector lists those (`auto_namespaces`). In Karmada a namespaced template cannot exist
+without its Namespace; in a Git repository it can, so a cluster that receives a namespaced
+manifest whose namespace the source does not define at all gets a generated one (with the
+cluster override policies applied, as any synced Namespace), annotated so that agents can tell
+it from a defined one. A namespace the source defines is never generated, even where it is not
+sent (a policy chose other clusters, or it is labelled to skip propagation): that is the
+user's choice. `default` and `kube-*` exist on every cluster and are never generated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Sequence
+
+from gitfleet import errors
+from gitfleet.model.origin import Origin
+from gitfleet.model.template import RawObject, ResourceTemplate
+from gitfleet.render import _paths, _work
+
+_ALWAYS_PRESENT = ("default",)
+_SYSTEM_PREFIX = "kube-"
+
+
+def _namespace_template(name: str) -> ResourceTemplate:
+    body: RawObject = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+    return ResourceTemplate(body, Origin(""))
+
+
+def needed(paths: Iterable[str]) -> dict[str, set[str]]:
+    """The namespaces each cluster's namespaced manifests are in, from their paths."""
+    found: dict[str, set[str]] = {}
+    for path in paths:
+        parts = path.split("/", 3)
+        if len(parts) == 4 and parts[0] == _paths.WORKS and parts[2] != _paths.CLUSTER_SCOPE:
+            found.setdefault(parts[1], set()).add(parts[2])
+    return found
+
+
+def _generated(namespace: str) -> bool:
+    return namespace not in _ALWAYS_PRESENT and not namespace.startswith(_SYSTEM_PREFIX)
+
+
+def _one(template: ResourceTemplate, cluster: str, ctx: _work.Context) -> _work.Output:
+    path = _paths.work_path(cluster, template.key)
+    try:
+        data = _work.namespace_manifest(template, ctx.clusters[cluster], ctx)
+    except errors.GitfleetError as error:
+        origin = error.origin if isinstance(error, errors.InputError) else template.origin
+        message = error.message if isinstance(error, errors.InputError) else str(error)
+        refusal = _work.Refusal(origin, str(template.key), cluster, message)
+        return _work.Output({}, (path,), (refusal,), (cluster,))
+    return _work.Output({path: data}, (), (), (cluster,))
+
+
+def outputs(
+    auto: Sequence[ResourceTemplate],
+    defined: Collection[str],
+    placed: Iterable[str],
+    ctx: _work.Context,
+    existing: Callable[[str], bool],
+) -> list[_work.Output]:
+    """Namespace manifests: `auto` to every cluster, and one generated per cluster for each
+    namespace of the `placed` paths (new, or kept when `existing` says the previous render has
+    them) that `defined` does not hold."""
+    found = [_one(t, name, ctx) for name in sorted(ctx.clusters) for t in auto]
+    wanted = needed(p for p in placed if existing(p))
+    for name in sorted(wanted):
+        if name not in ctx.clusters:
+            continue
+        for namespace in sorted(wanted[name] - set(defined)):
+            if _generated(namespace):
+                found.append(_one(_namespace_template(namespace), name, ctx))
+    return found

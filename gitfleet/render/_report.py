@@ -1,0 +1,68 @@
+"""The files that describe a render rather than a resource: each cluster's kustomization.yaml
+and render.yaml.
+
+`works/<cluster>/kustomization.yaml` lists the cluster's files relative to its folder,
+Namespaces first (a namespaced object needs its namespace), then every other file sorted, so
+`kubectl apply -k`, Argo CD and Flux can apply the folder as it is. Every cluster of the fleet
+has one, an empty list included: an empty folder is a complete desired state, not a missing one.
+
+`render.yaml` names the source commit, the renderer, the cluster status the schedule used, the
+counts, what was refused and why, and the warnings. It holds nothing that changes when the
+output does not, except `sourceCommit`, which names the source commit the output was rendered
+from: a later source commit that changes no other file makes no rendered commit (see
+`pipeline.render`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from gitfleet.model import diagnostic
+from gitfleet.render import _paths, _work, _yaml
+
+API_VERSION = "gitfleet.io/v1alpha1"
+KIND = "Render"
+_NAMESPACE_FOLDER = f"{_paths.CLUSTER_SCOPE}/Namespace.{_paths.CORE_GROUP}/"
+
+
+def kustomization(relative_paths: Iterable[str]) -> bytes:
+    paths = sorted(relative_paths)
+    ordered = [p for p in paths if p.startswith(_NAMESPACE_FOLDER)]
+    ordered += [p for p in paths if not p.startswith(_NAMESPACE_FOLDER)]
+    doc = {
+        "apiVersion": "kustomize.config.k8s.io/v1beta1",
+        "kind": "Kustomization",
+        "resources": ordered,
+    }
+    return _yaml.dump(doc)
+
+
+def render_file(
+    *,
+    source_commit: str | None,
+    renderer: str,
+    status: Mapping[str, Mapping[str, str]],
+    bindings: int,
+    manifests: Mapping[str, int],
+    refusals: Sequence[_work.Refusal],
+    warnings: Sequence[diagnostic.Diagnostic],
+) -> dict[str, Any]:
+    """render.yaml's document."""
+    return {
+        "apiVersion": API_VERSION,
+        "kind": KIND,
+        "sourceCommit": source_commit,
+        "renderer": renderer,
+        "status": {name: dict(value) for name, value in status.items()},
+        "counts": {
+            "bindings": bindings,
+            "clusters": len(manifests),
+            "manifests": sum(manifests.values()),
+            "refused": len(refusals),
+            "warnings": len(warnings),
+        },
+        "clusters": {name: {"manifests": n} for name, n in manifests.items()},
+        "refused": [r.to_json() for r in refusals],
+        "warnings": [w.to_json() for w in warnings],
+    }

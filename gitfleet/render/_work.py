@@ -1,0 +1,324 @@
+"""One binding's manifests, one per target cluster, as Karmada's binding controller builds Works
+(Karmada: pkg/controllers/binding/common.go ensureWork, mergeTargetClusters,
+divideReplicasByJobCompletions, mergeLabel, mergeAnnotations, mergeConflictResolution;
+pkg/controllers/ctrlutil/work.go CreateOrUpdateWork).
+
+Target clusters are `spec.clusters` in order, then the clusters of `spec.requiredBy` not
+already there (attached dependencies follow their workloads). For each, on a copy of the
+template:
+1. a workload's replicas are set to the cluster's share by the interpreter's ReviseReplica,
+   Duplicated and Divided alike; the template's own count is never used;
+2. a Job divided over clusters gets its `spec.completions` split by the same weights;
+3. overrides are applied (the caller's `override`, which is `gitfleet.overrides`);
+4. labels and annotations are set (below); 5. server-set fields and status are pruned;
+6. numbers take the form Karmada's JSON round trip gives them (`_json`).
+
+Labels and annotations, decided for GitOps (docs/design.md, "Objects in member clusters"):
+- from Karmada: the binding's labels (its permanent id and the policy's claim id) and the
+  policy claim annotations, which reach member clusters through the template in Karmada; the
+  binding's name (and namespace); `work.karmada.io/conflict-resolution` (the template's own
+  valid value, else the binding's). Karmada's `karmada.io/managed` is not written: it tells a
+  Karmada control plane that it owns the object. Work names, template uid and generation, the
+  managed-labels/-annotations lists and the applied-overrides record describe Karmada's Work
+  objects and its update path, which gitfleet does not have.
+- gitfleet's: labels `gitfleet.io/managed-by: gitfleet` and `gitfleet.io/cluster`, annotation
+  `gitfleet.io/source-path`. The source commit and the content hash are not written here (they
+  would change every manifest on every commit): the agent adds them when it applies.
+
+A failure for one cluster (an override that cannot apply, a replica the interpreter cannot
+revise, a manifest over 1 MiB, a path that cannot be built) refuses that cluster's manifest only,
+located at the file and line to fix, and the cluster keeps what the previous render gave it.
+A Secret is refused on every cluster unless its template opts in to being written in plain text.
+A cluster whose dispatching is suspended keeps its previous manifest as well.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from gitfleet import errors, interpreter
+from gitfleet.model import cluster, policy, work
+from gitfleet.model.origin import Origin
+from gitfleet.model.template import RawObject, ResourceTemplate
+from gitfleet.render import _json, _paths, _prune, _yaml
+
+Binding = work.ResourceBinding | work.ClusterResourceBinding
+Override = Callable[[RawObject, cluster.Cluster], RawObject]
+"""A manifest as one cluster receives it after the (Cluster)OverridePolicies."""
+Divide = Callable[[int, Sequence[tuple[str, int]], str], Sequence[tuple[str, int]]]
+"""Karmada's Webster division: (total, [(cluster, weight)], template uid) -> [(cluster, n)]."""
+
+MAX_MANIFEST_BYTES = 1024 * 1024
+MANAGED_BY_LABEL = "gitfleet.io/managed-by"
+MANAGED_BY = "gitfleet"
+CLUSTER_LABEL = "gitfleet.io/cluster"
+SOURCE_PATH_ANNOTATION = "gitfleet.io/source-path"
+GENERATED_ANNOTATION = "gitfleet.io/generated-namespace"
+PLAINTEXT_SECRET_ANNOTATION = "gitfleet.io/allow-plaintext-secret"
+CONFLICT_RESOLUTION_ANNOTATION = "work.karmada.io/conflict-resolution"
+RB_NAMESPACE_ANNOTATION = "resourcebinding.karmada.io/namespace"
+RB_NAME_ANNOTATION = "resourcebinding.karmada.io/name"
+CRB_NAME_ANNOTATION = "clusterresourcebinding.karmada.io/name"
+_CLAIM_PREFIXES = ("propagationpolicy.karmada.io/", "clusterpropagationpolicy.karmada.io/")
+_CONFLICT_VALUES = ("abort", "overwrite")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Refusal:
+    """A manifest not rendered for a cluster (empty: for every cluster), and why."""
+
+    origin: Origin
+    resource: str
+    cluster: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.origin.path,
+            "line": self.origin.line,
+            "col": self.origin.col,
+            "resource": self.resource,
+            "cluster": self.cluster,
+            "message": self.message,
+        }
+
+    def __str__(self) -> str:
+        where = f" on cluster {self.cluster}" if self.cluster else ""
+        return f"{self.origin}: {self.resource}{where}: {self.message}"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Output:
+    """One binding's result: new files by path, paths that keep the previous render's file,
+    and what was refused."""
+
+    files: Mapping[str, bytes]
+    kept: tuple[str, ...]
+    refusals: tuple[Refusal, ...]
+    clusters: tuple[str, ...]
+    """Every cluster the binding targets (whether or not a manifest was written for it)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Context:
+    """What every binding of one render shares."""
+
+    clusters: Mapping[str, cluster.Cluster]
+    interp: interpreter.Interpreter
+    override: Override
+    divide: Divide
+
+
+def target_clusters(spec: work.ResourceBindingSpec) -> list[work.TargetCluster]:
+    """`spec.clusters`, then the clusters of `spec.requiredBy` not already listed
+    (mergeTargetClusters)."""
+    targets = list(spec.clusters)
+    seen = {t.name for t in targets}
+    for snapshot in spec.required_by:
+        for t in snapshot.clusters:
+            if t.name not in seen:
+                seen.add(t.name)
+                targets.append(t)
+    return targets
+
+
+def _is_workload(spec: work.ResourceBindingSpec) -> bool:
+    return spec.replicas > 0 or spec.replica_requirements is not None or bool(spec.components)
+
+
+def _divided(placement: policy.Placement | None) -> bool:
+    scheduling = placement.replica_scheduling if placement is not None else None
+    return (
+        scheduling is not None
+        and scheduling.replica_scheduling_type is policy.ReplicaSchedulingType.DIVIDED
+    )
+
+
+def _completions(
+    template: ResourceTemplate,
+    binding: Binding,
+    targets: Sequence[work.TargetCluster],
+    ctx: Context,
+) -> dict[str, int] | None:
+    """Per-cluster `spec.completions` of a divided Job (needReviseJobCompletions)."""
+    if template.kind != "Job" or binding.spec.replicas <= 0 or not _divided(binding.spec.placement):
+        return None
+    spec = template.body.get("spec")
+    total = spec.get("completions") if isinstance(spec, dict) else None
+    if not isinstance(total, int) or isinstance(total, bool):
+        return None
+    weights = [(t.name, t.replicas) for t in targets]
+    return dict(ctx.divide(total, weights, template.uid))
+
+
+def _suspended(spec: work.ResourceBindingSpec, name: str) -> bool:
+    """shouldSuspendDispatching."""
+    suspension = spec.suspension
+    if suspension is None:
+        return False
+    if suspension.dispatching:
+        return True
+    on = suspension.dispatching_on_clusters
+    return on is not None and name in on.cluster_names
+
+
+def _conflict_resolution(doc: dict[str, Any], binding: Binding) -> str:
+    own = (doc.get("metadata") or {}).get("annotations") or {}
+    value = own.get(CONFLICT_RESOLUTION_ANNOTATION)
+    if value in _CONFLICT_VALUES:
+        return str(value)
+    overwrite = binding.spec.conflict_resolution is policy.ConflictResolution.OVERWRITE
+    return "overwrite" if overwrite else "abort"
+
+
+def _metadata(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The manifest's labels and annotations maps, created when absent."""
+    metadata = doc.get("metadata")
+    if not isinstance(metadata, dict):
+        metadata = doc["metadata"] = {}
+    maps = []
+    for key in ("labels", "annotations"):
+        found = metadata.get(key)
+        if not isinstance(found, dict):
+            found = metadata[key] = {}
+        maps.append(found)
+    return maps[0], maps[1]
+
+
+def _karmada_metadata(doc: dict[str, Any], binding: Binding) -> None:
+    """What Karmada's binding controller adds (see the module)."""
+    labels, annotations = _metadata(doc)
+    labels.update(binding.metadata.labels or {})
+    for key, value in (binding.metadata.annotations or {}).items():
+        if key.startswith(_CLAIM_PREFIXES):
+            annotations[key] = value
+    if isinstance(binding, work.ResourceBinding):
+        annotations[RB_NAMESPACE_ANNOTATION] = binding.namespace
+        annotations[RB_NAME_ANNOTATION] = binding.name
+    else:
+        annotations[CRB_NAME_ANNOTATION] = binding.name
+    annotations[CONFLICT_RESOLUTION_ANNOTATION] = _conflict_resolution(doc, binding)
+
+
+def _gitfleet_metadata(doc: dict[str, Any], target: str, source_path: str | None) -> None:
+    labels, annotations = _metadata(doc)
+    labels[MANAGED_BY_LABEL] = MANAGED_BY
+    labels[CLUSTER_LABEL] = target
+    if source_path is not None:
+        annotations[SOURCE_PATH_ANNOTATION] = source_path
+    else:
+        annotations[GENERATED_ANNOTATION] = "true"
+
+
+def _finish(doc: RawObject, binding: Binding | None, target: str, source_path: str | None) -> bytes:
+    """Labels, pruning, numbers and the size limit: the manifest's bytes."""
+    plain = _json.normalized(doc)
+    if binding is not None:
+        _karmada_metadata(plain, binding)
+    _gitfleet_metadata(plain, target, source_path)
+    _prune.prune(plain)
+    data = _yaml.dump(plain)
+    if len(data) > MAX_MANIFEST_BYTES:
+        raise errors.GitfleetError(
+            f"manifest is {len(data)} bytes after overrides, over the limit of {MAX_MANIFEST_BYTES}"
+        )
+    return data
+
+
+def is_secret(template: ResourceTemplate) -> bool:
+    return template.kind == "Secret" and template.api_version == "v1"
+
+
+def secret_allowed(template: ResourceTemplate) -> bool:
+    annotations = template.metadata.get("annotations") or {}
+    return annotations.get(PLAINTEXT_SECRET_ANNOTATION) == "true"
+
+
+def _manifest(
+    template: ResourceTemplate,
+    binding: Binding,
+    target: work.TargetCluster,
+    completions: Mapping[str, int] | None,
+    ctx: Context,
+) -> bytes:
+    """The manifest for one cluster; raises what makes it impossible."""
+    member = ctx.clusters.get(target.name)
+    if member is None:
+        raise errors.GitfleetError(f"cluster {target.name} is not defined in the source")
+    doc: RawObject = template.body
+    spec = binding.spec
+    if _is_workload(spec) and ctx.interp.hook_enabled(
+        template.api_version, template.kind, interpreter.Operation.REVISE_REPLICA
+    ):
+        doc = ctx.interp.revise_replica(doc, target.replicas)
+    if completions is not None:
+        doc = _json.with_field(doc, ("spec", "completions"), completions[target.name])
+    doc = ctx.override(doc, member)
+    return _finish(doc, binding, target.name, template.origin.path)
+
+
+def namespace_manifest(template: ResourceTemplate, member: cluster.Cluster, ctx: Context) -> bytes:
+    """A Namespace sent to a cluster without a binding, as Karmada's namespace sync controller
+    does (pkg/controllers/namespace/namespace_sync_controller.go buildWorks): cluster override
+    policies, then the labels of every member object. A template without an origin path is one
+    gitfleet generated (annotated `gitfleet.io/generated-namespace`)."""
+    doc = ctx.override(template.body, member)
+    return _finish(doc, None, member.name, template.origin.path or None)
+
+
+def _origin_of(template: ResourceTemplate, error: errors.GitfleetError) -> Origin:
+    if isinstance(error, errors.InputError):
+        return error.origin
+    if isinstance(error, errors.InterpretError) and error.keys:
+        return template.origin.at(*error.keys)
+    return template.origin
+
+
+def _message(error: errors.GitfleetError) -> str:
+    return (
+        error.message
+        if isinstance(error, (errors.InputError, errors.InterpretError))
+        else str(error)
+    )
+
+
+def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -> Output:
+    """Every target cluster's manifest of `binding` (see the module)."""
+    targets = target_clusters(binding.spec)
+    names = tuple(t.name for t in targets)
+    resource = str(template.key)
+    try:
+        relative = _paths.object_path(template.key)
+        paths = {t.name: f"{_paths.cluster_folder(t.name)}/{relative}" for t in targets}
+    except _paths.PathError as error:
+        refusal = Refusal(template.origin, resource, "", str(error))
+        return Output({}, (), (refusal,), names)
+    if is_secret(template) and not secret_allowed(template):
+        message = (
+            "Secrets are not written in plain text to the rendered branch; deliver it another"
+            f' way, or annotate the template {PLAINTEXT_SECRET_ANNOTATION}: "true"'
+        )
+        refusal = Refusal(template.origin.at("metadata"), resource, "", message)
+        return Output({}, tuple(paths.values()), (refusal,), names)
+    files: dict[str, bytes] = {}
+    kept: list[str] = []
+    refusals: list[Refusal] = []
+    try:
+        completions = _completions(template, binding, targets, ctx)
+    except errors.GitfleetError as error:
+        refusal = Refusal(_origin_of(template, error), resource, "", _message(error))
+        return Output({}, tuple(paths.values()), (refusal,), names)
+    for target in targets:
+        path = paths[target.name]
+        if _suspended(binding.spec, target.name):
+            kept.append(path)
+            continue
+        try:
+            files[path] = _manifest(template, binding, target, completions, ctx)
+        except errors.GitfleetError as error:
+            origin = _origin_of(template, error)
+            refusals.append(Refusal(origin, resource, target.name, _message(error)))
+            kept.append(path)
+    return Output(files, tuple(kept), tuple(refusals), names)
