@@ -1,0 +1,167 @@
+"""The preview as a pull-request comment, within GitHub's 65,536-character limit.
+
+Order: validation errors, the summary line, the placement table (resources whose clusters or
+replicas change), resources added and removed, then one folded `<details>` block per cluster
+with its manifest diffs. Everything before the diffs is always printed whole; the diffs share
+what room is left, each cluster getting an even share of it, and a diff cut short says so and
+points to `gitfleet preview` for the full text. The first line is a hidden marker by which the
+comment is found again and updated rather than posted twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from gitfleet.preview import diff, result
+
+MARKER = "<!-- gitfleet-preview -->"
+LIMIT = 65_536
+"""GitHub's limit on a comment body, in characters."""
+MAX_ERRORS = 100
+_DASH = "-"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _count(value: int | None) -> str:
+    return _DASH if value is None else str(value)
+
+
+def _where(clusters: diff.Clusters) -> str:
+    if not clusters:
+        return _DASH
+    return ", ".join(
+        f"{name} ({replicas})" if replicas is not None else name
+        for name, replicas in sorted(clusters.items())
+    )
+
+
+def _placement_table(moved: Iterable[diff.Placement]) -> list[str]:
+    lines = ["| resource | clusters | replicas |", "|---|---|---|"]
+    for p in moved:
+        clusters = [f"+{c}" for c in p.added] + [f"-{c}" for c in p.removed]
+        replicas = [
+            f"{name} {_count(before)} → {_count(after)}"
+            for name, before, after in p.replica_changes
+            if before is not None or after is not None
+        ]
+        lines.append(
+            f"| {_cell(str(p.resource))} | {_cell(' '.join(clusters)) or 'same'} "
+            f"| {_cell(', '.join(replicas)) or _DASH} |"
+        )
+    return lines
+
+
+def _resource_table(items: Iterable[diff.Placement], side: str) -> list[str]:
+    lines = ["| resource | clusters |", "|---|---|"]
+    for p in items:
+        lines.append(f"| {_cell(str(p.resource))} | {_cell(_where(getattr(p, side)))} |")
+    return lines
+
+
+def _fence(text: str) -> str:
+    """A code fence longer than any run of backticks inside `text`."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _short(commit: str) -> str:
+    return commit[:12] if commit else "none"
+
+
+def _head(preview: result.Preview) -> list[str]:
+    base, head = preview.base, preview.head
+    lines = [
+        MARKER,
+        f"### gitfleet preview: `{base.rev}` ({_short(base.commit)}) → `{head.rev}` "
+        f"({_short(head.commit)})",
+        "",
+    ]
+    if preview.errors:
+        shown = [str(d) for d in preview.errors[:MAX_ERRORS]]
+        if len(preview.errors) > MAX_ERRORS:
+            shown.append(f"... and {len(preview.errors) - MAX_ERRORS} more")
+        text = "\n".join(shown)
+        fence = _fence(text)
+        lines += ["#### Validation errors", "", fence, text, fence, ""]
+    lines += [f"**{preview.summary}**", ""]
+    if preview.base_errors:
+        lines += [f"_The base does not render ({len(preview.base_errors)} errors): the head is "
+                  "compared with an empty render._", ""]  # fmt: skip
+    return lines
+
+
+def _sections(changes: diff.TreeDiff) -> list[str]:
+    lines: list[str] = []
+    if changes.moved:
+        lines += ["#### Placement changes", "", *_placement_table(changes.moved), ""]
+    if changes.added:
+        lines += ["#### Resources added", "", *_resource_table(changes.added, "after"), ""]
+    if changes.removed:
+        lines += ["#### Resources removed", "", *_resource_table(changes.removed, "before"), ""]
+    return lines
+
+
+def _summary_of(cluster: diff.ClusterChanges) -> str:
+    counts = [
+        f"{cluster.count(c)} {c}" for c in ("added", "changed", "removed") if cluster.count(c)
+    ]
+    return f"<code>{cluster.cluster}</code>: {', '.join(counts)}"
+
+
+def _block(cluster: diff.ClusterChanges, budget: int) -> str | None:
+    """The folded diff of one cluster in at most `budget` characters (None if even a cut one
+    does not fit)."""
+    text = "".join(f.diff for f in cluster.files)
+    fence = _fence(text)
+    opening = f"<details><summary>{_summary_of(cluster)}</summary>\n\n{fence}diff\n"
+    closing = f"{fence}\n\n</details>\n"
+    whole = opening + text + closing
+    if len(whole) <= budget:
+        return whole
+    lines = text.splitlines(keepends=True)
+    kept: list[str] = []
+    size = len(opening) + len(closing) + 120  # room for the note
+    for line in lines:
+        if size + len(line) > budget:
+            break
+        kept.append(line)
+        size += len(line)
+    if size > budget:
+        return None
+    note = (
+        f"{fence}\n\n_Diff cut short: {len(lines) - len(kept)} more lines not shown (comment "
+        "size limit); run `gitfleet preview` for all of it._\n\n</details>\n"
+    )
+    return opening + "".join(kept) + note
+
+
+def render(preview: result.Preview, limit: int = LIMIT) -> str:
+    """The comment's Markdown, at most `limit` characters unless the parts that are never cut
+    (errors, summary, placement tables) alone exceed it."""
+    lines = _head(preview)
+    if preview.changes is not None:
+        lines += _sections(preview.changes)
+    text = "\n".join(lines) + "\n"
+    clusters = preview.changes.clusters if preview.changes else ()
+    if not clusters:
+        return text
+    text += "#### Manifests per cluster\n\n"
+    reserve = 200  # the closing note about omitted clusters
+    blocks: list[str] = []
+    used = len(text) + reserve
+    for index, cluster in enumerate(clusters):
+        budget = (limit - used) // (len(clusters) - index) - 1  # 1: the blank line after it
+        block = _block(cluster, max(budget, 0))
+        if block is not None:
+            blocks.append(block + "\n")
+            used += len(block) + 1
+    text += "".join(blocks)
+    omitted = len(clusters) - len(blocks)
+    if omitted:
+        text += (f"\n_Diffs of {omitted} more cluster{'s' if omitted != 1 else ''} not shown "
+                 "(comment size limit); run `gitfleet preview` for them._\n")  # fmt: skip
+    return text

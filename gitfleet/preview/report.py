@@ -1,0 +1,49 @@
+"""The preview as data (`--format json`): stable keys, every diff whole."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gitfleet.preview import diff, result
+
+
+def _resource(r: diff.Resource) -> dict[str, str]:
+    return {"kind": r.kind, "group": r.group, "namespace": r.namespace, "name": r.name}
+
+
+def _placement(p: diff.Placement) -> dict[str, Any]:
+    return {
+        "resource": _resource(p.resource),
+        "before": dict(sorted(p.before.items())),
+        "after": dict(sorted(p.after.items())),
+        "clustersAdded": list(p.added),
+        "clustersRemoved": list(p.removed),
+    }
+
+
+def _cluster(c: diff.ClusterChanges) -> dict[str, Any]:
+    found: dict[str, Any] = {
+        change: [f.path for f in c.files if f.change == change]
+        for change in ("added", "changed", "removed")
+    }
+    found["diff"] = "".join(f.diff for f in c.files)
+    return found
+
+
+def _side(s: result.Side) -> dict[str, str]:
+    return {"rev": s.rev, "commit": s.commit, "obtained": s.obtained}
+
+
+def as_json(preview: result.Preview) -> dict[str, Any]:
+    changes = preview.changes
+    return {
+        "base": _side(preview.base),
+        "head": _side(preview.head),
+        "errors": [d.to_json() for d in preview.errors],
+        "baseErrors": [d.to_json() for d in preview.base_errors],
+        "summary": preview.summary,
+        "moved": [_placement(p) for p in changes.moved] if changes else [],
+        "added": [_placement(p) for p in changes.added] if changes else [],
+        "removed": [_placement(p) for p in changes.removed] if changes else [],
+        "clusters": {c.cluster: _cluster(c) for c in changes.clusters} if changes else {},
+    }

@@ -1,0 +1,183 @@
+"""The sticky pull-request comment, against a stand-in for GitHub's REST API on 127.0.0.1.
+
+Aspects covered:
+- the first run creates the comment; later runs update that same comment, found by its
+  marker across pages of comments (Link: rel="next"), and leave others' comments alone;
+- requests carry the token, GitHub's JSON media type and API version;
+- the pull request number comes from --pr or from the Actions event file;
+- a body without the marker gets it; one over the limit is cut with a note;
+- an API error is reported on stderr with exit 1; no pull request number is a usage error.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from gitfleet.preview import github_comment, markdown
+
+REPO = "octo/fleet"
+PAGE = 2
+
+
+class FakeGitHub:
+    """Issue comments of one pull request, served as GitHub serves them (pages of PAGE)."""
+
+    def __init__(self) -> None:
+        self.comments: list[dict[str, Any]] = []
+        self.requests: list[tuple[str, str, dict[str, str]]] = []
+        self.fail = 0
+        handler = self._handler()
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self.httpd.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def add(self, body: str, author: str = "someone") -> None:
+        self.comments.append({"id": 100 + len(self.comments), "body": body, "user": author})
+
+    def _handler(self) -> type[http.server.BaseHTTPRequestHandler]:
+        fake = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def _send(self, status: int, payload: Any, link: str = "") -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                if link:
+                    self.send_header("Link", link)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _record(self) -> dict[str, Any] | None:
+                fake.requests.append(
+                    (self.command, self.path, {k.lower(): v for k, v in self.headers.items()})
+                )
+                length = int(self.headers.get("Content-Length") or 0)
+                return json.loads(self.rfile.read(length)) if length else None
+
+            def do_GET(self) -> None:
+                self._record()
+                if fake.fail:
+                    self._send(fake.fail, {"message": "Bad credentials"})
+                    return
+                page = int(self.path.partition("&page=")[2] or 1)
+                items = fake.comments[(page - 1) * PAGE : page * PAGE]
+                more = len(fake.comments) > page * PAGE
+                base = f"/repos/{REPO}/issues/7/comments?per_page=100"
+                link = f'<{fake.url}{base}&page={page + 1}>; rel="next"' if more else ""
+                self._send(200, items, link)
+
+            def do_POST(self) -> None:
+                body = self._record()
+                assert body is not None
+                fake.add(body["body"], "bot")
+                made = fake.comments[-1]
+                self._send(201, {**made, "html_url": f"https://example/c/{made['id']}"})
+
+            def do_PATCH(self) -> None:
+                body = self._record()
+                assert body is not None
+                number = int(self.path.rsplit("/", 1)[1])
+                comment = next(c for c in fake.comments if c["id"] == number)
+                comment["body"] = body["body"]
+                self._send(200, {**comment, "html_url": f"https://example/c/{number}"})
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass
+
+        return Handler
+
+
+@pytest.fixture(name="github")
+def github_fixture() -> Iterator[FakeGitHub]:
+    fake = FakeGitHub()
+    fake.thread.start()
+    yield fake
+    fake.httpd.shutdown()
+    fake.httpd.server_close()
+
+
+def post(
+    github: FakeGitHub, tmp_path: Path, body: str, *args: str, env: dict[str, str] | None = None
+) -> Any:
+    path = tmp_path / "preview.md"
+    path.write_text(body, encoding="utf-8")
+    environment = {"GITHUB_REPOSITORY": REPO, "GITHUB_API_URL": github.url, "GITHUB_TOKEN": "tkn"}
+    return CliRunner().invoke(
+        github_comment.main, ["--body-file", str(path), *args], env={**environment, **(env or {})}
+    )
+
+
+def test_creates_then_updates_one_comment(github: FakeGitHub, tmp_path: Path) -> None:
+    for i in range(3):
+        github.add(f"comment {i}")
+    first = post(github, tmp_path, f"{markdown.MARKER}\nfirst\n", "--pr", "7")
+    assert first.exit_code == 0, first.output
+    assert first.output == "created https://example/c/103\n"
+    github.add("a later comment")
+    second = post(github, tmp_path, f"{markdown.MARKER}\nsecond\n", "--pr", "7")
+    assert second.output == "updated https://example/c/103\n"
+    bodies = [c["body"] for c in github.comments]
+    assert bodies == ["comment 0", "comment 1", "comment 2", f"{markdown.MARKER}\nsecond\n",
+                      "a later comment"]  # fmt: skip
+    pages = [path for method, path, _ in github.requests if method == "GET"]
+    assert pages[-3:] == [f"/repos/{REPO}/issues/7/comments?per_page=100",
+                          f"/repos/{REPO}/issues/7/comments?per_page=100&page=2",
+                          f"/repos/{REPO}/issues/7/comments?per_page=100&page=3"]  # fmt: skip
+
+
+def test_requests_carry_token_and_api_headers(github: FakeGitHub, tmp_path: Path) -> None:
+    post(github, tmp_path, "x", "--pr", "7")
+    for _, _, headers in github.requests:
+        assert headers["authorization"] == "Bearer tkn"
+        assert headers["accept"] == "application/vnd.github+json"
+        assert headers["x-github-api-version"] == "2022-11-28"
+
+
+def test_number_from_the_event_file(github: FakeGitHub, tmp_path: Path) -> None:
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"pull_request": {"number": 7}}), encoding="utf-8")
+    done = post(github, tmp_path, "hello", env={"GITHUB_EVENT_PATH": str(event)})
+    assert done.exit_code == 0, done.output
+    assert ("POST", f"/repos/{REPO}/issues/7/comments") in {(m, p) for m, p, _ in github.requests}
+
+
+def test_marker_is_added(github: FakeGitHub, tmp_path: Path) -> None:
+    post(github, tmp_path, "no marker here\n", "--pr", "7")
+    assert github.comments[-1]["body"] == f"{markdown.MARKER}\nno marker here\n"
+
+
+def test_fit_cuts_an_oversized_body() -> None:
+    body = github_comment.fit(markdown.MARKER + "\n" + "x" * 70_000)
+    assert len(body) == markdown.LIMIT
+    assert body.endswith("run `gitfleet preview` locally._\n")
+
+
+def test_api_error_exits_1(github: FakeGitHub, tmp_path: Path) -> None:
+    github.fail = 401
+    done = CliRunner().invoke(
+        github_comment.main,
+        ["--body-file", "-", "--pr", "7", "--repo", REPO, "--api", github.url],
+        input="x",
+    )
+    assert done.exit_code == 1
+    assert "HTTP 401" in done.stderr and "Bad credentials" in done.stderr
+    assert github.comments == []
+
+
+def test_no_pull_request_number_is_a_usage_error(github: FakeGitHub, tmp_path: Path) -> None:
+    done = post(github, tmp_path, "x", env={"GITHUB_EVENT_PATH": str(tmp_path / "none.json")})
+    assert done.exit_code == 2
+    assert "--pr" in done.output
