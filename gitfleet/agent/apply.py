@@ -1,0 +1,540 @@
+"""The applier: one cluster converges to one Work set (Karmada's execution controller).
+
+`sync(client, work)` runs these steps, and returns a `SyncResult` naming what happened to every
+manifest and every pruned object:
+
+1. An incomplete Work set (a file that did not load) stops here: nothing is written.
+2. Read the inventory (`inventory`); the objects it lists that are no longer desired are the
+   leftovers. The prune guard (`prune`) may refuse the whole sync.
+3. Record in the inventory, before writing them, the objects about to be applied, so a crash
+   half-way never leaves an applied object that a later sync would not prune.
+4. Apply phase by phase (`order`): for each kind, one list of the live objects carrying
+   gitfleet's labels; an object whose content hash annotation equals the desired one and that
+   has not drifted (`drift`) is left alone, so a sync that changes nothing makes no write.
+   Others get a server-side apply (field manager `gitfleet`, force), the desired manifest
+   first passed through the interpreter's Retain for fields the member owns. After the first
+   phase, CRDs must be Established before custom resources are applied.
+5. Delete the leftovers, in reverse order, each only if it still carries gitfleet's labels;
+   a refused delete stays in the inventory and is tried again next sync.
+6. Read back what was written, for health and reflected status (`health`), and store the
+   final inventory.
+
+A failure is confined to its object: the others go on, and the result says what failed and
+why. An immutable field (a workload's selector, a Job's template) is reported; the object is
+deleted and created again only when its manifest carries `gitfleet.io/recreate-on-immutable:
+"true"`. Objects `kubectl apply` created are taken over (`takeover`).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import enum
+import functools
+import logging
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar, cast
+
+from gitfleet import errors
+from gitfleet.agent import (
+    drift,
+    health,
+    identity,
+    inventory,
+    kube,
+    order,
+    prune,
+    stamp,
+    takeover,
+    workdir,
+)
+from gitfleet.interpreter import Interpreter
+from gitfleet.model import work
+from gitfleet.model.template import RawObject
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+Obj = dict[str, Any]
+
+_READ_BACK_LIST_AT = 50
+"""From this many writes of one kind on, read them back with one list rather than one get each."""
+
+
+class Action(enum.StrEnum):
+    CREATED = "created"
+    CONFIGURED = "configured"
+    UNCHANGED = "unchanged"
+    RECREATED = "recreated"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+    """Not attempted: the sync was refused or stopped first."""
+    PRUNED = "pruned"
+    GONE = "gone"
+    """A leftover no longer in the cluster with gitfleet's labels: forgotten, not touched."""
+    PRUNE_FAILED = "prune-failed"
+
+
+APPLIED = frozenset({Action.CREATED, Action.CONFIGURED, Action.UNCHANGED, Action.RECREATED})
+WRITTEN = frozenset({Action.CREATED, Action.CONFIGURED, Action.RECREATED})
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Options:
+    max_prune_share: float = prune.DEFAULT_MAX_SHARE
+    workers: int = 8
+    """Writes in flight at once within one phase."""
+    wait_timeout: float = 60.0
+    """How long to wait for a CRD to be Established, or a recreated object to be gone."""
+    poll: float = 0.2
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ObjectResult:
+    """What a sync did to one object."""
+
+    ref: identity.ObjectRef
+    path: str = ""
+    """The manifest's file in the rendered commit ("" for leftovers)."""
+    action: Action
+    message: str = ""
+    drift: tuple[str, ...] = ()
+    """Fields found changed in the cluster (and put back), or `(object)` if it was deleted."""
+    health: work.ResourceHealth = work.ResourceHealth.UNKNOWN
+    status: Any = None
+
+    @property
+    def applied(self) -> bool:
+        return self.action in APPLIED
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class SyncResult:
+    """One sync of one cluster: every manifest's result (sorted by path), every leftover's,
+    and the error that stopped the whole sync, if any."""
+
+    cluster: str
+    rendered_commit: str
+    source_commit: str = ""
+    objects: tuple[ObjectResult, ...] = ()
+    pruned: tuple[ObjectResult, ...] = ()
+    error: str = ""
+    cancelled: bool = False
+
+    @property
+    def converged(self) -> bool:
+        return (
+            not self.error
+            and not self.cancelled
+            and all(o.applied for o in self.objects)
+            and all(p.action is not Action.PRUNE_FAILED for p in self.pruned)
+        )
+
+    @property
+    def drifted(self) -> tuple[ObjectResult, ...]:
+        return tuple(o for o in self.objects if o.drift)
+
+
+def sync(
+    client: kube.KubeClient,
+    work_set: workdir.WorkSet,
+    *,
+    interpreter: Interpreter | None = None,
+    options: Options = Options(),
+    stop: threading.Event | None = None,
+) -> SyncResult:
+    """Bring the cluster behind `client` to `work_set`; never raises for a cluster's answer."""
+    return _Sync(client, work_set, interpreter or Interpreter(), options, stop or client.stop).run()
+
+
+@dataclasses.dataclass(slots=True)
+class _Write:
+    """A manifest that needs a write, with everything decided before sending it."""
+
+    manifest: workdir.Manifest
+    rtype: kube.ResourceType
+    config: Obj
+    drift: tuple[str, ...]
+
+
+def _immutable(error: errors.ClusterAPIError) -> bool:
+    if error.code != 422:
+        return False
+    causes = (error.status.get("details") or {}).get("causes") or []
+    texts = [str(error), *(str(c.get("message", "")) for c in causes if isinstance(c, dict))]
+    return any("immutable" in t.lower() for t in texts)
+
+
+class _Sync:
+    def __init__(
+        self,
+        client: kube.KubeClient,
+        work_set: workdir.WorkSet,
+        interpreter: Interpreter,
+        options: Options,
+        stop: threading.Event,
+    ) -> None:
+        self.client = client
+        self.work = work_set
+        self.interpreter = interpreter
+        self.options = options
+        self.stop = stop
+        self.selector = stamp.selector(work_set.cluster)
+        self.results: dict[identity.ObjectRef, ObjectResult] = {}
+        self.live: dict[identity.ObjectRef, Obj] = {}
+        self.types: dict[tuple[str, str], kube.ResourceType] = {}
+        self.pool = concurrent.futures.ThreadPoolExecutor(options.workers)
+
+    # ---- the steps ---------------------------------------------------------------------
+
+    def run(self) -> SyncResult:
+        work_set = self.work
+        if not work_set.complete:
+            shown = "; ".join(work_set.problems[:5])
+            more = len(work_set.problems) - 5
+            if more > 0:
+                shown += f"; and {more} more"
+            return self._stopped(f"the Work directory did not load completely: {shown}")
+        try:
+            held, exists = inventory.read(self.client)
+        except (errors.ClusterAPIError, inventory.InventoryError) as exc:
+            return self._stopped(str(exc))
+        configs = {
+            m.ref: stamp.stamp(
+                m.body,
+                cluster=work_set.cluster,
+                source_path=m.path,
+                source_commit=work_set.source_commit,
+            )
+            for m in work_set.manifests
+        }
+        wanted = {identity.object_id(ref) for ref in configs}
+        leftovers = [e for key, e in held.entries.items() if key not in wanted]
+        refused = prune.refusal(
+            cluster=work_set.cluster,
+            deleting=len(leftovers),
+            managed=len(held),
+            desired=len(configs),
+            max_share=self.options.max_prune_share,
+            allowed=work_set.allow_prune,
+        )
+        if refused:
+            return self._stopped(refused)
+        desired = [
+            inventory.Entry(m.ref, stamp.annotations_of(configs[m.ref])[stamp.CONTENT_HASH])
+            for m in work_set.manifests
+        ]
+        recorded = inventory.Inventory.of([*held.entries.values(), *desired])
+        try:
+            self._store(recorded, held if exists else None)
+        except errors.ClusterAPIError as exc:
+            return self._stopped(f"cannot record the inventory: {exc}")
+        try:
+            for phase in order.APPLY_ORDER:
+                if self.stop.is_set():
+                    break
+                self._apply_phase(phase, configs, held)
+            pruned = [] if self.stop.is_set() else self._prune(leftovers)
+            self._read_back()
+        finally:
+            self.pool.shutdown()
+        cancelled = self.stop.is_set()
+        kept = [
+            held.entries[identity.object_id(p.ref)]
+            for p in pruned
+            if p.action is Action.PRUNE_FAILED
+        ]
+        if not cancelled:
+            try:
+                self._store(inventory.Inventory.of([*desired, *kept]), recorded)
+            except errors.ClusterAPIError as exc:
+                log.warning("cluster %s: cannot store the inventory: %s", work_set.cluster, exc)
+        return SyncResult(
+            cluster=work_set.cluster,
+            rendered_commit=work_set.rendered_commit,
+            source_commit=work_set.source_commit,
+            objects=tuple(self._result(m) for m in work_set.manifests),
+            pruned=tuple(sorted(pruned, key=lambda r: r.ref)),
+            cancelled=cancelled,
+        )
+
+    def _result(self, manifest: workdir.Manifest) -> ObjectResult:
+        found = self.results.get(manifest.ref)
+        if found is None:
+            found = ObjectResult(
+                ref=manifest.ref, action=Action.SKIPPED, message="the sync was stopped first"
+            )
+        return dataclasses.replace(found, path=manifest.path)
+
+    def _stopped(self, message: str) -> SyncResult:
+        """A sync that writes nothing: every manifest skipped, for `message`."""
+        log.warning("cluster %s: %s", self.work.cluster, message)
+        return SyncResult(
+            cluster=self.work.cluster,
+            rendered_commit=self.work.rendered_commit,
+            source_commit=self.work.source_commit,
+            objects=tuple(
+                ObjectResult(ref=m.ref, path=m.path, action=Action.SKIPPED, message=message)
+                for m in self.work.manifests
+            ),
+            error=message,
+        )
+
+    def _store(self, wanted: inventory.Inventory, stored: inventory.Inventory | None) -> None:
+        """Write `wanted` unless the cluster holds it already (`stored`: None if it holds no
+        inventory at all)."""
+        if stored is not None and wanted.text() == stored.text():
+            return
+        inventory.write(self.client, wanted, self.work.cluster, exists=stored is not None)
+
+    # ---- apply -------------------------------------------------------------------------
+
+    def _parallel(self, tasks: Sequence[Callable[[], T]]) -> list[T]:
+        return list(self.pool.map(lambda task: task(), tasks))
+
+    def _resolve(self, api_version: str, kind: str) -> kube.ResourceType:
+        key = (api_version, kind)
+        if key not in self.types:
+            self.types[key] = self.client.resource_type(api_version, kind)
+        return self.types[key]
+
+    def _list(self, rtype: kube.ResourceType) -> dict[tuple[str, str], Obj]:
+        return {
+            (o["metadata"].get("namespace", ""), o["metadata"]["name"]): o
+            for o in self.client.list_objects(rtype, self.selector)
+        }
+
+    def _fail_all(self, refs: Iterable[identity.ObjectRef], message: str) -> None:
+        for ref in refs:
+            self.results[ref] = ObjectResult(ref=ref, action=Action.FAILED, message=message)
+
+    def _apply_phase(
+        self, phase: order.Phase, configs: dict[identity.ObjectRef, Obj], held: inventory.Inventory
+    ) -> None:
+        by_kind: dict[tuple[str, str], list[workdir.Manifest]] = {}
+        for manifest in self.work.manifests:
+            if order.phase_of(manifest.ref) is phase:
+                by_kind.setdefault((manifest.ref.api_version, manifest.ref.kind), []).append(
+                    manifest
+                )
+        writes: list[_Write] = []
+        for (api_version, kind), manifests in sorted(by_kind.items()):
+            try:
+                rtype = self._resolve(api_version, kind)
+                live = self._list(rtype)
+            except errors.ClusterAPIError as exc:
+                self._fail_all((m.ref for m in manifests), str(exc))
+                continue
+            for manifest in manifests:
+                found = live.get((manifest.ref.namespace, manifest.ref.name))
+                write = self._plan(manifest, rtype, configs[manifest.ref], found, held)
+                if write is not None:
+                    writes.append(write)
+        for ref, result, obj in self._parallel([functools.partial(self._write, w) for w in writes]):
+            self.results[ref] = result
+            if obj is not None:
+                self.live[ref] = obj
+        if phase is order.Phase.FOUNDATION:
+            self._settle_crds([w.manifest.ref for w in writes])
+
+    def _plan(
+        self,
+        manifest: workdir.Manifest,
+        rtype: kube.ResourceType,
+        config: Obj,
+        live: Obj | None,
+        held: inventory.Inventory,
+    ) -> _Write | None:
+        """The write a manifest needs, or None (its result recorded) when it needs none."""
+        ref = manifest.ref
+        if live is None:
+            gone = ("(object)",) if identity.object_id(ref) in held else ()
+            return _Write(manifest, rtype, config, gone)
+        try:
+            retained = self.interpreter.retain(cast(RawObject, config), cast(RawObject, live))
+            config = cast(Obj, retained)
+        except (errors.GitfleetError, ValueError, TypeError) as exc:
+            message = f"retaining the member's fields of {ref}: {exc}"
+            self.results[ref] = ObjectResult(ref=ref, action=Action.FAILED, message=message)
+            return None
+        desired_hash = stamp.annotations_of(config).get(stamp.CONTENT_HASH)
+        if stamp.annotations_of(live).get(stamp.CONTENT_HASH) != desired_hash or takeover.needed(
+            live
+        ):
+            return _Write(manifest, rtype, config, ())
+        changed = drift.changes(config, live)
+        if changed:
+            return _Write(manifest, rtype, config, tuple(changed))
+        self.results[ref] = ObjectResult(ref=ref, action=Action.UNCHANGED)
+        self.live[ref] = live
+        return None
+
+    def _write(self, write: _Write) -> tuple[identity.ObjectRef, ObjectResult, Obj | None]:
+        ref = write.manifest.ref
+        if self.stop.is_set():
+            message = "the sync was stopped first"
+            return ref, ObjectResult(ref=ref, action=Action.SKIPPED, message=message), None
+        try:
+            obj, action = self._send(write)
+        except errors.ClusterAPIError as exc:
+            return ref, ObjectResult(ref=ref, action=Action.FAILED, message=str(exc)), None
+        except Exception as exc:  # one bad object must not stop the others
+            log.exception("cluster %s: applying %s", self.work.cluster, ref)
+            message = f"internal error applying {ref}: {exc}"
+            return ref, ObjectResult(ref=ref, action=Action.FAILED, message=message), None
+        if write.drift:
+            log.info("cluster %s: %s drifted (%s)", self.work.cluster, ref, ", ".join(write.drift))
+        return ref, ObjectResult(ref=ref, action=action, drift=write.drift), obj
+
+    def _send(self, write: _Write) -> tuple[Obj, Action]:
+        client, rtype, config = self.client, write.rtype, write.config
+        try:
+            obj, created = client.apply(rtype, config, manager=stamp.FIELD_MANAGER)
+        except errors.ClusterAPIError as exc:
+            if not _immutable(exc):
+                raise
+            if stamp.annotations_of(config).get(stamp.RECREATE_ON_IMMUTABLE) != "true":
+                raise errors.ClusterAPIError(
+                    f"{exc}; to let gitfleet delete and create it again, annotate the manifest"
+                    f' {stamp.RECREATE_ON_IMMUTABLE}: "true"',
+                    exc.status,
+                    exc.code,
+                ) from exc
+            return self._recreate(write), Action.RECREATED
+        if takeover.needed(obj):
+            ref = write.manifest.ref
+            log.info("cluster %s: taking over %s from kubectl", self.work.cluster, ref)
+            patch = takeover.upgrade_patch(obj)
+            client.json_patch(rtype, ref.namespace, ref.name, patch, manager=stamp.FIELD_MANAGER)
+            obj, _ = client.apply(rtype, config, manager=stamp.FIELD_MANAGER)
+        return obj, Action.CREATED if created else Action.CONFIGURED
+
+    def _recreate(self, write: _Write) -> Obj:
+        ref = write.manifest.ref
+        log.info("cluster %s: recreating %s (immutable field changed)", self.work.cluster, ref)
+        self.client.delete(write.rtype, ref.namespace, ref.name)
+        self._wait(
+            lambda: self.client.get(write.rtype, ref.namespace, ref.name) is None,
+            f"{ref} to be deleted",
+        )
+        obj, _ = self.client.apply(write.rtype, write.config, manager=stamp.FIELD_MANAGER)
+        return obj
+
+    def _wait(self, done: Callable[[], bool], what: str) -> None:
+        waited = 0.0
+        while not done():
+            if waited >= self.options.wait_timeout or self.stop.is_set():
+                raise errors.ClusterAPIError(
+                    f"gave up waiting {self.options.wait_timeout:g}s for {what}"
+                )
+            self.stop.wait(self.options.poll)
+            waited += self.options.poll
+
+    def _settle_crds(self, written: Sequence[identity.ObjectRef]) -> None:
+        """Wait until every CRD written is Established, then look kinds up afresh."""
+        crds = [r for r in written if order.is_crd(r) and self.results[r].action in WRITTEN]
+        if not crds:
+            return
+        for ref in crds:
+            try:
+                rtype = self._resolve(ref.api_version, ref.kind)
+                self._wait(
+                    functools.partial(self._established, rtype, ref.name),
+                    f"CustomResourceDefinition {ref.name} to be Established",
+                )
+            except errors.ClusterAPIError as exc:
+                self.results[ref] = dataclasses.replace(
+                    self.results[ref], action=Action.FAILED, message=str(exc)
+                )
+        self.types.clear()
+        try:
+            self.client.refresh_discovery()
+        except errors.ClusterAPIError as exc:
+            log.warning("cluster %s: %s", self.work.cluster, exc)
+
+    def _established(self, rtype: kube.ResourceType, name: str) -> bool:
+        crd = self.client.get(rtype, "", name) or {}
+        conditions = (crd.get("status") or {}).get("conditions") or []
+        return any(c.get("type") == "Established" and c.get("status") == "True" for c in conditions)
+
+    # ---- prune -------------------------------------------------------------------------
+
+    def _prune(self, leftovers: Sequence[inventory.Entry]) -> list[ObjectResult]:
+        results: list[ObjectResult] = []
+        for phase in order.DELETE_ORDER:
+            by_kind: dict[tuple[str, str], list[identity.ObjectRef]] = {}
+            for entry in leftovers:
+                if order.phase_of(entry.ref) is phase:
+                    by_kind.setdefault((entry.ref.api_version, entry.ref.kind), []).append(
+                        entry.ref
+                    )
+            deletes: list[tuple[kube.ResourceType, identity.ObjectRef]] = []
+            for (api_version, kind), refs in sorted(by_kind.items()):
+                try:
+                    rtype = self._resolve(api_version, kind)
+                    live = self._list(rtype)
+                except kube.NotServedError as exc:
+                    results += [
+                        ObjectResult(ref=r, action=Action.GONE, message=str(exc)) for r in refs
+                    ]
+                    continue
+                except errors.ClusterAPIError as exc:
+                    results += [
+                        ObjectResult(ref=r, action=Action.PRUNE_FAILED, message=str(exc))
+                        for r in refs
+                    ]
+                    continue
+                for ref in refs:
+                    if (ref.namespace, ref.name) in live:
+                        deletes.append((rtype, ref))
+                    else:
+                        message = "not in the cluster with gitfleet's labels: left alone"
+                        results.append(ObjectResult(ref=ref, action=Action.GONE, message=message))
+            results += self._parallel([functools.partial(self._delete, *d) for d in deletes])
+        return results
+
+    def _delete(self, rtype: kube.ResourceType, ref: identity.ObjectRef) -> ObjectResult:
+        try:
+            self.client.delete(rtype, ref.namespace, ref.name)
+        except errors.ClusterAPIError as exc:
+            return ObjectResult(ref=ref, action=Action.PRUNE_FAILED, message=str(exc))
+        log.info("cluster %s: pruned %s", self.work.cluster, ref)
+        return ObjectResult(ref=ref, action=Action.PRUNED)
+
+    # ---- read back ---------------------------------------------------------------------
+
+    def _read_back(self) -> None:
+        """Fresh copies of the objects written (their status moved on since the write), then
+        every applied object's health and status."""
+        written: dict[tuple[str, str], list[identity.ObjectRef]] = {}
+        for result in self.results.values():
+            if result.action in WRITTEN:
+                ref = result.ref
+                written.setdefault((ref.api_version, ref.kind), []).append(ref)
+        tasks: list[Callable[[], list[tuple[identity.ObjectRef, Obj]]]] = []
+        for (api_version, kind), refs in written.items():
+            tasks.append(functools.partial(self._fetch, api_version, kind, refs))
+        for fetched in self._parallel(tasks):
+            for ref, obj in fetched:
+                self.live[ref] = obj
+        for key, result in list(self.results.items()):
+            seen = self.live.get(key)
+            if result.applied and seen is not None:
+                found_health, status = health.observe(self.interpreter, seen)
+                self.results[key] = dataclasses.replace(result, health=found_health, status=status)
+
+    def _fetch(
+        self, api_version: str, kind: str, refs: list[identity.ObjectRef]
+    ) -> list[tuple[identity.ObjectRef, Obj]]:
+        try:
+            rtype = self._resolve(api_version, kind)
+            if len(refs) >= _READ_BACK_LIST_AT:
+                live = self._list(rtype)
+                return [
+                    (r, live[(r.namespace, r.name)]) for r in refs if (r.namespace, r.name) in live
+                ]
+            found = [(r, self.client.get(rtype, r.namespace, r.name)) for r in refs]
+        except errors.ClusterAPIError as exc:
+            log.warning("cluster %s: reading back %s: %s", self.work.cluster, kind, exc)
+            return []
+        return [(r, obj) for r, obj in found if obj is not None]

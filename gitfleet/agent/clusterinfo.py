@@ -1,0 +1,222 @@
+"""What a member cluster reports about itself, as Karmada's cluster status controller collects it
+(pkg/controllers/status/cluster_status_controller.go): Kubernetes version (`/version`), the
+APIs it serves (discovery, subresources left out, sorted), node counts, and the resource
+summary the scheduler divides replicas by:
+
+- allocatable: the sum of every node's `status.allocatable`;
+- allocated: the requests of pods bound to a node and not finished (Succeeded/Failed), plus
+  their count as `pods`;
+- allocating: the requests of pods not bound yet, plus their count.
+
+A pod's requests are its containers' requests added up, init containers counted as a running
+maximum, plus its overhead (pkg/util/resource.go AddPodRequest; as there, the init-container
+maximum is taken against the running total of all pods so far). CPU is summed in millicores,
+memory and ephemeral storage in bytes, extended resources in whole units.
+
+A cluster that does not answer `/version` is reported not Ready (ClusterNotReachable); one whose
+`/readyz` (else `/healthz`) is not `ok` is reported not Ready (ClusterNotReady). The rest of the
+previous report is kept then, as Karmada keeps it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from gitfleet import errors
+from gitfleet.agent import kube
+from gitfleet.interpreter import _quantity as quantity
+from gitfleet.model import cluster, meta
+
+NODES = kube.ResourceType("v1", "Node", "nodes", namespaced=False)
+PODS = kube.ResourceType("v1", "Pod", "pods", namespaced=True)
+_NATIVE = ("cpu", "memory", "pods", "ephemeral-storage")
+_BINARY = frozenset({"memory", "ephemeral-storage"})
+
+
+def _scalar(name: str) -> bool:
+    """Extended, huge-page, prefixed native and attachable-volume resources (Karmada
+    lifted.IsScalarResourceName)."""
+    if name.startswith(("hugepages-", "attachable-volumes-")) or "kubernetes.io/" in name:
+        return True
+    return "/" in name and not name.startswith("requests.")
+
+
+class _Resources:
+    """A running sum in Karmada's units: milli-CPU, bytes, whole units for the rest."""
+
+    def __init__(self) -> None:
+        self.amounts: dict[str, int] = {}
+
+    @staticmethod
+    def _units(name: str, raw: Any) -> int | None:
+        try:
+            parsed = quantity.parse(raw)
+        except quantity.QuantityError:
+            return None
+        if name == "cpu":
+            return parsed.milli_value()
+        if name in _NATIVE or _scalar(name):
+            return parsed.value()
+        return None
+
+    def add(self, requests: Mapping[str, Any]) -> None:
+        for name, raw in requests.items():
+            units = self._units(name, raw)
+            if units is not None:
+                self.amounts[name] = self.amounts.get(name, 0) + units
+
+    def set_max(self, requests: Mapping[str, Any]) -> None:
+        for name, raw in requests.items():
+            units = self._units(name, raw)
+            if units is not None and units > self.amounts.get(name, 0):
+                self.amounts[name] = units
+
+    def add_pod(self, spec: Mapping[str, Any]) -> None:
+        for container in spec.get("containers") or []:
+            self.add(((container.get("resources") or {}).get("requests")) or {})
+        for container in spec.get("initContainers") or []:
+            self.set_max(((container.get("resources") or {}).get("requests")) or {})
+        self.add(spec.get("overhead") or {})
+
+    def listed(self) -> dict[str, meta.Quantity] | None:
+        out: dict[str, meta.Quantity] = {}
+        for name, amount in sorted(self.amounts.items()):
+            if amount <= 0:
+                continue
+            if name == "cpu":
+                out[name] = str(quantity.of_milli(amount, quantity.Format.DECIMAL_SI))
+            elif name in _BINARY or name.startswith("hugepages-"):
+                out[name] = str(quantity.of_units(amount, quantity.Format.BINARY_SI))
+            else:
+                out[name] = str(quantity.of_units(amount, quantity.Format.DECIMAL_SI))
+        return out or None
+
+
+def allocatable(nodes: Iterable[Mapping[str, Any]]) -> dict[str, meta.Quantity] | None:
+    """The sum of the nodes' allocatable resources, each in the format its first node used."""
+    sums: dict[str, quantity.Quantity] = {}
+    for node in nodes:
+        for name, raw in ((node.get("status") or {}).get("allocatable") or {}).items():
+            try:
+                parsed = quantity.parse(raw)
+            except quantity.QuantityError:
+                continue
+            held = sums.get(name)
+            sums[name] = (
+                parsed
+                if held is None
+                else dataclasses.replace(held, nanos=held.nanos + parsed.nanos)
+            )
+    return {name: str(q) for name, q in sorted(sums.items())} or None
+
+
+def resource_summary(
+    nodes: Sequence[Mapping[str, Any]], pods: Sequence[Mapping[str, Any]]
+) -> cluster.ResourceSummary:
+    allocated, allocating = _Resources(), _Resources()
+    for pod in pods:
+        spec = pod.get("spec") or {}
+        phase = (pod.get("status") or {}).get("phase")
+        if not spec.get("nodeName"):
+            allocating.add_pod(spec)
+            allocating.add({"pods": 1})
+        elif phase not in ("Succeeded", "Failed"):
+            allocated.add_pod(spec)
+            allocated.add({"pods": 1})
+    return cluster.ResourceSummary(
+        allocatable=allocatable(nodes),
+        allocating=allocating.listed(),
+        allocated=allocated.listed(),
+    )
+
+
+def _node_ready(node: Mapping[str, Any]) -> bool:
+    conditions = (node.get("status") or {}).get("conditions") or []
+    return any(c.get("type") == "Ready" and c.get("status") == "True" for c in conditions)
+
+
+def api_enablements(client: kube.KubeClient) -> tuple[cluster.APIEnablement, ...]:
+    """Every group version the cluster serves, with its resources (no subresources)."""
+    versions = ["v1"] if "v1" in (client.get_path("/api") or {}).get("versions", []) else []
+    for group in (client.get_path("/apis") or {}).get("groups") or []:
+        versions += [v["groupVersion"] for v in group.get("versions") or []]
+    found = []
+    for group_version in sorted(set(versions)):
+        path = "/api/v1" if group_version == "v1" else f"/apis/{group_version}"
+        listed = client.get_path(path) or {}
+        resources = sorted(
+            (
+                cluster.APIResource(name=r["name"], kind=r["kind"])
+                for r in listed.get("resources") or []
+                if "/" not in r["name"]
+            ),
+            key=lambda r: r.name,
+        )
+        found.append(cluster.APIEnablement(group_version=group_version, resources=tuple(resources)))
+    return tuple(found)
+
+
+def _ready(status: str, reason: str, message: str, since: str) -> meta.Condition:
+    return meta.Condition(
+        type="Ready", status=status, reason=reason, message=message, last_transition_time=since
+    )
+
+
+def ready_condition(
+    previous: cluster.ClusterStatus | None, status: str, reason: str, message: str, now: str
+) -> meta.Condition:
+    """The Ready condition, keeping the previous transition time while the status holds."""
+    old = next((c for c in (previous.conditions if previous else ()) if c.type == "Ready"), None)
+    since = old.last_transition_time if old is not None and old.status == status else now
+    return _ready(status, reason, message, since or now)
+
+
+def collect(
+    client: kube.KubeClient, previous: cluster.ClusterStatus | None, now: str
+) -> cluster.ClusterStatus:
+    """The cluster's status now (`now` is the RFC 3339 time, for the condition)."""
+    try:
+        version = client.get_path("/version") or {}
+    except errors.ClusterAPIError as exc:
+        condition = ready_condition(previous, "False", "ClusterNotReachable", str(exc), now)
+        return dataclasses.replace(previous or cluster.ClusterStatus(), conditions=(condition,))
+    try:
+        healthy = _healthy(client)
+        nodes = client.list_objects(NODES)
+        pods = client.list_objects(PODS)
+        enabled = api_enablements(client)
+    except errors.ClusterAPIError as exc:
+        condition = ready_condition(previous, "False", "ClusterNotReady", str(exc), now)
+        return dataclasses.replace(previous or cluster.ClusterStatus(), conditions=(condition,))
+    if healthy:
+        condition = ready_condition(
+            previous,
+            "True",
+            "ClusterReady",
+            "cluster is healthy and ready to accept workloads",
+            now,
+        )
+    else:
+        condition = ready_condition(
+            previous, "False", "ClusterNotReady", "cluster is not healthy", now
+        )
+    return cluster.ClusterStatus(
+        kubernetes_version=str(version.get("gitVersion", "")),
+        api_enablements=enabled,
+        conditions=(condition,),
+        node_summary=cluster.NodeSummary(
+            total_num=len(nodes), ready_num=sum(1 for n in nodes if _node_ready(n))
+        ),
+        resource_summary=resource_summary(nodes, pods),
+    )
+
+
+def _healthy(client: kube.KubeClient) -> bool:
+    for path in ("/readyz", "/healthz"):
+        try:
+            return str(client.get_path(path)).strip() == "ok"
+        except errors.NotFoundError:
+            continue
+    return False

@@ -1,0 +1,347 @@
+"""One member cluster's API, through the official client: the only place the agent does HTTP.
+
+`KubeClient` wraps a `kubernetes` DynamicClient built from a kubeconfig, the same code path
+against a real cluster and against `gitfleet.sim`. It resolves kinds through the client's
+discovery (refreshed on a miss, so kinds of a CRD created a moment ago are found), sends raw JSON
+requests (bodies are plain dicts, responses are parsed once, never wrapped) and turns failures
+into gitfleet's errors: 404 `NotFoundError`, 409 `ConflictError`, anything else
+`ClusterAPIError`, each raised from the client's exception with the server's Status payload
+kept. Throttling (429), server errors (5xx) and transport failures (refused connections,
+timeouts) are retried a bounded number of times with exponential backoff (`Retry`); a wait
+ends early when the `stop` event is set.
+
+The kubernetes package is imported only when a client is made: it takes a second to import.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import shutil
+import tempfile
+import threading
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from gitfleet import errors
+
+log = logging.getLogger(__name__)
+
+Obj = dict[str, Any]
+
+RETRIED_CODES = frozenset({0, 429, 500, 502, 503, 504})
+"""0 stands for a request that got no answer (refused, reset, timed out)."""
+LIST_PAGE = 500
+
+
+class NotServedError(errors.ClusterAPIError):
+    """The cluster does not serve a kind (no such group, version or kind in its discovery)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Retry:
+    """How often and how patiently a request is tried: `attempts` in all, waiting `base`
+    seconds after the first failure, doubling up to `cap`; `timeout` is (connect, read)."""
+
+    attempts: int = 5
+    base: float = 0.2
+    cap: float = 5.0
+    timeout: tuple[float, float] = (5.0, 30.0)
+
+    def delays(self) -> Iterator[float]:
+        """The waits between attempts (one fewer than `attempts`)."""
+        delay = self.base
+        for _ in range(self.attempts - 1):
+            yield min(delay, self.cap)
+            delay *= 2
+
+
+NO_WAIT = Retry(base=0.0, cap=0.0, timeout=(2.0, 10.0))
+"""Retries without waiting between attempts (tests)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ResourceType:
+    """A kind as the cluster serves it: where its objects live."""
+
+    api_version: str
+    kind: str
+    plural: str
+    namespaced: bool
+
+    @property
+    def group(self) -> str:
+        return self.api_version.rpartition("/")[0]
+
+    def path(self, namespace: str = "", name: str = "") -> str:
+        """The URL path of the collection (all namespaces when `namespace` is ""), or of
+        one object."""
+        base = "/api/v1" if self.api_version == "v1" else f"/apis/{self.api_version}"
+        if self.namespaced and namespace:
+            base += f"/namespaces/{namespace}"
+        base += f"/{self.plural}"
+        return f"{base}/{name}" if name else base
+
+
+def _status_of(body: Any) -> Obj:
+    if isinstance(body, bytes):
+        body = body.decode("utf-8", "replace")
+    if isinstance(body, str):
+        try:
+            parsed = json.loads(body)
+        except ValueError:
+            return {"message": body.strip()} if body.strip() else {}
+        return parsed if isinstance(parsed, dict) else {}
+    return {}
+
+
+def _parse(data: bytes | str | None) -> Any:
+    """A response body: JSON, else its text (`/readyz` answers `ok`)."""
+    if not data:
+        return None
+    try:
+        return json.loads(data)
+    except ValueError:
+        return data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+
+
+def api_error(exc: Any, what: str) -> errors.ClusterAPIError:
+    """The gitfleet error for a client ApiException (`what` says which request failed)."""
+    status = _status_of(exc.body)
+    code = int(exc.status or 0)
+    message = status.get("message") or exc.reason or f"HTTP {code}"
+    cls = {404: errors.NotFoundError, 409: errors.ConflictError}.get(code, errors.ClusterAPIError)
+    return cls(f"{what}: {message}", status, code)
+
+
+class KubeClient:
+    """Requests to one cluster. Thread-safe: discovery is serialized, requests run in
+    parallel over the client's connection pool."""
+
+    def __init__(
+        self,
+        kubeconfig: Path,
+        *,
+        name: str = "",
+        retry: Retry = Retry(),
+        stop: threading.Event | None = None,
+        pool_size: int = 16,
+    ) -> None:
+        self.kubeconfig = kubeconfig
+        self.name = name or kubeconfig.stem
+        self.retry = retry
+        self.stop = stop or threading.Event()
+        self._pool_size = pool_size
+        self._lock = threading.RLock()
+        self._api: Any = None
+        self._dynamic: Any = None
+        self._types: dict[tuple[str, str], ResourceType] = {}
+        self._cache_dir: str | None = None
+
+    # ---- plumbing ----------------------------------------------------------------------
+
+    def _client(self) -> Any:
+        """The DynamicClient, made on first use (its discovery is a few requests)."""
+        with self._lock:
+            if self._dynamic is None:
+                from kubernetes import client, config, dynamic
+
+                configuration = client.Configuration()
+                try:
+                    config.load_kube_config(  # type: ignore[no-untyped-call]
+                        config_file=str(self.kubeconfig), client_configuration=configuration
+                    )
+                except (config.ConfigException, OSError) as exc:
+                    raise errors.ClusterAPIError(
+                        f"cannot read kubeconfig {self.kubeconfig}: {exc}"
+                    ) from exc
+                configuration.retries = 0  # retries are ours, with backoff
+                configuration.connection_pool_maxsize = self._pool_size
+                api = client.ApiClient(configuration)
+                self._cache_dir = tempfile.mkdtemp(prefix="gitfleet-discovery-")
+                try:
+                    self._dynamic = dynamic.DynamicClient(  # type: ignore[no-untyped-call]
+                        api, cache_file=str(Path(self._cache_dir) / "discovery.json")
+                    )
+                except BaseException:
+                    api.close()  # type: ignore[no-untyped-call]
+                    raise
+                self._api = api
+            return self._dynamic
+
+    def close(self) -> None:
+        with self._lock:
+            if self._api is not None:
+                self._api.close()
+            self._api = self._dynamic = None
+            if self._cache_dir is not None:
+                shutil.rmtree(self._cache_dir, ignore_errors=True)
+                self._cache_dir = None
+
+    def _attempt(self, what: str, call: Any) -> Any:
+        """Run `call()` with retries; failures become gitfleet errors."""
+        from kubernetes.client.exceptions import ApiException
+        from urllib3.exceptions import HTTPError
+
+        delays = self.retry.delays()
+        while True:
+            try:
+                return call()
+            except ApiException as exc:
+                error = api_error(exc, what)
+                cause: Exception = exc
+            except (HTTPError, OSError) as exc:
+                reason = getattr(exc, "reason", None) or exc
+                error = errors.ClusterAPIError(
+                    f"{what}: cannot reach cluster {self.name}: {reason}"
+                )
+                cause = exc
+            if error.code in RETRIED_CODES and not self.stop.is_set():
+                delay = next(delays, None)
+                if delay is not None:
+                    log.debug("retrying %s in %.2fs: %s", what, delay, error)
+                    if not self.stop.wait(delay):
+                        continue
+            raise error from cause
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        what: str,
+        *,
+        body: Any = None,
+        query: Mapping[str, str] | None = None,
+        content_type: str | None = None,
+    ) -> tuple[int, Any]:
+        """(HTTP status, parsed JSON body) of one request, retried as `retry` says."""
+
+        def call() -> tuple[int, Any]:
+            dyn = self._client()
+            params: dict[str, Any] = {
+                "query_params": list((query or {}).items()),
+                "serialize": False,
+                "_request_timeout": self.retry.timeout,
+            }
+            if content_type:
+                params["content_type"] = content_type
+            response = dyn.request(method, path, body=body, **params)
+            return response.status, _parse(response.data)
+
+        result: tuple[int, Any] = self._attempt(what, call)
+        return result
+
+    # ---- discovery ---------------------------------------------------------------------
+
+    def resource_type(self, api_version: str, kind: str) -> ResourceType:
+        """Where objects of a kind live; `NotServedError` if the cluster does not serve it."""
+        key = (api_version, kind)
+        found = self._types.get(key)
+        if found is not None:
+            return found
+        from kubernetes.dynamic.exceptions import ResourceNotFoundError, ResourceNotUniqueError
+
+        def call() -> Any:
+            with self._lock:
+                return self._client().resources.get(api_version=api_version, kind=kind)
+
+        try:
+            resource = self._attempt(f"discovering {kind} in {api_version}", call)
+        except (ResourceNotFoundError, ResourceNotUniqueError) as exc:
+            raise NotServedError(
+                f"the cluster does not serve {kind} in {api_version}", code=404
+            ) from exc
+        found = ResourceType(api_version, kind, resource.name, bool(resource.namespaced))
+        with self._lock:
+            self._types[key] = found
+        return found
+
+    def refresh_discovery(self) -> None:
+        """Forget what discovery found (after CRDs changed), so kinds are looked up again."""
+        with self._lock:
+            self._types.clear()
+            if self._dynamic is not None:
+                self._attempt("refreshing discovery", self._dynamic.resources.invalidate_cache)
+
+    # ---- objects -----------------------------------------------------------------------
+
+    def get(self, rtype: ResourceType, namespace: str, name: str) -> Obj | None:
+        """The object, None if it does not exist."""
+        try:
+            _, obj = self.request(
+                "GET", rtype.path(namespace, name), f"reading {rtype.kind} {name}"
+            )
+        except errors.NotFoundError:
+            return None
+        return dict(obj)
+
+    def list_objects(self, rtype: ResourceType, label_selector: str = "") -> list[Obj]:
+        """Every object of a kind, in every namespace, matching the label selector."""
+        items: list[Obj] = []
+        query: dict[str, str] = {"limit": str(LIST_PAGE)}
+        if label_selector:
+            query["labelSelector"] = label_selector
+        while True:
+            _, page = self.request("GET", rtype.path(), f"listing {rtype.kind}", query=query)
+            for item in page.get("items") or []:
+                item.setdefault("apiVersion", rtype.api_version)
+                item.setdefault("kind", rtype.kind)
+                items.append(item)
+            token = (page.get("metadata") or {}).get("continue")
+            if not token:
+                return items
+            query["continue"] = token
+
+    def apply(self, rtype: ResourceType, body: Obj, *, manager: str) -> tuple[Obj, bool]:
+        """Server-side apply of `body` by field manager `manager`, taking over conflicting
+        fields (force); returns the object and whether it was created."""
+        metadata = body["metadata"]
+        code, obj = self.request(
+            "PATCH",
+            rtype.path(metadata.get("namespace", ""), metadata["name"]),
+            f"applying {rtype.kind} {describe(body)}",
+            body=body,
+            query={"fieldManager": manager, "force": "true"},
+            content_type="application/apply-patch+yaml",
+        )
+        return dict(obj), code == 201
+
+    def json_patch(
+        self, rtype: ResourceType, namespace: str, name: str, ops: list[Obj], *, manager: str
+    ) -> Obj:
+        """An RFC 6902 patch of one object."""
+        _, obj = self.request(
+            "PATCH",
+            rtype.path(namespace, name),
+            f"patching {rtype.kind} {name}",
+            body=ops,
+            query={"fieldManager": manager},
+            content_type="application/json-patch+json",
+        )
+        return dict(obj)
+
+    def delete(self, rtype: ResourceType, namespace: str, name: str) -> bool:
+        """Delete an object (dependents in the background); False if it was already gone."""
+        try:
+            self.request(
+                "DELETE",
+                rtype.path(namespace, name),
+                f"deleting {rtype.kind} {name}",
+                query={"propagationPolicy": "Background"},
+            )
+        except errors.NotFoundError:
+            return False
+        return True
+
+    def get_path(self, path: str) -> Any:
+        """A non-object document (`/version`, discovery)."""
+        return self.request("GET", path, f"reading {path}")[1]
+
+
+def describe(obj: Mapping[str, Any]) -> str:
+    """`namespace/name` or `name` of an object, for messages."""
+    metadata = obj.get("metadata") or {}
+    namespace, name = metadata.get("namespace", ""), metadata.get("name", "")
+    return f"{namespace}/{name}" if namespace else str(name)

@@ -1,0 +1,43 @@
+"""The prune guard: a sync that would delete much of what gitfleet manages in a cluster stops.
+
+A render that lost a policy, a cluster renamed by mistake or a rendered branch reset to an
+empty tree all look like "delete everything". Before any write, the sync compares what it
+would delete (objects of the inventory that are no longer desired) with what the inventory
+holds; above `max_share` (default one half) it refuses the whole sync, applies nothing and
+reports why. An empty desired set with a non-empty inventory is always refused. The rendered
+commit, or the source commit it was rendered from, lifts the guard with the trailer
+`Gitfleet-Allow-Prune: all` (or a comma-separated list of cluster names) — see
+`workdir.allows_prune`.
+"""
+
+from __future__ import annotations
+
+from gitfleet.agent import workdir
+
+DEFAULT_MAX_SHARE = 0.5
+_HOW = f"to allow it, add the trailer '{workdir.ALLOW_PRUNE_TRAILER}: all' to the source commit"
+
+
+def refusal(
+    *,
+    cluster: str,
+    deleting: int,
+    managed: int,
+    desired: int,
+    max_share: float = DEFAULT_MAX_SHARE,
+    allowed: bool = False,
+) -> str:
+    """Why the sync must not run ("" when it may): the guard's verdict."""
+    if allowed or deleting == 0:
+        return ""
+    if desired == 0:
+        return (
+            f"refusing to delete all {managed} objects gitfleet manages in cluster {cluster}:"
+            f" the rendered commit has no manifests for it; {_HOW}"
+        )
+    if deleting > max_share * managed:
+        return (
+            f"refusing to delete {deleting} of the {managed} objects gitfleet manages in"
+            f" cluster {cluster} (more than {max_share:.0%}); {_HOW}"
+        )
+    return ""

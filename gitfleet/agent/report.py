@@ -1,0 +1,187 @@
+"""Status reports: a sync's outcome and the cluster's own status, written to its status ref.
+
+The ref `refs/heads/gitfleet/status/<cluster>` holds two files (DESIGN.md section 4):
+
+- `cluster.yaml`: `cluster`, `heartbeatTime`, `renderedCommit`, and `status` — a Karmada
+  ClusterStatus (`kubernetesVersion`, `apiEnablements`, `conditions` with `Ready`,
+  `nodeSummary`, `resourceSummary` with `allocatable`, `allocating`, `allocated`), in
+  Karmada's field names, so it decodes as `model.cluster.ClusterStatus`;
+- `works.yaml`: `cluster`, `renderedCommit`, `sourceCommit`, `converged`, the `error` that
+  stopped the sync if any, and `manifests`: for each file of the Work directory its `path`,
+  `apiVersion`, `kind`, `namespace`, `name`, whether it is `applied`, its `health`
+  (Healthy, Unhealthy, Unknown), the `status` the interpreter reflects, the `message` of a
+  failure and the fields found `drifted` by this sync; then `pendingDeletions`, leftovers whose
+  deletion failed.
+
+A report is written only when it says something new: when either file changed (the heartbeat
+time aside), or when the last heartbeat is older than the heartbeat interval. A fresh agent
+compares with what the ref already holds, so restarting writes nothing new.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import yaml
+
+from gitfleet import errors
+from gitfleet.agent import apply, identity
+from gitfleet.model import _codec, cluster, meta
+from gitfleet.model.origin import Origin
+
+log = logging.getLogger(__name__)
+
+CLUSTER_FILE = "cluster.yaml"
+WORKS_FILE = "works.yaml"
+HEARTBEAT_KEY = "heartbeatTime"
+
+
+def _ref_fields(ref: identity.ObjectRef) -> dict[str, str]:
+    fields = {"apiVersion": ref.api_version, "kind": ref.kind, "name": ref.name}
+    if ref.namespace:
+        fields["namespace"] = ref.namespace
+    return fields
+
+
+def _manifest(result: apply.ObjectResult) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "path": result.path,
+        **_ref_fields(result.ref),
+        "applied": result.applied,
+        "health": str(result.health),
+    }
+    if result.status is not None:
+        entry["status"] = result.status
+    if result.message:
+        entry["message"] = result.message
+    if result.drift:
+        entry["drifted"] = list(result.drift)
+    return entry
+
+
+def works_document(result: apply.SyncResult) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "cluster": result.cluster,
+        "renderedCommit": result.rendered_commit,
+        "sourceCommit": result.source_commit,
+        "converged": result.converged,
+        "manifests": [_manifest(o) for o in result.objects],
+    }
+    if result.error:
+        doc["error"] = result.error
+    pending = [
+        {**_ref_fields(p.ref), "message": p.message}
+        for p in result.pruned
+        if p.action is apply.Action.PRUNE_FAILED
+    ]
+    if pending:
+        doc["pendingDeletions"] = pending
+    return doc
+
+
+def cluster_document(
+    name: str, status: cluster.ClusterStatus, *, heartbeat: str, rendered_commit: str
+) -> dict[str, Any]:
+    return {
+        "cluster": name,
+        HEARTBEAT_KEY: heartbeat,
+        "renderedCommit": rendered_commit,
+        "status": meta.to_doc(status),
+    }
+
+
+def encode(doc: Mapping[str, Any]) -> bytes:
+    return yaml.safe_dump(dict(doc), sort_keys=True, allow_unicode=True).encode()
+
+
+def _decode(data: bytes | None) -> dict[str, Any]:
+    if not data:
+        return {}
+    try:
+        found = yaml.safe_load(data)
+    except yaml.YAMLError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+Write = Callable[[Mapping[str, bytes], str], None]
+"""Stores the files of a report, for a rendered commit."""
+
+
+@dataclasses.dataclass(slots=True)
+class Reporter:
+    """Decides when one cluster's report is worth a commit, and writes it."""
+
+    name: str
+    """The cluster's name."""
+    write: Write
+    heartbeat: float
+    """Seconds between reports when nothing changes."""
+    last: Mapping[str, bytes] = dataclasses.field(default_factory=dict)
+    """What the status ref holds (as written last, or read at start)."""
+    last_beat: float | None = None
+
+    def due(self, now: float) -> bool:
+        return self.last_beat is None or now - self.last_beat >= self.heartbeat
+
+    def report(
+        self,
+        result: apply.SyncResult,
+        status: cluster.ClusterStatus,
+        *,
+        now: float,
+        timestamp: str,
+    ) -> bool:
+        """Write the report of `result` and `status` if it is new or the heartbeat is due;
+        whether it was written."""
+        works = encode(works_document(result))
+        summary = cluster_document(
+            self.name, status, heartbeat=timestamp, rendered_commit=result.rendered_commit
+        )
+        previous = _decode(self.last.get(CLUSTER_FILE))
+        unchanged = works == self.last.get(WORKS_FILE) and {
+            k: v for k, v in summary.items() if k != HEARTBEAT_KEY
+        } == {k: v for k, v in previous.items() if k != HEARTBEAT_KEY}
+        if unchanged and not self.due(now):
+            return False
+        files = {CLUSTER_FILE: encode(summary), WORKS_FILE: works}
+        self.write(files, result.rendered_commit)
+        self.last, self.last_beat = files, now
+        return True
+
+    def remembered_status(self) -> cluster.ClusterStatus | None:
+        """The cluster status of the last report, to carry over while the cluster is away."""
+        raw = _decode(self.last.get(CLUSTER_FILE)).get("status")
+        if not isinstance(raw, dict):
+            return None
+        try:
+            decoded: cluster.ClusterStatus = _codec.decode(
+                cluster.ClusterStatus, raw, Origin(CLUSTER_FILE), lenient=True
+            )
+        except errors.SchemaError:  # a report another version wrote: start afresh
+            return None
+        return decoded
+
+    @classmethod
+    def resume(
+        cls, cluster_name: str, write: Write, heartbeat: float, stored: Mapping[str, bytes]
+    ) -> Reporter:
+        """A reporter that knows what the status ref already holds, and when it was written."""
+        beat = _decode(stored.get(CLUSTER_FILE)).get(HEARTBEAT_KEY)
+        last_beat = None
+        if isinstance(beat, str):
+            try:
+                last_beat = datetime.datetime.fromisoformat(beat).timestamp()
+            except ValueError:
+                last_beat = None
+        return cls(cluster_name, write, heartbeat, dict(stored), last_beat)
+
+
+def timestamp(now: float) -> str:
+    """RFC 3339 in UTC, to the second, as Kubernetes writes times."""
+    moment = datetime.datetime.fromtimestamp(int(now), tz=datetime.UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")

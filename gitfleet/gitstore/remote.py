@@ -1,0 +1,86 @@
+"""A remote repository, worked with through a bare copy in a cache folder.
+
+`Mirror.fetch` brings every branch of the remote into the copy (branches the remote deleted are
+deleted too), so everything else reads the copy with the usual local functions. `Mirror.push`
+moves one ref of the remote by compare-and-swap (`git push --force-with-lease=<ref>:<expected>`),
+which is how an agent replaces its status ref without ever overwriting someone else's write.
+
+The copy is named after a hash of the URL, so one cache folder serves several remotes. git runs
+with the same protective configuration as for local repositories.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+from pathlib import Path
+
+from gitfleet.errors import RefConflictError, SourceError
+from gitfleet.gitstore import refs, repository
+from gitfleet.model.origin import Origin
+
+_FETCH_REFSPEC = "+refs/heads/*:refs/heads/*"
+_REJECTED = ("stale info", "[rejected]", "non-fast-forward", "fetch first")
+
+
+def is_remote(location: str) -> bool:
+    """Whether `location` names a remote (a URL or `host:path`) rather than a local folder."""
+    if "://" in location:
+        return True
+    head, sep, _ = location.partition(":")
+    return bool(sep) and "/" not in head and not Path(location).exists() and len(head) > 1
+
+
+class Mirror:
+    """A bare copy of the repository at `url`, kept in `cache`."""
+
+    def __init__(self, url: str, cache: Path) -> None:
+        self.url = url
+        digest = hashlib.sha256(url.encode()).hexdigest()[:16]
+        self.path = cache / f"{digest}.git"
+        if not (self.path / "HEAD").is_file():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._git_init()
+        opened = repository.open_repository(self.path)
+        if opened is None:
+            raise SourceError(Origin(url), f"cannot create a copy in {self.path}")
+        self.repo = opened
+
+    def _git_init(self) -> None:
+        done = subprocess.run(
+            ["git", "init", "-q", "--bare", str(self.path)],
+            env={**os.environ, **repository.safe_environment(self.path)},
+            capture_output=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            message = done.stderr.decode(errors="replace").strip()
+            raise SourceError(Origin(self.url), f"cannot create a copy: {message}")
+
+    def fetch(self) -> None:
+        """Bring the copy's branches in line with the remote's."""
+        code, _, err = self.repo.run(
+            "fetch", "--quiet", "--prune", "--no-tags", self.url, _FETCH_REFSPEC
+        )
+        if code != 0:
+            message = err.decode(errors="replace").strip()
+            raise SourceError(Origin(self.url), f"cannot fetch: {message}")
+
+    def push(self, ref: str, new: str, expected: str | None) -> None:
+        """Set the remote's `ref` to `new` (an object of the copy) if it is still at `expected`
+        (None: it must not exist); the copy's ref follows. `RefConflictError` if it moved."""
+        lease = f"--force-with-lease={ref}:{expected or ''}"
+        code, _, err = self.repo.run(
+            "push", "--quiet", "--porcelain", lease, self.url, f"{new}:{ref}"
+        )
+        if code != 0:
+            message = err.decode(errors="replace").strip()
+            if any(marker in message for marker in _REJECTED):
+                raise RefConflictError(f"{ref} moved on {self.url}; fetch and try again")
+            raise SourceError(Origin(self.url), f"cannot push {ref}: {message}")
+        now = refs.read_ref(self.repo, ref)
+        refs.update(self.repo, [refs.Move(ref, new, now.commit if now else None)], f"pushed {ref}")
+
+    def close(self) -> None:
+        self.repo.close()

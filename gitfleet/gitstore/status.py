@@ -1,0 +1,147 @@
+"""Status refs: each cluster's `refs/heads/gitfleet/status/<cluster>`, written by its agent.
+
+A status commit holds a small tree (`cluster.yaml`, `works.yaml`) and names the rendered commit
+the agent applied in its `Rendered-Commit` trailer. Every status commit is written without a
+parent and replaces the previous one by compare-and-swap: the ref's history is always one commit
+long, so it never grows however often an agent reports, and fetching it costs one small tree.
+The rendered commit is named, not made a parent, so fetching a status ref never pulls the
+rendered history with it.
+
+Objects are computed in Python and written in one stream (`objects`, `store`), as the rendered
+branch is; the ref moves with `refs.update`, which raises `RefConflictError` when another
+writer moved it first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+
+from gitfleet.errors import RefConflictError
+from gitfleet.gitstore import objects, refs, rendered, store
+from gitfleet.gitstore.repository import Repository
+
+STATUS_REFS = "refs/heads/gitfleet/status/"
+RENDERED_TRAILER = "Rendered-Commit"
+
+
+def status_ref(cluster: str) -> str:
+    return STATUS_REFS + cluster
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Status:
+    """One cluster's last report: its commit, the trailers and the files of its tree."""
+
+    cluster: str
+    commit: str
+    tree: str
+    trailers: Mapping[str, str]
+    files: Mapping[str, bytes]
+
+    @property
+    def rendered_commit(self) -> str | None:
+        return self.trailers.get(RENDERED_TRAILER)
+
+
+def read_status(repo: Repository, cluster: str) -> Status | None:
+    """The status ref of `cluster`, None when it has not reported yet."""
+    state = refs.read_ref(repo, status_ref(cluster))
+    return None if state is None else _read(repo, cluster, state)
+
+
+def read_all(repo: Repository) -> dict[str, Status]:
+    """Every cluster's status, by cluster name."""
+    return {
+        ref[len(STATUS_REFS) :]: _read(repo, ref[len(STATUS_REFS) :], state)
+        for ref, state in sorted(refs.list_refs(repo, STATUS_REFS).items())
+    }
+
+
+def _read(repo: Repository, cluster: str, state: refs.RefState) -> Status:
+    data = repo.read([state.commit], objects.COMMIT).get(state.commit, b"")
+    tree = _tree_files(repo, state.tree)
+    blobs = repo.read(set(tree.values()), objects.BLOB)
+    return Status(
+        cluster=cluster,
+        commit=state.commit,
+        tree=state.tree,
+        trailers=objects.trailers_of(data),
+        files={name: blobs[oid] for name, oid in tree.items() if oid in blobs},
+    )
+
+
+def _tree_files(repo: Repository, tree: str) -> dict[str, str]:
+    """Blob ids of the files at the top of a status tree (status trees have no folders)."""
+    data = repo.read([tree], objects.TREE).get(tree, b"")
+    width = store.object_format(repo).hex_length // 2
+    found: dict[str, str] = {}
+    at = 0
+    while at < len(data):
+        space = data.index(b" ", at)
+        nul = data.index(b"\0", space)
+        mode, name = data[at:space], data[space + 1 : nul].decode("utf-8", "replace")
+        oid = data[nul + 1 : nul + 1 + width].hex()
+        if mode == objects.FILE_MODE:
+            found[name] = oid
+        at = nul + 1 + width
+    return found
+
+
+def build(
+    repo: Repository,
+    cluster: str,
+    files: Mapping[str, bytes],
+    *,
+    rendered_commit: str,
+    author: objects.Signature | None = None,
+) -> tuple[objects.GitObject, list[objects.GitObject]]:
+    """The status commit for `files` (and every object it needs), not yet written."""
+    fmt = store.object_format(repo)
+    built = objects.build_tree(dict(files), fmt)
+    trailers = [(RENDERED_TRAILER, rendered_commit)] if rendered_commit else []
+    commit = objects.commit_object(
+        built.id,
+        [],
+        author or rendered.identity(repo),
+        f"status of {cluster}",
+        trailers,
+        fmt,
+    )
+    return commit, [*built.objects, commit]
+
+
+MoveRef = Callable[[str, str, str | None], None]
+"""Moves a ref (name, new commit, expected commit or None) by compare-and-swap."""
+
+
+def write_status(
+    repo: Repository,
+    cluster: str,
+    files: Mapping[str, bytes],
+    *,
+    expected: str | None,
+    rendered_commit: str,
+    author: objects.Signature | None = None,
+    move: MoveRef | None = None,
+) -> str:
+    """Replace the status of `cluster` with `files` if its ref is still at `expected` (None: it
+    must not exist yet); returns the new commit. `RefConflictError` when someone else moved it.
+
+    `move` publishes the ref elsewhere (a remote, see `remote.Mirror.push`); by default the
+    ref of `repo` itself moves."""
+    commit, made = build(repo, cluster, files, rendered_commit=rendered_commit, author=author)
+    store.write(repo, made, store.object_format(repo))
+    ref = status_ref(cluster)
+    try:
+        (move or _move_local(repo))(ref, commit.id, expected)
+    except RefConflictError as exc:
+        raise RefConflictError(f"{ref} was moved by another writer; report again") from exc
+    return commit.id
+
+
+def _move_local(repo: Repository) -> MoveRef:
+    def move(ref: str, new: str, expected: str | None) -> None:
+        refs.update(repo, [refs.Move(ref, new, expected)], f"gitfleet {ref}")
+
+    return move
