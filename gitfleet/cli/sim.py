@@ -10,9 +10,11 @@ topology labels.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import signal
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -61,8 +63,10 @@ def plans_from_repo(repo: str) -> list[ClusterPlan]:
     return plans
 
 
-def _wait_for_signal() -> None:
-    """Block until SIGINT or SIGTERM, then restore the previous handlers."""
+@contextlib.contextmanager
+def _stop_on_signal() -> Iterator[threading.Event]:
+    """An event set by SIGINT or SIGTERM while the block runs (installed before anything is
+    printed, so a caller that signals as soon as it reads the output is heard)."""
     stop = threading.Event()
 
     def handle(signum: int, frame: FrameType | None) -> None:
@@ -70,8 +74,7 @@ def _wait_for_signal() -> None:
 
     previous = {sig: signal.signal(sig, handle) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        while not stop.wait(0.5):
-            pass
+        yield stop
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
@@ -149,12 +152,17 @@ def _serve(
         for index, plan in enumerate(plans)
     ]
     fleet = simulator.SimFleet(clusters)
-    try:
-        urls = fleet.start()
-        paths = fleet.write_kubeconfigs(directory)
-        rows = [{"name": name, "url": urls[name], "kubeconfig": str(paths[name])} for name in urls]
-        human = "\n".join(f"{r['name']} {r['url']} {r['kubeconfig']}" for r in rows)
-        out.emit({"clusters": rows}, form, human)
-        _wait_for_signal()
-    finally:
-        fleet.stop()
+    with _stop_on_signal() as stop:
+        try:
+            urls = fleet.start()
+            paths = fleet.write_kubeconfigs(directory)
+            rows = [
+                {"name": name, "url": url, "kubeconfig": str(paths[name])}
+                for name, url in urls.items()
+            ]
+            human = "\n".join(f"{r['name']} {r['url']} {r['kubeconfig']}" for r in rows)
+            out.emit({"clusters": rows}, form, human)
+            while not stop.wait(0.5):
+                pass
+        finally:
+            fleet.stop()

@@ -393,6 +393,8 @@ class Api:
                     self.store.changed.wait(min(remaining, _HEARTBEAT_SECONDS))
                     events = self.store.events_after(since)
                 current = self.store.resource_version
+            if self.closing.is_set():
+                return  # the server stops: end the stream cleanly
             if events is None:
                 yield {
                     "type": "ERROR",

@@ -60,6 +60,9 @@ def node(
                 {"type": "Hostname", "address": name},
             ],
             "nodeInfo": {
+                "machineID": f"{index:032x}",
+                "systemUUID": f"00000000-0000-0000-0000-{index:012x}",
+                "bootID": f"00000000-0000-0000-0001-{index:012x}",
                 "architecture": "amd64",
                 "operatingSystem": "linux",
                 "osImage": "gitfleet simulated node",

@@ -186,8 +186,10 @@ class SimCluster(_Started):
 
     `nodes` Node objects get `node_allocatable` each (default 4 CPU, 16Gi, 110 pods), or
     share a total `capacity` (split in whole units, so they add up to it exactly), and
-    carry `node_labels`. Workload pods start `ready_delay` seconds after they are scheduled
-    (0: within the request that created them). `port` 0 picks a free port.
+    carry `node_labels`. Workload pods start `ready_delay` seconds after they are
+    scheduled (0: within the request that created them). Watches can resume from the last
+    `event_history` changes; older resourceVersions get 410 Gone. `port` 0 picks a free
+    port; `token` (default: random) is the bearer token every request must carry.
     """
 
     def __init__(
@@ -202,6 +204,7 @@ class SimCluster(_Started):
         port: int = 0,
         token: str | None = None,
         kubernetes_version: str = DEFAULT_KUBERNETES_VERSION,
+        event_history: int = _store.EVENT_LOG_SIZE,
     ) -> None:
         if node_allocatable is not None and capacity is not None:
             raise ValueError("give node_allocatable or capacity, not both")
@@ -212,7 +215,7 @@ class SimCluster(_Started):
         self.name = name
         self.token = token or secrets.token_hex(16)
         self.kubernetes_version = kubernetes_version
-        self.store = _store.Store()
+        self.store = _store.Store(history=event_history)
         self.registry = _registry.Registry(self.store, seed=name)
         self.controller = _controller.Controller(self.registry, ready_delay=ready_delay)
         self.api = _api.Api(
@@ -263,7 +266,7 @@ class SimCluster(_Started):
         self._running = False
         self.api.closing.set()
         self._frontend.stopping.set()
-        self._endpoint.stop(self._wake)
+        self._endpoint.stop(self._wake, graceful=True)
         self._wake()
         if self._controller_thread is not None:
             self._controller_thread.join()
@@ -342,7 +345,7 @@ class SimCluster(_Started):
         if not self._running:
             return
         if fault == _http.Fault.UNREACHABLE:
-            self._endpoint.stop(self._wake)
+            self._endpoint.stop(self._wake, graceful=False)
         else:
             self._endpoint.start()
 

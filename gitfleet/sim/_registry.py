@@ -516,7 +516,10 @@ class Registry:
                 kept = [r for r in references if r.get("uid") != uid]
                 if len(kept) != len(references):
                     changed: _json.Obj = _json.clone(obj)
-                    changed["metadata"]["ownerReferences"] = kept
+                    if kept:
+                        changed["metadata"]["ownerReferences"] = kept
+                    else:
+                        del changed["metadata"]["ownerReferences"]
                     self.store.put(group, plural, changed)
 
     def save(self, resource: _resources.ResourceType, obj: _json.Obj) -> _json.Obj:

@@ -46,14 +46,14 @@ def key_of(group: str, plural: str, obj: _json.Obj) -> Key:
 class Store:
     """Objects, resourceVersions and events of one cluster. Hold `lock` around every call."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, history: int = EVENT_LOG_SIZE) -> None:
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
         self.catalog = _resources.catalog()
         self._objects: dict[tuple[str, str], dict[tuple[str, str], _json.Obj]] = {}
         self._uids: dict[str, Key] = {}
         self._version = 0
-        self._events: collections.deque[Event] = collections.deque(maxlen=EVENT_LOG_SIZE)
+        self._events: collections.deque[Event] = collections.deque(maxlen=history)
         self._changes: list[Event] = []
 
     @property

@@ -1,0 +1,164 @@
+"""`gitfleet sim`: simulated clusters from the command line.
+
+Covers: --clusters N starts member1..N, prints one line per cluster and writes working
+kubeconfigs; SIGTERM and SIGINT stop it with exit 0; --from-repo starts one cluster per
+Cluster of a source folder, named after it, whose nodes add up to the declared capacity
+and carry its region and zone; -o json; usage errors (neither or both of --clusters and
+--from-repo, a source without Clusters) exit 2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CLUSTERS = """\
+apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata:
+  name: big
+spec:
+  syncMode: Push
+  region: eu-west-1
+  zones: [eu-west-1a, eu-west-1b]
+status:
+  nodeSummary: {totalNum: 3, readyNum: 3}
+  resourceSummary:
+    allocatable: {cpu: "10", memory: 30Gi, pods: "100"}
+---
+apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata:
+  name: small
+spec:
+  syncMode: Pull
+"""
+
+
+class Running:
+    """A `gitfleet sim` process and the lines it printed."""
+
+    def __init__(self, args: list[str], lines: int) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gitfleet", "sim", *args],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        self.lines = [self.process.stdout.readline() for _ in range(lines)]
+
+    def read_json(self) -> Any:
+        """The JSON document printed (indented, so it ends with a line holding "}")."""
+        assert self.process.stdout is not None
+        lines = list(self.lines)
+        while lines[-1] not in ("}\n", ""):
+            lines.append(self.process.stdout.readline())
+        return json.loads("".join(lines))
+
+    def stop(self, signum: int = signal.SIGTERM) -> int:
+        self.process.send_signal(signum)
+        return self.process.wait(timeout=30)
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
+
+
+@pytest.fixture(name="start_sim")
+def start_sim_fixture() -> Iterator[Any]:
+    started: list[Running] = []
+
+    def start(*args: str, lines: int = 1) -> Running:
+        running = Running(list(args), lines)
+        started.append(running)
+        return running
+
+    yield start
+    for running in started:
+        running.kill()
+
+
+def _get(kubeconfig: Path, path: str) -> Any:
+    """GET `path` from the cluster a kubeconfig names, with its token."""
+    config = yaml.safe_load(kubeconfig.read_text())
+    server = config["clusters"][0]["cluster"]["server"]
+    token = config["users"][0]["user"]["token"]
+    request = urllib.request.Request(server + path, headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+@pytest.mark.parametrize(
+    "signum", [pytest.param(signal.SIGTERM, id="SIGTERM"), pytest.param(signal.SIGINT, id="SIGINT")]
+)
+def test_clusters_serve_until_signalled(start_sim: Any, tmp_path: Path, signum: int) -> None:
+    running = start_sim("--clusters", "2", "--kubeconfig-dir", str(tmp_path), lines=2)
+    rows = [line.split() for line in running.lines]
+    assert [row[0] for row in rows] == ["member1", "member2"]
+    assert [row[2] for row in rows] == [
+        str(tmp_path / "member1.yaml"),
+        str(tmp_path / "member2.yaml"),
+    ]
+    nodes = _get(tmp_path / "member2.yaml", "/api/v1/nodes")
+    assert nodes["items"][0]["metadata"]["name"] == "member2-node-1"
+    assert running.stop(signum) == 0
+
+
+def test_clusters_from_a_source_folder(start_sim: Any, tmp_path: Path) -> None:
+    source = tmp_path / "source"
+    (source / "clusters").mkdir(parents=True)
+    (source / "clusters" / "fleet.yaml").write_text(CLUSTERS)
+    configs = tmp_path / "configs"
+    running = start_sim(
+        "--from-repo", str(source), "--kubeconfig-dir", str(configs), "-o", "json", lines=1
+    )
+    printed = running.read_json()
+    nodes = _get(configs / "big.yaml", "/api/v1/nodes")["items"]
+    allocatable = [n["status"]["allocatable"] for n in nodes]
+    assert [c["name"] for c in printed["clusters"]] == ["big", "small"]
+    assert [a["cpu"] for a in allocatable] == ["3334m", "3333m", "3333m"]
+    assert [a["pods"] for a in allocatable] == ["34", "33", "33"]
+    assert nodes[0]["metadata"]["labels"]["topology.kubernetes.io/region"] == "eu-west-1"
+    assert nodes[0]["metadata"]["labels"]["topology.kubernetes.io/zone"] == "eu-west-1a"
+    assert len(_get(configs / "small.yaml", "/api/v1/nodes")["items"]) == 1
+    assert running.stop() == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param([], id="neither"),
+        pytest.param(["--clusters", "1", "--from-repo", "."], id="both"),
+    ],
+)
+def test_cluster_source_must_be_given_once(cli: Any, tmp_path: Path, args: list[str]) -> None:
+    result = cli("sim", *args, "--kubeconfig-dir", str(tmp_path))
+    assert result.exit_code == 2
+    assert "--clusters or --from-repo" in result.output
+
+
+def test_source_without_clusters_is_a_usage_error(cli: Any, tmp_path: Path) -> None:
+    (tmp_path / "app.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n")
+    result = cli("sim", "--from-repo", str(tmp_path), "--kubeconfig-dir", str(tmp_path / "k"))
+    assert result.exit_code == 2
+    assert "defines no Cluster" in result.output

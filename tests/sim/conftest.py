@@ -1,0 +1,20 @@
+"""The simulator's tests use the shared simulated-cluster fixtures (tests/simfixture.py),
+and a CustomResourceDefinition some of them need."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from simfixture import WIDGETS_CRD, RunningSim, make_sim_cluster_fixture, sim_cluster_fixture
+
+__all__ = ["make_sim_cluster_fixture", "sim_cluster_fixture"]
+
+
+@pytest.fixture(name="widget_crd")
+def widget_crd_fixture(sim_cluster: RunningSim) -> dict[str, Any]:
+    """The namespaced Widget kind (example.com, v1 and v1beta1), created through the API."""
+    created = sim_cluster.resource("apiextensions.k8s.io/v1", "CustomResourceDefinition").create(
+        body=WIDGETS_CRD
+    )
+    return dict(created.to_dict())

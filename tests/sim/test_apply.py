@@ -1,0 +1,211 @@
+"""Server-side apply (`application/apply-patch+yaml`) and managed fields.
+
+Covers: apply creates (201) and records an Apply entry whose fieldsV1 lists exactly the
+applied fields; re-applying the same configuration changes nothing (same resourceVersion);
+a changed value updates; a field the manager stops applying is removed, unless another
+manager also owns it; a different value for another manager's field is a 409 Conflict
+naming the manager and the field, and `force=true` takes the field over; two managers each
+own their own container of one list (keyed by name); a YAML body; missing fieldManager is a
+400; a create without apply records an Update entry for its manager; apply to the status
+subresource.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simfixture import RunningSim, config_map, deployment, failure, raw, status_of
+
+
+def _apply(sim: RunningSim, body: dict[str, Any], manager: str, force: bool = False) -> Any:
+    resource = sim.resource(body["apiVersion"], body["kind"])
+    return resource.server_side_apply(
+        body=body, field_manager=manager, force_conflicts=force or None
+    )
+
+
+def _entries(obj: Any) -> dict[tuple[str, str], dict[str, Any]]:
+    return {
+        (entry["manager"], entry["operation"]): entry
+        for entry in obj.to_dict()["metadata"].get("managedFields", [])
+    }
+
+
+def test_apply_creates_and_records_owned_fields(sim_cluster: RunningSim) -> None:
+    applied = _apply(sim_cluster, config_map("cfg", a="1"), "gitfleet")
+    entry = _entries(applied)[("gitfleet", "Apply")]
+    assert applied.data.a == "1"
+    assert entry["apiVersion"] == "v1"
+    assert entry["fieldsType"] == "FieldsV1"
+    assert entry["fieldsV1"] == {"f:data": {"f:a": {}}}
+
+
+def test_reapplying_the_same_configuration_is_a_no_op(sim_cluster: RunningSim) -> None:
+    _apply(sim_cluster, deployment(), "gitfleet")
+    before = sim_cluster.objects.get("apps/v1", "Deployment", "web", "default")
+    again = _apply(sim_cluster, deployment(), "gitfleet")
+    assert before is not None
+    assert again.metadata.resourceVersion == before["metadata"]["resourceVersion"]
+
+
+def test_apply_updates_a_value(sim_cluster: RunningSim) -> None:
+    _apply(sim_cluster, deployment(replicas=2), "gitfleet")
+    updated = _apply(sim_cluster, deployment(replicas=4), "gitfleet")
+    assert updated.spec.replicas == 4
+    assert updated.metadata.generation == 2
+
+
+def test_field_no_longer_applied_is_removed(sim_cluster: RunningSim) -> None:
+    _apply(sim_cluster, config_map("cfg", a="1", b="2"), "gitfleet")
+    applied = _apply(sim_cluster, config_map("cfg", a="1"), "gitfleet")
+    assert applied.data.to_dict() == {"a": "1"}
+    assert _entries(applied)[("gitfleet", "Apply")]["fieldsV1"] == {"f:data": {"f:a": {}}}
+
+
+def test_field_another_manager_owns_survives(sim_cluster: RunningSim) -> None:
+    _apply(sim_cluster, config_map("cfg", a="1", b="2"), "gitfleet")
+    _apply(sim_cluster, config_map("cfg", b="2"), "other")
+    applied = _apply(sim_cluster, config_map("cfg", a="1"), "gitfleet")
+    assert applied.data.to_dict() == {"a": "1", "b": "2"}
+
+
+def test_conflicting_value_is_a_conflict_naming_manager_and_field(
+    sim_cluster: RunningSim,
+) -> None:
+    _apply(sim_cluster, deployment(replicas=2), "gitfleet")
+    body = deployment(replicas=5)
+    error = failure(lambda: _apply(sim_cluster, body, "autoscaler"))
+    status = status_of(error)
+    causes = {(c["field"], c["message"]) for c in status["details"]["causes"]}
+    assert (error.status, status["reason"]) == (409, "Conflict")
+    assert (".spec.replicas", 'conflict with "gitfleet" using apps/v1') in causes
+    assert (
+        sim_cluster.objects.get("apps/v1", "Deployment", "web", "default")["spec"]["replicas"] == 2
+    )
+
+
+def test_same_value_is_shared_without_conflict(sim_cluster: RunningSim) -> None:
+    _apply(sim_cluster, deployment(replicas=2), "gitfleet")
+    shared = _apply(sim_cluster, deployment(replicas=2), "other")
+    entries = _entries(shared)
+    assert "f:replicas" in entries[("gitfleet", "Apply")]["fieldsV1"]["f:spec"]
+    assert "f:replicas" in entries[("other", "Apply")]["fieldsV1"]["f:spec"]
+
+
+def test_force_takes_the_field_over(sim_cluster: RunningSim) -> None:
+    _apply(sim_cluster, deployment(replicas=2), "gitfleet")
+    forced = _apply(sim_cluster, deployment(replicas=5), "autoscaler", force=True)
+    entries = _entries(forced)
+    assert forced.spec.replicas == 5
+    assert "f:replicas" in entries[("autoscaler", "Apply")]["fieldsV1"]["f:spec"]
+    assert "f:replicas" not in entries[("gitfleet", "Apply")]["fieldsV1"]["f:spec"]
+    back = failure(lambda: _apply(sim_cluster, deployment(replicas=2), "gitfleet"))
+    assert 'conflict with "autoscaler"' in status_of(back)["message"]
+
+
+def test_each_manager_owns_its_own_container(sim_cluster: RunningSim) -> None:
+    app = deployment()
+    _apply(sim_cluster, app, "gitfleet")
+    sidecar = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"template": {"spec": {"containers": [{"name": "proxy", "image": "envoy"}]}}},
+    }
+    merged = _apply(sim_cluster, sidecar, "mesh")
+    assert [c.name for c in merged.spec.template.spec.containers] == ["web", "proxy"]
+    mesh = _entries(merged)[("mesh", "Apply")]["fieldsV1"]
+    containers = mesh["f:spec"]["f:template"]["f:spec"]["f:containers"]
+    assert containers == {'k:{"name":"proxy"}': {".": {}, "f:image": {}, "f:name": {}}}
+    app["spec"]["template"]["spec"]["containers"][0]["image"] = "nginx:2"
+    updated = _apply(sim_cluster, app, "gitfleet")
+    assert [(c.name, c.image) for c in updated.spec.template.spec.containers] == [
+        ("web", "nginx:2"),
+        ("proxy", "envoy"),
+    ]
+
+
+def test_container_no_longer_applied_is_removed(sim_cluster: RunningSim) -> None:
+    body = deployment()
+    containers = body["spec"]["template"]["spec"]["containers"]
+    containers.append({"name": "extra", "image": "busybox"})
+    _apply(sim_cluster, body, "gitfleet")
+    containers.pop()
+    applied = _apply(sim_cluster, body, "gitfleet")
+    assert [c.name for c in applied.spec.template.spec.containers] == ["web"]
+
+
+def test_apply_accepts_yaml(sim_cluster: RunningSim) -> None:
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\ndata:\n  k: v\n"
+    status, body = raw(
+        sim_cluster,
+        "PATCH",
+        "/api/v1/namespaces/default/configmaps/y?fieldManager=gitfleet",
+        body=text.encode(),
+        headers={"Content-Type": "application/apply-patch+yaml"},
+    )
+    assert (status, body["data"]) == (201, {"k": "v"})
+
+
+def test_apply_needs_a_field_manager(sim_cluster: RunningSim) -> None:
+    status, body = raw(
+        sim_cluster,
+        "PATCH",
+        "/api/v1/namespaces/default/configmaps/y",
+        body=config_map("y"),
+        headers={"Content-Type": "application/apply-patch+yaml"},
+    )
+    assert (status, body["reason"]) == (400, "BadRequest")
+
+
+def test_plain_writes_record_update_entries(sim_cluster: RunningSim) -> None:
+    maps = sim_cluster.resource("v1", "ConfigMap")
+    created = maps.create(
+        body=config_map("u", a="1"), namespace="default", field_manager="kubectl-create"
+    )
+    entry = _entries(created)[("kubectl-create", "Update")]
+    assert entry["fieldsV1"] == {"f:data": {"f:a": {}}}
+    patched = maps.patch(
+        name="u",
+        namespace="default",
+        body={"data": {"a": "2"}},
+        content_type="application/merge-patch+json",
+        field_manager="editor",
+    )
+    entries = _entries(patched)
+    assert entries[("editor", "Update")]["fieldsV1"] == {"f:data": {"f:a": {}}}
+    assert ("kubectl-create", "Update") not in entries
+
+
+def test_apply_over_an_updated_field_conflicts(sim_cluster: RunningSim) -> None:
+    maps = sim_cluster.resource("v1", "ConfigMap")
+    maps.create(body=config_map("u", a="1"), namespace="default", field_manager="kubectl-edit")
+    error = failure(lambda: _apply(sim_cluster, config_map("u", a="2"), "gitfleet"))
+    assert error.status == 409
+    assert "kubectl-edit" in status_of(error)["message"]
+
+
+def test_apply_to_status_changes_only_status(sim_cluster: RunningSim) -> None:
+    _apply(sim_cluster, deployment(replicas=1), "gitfleet")
+    status_body = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"replicas": 9},
+        "status": {"replicas": 7},
+    }
+    status, body = raw(
+        sim_cluster,
+        "PATCH",
+        "/apis/apps/v1/namespaces/default/deployments/web/status?fieldManager=probe&force=true",
+        body=status_body,
+        headers={"Content-Type": "application/apply-patch+yaml"},
+    )
+    assert status == 200
+    assert body["status"]["replicas"] == 7
+    assert body["spec"]["replicas"] == 1
+
+
+def test_apply_into_missing_namespace_is_not_found(sim_cluster: RunningSim) -> None:
+    error = failure(lambda: _apply(sim_cluster, config_map("x", "nowhere"), "gitfleet"))
+    assert error.status == 404
