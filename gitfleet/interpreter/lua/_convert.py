@@ -98,19 +98,16 @@ def number(value: float) -> int | float:
 
 
 def go_number_text(value: int | float) -> str:
-    """How Go's encoding/json prints a float64 (strconv 'f' or 'e' with shortest digits)."""
+    """How Go's encoding/json prints a float64: shortest digits, positional from 1e-6 to 1e21,
+    otherwise with an exponent (`1e+21`, `1.5e-7`)."""
     f = float(value)
-    if f == 0:
-        return "0"
     if not math.isfinite(f):
         raise ConversionError(f"json: unsupported value: {f}")
+    if f.is_integer() and abs(f) < 1e21:
+        return str(int(f))
     if abs(f) < 1e-6 or abs(f) >= 1e21:
-        text = repr(f)
-        mantissa, _, exponent = text.partition("e")
-        sign, digits = exponent[0], exponent[1:].lstrip("0") or "0"
-        return (
-            f"{mantissa.removesuffix('.0')}e{sign}{digits.zfill(2) if len(digits) < 2 else digits}"
-        )
+        mantissa, _, exponent = repr(f).partition("e")
+        return f"{mantissa}e{exponent[0]}{exponent[1:].lstrip('0') or '0'}"
     return format(decimal.Decimal(repr(f)), "f")
 
 

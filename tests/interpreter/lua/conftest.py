@@ -55,7 +55,7 @@ def customization_yaml(
         "apiVersion: config.karmada.io/v1alpha1",
         "kind: ResourceInterpreterCustomization",
         "metadata:",
-        f"  name: {name}",
+        f'  name: "{name}"',
         "spec:",
         "  target:",
         f"    apiVersion: {target[0]}",

@@ -17,6 +17,7 @@ from typing import Any
 
 from gitfleet.interpreter import _quantity, lua
 from gitfleet.interpreter.lua import _yamlfile
+from gitfleet.interpreter.lua._thirdparty import CUSTOMIZATIONS_FILE, TESTDATA
 from gitfleet.model import _codec, config, work
 from gitfleet.model.origin import Origin
 
@@ -41,11 +42,11 @@ class Case:
 def cases(folder: Path) -> list[Case]:
     """Every case under `folder`, with the customizations next to its testdata."""
     out = []
-    for path in sorted(folder.rglob(lua._thirdparty.CUSTOMIZATIONS_FILE)):
-        if "testdata" in path.parts:
+    for path in sorted(folder.rglob(CUSTOMIZATIONS_FILE)):
+        if TESTDATA in path.relative_to(folder).parts:
             continue
         customizations = tuple(lua.read_customizations(path))
-        for data in sorted((path.parent / "testdata").glob("*.yaml")):
+        for data in sorted((path.parent / TESTDATA).glob("*.yaml")):
             for doc, origin in _yamlfile.documents(str(data), data.read_text()):
                 out.append(Case(str(doc.get("name", "")), origin, doc, customizations))
     return out

@@ -1,0 +1,296 @@
+"""`gitfleet interpret`: run a customization file's scripts on objects, like karmadactl interpret.
+
+Aspects covered:
+- each operation prints one object keyed as Karmada's test data output, as YAML or with
+  `-o json`, given the desired and/or observed object, status items and replicas;
+- `--check` lists problems (exit 1 on errors) or confirms every script compiles;
+- `-f` also takes a folder in Karmada's third-party layout;
+- a failing script exits 1 with `file:line:col` of its `luaScript` and the Lua line;
+- usage errors exit 2: neither or both of --check/--operation, unknown operation, missing or
+  conflicting objects, a kind no customization targets is exit 1 (an input problem).
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import Invoke
+
+RIC = """\
+apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: pools
+spec:
+  target:
+    apiVersion: apps.example.io/v1
+    kind: Pool
+  customizations:
+    replicaResource:
+      luaScript: |
+        local kube = require("kube")
+        function GetReplicas(obj)
+          return obj.spec.replicas, kube.accuratePodRequirements(obj.spec.template)
+        end
+    replicaRevision:
+      luaScript: |
+        function ReviseReplica(obj, replicas)
+          obj.spec.replicas = replicas
+          return obj
+        end
+    retention:
+      luaScript: |
+        function Retain(desired, observed)
+          desired.spec.paused = observed.spec.paused
+          return desired
+        end
+    statusReflection:
+      luaScript: |
+        function ReflectStatus(obj)
+          return {ready = obj.status.ready}
+        end
+    statusAggregation:
+      luaScript: |
+        function AggregateStatus(obj, items)
+          local ready = 0
+          for _, item in ipairs(items or {}) do ready = ready + item.status.ready end
+          obj.status = {ready = ready, clusters = #(items or {})}
+          return obj
+        end
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(obj)
+          return obj.status.ready >= obj.spec.replicas
+        end
+    dependencyInterpretation:
+      luaScript: |
+        function GetDependencies(obj)
+          return {{apiVersion = "v1", kind = "Secret", namespace = obj.metadata.namespace,
+                   name = obj.spec.secret}}
+        end
+    componentResource:
+      luaScript: |
+        function GetComponents(obj)
+          return {{name = "main", replicas = obj.spec.replicas}}
+        end
+"""
+
+POOL = """\
+apiVersion: apps.example.io/v1
+kind: Pool
+metadata: {name: p, namespace: ns}
+spec:
+  replicas: 2
+  secret: creds
+  paused: false
+  template:
+    spec:
+      containers: [{name: c, resources: {requests: {cpu: 100m}}}]
+status: {ready: 2}
+"""
+
+OBSERVED = POOL.replace("paused: false", "paused: true").replace("ready: 2", "ready: 1")
+
+
+@pytest.fixture(name="files")
+def files_fixture(tmp_path: Path) -> dict[str, str]:
+    paths = {}
+    for name, text in {
+        "ric.yaml": RIC,
+        "pool.yaml": POOL,
+        "observed.yaml": OBSERVED,
+        "items.yaml": "- {clusterName: a, status: {ready: 1}}\n"
+        "- {clusterName: b, status: {ready: 2}}\n",
+        "bad.yaml": RIC.replace(
+            "return obj.status.ready >= obj.spec.replicas", "return obj.status.missing.x"
+        ),
+    }.items():
+        (tmp_path / name).write_text(text)
+        paths[name] = str(tmp_path / name)
+    return paths
+
+
+OPERATIONS = [
+    pytest.param(
+        ["--operation", "InterpretReplica", "--desired-file", "pool.yaml"],
+        {"replica": 2, "requires": {"resourceRequest": {"cpu": "100m"}}},
+        id="replicas",
+    ),
+    pytest.param(
+        ["--operation", "revisereplica", "--desired-file", "pool.yaml", "--desired-replica", "5"],
+        5,
+        id="revise",
+    ),
+    pytest.param(
+        [
+            "--operation",
+            "Retain",
+            "--desired-file",
+            "pool.yaml",
+            "--observed-file",
+            "observed.yaml",
+        ],
+        True,
+        id="retain",
+    ),
+    pytest.param(
+        ["--operation", "InterpretStatus", "--observed-file", "observed.yaml"],
+        {"status": {"ready": 1}},
+        id="status",
+    ),
+    pytest.param(
+        [
+            "--operation",
+            "AggregateStatus",
+            "--desired-file",
+            "pool.yaml",
+            "--status-file",
+            "items.yaml",
+        ],
+        {"ready": 3, "clusters": 2},
+        id="aggregate",
+    ),
+    pytest.param(
+        ["--operation", "InterpretHealth", "--observed-file", "observed.yaml"],
+        {"healthy": False},
+        id="health",
+    ),
+    pytest.param(
+        ["--operation", "InterpretDependency", "--desired-file", "pool.yaml"],
+        {
+            "dependencies": [
+                {"apiVersion": "v1", "kind": "Secret", "namespace": "ns", "name": "creds"}
+            ]
+        },
+        id="dependencies",
+    ),
+    pytest.param(
+        ["--operation", "InterpretComponent", "--desired-file", "pool.yaml"],
+        {"components": [{"name": "main", "replicas": 2}]},
+        id="components",
+    ),
+]
+
+
+def _args(files: dict[str, str], args: list[str]) -> list[str]:
+    return [files.get(a, a) for a in args]
+
+
+@pytest.mark.parametrize(("args", "expected"), OPERATIONS)
+def test_operation_json(
+    cli: Invoke, files: dict[str, str], args: list[str], expected: object
+) -> None:
+    result = cli("interpret", "-f", files["ric.yaml"], *_args(files, args), "-o", "json")
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    if "revisereplica" in args:
+        assert list(printed) == ["revised"] and printed["revised"]["spec"]["replicas"] == expected
+    elif "Retain" in args:
+        assert list(printed) == ["retained"] and printed["retained"]["spec"]["paused"] is expected
+    elif "AggregateStatus" in args:
+        assert list(printed) == ["aggregatedStatus"]
+        assert printed["aggregatedStatus"]["status"] == expected
+    else:
+        assert printed == expected
+
+
+def test_default_output_is_yaml(cli: Invoke, files: dict[str, str]) -> None:
+    result = cli(
+        "interpret", "-f", files["ric.yaml"], "--operation", "InterpretReplica",
+        "--desired-file", files["pool.yaml"],
+    )  # fmt: skip
+    assert result.exit_code == 0
+    assert yaml.safe_load(result.stdout) == {
+        "replica": 2,
+        "requires": {"resourceRequest": {"cpu": "100m"}},
+    }
+
+
+def test_script_failure_exits_1_located(cli: Invoke, files: dict[str, str]) -> None:
+    result = cli(
+        "interpret", "-f", files["bad.yaml"], "--operation", "InterpretHealth",
+        "--observed-file", files["pool.yaml"],
+    )  # fmt: skip
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        f"{files['bad.yaml']}:42:7: InterpretHealth: Pool ns/p: lua line 2: "
+        "attempt to index field 'missing' (a nil value)"
+    )
+
+
+def test_check(cli: Invoke, files: dict[str, str], tmp_path: Path) -> None:
+    ok = cli("interpret", "-f", files["ric.yaml"], "--check")
+    assert ok.exit_code == 0 and "every script compiles" in ok.stdout
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(RIC.replace("function GetComponents(obj)", "function GetComponents(obj"))
+    result = cli("interpret", "-f", str(broken), "--check", "-o", "json")
+    assert result.exit_code == 1
+    (problem,) = json.loads(result.stdout)
+    assert problem["line"] == 53 and problem["severity"] == "error"
+    assert problem["message"] == "componentResource: lua line 2: ')' expected near 'return'"
+
+
+def test_folder_in_karmada_layout(cli: Invoke, files: dict[str, str], tmp_path: Path) -> None:
+    folder = tmp_path / "rules" / "apps.example.io" / "v1" / "Pool"
+    folder.mkdir(parents=True)
+    (folder / "customizations.yaml").write_text(RIC)
+    result = cli(
+        "interpret", "-f", str(tmp_path / "rules"), "--operation", "InterpretHealth",
+        "--observed-file", files["pool.yaml"], "-o", "json",
+    )  # fmt: skip
+    assert result.exit_code == 0 and json.loads(result.stdout) == {"healthy": True}
+
+
+USAGE = [
+    pytest.param([], "give either --check or --operation", id="nothing to do"),
+    pytest.param(["--check", "--operation", "Retain"], "give either", id="both"),
+    pytest.param(
+        ["--operation", "Explode", "--desired-file", "pool.yaml"], "not supported", id="unknown"
+    ),
+    pytest.param(
+        ["--operation", "InterpretHealth"], "needs the desired or the observed", id="no object"
+    ),
+    pytest.param(
+        [
+            "--operation",
+            "InterpretHealth",
+            "--desired-file",
+            "pool.yaml",
+            "--observed-file",
+            "pool.yaml",
+        ],
+        "not both",
+        id="both objects",
+    ),
+    pytest.param(
+        ["--operation", "Retain", "--desired-file", "pool.yaml"],
+        "needs the observed",
+        id="retain one",
+    ),
+    pytest.param(
+        ["--operation", "Retain", "--desired-file", "absent.yaml"], "does not exist", id="no file"
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), USAGE)
+def test_usage_errors(cli: Invoke, files: dict[str, str], args: list[str], message: str) -> None:
+    result = cli("interpret", "-f", files["ric.yaml"], *_args(files, args))
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_kind_without_customization(cli: Invoke, files: dict[str, str], tmp_path: Path) -> None:
+    other = tmp_path / "other.yaml"
+    other.write_text(textwrap.dedent(POOL).replace("kind: Pool", "kind: Lake"))
+    result = cli(
+        "interpret", "-f", files["ric.yaml"], "--operation", "InterpretHealth",
+        "--observed-file", str(other),
+    )  # fmt: skip
+    assert result.exit_code == 1
+    assert "no customization targets apps.example.io/v1 Lake" in result.stderr

@@ -1,0 +1,141 @@
+"""Values between Python and Lua, as Karmada's runtime converts them (luavm/lua.go decodeValue,
+lua_convert.go ConvertLuaResultInto, layeh.com/gopher-json).
+
+Aspects covered:
+- into Lua: objects and arrays become tables, nulls disappear (null array elements are skipped,
+  later ones move up), numbers are Lua numbers, non-string keys become strings;
+- out of Lua: string keys make an object, keys 1..n an array, an empty table `[]`; holes, mixed
+  keys, functions, a table met twice, NaN and overly deep nesting are errors with gopher-json's
+  messages; integral numbers within int64 come back as ints; invalid UTF-8 becomes U+FFFD;
+- Karmada's repair of empty tables: a path that was `{}` (or `[]`) in a reference object keeps
+  that form, array indices ignored; any other empty table is deleted; a bare `[]` result is `{}`
+  for object targets;
+- numbers printed as Go's encoding/json prints them (for quantities given as numbers).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gitfleet.interpreter.lua import _convert
+from gitfleet.interpreter.lua._sandbox import ScriptError
+from tests.interpreter.lua.conftest import Run
+
+INTO_LUA = [
+    pytest.param(
+        {"a": None, "b": 1},
+        "local n = 0 for _ in pairs(o) do n = n + 1 end return n",
+        1,
+        id="null field dropped",
+    ),
+    pytest.param({"l": [1, None, 3]}, "return #o.l * 10 + o.l[2]", 23, id="null element skipped"),
+    pytest.param({"l": [None]}, "return #o.l", 0, id="only null element"),
+    pytest.param({"n": 3}, "return type(o.n) .. tostring(o.n)", "number3", id="integer"),
+    pytest.param({"n": 2.5}, "return o.n * 2", 5, id="float"),
+    pytest.param({"b": False}, "return o.b == false", True, id="false kept"),
+    pytest.param({"e": {}, "l": []}, "return next(o.e) == nil and #o.l == 0", True, id="empty"),
+    pytest.param({1: "x"}, "return o['1']", "x", id="key made a string"),
+    pytest.param({"deep": [[{"x": [1]}]]}, "return o.deep[1][1].x[1]", 1, id="nested"),
+]
+
+
+@pytest.mark.parametrize(("value", "body", "expected"), INTO_LUA)
+def test_into_lua(run: Run, value: Any, body: str, expected: Any) -> None:
+    assert run(f"function F(o) {body} end", value) == [expected]
+
+
+OUT_OF_LUA = [
+    pytest.param("return {a = 1, b = {2, 3}}", {"a": 1, "b": [2, 3]}, id="object and array"),
+    pytest.param("return {}", [], id="empty table"),
+    pytest.param("return {a = {}, b = {1}}", {"b": [1]}, id="empty table deleted"),
+    pytest.param("return {1.0, 2.5, 2^53, 1e300, -0}", [1, 2.5, 2**53, 1e300, 0], id="numbers"),
+    pytest.param("return {2^63}", [2.0**63], id="beyond int64 stays a float"),
+    pytest.param("return {s = 'caf\\195\\169'}", {"s": "café"}, id="utf-8"),
+    pytest.param("return {s = 'a\\255b'}", {"s": "a\ufffdb"}, id="invalid utf-8 replaced"),
+    pytest.param("return {s = 'tab\\tquote\"\\0'}", {"s": 'tab\tquote"\x00'}, id="escapes"),
+    pytest.param("return true", True, id="boolean"),
+    pytest.param("return 'text'", "text", id="string"),
+]
+
+
+@pytest.mark.parametrize(("body", "expected"), OUT_OF_LUA)
+def test_out_of_lua(run: Run, body: str, expected: Any) -> None:
+    assert run(f"function F() {body} end") == [expected]
+
+
+ENCODING_ERRORS = [
+    pytest.param(
+        "local t = {} t[1] = 1 t[3] = 3 return t", "cannot encode sparse array", id="hole"
+    ),
+    pytest.param("return {1, a = 2}", "cannot encode mixed or invalid key types", id="mixed keys"),
+    pytest.param("return {[true] = 1}", "cannot encode mixed or invalid key types", id="bool key"),
+    pytest.param("return {[1.5] = 1}", "cannot encode sparse array", id="float key"),
+    pytest.param("return {f = print}", "cannot encode function to JSON", id="function"),
+    pytest.param("local t = {} return {t, t}", "recursively nested tables", id="table twice"),
+    pytest.param("local t = {} t.self = t return t", "recursively nested tables", id="cycle"),
+    pytest.param("return {0/0}", "json: unsupported value", id="nan"),
+    pytest.param("return {1/0}", "json: unsupported value", id="infinity"),
+    pytest.param(
+        "local t = {} local c = t for i = 1, 300 do c.x = {} c = c.x end return t",
+        "nested deeper than",
+        id="too deep",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "message"), ENCODING_ERRORS)
+def test_values_json_cannot_hold(run: Run, body: str, message: str) -> None:
+    with pytest.raises(ScriptError, match=message):
+        run(f"function F() {body} end")
+
+
+REPAIRS = [
+    pytest.param({"a": []}, [{"a": {}}], {"a": {}}, id="was an empty object"),
+    pytest.param({"a": []}, [{"a": []}], {"a": []}, id="was an empty array"),
+    pytest.param({"a": []}, [{"b": {}}], {}, id="was nothing: deleted"),
+    pytest.param(
+        {"items": [{"tags": []}, {"tags": ["x"]}]},
+        [{"items": [{"tags": {}}]}],
+        {"items": [{"tags": {}}, {"tags": ["x"]}]},
+        id="array indices ignored",
+    ),
+    pytest.param({"l": [[], 1, []]}, [], {"l": [1]}, id="empty elements removed"),
+    pytest.param(
+        {"a": []}, [{"a": []}, {"a": {}}], {"a": {}}, id="object form wins over array form"
+    ),
+    pytest.param({"x": {"y": []}}, [{"x": {"y": {}}}], {"x": {"y": {}}}, id="nested path"),
+]
+
+
+@pytest.mark.parametrize(("result", "references", "expected"), REPAIRS)
+def test_repair_of_empty_tables(result: Any, references: list[Any], expected: Any) -> None:
+    assert _convert.repair(result, references, struct=True) == expected
+
+
+@pytest.mark.parametrize(("struct", "expected"), [(True, {}), (False, [])])
+def test_bare_empty_result(struct: bool, expected: Any) -> None:
+    assert _convert.repair([], [], struct=struct) == expected
+
+
+GO_NUMBERS = [
+    pytest.param(3, "3", id="int"),
+    pytest.param(2.5, "2.5", id="float"),
+    pytest.param(1e16, "10000000000000000", id="large integral float"),
+    pytest.param(1e21, "1e+21", id="exponent from 1e21"),
+    pytest.param(1.5e-7, "1.5e-7", id="small"),
+    pytest.param(0.000001, "0.000001", id="1e-6 is positional"),
+    pytest.param(2.048, "2.048", id="shortest digits"),
+    pytest.param(-0.5, "-0.5", id="negative"),
+]
+
+
+@pytest.mark.parametrize(("value", "text"), GO_NUMBERS)
+def test_go_number_text(value: float, text: str) -> None:
+    assert _convert.go_number_text(value) == text
+
+
+def test_decode_repairs_only_when_needed() -> None:
+    assert _convert.decode('{"a":1.0,"b":[]}', [{"b": {}}], struct=True) == {"a": 1, "b": {}}
+    assert _convert.decode('{"a":"[]"}', [], struct=True) == {"a": "[]"}

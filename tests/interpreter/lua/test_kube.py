@@ -1,0 +1,241 @@
+"""The `kube` library (Karmada: luavm/kube.go) as scripts call it.
+
+Aspects covered:
+- `resourceAdd`: canonical sums, the format of the first operand added to a zero sum, nil as
+  zero, numbers and bad quantities refused;
+- `getResourceQuantity`: apimachinery's AsApproximateFloat64 to the bit (`2048m` is 2048 * 1e-3),
+  nil as zero, negative quantities and wrong arguments refused; a number it returns, put in a
+  requirement, comes back as the canonical quantity;
+- `accuratePodRequirements`: containers summed, limits standing in for requests, init
+  containers by maximum, overhead added, node claim from nodeSelector, tolerations and required
+  node affinity, nil when there is nothing;
+- `getPodDependencies`: ConfigMaps, Secrets, the ServiceAccount and PVCs from volumes (also
+  projected), env, envFrom, imagePullSecrets and every kind of container, deduplicated; nil
+  when there are none; the namespace defaults to `default`;
+- `require("kube")` is the only way in, as in Karmada.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gitfleet.interpreter import lua
+from gitfleet.interpreter.lua._sandbox import ScriptError
+from tests.interpreter.lua.conftest import Run, deployment, make_customization
+
+CALL = 'local kube = require("kube")\nfunction F(a, b, c) return kube.{call} end'
+
+RESOURCE_ADD = [
+    pytest.param("resourceAdd('4G', '4G')", "8G", id="decimal"),
+    pytest.param("resourceAdd('13Gi', '512Mi')", "13824Mi", id="binary"),
+    pytest.param("resourceAdd('100m', '900m')", "1", id="milli to whole"),
+    pytest.param("resourceAdd(nil, '1500m')", "1500m", id="nil is zero"),
+    pytest.param("resourceAdd()", "0", id="nothing"),
+    pytest.param("resourceAdd('0', '1Gi')", "1Gi", id="format of first non-zero"),
+    pytest.param("resourceAdd('1', '-1', '2Gi')", "2Gi", id="format taken again at zero"),
+    pytest.param("resourceAdd('1Gi', '1')", "1073741825", id="binary not a power of 1024"),
+]
+
+
+@pytest.mark.parametrize(("call", "expected"), RESOURCE_ADD)
+def test_resource_add(run: Run, call: str, expected: str) -> None:
+    assert run(CALL.replace("{call}", call)) == [expected]
+
+
+QUANTITY = [
+    pytest.param("getResourceQuantity('100m')", 0.1, id="milli"),
+    pytest.param("getResourceQuantity('2048m')", 2048 * 0.001, id="scaled int64"),
+    pytest.param("getResourceQuantity('2.048')", 2048 * 0.001, id="fraction"),
+    pytest.param("getResourceQuantity('1Gi')", 1073741824, id="binary"),
+    pytest.param("getResourceQuantity('1e3')", 1000, id="exponent"),
+    pytest.param("getResourceQuantity('0.5n')", 1e-9, id="rounded up to nano"),
+    pytest.param("getResourceQuantity(nil)", 0, id="nil"),
+]
+
+
+@pytest.mark.parametrize(("call", "expected"), QUANTITY)
+def test_get_resource_quantity(run: Run, call: str, expected: float) -> None:
+    assert run(CALL.replace("{call}", call)) == [expected]
+
+
+REFUSED = [
+    pytest.param("resourceAdd('1', 2)", "bad argument #2 to resourceAdd", id="add a number"),
+    pytest.param("resourceAdd('lots')", "cannot parse 'lots'", id="add a bad quantity"),
+    pytest.param("getResourceQuantity('-1')", "negative value", id="negative"),
+    pytest.param("getResourceQuantity('1', '2')", "only accepts one argument", id="two arguments"),
+    pytest.param("getResourceQuantity(1)", "string expected, got number", id="a number"),
+    pytest.param("accuratePodRequirements()", "only accepts one argument", id="no template"),
+    pytest.param("accuratePodRequirements('x')", "table expected, got string", id="not a table"),
+    pytest.param(
+        "accuratePodRequirements({spec = {containers = 'x'}})",
+        "fail to convert lua value to PodTemplateSpec",
+        id="wrong field type",
+    ),
+    pytest.param("getPodDependencies({})", "only accepts two argument", id="one argument"),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), REFUSED)
+def test_refused_arguments(run: Run, call: str, message: str) -> None:
+    with pytest.raises(ScriptError, match=message):
+        run(CALL.replace("{call}", call))
+
+
+def _container(name: str, requests: dict[str, str] | None = None, **more: Any) -> dict[str, Any]:
+    resources = {"requests": requests} if requests else {}
+    return {"name": name, "resources": {**resources, **more}}
+
+
+REQUIREMENTS = [
+    pytest.param({"spec": {"containers": [{"name": "a"}]}}, None, id="nothing"),
+    pytest.param(
+        {
+            "spec": {
+                "containers": [
+                    _container("a", {"cpu": "100m", "memory": "64Mi"}),
+                    _container("b", {"cpu": "150m"}, limits={"cpu": "1", "memory": "64Mi"}),
+                ]
+            }
+        },
+        {"resourceRequest": {"cpu": "250m", "memory": "128Mi"}},
+        id="sum, limits stand in",
+    ),
+    pytest.param(
+        {
+            "spec": {
+                "initContainers": [_container("i", {"cpu": "2", "memory": "1Mi"})],
+                "containers": [_container("a", {"cpu": "500m", "memory": "64Mi"})],
+                "overhead": {"cpu": "10m"},
+            }
+        },
+        {"resourceRequest": {"cpu": "2010m", "memory": "64Mi"}},
+        id="init containers by maximum, overhead added",
+    ),
+    pytest.param(
+        {
+            "spec": {
+                "containers": [{"name": "a"}],
+                "nodeSelector": {"disk": "ssd"},
+                "tolerations": [{"key": "gpu", "operator": "Exists"}],
+                "affinity": {
+                    "nodeAffinity": {
+                        "requiredDuringSchedulingIgnoredDuringExecution": {
+                            "nodeSelectorTerms": [
+                                {
+                                    "matchExpressions": [
+                                        {"key": "z", "operator": "In", "values": ["a"]}
+                                    ]
+                                }
+                            ]
+                        }
+                    }
+                },
+            }
+        },
+        {
+            "nodeClaim": {
+                "hardNodeAffinity": {
+                    "nodeSelectorTerms": [
+                        {"matchExpressions": [{"key": "z", "operator": "In", "values": ["a"]}]}
+                    ]
+                },
+                "nodeSelector": {"disk": "ssd"},
+                "tolerations": [{"key": "gpu", "operator": "Exists"}],
+            }
+        },
+        id="node claim",
+    ),
+]
+
+
+@pytest.mark.parametrize(("template", "expected"), REQUIREMENTS)
+def test_accurate_pod_requirements(run: Run, template: Any, expected: Any) -> None:
+    assert run(CALL.replace("{call}", "accuratePodRequirements(a)"), template) == [expected]
+
+
+def _dep(kind: str, name: str, namespace: str = "ns") -> dict[str, str]:
+    return {"apiVersion": "v1", "kind": kind, "namespace": namespace, "name": name}
+
+
+POD_SPEC: dict[str, Any] = {
+    "serviceAccountName": "runner",
+    "imagePullSecrets": [{"name": "registry"}],
+    "initContainers": [{"name": "i", "envFrom": [{"configMapRef": {"name": "init-env"}}]}],
+    "containers": [
+        {
+            "name": "a",
+            "envFrom": [{"secretRef": {"name": "app-secret"}}],
+            "env": [
+                {"name": "X", "valueFrom": {"configMapKeyRef": {"name": "cm-key", "key": "k"}}},
+                {"name": "Y", "valueFrom": {"secretKeyRef": {"name": "app-secret", "key": "k"}}},
+                {"name": "Z", "value": "plain"},
+            ],
+        }
+    ],
+    "ephemeralContainers": [{"name": "e", "envFrom": [{"secretRef": {"name": "debug"}}]}],
+    "volumes": [
+        {"name": "v1", "configMap": {"name": "config"}},
+        {"name": "v2", "secret": {"secretName": "tls"}},
+        {"name": "v3", "persistentVolumeClaim": {"claimName": "data"}},
+        {
+            "name": "v4",
+            "projected": {
+                "sources": [{"configMap": {"name": "projected-cm"}}, {"secret": {"name": "proj"}}]
+            },
+        },
+    ],
+}
+
+
+def test_get_pod_dependencies(run: Run) -> None:
+    (found,) = run(CALL.replace("{call}", "getPodDependencies(a, b)"), {"spec": POD_SPEC}, "ns")
+    assert found == [
+        _dep("ConfigMap", "cm-key"),
+        _dep("ConfigMap", "config"),
+        _dep("ConfigMap", "init-env"),
+        _dep("ConfigMap", "projected-cm"),
+        _dep("Secret", "app-secret"),
+        _dep("Secret", "debug"),
+        _dep("Secret", "proj"),
+        _dep("Secret", "registry"),
+        _dep("Secret", "tls"),
+        _dep("ServiceAccount", "runner"),
+        _dep("PersistentVolumeClaim", "data"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("spec", "namespace", "expected"),
+    [
+        pytest.param({"serviceAccountName": "default"}, "ns", None, id="none: nil"),
+        pytest.param(
+            {"serviceAccountName": "sa"},
+            None,
+            [_dep("ServiceAccount", "sa", "default")],
+            id="nil namespace",
+        ),
+    ],
+)
+def test_get_pod_dependencies_edges(run: Run, spec: Any, namespace: Any, expected: Any) -> None:
+    call = "getPodDependencies(a, b)" if namespace is not None else "getPodDependencies(a, nil)"
+    assert run(CALL.replace("{call}", call), {"spec": spec}, namespace or "") == [expected]
+
+
+def test_kube_needs_require(run: Run) -> None:
+    with pytest.raises(ScriptError, match="global 'kube'"):
+        run("function F() return kube.resourceAdd('1') end")
+
+
+def test_approximate_quantity_round_trips_into_a_requirement(sandbox: lua.Sandbox) -> None:
+    script = """
+    local kube = require("kube")
+    function GetReplicas(obj)
+      return 1, {resourceRequest = {memory = kube.getResourceQuantity("2048m"), cpu = 0.25}}
+    end
+    """
+    layer = lua.LuaLayer([make_customization(replicaResource=script)], sandbox=sandbox)
+    handled, (count, requirements) = layer.get_replicas(deployment())
+    assert handled and count == 1 and requirements is not None
+    assert requirements.resource_request == {"cpu": "250m", "memory": "2048m"}
