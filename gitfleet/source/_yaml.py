@@ -22,6 +22,7 @@ aliases share nodes that later stages would copy out in full:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 from collections.abc import Callable, Hashable, Iterator
@@ -46,6 +47,9 @@ _BLOCK_BUDGET = 60
 # most 2 * _BLOCK_BUDGET block levels; flow collections add at most one level per bracket.
 assert 2 * _BLOCK_BUDGET + _FLOW_BUDGET <= MAX_DEPTH
 MERGE_TAG = _scalars.MERGE
+_STR = _scalars.STR
+_plain_tag = functools.lru_cache(maxsize=1 << 16)(_scalars.implicit_tag)
+"""Tags of plain scalars, remembered: manifests repeat the same keys and values endlessly."""
 _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
 _DEEP_PREFIX = re.compile(rb"^[ \t?:-]{%d}" % _BLOCK_BUDGET, re.MULTILINE)
@@ -102,7 +106,7 @@ class _Loader(CParser, yaml.constructor.SafeConstructor):
 
     def resolve(self, kind: type[nodes.Node], value: str, implicit: tuple[bool, bool]) -> str:
         if kind is nodes.ScalarNode:
-            return _scalars.implicit_tag(value) if implicit[0] else _scalars.STR
+            return _plain_tag(value) if implicit[0] else _STR
         return _SEQ if kind is nodes.SequenceNode else _MAP
 
     def construct_document(self, node: nodes.Node) -> Any:
@@ -117,24 +121,45 @@ class _Loader(CParser, yaml.constructor.SafeConstructor):
 
     def construct_mapping(self, node: nodes.MappingNode, deep: bool = False) -> dict[Hashable, Any]:
         _expect(node, nodes.MappingNode)
-        merged: list[tuple[nodes.Node, nodes.Node]] = []
-        own = _split_merges(node, merged)
         mapping: dict[Hashable, Any] = {}
-        for key_node, value_node in own:
-            key = self._key(key_node, deep)
+        merges = []
+        for key_node, value_node in node.value:
+            if key_node.tag == MERGE_TAG:
+                merges.append(value_node)
+                continue
+            # plain text keys, the usual case, skip the constructor's bookkeeping
+            if key_node.tag == _STR and type(key_node) is nodes.ScalarNode:
+                key = key_node.value
+            else:
+                key = self._key(key_node, deep)
             if key in mapping:
                 raise _Refused(key_node, f"duplicate key {key!r}")
-            mapping[key] = self.construct_object(value_node, deep=deep)
-        for key_node, value_node in merged:
-            key = self._key(key_node, deep)
-            if key not in mapping:
-                mapping[key] = self.construct_object(value_node, deep=deep)
+            mapping[key] = self.construct_value(value_node, deep)
+        if merges:
+            merged: list[tuple[nodes.Node, nodes.Node]] = []
+            for source in merges:
+                _merge_sources(source, merged)
+            for key_node, value_node in merged:
+                key = self._key(key_node, deep)
+                if key not in mapping:
+                    mapping[key] = self.construct_value(value_node, deep)
         return mapping
+
+    def construct_value(self, node: nodes.Node, deep: bool = False) -> Any:
+        """`construct_object`, without its bookkeeping for scalars (they are never shared
+        mutable values, so aliases of them need no identity)."""
+        if type(node) is nodes.ScalarNode:
+            if node.tag == _STR:
+                return node.value
+            build = _SCALARS.get(node.tag)
+            if build is not None:
+                return build(self, node)
+        return self.construct_object(node, deep=deep)
 
     def _key(self, key_node: nodes.Node, deep: bool) -> str:
         if not isinstance(key_node, nodes.ScalarNode):
             raise _Refused(key_node, f"a {_shape(key_node)} cannot be a mapping key")
-        text = _scalars.key_text(self.construct_object(key_node, deep=deep))
+        text = _scalars.key_text(self.construct_value(key_node, deep))
         if text is None:
             raise _Refused(key_node, "null cannot be a mapping key")
         return text
@@ -195,7 +220,7 @@ def _construct_seq(loader: _Loader, node: nodes.Node) -> Iterator[list[Any]]:
     _expect(node, nodes.SequenceNode)
     data: list[Any] = []
     yield data
-    data.extend(loader.construct_object(child) for child in node.value)
+    data.extend(loader.construct_value(child) for child in node.value)
 
 
 def _construct_map(loader: _Loader, node: nodes.Node) -> Iterator[dict[Hashable, Any]]:
@@ -233,27 +258,25 @@ def key_of(node: nodes.Node) -> str | None:
         return None
 
 
-def _split_merges(
-    node: nodes.MappingNode, merged: list[tuple[nodes.Node, nodes.Node]]
-) -> list[tuple[nodes.Node, nodes.Node]]:
-    """The node's own pairs; appends pairs merged in with `<<` (earlier sources first).
+def _merge_sources(value: nodes.Node, merged: list[tuple[nodes.Node, nodes.Node]]) -> None:
+    """Append the pairs a `<<` value merges in, in precedence order.
 
-    Own keys win over merged ones and earlier merge sources over later ones, as YAML's merge
-    key type says. Not a duplicate: a merged key that the mapping sets again.
+    A mapping's own keys win over merged ones (the caller adds merged keys last and only when
+    absent), earlier sources over later ones, and a source's own keys over those it merges
+    itself. Not a duplicate: a merged key that the mapping sets again.
     """
-    own = []
-    for key_node, value_node in node.value:
-        if key_node.tag != MERGE_TAG:
-            own.append((key_node, value_node))
-            continue
-        sources = value_node.value if isinstance(value_node, nodes.SequenceNode) else [value_node]
-        for source in sources:
-            if not isinstance(source, nodes.MappingNode):
-                raise _Refused(source, "only mappings can be merged with '<<'")
-            nested: list[tuple[nodes.Node, nodes.Node]] = []
-            merged.extend(_split_merges(source, nested))
-            merged.extend(nested)
-    return own
+    sources = value.value if isinstance(value, nodes.SequenceNode) else [value]
+    for source in sources:
+        if not isinstance(source, nodes.MappingNode):
+            raise _Refused(source, "only mappings can be merged with '<<'")
+        nested = []
+        for key_node, value_node in source.value:
+            if key_node.tag == MERGE_TAG:
+                nested.append(value_node)
+            else:
+                merged.append((key_node, value_node))
+        for inner in nested:
+            _merge_sources(inner, merged)
 
 
 def _position(text: str, offset: int) -> tuple[int, int]:

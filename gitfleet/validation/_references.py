@@ -4,14 +4,13 @@ A duplicate (same apiVersion, kind, namespace and name; a namespaced Karmada obj
 namespace is in `default`) is an error at the later definition, naming the first. A policy
 whose selectors match no template, and a cluster name (in any cluster affinity, static weight,
 override target or suspension) that no Cluster defines, are warnings: legal, but usually a typo.
-Selector matching is the model's (`selectors.resource_selector_priority`); a template without a
-namespace counts as being in `default`, so the warning never fires for a template the detector
-might still place.
+Selectors match as Karmada's ResourceSelectorPriority does (kind, namespace, then name or label
+selector: the model's `selectors.label_selector_matches`); a template without a namespace counts
+as being in `default`, so the warning never fires for a template the detector might still place.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Iterator
 
 from gitfleet.model import diagnostic, loaded, meta, objects, policy, selectors, template
@@ -64,26 +63,42 @@ def duplicates(items: Iterable[Obj]) -> list[diagnostic.Diagnostic]:
 
 
 class _Templates:
-    """Templates indexed by apiVersion and kind, for selector matching."""
+    """Templates indexed for selector matching: by kind, by kind and namespace, and by name.
+
+    A namespace is the template's own, or `default` when it has none."""
 
     def __init__(self, items: Iterable[template.ResourceTemplate]) -> None:
         self.count = 0
         self.by_kind: dict[tuple[str, str], list[template.ResourceTemplate]] = {}
+        self.by_namespace: dict[tuple[str, str, str], list[template.ResourceTemplate]] = {}
+        self.names: set[tuple[str, str, str, str]] = set()
+        self.names_anywhere: set[tuple[str, str, str]] = set()
         for item in items:
-            self.by_kind.setdefault((item.api_version, item.kind), []).append(item)
+            kind, namespace = (item.api_version, item.kind), item.namespace or "default"
+            self.by_kind.setdefault(kind, []).append(item)
+            self.by_namespace.setdefault((*kind, namespace), []).append(item)
+            self.names.add((*kind, namespace, item.name))
+            self.names_anywhere.add((*kind, item.name))
             self.count += 1
 
     def any_selected(self, selector: policy.ResourceSelector, policy_namespace: str) -> bool:
-        anywhere = dataclasses.replace(selector, namespace="")
-        for item in self.by_kind.get((selector.api_version, selector.kind), ()):
-            namespace = item.namespace or "default"
-            if policy_namespace and namespace != policy_namespace:
-                continue
-            if selector.namespace and namespace != selector.namespace:
-                continue
-            if selectors.resource_selector_priority(item, anywhere):
-                return True
-        return False
+        kind = (selector.api_version, selector.kind)
+        namespace = policy_namespace or selector.namespace
+        if policy_namespace and selector.namespace not in ("", policy_namespace):
+            return False
+        if selector.name:
+            if namespace:
+                return (*kind, namespace, selector.name) in self.names
+            return (*kind, selector.name) in self.names_anywhere
+        candidates = self.by_namespace.get((*kind, namespace), []) if namespace else None
+        if candidates is None:
+            candidates = self.by_kind.get(kind, [])
+        if selector.label_selector is None:
+            return bool(candidates)
+        return any(
+            selectors.label_selector_matches(selector.label_selector, item.labels)
+            for item in candidates
+        )
 
 
 def _selects_something(obj: Policy, templates: _Templates) -> bool:
