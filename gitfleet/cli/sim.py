@@ -5,7 +5,7 @@ each, then serve until interrupted (SIGINT or SIGTERM stop them cleanly, exit 0)
 starts one cluster per Cluster defined in the source at P, named after it, whose nodes add
 up to the Cluster's declared `status.resourceSummary.allocatable` (over
 `status.nodeSummary.totalNum` nodes, default one) and carry its region and zone as
-topology labels.
+topology labels, and which reports the Cluster's declared `status.kubernetesVersion`.
 """
 
 from __future__ import annotations
@@ -59,6 +59,8 @@ def plans_from_repo(repo: str) -> list[ClusterPlan]:
             labels[ZONE_LABEL] = zone
         if labels:
             plan_options["node_labels"] = labels
+        if status.kubernetes_version:
+            plan_options["kubernetes_version"] = status.kubernetes_version
         plans.append(ClusterPlan(cluster.metadata.name, plan_options))
     return plans
 

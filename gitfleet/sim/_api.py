@@ -14,6 +14,7 @@ import base64
 import collections
 import dataclasses
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -28,6 +29,8 @@ from gitfleet.sim import (
     _selectors,
     _store,
 )
+
+log = logging.getLogger(__name__)
 
 WRITE_VERBS = frozenset({"create", "update", "patch", "delete", "deletecollection"})
 DEFAULT_WATCH_SECONDS = 1800
@@ -91,6 +94,10 @@ class Api:
             return self._route(request)
         except _errors.ApiError as error:
             return Response(error.code, error.status())
+        except Exception as error:  # a simulator bug: answer like a failing server, not hang
+            log.exception("simulated cluster failed on %s %s", request.method, request.path)
+            failure = _errors.ApiError(500, f"simulated cluster failed: {error!r}")
+            return Response(500, failure.status())
 
     def _count(self, verb: str) -> None:
         with self.store.lock:
@@ -355,7 +362,11 @@ class Api:
     def _watch(self, request: Request, target: _Target) -> WatchResponse:
         matches = self._matcher(request, target)
         raw_version = request.query.get("resourceVersion", "")
-        timeout = float(request.query.get("timeoutSeconds") or DEFAULT_WATCH_SECONDS)
+        try:
+            timeout = float(request.query.get("timeoutSeconds") or 0)
+        except ValueError as error:
+            raise _errors.bad_request("timeoutSeconds must be a number") from error
+        timeout = timeout if timeout > 0 else DEFAULT_WATCH_SECONDS
         bookmarks = request.query.get("allowWatchBookmarks", "").lower() in _TRUE
         with self.store.lock:
             if raw_version in ("", "0"):

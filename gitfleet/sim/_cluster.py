@@ -253,6 +253,8 @@ class SimCluster(_Started):
             self.api.closing.clear()
             self._frontend.stopping.clear()
             self._endpoint.start()
+            if self.fault == _http.Fault.UNREACHABLE:  # broken before it started
+                self._endpoint.stop(self._wake, graceful=False)
             self._controller_thread = threading.Thread(
                 target=self._run_controllers, daemon=True, name=f"sim-controller-{self.name}"
             )
@@ -263,7 +265,8 @@ class SimCluster(_Started):
         """Stop listening, end every connection and watch, join every thread."""
         if not self._running:
             return
-        self._running = False
+        with self.store.lock:  # the controller thread checks the flag under the lock
+            self._running = False
         self.api.closing.set()
         self._frontend.stopping.set()
         self._endpoint.stop(self._wake, graceful=True)
@@ -361,9 +364,13 @@ class SimFleet(_Started):
             self.clusters[cluster.name] = cluster
 
     @classmethod
-    def of(cls, count: int, *, prefix: str = "member", **options: Any) -> SimFleet:
-        """`count` clusters named <prefix>1..<prefix>N, each built with `options`."""
-        return cls(SimCluster(f"{prefix}{n}", **options) for n in range(1, count + 1))
+    def of(cls, count: int, *, prefix: str = "member", port: int = 0, **options: Any) -> SimFleet:
+        """`count` clusters named <prefix>1..<prefix>N, each built with `options`; with a
+        `port`, the first listens there and the others on the ports after it."""
+        return cls(
+            SimCluster(f"{prefix}{n}", port=port + n - 1 if port else 0, **options)
+            for n in range(1, count + 1)
+        )
 
     def __getitem__(self, name: str) -> SimCluster:
         return self.clusters[name]

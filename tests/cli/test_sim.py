@@ -2,9 +2,9 @@
 
 Covers: --clusters N starts member1..N, prints one line per cluster and writes working
 kubeconfigs; SIGTERM and SIGINT stop it with exit 0; --from-repo starts one cluster per
-Cluster of a source folder, named after it, whose nodes add up to the declared capacity
-and carry its region and zone; -o json; usage errors (neither or both of --clusters and
---from-repo, a source without Clusters) exit 2.
+Cluster of a source folder, named after it, whose nodes add up to the declared capacity,
+carry its region and zone and report its declared Kubernetes version; -o json; usage
+errors (neither or both of --clusters and --from-repo, a source without Clusters) exit 2.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ spec:
   region: eu-west-1
   zones: [eu-west-1a, eu-west-1b]
 status:
+  kubernetesVersion: v1.31.4
   nodeSummary: {totalNum: 3, readyNum: 3}
   resourceSummary:
     allocatable: {cpu: "10", memory: 30Gi, pods: "100"}
@@ -140,6 +141,7 @@ def test_clusters_from_a_source_folder(start_sim: Any, tmp_path: Path) -> None:
     assert [a["pods"] for a in allocatable] == ["34", "33", "33"]
     assert nodes[0]["metadata"]["labels"]["topology.kubernetes.io/region"] == "eu-west-1"
     assert nodes[0]["metadata"]["labels"]["topology.kubernetes.io/zone"] == "eu-west-1a"
+    assert _get(configs / "big.yaml", "/version")["gitVersion"] == "v1.31.4"
     assert len(_get(configs / "small.yaml", "/api/v1/nodes")["items"]) == 1
     assert running.stop() == 0
 

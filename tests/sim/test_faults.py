@@ -3,7 +3,8 @@
 Covers: unreachable refuses connections (including ones the client kept open) and healing
 serves the same objects on the same port; error answers every request with a 500 Status;
 slow still answers correctly; read-only refuses writes with 403 and serves reads; a wrong
-token is 401; requests are counted by verb, split into reads and writes, and can be reset.
+token is 401; requests are counted by verb, split into reads and writes, and can be reset;
+a fault set before the cluster starts holds from the start.
 """
 
 from __future__ import annotations
@@ -73,3 +74,17 @@ def test_requests_are_counted_by_verb(sim_cluster: RunningSim) -> None:
     assert (counts.reads, counts.writes) == (2, 2)
     sim_cluster.cluster.reset_requests()
     assert sim_cluster.cluster.requests.writes == 0
+
+
+def test_fault_set_before_start_holds() -> None:
+    import urllib.error
+    import urllib.request
+
+    cluster = sim.SimCluster("early", ready_delay=0)
+    cluster.set_fault(sim.Fault.UNREACHABLE)
+    with cluster:
+        with pytest.raises(urllib.error.URLError):
+            urllib.request.urlopen(cluster.url + "/version", timeout=5)
+        cluster.set_fault(sim.Fault.NONE)
+        with urllib.request.urlopen(cluster.url + "/version", timeout=5) as response:
+            assert response.status == 200
