@@ -179,10 +179,11 @@ def apply(
     for path in sorted(previous - applied, key=len, reverse=True):
         if path not in still_owned and not _fields.is_key_field(path):
             _fields.remove(merged, path)
-    entries = [e for e in entries if e.key != own_key]
-    entries.append(
-        Entry(write.manager, APPLY, write.api_version, write.time, set(applied), write.subresource)
+    own = Entry(
+        write.manager, APPLY, write.api_version, write.time, set(applied), write.subresource
     )
+    position = next((n for n, e in enumerate(entries) if e.key == own_key), len(entries))
+    entries[position : position + 1] = [own]  # in place: a repeated apply changes nothing
     store(merged, entries)
     return merged
 

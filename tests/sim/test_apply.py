@@ -90,6 +90,10 @@ def test_same_value_is_shared_without_conflict(sim_cluster: RunningSim) -> None:
     entries = _entries(shared)
     assert "f:replicas" in entries[("gitfleet", "Apply")]["fieldsV1"]["f:spec"]
     assert "f:replicas" in entries[("other", "Apply")]["fieldsV1"]["f:spec"]
+    before = sim_cluster.objects.get("apps/v1", "Deployment", "web", "default")
+    again = _apply(sim_cluster, deployment(replicas=2), "gitfleet")
+    assert before is not None
+    assert again.metadata.resourceVersion == before["metadata"]["resourceVersion"]
 
 
 def test_force_takes_the_field_over(sim_cluster: RunningSim) -> None:
