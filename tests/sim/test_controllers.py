@@ -5,7 +5,8 @@ a Deployment's pods (owned, labelled, with the template's requests, bound to nod
 ready status (replicas, readyReplicas, updatedReplicas, availableReplicas,
 observedGeneration, Available/Progressing); scaling down; a template change replaces the
 pods; StatefulSet ordinal pods; a DaemonSet pod per node; a Job that completes; pods that
-do not fit stay Pending/Unschedulable and the workload unready; a pod delay with `settle`;
+do not fit stay Pending/Unschedulable and the workload unready; a pod delay, waited for
+with `settle` or seen through a watch;
 LoadBalancer Services get an ingress address; claims get Bound.
 """
 
@@ -177,6 +178,16 @@ def test_pods_start_after_the_delay(make_sim_cluster: Any) -> None:
     sim.cluster.settle()
     status = sim.objects.get("apps/v1", "Deployment", "web", "default")["status"]
     assert status["readyReplicas"] == 2
+
+
+def test_pods_start_without_anybody_asking(make_sim_cluster: Any) -> None:
+    """The controller thread fires the timers; the client only polls."""
+    sim = make_sim_cluster(ready_delay=0.05)
+    deployments = sim.resource("apps/v1", "Deployment")
+    deployments.create(body=deployment(replicas=2), namespace="default")
+    watched = deployments.watch(namespace="default", timeout=10)
+    ready = next((e for e in watched if (e["object"].status or {}).get("readyReplicas") == 2), None)
+    assert ready is not None
 
 
 def test_pods_are_not_ready_before_the_delay(make_sim_cluster: Any) -> None:
