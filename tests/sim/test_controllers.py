@@ -187,6 +187,7 @@ def test_pods_start_without_anybody_asking(make_sim_cluster: Any) -> None:
     deployments.create(body=deployment(replicas=2), namespace="default")
     watched = deployments.watch(namespace="default", timeout=10)
     ready = next((e for e in watched if (e["object"].status or {}).get("readyReplicas") == 2), None)
+    watched.close()
     assert ready is not None
 
 
