@@ -57,6 +57,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 Obj = dict[str, Any]
 
+_TAKEOVER_ATTEMPTS = 3
 _READ_BACK_LIST_AT = 50
 """From this many writes of one kind on, read them back with one list rather than one get each."""
 
@@ -402,12 +403,29 @@ class _Sync:
                 ) from exc
             return self._recreate(write), Action.RECREATED
         if takeover.needed(obj):
-            ref = write.manifest.ref
-            log.info("cluster %s: taking over %s from kubectl", self.work.cluster, ref)
-            patch = takeover.upgrade_patch(obj)
-            client.json_patch(rtype, ref.namespace, ref.name, patch, manager=stamp.FIELD_MANAGER)
+            self._take_over(write, obj)
             obj, _ = client.apply(rtype, config, manager=stamp.FIELD_MANAGER)
         return obj, Action.CREATED if created else Action.CONFIGURED
+
+    def _take_over(self, write: _Write, obj: Obj) -> None:
+        """Give gitfleet kubectl's fields; the patch holds only at the resourceVersion it was
+        made for, so a controller's write in between means reading the object again."""
+        ref = write.manifest.ref
+        log.info("cluster %s: taking over %s from kubectl", self.work.cluster, ref)
+        for attempt in range(_TAKEOVER_ATTEMPTS):
+            patch = takeover.upgrade_patch(obj)
+            try:
+                self.client.json_patch(
+                    write.rtype, ref.namespace, ref.name, patch, manager=stamp.FIELD_MANAGER
+                )
+                return
+            except errors.ClusterAPIError as exc:
+                if exc.code not in (409, 422) or attempt + 1 == _TAKEOVER_ATTEMPTS:
+                    raise
+            found = self.client.get(write.rtype, ref.namespace, ref.name)
+            if found is None:
+                raise errors.NotFoundError(f"{ref} disappeared while being taken over", code=404)
+            obj = found
 
     def _recreate(self, write: _Write) -> Obj:
         ref = write.manifest.ref

@@ -103,8 +103,8 @@ def _walk_list(want: list[Any], have: Any, owned: Fields | None, path: str, out:
         return  # an atomic list gitfleet still owns as a whole
     if want == have:
         return
-    if not isinstance(have, list):
-        out.append(path)
+    if not items or not isinstance(have, list):
+        out.append(path)  # a list gitfleet owns none of: compared whole
         return
     for index, item in enumerate(want):
         key, item_owned = _item_key(item, items)

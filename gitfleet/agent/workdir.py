@@ -2,7 +2,8 @@
 
 Files are `works/<cluster>/<namespace or _cluster>/<kind>.<group or core>/<name>.yaml`, one
 manifest each (`kustomization.yaml` at the top is for other tools and is skipped). Each file
-must hold exactly one object whose kind, group, namespace and name agree with its path; a file
+must hold exactly one object whose kind, group, namespace and name agree with its path (so no
+object can be listed twice); a file
 that does not is a problem, and a Work directory with any problem is incomplete. An incomplete
 directory is never applied and never pruned from: the agent keeps what is running and reports
 the problems (DESIGN.md safety invariant 2).
@@ -114,7 +115,6 @@ def parse(
     base = f"works/{cluster}/"
     found = list(problems)
     manifests: list[Manifest] = []
-    seen: dict[identity.ObjectId, str] = {}
     for path in sorted(files):
         relative = path.removeprefix(base)
         if relative == path:
@@ -129,10 +129,6 @@ def parse(
         manifest, problem = _parse_file(path, parts, files[path])
         if manifest is None:
             found.append(problem)
-            continue
-        other = seen.setdefault(identity.object_id(manifest.ref), path)
-        if other != path:
-            found.append(f"{path}: {manifest.ref} is also in {other}")
             continue
         manifests.append(manifest)
     return WorkSet(

@@ -1,0 +1,99 @@
+"""What a cluster reports about itself (Karmada's cluster status controller).
+
+Aspects covered:
+- version, served APIs (sorted, no subresources), node counts and allocatable from the
+  nodes, Ready with a transition time that holds while the status holds;
+- allocated counts the requests of running pods, allocating those of unscheduled ones;
+- a pod's requests: containers summed, init containers as a maximum, overhead added;
+- a cluster that does not answer is not Ready, and keeps the rest of its last report.
+"""
+
+from __future__ import annotations
+
+from builders import make_deployment, make_object
+from simfixture import RunningSim, SimFactory
+
+from gitfleet import sim
+from gitfleet.agent import clusterinfo, kube
+from gitfleet.interpreter import _quantity as quantity
+
+T1, T2 = "2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z"
+
+
+def test_a_healthy_cluster(make_sim_cluster: SimFactory) -> None:
+    running = make_sim_cluster(
+        "member1", nodes=2, capacity={"cpu": "8", "memory": "32Gi", "pods": "220"}
+    )
+    client = kube.KubeClient(running.kubeconfig, retry=kube.NO_WAIT)
+    try:
+        first = clusterinfo.collect(client, None, T1)
+        running.objects.put(make_object("v1", "Namespace", "shop"))
+        running.objects.put(make_deployment(replicas=2, cpu="500m"))
+        running.cluster.settle()
+        later = clusterinfo.collect(client, first, T2)
+    finally:
+        client.close()
+    assert first.kubernetes_version == "v1.30.0"
+    versions = [a.group_version for a in first.api_enablements]
+    assert versions == sorted(versions) and "apps/v1" in versions
+    apps = next(a for a in first.api_enablements if a.group_version == "apps/v1")
+    assert "deployments" in [r.name for r in apps.resources]
+    assert all("/" not in r.name for a in first.api_enablements for r in a.resources)
+    assert first.node_summary is not None
+    assert (first.node_summary.total_num, first.node_summary.ready_num) == (2, 2)
+    assert first.resource_summary is not None
+    allocatable = first.resource_summary.allocatable or {}
+    assert {k: quantity.parse(v).value() for k, v in allocatable.items()} == {
+        "cpu": 8,
+        "memory": 32 * 2**30,
+        "pods": 220,
+    }
+    assert [(c.type, c.status, c.last_transition_time) for c in first.conditions] == [
+        ("Ready", "True", T1)
+    ]
+    assert later.conditions[0].last_transition_time == T1
+    assert later.resource_summary is not None
+    assert later.resource_summary.allocated == {"cpu": "1", "pods": "2"}
+
+
+def test_pod_requests() -> None:
+    pods = [
+        {
+            "spec": {
+                "nodeName": "n1",
+                "containers": [
+                    {"resources": {"requests": {"cpu": "250m", "memory": "1Gi"}}},
+                    {"resources": {"requests": {"cpu": "250m", "example.com/gpu": "1"}}},
+                ],
+                "initContainers": [{"resources": {"requests": {"memory": "4Gi"}}}],
+                "overhead": {"cpu": "100m"},
+            },
+            "status": {"phase": "Running"},
+        },
+        {"spec": {"nodeName": "n1", "containers": []}, "status": {"phase": "Succeeded"}},
+        {"spec": {"containers": [{"resources": {"requests": {"cpu": "1"}}}]}},
+    ]
+    summary = clusterinfo.resource_summary([], pods)
+    assert summary.allocated == {
+        "cpu": "600m",
+        "example.com/gpu": "1",
+        "memory": "4Gi",
+        "pods": "1",
+    }
+    assert summary.allocating == {"cpu": "1", "pods": "1"}
+    assert summary.allocatable is None
+
+
+def test_an_unreachable_cluster_keeps_its_last_report(sim_cluster: RunningSim) -> None:
+    client = kube.KubeClient(sim_cluster.kubeconfig, retry=kube.NO_WAIT)
+    try:
+        first = clusterinfo.collect(client, None, T1)
+        sim_cluster.cluster.set_fault(sim.Fault.UNREACHABLE)
+        away = clusterinfo.collect(client, first, T2)
+    finally:
+        client.close()
+    condition = away.conditions[0]
+    assert (condition.status, condition.reason) == ("False", "ClusterNotReachable")
+    assert condition.last_transition_time == T2
+    assert away.kubernetes_version == first.kubernetes_version
+    assert away.resource_summary == first.resource_summary

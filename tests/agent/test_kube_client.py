@@ -1,0 +1,204 @@
+"""The cluster client: errors mapped to gitfleet's, bounded retries.
+
+Aspects covered:
+- 404 is NotFoundError and 409 ConflictError, each keeping the server's Status payload and
+  the client's exception as cause; `get` of a missing object is None;
+- a kind the cluster does not serve is NotServedError; a CRD's kind is found once created;
+- 503 and 429 are retried until an answer comes; a 500 that lasts gives up after the
+  configured attempts; a 422 is not retried;
+- a cluster nobody listens for is a ClusterAPIError without a code, after the attempts;
+- a set stop event ends the retries at once.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from builders import make_configmap
+from simfixture import RunningSim
+
+from gitfleet import errors, sim
+from gitfleet.agent import kube, stamp
+
+CONFIGMAPS = kube.ResourceType("v1", "ConfigMap", "configmaps", namespaced=True)
+OBJECT_PATH = "/api/v1/namespaces/shop/configmaps/c"
+DISCOVERY = {
+    "/version": {"major": "1", "minor": "30", "gitVersion": "v1.30.0"},
+    "/api": {"kind": "APIVersions", "versions": ["v1"]},
+    "/apis": {"kind": "APIGroupList", "apiVersion": "v1", "groups": []},
+}
+
+
+class _Flaky(http.server.ThreadingHTTPServer):
+    """Answers discovery, and `OBJECT_PATH` with the queued failures first."""
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.failures: list[int] = []
+        self.hits: Counter[str] = Counter()
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    server: _Flaky
+
+    def do_GET(self) -> None:
+        path = self.path.split("?")[0]
+        self.server.hits[path] += 1
+        if path in DISCOVERY:
+            self._send(200, DISCOVERY[path])
+        elif path == OBJECT_PATH and self.server.failures:
+            code = self.server.failures.pop(0)
+            self._send(code, {"kind": "Status", "code": code, "message": f"failure {code}"})
+        elif path == OBJECT_PATH:
+            self._send(200, make_configmap("c"))
+        else:
+            self._send(404, {"kind": "Status", "code": 404, "message": "not found"})
+
+    def _send(self, code: int, body: object) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(name="flaky")
+def flaky_fixture(tmp_path: Path) -> Iterator[tuple[_Flaky, kube.KubeClient]]:
+    server = _Flaky()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    config = tmp_path / "flaky.yaml"
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    config.write_text(
+        json.dumps(
+            {
+                "apiVersion": "v1",
+                "kind": "Config",
+                "clusters": [{"name": "f", "cluster": {"server": url}}],
+                "users": [{"name": "f", "user": {"token": "t"}}],
+                "contexts": [{"name": "f", "context": {"cluster": "f", "user": "f"}}],
+                "current-context": "f",
+            }
+        )
+    )
+    client = kube.KubeClient(config, retry=kube.Retry(attempts=3, base=0, cap=0))
+    yield server, client
+    client.close()
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize(
+    ("failures", "hits"),
+    [
+        pytest.param([503, 503], 3, id="unavailable twice"),
+        pytest.param([429], 2, id="throttled"),
+    ],
+)
+def test_transient_failures_are_retried(
+    flaky: tuple[_Flaky, kube.KubeClient], failures: list[int], hits: int
+) -> None:
+    server, client = flaky
+    server.failures = list(failures)
+    found = client.get(CONFIGMAPS, "shop", "c")
+    assert found is not None and found["metadata"]["name"] == "c"
+    assert server.hits[OBJECT_PATH] == hits
+
+
+def test_a_lasting_failure_gives_up_after_the_attempts(
+    flaky: tuple[_Flaky, kube.KubeClient],
+) -> None:
+    server, client = flaky
+    server.failures = [500] * 5
+    with pytest.raises(errors.ClusterAPIError) as raised:
+        client.get(CONFIGMAPS, "shop", "c")
+    assert raised.value.code == 500
+    assert "failure 500" in str(raised.value)
+    assert server.hits[OBJECT_PATH] == 3
+
+
+def test_an_invalid_request_is_not_retried(flaky: tuple[_Flaky, kube.KubeClient]) -> None:
+    server, client = flaky
+    server.failures = [422]
+    with pytest.raises(errors.ClusterAPIError) as raised:
+        client.get(CONFIGMAPS, "shop", "c")
+    assert raised.value.code == 422
+    assert server.hits[OBJECT_PATH] == 1
+
+
+def test_a_stop_ends_the_retries(flaky: tuple[_Flaky, kube.KubeClient]) -> None:
+    server, client = flaky
+    server.failures = [503] * 5
+    client.stop.set()
+    with pytest.raises(errors.ClusterAPIError):
+        client.get(CONFIGMAPS, "shop", "c")
+    assert server.hits[OBJECT_PATH] == 1
+
+
+def test_errors_keep_the_status_and_cause(sim_cluster: RunningSim) -> None:
+    client = kube.KubeClient(sim_cluster.kubeconfig, retry=kube.NO_WAIT)
+    try:
+        assert client.get(CONFIGMAPS, "shop", "nothing") is None
+        with pytest.raises(errors.NotFoundError) as missing:
+            client.request("GET", CONFIGMAPS.path("shop", "nothing"), "reading")
+        assert missing.value.status["reason"] == "NotFound"
+        assert missing.value.__cause__ is not None
+        namespaces = kube.ResourceType("v1", "Namespace", "namespaces", namespaced=False)
+        body = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}}
+        client.request("POST", namespaces.path(), "creating", body=body)
+        with pytest.raises(errors.ConflictError) as conflict:
+            client.request("POST", namespaces.path(), "creating", body=body)
+        assert conflict.value.code == 409
+        assert conflict.value.status["reason"] == "AlreadyExists"
+    finally:
+        client.close()
+
+
+def test_kinds_are_discovered_and_refreshed(sim_cluster: RunningSim) -> None:
+    client = kube.KubeClient(sim_cluster.kubeconfig, retry=kube.NO_WAIT)
+    try:
+        found = client.resource_type("apps/v1", "Deployment")
+        assert (found.plural, found.namespaced) == ("deployments", True)
+        assert found.path("shop", "web") == "/apis/apps/v1/namespaces/shop/deployments/web"
+        with pytest.raises(kube.NotServedError):
+            client.resource_type("example.com/v1", "Gadget")
+        crd = {
+            "apiVersion": "apiextensions.k8s.io/v1",
+            "kind": "CustomResourceDefinition",
+            "metadata": {"name": "gadgets.example.com"},
+            "spec": {
+                "group": "example.com",
+                "scope": "Cluster",
+                "names": {"kind": "Gadget", "plural": "gadgets"},
+                "versions": [{"name": "v1", "served": True, "storage": True}],
+            },
+        }
+        crds = client.resource_type("apiextensions.k8s.io/v1", "CustomResourceDefinition")
+        client.apply(crds, crd, manager=stamp.FIELD_MANAGER)
+        client.refresh_discovery()
+        gadget = client.resource_type("example.com/v1", "Gadget")
+        assert (gadget.plural, gadget.namespaced) == ("gadgets", False)
+    finally:
+        client.close()
+
+
+def test_an_unreachable_cluster(sim_cluster: RunningSim) -> None:
+    sim_cluster.cluster.set_fault(sim.Fault.UNREACHABLE)
+    client = kube.KubeClient(sim_cluster.kubeconfig, name="member1", retry=kube.NO_WAIT)
+    try:
+        with pytest.raises(errors.ClusterAPIError) as raised:
+            client.get(CONFIGMAPS, "shop", "c")
+        assert raised.value.code == 0
+        assert "cannot reach cluster member1" in str(raised.value)
+    finally:
+        client.close()

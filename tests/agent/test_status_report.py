@@ -1,0 +1,114 @@
+"""Status reports: their content, and when they are worth a commit.
+
+Aspects covered:
+- works.yaml lists every manifest (applied, health, status, failure message, drift), the
+  error that stopped a sync and the deletions still pending;
+- cluster.yaml holds the heartbeat, the rendered commit and a Karmada ClusterStatus;
+- a report is written the first time, not again while nothing changes, again when the works
+  change or the heartbeat is due; an agent resuming from the stored report writes nothing
+  new, and remembers the last cluster status.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import yaml
+
+from gitfleet.agent import apply, identity, report
+from gitfleet.model import cluster, meta, work
+
+WEB = identity.ObjectRef("apps/v1", "Deployment", "shop", "web")
+OLD = identity.ObjectRef("v1", "ConfigMap", "shop", "old")
+STATUS = cluster.ClusterStatus(
+    kubernetes_version="v1.30.0",
+    conditions=(meta.Condition(type="Ready", status="True", reason="ClusterReady"),),
+)
+
+
+def _result(replicas: int = 2, error: str = "") -> apply.SyncResult:
+    return apply.SyncResult(
+        cluster="m1",
+        rendered_commit="r1",
+        source_commit="s1",
+        objects=(
+            apply.ObjectResult(
+                ref=WEB,
+                path="works/m1/shop/Deployment.apps/web.yaml",
+                action=apply.Action.CONFIGURED,
+                drift=("spec.replicas",),
+                health=work.ResourceHealth.HEALTHY,
+                status={"replicas": replicas},
+            ),
+        ),
+        pruned=(apply.ObjectResult(ref=OLD, action=apply.Action.PRUNE_FAILED, message="403"),),
+        error=error,
+    )
+
+
+def test_works_document() -> None:
+    doc = report.works_document(_result(error="refused"))
+    assert doc["manifests"] == [
+        {
+            "path": "works/m1/shop/Deployment.apps/web.yaml",
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "namespace": "shop",
+            "name": "web",
+            "applied": True,
+            "health": "Healthy",
+            "status": {"replicas": 2},
+            "drifted": ["spec.replicas"],
+        }
+    ]
+    assert doc["converged"] is False
+    assert doc["error"] == "refused"
+    assert doc["pendingDeletions"] == [
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "namespace": "shop",
+            "name": "old",
+            "message": "403",
+        }
+    ]
+
+
+class _Store:
+    def __init__(self) -> None:
+        self.written: list[Mapping[str, bytes]] = []
+
+    def __call__(self, files: Mapping[str, bytes], rendered_commit: str) -> None:
+        assert rendered_commit == "r1"
+        self.written.append(files)
+
+
+def test_reports_are_written_when_they_say_something_new() -> None:
+    store = _Store()
+    reporter = report.Reporter("m1", store, heartbeat=60)
+    assert reporter.report(_result(), STATUS, now=1000, timestamp="t1")
+    assert not reporter.report(_result(), STATUS, now=1010, timestamp="t2")
+    assert reporter.report(_result(replicas=3), STATUS, now=1020, timestamp="t3")
+    assert reporter.report(_result(replicas=3), STATUS, now=1080, timestamp="t4")
+    assert len(store.written) == 3
+    summary = yaml.safe_load(store.written[-1][report.CLUSTER_FILE])
+    assert summary["heartbeatTime"] == "t4"
+    assert summary["renderedCommit"] == "r1"
+    assert summary["status"]["kubernetesVersion"] == "v1.30.0"
+
+
+def test_a_resumed_reporter_writes_nothing_new() -> None:
+    first = _Store()
+    report.Reporter("m1", first, heartbeat=60).report(
+        _result(), STATUS, now=1767225600, timestamp="2026-01-01T00:00:00Z"
+    )
+    again = _Store()
+    resumed = report.Reporter.resume("m1", again, 60, first.written[0])
+    assert resumed.remembered_status() == STATUS
+    assert not resumed.report(_result(), STATUS, now=1767225630, timestamp="later")
+    assert resumed.report(_result(), STATUS, now=1767225700, timestamp="much later")
+    assert len(again.written) == 1
+
+
+def test_timestamps_are_rfc3339() -> None:
+    assert report.timestamp(1767225600.7) == "2026-01-01T00:00:00Z"

@@ -1,0 +1,144 @@
+"""Drift, take-over and immutable fields, against a simulated cluster.
+
+Aspects covered:
+- a field changed by hand is put back by the next sync and reported as drifted; the same
+  value written back by hand is not drift;
+- a label removed by hand is drift; a field gitfleet does not set is not;
+- an object deleted by hand is created again and reported;
+- an object `kubectl apply` created is taken over: the last-applied annotation and
+  kubectl's field owner are gone, and a field missing from Git is removed;
+- an immutable field change is reported with the way out; with
+  `gitfleet.io/recreate-on-immutable: "true"` the object is deleted and created again.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from agent.agent_kit import Sync
+from builders import make_deployment, make_object
+from simfixture import RunningSim
+
+from gitfleet.agent import apply, stamp, takeover
+
+NAMESPACE = make_object("v1", "Namespace", "shop")
+MANUAL = "kubectl-edit"
+
+
+def _live(sim_cluster: RunningSim) -> dict[str, Any]:
+    found = sim_cluster.objects.get("apps/v1", "Deployment", "web", "shop")
+    assert found is not None
+    return found
+
+
+def _edit(sim_cluster: RunningSim, patch: dict[str, Any]) -> None:
+    """A merge patch by another field manager, as `kubectl edit` sends it."""
+    resource = sim_cluster.resource("apps/v1", "Deployment")
+    resource.patch(
+        name="web",
+        namespace="shop",
+        body=patch,
+        content_type="application/merge-patch+json",
+        field_manager=MANUAL,
+    )
+
+
+def _web(result: apply.SyncResult) -> apply.ObjectResult:
+    return next(o for o in result.objects if o.ref.name == "web")
+
+
+def test_a_field_changed_by_hand_is_put_back(sync: Sync, sim_cluster: RunningSim) -> None:
+    docs = [NAMESPACE, make_deployment(replicas=2)]
+    sync(docs)
+    _edit(sim_cluster, {"spec": {"replicas": 9}})
+    result = sync(docs)
+    assert _web(result).action is apply.Action.CONFIGURED
+    assert _web(result).drift == ("spec.replicas",)
+    assert result.drifted == (_web(result),)
+    assert _live(sim_cluster)["spec"]["replicas"] == 2
+    again = sync(docs)
+    assert _web(again).action is apply.Action.UNCHANGED
+    assert again.drifted == ()
+
+
+def test_the_same_value_written_back_is_not_drift(sync: Sync, sim_cluster: RunningSim) -> None:
+    docs = [NAMESPACE, make_deployment(replicas=2)]
+    sync(docs)
+    _edit(sim_cluster, {"spec": {"replicas": 9}})
+    _edit(sim_cluster, {"spec": {"replicas": 2}})
+    sim_cluster.cluster.reset_requests()
+    result = sync(docs)
+    assert _web(result).action is apply.Action.UNCHANGED
+    assert sim_cluster.cluster.requests.writes == 0
+
+
+def test_a_label_removed_by_hand_is_drift(sync: Sync, sim_cluster: RunningSim) -> None:
+    docs = [NAMESPACE, make_deployment(labels={"tier": "front"})]
+    sync(docs)
+    _edit(sim_cluster, {"metadata": {"labels": {"tier": None}}})
+    result = sync(docs)
+    assert _web(result).drift == ("metadata.labels.tier",)
+    assert _live(sim_cluster)["metadata"]["labels"]["tier"] == "front"
+
+
+def test_a_field_gitfleet_does_not_set_is_not_drift(sync: Sync, sim_cluster: RunningSim) -> None:
+    docs = [NAMESPACE, make_deployment()]
+    sync(docs)
+    _edit(sim_cluster, {"metadata": {"annotations": {"note": "by hand"}}})
+    result = sync(docs)
+    assert _web(result).action is apply.Action.UNCHANGED
+    assert _live(sim_cluster)["metadata"]["annotations"]["note"] == "by hand"
+
+
+def test_an_object_deleted_by_hand_is_created_again(sync: Sync, sim_cluster: RunningSim) -> None:
+    docs = [NAMESPACE, make_deployment()]
+    sync(docs)
+    sim_cluster.objects.delete("apps/v1", "Deployment", "web", "shop")
+    result = sync(docs)
+    assert _web(result).action is apply.Action.CREATED
+    assert _web(result).drift == ("(object)",)
+    assert _live(sim_cluster)["spec"]["replicas"] == 3
+
+
+def test_an_object_kubectl_applied_is_taken_over(sync: Sync, sim_cluster: RunningSim) -> None:
+    sync([NAMESPACE])
+    old = make_deployment(labels={"legacy": "yes"})
+    old["metadata"]["annotations"] = {takeover.LAST_APPLIED: json.dumps(old)}
+    resource = sim_cluster.resource("apps/v1", "Deployment")
+    resource.create(body=old, namespace="shop", field_manager="kubectl-client-side-apply")
+    result = sync([NAMESPACE, make_deployment(replicas=4)])
+    assert _web(result).action is apply.Action.CONFIGURED
+    live = _live(sim_cluster)
+    assert live["spec"]["replicas"] == 4
+    assert "legacy" not in live["metadata"]["labels"]
+    assert takeover.LAST_APPLIED not in live["metadata"]["annotations"]
+    assert live["metadata"]["labels"][stamp.MANAGED_BY_LABEL] == "gitfleet"
+    managers = {e["manager"] for e in live["metadata"]["managedFields"]}
+    assert "kubectl-client-side-apply" not in managers
+    assert not takeover.needed(live)
+
+
+def test_an_immutable_change_is_reported(sync: Sync, sim_cluster: RunningSim) -> None:
+    sync([NAMESPACE, make_deployment()])
+    changed = make_deployment()
+    changed["spec"]["selector"] = {"matchLabels": {"app": "web", "track": "stable"}}
+    changed["spec"]["template"]["metadata"]["labels"]["track"] = "stable"
+    result = sync([NAMESPACE, changed])
+    assert _web(result).action is apply.Action.FAILED
+    assert "immutable" in _web(result).message
+    assert stamp.RECREATE_ON_IMMUTABLE in _web(result).message
+    assert "track" not in _live(sim_cluster)["spec"]["selector"]["matchLabels"]
+
+
+def test_an_immutable_change_recreates_when_allowed(sync: Sync, sim_cluster: RunningSim) -> None:
+    sync([NAMESPACE, make_deployment()])
+    uid = _live(sim_cluster)["metadata"]["uid"]
+    changed = make_deployment(annotations={stamp.RECREATE_ON_IMMUTABLE: "true"})
+    changed["spec"]["selector"] = {"matchLabels": {"app": "web", "track": "stable"}}
+    changed["spec"]["template"]["metadata"]["labels"]["track"] = "stable"
+    result = sync([NAMESPACE, changed])
+    assert _web(result).action is apply.Action.RECREATED
+    live = _live(sim_cluster)
+    assert live["metadata"]["uid"] != uid
+    assert live["spec"]["selector"]["matchLabels"]["track"] == "stable"

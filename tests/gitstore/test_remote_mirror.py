@@ -1,0 +1,59 @@
+"""A remote repository through a bare copy in a cache folder.
+
+Aspects covered:
+- which locations are remote;
+- fetching brings the remote's branches (and drops deleted ones);
+- pushing a ref by compare-and-swap: created, replaced, and refused when the remote moved.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import GitRepo
+
+from gitfleet.errors import RefConflictError
+from gitfleet.gitstore import refs, remote, status
+
+
+@pytest.mark.parametrize(
+    ("location", "expected"),
+    [
+        pytest.param("https://example.com/fleet.git", True, id="https"),
+        pytest.param("file:///srv/fleet.git", True, id="file url"),
+        pytest.param("git@example.com:fleet.git", True, id="scp-like"),
+        pytest.param("/srv/fleet", False, id="absolute path"),
+        pytest.param("fleet", False, id="relative path"),
+    ],
+)
+def test_remote_locations(location: str, expected: bool) -> None:
+    assert remote.is_remote(location) is expected
+
+
+def test_fetch_and_push(git_repo: GitRepo, bare_remote: Path, tmp_path: Path) -> None:
+    git_repo.commit({"a.yaml": "a: 1\n"})
+    git_repo.git("push", "-q", "origin", "main", "main:doomed")
+    mirror = remote.Mirror(f"file://{bare_remote}", tmp_path / "cache")
+    mirror.fetch()
+    assert mirror.repo.commit_of("refs/heads/main") == git_repo.git("rev-parse", "HEAD")
+    git_repo.git("push", "-q", "origin", ":doomed")
+    mirror.fetch()
+    assert mirror.repo.commit_of("refs/heads/doomed") is None
+
+    first = status.write_status(
+        mirror.repo, "m1", {"a": b"1"}, expected=None, rendered_commit="", move=mirror.push
+    )
+    assert git_repo.git("ls-remote", "origin", status.status_ref("m1")).split()[0] == first
+    second = status.write_status(
+        mirror.repo, "m1", {"a": b"2"}, expected=first, rendered_commit="", move=mirror.push
+    )
+    copied = refs.read_ref(mirror.repo, status.status_ref("m1"))
+    assert copied is not None and copied.commit == second  # the copy follows the remote
+    assert git_repo.git("ls-remote", "origin", status.status_ref("m1")).split()[0] == second
+    with pytest.raises(RefConflictError):
+        status.write_status(
+            mirror.repo, "m1", {"a": b"3"}, expected=first, rendered_commit="", move=mirror.push
+        )
+    assert git_repo.git("ls-remote", "origin", status.status_ref("m1")).split()[0] == second
+    mirror.close()
