@@ -80,7 +80,7 @@ def _build(runtime: lupa.LuaRuntime, value: Any, depth: int) -> Any:
 def decode(text: str, references: Iterable[Any] = (), *, struct: bool = False) -> Any:
     """A value Lua encoded as JSON (sandbox.lua `encode`), with Karmada's repair of empty tables
     (`repair`); no repair is needed when the text holds no `[]`."""
-    value = json.loads(text, parse_float=_parse_float)
+    value = json.loads(text, parse_float=_parse_float, strict=False)
     if "[]" not in text:
         return value
     return repair(value, references, struct=struct)

@@ -22,12 +22,12 @@ pure function of its inputs.
 
 from __future__ import annotations
 
-import collections
 import dataclasses
 import functools
 import importlib.resources
 import math
 import threading
+import typing
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -67,8 +67,7 @@ class Limits:
     successful call's result never depends on it; Karmada allows one second of wall time)."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Result:
+class Result(typing.NamedTuple):
     """One value a script returned: its Lua type, and its JSON text when it has one."""
 
     lua_type: str
@@ -162,7 +161,7 @@ class Sandbox:
         self._api = runtime.compile(_lua_source("sandbox.lua"), name="=sandbox")(config)
         runtime.execute("local g = _G for name in pairs(g) do g[name] = nil end")
         self._runtime = runtime
-        self._chunks: collections.OrderedDict[str, Any] = collections.OrderedDict()
+        self._chunks: dict[str, Any] = {}
 
     def compile(self, source: str) -> None:
         """Raise `ScriptError` if `source` does not compile."""
@@ -172,12 +171,9 @@ class Sandbox:
     def _chunk(self, source: str) -> Any:
         cached = self._chunks.get(source)
         if cached is None:
-            cached = self._compile(source)
-            self._chunks[source] = cached
-            if len(self._chunks) > _CACHE_SIZE:
-                self._chunks.popitem(last=False)
-        else:
-            self._chunks.move_to_end(source)
+            if len(self._chunks) >= _CACHE_SIZE:  # scripts change rarely: start the cache over
+                self._chunks.clear()
+            cached = self._chunks[source] = self._compile(source)
         if isinstance(cached, ScriptError):
             raise cached
         return cached
@@ -224,13 +220,7 @@ class Sandbox:
             except Exception as e:  # the runtime itself misbehaved: start afresh
                 self._start()
                 raise ScriptError(f"the Lua runtime failed and was restarted: {e}") from None
-            if not isinstance(result, tuple):
-                result = (result,)
-            if result[0] is not True:
-                self._recover()
-                message = result[1] if len(result) > 1 else "unknown error"
-                line = result[2] if len(result) > 2 else None
-                raise ScriptError(str(message), int(line) if line is not None else None)
+            result = self._succeeded(result)
             count = int(result[1])
             return [Result(str(result[2 + 2 * i]), result[3 + 2 * i] or None) for i in range(count)]
 
@@ -238,14 +228,17 @@ class Sandbox:
         """Run `source` (not the function) and return the Lua type of its global `function`."""
         with self._lock:
             chunk = self._chunk(source)
-            result = self._api.probe(chunk, function, self._budget)
-            if not isinstance(result, tuple):
-                result = (result,)
-            if result[0] is not True:
-                self._recover()
-                line = result[2] if len(result) > 2 else None
-                raise ScriptError(str(result[1]), int(line) if line is not None else None)
-            return str(result[1])
+            return str(self._succeeded(self._api.probe(chunk, function, self._budget))[1])
+
+    def _succeeded(self, result: Any) -> tuple[Any, ...]:
+        """What sandbox.lua's entry points return: (true, ...), or (false, message, line)."""
+        found: tuple[Any, ...] = result if isinstance(result, tuple) else (result,)
+        if found[0] is not True:
+            self._recover()
+            message = found[1] if len(found) > 1 else "unknown error"
+            line = found[2] if len(found) > 2 else None
+            raise ScriptError(str(message), int(line) if line is not None else None)
+        return found
 
     def _recover(self) -> None:
         """Free what a failed call left behind (a memory bomb's garbage, mostly)."""

@@ -13,8 +13,6 @@ local concat = table.concat
 
 
 local ESCAPES = {['"'] = '\\"', ["\\"] = "\\\\"}
-for i = 0, 31 do ESCAPES[char(i)] = format("\\u%04x", i) end
-ESCAPES[char(127)] = "\\u007f"
 
 local function valid_utf8(s)
   local out, i, n, changed = {}, 1, #s, false
@@ -52,13 +50,17 @@ local function valid_utf8(s)
   return s
 end
 
--- The encoder appends to one buffer; `seen` holds the tables met so far.
+-- The encoder appends to one buffer; `seen` holds the tables met so far. Speed matters here
+-- (pod templates go through it on every kube call): plain searches, no new strings where a
+-- buffer entry will do. Control characters are left raw (Python's parser takes them, strict off).
 local buf, n, seen = {}, 0, {}
 
 local function put_string(s)
-  if find(s, '[%c"\\]') then s = gsub(s, '[%c"\\]', ESCAPES) end
-  n = n + 1
-  buf[n] = '"' .. s .. '"'
+  if find(s, '"', 1, true) or find(s, "\\", 1, true) then s = gsub(s, '["\\]', ESCAPES) end
+  buf[n + 1] = '"'
+  buf[n + 2] = s
+  buf[n + 3] = '"'
+  n = n + 3
 end
 
 local function put(v, depth)
@@ -68,7 +70,8 @@ local function put(v, depth)
   elseif tv == "number" then
     if v ~= v or v == huge or v == -huge then error("json: unsupported value: " .. tostring(v), 0) end
     n = n + 1
-    if v == floor(v) and v > -1e15 and v < 1e15 then buf[n] = format("%d", v) else buf[n] = format("%.17g", v) end
+    -- concat prints numbers with %.14g: exact for integers below 1e14; others need 17 digits
+    if v == floor(v) and v > -1e14 and v < 1e14 then buf[n] = v else buf[n] = format("%.17g", v) end
   elseif tv == "boolean" then
     n = n + 1
     buf[n] = v and "true" or "false"

@@ -106,43 +106,37 @@ local function is_array_key(k)
   return type(k) == "number" and k >= 1 and k < MAX_ARRAY_INDEX and k == floor(k)
 end
 
--- ORDER[t] lists t's non-array keys in first-insertion order, SEEN[t] holds them as a set; both
--- are made on the first such key, so array-only tables cost nothing more.
+-- ORDER[t] lists t's keys in first-insertion order. A constructor's list is kept as it was
+-- made (it may repeat a key, or name one since removed; iteration skips those), so building a
+-- table costs one list; SEEN[t], the set of listed keys, is made on t's first new key.
 local TRACKED = {}
 TRACKED.__newindex = function(t, k, v)
   if k == nil then error("table index is nil", 2) end
   if k ~= k then error("table index is NaN", 2) end
   rawset(t, k, v)
   if v ~= nil and not is_array_key(k) then
-    local seen = SEEN[t]
+    local seen, order = SEEN[t], ORDER[t]
     if seen == nil then
-      ORDER[t], SEEN[t] = {k}, {[k] = true}
-    elseif not seen[k] then
+      seen = {}
+      if order == nil then
+        order = {}
+        ORDER[t] = order
+      else
+        for i = 1, #order do seen[order[i]] = true end
+      end
+      SEEN[t] = seen
+    end
+    if not seen[k] then
       seen[k] = true
-      local order = ORDER[t]
       order[#order + 1] = k
     end
   end
 end
 
-local function adopt(t, keys, n)
-  if n > 0 then
-    local order, seen = {}, {}
-    for i = 1, n do
-      local k = keys[i]
-      if not seen[k] and rawget(t, k) ~= nil and not is_array_key(k) then
-        seen[k] = true
-        order[#order + 1] = k
-      end
-    end
-    ORDER[t], SEEN[t] = order, seen
-  end
-  return setmetatable(t, TRACKED)
-end
-
 -- `{a = 1, b = 2}` becomes `track({a = 1, b = 2}, "a", "b")`.
 local function track(t, ...)
-  return adopt(t, {...}, select("#", ...))
+  if select("#", ...) > 0 then ORDER[t] = {...} end
+  return setmetatable(t, TRACKED)
 end
 
 -- Constructors with computed keys: `track_dynamic(frame(), {[key(k)] = v, [key("a")] = 1})`.
@@ -150,17 +144,14 @@ local frames, top = {}, 0
 
 local function frame()
   top = top + 1
-  local f = {n = 0}
+  local f = {}
   frames[top] = f
   return f
 end
 
 local function key(k)
   local f = frames[top]
-  if f then
-    f.n = f.n + 1
-    f[f.n] = k
-  end
+  if f then f[#f + 1] = k end
   return k
 end
 
@@ -172,41 +163,39 @@ local function track_dynamic(f, t)
       break
     end
   end
-  return adopt(t, f, f.n)
+  if #f > 0 then ORDER[t] = f end
+  return setmetatable(t, TRACKED)
 end
 
+-- Positive integer keys ascending, then listed keys in order, then any other key.
 local function ordered_keys(t)
   local keys, n = {}, 0
-  local rest, nrest = nil, 0
-  local seen = SEEN[t]
+  local listed, named, nnamed = {}, {}, 0
+  local order = ORDER[t]
+  if order then
+    for i = 1, #order do
+      local k = order[i]
+      if not listed[k] and not is_array_key(k) and rawget(t, k) ~= nil then
+        listed[k] = true
+        nnamed = nnamed + 1
+        named[nnamed] = k
+      end
+    end
+  end
   local k = raw_next(t)
   while k ~= nil do
     if is_array_key(k) then
       n = n + 1
       keys[n] = k
-    elseif not (seen and seen[k]) then
-      nrest = nrest + 1
-      rest = rest or {}
-      rest[nrest] = k
+    elseif not listed[k] then
+      nnamed = nnamed + 1
+      named[nnamed] = k
     end
     k = raw_next(t, k)
   end
   sort(keys)
-  local order = ORDER[t]
-  if order then
-    for i = 1, #order do
-      local ok = order[i]
-      if rawget(t, ok) ~= nil then
-        n = n + 1
-        keys[n] = ok
-      end
-    end
-  end
-  for i = 1, nrest do
-    n = n + 1
-    keys[n] = rest[i]
-  end
-  return keys, n
+  for i = 1, nnamed do keys[n + i] = named[i] end
+  return keys, n + nnamed
 end
 
 local function check_table(t, fname)
