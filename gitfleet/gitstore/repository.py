@@ -77,9 +77,14 @@ class Repository:
 
     def run(self, *args: str, stdin: bytes | None = None) -> tuple[int, bytes, bytes]:
         """Run `git ARGS`; returns (exit code, stdout, stderr)."""
-        process = self._repo.git.execute(
-            ["git", *args], as_process=True, istream=subprocess.PIPE if stdin is not None else None
-        )
+        try:
+            process = self._repo.git.execute(
+                ["git", *args],
+                as_process=True,
+                istream=subprocess.PIPE if stdin is not None else None,
+            )
+        except git.GitCommandNotFound as exc:
+            raise self.fail("cannot run git: is it installed?") from exc
         out, err = process.proc.communicate(stdin)  # type: ignore[union-attr]
         return process.proc.returncode, out, err  # type: ignore[union-attr]
 
@@ -93,8 +98,13 @@ class Repository:
         return out.decode().strip() if code == 0 else None
 
     def has_refs(self) -> bool:
-        code, out, _ = self.run("for-each-ref", "--count=1", "--format=%(refname)")
-        return code == 0 and bool(out.strip())
+        """Whether any branch or tag exists; `SourceError` when git cannot read the repository
+        at all (e.g. it refuses one owned by another user)."""
+        code, out, err = self.run("for-each-ref", "--count=1", "--format=%(refname)")
+        if code != 0:
+            problem = err.decode(errors="replace").strip().splitlines()
+            raise self.fail(f"git cannot read the repository: {problem[0] if problem else code}")
+        return bool(out.strip())
 
     def sizes(self, shas: Iterable[str]) -> dict[str, int]:
         """Object sizes in bytes, without reading the objects."""

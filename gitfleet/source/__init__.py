@@ -49,7 +49,7 @@ def load(
     path = Path(repo)
     where = Origin(os.fspath(repo))
     if not path.is_dir():
-        raise SourceError(where, "no such folder")
+        raise SourceError(where, "not a folder" if path.exists() else "no such folder")
     repo_ = repository.open_repository(path)
     if repo_ is None:
         if rev is not None:
@@ -67,7 +67,7 @@ def load(
 def _commit(repo: repository.Repository, rev: str | None, max_file_size: int | None) -> str:
     """The commit to read: `rev`, else the source branch of HEAD's gitfleet.yaml, else HEAD."""
     head = repo.commit_of("HEAD")
-    if head is None and not repo.has_refs():
+    if not repo.has_refs() and head is None:
         raise repo.fail("empty repository: no commits yet")
     if rev is not None:
         commit = repo.commit_of(rev)

@@ -89,6 +89,8 @@ def test_plain_folders(git_repo: Any, tmp_path: Path) -> None:
         source.load(git_repo.path / "apps", require_repository=True)
     with pytest.raises(SourceError, match="no such folder"):
         source.load(tmp_path / "missing")
+    with pytest.raises(SourceError, match="not a folder"):
+        source.load(git_repo.path / "apps" / "a.yaml")
 
 
 def test_links_and_submodules_in_a_commit(git_repo: Any) -> None:
