@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from gitfleet.gitstore import status
+from gitfleet.gitstore.repository import Repository
 from gitfleet.model import diagnostic
 
 NAME = "_reconciler"
@@ -139,4 +141,32 @@ def load(data: bytes) -> ReconcilerState | None:
             for k, v in (timings.items() if isinstance(timings, dict) else ())
             if isinstance(v, int | float)
         },
+    )
+
+
+def read(repo: Repository) -> tuple[ReconcilerState | None, str | None]:
+    """The state on the reconciler's status ref and that ref's commit (None, None: absent)."""
+    found = status.read_status(repo, NAME)
+    if found is None:
+        return None, None
+    data = found.files.get(FILE)
+    return (load(data) if data is not None else None), found.commit
+
+
+def write(
+    repo: Repository,
+    current: ReconcilerState,
+    *,
+    expected: str | None,
+    move: status.MoveRef | None = None,
+) -> str:
+    """Replace the status ref's content if it is still at `expected`; its new commit.
+    `RefConflictError` when another reconciler wrote it first."""
+    return status.write_status(
+        repo,
+        NAME,
+        {FILE: dump(current)},
+        expected=expected,
+        rendered_commit=current.last_rendered,
+        move=move,
     )

@@ -1,0 +1,165 @@
+"""`gitfleet reconcile`: the service that renders every new commit of the source branch.
+
+`--repo` is a local repository (its top folder, or a bare repository) or a remote URL, which is
+mirrored into a cache folder and pushed back to with a lease. It looks at the source at start,
+then on every trigger: polling every `--interval` seconds, the source ref of a local repository
+moving (unless `--no-watch`), and signed push events on `--webhook HOST:PORT` from GitHub,
+GitLab or Gitea (the secret from `$GITFLEET_WEBHOOK_SECRET` or `--webhook-secret-file`).
+It logs one line per event (`-o json`: one JSON object per line) and runs until SIGTERM or
+SIGINT, which end it cleanly with exit 0.
+
+`--once` looks once and exits: 0 when the rendered branch renders the source branch's commit
+(rendered now or before), 1 when that commit is invalid or the remote cannot be reached.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from types import FrameType
+
+import click
+
+from gitfleet import errors
+from gitfleet.cli import output as out
+from gitfleet.service import events, reconciler, server, target, wakeup
+
+SECRET_ENV = "GITFLEET_WEBHOOK_SECRET"
+_FAILED = {reconciler.Outcome.INVALID, reconciler.Outcome.NO_SOURCE}
+
+
+@contextlib.contextmanager
+def _stop_on_signal(wake: wakeup.Wakeup) -> Iterator[None]:
+    """SIGTERM and SIGINT ask the service to stop (from a helper thread: a handler must not
+    take locks the interrupted code may hold)."""
+
+    def handle(signum: int, frame: FrameType | None) -> None:
+        threading.Thread(target=wake.stop, daemon=True).start()
+
+    previous = {sig: signal.signal(sig, handle) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _secret(path: str | None) -> bytes:
+    if path is not None:
+        return Path(path).read_bytes().strip()
+    return os.environ.get(SECRET_ENV, "").encode()
+
+
+def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, int] | None, bytes]:
+    """The webhook's address and secret; a webhook without a secret is a usage error."""
+    if address is None:
+        return None, b""
+    try:
+        parsed = server.parse_address(address)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--webhook") from error
+    secret = _secret(secret_file)
+    if not secret:
+        raise click.UsageError(
+            f"--webhook needs a secret: set ${SECRET_ENV} or pass --webhook-secret-file"
+        )
+    return parsed, secret
+
+
+@click.command("reconcile")
+@click.option(
+    "--repo",
+    default=".",
+    show_default=True,
+    help="A local repository (top folder or bare) or a remote URL.",
+)
+@click.option("--branch", default="main", show_default=True, help="The source branch.")
+@click.option(
+    "--rendered-branch",
+    default=None,
+    help="The rendered branch (default: gitfleet.yaml's renderedBranch, else gitfleet/rendered).",
+)
+@click.option(
+    "--interval",
+    type=click.FloatRange(min=0.05),
+    default=30.0,
+    show_default=True,
+    help="Seconds between polls.",
+)
+@click.option("--webhook", default=None, metavar="HOST:PORT", help="Serve push webhooks here.")
+@click.option(
+    "--webhook-secret-file",
+    type=click.Path(dir_okay=False, exists=True),
+    default=None,
+    help=f"File holding the webhook secret (default: ${SECRET_ENV}).",
+)
+@click.option("--watch/--no-watch", default=True, help="Watch a local repository's source ref.")
+@click.option(
+    "--cache",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Where remote repositories are mirrored (default: ~/.cache/gitfleet).",
+)
+@click.option("--once", is_flag=True, help="Look once, then exit (1 if not rendered).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Log format: key=value text or one JSON object per line.",
+)
+def reconcile(
+    repo: str,
+    branch: str,
+    rendered_branch: str | None,
+    interval: float,
+    webhook: str | None,
+    webhook_secret_file: str | None,
+    watch: bool,
+    cache: str | None,
+    once: bool,
+    output: str,
+) -> None:
+    """Render every new commit of the source branch onto the rendered branch."""
+    address, secret = _webhook(webhook, webhook_secret_file)
+    settings = reconciler.Settings(
+        repo=repo,
+        branch=branch,
+        rendered_branch=rendered_branch,
+        interval=interval,
+        watch=watch,
+        webhook=address,
+        webhook_secret=secret,
+        cache=Path(cache) if cache else None,
+    )
+    log = events.LineLog(sys.stdout, output)
+    wake = wakeup.Wakeup()
+    try:
+        service = reconciler.Reconciler(settings, log, wake)
+    except errors.InputError as error:
+        out.fail_input(error)
+    except errors.GitfleetError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
+    try:
+        with _stop_on_signal(wake):
+            if once:
+                sys.exit(_once(service))
+            service.run()
+    finally:
+        service.close()
+
+
+def _once(service: reconciler.Reconciler) -> int:
+    try:
+        outcome = service.cycle("once")
+    except (target.RemoteUnavailable, errors.RefConflictError) as error:
+        click.echo(f"error: {error}", err=True)
+        return 1
+    return 1 if outcome in _FAILED else 0

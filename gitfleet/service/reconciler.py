@@ -1,0 +1,394 @@
+"""The reconciler: render every new commit of the source branch onto the rendered branch.
+
+One look (`cycle`) fetches (for a remote), reads the source branch, and when its commit has
+not been handled yet: loads it, renders it on top of the rendered branch's tip (whose bindings
+carry the previous schedule) with the clusters' reported status, and publishes the result by
+compare-and-swap. A commit with errors is not rendered: the rendered branch keeps the last good
+render and the error (file and line) goes to the log and to the reconciler's status ref.
+
+Publishing can lose a race: someone (another reconciler, a person) moved the rendered branch
+since it was read. The render is then made again on top of the new tip, never over it; if the
+new tip already renders this commit, another reconciler did the work and nothing is left to do.
+
+`run` loops until stopped: it looks once at start, then whenever a trigger pokes (ref watcher,
+webhook) or `interval` seconds pass. Pokes arriving during a look collapse into one more look,
+at the newest commit. A remote that cannot be reached is retried with exponential backoff;
+pokes cannot shorten the wait. A stop request is honoured between steps: a render that has not
+been published yet is abandoned (nothing half-written is ever visible), and `run` returns.
+
+Every event is logged as one line naming the source commit (`events`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime
+import enum
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from gitfleet import __version__, pipeline, source
+from gitfleet import render as rendering
+from gitfleet.errors import GitfleetError, InputError, RefConflictError
+from gitfleet.gitstore import refs, rendered, store
+from gitfleet.model import diagnostic, loaded
+from gitfleet.model.origin import Origin
+from gitfleet.service import backoff, events, reported, server, state, target, wakeup, watcher
+
+MAX_CONFLICTS = 5
+"""Renders made again in one look after lost races before giving up until the next look."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Settings:
+    repo: str
+    """A local repository (top folder or bare) or a remote URL."""
+    branch: str = "main"
+    """The source branch."""
+    rendered_branch: str | None = None
+    """Default: gitfleet.yaml's `renderedBranch` of the commit rendered."""
+    interval: float = 30.0
+    """Seconds between looks when nothing pokes."""
+    watch: bool = True
+    """Watch a local repository's source ref and look at once when it moves."""
+    webhook: tuple[str, int] | None = None
+    """Address of the webhook endpoint, if any."""
+    webhook_secret: bytes = b""
+    cache: Path | None = None
+    """Where remote repositories are mirrored (default: `target.default_cache()`)."""
+    retry_base: float = 1.0
+    retry_cap: float = 60.0
+
+
+class Outcome(enum.StrEnum):
+    """What one look did."""
+
+    IDLE = "idle"
+    """Nothing new since the last look."""
+    NO_SOURCE = "no-source"
+    RENDERED = "rendered"
+    UNCHANGED = "unchanged"
+    """Rendered, and the result equals the rendered branch: no commit."""
+    UP_TO_DATE = "up-to-date"
+    """The rendered branch already renders this commit (made earlier, or by another
+    reconciler)."""
+    INVALID = "invalid"
+    STOPPED = "stopped"
+
+
+def _rfc3339(when: float) -> str:
+    moment = datetime.datetime.fromtimestamp(when, datetime.UTC)
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+@contextlib.contextmanager
+def _timed(timings: dict[str, float], step: str) -> Iterator[None]:
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        timings[step] = timings.get(step, 0.0) + time.perf_counter() - start
+
+
+class Reconciler:
+    """The engine. `cycle` looks once; `run` loops until `wake.stop()` (from any thread)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        sink: events.Sink,
+        wake: wakeup.Wakeup | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.settings = settings
+        self.sink = sink
+        self.wake = wake or wakeup.Wakeup()
+        self.clock = clock
+        self.target = target.open_target(settings.repo, settings.cache)
+        self.repo = self.target.repo
+        self._source_ref = rendered.branch_ref(settings.branch)
+        self._branch = settings.rendered_branch or loaded.DEFAULT_RENDERED_BRANCH
+        self._handled: tuple[str, str | None] | None = None
+        """(source commit, rendered tip) of the last look that had nothing left to do."""
+        self._failed: str | None = None
+        """A source commit known to be invalid (not rendered again until the branch moves)."""
+        self._state = state.ReconcilerState(
+            source_branch=settings.branch, rendered_branch=self._branch, updated=""
+        )
+        self._state_loaded = False
+
+    # -- one look -------------------------------------------------------------------------
+
+    def cycle(self, trigger: str = "") -> Outcome:
+        """Look at the source once; `target.RemoteUnavailable` when the remote cannot be
+        reached, `RefConflictError` after MAX_CONFLICTS lost races."""
+        timings: dict[str, float] = {}
+        with _timed(timings, "fetch"):
+            self.target.refresh()
+        self._load_state()
+        commit = self.repo.commit_of(self._source_ref)
+        if commit is None:
+            if self._handled != ("", None):
+                self._emit("no-source", "", branch=self.settings.branch)
+                self._handled = ("", None)
+            return Outcome.NO_SOURCE
+        if self._handled == (commit, self._tip_commit()):
+            return Outcome.IDLE
+        if commit != self._state.last_seen:
+            self._emit("seen", commit, branch=self.settings.branch, trigger=trigger)
+            self._state = dataclasses.replace(self._state, last_seen=commit)
+        outcome = self._handle(commit, timings)
+        if outcome is not Outcome.STOPPED:
+            self._handled = (commit, self._tip_commit())
+        return outcome
+
+    def _tip_commit(self) -> str | None:
+        found = refs.read_ref(self.repo, rendered.branch_ref(self._branch))
+        return found.commit if found is not None else None
+
+    def _handle(self, commit: str, timings: dict[str, float]) -> Outcome:
+        if self._failed == commit:
+            return Outcome.INVALID
+        with _timed(timings, "load"):
+            try:
+                loaded_source = source.load(self.repo.git_dir, commit)
+            except InputError as error:
+                problem = diagnostic.error(error.origin, error.message)
+                return self._invalid(commit, [problem], timings)
+        self._branch = self.settings.rendered_branch or loaded_source.config.rendered_branch
+        for _ in range(MAX_CONFLICTS):
+            tip = rendered.read_tip(self.repo, self._branch)
+            if tip is not None and tip.source_commit == commit:
+                return self._done(Outcome.UP_TO_DATE, commit, tip.commit, timings)
+            if self.wake.stopped:
+                return self._abandon(commit)
+            self._emit("rendering", commit, branch=self._branch, onto=tip.commit if tip else None)
+            with _timed(timings, "render"):
+                result = pipeline.render(
+                    loaded_source,
+                    self._previous(tip),
+                    reported.snapshot(self.repo),
+                    now=self._commit_time(commit),
+                )
+            if not result.ok:
+                return self._invalid(commit, list(result.diagnostics), timings)
+            if self.wake.stopped:
+                return self._abandon(commit)
+            try:
+                publication = self._publish(commit, tip, result, timings)
+            except RefConflictError as error:
+                self._emit("conflict", commit, branch=self._branch, error=str(error))
+                self.target.refresh()
+                continue
+            if publication is None:
+                return self._abandon(commit)
+            published = publication.published
+            outcome = Outcome.RENDERED if published.created else Outcome.UNCHANGED
+            return self._done(outcome, commit, published.commit, timings, result)
+        raise RefConflictError(
+            f"{rendered.branch_ref(self._branch)} kept moving: gave up after {MAX_CONFLICTS} "
+            "renders; trying again at the next look"
+        )
+
+    def _publish(
+        self,
+        commit: str,
+        tip: rendered.Tip | None,
+        result: pipeline.RenderResult,
+        timings: dict[str, float],
+    ) -> target.Publication | None:
+        """Commit, then (for a remote) push; None when a stop came in between."""
+        with _timed(timings, "commit"):
+            publication = self.target.commit(
+                self._branch,
+                result.files,
+                expected=tip.commit if tip else None,
+                source_commit=commit,
+                version=__version__,
+            )
+        if not self.target.remote:
+            return publication
+        self._emit(
+            "committed", commit, commit=publication.published.commit, refs=len(publication.moves)
+        )
+        if self.wake.stopped:
+            return None
+        with _timed(timings, "push"):
+            self.target.push(publication)
+        return publication
+
+    def _previous(self, tip: rendered.Tip | None) -> pipeline.PreviousRender | None:
+        """The tip as the next render reads it: its bindings and render.yaml."""
+        if tip is None:
+            return None
+        contents = rendered.read_files(
+            self.repo, tip, lambda p: p.startswith("bindings/") or p == rendering.RENDER_FILE
+        )
+        fmt = store.object_format(self.repo)
+        return pipeline.read_previous(tip.commit, tip.files, contents, fmt.name)
+
+    def _commit_time(self, commit: str) -> str | None:
+        """The source commit's committer date: what stamps schedules, so a render depends on
+        its inputs only."""
+        code, out, _ = self.repo.run("show", "-s", "--format=%cI", commit)
+        text = out.decode().strip()
+        return text if code == 0 and text else None
+
+    # -- outcomes -------------------------------------------------------------------------
+
+    def _done(
+        self,
+        outcome: Outcome,
+        commit: str,
+        rendered_commit: str,
+        timings: dict[str, float],
+        result: pipeline.RenderResult | None = None,
+    ) -> Outcome:
+        fields: dict[str, events.Value] = {"branch": self._branch, "commit": rendered_commit}
+        if result is not None:
+            fields["clusters"] = sum(
+                1 for c in result.clusters.values() if c.added or c.changed or c.removed
+            )
+            fields["refused"] = len(result.refusals)
+        fields["seconds"] = sum(timings.values())
+        self._emit(str(outcome), commit, **fields)
+        self._failed = None
+        self._record(
+            dataclasses.replace(
+                self._state,
+                last_rendered_source=commit,
+                last_rendered=rendered_commit,
+                last_error=None,
+            ),
+            timings,
+        )
+        return outcome
+
+    def _invalid(
+        self, commit: str, found: list[diagnostic.Diagnostic], timings: dict[str, float]
+    ) -> Outcome:
+        errors = [d for d in found if d.severity is diagnostic.Severity.ERROR]
+        first = errors[0] if errors else diagnostic.error(Origin(""), "source not rendered")
+        self._emit(
+            "invalid",
+            commit,
+            errors=len(errors),
+            path=first.origin.path,
+            line=first.origin.line,
+            col=first.origin.col,
+            error=first.message,
+        )
+        self._failed = commit
+        error = state.LastError.of(commit, first, _rfc3339(self.clock()))
+        self._record(dataclasses.replace(self._state, last_error=error), timings)
+        return Outcome.INVALID
+
+    def _abandon(self, commit: str) -> Outcome:
+        self._emit("abandoned", commit, reason="stopping")
+        return Outcome.STOPPED
+
+    # -- status ref -----------------------------------------------------------------------
+
+    def _load_state(self) -> None:
+        """Carry over what the status ref says (once), so a restart knows the last render."""
+        if self._state_loaded:
+            return
+        self._state_loaded = True
+        stored, _ = state.read(self.repo)
+        if stored is not None:
+            self._state = dataclasses.replace(
+                stored, source_branch=self.settings.branch, rendered_branch=self._branch
+            )
+
+    def _record(self, new: state.ReconcilerState, timings: dict[str, float]) -> None:
+        """Keep `new` (stamped now, with `timings`) and write it to the status ref (best
+        effort: a failure is logged, the render it describes stands)."""
+        self._state = dataclasses.replace(
+            new, rendered_branch=self._branch, updated=_rfc3339(self.clock()), timings=timings
+        )
+        for _ in range(2):
+            _, expected = state.read(self.repo)
+            try:
+                state.write(self.repo, self._state, expected=expected, move=self.target.move_ref())
+                return
+            except RefConflictError:
+                self.target.refresh()
+            except GitfleetError as error:
+                self._emit("status-error", self._state.last_seen, error=str(error))
+                return
+
+    # -- the loop -------------------------------------------------------------------------
+
+    def _emit(self, name: str, source_commit: str, /, **fields: events.Value) -> None:
+        self.sink(events.Event(name, source_commit, self.clock(), fields))
+
+    def _triggers(self) -> tuple[watcher.RefWatcher | None, server.WebhookServer | None]:
+        watch = None
+        if self.settings.watch and not self.target.remote:
+            watch = watcher.RefWatcher(self.repo.git_dir, self._source_ref, self.wake)
+        hook = None
+        if self.settings.webhook is not None:
+            hook = server.WebhookServer(
+                self.settings.webhook,
+                self.settings.webhook_secret,
+                self._source_ref,
+                self.wake,
+                self.sink,
+                self.clock,
+            )
+        return watch, hook
+
+    def run(self) -> None:
+        """Look at start, then on every poke or interval, until stopped."""
+        watch, hook = self._triggers()
+        try:
+            if watch is not None:
+                watch.start()
+            if hook is not None:
+                hook.start()
+                host, port = hook.address
+                self._emit("listening", "", address=f"{host}:{port}")
+            self._emit(
+                "started",
+                "",
+                repo=self.target.location,
+                branch=self.settings.branch,
+                interval=self.settings.interval,
+                watch=watch is not None,
+                webhook=hook is not None,
+            )
+            self._loop()
+        finally:
+            self.wake.stop()
+            if hook is not None:
+                hook.close()
+            if watch is not None:
+                watch.join(5)
+            self._emit("stopped", self._state.last_seen)
+
+    def _loop(self) -> None:
+        delays = backoff.Backoff(self.settings.retry_base, self.settings.retry_cap)
+        self.wake.poke("start")
+        while not self.wake.stopped:
+            reasons = self.wake.wait(self.settings.interval)
+            if self.wake.stopped:
+                return
+            try:
+                self.cycle(",".join(reasons) or "poll")
+                delays.reset()
+                continue
+            except target.RemoteUnavailable as error:
+                delay = delays.next_delay()
+                self._emit("remote-error", self._state.last_seen, error=str(error), retry_in=delay)
+            except Exception as error:  # a bug in one look must not end the service
+                delay = delays.next_delay()
+                message = f"{type(error).__name__}: {error}"
+                self._emit("error", self._state.last_seen, error=message, retry_in=delay)
+            if not self.wake.sleep(delay):
+                return
+            self.wake.poke("retry")
+
+    def close(self) -> None:
+        self.target.close()

@@ -1,0 +1,59 @@
+"""Fixtures for the reconciler: a fleet source in a bare repository (the remote every test
+pushes to), a working clone to push from, and reconcilers running on threads."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from service.service_helpers import EXAMPLE, Fleet, Running, Start, git
+
+from gitfleet.service import events, reconciler, wakeup
+
+
+@pytest.fixture(name="fleet")
+def fleet_fixture(tmp_path: Path) -> Fleet:
+    remote = tmp_path / "fleet.git"
+    work = tmp_path / "work"
+    git("init", "-q", "--bare", "-b", "main", str(remote))
+    shutil.copytree(EXAMPLE, work)
+    git("init", "-q", "-b", "main", cwd=work)
+    git("remote", "add", "origin", str(remote), cwd=work)
+    fleet = Fleet(remote, work)
+    fleet.commit_and_push()
+    return fleet
+
+
+@pytest.fixture(name="start")
+def start_fixture() -> Iterator[Start]:
+    """`start(settings, wake=None, on_event=None)`: a reconciler running on a thread;
+    stopped and closed at the end of the test. `on_event` sees each event as it is logged
+    (before the reconciler goes on), to act at a chosen moment."""
+    started: list[Running] = []
+
+    def start(
+        settings: reconciler.Settings,
+        wake: wakeup.Wakeup | None = None,
+        on_event: Callable[[events.Event], None] | None = None,
+    ) -> Running:
+        logged: list[events.Event] = []
+
+        def sink(event: events.Event) -> None:
+            logged.append(event)
+            if on_event is not None:
+                on_event(event)
+
+        service = reconciler.Reconciler(settings, sink, wake)
+        thread = threading.Thread(target=service.run, daemon=True)
+        running = Running(service, logged, thread)
+        started.append(running)
+        thread.start()
+        return running
+
+    yield start
+    for running in started:
+        running.stop()
+        running.service.close()
