@@ -3,7 +3,8 @@
 `Mirror.fetch` brings every branch of the remote into the copy (branches the remote deleted are
 deleted too), so everything else reads the copy with the usual local functions. `Mirror.push`
 moves one ref of the remote by compare-and-swap (`git push --force-with-lease=<ref>:<expected>`),
-which is how an agent replaces its status ref without ever overwriting someone else's write.
+which is how an agent replaces its status ref without ever overwriting someone else's write;
+`Mirror.push_many` moves several in one atomic push (a render and its per-cluster refs).
 
 The copy is named after a hash of the URL, so one cache folder serves several remotes. git runs
 with the same protective configuration as for local repositories.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 from gitfleet.errors import RefConflictError, SourceError
@@ -70,17 +72,30 @@ class Mirror:
     def push(self, ref: str, new: str, expected: str | None) -> None:
         """Set the remote's `ref` to `new` (an object of the copy) if it is still at `expected`
         (None: it must not exist); the copy's ref follows. `RefConflictError` if it moved."""
-        lease = f"--force-with-lease={ref}:{expected or ''}"
-        code, _, err = self.repo.run(
-            "push", "--quiet", "--porcelain", lease, self.url, f"{new}:{ref}"
+        self.push_many([refs.Move(ref, new, expected)])
+
+    def push_many(self, moves: Sequence[refs.Move]) -> None:
+        """`push` for several refs in one atomic push: the remote takes every move or none.
+        git reports a lost lease on stdout (`--porcelain`), the failure on stderr."""
+        if not moves:
+            return
+        leases = [f"--force-with-lease={m.ref}:{m.old or ''}" for m in moves]
+        specs = [f"{m.new}:{m.ref}" for m in moves]
+        atomic = ["--atomic"] if len(moves) > 1 else []
+        code, out, err = self.repo.run(
+            "push", "--quiet", "--porcelain", *atomic, *leases, self.url, *specs
         )
         if code != 0:
-            message = err.decode(errors="replace").strip()
+            message = (out + err).decode(errors="replace").strip()
+            names = ", ".join(m.ref for m in moves)
             if any(marker in message for marker in _REJECTED):
-                raise RefConflictError(f"{ref} moved on {self.url}; fetch and try again")
-            raise SourceError(Origin(self.url), f"cannot push {ref}: {message}")
-        now = refs.read_ref(self.repo, ref)
-        refs.update(self.repo, [refs.Move(ref, new, now.commit if now else None)], f"pushed {ref}")
+                raise RefConflictError(f"{names} moved on {self.url}; fetch and try again")
+            raise SourceError(Origin(self.url), f"cannot push {names}: {message}")
+        for m in moves:
+            now = refs.read_ref(self.repo, m.ref)
+            at = now.commit if now else None
+            if at != m.new:
+                refs.update(self.repo, [refs.Move(m.ref, m.new, at)], f"pushed {m.ref}")
 
     def close(self) -> None:
         self.repo.close()
