@@ -70,12 +70,12 @@ def _not_enabled(
     kind: str,
 ) -> LuaError:
     """Karmada's "rule is not enabled", located at the customization that would have had it."""
-    field = _customizations.FUNCTIONS[operation]
+    function = _customizations.FUNCTIONS[operation]
     for c in sorted(customizations, key=lambda c: c.metadata.name):
         if (c.spec.target.api_version, c.spec.target.kind) == (api_version, kind):
             return LuaError(
                 c.origin.at("spec", "customizations"),
-                f"{operation}: customization {c.metadata.name} has no script defining {field}",
+                f"{operation}: customization {c.metadata.name} has no script defining {function}",
             )
     origin = customizations[0].origin.at("spec", "target") if customizations else UNKNOWN
     return LuaError(origin, f"{operation}: no customization targets {api_version} {kind}")

@@ -68,14 +68,19 @@ end
 -- a long string). Past the soft memory limit a full collection tells garbage from live data; a
 -- script whose live data stays above the floor is stopped, so collections cannot pile up.
 local SOFT_MEMORY_FLOOR_KB = cfg.soft_memory_floor_kb
+local SECONDS = cfg.seconds
 local cpu_clock = os.clock
-local deadline, hooks = huge, 0
+local deadline, hooks = nil, 0  -- the deadline is set by a call's first hook: short calls need none
 
 local function count_hook()
   remaining = remaining - 1
   if remaining < 0 then stop(cfg.limit_message) end
   hooks = hooks + 1
-  if hooks % 8 == 0 and cpu_clock() > deadline then stop(cfg.time_message) end
+  if deadline == nil then
+    deadline = cpu_clock() + SECONDS
+  elseif hooks % 8 == 0 and cpu_clock() > deadline then
+    stop(cfg.time_message)
+  end
   if collectgarbage("count") > SOFT_MEMORY_KB then
     collectgarbage("collect")
     if collectgarbage("count") > SOFT_MEMORY_FLOOR_KB then stop(cfg.memory_message) end
@@ -200,7 +205,7 @@ end
 
 local function check_table(t, fname)
   if type(t) ~= "table" then
-    error(format("bad argument #1 to '%s' (table expected, got %s)", fname, t == nil and "no value" or type(t)), 3)
+    error(format("bad argument #1 to '%s' (table expected, got %s)", fname, type(t)), 3)
   end
 end
 
@@ -250,7 +255,7 @@ local encode = cfg.json(cfg.max_depth)
 local function string_arg(v, n, fname)
   local t = type(v)
   if t == "string" or t == "number" then return tostring(v) end
-  error(format("bad argument #%d to '%s' (string expected, got %s)", n, fname, v == nil and "no value" or t), 3)
+  error(format("bad argument #%d to '%s' (string expected, got %s)", n, fname, t), 3)
 end
 
 local function readonly(t, name)
@@ -467,9 +472,9 @@ end
 
 local function prepare(chunk, budget, now)
   remaining = budget
-  deadline = cpu_clock() + cfg.seconds
+  deadline = nil
   stop_message = nil
-  frames, top = {}, 0
+  top = 0
   seed = 1
   clock = now
   local env = setmetatable({}, ENV)
