@@ -1,13 +1,14 @@
 """Parse one YAML file into documents, fast, strictly, and safely.
 
-Speed comes from PyYAML's C parser (libyaml) with a constructor that does no more work than
-PyYAML's own safe one; positions are captured only for each document's root (the locator in
-`_locate` recomputes field positions when an error needs them).
+Speed comes from PyYAML's C parser (libyaml) with a constructor that does less work than
+PyYAML's own safe one (scalars skip its bookkeeping); positions are captured only for each
+document's root (the locator in `_locate` recomputes field positions when an error needs them).
 
-Strictness: scalars resolve as Kubernetes resolves them (`_scalars`); duplicate keys, keys that
-cannot be JSON object keys, values JSON cannot hold (.inf, .nan) and tags other than the core
-ones (`!!python/...`, `!foo`, `!!binary`, ...) are errors located at the offending node. An error
-inside one document does not hide the documents after it; a syntax error ends the file.
+Strictness: scalars resolve as Kubernetes resolves them (`model.yamlscalars`); duplicate keys,
+keys that cannot be JSON object keys, values JSON cannot hold (.inf, .nan) and tags other than
+the core ones (`!!python/...`, `!foo`, `!!binary`, ...) are errors located at the offending
+node. An error inside one document does not hide the documents after it; a syntax error ends
+the file.
 
 Safety, checked before or around libyaml, because the C composer recurses without a limit and
 aliases share nodes that later stages would copy out in full:

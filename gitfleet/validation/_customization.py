@@ -9,6 +9,7 @@ reported, naming the earlier.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from gitfleet.interpreter import lua
@@ -19,6 +20,7 @@ Customization = config.ResourceInterpreterCustomization
 
 MERGED = "dependencyInterpretation"
 """The operation several customizations may define together."""
+
 
 def _scripts(customization: Customization) -> list[str]:
     """The operations (JSON field names) a customization defines a script for."""
@@ -35,9 +37,13 @@ def check(customizations: Sequence[Customization]) -> list[diagnostic.Diagnostic
     found: list[diagnostic.Diagnostic] = []
     owners: dict[tuple[str, str, str], Customization] = {}
     for customization in sorted(customizations, key=lambda c: (c.name, c.origin.path)):
-        found += lua.check(customization)
+        subject = loaded.subject(customization)
+        found += [
+            dataclasses.replace(d, message=f"{subject}: {d.message}")
+            for d in lua.check(customization)
+        ]
         target = customization.spec.target
-        report = _report.Report(customization.origin, loaded.subject(customization))
+        report = _report.Report(customization.origin, subject)
         for operation in _scripts(customization):
             if operation == MERGED:
                 continue

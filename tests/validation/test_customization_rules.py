@@ -19,8 +19,10 @@ Check = Callable[[dict[str, str]], list[str]]
 def test_a_script_that_does_not_compile(check: Check) -> None:
     broken = CUSTOMIZATION.replace("return obj.spec.replicas, nil", "return obj.spec.replicas,")
     [found] = check({**FLEET, "interpreter/widgets.yaml": broken})
-    assert found.startswith("interpreter/widgets.yaml:11:"), found
-    assert "error" in found and "replicaResource" in found
+    assert found.startswith(
+        "interpreter/widgets.yaml:11:7: error: ResourceInterpreterCustomization widgets: "
+    ), found
+    assert "replicaResource" in found
 
 
 def test_the_same_operation_twice(check: Check) -> None:
