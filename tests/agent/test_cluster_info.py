@@ -10,6 +10,8 @@ Aspects covered:
 
 from __future__ import annotations
 
+from typing import Any
+
 from builders import make_deployment, make_object
 from simfixture import RunningSim, SimFactory
 
@@ -57,7 +59,7 @@ def test_a_healthy_cluster(make_sim_cluster: SimFactory) -> None:
 
 
 def test_pod_requests() -> None:
-    pods = [
+    pods: list[dict[str, Any]] = [
         {
             "spec": {
                 "nodeName": "n1",

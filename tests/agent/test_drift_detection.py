@@ -13,6 +13,7 @@ Aspects covered:
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -43,7 +44,7 @@ CONFIG: dict[str, Any] = {
         },
     },
 }
-OWNED = {
+OWNED: dict[str, Any] = {
     "f:metadata": {"f:labels": {"f:tier": {}}},
     "f:spec": {
         "f:replicas": {},
@@ -60,8 +61,6 @@ OWNED = {
 
 
 def _live(spec_changes: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:
-    import copy
-
     live = copy.deepcopy(CONFIG)
     container = live["spec"]["template"]["spec"]["containers"][0]
     for key, value in spec_changes.items():
@@ -83,8 +82,6 @@ def _live(spec_changes: dict[str, Any], entries: list[dict[str, Any]]) -> dict[s
 
 def _without(path: tuple[str, ...]) -> dict[str, Any]:
     """OWNED minus one field (another manager took it)."""
-    import copy
-
     owned = copy.deepcopy(OWNED)
     node = owned
     for key in path[:-1]:
@@ -163,7 +160,7 @@ def test_a_keyed_item_removed_by_hand_is_drift() -> None:
     config = {
         "spec": {"containers": [{"name": "web", "image": "a"}, {"name": "log", "image": "b"}]}
     }
-    web = {'k:{"name":"web"}': {".": {}, "f:name": {}, "f:image": {}}}
+    web: dict[str, Any] = {'k:{"name":"web"}': {".": {}, "f:name": {}, "f:image": {}}}
     live = {
         "spec": {"containers": [{"name": "web", "image": "a"}]},
         "metadata": {"managedFields": [_entry("gitfleet", {"f:spec": {"f:containers": web}})]},

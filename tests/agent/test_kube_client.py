@@ -75,7 +75,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 @pytest.fixture(name="flaky")
 def flaky_fixture(tmp_path: Path) -> Iterator[tuple[_Flaky, kube.KubeClient]]:
     server = _Flaky()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     config = tmp_path / "flaky.yaml"
     url = f"http://127.0.0.1:{server.server_address[1]}"
