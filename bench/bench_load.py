@@ -4,7 +4,8 @@
 
 Generates a Git repository of 5,000 files holding 10,000 documents (by default): per app a
 Deployment with its Service, and a ConfigMap with the PropagationPolicy that places all three
-(every tenth app has an OverridePolicy there instead); plus ten files of two Clusters each. The repository is packed, as repositories that have lived are. Then, in this process:
+(every tenth app has an OverridePolicy there instead); plus ten files of two Clusters each.
+The repository is packed, as repositories that have lived are. Then, in this process:
 
 - load + validate: `source.load(repo)` (read from the object database) and
   `validation.validate(...)`, timed, best of three;
@@ -32,9 +33,9 @@ from pathlib import Path
 
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout as is
 
-from gitfleet import source, validation  # noqa: E402
+from gitfleet import source, validation
 
 TARGET_SECONDS = 3.0
 CLUSTER_FILES = 10
