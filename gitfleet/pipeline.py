@@ -18,14 +18,14 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from gitfleet import __version__, detector, errors, interpreter, overrides, scheduler, validation
 from gitfleet import render as rendering
 from gitfleet.detector import detection
 from gitfleet.gitstore import objects as gitstore_objects
-from gitfleet.model import cluster, diagnostic, loaded, meta, objects, work
+from gitfleet.model import cluster, diagnostic, loaded, meta, objects, policy, selectors, work
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawObject, ResourceKey
 from gitfleet.scheduler import webster as scheduler_webster
@@ -197,28 +197,45 @@ _BINDING_KINDS: dict[str, type[work.ResourceBinding] | type[work.ClusterResource
 }
 
 
+_PARSED: dict[tuple[str, str], Binding | None] = {}
+"""Bindings already read back, by (path, blob id): a blob id names its content, so a binding
+file read once need not be parsed again by a long-running reconciler."""
+_PARSED_LIMIT = 200_000
+
+
+def _parse_binding(path: str, data: bytes) -> Binding | None:
+    doc = _yaml_doc(data) or {}
+    cls = _BINDING_KINDS.get(str(doc.get("kind")))
+    if cls is None:
+        return None
+    try:
+        return cls.from_doc(doc, Origin(path))
+    except errors.InputError:
+        return None
+
+
 def read_previous(
     commit: str,
     files: Mapping[str, str],
-    contents: Mapping[str, bytes],
+    read: Callable[[Sequence[str]], Mapping[str, bytes]],
     object_format: str = "sha1",
 ) -> PreviousRender:
-    """A `PreviousRender` from a rendered tree: `files` (path to blob id) and the `contents` of
-    its `bindings/` files and render.yaml. A file that cannot be read back is ignored (the
-    binding is then scheduled as new), never fatal: the branch is gitfleet's own output."""
+    """A `PreviousRender` from a rendered tree: `files` (path to blob id) and `read`, which
+    returns the contents of the paths it is given (only `bindings/` files not read before and
+    render.yaml are asked for). A file that cannot be read back is ignored (its binding is then
+    scheduled as new), never fatal: the branch is gitfleet's own output."""
+    listed = sorted(p for p in files if p.startswith("bindings/"))
+    if len(_PARSED) + len(listed) > _PARSED_LIMIT:
+        _PARSED.clear()
+    wanted = [p for p in listed if (p, files[p]) not in _PARSED]
+    contents = read([*wanted, rendering.RENDER_FILE])
+    for path in wanted:
+        _PARSED[(path, files[path])] = _parse_binding(path, contents.get(path, b""))
     bindings: dict[ResourceKey, Binding] = {}
-    for path, data in sorted(contents.items()):
-        if not path.startswith("bindings/"):
-            continue
-        doc = _yaml_doc(data) or {}
-        cls = _BINDING_KINDS.get(str(doc.get("kind")))
-        if cls is None:
-            continue
-        try:
-            found = cls.from_doc(doc, Origin(path))
-        except errors.InputError:
-            continue
-        bindings[rendering.resource_key(found)] = found
+    for path in listed:
+        found = _PARSED[(path, files[path])]
+        if found is not None:
+            bindings[rendering.resource_key(found)] = found
     report = _yaml_doc(contents.get(rendering.RENDER_FILE, b"")) or {}
     return PreviousRender(
         commit=commit, files=files, bindings=bindings, report=report, object_format=object_format
@@ -298,42 +315,36 @@ def _previous_for_render(previous: PreviousRender) -> rendering.Previous:
                 str(item.get("message", "")),
             )  # fmt: skip
             refusals.setdefault(refusal.resource, []).append(refusal)
-    digests = {}
-    for key, b in previous.bindings.items():
-        recorded = (b.metadata.annotations or {}).get(rendering.INPUTS_ANNOTATION)
-        if recorded:
-            digests[key] = recorded
     return rendering.Previous(
         paths=frozenset(previous.files),
-        digests=digests,
+        bindings=previous.bindings,
         refusals={k: tuple(v) for k, v in refusals.items()},
     )
 
 
 def _cluster_changes(
-    new: Mapping[str, str], old: Mapping[str, str], clusters: Iterable[str]
+    written: Mapping[str, str],
+    paths: frozenset[str],
+    old: Mapping[str, str],
+    clusters: Iterable[str],
 ) -> dict[str, ClusterChanges]:
-    """Added, changed and removed manifests per cluster (kustomization.yaml aside)."""
-    by_cluster: dict[str, dict[str, list[str]]] = {
-        name: {"added": [], "changed": [], "removed": []} for name in clusters
+    """Added, changed and removed manifests per cluster (kustomization.yaml aside), from the
+    ids of the files written, every path of the new tree, and the previous tree."""
+    found: dict[str, dict[str, list[str]]] = {
+        n: {"added": [], "changed": [], "removed": []} for n in clusters
     }
-    for path in sorted(new.keys() | old.keys()):
-        parts = path.split("/", 2)
-        if len(parts) < 3 or parts[0] != "works" or parts[2] == "kustomization.yaml":
+    moves = [
+        (p, "added" if p not in old else "changed") for p, i in written.items() if old.get(p) != i
+    ]
+    moves += [(p, "removed") for p in old.keys() - paths]
+    for path, what in sorted(moves):
+        top, name, relative = [*path.split("/", 2), "", ""][:3]
+        if top != "works" or not relative or relative == "kustomization.yaml":
             continue
-        if path not in old:
-            what = "added"
-        elif path not in new:
-            what = "removed"
-        elif new[path] != old[path]:
-            what = "changed"
-        else:
-            continue
-        by_cluster.setdefault(parts[1], {"added": [], "changed": [], "removed": []})
-        by_cluster[parts[1]][what].append(parts[2])
+        found.setdefault(name, {"added": [], "changed": [], "removed": []})[what].append(relative)
     return {
         name: ClusterChanges(tuple(c["added"]), tuple(c["changed"]), tuple(c["removed"]))
-        for name, c in sorted(by_cluster.items())
+        for name, c in sorted(found.items())
     }
 
 
@@ -351,12 +362,34 @@ def _context(
     ) -> Sequence[tuple[str, int]]:
         return scheduler_webster.dispense(total, weights, (), uid)
 
+    groups = _override_groups(objs, placement.clusters)
     return rendering.Context(
         clusters={c.name: c for c in placement.clusters},
         interp=interp,
         override=override,
         divide=divide,
+        group=lambda member: groups[member.name],
     )
+
+
+def _override_groups(
+    objs: objects.ObjectSet, clusters: Iterable[cluster.Cluster]
+) -> dict[str, tuple[bool, ...]]:
+    """For each cluster, which override rules of the source (all of them, whatever they
+    select) target it: clusters with the same answer get the same overrides for any manifest
+    (`gitfleet.overrides` picks rules by the manifest, then by each rule's target cluster)."""
+    targets: list[policy.ClusterAffinity | None] = []
+    chosen: tuple[policy.ClusterOverridePolicy | policy.OverridePolicy, ...] = (
+        *objs.cluster_override_policies,
+        *objs.override_policies,
+    )
+    for p in chosen:
+        rules = p.spec.override_rules
+        targets += [r.target_cluster for r in rules] if rules else [p.spec.target_cluster]
+    return {
+        c.name: tuple(t is None or selectors.cluster_matches(c, t) for t in targets)
+        for c in clusters
+    }
 
 
 def render(
@@ -422,30 +455,46 @@ def _result(
     fmt = gitstore_objects.FORMATS.get(
         previous.object_format if previous else "sha1", gitstore_objects.SHA1
     )
-    ids = {path: fmt.object_id(gitstore_objects.BLOB, data) for path, data in tree.files.items()}
-    ids.update({path: old[path] for path in tree.kept})
+    written = {p: fmt.object_id(gitstore_objects.BLOB, d) for p, d in tree.files.items()}
+    paths = tree.paths
     files: dict[str, gitstore_objects.Content] = dict(tree.files)
     files.update({path: gitstore_objects.Blob(old[path]) for path in tree.kept})
-    changed = True
-    if previous is not None and ids.keys() == old.keys():
-        same_report = rendering.dump_yaml(
-            {**tree.report, "sourceCommit": previous.report.get("sourceCommit"),
-             "status": previous.report.get("status")}
-        )  # fmt: skip
-        others = all(ids[p] == old[p] for p in ids if p != rendering.RENDER_FILE)
-        if others and fmt.object_id(gitstore_objects.BLOB, same_report) == old.get(
-            rendering.RENDER_FILE
-        ):
-            changed = False
-            files = {path: gitstore_objects.Blob(oid) for path, oid in old.items()}
-            ids = dict(old)
+    changed = _differs(written, paths, old, previous, tree, fmt)
+    if not changed:
+        files = {path: gitstore_objects.Blob(oid) for path, oid in old.items()}
+        written = {}
     return RenderResult(
         files=files,
         changed=changed,
-        clusters=_cluster_changes(ids, old, (c.name for c in placement.clusters)),
+        clusters=_cluster_changes(
+            written, paths if changed else frozenset(old), old, (c.name for c in placement.clusters)
+        ),
         refusals=tree.refusals,
         diagnostics=tuple(diagnostic.sorted_diagnostics(list(diagnostics))),
         source_commit=source.revision,
         placement=placement,
         rendered_bindings=tree.rendered,
     )
+
+
+def _differs(
+    written: Mapping[str, str],
+    paths: frozenset[str],
+    old: Mapping[str, str],
+    previous: PreviousRender | None,
+    tree: rendering.Tree,
+    fmt: gitstore_objects.Format,
+) -> bool:
+    """Whether the tree differs from the previous one, render.yaml's `sourceCommit` and
+    `status` aside (they name the inputs of the render that produced the output)."""
+    if previous is None or len(paths) != len(old) or not paths <= old.keys():
+        return True
+    if any(old[p] != oid for p, oid in written.items() if p != rendering.RENDER_FILE):
+        return True
+    report = {
+        **tree.report,
+        "sourceCommit": previous.report.get("sourceCommit"),
+        "status": previous.report.get("status"),
+    }
+    same = fmt.object_id(gitstore_objects.BLOB, rendering.dump_yaml(report))
+    return same != old.get(rendering.RENDER_FILE)

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import click
 
 from gitfleet import __version__, pipeline, source
-from gitfleet import render as rendering
 from gitfleet.cli import options
 from gitfleet.cli import output as out
 from gitfleet.errors import GitfleetError, InputError, RefConflictError, UsageError
@@ -46,15 +45,13 @@ def _now(repo: repository.Repository, commit: str) -> str | None:
     return text if code == 0 and text else None
 
 
-def _previous(repo: repository.Repository, branch: str) -> pipeline.PreviousRender | None:
-    tip = rendered.read_tip(repo, branch)
-    if tip is None:
-        return None
-    contents = rendered.read_files(
-        repo, tip, lambda p: p.startswith("bindings/") or p == rendering.RENDER_FILE
-    )
+def _previous(repo: repository.Repository, tip: rendered.Tip) -> pipeline.PreviousRender:
+    def read(paths: Sequence[str]) -> Mapping[str, bytes]:
+        wanted = set(paths)
+        return rendered.read_files(repo, tip, wanted.__contains__)
+
     fmt = store.object_format(repo)
-    return pipeline.read_previous(tip.commit, tip.files, contents, fmt.name)
+    return pipeline.read_previous(tip.commit, tip.files, read, fmt.name)
 
 
 def _materialise(
@@ -76,7 +73,8 @@ def run(
     repo = repository.open_repository(repo_path) if loaded.revision is not None else None
     try:
         target = branch or loaded.config.rendered_branch
-        previous = _previous(repo, target) if repo is not None else None
+        tip = rendered.read_tip(repo, target) if repo is not None else None
+        previous = _previous(repo, tip) if repo is not None and tip is not None else None
         now = _now(repo, loaded.revision) if repo is not None and loaded.revision else None
         result = pipeline.render(loaded, previous, None, full=full, now=now)
         if not result.ok:

@@ -17,6 +17,7 @@ division come in through the plan's context, so this stage imports no other stag
 from __future__ import annotations
 
 import dataclasses
+import datetime
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
@@ -47,8 +48,8 @@ class Previous:
 
     paths: frozenset[str]
     """Every file of the previous tree."""
-    digests: Mapping[ResourceKey, str]
-    """The input digest recorded on each previous binding, by template."""
+    bindings: Mapping[ResourceKey, Binding]
+    """The previous bindings (with their recorded input digests), by template."""
     refusals: Mapping[str, tuple[Refusal, ...]]
     """Previous refusals, by resource (as `str(ResourceKey)`)."""
 
@@ -113,6 +114,42 @@ class _Collected:
         self.refusals.extend(output.refusals)
 
 
+def _after(time: str, other: str) -> bool:
+    try:
+        return datetime.datetime.fromisoformat(time) > datetime.datetime.fromisoformat(other)
+    except ValueError:
+        return True
+
+
+def _steady(binding: Binding, previous: Binding | None) -> Binding:
+    """`binding` with the previous `lastScheduledTime` when nothing else changed.
+
+    Karmada's scheduler schedules duplicated and replica-less bindings again on every event,
+    stamping the time each time; in Git that would rewrite every such binding on every commit.
+    A schedule that changed nothing keeps the time of the last one that did (unless a
+    reschedule was requested after it, whose handling the new time records)."""
+    if previous is None:
+        return binding
+    old, new = previous.status.last_scheduled_time, binding.status.last_scheduled_time
+    trigger = binding.spec.reschedule_triggered_at
+    if old is None or old == new or (trigger is not None and _after(trigger, old)):
+        return binding
+    kept = dataclasses.replace(
+        binding, status=dataclasses.replace(binding.status, last_scheduled_time=old)
+    )
+    return kept if _without_digest(kept) == _without_digest(previous) else binding
+
+
+def _without_digest(binding: Binding) -> Binding:
+    found = binding.metadata.annotations or {}
+    if INPUTS_ANNOTATION not in found:
+        return binding
+    annotations = {k: v for k, v in found.items() if k != INPUTS_ANNOTATION} or None
+    return dataclasses.replace(
+        binding, metadata=dataclasses.replace(binding.metadata, annotations=annotations)
+    )
+
+
 def _bindings(plan: Plan, into: _Collected) -> None:
     by_key = {t.key: t for t in plan.templates}
     inputs = _inputs.Inputs(
@@ -120,30 +157,34 @@ def _bindings(plan: Plan, into: _Collected) -> None:
     )
     previous = plan.previous
     for binding in plan.bindings:
-        template = by_key.get(resource_key(binding))
+        key = resource_key(binding)
+        template = by_key.get(key)
         if template is None:
             continue
-        targets = [t.name for t in target_clusters(binding.spec)]
-        digest = inputs.digest(template, binding, targets)
         try:
             binding_path = _paths.binding_path(template.key)
         except _paths.PathError as error:
             into.refusals.append(Refusal(template.origin, str(template.key), "", str(error)))
             continue
-        reuse = (
-            previous is not None
-            and not plan.full
-            and previous.digests.get(template.key) == digest
-            and binding_path in previous.paths
-        )
-        if reuse and previous is not None:
-            into.add(_reused(template, binding, previous))
+        before = previous.bindings.get(key) if previous is not None else None
+        steady = _steady(binding, before)
+        doc = _inputs.binding_doc(steady)
+        targets = [t.name for t in target_clusters(binding.spec)]
+        digest = inputs.digest(template, doc, targets)
+        same_inputs = before is not None and _inputs.recorded(before) == digest
+        if (
+            same_inputs
+            and before is not None
+            and _without_digest(steady) == _without_digest(before)
+        ):
             into.kept.add(binding_path)
+        else:
+            into.files[binding_path] = _yaml.dump(_inputs.with_digest(doc, digest))
+        if previous is not None and same_inputs and not plan.full:
+            into.add(_reused(template, binding, previous))
             continue
         into.rendered += 1
         into.add(_work.render_binding(template, binding, plan.context))
-        doc = _inputs.with_digest(_inputs.binding_doc(binding), digest)
-        into.files[binding_path] = _yaml.dump(doc)
 
 
 def _namespaces_of(plan: Plan, into: _Collected, previous_paths: Collection[str]) -> None:
@@ -165,22 +206,24 @@ def render(plan: Plan) -> Tree:
     into = _Collected()
     _bindings(plan, into)
     _namespaces_of(plan, into, previous_paths)
-    fleet = sorted(plan.context.clusters)
-    folders = {name: _paths.cluster_folder(name) + "/" for name in fleet}
-    in_fleet = tuple(folders.values())
-    kept = {
-        p
-        for p in into.kept
-        if p in previous_paths and (p.startswith(in_fleet) or not p.startswith("works/"))
-    }
-    files = {
-        p: d for p, d in into.files.items() if p.startswith(in_fleet) or not p.startswith("works/")
-    }
-    counts: dict[str, int] = {}
-    for name, folder in folders.items():
-        relative = [p[len(folder) :] for p in (*files, *kept) if p.startswith(folder)]
-        counts[name] = len(relative)
-        files[folder + _paths.KUSTOMIZATION] = _report.kustomization(relative)
+    by_cluster: dict[str, list[str]] = {name: [] for name in sorted(plan.context.clusters)}
+    files: dict[str, bytes] = {}
+    kept: set[str] = set()
+    for path in (*into.files, *(p for p in into.kept if p in previous_paths)):
+        top, _, rest = path.partition("/")
+        if top == _paths.WORKS:
+            name, _, relative = rest.partition("/")
+            if name not in by_cluster:
+                continue  # a cluster that left the fleet: its folder goes
+            by_cluster[name].append(relative)
+        if path in into.files:
+            files[path] = into.files[path]
+        else:
+            kept.add(path)
+    counts = {name: len(listed) for name, listed in by_cluster.items()}
+    for name, listed in by_cluster.items():
+        folder = _paths.cluster_folder(name)
+        files[f"{folder}/{_paths.KUSTOMIZATION}"] = _report.kustomization(listed)
     refusals = sorted(
         into.refusals, key=lambda r: (r.origin.path, r.origin.line, r.resource, r.cluster)
     )

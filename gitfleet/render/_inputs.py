@@ -54,6 +54,11 @@ def binding_doc(binding: Binding) -> dict[str, Any]:
     return doc
 
 
+def _spec_and_metadata(doc: Mapping[str, Any]) -> bytes:
+    """What of a binding its manifests read: everything but its status."""
+    return _canonical({k: v for k, v in doc.items() if k != "status"})
+
+
 def _by_kind(
     found: Iterable[config.ResourceInterpreterCustomization],
 ) -> dict[tuple[str, str], list[config.ResourceInterpreterCustomization]]:
@@ -96,13 +101,17 @@ class Inputs:
             for kind in user.keys() | third.keys()
         }
 
-    def digest(self, template: ResourceTemplate, binding: Binding, targets: Iterable[str]) -> str:
+    def digest(
+        self, template: ResourceTemplate, doc: Mapping[str, Any], targets: Iterable[str]
+    ) -> str:
+        """The digest of everything the manifests of the binding `doc` (`binding_doc`) for
+        `template` on the `targets` clusters depend on."""
         key = template.key
         parts = [
             self._version,
             _canonical(template.body),
             template.origin.path.encode(),
-            _canonical(binding_doc(binding)),
+            _spec_and_metadata(doc),
             self._cluster_overrides,
             self._overrides.get(key.namespace, b""),
             self._customizations.get((key.api_version, key.kind), b""),

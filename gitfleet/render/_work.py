@@ -35,7 +35,7 @@ A cluster whose dispatching is suspended keeps its previous manifest as well.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from gitfleet import errors, interpreter
@@ -61,6 +61,8 @@ CONFLICT_RESOLUTION_ANNOTATION = "work.karmada.io/conflict-resolution"
 RB_NAMESPACE_ANNOTATION = "resourcebinding.karmada.io/namespace"
 RB_NAME_ANNOTATION = "resourcebinding.karmada.io/name"
 CRB_NAME_ANNOTATION = "clusterresourcebinding.karmada.io/name"
+_PLACEHOLDER = "gitfleet-cluster-label-placeholder-6b1f0c3a"
+_PLACEHOLDER_LINE = f"\n    {CLUSTER_LABEL}: {_PLACEHOLDER}\n".encode()
 _CLAIM_PREFIXES = ("propagationpolicy.karmada.io/", "clusterpropagationpolicy.karmada.io/")
 _CONFLICT_VALUES = ("abort", "overwrite")
 
@@ -103,12 +105,17 @@ class Output:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Context:
-    """What every binding of one render shares."""
+    """What every binding of one render shares.
+
+    `group` names, for each cluster, the set of override rules whose target cluster it
+    matches: clusters in the same group receive the same overrides for any manifest, so one
+    manifest is built per group and only its cluster label differs between them."""
 
     clusters: Mapping[str, cluster.Cluster]
     interp: interpreter.Interpreter
     override: Override
     divide: Divide
+    group: Callable[[cluster.Cluster], Hashable] = lambda member: member.name
 
 
 def target_clusters(spec: work.ResourceBindingSpec) -> list[work.TargetCluster]:
@@ -236,27 +243,45 @@ def secret_allowed(template: ResourceTemplate) -> bool:
     return annotations.get(PLAINTEXT_SECRET_ANNOTATION) == "true"
 
 
-def _manifest(
+def _customized(
     template: ResourceTemplate,
     binding: Binding,
     target: work.TargetCluster,
+    member: cluster.Cluster,
     completions: Mapping[str, int] | None,
     ctx: Context,
-) -> bytes:
-    """The manifest for one cluster; raises what makes it impossible."""
-    member = ctx.clusters.get(target.name)
-    if member is None:
-        raise errors.GitfleetError(f"cluster {target.name} is not defined in the source")
+) -> RawObject:
+    """The template revised, its completions split and overridden for `member`; raises what
+    makes it impossible."""
     doc: RawObject = template.body
-    spec = binding.spec
-    if _is_workload(spec) and ctx.interp.hook_enabled(
-        template.api_version, template.kind, interpreter.Operation.REVISE_REPLICA
-    ):
+    if _revises(template, binding.spec, ctx):
         doc = ctx.interp.revise_replica(doc, target.replicas)
     if completions is not None:
         doc = _json.with_field(doc, ("spec", "completions"), completions[target.name])
-    doc = ctx.override(doc, member)
-    return _finish(doc, binding, target.name, template.origin.path)
+    return ctx.override(doc, member)
+
+
+def _revises(template: ResourceTemplate, spec: work.ResourceBindingSpec, ctx: Context) -> bool:
+    return _is_workload(spec) and ctx.interp.hook_enabled(
+        template.api_version, template.kind, interpreter.Operation.REVISE_REPLICA
+    )
+
+
+def _for_cluster(shared: bytes, name: str) -> bytes:
+    """A manifest built with the placeholder cluster label, for cluster `name`."""
+    if shared.count(_PLACEHOLDER_LINE) != 1:
+        raise _Unshared
+    line = f"\n    {CLUSTER_LABEL}: {_yaml.scalar_text(name)}\n".encode()
+    data = shared.replace(_PLACEHOLDER_LINE, line)
+    if len(data) > MAX_MANIFEST_BYTES:
+        raise errors.GitfleetError(
+            f"manifest is {len(data)} bytes after overrides, over the limit of {MAX_MANIFEST_BYTES}"
+        )
+    return data
+
+
+class _Unshared(Exception):
+    """The placeholder label cannot be told apart in a manifest: build it for its cluster."""
 
 
 def namespace_manifest(template: ResourceTemplate, member: cluster.Cluster, ctx: Context) -> bytes:
@@ -310,13 +335,33 @@ def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -
     except errors.GitfleetError as error:
         refusal = Refusal(_origin_of(template, error), resource, "", _message(error))
         return Output({}, tuple(paths.values()), (refusal,), names)
+    revises = _revises(template, binding.spec, ctx)
+    shared: dict[Hashable, bytes] = {}
     for target in targets:
         path = paths[target.name]
+        member = ctx.clusters.get(target.name)
         if _suspended(binding.spec, target.name):
             kept.append(path)
             continue
+        if member is None:
+            message = f"cluster {target.name} is not defined in the source"
+            refusals.append(Refusal(template.origin, resource, target.name, message))
+            kept.append(path)
+            continue
+        key = (
+            target.replicas if revises else None,
+            completions.get(target.name) if completions else None,
+            ctx.group(member),
+        )
         try:
-            files[path] = _manifest(template, binding, target, completions, ctx)
+            if key not in shared:
+                doc = _customized(template, binding, target, member, completions, ctx)
+                shared[key] = _finish(doc, binding, _PLACEHOLDER, template.origin.path)
+            try:
+                files[path] = _for_cluster(shared[key], target.name)
+            except _Unshared:
+                doc = _customized(template, binding, target, member, completions, ctx)
+                files[path] = _finish(doc, binding, target.name, template.origin.path)
         except errors.GitfleetError as error:
             origin = _origin_of(template, error)
             refusals.append(Refusal(origin, resource, target.name, _message(error)))

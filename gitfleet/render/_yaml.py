@@ -69,16 +69,17 @@ def _typed(text: str) -> bool:
 
 
 def _plain_ok(text: str) -> bool:
-    if not text or text[0] in " " or text[-1] in " :":
+    if not text or text[0] == " " or text[-1] in " :":
         return False
     first = text[0]
     if first in _INDICATORS and not (first == "-" and len(text) > 1 and text[1] != " "):
         return False
     if text.startswith(("---", "...")) or any(bad in text for bad in _UNSAFE_INSIDE):
         return False
-    if not text.isascii() and not all(c.isprintable() and c not in _NEEDS_ESCAPE for c in text):
-        return False
-    if text.isascii() and not text.isprintable():
+    if text.isascii():
+        if not text.isprintable():
+            return False
+    elif not all(c.isprintable() and c not in _NEEDS_ESCAPE for c in text):
         return False
     return not (first in _MAYBE_TYPED and _typed(text))
 
@@ -87,8 +88,20 @@ def quoted(text: str) -> str:
     return '"' + text.translate(_ESCAPES) + '"'
 
 
-def _scalar_text(text: str) -> str:
-    return text if _plain_ok(text) else quoted(text)
+_TEXTS: dict[str, str] = {}
+_TEXTS_LIMIT = 200_000
+
+
+def scalar_text(text: str) -> str:
+    """A one-line string's scalar text: plain when safe, else double-quoted (memoised: keys
+    and most values repeat across manifests)."""
+    found = _TEXTS.get(text)
+    if found is None:
+        found = text if _plain_ok(text) else quoted(text)
+        if len(_TEXTS) >= _TEXTS_LIMIT:
+            _TEXTS.clear()
+        _TEXTS[text] = found
+    return found
 
 
 def _literal(text: str, indent: int) -> list[str] | None:
@@ -124,8 +137,8 @@ def format_float(value: float) -> str:
     return f"{mantissa}e{'-' if power < 0 else '+'}{abs(power):02d}"
 
 
-def _inline(value: Any) -> str | None:
-    """The text of a scalar or empty collection on the current line, None for blocks."""
+def _scalar(value: Any) -> str:
+    """The text of a non-string scalar."""
     if value is None:
         return "null"
     if value is True:
@@ -136,67 +149,78 @@ def _inline(value: Any) -> str | None:
         return str(value)
     if isinstance(value, float):
         return format_float(value)
-    if isinstance(value, str):
-        return None if "\n" in value else _scalar_text(value)
-    if isinstance(value, Mapping):
-        return None if value else "{}"
-    if isinstance(value, Sequence):
-        return None if value else "[]"
     raise TypeError(f"cannot write a {type(value).__name__} as YAML")
 
 
-def _value(value: Any, indent: int, out: list[str]) -> None:
-    """Write `value` after a `key:` or `-` already on the line."""
-    text = _inline(value)
-    if text is not None:
-        out.append(f" {text}\n")
-    elif isinstance(value, str):
-        out.extend(_literal(value, indent + 2) or [f" {quoted(value)}\n"])
+def _value(value: Any, head: str, pad: str, out: list[str]) -> None:
+    """Write `value` after `head` (a line start ending in `key:` or `-`); `pad` is the
+    indentation of that key or dash."""
+    kind = type(value)
+    if kind is str:
+        if "\n" not in value:
+            out.append(f"{head} {scalar_text(value)}\n")
+        else:
+            block = _literal(value, len(pad) + 2)
+            out.append(head)
+            out.extend(block or [f" {quoted(value)}\n"])
+    elif kind is dict:
+        if value:
+            out.append(head + "\n")
+            _mapping(value, pad + "  ", out)
+        else:
+            out.append(head + " {}\n")
+    elif kind is list or kind is tuple:
+        if value:
+            out.append(head + "\n")
+            _sequence(value, pad, out)
+        else:
+            out.append(head + " []\n")
     elif isinstance(value, Mapping):
-        out.append("\n")
-        _mapping(value, indent + 2, out)
+        _value(dict(value), head, pad, out)
+    elif isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        _value(list(value), head, pad, out)
     else:
-        out.append("\n")
-        _sequence(value, indent, out)
+        out.append(f"{head} {_scalar(value)}\n")
 
 
-def _key(key: str, pad: str) -> str:
-    text = _scalar_text(key) if "\n" not in key else quoted(key)
+def _head(key: Any, pad: str) -> str:
+    if type(key) is not str:
+        raise TypeError(f"cannot write key {key!r}: JSON object keys are strings")
+    text = scalar_text(key) if "\n" not in key else quoted(key)
     if len(text) > _MAX_SIMPLE_KEY:
         return f"{pad}? {text}\n{pad}:"
     return f"{pad}{text}:"
 
 
-def _mapping(mapping: Mapping[str, Any], indent: int, out: list[str]) -> None:
-    pad = " " * indent
+def _mapping(mapping: Mapping[str, Any], pad: str, out: list[str], lead: str = "") -> None:
+    """Block mapping at `pad`; `lead` (as long as `pad`) starts its first line instead, for a
+    mapping that is a sequence item (`- key: ...`)."""
     for key in sorted(mapping):
-        if not isinstance(key, str):
-            raise TypeError(f"cannot write key {key!r}: JSON object keys are strings")
-        out.append(_key(key, pad))
-        _value(mapping[key], indent, out)
+        head = _head(key, pad)
+        if lead:
+            head, lead = lead + head[len(pad) :], ""
+        _value(mapping[key], head, pad, out)
 
 
-def _sequence(items: Sequence[Any], indent: int, out: list[str]) -> None:
-    pad = " " * indent
+def _sequence(items: Sequence[Any], pad: str, out: list[str], lead: str = "") -> None:
+    """Block sequence at `pad`, not indented below its key (kubectl's style)."""
+    inner = pad + "  "
     for item in items:
-        if isinstance(item, (Mapping, list, tuple)) and item:
-            nested: list[str] = []
-            if isinstance(item, Mapping):
-                _mapping(item, indent + 2, nested)
-            else:
-                _sequence(item, indent + 2, nested)
-            out.append(f"{pad}- {nested[0][indent + 2 :]}")
-            out.extend(nested[1:])
+        start, lead = (lead or pad), ""
+        kind = type(item)
+        if kind is dict and item:
+            _mapping(item, inner, out, start + "- ")
+        elif (kind is list or kind is tuple) and item:
+            _sequence(item, inner, out, start + "- ")
         else:
-            out.append(f"{pad}-")
-            _value(item, indent, out)
+            _value(item, start + "-", pad, out)
 
 
 def dump(value: Mapping[str, Any]) -> bytes:
     """One YAML document holding the mapping `value`."""
     out: list[str] = []
     if value:
-        _mapping(value, 0, out)
+        _mapping(value, "", out)
     else:
         out.append("{}\n")
     return "".join(out).encode()
