@@ -33,7 +33,7 @@ from typing import Any
 
 import lupa.lua51 as lupa  # type: ignore[import-untyped]
 
-from gitfleet.interpreter.lua import _convert, _kube, _osdate, _rewrite
+from gitfleet.interpreter.lua import _convert, _inputs, _kube, _osdate, _rewrite
 
 CHUNKNAME = "script"
 HOOK_EVERY = 1000
@@ -126,7 +126,8 @@ class Sandbox:
             max_memory=self.limits.memory,
             attribute_filter=_deny_attributes,
         )
-        to_lua = functools.partial(_convert.to_lua, runtime)
+        self._inputs = _inputs.Inputs(runtime, self._constructor)
+        to_lua = self._inputs.to_lua
         helpers: dict[str, Callable[..., tuple[bool, Any]]] = {
             "os_time": _osdate.os_time,
             "os_date": functools.partial(_osdate.os_date, to_lua),
@@ -162,6 +163,11 @@ class Sandbox:
         runtime.execute("local g = _G for name in pairs(g) do g[name] = nil end")
         self._runtime = runtime
         self._chunks: dict[str, Any] = {}
+
+    def _constructor(self, source: str) -> Any:
+        """A compiled document constructor, or None if Lua cannot compile it (_inputs.py)."""
+        result = self._api.constructor(source)
+        return None if isinstance(result, tuple) else result
 
     def compile(self, source: str) -> None:
         """Raise `ScriptError` if `source` does not compile."""
@@ -204,9 +210,7 @@ class Sandbox:
         with self._lock:
             chunk = self._chunk(source)
             try:
-                lua_args = [
-                    None if a is ABSENT else _convert.to_lua(self._runtime, a) for a in args
-                ]
+                lua_args = [None if a is ABSENT else self._inputs.to_lua(a) for a in args]
                 result = self._api.invoke(
                     chunk, function, self._budget, math.floor(now), len(lua_args), *lua_args
                 )
