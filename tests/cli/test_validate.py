@@ -19,32 +19,12 @@ from typing import Any
 
 import pytest
 from click.testing import Result
+from validation.documents import FLEET, variant
 
 Invoke = Callable[..., Result]
 
-CONFIG_MAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: shop\n"
-POLICY = """\
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata:
-  name: web
-  namespace: shop
-spec:
-  resourceSelectors:
-    - {apiVersion: v1, kind: ConfigMap, name: web}
-  placement:
-    clusterAffinity:
-      clusterNames: [member1]
-"""
-CLUSTER = """\
-apiVersion: cluster.karmada.io/v1alpha1
-kind: Cluster
-metadata:
-  name: member1
-spec:
-  syncMode: Pull
-"""
-CLEAN = {"web.yaml": CONFIG_MAP.format(name="web"), "policy.yaml": POLICY, "m1.yaml": CLUSTER}
+CLEAN = FLEET
+MEMBER = "clusters/member1.yaml"
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
@@ -60,25 +40,36 @@ def test_clean_source_prints_nothing(cli: Invoke, tmp_path: Path) -> None:
 
 
 def test_warnings_alone_pass(cli: Invoke, tmp_path: Path) -> None:
-    root = write(tmp_path, {**CLEAN, "m1.yaml": CLUSTER.replace("member1", "member9")})
+    names = "clusterNames: [member1, member2]"
+    unknown = variant("policies/web.yaml", names, names.replace("member2", "member9"))
+    root = write(tmp_path, unknown)
     result = cli("validate", "--repo", str(root))
     assert result.exit_code == 0
     assert result.stdout == (
-        f"{root}/policy.yaml:11:22: warning: PropagationPolicy shop/web: "
-        "spec.placement.clusterAffinity.clusterNames.0: no Cluster named 'member1'\n"
+        f"{root}/policies/web.yaml:21:31: warning: PropagationPolicy shop/web: "
+        "spec.placement.clusterAffinity.clusterNames.1: no Cluster named 'member9'\n"
     )
 
 
 def test_errors_fail_with_one_line_each(cli: Invoke, tmp_path: Path) -> None:
-    broken = {**CLEAN, "m1.yaml": CLUSTER.replace("Pull", "Sideways"), "x.yaml": "kind: X\n"}
+    broken = {**variant(MEMBER, "syncMode: Push", "syncMode: Sideways"), "x.yaml": "kind: X\n"}
     root = write(tmp_path, broken)
     result = cli("validate", "--repo", str(root))
     assert result.exit_code == 1
+    unknown = "spec.placement.{}: no Cluster named 'member1'"
     assert result.stdout.splitlines() == [
-        f"{root}/m1.yaml:6:3: error: Cluster member1: spec.syncMode: unsupported value "
+        f"{root}/{MEMBER}:8:3: error: Cluster member1: spec.syncMode: unsupported value "
         "'Sideways': expected one of 'Push', 'Pull'",
-        f"{root}/policy.yaml:11:22: warning: PropagationPolicy shop/web: "
-        "spec.placement.clusterAffinity.clusterNames.0: no Cluster named 'member1'",
+        f"{root}/policies/crds.yaml:12:24: warning: ClusterPropagationPolicy crds: "
+        + unknown.format("clusterAffinities.0.clusterNames.0"),
+        f"{root}/policies/web-override.yaml:13:24: warning: OverridePolicy shop/web: "
+        "spec.overrideRules.0.targetCluster.clusterNames.0: no Cluster named 'member1'",
+        f"{root}/policies/web.yaml:21:22: warning: PropagationPolicy shop/web: "
+        + unknown.format("clusterAffinity.clusterNames.0"),
+        f"{root}/policies/web.yaml:34:44: warning: PropagationPolicy shop/web: "
+        + unknown.format(
+            "replicaScheduling.weightPreference.staticWeightList.0.targetCluster.clusterNames.0"
+        ),
         f"{root}/x.yaml:1:1: error: document has no apiVersion",
     ]
 
