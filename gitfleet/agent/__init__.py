@@ -8,6 +8,7 @@
   `health`, `identity` and `kube` (the only HTTP: the official client, errors mapped, retries);
 - `clusterinfo`: what a cluster reports about itself (version, APIs, capacity, Ready);
 - `report`: the status ref's files, written when they change or the heartbeat is due;
+- `worker`: one cluster's loop: sync, report, again (with backoff after failures);
 - `fleet` and `push`: the push agent, one worker thread per Push cluster.
 
 Git is read and written through `gitfleet.gitstore` only.

@@ -2,13 +2,9 @@
 
 `PushAgent.run()` watches the rendered branch — file events on a local repository's refs plus
 polling every `interval` seconds; a remote URL is fetched into a bare copy in a cache folder
-each round — and hands every new rendered commit (`fleet.resolve`) to one worker thread per
-cluster. A worker syncs its cluster (`apply.sync`), collects the cluster's own status
-(`clusterinfo`) when the heartbeat is due or the sync did something, and writes its status ref
-(`report`). It syncs again every `interval` (drift is repaired then) and at once on a new
-rendered commit; after a failed sync it waits with exponential backoff instead, so a cluster
-that is down is retried ever more rarely and never delays the others, which run in their own
-threads.
+each round — and hands every new rendered commit (`fleet.resolve`) to one `worker` thread per
+cluster, which syncs and reports its cluster, again every `interval` and at once on a new
+rendered commit, with backoff after failures: a cluster that is down never delays the others.
 
 `PushAgent.once()` syncs the current rendered commit to every Push cluster in parallel, writes
 their status refs and returns each cluster's result. `stop()` (SIGTERM) makes every worker give up
@@ -23,30 +19,18 @@ import dataclasses
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
 
 from gitfleet import errors
-from gitfleet.agent import apply, clusterinfo, fleet, kube, report
+from gitfleet.agent import apply, fleet, kube, worker
 from gitfleet.gitstore import remote, rendered, repository, status, tree
-from gitfleet.interpreter import Interpreter
-from gitfleet.model import cluster, loaded
+from gitfleet.model import loaded
 from gitfleet.model.origin import Origin
 
 log = logging.getLogger(__name__)
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Backoff:
-    """The wait before retrying a cluster whose sync failed `n` times in a row."""
-
-    base: float = 5.0
-    cap: float = 300.0
-
-    def delay(self, failures: int) -> float:
-        return float(min(self.cap, self.base * 2 ** max(0, failures - 1)))
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -63,7 +47,7 @@ class Settings:
     """Where remote repositories are copied (default: `~/.cache/gitfleet`)."""
     retry: kube.Retry = dataclasses.field(default_factory=kube.Retry)
     options: apply.Options = dataclasses.field(default_factory=apply.Options)
-    backoff: Backoff = dataclasses.field(default_factory=Backoff)
+    backoff: worker.Backoff = dataclasses.field(default_factory=worker.Backoff)
     watch: bool = True
     """React to ref changes of a local repository at once (else: only every `interval`)."""
 
@@ -115,159 +99,6 @@ class _Repo:
         return branch if isinstance(branch, str) and branch else loaded.DEFAULT_RENDERED_BRANCH
 
 
-class ClusterWorker:
-    """Syncs and reports one cluster; `run` loops until stopped, `step` does one round."""
-
-    def __init__(self, agent: PushAgent, target: fleet.Target) -> None:
-        self.agent = agent
-        self.target = target
-        self.name = target.name
-        self.stop = threading.Event()
-        self.wake = threading.Event()
-        self.repo = agent.repo.open()
-        self.client: kube.KubeClient | None = None
-        self.failures = 0
-        self.status: cluster.ClusterStatus | None = None
-        self._interpreter: tuple[str, Interpreter] | None = None
-        stored = status.read_status(self.repo, self.name)
-        self.reporter = report.Reporter.resume(
-            self.name, self._write, agent.settings.heartbeat, stored.files if stored else {}
-        )
-        self.thread: threading.Thread | None = None
-
-    # ---- one round ---------------------------------------------------------------------
-
-    def _client(self) -> kube.KubeClient | None:
-        path = self.target.kubeconfig
-        if path is None:
-            return None
-        if self.client is None or self.client.kubeconfig != path:
-            if self.client is not None:
-                self.client.close()
-            settings = self.agent.settings
-            self.client = kube.KubeClient(
-                path, name=self.name, retry=settings.retry, stop=self.stop
-            )
-        return self.client
-
-    def step(self, round_: fleet.Round) -> apply.SyncResult:
-        """Sync the cluster to `round_` and report; never raises."""
-        try:
-            result = self._sync(round_)
-        except Exception as exc:  # a bug must not end the worker: report it and go on
-            log.exception("cluster %s: sync failed", self.name)
-            result = apply.SyncResult(
-                cluster=self.name,
-                rendered_commit=round_.rendered.commit,
-                source_commit=round_.rendered.source_commit,
-                error=f"internal error: {exc}",
-            )
-        if not self.stop.is_set():
-            self._report(result)
-        return result
-
-    def _sync(self, round_: fleet.Round) -> apply.SyncResult:
-        work_set = round_.work_set(self.repo, self.name)
-        client = self._client()
-        if client is None:
-            return apply.SyncResult(
-                cluster=self.name,
-                rendered_commit=work_set.rendered_commit,
-                source_commit=work_set.source_commit,
-                objects=tuple(
-                    apply.ObjectResult(
-                        ref=m.ref,
-                        path=m.path,
-                        action=apply.Action.SKIPPED,
-                        message=self.target.problem,
-                    )
-                    for m in work_set.manifests
-                ),
-                error=self.target.problem,
-            )
-        return apply.sync(
-            client,
-            work_set,
-            interpreter=self._interpreter_for(round_),
-            options=self.agent.settings.options,
-            stop=self.stop,
-        )
-
-    def _interpreter_for(self, round_: fleet.Round) -> Interpreter:
-        """The round's interpreter chain, made once per rendered commit for this thread."""
-        commit = round_.rendered.commit
-        if self._interpreter is None or self._interpreter[0] != commit:
-            self._interpreter = (commit, round_.interpreter())
-        return self._interpreter[1]
-
-    def _report(self, result: apply.SyncResult) -> None:
-        now = self.agent.clock()
-        stamp = report.timestamp(now)
-        client = self._client()
-        wrote = any(o.action in apply.WRITTEN for o in result.objects) or any(
-            p.action is apply.Action.PRUNED for p in result.pruned
-        )
-        if client is None:
-            self.status = _unreachable(
-                self.reporter.remembered_status(), self.target.problem, stamp
-            )
-        elif self.status is None or wrote or result.error or self.reporter.due(now):
-            previous = self.status or self.reporter.remembered_status()
-            self.status = clusterinfo.collect(client, previous, stamp)
-        try:
-            self.reporter.report(result, self.status, now=now, timestamp=stamp)
-        except errors.GitfleetError as exc:
-            log.warning("cluster %s: cannot write its status: %s", self.name, exc)
-            stored = status.read_status(self.repo, self.name)
-            self.reporter.last = stored.files if stored else {}
-
-    def _write(self, files: Mapping[str, bytes], rendered_commit: str) -> None:
-        current = status.read_status(self.repo, self.name)
-        status.write_status(
-            self.repo,
-            self.name,
-            files,
-            expected=current.commit if current else None,
-            rendered_commit=rendered_commit,
-            move=self.agent.repo.move,
-        )
-
-    # ---- the loop ----------------------------------------------------------------------
-
-    def start(self) -> None:
-        self.thread = threading.Thread(target=self.run, name=f"gitfleet-push-{self.name}")
-        self.thread.start()
-
-    def run(self) -> None:
-        settings = self.agent.settings
-        while not self.stop.is_set():
-            round_ = self.agent.current
-            if round_ is not None:
-                result = self.step(round_)
-                self.failures = self.failures + 1 if result.error else 0
-            delay = settings.backoff.delay(self.failures) if self.failures else settings.interval
-            self.wake.wait(delay)
-            self.wake.clear()
-
-    def halt(self) -> None:
-        self.stop.set()
-        self.wake.set()
-
-    def close(self) -> None:
-        if self.thread is not None:
-            self.thread.join()
-        if self.client is not None:
-            self.client.close()
-        self.repo.close()
-
-
-def _unreachable(
-    previous: cluster.ClusterStatus | None, message: str, now: str
-) -> cluster.ClusterStatus:
-    condition = clusterinfo.ready_condition(previous, "False", "ClusterNotReachable", message, now)
-    return dataclasses.replace(previous or cluster.ClusterStatus(), conditions=(condition,))
-
-
 class PushAgent:
     """The push agent over one repository and one kubeconfig folder."""
 
@@ -284,14 +115,14 @@ class PushAgent:
         self.repo = _Repo(settings)
         self.branch = rendered.branch_ref(settings.branch or self.repo.rendered_branch())
         self.current: fleet.Round | None = None
-        self.workers: dict[str, ClusterWorker] = {}
+        self.workers: dict[str, worker.ClusterWorker] = {}
 
     def stop(self) -> None:
         """Stop every worker at its next request boundary, and the loop."""
         self.stopping.set()
         self.changed.set()
-        for worker in self.workers.values():
-            worker.halt()
+        for each in self.workers.values():
+            each.halt()
 
     def _resolve(self) -> fleet.Round | None:
         """The round of the branch's tip (the current one if the tip did not move)."""
@@ -308,6 +139,19 @@ class PushAgent:
             log.warning("cannot read %s: %s", self.branch, exc)
             return self.current
 
+    def _worker(self, target: fleet.Target) -> worker.ClusterWorker:
+        settings = self.settings
+        return worker.ClusterWorker(
+            target,
+            repo=self.repo.open(),
+            current=lambda: self.current,
+            move=self.repo.move,
+            retry=settings.retry,
+            options=settings.options,
+            pace=worker.Pace(settings.interval, settings.heartbeat, settings.backoff),
+            clock=self.clock,
+        )
+
     def _staff(self, round_: fleet.Round) -> None:
         """One worker per target of `round_`; workers of clusters that left stop."""
         wanted = {t.name: t for t in round_.targets}
@@ -318,7 +162,7 @@ class PushAgent:
         for name, target in sorted(wanted.items()):
             found = self.workers.get(name)
             if found is None:
-                self.workers[name] = ClusterWorker(self, target)
+                self.workers[name] = self._worker(target)
             else:
                 found.target = target
 
@@ -337,8 +181,8 @@ class PushAgent:
             with concurrent.futures.ThreadPoolExecutor(len(workers)) as pool:
                 done = pool.map(lambda w: w.step(round_), workers)
                 results = {r.cluster: r for r in done}
-        for worker in workers:
-            worker.close()
+        for each in workers:
+            each.close()
         return results
 
     def run(self) -> None:
@@ -354,17 +198,17 @@ class PushAgent:
                     log.info("applying %s", round_.rendered.commit)
                     self.current = round_
                     self._staff(round_)
-                    for worker in self.workers.values():
-                        if worker.thread is None:
-                            worker.start()
+                    for each in self.workers.values():
+                        if each.thread is None:
+                            each.start()
                         else:
-                            worker.wake.set()
+                            each.wake.set()
                 self.changed.wait(self.settings.interval)
                 self.changed.clear()
         finally:
             self.stop()
-            for worker in list(self.workers.values()):
-                worker.close()
+            for each in list(self.workers.values()):
+                each.close()
 
     def _watch(self) -> None:
         """Wake the loop when the rendered branch's ref (or the packed refs) change."""

@@ -36,7 +36,7 @@ from conftest import GitRepo, Invoke
 from simfixture import RunningSim, SimFactory, make_sim_cluster_fixture  # noqa: F401
 
 from gitfleet import sim
-from gitfleet.agent import kube, push
+from gitfleet.agent import kube, push, worker
 from gitfleet.gitstore import status
 
 CLUSTERS = """\
@@ -80,7 +80,7 @@ class Fleet:
 
     def agent(self, **settings: Any) -> push.PushAgent:
         settings.setdefault("retry", kube.NO_WAIT)
-        settings.setdefault("backoff", push.Backoff(base=0.05, cap=0.2))
+        settings.setdefault("backoff", worker.Backoff(base=0.05, cap=0.2))
         return push.PushAgent(
             push.Settings(repo=str(self.repo.path), kubeconfig_dir=self.kubeconfigs, **settings)
         )

@@ -1,0 +1,215 @@
+"""One cluster's worker: sync it to the current round, report its status, and do it again.
+
+`ClusterWorker.step(round)` syncs the cluster (`apply.sync`), collects the cluster's own status
+(`clusterinfo`) when the heartbeat is due or the sync did something or failed, and writes the
+status ref (`report`); it never raises. `run()` loops: it syncs every `Pace.interval` seconds
+(drift is repaired then) and at once when woken (a new rendered commit); after a failed sync it
+waits with exponential backoff instead, so a cluster that is down is tried ever more rarely.
+Each worker has its own client, repository handle and interpreter (Lua runtimes are not shared
+between threads), so workers never wait for each other. The push agent runs one per Push
+cluster; an agent inside a cluster can run one for itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+
+from gitfleet import errors
+from gitfleet.agent import apply, clusterinfo, fleet, kube, report
+from gitfleet.gitstore import repository, status
+from gitfleet.interpreter import Interpreter
+from gitfleet.model import cluster
+
+log = logging.getLogger(__name__)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Backoff:
+    """The wait before retrying a cluster whose sync failed `n` times in a row."""
+
+    base: float = 5.0
+    cap: float = 300.0
+
+    def delay(self, failures: int) -> float:
+        return float(min(self.cap, self.base * 2 ** max(0, failures - 1)))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Pace:
+    """How often a worker syncs, reports when nothing changes, and retries after failures."""
+
+    interval: float = 30.0
+    heartbeat: float = 60.0
+    backoff: Backoff = dataclasses.field(default_factory=Backoff)
+
+
+class ClusterWorker:
+    """Syncs and reports one cluster; `run` loops until stopped, `step` does one round."""
+
+    def __init__(
+        self,
+        target: fleet.Target,
+        *,
+        repo: repository.Repository,
+        current: Callable[[], fleet.Round | None],
+        move: status.MoveRef | None = None,
+        retry: kube.Retry | None = None,
+        options: apply.Options | None = None,
+        pace: Pace = Pace(),
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        """`repo` is the worker's own handle (closed with it); `current` gives the round to
+        sync to; `move` publishes the status ref elsewhere (a remote)."""
+        self.target = target
+        self.name = target.name
+        self.repo = repo
+        self.current = current
+        self.move = move
+        self.retry = retry or kube.Retry()
+        self.options = options or apply.Options()
+        self.pace = pace
+        self.clock = clock
+        self.stop = threading.Event()
+        self.wake = threading.Event()
+        self.client: kube.KubeClient | None = None
+        self.failures = 0
+        self.status: cluster.ClusterStatus | None = None
+        self._interpreter: tuple[str, Interpreter] | None = None
+        stored = status.read_status(self.repo, self.name)
+        self.reporter = report.Reporter.resume(
+            self.name, self._write, pace.heartbeat, stored.files if stored else {}
+        )
+        self.thread: threading.Thread | None = None
+
+    # ---- one round ---------------------------------------------------------------------
+
+    def _client(self) -> kube.KubeClient | None:
+        path = self.target.kubeconfig
+        if path is None:
+            return None
+        if self.client is None or self.client.kubeconfig != path:
+            if self.client is not None:
+                self.client.close()
+            self.client = kube.KubeClient(path, name=self.name, retry=self.retry, stop=self.stop)
+        return self.client
+
+    def step(self, round_: fleet.Round) -> apply.SyncResult:
+        """Sync the cluster to `round_` and report; never raises."""
+        try:
+            result = self._sync(round_)
+        except Exception as exc:  # a bug must not end the worker: report it and go on
+            log.exception("cluster %s: sync failed", self.name)
+            result = apply.SyncResult(
+                cluster=self.name,
+                rendered_commit=round_.rendered.commit,
+                source_commit=round_.rendered.source_commit,
+                error=f"internal error: {exc}",
+            )
+        if not self.stop.is_set():
+            self._report(result)
+        return result
+
+    def _sync(self, round_: fleet.Round) -> apply.SyncResult:
+        work_set = round_.work_set(self.repo, self.name)
+        client = self._client()
+        if client is None:
+            return apply.SyncResult(
+                cluster=self.name,
+                rendered_commit=work_set.rendered_commit,
+                source_commit=work_set.source_commit,
+                objects=tuple(
+                    apply.ObjectResult(
+                        ref=m.ref,
+                        path=m.path,
+                        action=apply.Action.SKIPPED,
+                        message=self.target.problem,
+                    )
+                    for m in work_set.manifests
+                ),
+                error=self.target.problem,
+            )
+        return apply.sync(
+            client,
+            work_set,
+            interpreter=self._interpreter_for(round_),
+            options=self.options,
+            stop=self.stop,
+        )
+
+    def _interpreter_for(self, round_: fleet.Round) -> Interpreter:
+        """The round's interpreter chain, made once per rendered commit for this thread."""
+        commit = round_.rendered.commit
+        if self._interpreter is None or self._interpreter[0] != commit:
+            self._interpreter = (commit, round_.interpreter())
+        return self._interpreter[1]
+
+    def _report(self, result: apply.SyncResult) -> None:
+        now = self.clock()
+        stamp = report.timestamp(now)
+        client = self._client()
+        wrote = any(o.action in apply.WRITTEN for o in result.objects) or any(
+            p.action is apply.Action.PRUNED for p in result.pruned
+        )
+        if client is None:
+            self.status = _unreachable(
+                self.reporter.remembered_status(), self.target.problem, stamp
+            )
+        elif self.status is None or wrote or result.error or self.reporter.due(now):
+            previous = self.status or self.reporter.remembered_status()
+            self.status = clusterinfo.collect(client, previous, stamp)
+        try:
+            self.reporter.report(result, self.status, now=now, timestamp=stamp)
+        except errors.GitfleetError as exc:
+            log.warning("cluster %s: cannot write its status: %s", self.name, exc)
+            stored = status.read_status(self.repo, self.name)
+            self.reporter.last = stored.files if stored else {}
+
+    def _write(self, files: Mapping[str, bytes], rendered_commit: str) -> None:
+        current = status.read_status(self.repo, self.name)
+        status.write_status(
+            self.repo,
+            self.name,
+            files,
+            expected=current.commit if current else None,
+            rendered_commit=rendered_commit,
+            move=self.move,
+        )
+
+    # ---- the loop ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self.run, name=f"gitfleet-push-{self.name}")
+        self.thread.start()
+
+    def run(self) -> None:
+        pace = self.pace
+        while not self.stop.is_set():
+            round_ = self.current()
+            if round_ is not None:
+                result = self.step(round_)
+                self.failures = self.failures + 1 if result.error else 0
+            delay = pace.backoff.delay(self.failures) if self.failures else pace.interval
+            self.wake.wait(delay)
+            self.wake.clear()
+
+    def halt(self) -> None:
+        self.stop.set()
+        self.wake.set()
+
+    def close(self) -> None:
+        if self.thread is not None:
+            self.thread.join()
+        if self.client is not None:
+            self.client.close()
+        self.repo.close()
+
+
+def _unreachable(
+    previous: cluster.ClusterStatus | None, message: str, now: str
+) -> cluster.ClusterStatus:
+    condition = clusterinfo.ready_condition(previous, "False", "ClusterNotReachable", message, now)
+    return dataclasses.replace(previous or cluster.ClusterStatus(), conditions=(condition,))
