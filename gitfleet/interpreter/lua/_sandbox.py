@@ -211,16 +211,17 @@ class Sandbox:
             chunk = self._chunk(source)
             try:
                 lua_args = [None if a is ABSENT else self._inputs.to_lua(a) for a in args]
-                result = self._api.invoke(
-                    chunk, function, self._budget, math.floor(now), len(lua_args), *lua_args
-                )
+                try:
+                    result = self._api.invoke(
+                        chunk, function, self._budget, math.floor(now), len(lua_args), *lua_args
+                    )
+                except UnicodeDecodeError:
+                    result = self._api.cleaned()
             except lupa.LuaMemoryError:
                 self._recover()
                 raise ScriptError("not enough memory") from None
             except _convert.ConversionError as e:
                 raise ScriptError(str(e)) from None
-            except UnicodeDecodeError:
-                raise ScriptError("a result is not valid UTF-8") from None
             except Exception as e:  # the runtime itself misbehaved: start afresh
                 self._start()
                 raise ScriptError(f"the Lua runtime failed and was restarted: {e}") from None
@@ -232,7 +233,11 @@ class Sandbox:
         """Run `source` (not the function) and return the Lua type of its global `function`."""
         with self._lock:
             chunk = self._chunk(source)
-            return str(self._succeeded(self._api.probe(chunk, function, self._budget))[1])
+            try:
+                result = self._api.probe(chunk, function, self._budget)
+            except UnicodeDecodeError:
+                result = self._api.cleaned()
+            return str(self._succeeded(result)[1])
 
     def _succeeded(self, result: Any) -> tuple[Any, ...]:
         """What sandbox.lua's entry points return: (true, ...), or (false, message, line)."""

@@ -1,7 +1,8 @@
 -- JSON text of Lua values, as Karmada's runtime encodes them (layeh.com/gopher-json): a table with
 -- string keys is an object, one with keys 1..n an array, an empty table `[]`; mixed keys, holes,
--- a table met twice, functions and NaN are errors. Invalid UTF-8 becomes U+FFFD, as Go's encoder
--- writes it. Loaded by sandbox.lua; Python parses the text (C speed, unlike walking tables).
+-- a table met twice, functions and NaN are errors. Invalid UTF-8 becomes U+FFFD (`valid_utf8`),
+-- as Go's encoder writes it. Loaded by sandbox.lua; Python parses the text (C speed, unlike
+-- walking tables).
 
 local max_depth = ...
 
@@ -50,23 +51,74 @@ local function valid_utf8(s)
   return s
 end
 
--- The encoder appends to one buffer; `seen` holds the tables met so far. Speed matters here
--- (pod templates go through it on every kube call): plain searches, no new strings where a
--- buffer entry will do. Control characters are left raw (Python's parser takes them, strict off).
-local buf, n, seen = {}, 0, {}
+-- The encoder appends to one buffer, reused from call to call. Speed matters (pod templates go
+-- through it on every kube call): plain searches, no new strings where a buffer entry will do,
+-- values taken with their keys. Control characters are left raw (Python's parser takes them
+-- with strict off). A table met twice is an error (gopher-json's `visited`): `seen[t] == gen`.
+local buf, n = {}, 0
+local seen, gen = setmetatable({}, {__mode = "k"}), 0
 
-local function put_string(s)
-  if find(s, '"', 1, true) or find(s, "\\", 1, true) then s = gsub(s, '["\\]', ESCAPES) end
-  buf[n + 1] = '"'
-  buf[n + 2] = s
-  buf[n + 3] = '"'
-  n = n + 3
+local function escaped(s)
+  if find(s, '"', 1, true) or find(s, "\\", 1, true) then return (gsub(s, '["\\]', ESCAPES)) end
+  return s
 end
 
-local function put(v, depth)
+local put
+
+local function put_table(v, depth)
+  if seen[v] == gen then error("cannot encode recursively nested tables to JSON", 0) end
+  seen[v] = gen
+  if depth > max_depth then error("cannot encode tables nested deeper than " .. max_depth .. " levels", 0) end
+  local k, x = raw_next(v)
+  if k == nil then
+    n = n + 1
+    buf[n] = "[]"
+  elseif type(k) == "string" then
+    local sep = '{"'
+    while k ~= nil do
+      if type(k) ~= "string" then error("cannot encode mixed or invalid key types", 0) end
+      buf[n + 1] = sep
+      buf[n + 2] = escaped(k)
+      buf[n + 3] = '":'
+      n = n + 3
+      put(x, depth)
+      sep = ',"'
+      k, x = raw_next(v, k)
+    end
+    n = n + 1
+    buf[n] = "}"
+  elseif type(k) == "number" then
+    local count = 0
+    while k ~= nil do
+      if type(k) ~= "number" then error("cannot encode mixed or invalid key types", 0) end
+      count = count + 1
+      k = raw_next(v, k)
+    end
+    local sep = "["
+    for i = 1, count do
+      local item = rawget(v, i)
+      if item == nil then error("cannot encode sparse array", 0) end
+      n = n + 1
+      buf[n] = sep
+      put(item, depth)
+      sep = ","
+    end
+    n = n + 1
+    buf[n] = "]"
+  else
+    error("cannot encode mixed or invalid key types", 0)
+  end
+end
+
+put = function(v, depth)
   local tv = type(v)
   if tv == "string" then
-    put_string(v)
+    buf[n + 1] = '"'
+    buf[n + 2] = escaped(v)
+    buf[n + 3] = '"'
+    n = n + 3
+  elseif tv == "table" then
+    put_table(v, depth + 1)
   elseif tv == "number" then
     if v ~= v or v == huge or v == -huge then error("json: unsupported value: " .. tostring(v), 0) end
     n = n + 1
@@ -75,61 +127,19 @@ local function put(v, depth)
   elseif tv == "boolean" then
     n = n + 1
     buf[n] = v and "true" or "false"
-  elseif tv == "table" then
-    if seen[v] then error("cannot encode recursively nested tables to JSON", 0) end
-    seen[v] = true
-    if depth > max_depth then error("cannot encode tables nested deeper than " .. max_depth .. " levels", 0) end
-    local k = raw_next(v)
-    if k == nil then
-      n = n + 1
-      buf[n] = "[]"
-    elseif type(k) == "number" then
-      local count = 0
-      while k ~= nil do
-        if type(k) ~= "number" then error("cannot encode mixed or invalid key types", 0) end
-        count = count + 1
-        k = raw_next(v, k)
-      end
-      n = n + 1
-      buf[n] = "["
-      for i = 1, count do
-        local item = rawget(v, i)
-        if item == nil then error("cannot encode sparse array", 0) end
-        if i > 1 then n = n + 1; buf[n] = "," end
-        put(item, depth + 1)
-      end
-      n = n + 1
-      buf[n] = "]"
-    elseif type(k) == "string" then
-      n = n + 1
-      buf[n] = "{"
-      local first = true
-      while k ~= nil do
-        if type(k) ~= "string" then error("cannot encode mixed or invalid key types", 0) end
-        if first then first = false else n = n + 1; buf[n] = "," end
-        put_string(k)
-        n = n + 1
-        buf[n] = ":"
-        put(rawget(v, k), depth + 1)
-        k = raw_next(v, k)
-      end
-      n = n + 1
-      buf[n] = "}"
-    else
-      error("cannot encode mixed or invalid key types", 0)
-    end
   else
     error("cannot encode " .. tv .. " to JSON", 0)
   end
 end
 
 local function encode(v)
-  buf, n, seen = {}, 0, {}
-  put(v, 1)
+  n, gen = 0, gen + 1
+  put(v, 0)
   local text = concat(buf, "", 1, n)
-  buf, seen = {}, {}
-  if find(text, "[\128-\255]") then text = valid_utf8(text) end
+  if n > 4096 then buf = {} end  -- do not keep a large document's pieces alive
   return text
 end
 
-return encode
+-- Scanning every text for invalid UTF-8 would cost more than encoding it, and scripts rarely
+-- make such strings: the sandbox cleans a text only when Python could not read it.
+return {encode = encode, valid_utf8 = valid_utf8}

@@ -250,7 +250,18 @@ end
 -- Libraries scripts see.
 
 local patterns = cfg.patterns(cfg, function() return stop_message end)
-local encode = cfg.json(cfg.max_depth)
+local json = cfg.json(cfg.max_depth)
+local encode, valid_utf8 = json.encode, json.valid_utf8
+
+-- A string Python cannot read (invalid UTF-8, which scripts can make) fails lupa's conversion;
+-- the sandbox then hands over the same values cleaned, as Go's encoder would have written them.
+local function cleaned(...)
+  local out = {n = select("#", ...), ...}
+  for i = 1, out.n do
+    if type(out[i]) == "string" then out[i] = valid_utf8(out[i]) end
+  end
+  return unpack(out, 1, out.n)
+end
 
 local function string_arg(v, n, fname)
   local t = type(v)
@@ -309,7 +320,9 @@ local clock = 0
 -- Python helpers answer (true, value) or (false, message); the message is raised at the
 -- script's call.
 local function call_python(f, ...)
-  local ok, value = f(...)
+  local called, ok, value = raw_pcall(f, ...)
+  if not called then called, ok, value = raw_pcall(f, cleaned(...)) end
+  if not called then error("internal error: " .. tostring(ok), 3) end
   if not ok then error(value, 3) end
   return value
 end
@@ -436,15 +449,22 @@ local function on_error(err)
   return {message = err, line = line}
 end
 
+local last
+
+local function keep(...)
+  last = {n = select("#", ...), ...}
+  return ...
+end
+
 local function finish(ok, ...)
   remaining = huge
   deadline = huge
   if not ok then
     local e = ...
-    if type(e) == "table" then return false, e.message, e.line end
-    return false, tostring(e), nil
+    if type(e) == "table" then return keep(false, e.message, e.line) end
+    return keep(false, tostring(e), nil)
   end
-  return true, ...
+  return keep(true, ...)
 end
 
 -- Results go back as (count, type1, json1, type2, json2, ...); values JSON cannot hold (functions)
@@ -503,6 +523,11 @@ function api.probe(chunk, fname, budget)
   local ok, err, env = prepare(chunk, budget, 0)
   if not ok then return finish(false, err) end
   return finish(true, type(rawget(env, fname)))
+end
+
+-- What the last entry point returned, cleaned (see `cleaned`).
+function api.cleaned()
+  return cleaned(unpack(last, 1, last.n))
 end
 
 function api.collect()
