@@ -6,7 +6,8 @@ Aspects covered:
   later ones move up), numbers are Lua numbers, non-string keys become strings;
 - out of Lua: string keys make an object, keys 1..n an array, an empty table `[]`; holes, mixed
   keys, functions, a table met twice, NaN and overly deep nesting are errors with gopher-json's
-  messages; integral numbers within int64 come back as ints; invalid UTF-8 becomes U+FFFD;
+  messages; integral numbers within int64 come back as ints; invalid UTF-8 becomes U+FFFD, in
+  results, error messages and arguments of kube functions alike;
 - Karmada's repair of empty tables: a path that was `{}` (or `[]`) in a reference object keeps
   that form, array indices ignored; any other empty table is deleted; a bare `[]` result is `{}`
   for object targets;
@@ -139,3 +140,19 @@ def test_go_number_text(value: float, text: str) -> None:
 def test_decode_repairs_only_when_needed() -> None:
     assert _convert.decode('{"a":1.0,"b":[]}', [{"b": {}}], struct=True) == {"a": 1, "b": {}}
     assert _convert.decode('{"a":"[]"}', [], struct=True) == {"a": "[]"}
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        pytest.param("error('bad \\255 byte')", "bad \ufffd byte", id="error message"),
+        pytest.param(
+            "return require('kube').resourceAdd('1\\255')",
+            "cannot parse '1\ufffd'",
+            id="kube argument",
+        ),
+    ],
+)
+def test_invalid_utf8_reaches_python_cleaned(run: Run, body: str, message: str) -> None:
+    with pytest.raises(ScriptError, match=message):
+        run(f"function F() {body} end")
