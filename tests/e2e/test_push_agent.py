@@ -12,7 +12,8 @@ Aspects covered:
 - status refs stay one commit long, and a sync that changes nothing writes no status commit;
 - running, the agent applies each new rendered commit, and stops cleanly when asked;
 - a remote repository (URL) is fetched into a cache and the status refs are pushed back;
-- SIGTERM ends a running agent with exit 0.
+- SIGTERM ends a running agent with exit 0;
+- no rendered branch yet, or no repository at all, is exit 1 with the reason.
 """
 
 from __future__ import annotations
@@ -302,3 +303,15 @@ def test_sigterm_ends_a_running_agent_cleanly(fleet: Fleet) -> None:
             process.wait()
         assert process.stderr is not None
         process.stderr.close()
+
+
+def test_nothing_to_apply_or_no_repository(cli: Invoke, fleet: Fleet, tmp_path: Path) -> None:
+    missing = _push_once(cli, fleet)
+    assert missing.exit_code == 1
+    assert "gitfleet/rendered does not exist" in missing.output
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    args = ("agent", "push", "--repo", str(plain), "--kubeconfig-dir", str(fleet.kubeconfigs))
+    refused = cli(*args, "--once")
+    assert refused.exit_code == 1
+    assert "not a Git repository" in refused.output
