@@ -8,7 +8,8 @@ cluster and `render.yaml` (`_report`), and each binding under `bindings/`, every
 by the deterministic YAML writer (`_yaml`) at a path built from checked names (`_paths`).
 
 It does no I/O and reads nothing of the previous render but what the plan hands it: the paths
-the previous tree has (a refused or suspended manifest keeps its previous file, if any) and,
+the previous tree has (a refused or suspended manifest keeps its previous file, if any, and so
+does a cluster a binding is being evicted from while the eviction task lasts) and,
 for incremental renders, each binding's input digest (`_inputs`): a binding whose digest is
 unchanged keeps its previous files without being rendered again. Overrides and the Webster
 division come in through the plan's context, so this stage imports no other stage.
@@ -73,6 +74,10 @@ class Plan:
     previous: Previous | None = None
     full: bool = False
     """Render every binding, even those whose inputs did not change."""
+    failover: Mapping[str, Any] | None = None
+    """render.yaml's `failover` section, when failover ran."""
+    observed_at: str | None = None
+    """When the cluster status used was observed (render.yaml's `observedAt`)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -98,6 +103,13 @@ def _reused(template: ResourceTemplate, binding: Binding, previous: Previous) ->
     names = tuple(t.name for t in target_clusters(binding.spec))
     kept = tuple(f"{_paths.cluster_folder(n)}/{relative}" for n in names)
     return Output({}, kept, previous.refusals.get(str(template.key), ()), names)
+
+
+def _evicting(template: ResourceTemplate, binding: Binding) -> list[str]:
+    """The paths of the Works kept, as they were, on the clusters the binding is being evicted
+    from (Karmada leaves those Works alone until the graceful eviction task ends)."""
+    relative = _paths.object_path(template.key)
+    return [f"{_paths.cluster_folder(n)}/{relative}" for n in work.evicting_clusters(binding.spec)]
 
 
 @dataclasses.dataclass(slots=True)
@@ -180,6 +192,7 @@ def _bindings(plan: Plan, into: _Collected) -> None:
             into.kept.add(binding_path)
         else:
             into.files[binding_path] = _yaml.dump(_inputs.with_digest(doc, digest))
+        into.kept.update(_evicting(template, binding))
         if previous is not None and same_inputs and not plan.full:
             into.add(_reused(template, binding, previous))
             continue
@@ -235,6 +248,8 @@ def render(plan: Plan) -> Tree:
         manifests=counts,
         refusals=refusals,
         warnings=diagnostic.sorted_diagnostics(list(plan.warnings)),
+        failover=plan.failover,
+        observed_at=plan.observed_at,
     )
     files[_paths.RENDER_FILE] = _yaml.dump(report)
     return Tree(files, frozenset(kept), tuple(refusals), into.rendered, report)

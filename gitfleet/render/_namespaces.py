@@ -10,7 +10,8 @@ manifest whose namespace the source does not define at all gets a generated one 
 cluster override policies applied, as any synced Namespace), annotated so that agents can tell
 it from a defined one. A namespace the source defines is never generated, even where it is not
 sent (a policy chose other clusters, or it is labelled to skip propagation): that is the
-user's choice. `default` and `kube-*` exist on every cluster and are never generated.
+user's choice. `default` exists on every cluster and is never generated (Karmada's detector
+never propagates templates of the other namespaces every cluster has, `kube-*`).
 """
 
 from __future__ import annotations
@@ -22,8 +23,7 @@ from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawObject, ResourceTemplate
 from gitfleet.render import _paths, _work
 
-_ALWAYS_PRESENT = ("default",)
-_SYSTEM_PREFIX = "kube-"
+_ALWAYS_PRESENT = "default"
 
 
 def _namespace_template(name: str) -> ResourceTemplate:
@@ -39,10 +39,6 @@ def needed(paths: Iterable[str]) -> dict[str, set[str]]:
         if len(parts) == 4 and parts[0] == _paths.WORKS and parts[2] != _paths.CLUSTER_SCOPE:
             found.setdefault(parts[1], set()).add(parts[2])
     return found
-
-
-def _generated(namespace: str) -> bool:
-    return namespace not in _ALWAYS_PRESENT and not namespace.startswith(_SYSTEM_PREFIX)
 
 
 def _one(template: ResourceTemplate, cluster: str, ctx: _work.Context) -> _work.Output:
@@ -73,6 +69,6 @@ def outputs(
         if name not in ctx.clusters:
             continue
         for namespace in sorted(wanted[name] - set(defined)):
-            if _generated(namespace):
+            if namespace != _ALWAYS_PRESENT:
                 found.append(_one(_namespace_template(namespace), name, ctx))
     return found

@@ -7,10 +7,11 @@ Namespaces first (a namespaced object needs its namespace), then every other fil
 has one, an empty list included: an empty folder is a complete desired state, not a missing one.
 
 `render.yaml` names the source commit, the renderer, the cluster status the schedule used, the
-counts, what was refused and why, and the warnings. It holds nothing that changes when the
-output does not, except `sourceCommit`, which names the source commit the output was rendered
-from: a later source commit that changes no other file makes no rendered commit (see
-`pipeline.render`).
+counts, what was refused and why, and the warnings; with failover, when the status was observed
+(`observedAt`) and the failover state (unhealthy clusters, evictions waiting or given up). It
+holds nothing that changes when the output does not, except `sourceCommit`, `status` and
+`observedAt`, which name the inputs the output was rendered from: a later render that changes
+no other file makes no rendered commit (see `pipeline.render`).
 """
 
 from __future__ import annotations
@@ -47,9 +48,11 @@ def render_file(
     manifests: Mapping[str, int],
     refusals: Sequence[_work.Refusal],
     warnings: Sequence[diagnostic.Diagnostic],
+    failover: Mapping[str, Any] | None = None,
+    observed_at: str | None = None,
 ) -> dict[str, Any]:
-    """render.yaml's document."""
-    return {
+    """render.yaml's document; `observedAt` and `failover` only when failover ran."""
+    doc = {
         "apiVersion": API_VERSION,
         "kind": KIND,
         "sourceCommit": source_commit,
@@ -66,3 +69,8 @@ def render_file(
         "refused": [r.to_json() for r in refusals],
         "warnings": [w.to_json() for w in warnings],
     }
+    if observed_at is not None:
+        doc["observedAt"] = observed_at
+    if failover is not None:
+        doc["failover"] = dict(failover)
+    return doc

@@ -11,7 +11,8 @@ template:
 2. a Job divided over clusters gets its `spec.completions` split by the same weights;
 3. overrides are applied (the caller's `override`, which is `gitfleet.overrides`);
 4. labels and annotations are set (below); 5. server-set fields and status are pruned;
-6. numbers take the form Karmada's JSON round trip gives them (`_json`).
+6. numbers take the form Karmada's JSON round trip gives them (`_json`), in the template as
+   stored (so `replicas: 2.0` is revised as 2) and in the result.
 
 Labels and annotations, decided for GitOps (docs/design.md, "Objects in member clusters"):
 - from Karmada: the binding's labels (its permanent id and the policy's claim id) and the
@@ -311,6 +312,7 @@ def _message(error: errors.GitfleetError) -> str:
 
 def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -> Output:
     """Every target cluster's manifest of `binding` (see the module)."""
+    template = ResourceTemplate(_json.normalized(template.body), template.origin)
     targets = target_clusters(binding.spec)
     names = tuple(t.name for t in targets)
     resource = str(template.key)

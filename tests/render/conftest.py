@@ -1,0 +1,38 @@
+"""Render fixtures: `render_docs` renders documents as one source revision through
+`pipeline.render` (validation, placement, overrides and the render stage, all real). The
+builders in `render_builders` import by name in pytest's importlib mode too."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+
+import pytest
+
+HERE = os.path.dirname(__file__)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
+
+from render_builders import Doc, source_of  # noqa: E402
+
+from gitfleet import pipeline  # noqa: E402
+
+Render = Callable[..., pipeline.RenderResult]
+
+
+@pytest.fixture(name="render_docs")
+def render_docs_fixture() -> Render:
+    """Render documents as a source revision: `render_docs(docs, previous=None, full=False)`."""
+
+    def run(
+        docs: list[Doc],
+        previous: pipeline.PreviousRender | None = None,
+        full: bool = False,
+        revision: str = "1" * 40,
+    ) -> pipeline.RenderResult:
+        result = pipeline.render(source_of(docs, revision), previous, None, full=full)
+        assert result.ok, [str(d) for d in result.diagnostics]
+        return result
+
+    return run

@@ -1,0 +1,106 @@
+"""Namespaces on member clusters, and each cluster's kustomization.
+
+Aspects covered:
+- a Namespace the source defines without a policy goes to every cluster (Karmada's namespace
+  sync), with cluster override policies applied and gitfleet's labels;
+- a namespace a placed manifest needs but the source does not define is generated, only on
+  the clusters that need it, and marked as generated;
+- never generated: `default`, and namespaces the source defines (even when they are
+  labelled to skip propagation);
+- every cluster has a kustomization listing its files, Namespaces first, an empty list
+  included; clusters that leave the fleet lose their folder.
+"""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from builders import make_deployment, make_object, make_policy
+from conftest import Render
+from render_builders import cluster, manifest
+
+CLUSTERS = [cluster("east"), cluster("west")]
+ONLY_WEST = {"clusterAffinity": {"clusterNames": ["west"]}}
+SKIP_LABEL = "namespace.karmada.io/skip-auto-propagation"
+
+
+def test_defined_namespace_goes_everywhere_with_cluster_overrides(render_docs: Render) -> None:
+    labels = {
+        "apiVersion": "policy.karmada.io/v1alpha1",
+        "kind": "ClusterOverridePolicy",
+        "metadata": {"name": "labels"},
+        "spec": {
+            "overrideRules": [
+                {"overriders": {"labelsOverrider": [{"operator": "add", "value": {"x": "y"}}]}}
+            ]
+        },
+    }
+    docs = [*CLUSTERS, make_object("v1", "Namespace", "shop"), labels]
+    result = render_docs(docs)
+    for name in ("east", "west"):
+        doc = manifest(result, f"works/{name}/_cluster/Namespace.core/shop.yaml")
+        assert doc["metadata"]["labels"] == {
+            "x": "y",
+            "gitfleet.io/managed-by": "gitfleet",
+            "gitfleet.io/cluster": name,
+        }
+        assert doc["metadata"]["annotations"] == {"gitfleet.io/source-path": "apps.yaml"}
+
+
+def test_needed_namespace_is_generated_where_needed(render_docs: Render) -> None:
+    result = render_docs([*CLUSTERS, make_deployment(), make_policy("web", placement=ONLY_WEST)])
+    doc = manifest(result, "works/west/_cluster/Namespace.core/shop.yaml")
+    assert doc["metadata"]["name"] == "shop"
+    assert doc["metadata"]["annotations"] == {"gitfleet.io/generated-namespace": "true"}
+    assert "works/east/_cluster/Namespace.core/shop.yaml" not in result.files
+
+
+@pytest.mark.parametrize(
+    ("namespace", "extra"),
+    [
+        pytest.param("default", [], id="default"),
+        pytest.param(
+            "shop",
+            [make_object("v1", "Namespace", "shop", labels={SKIP_LABEL: "true"})],
+            id="defined but skipped",
+        ),
+    ],
+)
+def test_namespaces_never_generated(
+    render_docs: Render, namespace: str, extra: list[dict[str, object]]
+) -> None:
+    policy = make_policy("web", namespace=namespace, placement=ONLY_WEST)
+    result = render_docs([*CLUSTERS, *extra, make_deployment(namespace=namespace), policy])
+    assert f"works/west/{namespace}/Deployment.apps/web.yaml" in result.files
+    assert not any("/Namespace.core/" in path for path in result.files)
+
+
+def test_kustomizations(render_docs: Render) -> None:
+    docs = [
+        *CLUSTERS,
+        cluster("idle", role="none"),
+        make_object("v1", "Namespace", "shop", labels={SKIP_LABEL: "true"}),
+        make_object("v1", "Namespace", "alpha"),
+        make_deployment(),
+        make_deployment("api"),
+        make_policy("web", placement={"clusterAffinity": {"clusterNames": ["east", "west"]}}),
+    ]
+    result = render_docs(docs)
+    listed = yaml.safe_load(result.files["works/east/kustomization.yaml"])
+    assert listed == {
+        "apiVersion": "kustomize.config.k8s.io/v1beta1",
+        "kind": "Kustomization",
+        "resources": [
+            "_cluster/Namespace.core/alpha.yaml",
+            "shop/Deployment.apps/api.yaml",
+            "shop/Deployment.apps/web.yaml",
+        ],
+    }
+    idle = yaml.safe_load(result.files["works/idle/kustomization.yaml"])
+    assert idle["resources"] == ["_cluster/Namespace.core/alpha.yaml"]
+    report = yaml.safe_load(result.files["render.yaml"])
+    assert report["clusters"] == {
+        "east": {"manifests": 3},
+        "idle": {"manifests": 1},
+        "west": {"manifests": 3},
+    }
