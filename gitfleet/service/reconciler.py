@@ -26,11 +26,10 @@ import dataclasses
 import datetime
 import enum
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from gitfleet import __version__, pipeline, source
-from gitfleet import render as rendering
 from gitfleet.errors import GitfleetError, InputError, RefConflictError
 from gitfleet.gitstore import refs, rendered, store
 from gitfleet.model import diagnostic, loaded
@@ -220,14 +219,15 @@ class Reconciler:
         return publication
 
     def _previous(self, tip: rendered.Tip | None) -> pipeline.PreviousRender | None:
-        """The tip as the next render reads it: its bindings and render.yaml."""
+        """The tip as the next render reads it (its bindings and render.yaml)."""
         if tip is None:
             return None
-        contents = rendered.read_files(
-            self.repo, tip, lambda p: p.startswith("bindings/") or p == rendering.RENDER_FILE
-        )
+
+        def read(paths: Sequence[str]) -> Mapping[str, bytes]:
+            return rendered.read_files(self.repo, tip, set(paths).__contains__)
+
         fmt = store.object_format(self.repo)
-        return pipeline.read_previous(tip.commit, tip.files, contents, fmt.name)
+        return pipeline.read_previous(tip.commit, tip.files, read, fmt.name)
 
     def _commit_time(self, commit: str) -> str | None:
         """The source commit's committer date: what stamps schedules, so a render depends on

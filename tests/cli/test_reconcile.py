@@ -1,0 +1,116 @@
+"""`gitfleet reconcile` on the command line.
+
+Aspects covered:
+- `--once` renders a local repository's source branch and exits 0, logging one line per event
+  with the source commit; `-o json` logs one JSON object per line;
+- `--once` on a remote URL mirrors it into `--cache` and pushes the render back;
+- `--once` exits 1 on an invalid commit (the error's file and line are logged) and on a
+  missing source branch;
+- a folder that is not a repository is an input error (exit 1); `--webhook` without a secret,
+  or with a bad address, is a usage error (exit 2); the secret can come from a file.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_git(*args: str, cwd: Path) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True)
+    return done.stdout.strip()
+
+
+@pytest.fixture(name="fleet_repo")
+def fleet_repo_fixture(tmp_path: Path, git_repo: Any) -> Any:
+    """The example fleet committed on `main` of a repository with a working tree."""
+    shutil.copytree(ROOT / "example-repo", git_repo.path, dirs_exist_ok=True)
+    git_repo.commit({})
+    return git_repo
+
+
+def test_once_renders_and_logs_each_event(cli: Any, fleet_repo: Any) -> None:
+    head = fleet_repo.git("rev-parse", "HEAD")
+    result = cli("reconcile", "--repo", str(fleet_repo.path), "--once")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert [line.split(" ")[1] for line in lines] == ["seen", "rendering", "rendered"]
+    assert all(f"source={head}" in line for line in lines)
+    trailer = fleet_repo.git(
+        "log", "-1", "--format=%(trailers:key=Source-Commit,valueonly)", "gitfleet/rendered"
+    )
+    assert trailer.strip() == head
+
+
+def test_once_json_logs(cli: Any, fleet_repo: Any) -> None:
+    result = cli("reconcile", "--repo", str(fleet_repo.path), "--once", "-o", "json")
+    assert result.exit_code == 0, result.output
+    logged = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [e["event"] for e in logged] == ["seen", "rendering", "rendered"]
+    assert logged[-1]["commit"] == fleet_repo.git("rev-parse", "gitfleet/rendered")
+
+
+def test_once_on_a_remote_url(cli: Any, fleet_repo: Any, bare_remote: Path, tmp_path: Path) -> None:
+    fleet_repo.git("push", "-q", "origin", "main")
+    cache = tmp_path / "cache"
+    result = cli("reconcile", "--repo", bare_remote.as_uri(), "--cache", str(cache), "--once")
+    assert result.exit_code == 0, result.output
+    assert "pushed" not in result.stdout
+    assert [line.split(" ")[1] for line in result.stdout.splitlines()] == [
+        "seen", "rendering", "committed", "rendered",
+    ]  # fmt: skip
+    assert run_git("rev-parse", "gitfleet/rendered", cwd=bare_remote)
+    assert len(list(cache.iterdir())) == 1
+
+
+def test_once_invalid_commit_exits_1(cli: Any, fleet_repo: Any) -> None:
+    fleet_repo.commit({"apps/broken.yaml": "kind: [\n"})
+    result = cli("reconcile", "--repo", str(fleet_repo.path), "--once")
+    assert result.exit_code == 1
+    line = result.stdout.splitlines()[-1]
+    assert " invalid " in line and "path=apps/broken.yaml line=2 col=1 " in line
+
+
+def test_once_without_the_source_branch_exits_1(cli: Any, fleet_repo: Any) -> None:
+    result = cli("reconcile", "--repo", str(fleet_repo.path), "--branch", "nope", "--once")
+    assert result.exit_code == 1
+    assert " no-source " in result.stdout
+
+
+def test_not_a_repository(cli: Any, tmp_path: Path) -> None:
+    result = cli("reconcile", "--repo", str(tmp_path), "--once")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{tmp_path}: not a Git repository")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(["--webhook", "127.0.0.1:0"], "--webhook needs a secret", id="no secret"),
+        pytest.param(["--webhook", "localhost:http"], "HOST:PORT", id="bad address"),
+    ],
+)
+def test_webhook_usage_errors(
+    cli: Any, fleet_repo: Any, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str
+) -> None:
+    monkeypatch.delenv("GITFLEET_WEBHOOK_SECRET", raising=False)
+    result = cli("reconcile", "--repo", str(fleet_repo.path), *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_webhook_secret_from_a_file(cli: Any, fleet_repo: Any, tmp_path: Path) -> None:
+    secret = tmp_path / "secret"
+    secret.write_text("s3cret\n")
+    result = cli(
+        "reconcile", "--repo", str(fleet_repo.path), "--webhook", "127.0.0.1:0",
+        "--webhook-secret-file", str(secret), "--once",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
