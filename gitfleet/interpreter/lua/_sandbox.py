@@ -5,11 +5,14 @@ LuaJIT's compiled loops would not honour the instruction hook. What a script can
 by sandbox.lua; this module owns the runtime around it:
 
 - limits (`Limits`): an instruction budget per call (a count hook, so `while true do end` stops),
-  the runtime's memory cap (lupa's allocator), and size caps for strings given to C pattern
-  functions. C pattern matching cannot be interrupted by the hook, so patterns.lua sends a call
-  to the C matcher only when its worst case is small and otherwise to a matcher written in Lua,
-  which the hook bounds (rather than running calls in a killable worker: a process per call would
-  cost far more than the calls themselves);
+  the runtime's memory cap (lupa's allocator), size caps for strings given to C pattern
+  functions, and a processor-time limit for the work instructions do not count (PUC 5.1's
+  string interning turns quadratic when many strings share a hash). C pattern matching cannot
+  be interrupted by the hook, so patterns.lua sends a call to the C matcher only when its worst
+  case is small and otherwise to a matcher written in Lua, which the hook bounds (rather than
+  running calls in a killable worker: a process per call would cost far more than the calls);
+- arguments converted once per call (`_inputs`: a compiled constructor for documents met
+  before), results returned as JSON text (json.lua) that `_convert.decode` reads;
 - compiled chunks cached per script text (after the rewrite that tracks key order, _rewrite.py);
   each call runs the chunk in a fresh environment, then its global function, so no state leaks
   from one call or script to the next;
