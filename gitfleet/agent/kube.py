@@ -31,6 +31,10 @@ log = logging.getLogger(__name__)
 
 Obj = dict[str, Any]
 
+IN_CLUSTER = Path("/var/run/secrets/kubernetes.io/serviceaccount")
+"""Where a kubeconfig is expected, stands for the pod's own service account: the API server's
+in-cluster address, its CA and the service account token (re-read as the kubelet rotates it)."""
+
 RETRIED_CODES = frozenset({0, 429, 500, 502, 503, 504})
 """0 stands for a request that got no answer (refused, reset, timed out)."""
 LIST_PAGE = 500
@@ -150,9 +154,14 @@ class KubeClient:
 
                 configuration = client.Configuration()
                 try:
-                    config.load_kube_config(  # type: ignore[no-untyped-call]
-                        config_file=str(self.kubeconfig), client_configuration=configuration
-                    )
+                    if self.kubeconfig == IN_CLUSTER:
+                        config.load_incluster_config(  # type: ignore[no-untyped-call]
+                            client_configuration=configuration
+                        )
+                    else:
+                        config.load_kube_config(  # type: ignore[no-untyped-call]
+                            config_file=str(self.kubeconfig), client_configuration=configuration
+                        )
                 except (config.ConfigException, OSError) as exc:
                     raise errors.ClusterAPIError(
                         f"cannot read kubeconfig {self.kubeconfig}: {exc}"

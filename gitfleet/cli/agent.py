@@ -4,6 +4,12 @@
 repository or a remote URL) to every Push cluster, each reached with its kubeconfig from D, and
 writes each cluster's status ref. It runs until SIGINT or SIGTERM (exit 0), or with `--once`
 syncs the current rendered commit and exits 0 when every cluster converged, 1 otherwise.
+
+`gitfleet agent pull --repo URL --cluster NAME` runs inside the member cluster NAME: it fetches
+only that cluster's Work ref (or `--ref`, sparsely), applies it to the cluster (`--kubeconfig`,
+default the pod's service account) and pushes only the cluster's status ref; `--once` as for
+push. `--print-manifests` prints the Kubernetes manifests that run it, filled in.
+
 Each command of the group lives in this module and shares its options.
 """
 
@@ -14,13 +20,15 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 from gitfleet import errors
 from gitfleet.cli import options
 from gitfleet.cli import output as out
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @click.group()
@@ -34,6 +42,20 @@ def _on_signals(handler: Callable[[], None]) -> dict[int, Any]:
         sig: signal.signal(sig, lambda _signum, _frame: handler())
         for sig in (signal.SIGINT, signal.SIGTERM)
     }
+
+
+def _drive(runner: Any, once: bool) -> Any:
+    """Run an agent until SIGINT or SIGTERM, or `once`; what `once()` returned (None when
+    it ran until stopped)."""
+    previous = _on_signals(runner.stop)
+    try:
+        if not once:
+            runner.run()
+            return None
+        return runner.once()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _summary(result: Any) -> dict[str, Any]:
@@ -63,6 +85,56 @@ def _human(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def _number(name: str, kind: click.FloatRange, default: float, text: str) -> Callable[[F], F]:
+    return click.option(name, type=kind, default=default, show_default=True, help=text)
+
+
+def _sync_options(func: F) -> F:
+    """The options every agent takes: pace, prune guard, cache, --once and -o."""
+    decorators = [
+        _number(
+            "--interval",
+            click.FloatRange(min=0.1),
+            30.0,
+            "Seconds between syncs (and between polls of the repository).",
+        ),
+        _number(
+            "--heartbeat",
+            click.FloatRange(min=1),
+            60.0,
+            "Seconds between status reports when nothing changes.",
+        ),
+        _number(
+            "--max-prune-share",
+            click.FloatRange(0, 1),
+            0.5,
+            "Refuse a sync that would delete more than this share of the managed objects.",
+        ),
+        click.option(
+            "--cache-dir",
+            type=click.Path(file_okay=False),
+            default=None,
+            help="Where a remote repository is copied (default: ~/.cache/gitfleet).",
+        ),
+        click.option(
+            "--once", is_flag=True, help="Sync the current rendered commit once and exit."
+        ),
+        options.output_option,
+    ]
+    for decorate in reversed(decorators):
+        func = decorate(func)
+    return func
+
+
+def _logging(once: bool) -> None:
+    if not logging.getLogger().handlers:
+        logging.basicConfig(
+            level=logging.WARNING if once else logging.INFO,
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+            stream=sys.stderr,
+        )
+
+
 @agent.command()
 @click.option(
     "--repo",
@@ -78,35 +150,7 @@ def _human(rows: list[dict[str, Any]]) -> str:
     help="Folder of kubeconfigs: <cluster>.yaml, or <namespace>/<name>.yaml of a secretRef.",
 )
 @click.option("--branch", default=None, help="Rendered branch (default: from gitfleet.yaml).")
-@click.option(
-    "--interval",
-    type=click.FloatRange(min=0.1),
-    default=30.0,
-    show_default=True,
-    help="Seconds between syncs (and between polls of the repository).",
-)
-@click.option(
-    "--heartbeat",
-    type=click.FloatRange(min=1),
-    default=60.0,
-    show_default=True,
-    help="Seconds between status reports when nothing changes.",
-)
-@click.option(
-    "--max-prune-share",
-    type=click.FloatRange(0, 1),
-    default=0.5,
-    show_default=True,
-    help="Refuse a sync that would delete more than this share of the managed objects.",
-)
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Where a remote repository is copied (default: ~/.cache/gitfleet).",
-)
-@click.option("--once", is_flag=True, help="Sync the current rendered commit once and exit.")
-@options.output_option
+@_sync_options
 def push(
     repo: str,
     kubeconfig_dir: str,
@@ -121,12 +165,7 @@ def push(
     """Apply the rendered branch to every Push cluster, from outside them."""
     from gitfleet.agent import apply, push
 
-    if not logging.getLogger().handlers:
-        logging.basicConfig(
-            level=logging.WARNING if once else logging.INFO,
-            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-            stream=sys.stderr,
-        )
+    _logging(once)
     settings = push.Settings(
         repo=repo,
         kubeconfig_dir=Path(kubeconfig_dir),
@@ -142,16 +181,8 @@ def push(
         out.fail_input(error)
     except errors.GitfleetError as error:
         raise click.ClickException(str(error)) from error
-    previous = _on_signals(pusher.stop)
-    try:
-        if not once:
-            pusher.run()
-            return
-        results = pusher.once()
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    if pusher.stopping.is_set():
+    results = _drive(pusher, once)
+    if not once or pusher.stopping.is_set():
         return
     if results is None:
         click.echo(f"nothing to apply: {pusher.branch} does not exist", err=True)
@@ -159,4 +190,116 @@ def push(
     rows = [_summary(results[name]) for name in sorted(results)]
     out.emit({"clusters": rows}, output, _human(rows))
     if not all(row["converged"] for row in rows):
+        sys.exit(1)
+
+
+_PASSED_ON = ("interval", "heartbeat", "max_prune_share")
+"""Options given to `pull --print-manifests` that the printed Deployment passes on."""
+
+
+def _passed_on(ctx: click.Context) -> tuple[str, ...]:
+    given = []
+    for name in _PASSED_ON:
+        if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE:
+            given.append(f"--{name.replace('_', '-')}={ctx.params[name]}")
+    return tuple(given)
+
+
+@agent.command()
+@click.option(
+    "--repo",
+    default=None,
+    help="The repository's URL; {cluster} in it stands for the cluster's name.",
+)
+@click.option("--cluster", default=None, help="The name of the cluster this agent runs in.")
+@click.option(
+    "--kubeconfig",
+    type=click.Path(dir_okay=False, exists=True),
+    default=None,
+    help="The cluster's kubeconfig (default: the pod's service account).",
+)
+@click.option(
+    "--ref",
+    default=None,
+    help="The ref to apply (default: refs/heads/gitfleet/works/<cluster>); another ref, such"
+    " as the rendered branch, is fetched sparsely.",
+)
+@click.option(
+    "--credentials",
+    type=click.Path(file_okay=False, exists=True),
+    default=None,
+    help="Folder holding the Git credential: password (and username), or ssh-privatekey and"
+    " known_hosts.",
+)
+@_sync_options
+@click.option(
+    "--print-manifests",
+    is_flag=True,
+    help="Print the Kubernetes manifests that run this agent in a cluster, and exit.",
+)
+@click.option("--image", default=None, help="The agent's image in the printed manifests.")
+@click.pass_context
+def pull(
+    ctx: click.Context,
+    repo: str | None,
+    cluster: str | None,
+    kubeconfig: str | None,
+    ref: str | None,
+    credentials: str | None,
+    interval: float,
+    heartbeat: float,
+    max_prune_share: float,
+    cache_dir: str | None,
+    once: bool,
+    output: str,
+    print_manifests: bool,
+    image: str | None,
+) -> None:
+    """Apply this cluster's manifests from Git, from inside the cluster."""
+    from gitfleet.agent import apply, kube, manifests, pull, worker
+
+    if print_manifests:
+        if once:
+            raise click.UsageError("--print-manifests and --once exclude each other")
+        text = manifests.render(
+            cluster=cluster,
+            repo=repo,
+            ref=ref,
+            image=image or manifests.DEFAULT_IMAGE,
+            extra_args=_passed_on(ctx),
+        )
+        click.echo(text, nl=False)
+        return
+    if repo is None or cluster is None:
+        raise click.UsageError("--repo and --cluster are required (unless --print-manifests)")
+    _logging(once)
+    settings = pull.Settings(
+        repo=repo,
+        cluster=cluster,
+        kubeconfig=Path(kubeconfig) if kubeconfig else None,
+        ref=ref,
+        pace=worker.Pace(interval=interval, heartbeat=heartbeat),
+        cache_dir=Path(cache_dir) if cache_dir else None,
+        credentials=Path(credentials) if credentials else None,
+        retry=kube.Retry(),
+        options=apply.Options(max_prune_share=max_prune_share),
+    )
+    try:
+        puller = pull.PullAgent(settings)
+    except errors.UsageError as error:
+        raise click.UsageError(str(error)) from error
+    except errors.InputError as error:
+        out.fail_input(error)
+    try:
+        result = _drive(puller, once)
+    finally:
+        puller.close()
+    if not once or puller.stopping.is_set():
+        return
+    if result is None:
+        click.echo(f"nothing to apply: {puller.error}", err=True)
+        sys.exit(1)
+    rows = [_summary(result)]
+    out.emit({"clusters": rows}, output, _human(rows))
+    if not rows[0]["converged"]:
         sys.exit(1)

@@ -69,21 +69,25 @@ class Mirror:
             message = err.decode(errors="replace").strip()
             raise SourceError(Origin(self.url), f"cannot fetch: {message}")
 
-    def push(self, ref: str, new: str, expected: str | None) -> None:
+    def push(self, ref: str, new: str, expected: str | None, *, thin: bool = True) -> None:
         """Set the remote's `ref` to `new` (an object of the copy) if it is still at `expected`
         (None: it must not exist); the copy's ref follows. `RefConflictError` if it moved."""
-        self.push_many([refs.Move(ref, new, expected)])
+        self.push_many([refs.Move(ref, new, expected)], thin=thin)
 
-    def push_many(self, moves: Sequence[refs.Move]) -> None:
+    def push_many(self, moves: Sequence[refs.Move], *, thin: bool = True) -> None:
         """`push` for several refs in one atomic push: the remote takes every move or none.
-        git reports a lost lease on stdout (`--porcelain`), the failure on stderr."""
+        git reports a lost lease on stdout (`--porcelain`), the failure on stderr.
+
+        `thin=False` sends whole objects only: git then never reads the trees of the commits
+        the remote already has, which a partial copy (a pull agent's) does not hold."""
         if not moves:
             return
         leases = [f"--force-with-lease={m.ref}:{m.old or ''}" for m in moves]
         specs = [f"{m.new}:{m.ref}" for m in moves]
         atomic = ["--atomic"] if len(moves) > 1 else []
+        thinness = [] if thin else ["--no-thin"]
         code, out, err = self.repo.run(
-            "push", "--quiet", "--porcelain", *atomic, *leases, self.url, *specs
+            "push", "--quiet", "--porcelain", *atomic, *thinness, *leases, self.url, *specs
         )
         if code != 0:
             message = (out + err).decode(errors="replace").strip()

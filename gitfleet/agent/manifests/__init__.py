@@ -1,0 +1,72 @@
+"""The Kubernetes manifests that run the pull agent in a member cluster, shipped with the package:
+a Namespace, a ServiceAccount, RBAC in three parts (read-only status, the inventory ConfigMap,
+and what the fleet applies), a Secret for the Git credential, and a Deployment running
+`gitfleet agent pull`.
+
+`render(...)` gives them as one YAML stream filled in for a cluster and a repository (what
+`gitfleet agent pull --print-manifests` prints); the comments, which say why each part is
+there, are kept. Names not given stay visible placeholders, so a half-filled stream is never
+mistaken for a finished one.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import io
+from typing import Any
+
+from ruamel.yaml import YAML
+
+from gitfleet import __version__
+
+FILES = ("namespace.yaml", "serviceaccount.yaml", "rbac.yaml", "secret.yaml", "deployment.yaml")
+DEFAULT_IMAGE = f"gitfleet:{__version__}"
+"""An image with git, Python and this version of gitfleet installed (docs/security.md)."""
+CLUSTER_PLACEHOLDER = "CLUSTER-NAME"
+REPO_PLACEHOLDER = "REPOSITORY-URL"
+CLUSTER_LABEL = "gitfleet.io/cluster"
+
+
+def _yaml() -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.explicit_start = True
+    yaml.indent(mapping=2, sequence=2, offset=0)
+    yaml.width = 100
+    return yaml
+
+
+def _fill_deployment(
+    doc: Any, *, cluster: str, repo: str, ref: str | None, image: str, extra: tuple[str, ...]
+) -> None:
+    doc["metadata"]["labels"][CLUSTER_LABEL] = cluster
+    container = doc["spec"]["template"]["spec"]["containers"][0]
+    container["image"] = image
+    args = container["args"]
+    args += [f"--repo={repo}", f"--cluster={cluster}"]
+    if ref:
+        args.append(f"--ref={ref}")
+    args += list(extra)
+
+
+def render(
+    *,
+    cluster: str | None = None,
+    repo: str | None = None,
+    ref: str | None = None,
+    image: str = DEFAULT_IMAGE,
+    extra_args: tuple[str, ...] = (),
+) -> str:
+    """The manifests as one YAML stream, for `cluster` pulling from `repo` (`{cluster}` in it is
+    replaced by the name); `extra_args` go to the agent's command line."""
+    name = cluster or CLUSTER_PLACEHOLDER
+    url = (repo or REPO_PLACEHOLDER).replace("{cluster}", name)
+    yaml = _yaml()
+    out = io.StringIO()
+    folder = importlib.resources.files(__name__)
+    for file in FILES:
+        docs = list(yaml.load_all(folder.joinpath(file).read_text(encoding="utf-8")))
+        for doc in docs:
+            if doc.get("kind") == "Deployment":
+                _fill_deployment(doc, cluster=name, repo=url, ref=ref, image=image, extra=extra_args)
+        yaml.dump_all(docs, out)
+    return out.getvalue()

@@ -1,0 +1,224 @@
+"""The pull agent: runs inside one member cluster that nothing outside can reach, and reaches
+out only to Git (Karmada's karmada-agent, for clusters in Pull mode).
+
+Each look (`look`) asks the remote where the cluster's Work ref and status ref are, and fetches
+what is new (`_fetch`): by default the cluster's own ref `refs/heads/gitfleet/works/<cluster>`,
+which holds only its folder, so a credential can be limited to it; or, with `ref`, any ref
+holding `works/<cluster>/` (the shared rendered branch), fetched sparsely. The repository URL may
+name the cluster (`…/fleet-{cluster}.git`): one repository per cluster, for hosts that scope
+credentials per repository (see docs/security.md).
+
+A fetched commit becomes the desired state only once every object of the cluster's folder is in
+the copy; the `worker` (the same one the push agent runs per cluster) then syncs the cluster to
+it with the shared applier, every `interval` and at once when a new commit arrives, and writes
+the status ref, which the agent pushes, alone, with a lease (`_fetch.ClusterRemote.push_status`).
+So nothing is ever applied, let alone pruned, from a fetch that failed or a commit that did not
+arrive whole: the last complete commit stays the desired state, and drift is still repaired
+while the remote is down. A remote that cannot be reached is looked at with exponential backoff;
+a force-pushed ref is simply the next desired state. On a start the agent resumes from what it
+finds: the status ref's last report (so a restart writes nothing new), the cluster's inventory
+(read by the applier), and, when the remote is down, the last complete commit of its copy.
+
+`once()` does one look and one sync; `run()` loops until `stop()`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from gitfleet import errors
+from gitfleet.agent import _credentials, _fetch, apply, fleet, kube, worker
+from gitfleet.gitstore import rendered, works
+
+log = logging.getLogger(__name__)
+
+CLUSTER_PLACEHOLDER = "{cluster}"
+_CLUSTER_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,46}[a-z0-9])?")
+"""Karmada's cluster names: DNS labels of at most 48 characters."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Settings:
+    repo: str
+    """The repository's URL; `{cluster}` in it stands for the cluster's name."""
+    cluster: str
+    kubeconfig: Path | None = None
+    """None: the pod's own service account (`kube.IN_CLUSTER`)."""
+    ref: str | None = None
+    """The ref to apply (a branch name or a full ref); default: the cluster's own ref."""
+    pace: worker.Pace = dataclasses.field(default_factory=worker.Pace)
+    cache_dir: Path | None = None
+    """Where the copy of the repository lives (default: `~/.cache/gitfleet`)."""
+    credentials: Path | None = None
+    """A folder holding the Git credential (a mounted Secret, see `_credentials`)."""
+    retry: kube.Retry = dataclasses.field(default_factory=kube.Retry)
+    options: apply.Options = dataclasses.field(default_factory=apply.Options)
+
+    @property
+    def url(self) -> str:
+        return self.repo.replace(CLUSTER_PLACEHOLDER, self.cluster)
+
+    @property
+    def works_ref(self) -> str:
+        return rendered.branch_ref(self.ref) if self.ref else rendered.cluster_ref(self.cluster)
+
+    @property
+    def sparse(self) -> bool:
+        """Whether the ref holds other clusters' folders too (then it is fetched sparsely)."""
+        return self.works_ref != rendered.cluster_ref(self.cluster)
+
+
+def check(settings: Settings) -> None:
+    """`UsageError` for settings no agent can run with."""
+    if not _CLUSTER_NAME.fullmatch(settings.cluster):
+        raise errors.UsageError(
+            f"--cluster {settings.cluster!r}: not a cluster name (a DNS label of at most 48 "
+            "characters)"
+        )
+
+
+class PullAgent:
+    """The agent of one cluster, over one remote repository."""
+
+    def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.time) -> None:
+        check(settings)
+        self.settings = settings
+        self.name = settings.cluster
+        cache = settings.cache_dir or Path.home() / ".cache" / "gitfleet"
+        credential = _credentials.git_settings(settings.credentials) if settings.credentials else []
+        self.remote = _fetch.ClusterRemote(
+            settings.url,
+            self.name,
+            settings.works_ref,
+            cache / "pull",
+            sparse=settings.sparse,
+            settings=credential,
+        )
+        self.repo = self.remote.open()
+        self.stopping = threading.Event()
+        self.current: fleet.Round | None = None
+        """The round of the last commit that arrived whole: the desired state."""
+        self.error = ""
+        """Why the last look did not bring a new desired state ("" when it did, or when
+        nothing changed)."""
+        self.received = 0
+        """Bytes fetched so far."""
+        self.failures = 0
+        self._read_status()
+        self.target = fleet.Target(self.name, settings.kubeconfig or kube.IN_CLUSTER)
+        self.worker = worker.ClusterWorker(
+            self.target,
+            repo=self.remote.open(),
+            current=lambda: self.current,
+            move=self.remote.push_status,
+            retry=settings.retry,
+            options=settings.options,
+            pace=settings.pace,
+            clock=clock,
+        )
+
+    def _read_status(self) -> None:
+        """Bring the status ref's last report into the copy, for the worker to resume from."""
+        try:
+            self.received += self.remote.fetch_status(self.remote.tips().status)
+        except errors.SourceError as exc:
+            log.warning("cluster %s: cannot read its status ref: %s", self.name, exc)
+
+    # ---- looking at the remote -------------------------------------------------------------
+
+    def look(self) -> bool:
+        """Fetch what is new; whether the desired state changed. On failure `error` says why
+        and the desired state stays as it was."""
+        ref = self.settings.works_ref
+        try:
+            tips = self.remote.tips()
+            self.received += self.remote.fetch_status(tips.status)
+            if tips.works is None:
+                return self._keep(f"{ref} does not exist on {self.settings.url} yet")
+            fetched = self.remote.fetch_works(tips.works)
+        except errors.SourceError as exc:
+            if self.current is None:  # a start with the remote away: the copy's last commit
+                self._resume()
+            return self._keep(str(exc))
+        self.received += fetched.received
+        if not fetched.complete:
+            return self._keep(
+                f"{fetched.commit}: {len(fetched.missing)} objects of works/{self.name}/ did"
+                " not arrive"
+            )
+        if not fetched.folder and self.settings.sparse:
+            return self._keep(f"{fetched.commit} of {ref} has no works/{self.name}/ folder")
+        return self._take(fetched.commit)
+
+    def _keep(self, problem: str) -> bool:
+        kept = self.current.rendered.commit if self.current else "nothing"
+        self.error = f"{problem}; keeping {kept}"
+        return False
+
+    def _take(self, commit: str) -> bool:
+        self.error = ""
+        if self.current is not None and self.current.rendered.commit == commit:
+            return False
+        trailers = works.commit_trailers(self.repo, commit) or {}
+        commit_info = works.RenderedCommit(commit=commit, trailers=trailers, clusters=(self.name,))
+        self.current = fleet.Round(commit_info, ())
+        log.info("cluster %s: desired state is now %s", self.name, commit)
+        return True
+
+    def _resume(self) -> None:
+        """Take the copy's commit of the Work ref if it is whole (no fetch can happen: the
+        remote is away)."""
+        local = self.repo.commit_of(self.settings.works_ref)
+        if local is None:
+            return
+        try:
+            fetched = self.remote.fetch_works(local)
+        except errors.SourceError:
+            return
+        if fetched.complete and (fetched.folder or not self.settings.sparse):
+            self._take(local)
+
+    # ---- syncing -------------------------------------------------------------------------
+
+    def once(self) -> apply.SyncResult | None:
+        """One look and one sync of the desired state (None: there is none); the result's
+        error includes a failed look."""
+        self.look()
+        if self.current is None:
+            return None
+        result = self.worker.step(self.current)
+        if self.error and not result.error:
+            return dataclasses.replace(result, error=self.error)
+        return result
+
+    def run(self) -> None:
+        """Look every `interval` (with backoff while looks fail) and sync, until `stop()`."""
+        pace = self.settings.pace
+        self.worker.start()
+        try:
+            while not self.stopping.is_set():
+                if self.look():
+                    self.worker.wake.set()
+                if self.error:
+                    log.warning("cluster %s: %s", self.name, self.error)
+                self.failures = self.failures + 1 if self.error else 0
+                delay = pace.backoff.delay(self.failures) if self.failures else pace.interval
+                self.stopping.wait(delay)
+        finally:
+            self.worker.halt()
+
+    def stop(self) -> None:
+        """Stop looking, and the worker at its next request boundary."""
+        self.stopping.set()
+        self.worker.halt()
+
+    def close(self) -> None:
+        self.worker.close()
+        self.repo.close()
+        self.remote.close()
