@@ -121,7 +121,8 @@ def human(outcome: Outcome) -> str:
         return "\n".join(lines) + "\n"
     where = outcome.out or outcome.branch
     if outcome.out is not None:
-        lines.append(f"rendered {result.source_commit or outcome.out} into {outcome.out}")
+        what = f"{result.source_commit} " if result.source_commit else ""
+        lines.append(f"rendered {what}into {outcome.out}")
     elif outcome.created:
         lines.append(f"rendered {result.source_commit} onto {where}: {outcome.commit}")
     else:

@@ -70,7 +70,8 @@ def kind_segment(api_version: str, kind: str) -> str:
 
 
 def name_segment(name: str) -> str:
-    _check("name", name, _NAME, MAX_SEGMENT - len(SUFFIX), "a valid object name")
+    rule = "made of ASCII letters, digits, '-', '.', '_' and ':', starting with a letter or digit"
+    _check("name", name, _NAME, MAX_SEGMENT - len(SUFFIX), rule)
     return name + SUFFIX
 
 
