@@ -14,26 +14,15 @@ Aspects covered:
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 from conftest import GitRepo, Invoke
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "example-repo"
 BRANCH = "refs/heads/gitfleet/rendered"
 CLUSTERS = ("aws-euw1", "aws-use1-a", "aws-use1-b", "gcp-euw1-a", "gcp-euw1-gpu")
 WEB = "shop/Deployment.apps/web.yaml"
-
-
-@pytest.fixture(name="fleet")
-def fleet_fixture(git_repo: GitRepo) -> GitRepo:
-    shutil.copytree(EXAMPLE, git_repo.path, dirs_exist_ok=True)
-    git_repo.git("add", "-A")
-    git_repo.git("commit", "-q", "-m", "example")
-    return git_repo
 
 
 def _render(cli: Invoke, fleet: GitRepo, *args: str) -> Any:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -33,17 +32,8 @@ from gitfleet.errors import RefConflictError
 from gitfleet.gitstore import rendered, repository
 from gitfleet.source import _yaml as source_yaml
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "example-repo"
 BRANCH = "refs/heads/gitfleet/rendered"
 CONFIG = "works/aws-euw1/shop/ConfigMap.core/{}.yaml"
-
-
-@pytest.fixture(name="fleet")
-def fleet_fixture(git_repo: GitRepo) -> GitRepo:
-    shutil.copytree(EXAMPLE, git_repo.path, dirs_exist_ok=True)
-    git_repo.git("add", "-A")
-    git_repo.git("commit", "-q", "-m", "example")
-    return git_repo
 
 
 def _doc(kind: str, name: str, body: dict[str, Any], **metadata: Any) -> str:
