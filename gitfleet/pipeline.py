@@ -21,7 +21,16 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from gitfleet import __version__, detector, errors, interpreter, overrides, scheduler, validation
+from gitfleet import (
+    __version__,
+    detector,
+    errors,
+    failover,
+    interpreter,
+    overrides,
+    scheduler,
+    validation,
+)
 from gitfleet import render as rendering
 from gitfleet.detector import detection
 from gitfleet.gitstore import objects as gitstore_objects
@@ -49,8 +58,9 @@ class Placement:
     """Where everything goes: the final bindings (sorted by kind, namespace, name), how each
     was scheduled, what the detector decided and which dependencies followed which workload.
 
-    `clusters` are the clusters scheduled against (declared status superseded by reported);
-    the Namespaces in `detection.auto_namespaces` go to all of them.
+    `clusters` are the clusters scheduled against (declared status superseded by reported,
+    unhealthy ones with their Ready condition and taints); the Namespaces in
+    `detection.auto_namespaces` go to all of them.
     """
 
     bindings: tuple[Binding, ...]
@@ -59,6 +69,8 @@ class Placement:
     dependencies: tuple[Dependencies, ...]
     clusters: tuple[cluster.Cluster, ...]
     diagnostics: tuple[diagnostic.Diagnostic, ...]
+    failover: failover.Failover | None = None
+    """What failover judged and did, when a status snapshot was given."""
 
     def binding(self, ref: BindingRef) -> Binding | None:
         return next((b for b in self.bindings if BindingRef.of(b) == ref), None)
@@ -121,6 +133,25 @@ def _schedule(
     return scheduler.schedule(binding, fleet, previous, now=now)
 
 
+def _schedule_failing(
+    binding: Binding,
+    fleet: scheduler.ClusterIndex,
+    previous: Binding | None,
+    now: str | None,
+    failing: failover.Failover | None,
+) -> tuple[scheduler.Outcome[Any], Binding]:
+    """The scheduler's outcome and the final binding, with failover around the scheduler."""
+    if failing is None:
+        outcome = _schedule(binding, fleet, previous, now)
+        return outcome, outcome.binding
+    attempt = failing.attempt(binding, previous)
+    outcome = _schedule(binding, fleet, attempt.previous, now)
+    if attempt.left and outcome.error is not None:
+        attempt = failing.blocked(attempt, outcome.error)
+        outcome = _schedule(binding, fleet, attempt.previous, now)
+    return outcome, failing.settle(attempt, outcome.binding, outcome.error)
+
+
 def place(
     objs: objects.ObjectSet,
     interp: interpreter.Interpreter,
@@ -128,6 +159,8 @@ def place(
     *,
     cluster_status: Mapping[str, cluster.ClusterStatus] | None = None,
     now: str | None = None,
+    observed: failover.Observed | None = None,
+    settings: loaded.FailoverSettings | None = None,
 ) -> Placement:
     """Detect, schedule and distribute dependencies for one source revision.
 
@@ -135,8 +168,16 @@ def place(
     `cluster_status` the status each cluster reported, by cluster name; `now` (RFC 3339) stamps
     schedules. A binding that cannot be scheduled keeps what the scheduler leaves it (Karmada
     keeps the previous result except when no cluster fits at all), and the others go on.
+    With a status snapshot (`observed`: heartbeats, health, and the time it was taken),
+    failover runs with `settings` (`gitfleet.failover`; default: gitfleet.yaml's defaults);
+    without one it does not.
     """
     clusters = effective_clusters(objs.clusters, cluster_status)
+    failing = None
+    if observed is not None:
+        failing = failover.Failover(clusters, observed, settings or loaded.FailoverSettings())
+    if failing is not None:
+        clusters = failing.clusters
     found = detector.detect(objs, interp, previous)
     prior = _ref_map((previous or {}).values())
     fleet = scheduler.ClusterIndex(clusters)
@@ -147,9 +188,9 @@ def place(
             placed.append(b)
             continue
         ref = BindingRef.of(b)
-        outcome = _schedule(b, fleet, prior.get(ref), now)
+        outcome, final_binding = _schedule_failing(b, fleet, prior.get(ref), now, failing)
         schedules.append(Scheduled(ref, outcome))
-        placed.append(outcome.binding)
+        placed.append(final_binding)
     distribution = detector.distribute_dependencies(placed, found.templates, interp, previous)
     ok = {s.binding for s in schedules if s.outcome.error is None}
     final = tuple(
@@ -165,6 +206,7 @@ def place(
         diagnostics=tuple(
             diagnostic.sorted_diagnostics([*found.diagnostics, *distribution.diagnostics])
         ),
+        failover=failing,
     )
 
 
@@ -283,23 +325,38 @@ class RenderResult:
     source_commit: str | None
     placement: Placement | None
     rendered_bindings: int = 0
+    failover: failover.Summary | None = None
+    """What failover recorded in render.yaml and changed, when it ran."""
+    failover_deadline: str | None = None
+    """When a render of the same inputs may fail over differently (time alone passing)."""
 
     @property
     def ok(self) -> bool:
         return not any(d.severity is diagnostic.Severity.ERROR for d in self.diagnostics)
 
+    def message(self, default: str) -> str:
+        """The rendered commit's message: `default`, after what failover changed, if anything."""
+        return self.failover.message(default) if self.failover is not None else default
+
 
 def _status_used(
-    clusters: Iterable[cluster.Cluster], reported: Mapping[str, cluster.ClusterStatus]
+    clusters: Iterable[cluster.Cluster],
+    reported: Mapping[str, cluster.ClusterStatus],
+    observed: failover.Observed | None,
 ) -> dict[str, dict[str, str]]:
-    """Per cluster: where its status came from and a digest of it (render.yaml's `status`)."""
+    """Per cluster: where its status came from, a digest of it and the heartbeat failover
+    judged it by (render.yaml's `status`)."""
     used = {}
+    reports = observed.reports if observed is not None else {}
     for c in clusters:
         text = json.dumps(meta.to_doc(c.status), sort_keys=True, separators=(",", ":"))
         used[c.name] = {
             "from": "reported" if c.name in reported else "declared",
             "digest": "sha256:" + hashlib.sha256(text.encode()).hexdigest(),
         }
+        beat = reports[c.name].heartbeat if c.name in reports else None
+        if beat is not None:
+            used[c.name]["heartbeat"] = beat
     return used
 
 
@@ -400,13 +457,16 @@ def render(
     full: bool = False,
     now: str | None = None,
     renderer: str = RENDERER,
+    observed: failover.Observed | None = None,
 ) -> RenderResult:
     """Render one loaded source revision on top of the previous render (None: from scratch).
 
     Pure: the same inputs give the same tree, byte for byte. `status` holds the status each
     cluster reported (it supersedes what the source declares); `now` (RFC 3339, the source
     commit's time) stamps schedules; `full` renders every binding again instead of reusing
-    those whose inputs did not change, and must give the same tree.
+    those whose inputs did not change, and must give the same tree. `observed` (the agents'
+    heartbeats and health, and when they were read) turns failover on, with the settings of
+    the source's gitfleet.yaml; render.yaml records it (`observedAt`, `status`, `failover`).
 
     Any error in the source (loading or validation) renders nothing: the result is not `ok`
     and carries the located errors. A render whose files equal the previous render's (apart
@@ -422,9 +482,19 @@ def render(
     objs = source.objects
     interp = interpreter.Interpreter(objs.customizations, source.third_party_customizations)
     placement = place(
-        objs, interp, previous.bindings if previous else None, cluster_status=status, now=now
+        objs,
+        interp,
+        previous.bindings if previous else None,
+        cluster_status=status,
+        now=now,
+        observed=observed,
+        settings=source.config.failover,
     )
     reported = status or {}
+    failed = placement.failover
+    summary = None
+    if failed is not None:
+        summary = failed.summary(_section(previous.report, "failover") if previous else None)
     warnings = [*problems, *placement.diagnostics]
     plan = rendering.Plan(
         bindings=placement.bindings,
@@ -435,13 +505,27 @@ def render(
         context=_context(source, placement, interp),
         source_commit=source.revision,
         renderer=renderer,
-        status=_status_used(placement.clusters, reported),
+        status=_status_used(placement.clusters, reported, observed),
         warnings=warnings,
         previous=_previous_for_render(previous) if previous else None,
         full=full,
+        failover=summary.section if summary is not None else None,
+        observed_at=observed.at if observed is not None else None,
     )
     tree = rendering.render(plan)
-    return _result(source, previous, placement, tree, warnings)
+    result = _result(source, previous, placement, tree, warnings)
+    if failed is None:
+        return result
+    return dataclasses.replace(
+        result,
+        failover=summary if result.changed else None,
+        failover_deadline=failed.next_deadline(),
+    )
+
+
+def _section(report: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:
+    found = report.get(name)
+    return found if isinstance(found, dict) else None
 
 
 def _result(
@@ -485,8 +569,8 @@ def _differs(
     tree: rendering.Tree,
     fmt: gitstore_objects.Format,
 ) -> bool:
-    """Whether the tree differs from the previous one, render.yaml's `sourceCommit` and
-    `status` aside (they name the inputs of the render that produced the output)."""
+    """Whether the tree differs from the previous one, render.yaml's `sourceCommit`, `status`
+    and `observedAt` aside (they name the inputs of the render that produced the output)."""
     if previous is None or len(paths) != len(old) or not paths <= old.keys():
         return True
     if any(old[p] != oid for p, oid in written.items() if p != rendering.RENDER_FILE):
@@ -496,5 +580,7 @@ def _differs(
         "sourceCommit": previous.report.get("sourceCommit"),
         "status": previous.report.get("status"),
     }
+    if "observedAt" in tree.report:
+        report["observedAt"] = previous.report.get("observedAt")
     same = fmt.object_id(gitstore_objects.BLOB, rendering.dump_yaml(report))
     return same != old.get(rendering.RENDER_FILE)

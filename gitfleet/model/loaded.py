@@ -11,7 +11,7 @@ import dataclasses
 import enum
 from typing import Any
 
-from gitfleet.model import config, diagnostic, meta, objects, template
+from gitfleet.model import config, diagnostic, meta, objects, policy, template
 from gitfleet.model.origin import UNKNOWN, Origin
 
 CONFIG_FILE = "gitfleet.yaml"
@@ -19,6 +19,28 @@ CONFIG_FILE = "gitfleet.yaml"
 DEFAULT_RENDERED_BRANCH = "gitfleet/rendered"
 DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024
 Customization = config.ResourceInterpreterCustomization
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class FailoverSettings:
+    """`gitfleet.yaml`'s `failover`: when a cluster counts as failed and what happens then, as
+    the flags of Karmada's controller manager set it (cmd/controller-manager/app/options:
+    cluster-monitor-grace-period, enable-no-execute-taint-eviction,
+    no-execute-taint-eviction-purge-mode, graceful-eviction-timeout; the not-ready and
+    unreachable tolerations Karmada's webhook used to add to every policy)."""
+
+    enabled: bool = True
+    """Evict bindings from clusters with untolerated NoExecute taints (Karmada's
+    `--enable-no-execute-taint-eviction`, off by default there)."""
+    heartbeat_grace_seconds: int = 40
+    """A cluster whose last heartbeat is older than this is unreachable."""
+    default_toleration_seconds: int | None = 300
+    """How long every policy tolerates the not-ready and unreachable NoExecute taints unless it
+    says otherwise; None: no default toleration, eviction is immediate."""
+    purge_mode: policy.PurgeMode = policy.PurgeMode.GRACEFULLY
+    """How a failed cluster's copy goes when the policy has no `failover.cluster`."""
+    graceful_eviction_timeout_seconds: int = 600
+    """How long a failed cluster keeps its copy while the replacement is not healthy yet."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -41,6 +63,7 @@ class SourceConfig:
     third_party_customizations: str | None = None
     """A folder of Karmada's third-party interpreter rules (`<group>/<version>/<Kind>/
     customizations.yaml`), loaded as built-in rules below the user's own; not read as documents."""
+    failover: FailoverSettings = FailoverSettings()
     origin: Origin = UNKNOWN
     """Where the settings were read (the whole file), for errors about them."""
 

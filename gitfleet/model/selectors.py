@@ -1,5 +1,6 @@
-"""Selector matching shared by the detector, scheduler and overrides
-(Karmada: pkg/util/selector.go; Kubernetes: apimachinery labels.Selector).
+"""Selector matching shared by the detector, scheduler, overrides and failover
+(Karmada: pkg/util/selector.go; Kubernetes: apimachinery labels.Selector, core/v1
+Toleration.ToleratesTaint).
 
 A selector that Kubernetes would fail to convert (e.g. `In` without values) matches nothing,
 as in Karmada, where the conversion error makes the match false; `validate` reports it.
@@ -155,3 +156,22 @@ def selectors_priority(
         (resource_selector_priority(template, s) for s in selectors),
         default=ImplicitPriority.MISMATCH,
     )
+
+
+def tolerates(toleration: meta.Toleration, taint: meta.Taint) -> bool:
+    """Kubernetes Toleration.ToleratesTaint: an empty effect or key matches any; Exists ignores
+    the value; Equal (or empty) needs the same value; Lt/Gt are not enabled (as in Karmada)."""
+    if toleration.effect and toleration.effect != taint.effect:
+        return False
+    if toleration.key and toleration.key != taint.key:
+        return False
+    if toleration.operator in ("", "Equal"):
+        return toleration.value == taint.value
+    return toleration.operator == "Exists"
+
+
+def taint_text(taint: meta.Taint) -> str:
+    """corev1 Taint.ToString: `key=value:effect`, or `key:effect` without a value."""
+    if not taint.value:
+        return f"{taint.key}:{taint.effect}"
+    return f"{taint.key}={taint.value}:{taint.effect}"

@@ -212,3 +212,20 @@ def binding_name(name: str, kind: str) -> str:
     """Karmada's binding name: lowercase `<name>-<kind>`, `:` replaced by `.`
     (pkg/util/names/names.go GenerateBindingName)."""
     return f"{name}-{kind}".lower().replace(":", ".")
+
+
+def evicting_clusters(spec: ResourceBindingSpec) -> tuple[str, ...]:
+    """The clusters that keep the binding's Work while a graceful eviction task lasts: each
+    task's cluster that is not in the result, unless the task purges it Directly (Karmada:
+    pkg/util/helper/binding.go ObtainBindingSpecExistingClusters)."""
+    placed = {t.name for t in spec.clusters}
+    return tuple(
+        sorted(
+            {
+                task.from_cluster
+                for task in spec.graceful_eviction_tasks
+                if task.purge_mode is not policy.PurgeMode.DIRECTLY
+                and task.from_cluster not in placed
+            }
+        )
+    )

@@ -14,11 +14,10 @@ Otherwise a Divided workload keeps its result, whatever the clusters' capacity d
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import json
 from typing import Any
 
-from gitfleet.model import policy, work
+from gitfleet.model import policy, times, work
 from gitfleet.scheduler import framework, index
 
 DEFAULT_SCHEDULER = "default-scheduler"
@@ -40,21 +39,10 @@ class Decision:
     reason: str
 
 
-def parse_time(text: str | None) -> datetime.datetime | None:
-    """An RFC 3339 time; None when absent or unreadable."""
-    if not text:
-        return None
-    try:
-        parsed = datetime.datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=datetime.UTC)
-
-
 def reschedule_required(triggered_at: str | None, last_scheduled: str | None) -> bool:
     """A reschedule was asked for after the last successful schedule; never before the first
     one (RescheduleRequired)."""
-    triggered, last = parse_time(triggered_at), parse_time(last_scheduled)
+    triggered, last = times.parse(triggered_at), times.parse(last_scheduled)
     return triggered is not None and last is not None and triggered > last
 
 

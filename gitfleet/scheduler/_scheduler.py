@@ -25,7 +25,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Generic, TypeVar
 
-from gitfleet.model import cluster, meta, work
+from gitfleet.model import cluster, meta, times, work
 from gitfleet.scheduler import _reschedule, core, diagnosis, framework, index
 
 B = TypeVar("B", work.ResourceBinding, work.ClusterResourceBinding)
@@ -211,9 +211,9 @@ def _rebuild(
     return dataclasses.replace(binding, metadata=metadata, spec=spec, status=status)
 
 
-def _latest(*times: str | None) -> str | None:
+def _latest(*moments: str | None) -> str | None:
     """The latest of the given RFC 3339 times."""
-    known = [(parsed, t) for t in times if (parsed := _reschedule.parse_time(t)) is not None]
+    known = [(parsed, t) for t in moments if (parsed := times.parse(t)) is not None]
     return max(known)[1] if known else None
 
 

@@ -10,20 +10,31 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gitfleet.model import diagnostic, loaded
+from gitfleet.model import diagnostic, loaded, policy
 from gitfleet.model.origin import Origin
 from gitfleet.source import _globs
 
 _SIZE = re.compile(r"([0-9]+)(Ki|Mi|Gi)?")
 _UNITS = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30}
+_DURATION = re.compile(r"([0-9]+)(s|m|h)?")
+_SECONDS = {None: 1, "s": 1, "m": 60, "h": 3600}
+_FAILOVER_KEYS = (
+    "enabled",
+    "heartbeatGracePeriod",
+    "defaultTolerationSeconds",
+    "purgeMode",
+    "gracefulEvictionTimeout",
+)
 _BAD_REF = re.compile(r"\.\.|@\{|//|[\x00-\x20~^:?*\[\\\x7f]|^[-/.]|/\.|[/.]$|\.lock$")
 """What `git check-ref-format` refuses in a branch name (the parts that matter here)."""
 
 
 class _Reader:
-    def __init__(self, body: dict[str, Any], origin: Origin) -> None:
+    def __init__(self, body: dict[str, Any], origin: Origin, prefix: str = "") -> None:
         self.body = body
         self.origin = origin
+        self.prefix = prefix
+        """Names the section in messages (`failover.`)."""
         self.problems: list[diagnostic.Diagnostic] = []
 
     def error(self, key: str | tuple[str | int, ...], message: str) -> None:
@@ -67,6 +78,19 @@ class _Reader:
         self.error(key, f"{key}: expected a positive number of bytes (e.g. 1048576 or 5Mi)")
         return None
 
+    def duration(self, key: str, default: int) -> int:
+        """Seconds from `40`, `40s`, `5m` or `1h`; `default` when absent or wrong."""
+        value = self.body.get(key)
+        if value is None:
+            return default
+        if _whole(value):
+            return int(value)
+        match = _DURATION.fullmatch(value) if isinstance(value, str) else None
+        if match:
+            return int(match[1]) * _SECONDS[match[2]]
+        self.error(key, f"{self.prefix}{key}: expected a duration such as 40s, 5m or 1h")
+        return default
+
     def folder(self, key: str) -> str | None:
         value = self.body.get(key)
         if value is None:
@@ -78,6 +102,7 @@ class _Reader:
 
 
 _KEYS = (
+    "failover",
     "include",
     "exclude",
     "sourceBranch",
@@ -105,6 +130,53 @@ def parse(body: Any, origin: Origin) -> tuple[loaded.SourceConfig, list[diagnost
         rendered_branch=reader.branch("renderedBranch") or loaded.DEFAULT_RENDERED_BRANCH,
         max_file_size=reader.size("maxFileSize") or loaded.DEFAULT_MAX_FILE_SIZE,
         third_party_customizations=reader.folder("thirdPartyCustomizations"),
+        failover=_failover(reader),
         origin=origin,
     )
     return config, reader.problems
+
+
+def _failover(reader: _Reader) -> loaded.FailoverSettings:
+    """The `failover` settings; a wrong one keeps its default."""
+    body = reader.body.get("failover")
+    default = loaded.FailoverSettings()
+    if body is None:
+        return default
+    if not isinstance(body, dict):
+        reader.error("failover", "failover: expected a mapping of settings")
+        return default
+    section = _Reader(body, reader.origin.at("failover"), "failover.")
+    for key in body:
+        if key not in _FAILOVER_KEYS:
+            known = ", ".join(_FAILOVER_KEYS)
+            section.error(key, f"failover: unknown setting {key!r} (known: {known})")
+    enabled = body.get("enabled", default.enabled)
+    if not isinstance(enabled, bool):
+        section.error("enabled", "failover.enabled: expected true or false")
+        enabled = default.enabled
+    toleration = body.get("defaultTolerationSeconds", default.default_toleration_seconds)
+    if toleration is not None and not _whole(toleration):
+        message = "failover.defaultTolerationSeconds: expected a number of seconds >= 0 or null"
+        section.error("defaultTolerationSeconds", message)
+        toleration = default.default_toleration_seconds
+    mode = body.get("purgeMode", default.purge_mode)
+    if mode not in (policy.PurgeMode.DIRECTLY, policy.PurgeMode.GRACEFULLY):
+        section.error("purgeMode", f"failover.purgeMode: {mode!r} is not Directly or Gracefully")
+        mode = default.purge_mode
+    settings = loaded.FailoverSettings(
+        enabled=enabled,
+        heartbeat_grace_seconds=section.duration(
+            "heartbeatGracePeriod", default.heartbeat_grace_seconds
+        ),
+        default_toleration_seconds=toleration,
+        purge_mode=policy.PurgeMode(mode),
+        graceful_eviction_timeout_seconds=section.duration(
+            "gracefulEvictionTimeout", default.graceful_eviction_timeout_seconds
+        ),
+    )
+    reader.problems.extend(section.problems)
+    return settings
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0

@@ -6,6 +6,8 @@ Aspects covered:
   is below them, exclude winning);
 - absolute patterns and `..` segments are refused, located at the pattern, and dropped;
 - unknown settings, bad branch names and bad sizes are located errors with defaults kept;
+- the `failover` section: durations with units, a null default toleration, its own unknown
+  keys and bad values located, defaults kept;
 - the size limit (from gitfleet.yaml or the `max_file_size` argument) is an error per file;
 - a third-party customizations folder is loaded as rules, not as documents;
 - symbolic links are never followed: one named like a YAML file is an error, others warn.
@@ -20,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from gitfleet import source
-from gitfleet.model import loaded
+from gitfleet.model import loaded, policy
 
 WriteFolder = Callable[[dict[str, str | bytes]], Path]
 LoadFolder = Callable[[dict[str, str | bytes]], loaded.LoadedSource]
@@ -55,6 +57,28 @@ thirdPartyCustomizations: vendor/karmada
     assert config.max_file_size == 2048
     assert config.third_party_customizations == "vendor/karmada"
     assert str(config.origin) == "gitfleet.yaml:1:1"
+
+
+def test_failover_settings(load_folder: LoadFolder) -> None:
+    settings = """\
+failover:
+  enabled: false
+  heartbeatGracePeriod: 2m
+  defaultTolerationSeconds: null
+  purgeMode: Directly
+  gracefulEvictionTimeout: 90
+"""
+    result = load_folder({"gitfleet.yaml": settings})
+    assert result.ok, result.diagnostics
+    assert result.config.failover == loaded.FailoverSettings(
+        enabled=False,
+        heartbeat_grace_seconds=120,
+        default_toleration_seconds=None,
+        purge_mode=policy.PurgeMode.DIRECTLY,
+        graceful_eviction_timeout_seconds=90,
+    )
+    defaults = load_folder({"gitfleet.yaml": "failover: {heartbeatGracePeriod: 1h}\n"}).config
+    assert defaults.failover == loaded.FailoverSettings(heartbeat_grace_seconds=3600)
 
 
 def test_globs_select_files(load_folder: LoadFolder) -> None:
@@ -103,8 +127,19 @@ def test_patterns_leaving_the_source_are_refused(
         pytest.param("include: apps\n", "1:1", "expected a list of patterns", id="not a list"),
         pytest.param("thirdPartyCustomizations: /opt\n", "1:1", "a folder inside", id="abs"),
         pytest.param("- a\n", "1:1", "must be a mapping", id="list"),
+        pytest.param("failover: 3\n", "1:1", "failover: expected a mapping", id="failover"),
+        pytest.param("failover: {heartbeat: 3}\n", "1:12", "unknown setting 'heartbeat'",
+                     id="failover unknown"),
+        pytest.param("failover: {heartbeatGracePeriod: 3d}\n", "1:12",
+                     "failover.heartbeatGracePeriod: expected a duration", id="duration"),
+        pytest.param("failover: {purgeMode: Never}\n", "1:12", "is not Directly or Gracefully",
+                     id="purge mode"),
+        pytest.param("failover: {enabled: 'no'}\n", "1:12", "expected true or false",
+                     id="enabled"),
+        pytest.param("failover: {defaultTolerationSeconds: -5}\n", "1:12",
+                     "seconds >= 0 or null", id="toleration"),
     ],
-)
+)  # fmt: skip
 def test_bad_settings_are_located(
     load_folder: LoadFolder, text: str, where: str, message: str
 ) -> None:

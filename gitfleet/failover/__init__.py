@@ -1,0 +1,208 @@
+"""The failover stage: cluster health from the agents' reports, Karmada's taints, taint-based
+eviction and graceful eviction, as pure functions of the clusters, the previous bindings, a
+status snapshot and its time (Karmada: pkg/controllers/cluster, pkg/controllers/gracefuleviction,
+the scheduler's ClusterEviction filter).
+
+One `Failover` serves one render:
+1. built from the clusters and the snapshot (`Observed`), it judges each cluster (`_health`):
+   an agent silent for longer than the grace period makes its cluster Ready=Unknown, an agent
+   reporting Ready=False makes it False; either way the cluster gets Karmada's taints, which
+   `clusters` carries for the scheduler;
+2. around the scheduler, for each binding: `attempt` evicts the previous binding from every
+   NoExecute-tainted cluster it must leave now (`_taints`: the policy's clusterTolerations,
+   the default tolerations of gitfleet.yaml) before the scheduler sees it (`_eviction`), so
+   the scheduler places its replicas elsewhere; if the scheduler then fails, `blocked` gives
+   the eviction up: nothing is removed, the binding is scheduled against its previous render
+   and a `Failover` condition says why. `settle` then drops finished eviction tasks
+   (replacement healthy, or grace period over);
+3. `summary` gives what render.yaml records (unhealthy clusters, evictions waiting for a
+   toleration to end, evictions blocked) and the lines of the commit message that say what
+   changed since the previous render.
+
+Nothing moves back when a cluster recovers: a Divided workload keeps its new placement (the
+scheduler keeps a result unless something triggers it); a Duplicated one goes back to every
+cluster it fits, which is what its policy asks. The render keeps an evicted cluster's Work while
+its task lasts (`gitfleet.render`), so there is no moment without the replicas.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+from gitfleet.failover import _eviction, _health, _summary, _taints, _types
+from gitfleet.model import cluster, loaded, meta, times, work
+from gitfleet.model.template import ResourceKey
+
+Report = _types.Report
+Observed = _types.Observed
+ClusterHealth = _types.ClusterHealth
+Summary = _summary.Summary
+Binding = work.ResourceBinding | work.ClusterResourceBinding
+B = TypeVar("B", work.ResourceBinding, work.ClusterResourceBinding)
+CONDITION = "Failover"
+"""The binding condition that says why a failover could not happen."""
+BLOCKED_REASON = "NoReplacement"
+NOT_READY_TAINT = _health.NOT_READY
+UNREACHABLE_TAINT = _health.UNREACHABLE
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Attempt:
+    """One binding's way through failover: the previous binding the scheduler is given (with
+    the clusters it must leave evicted), those clusters, and why the eviction was given up."""
+
+    previous: Binding | None
+    before: Binding | None
+    left: tuple[str, ...] = ()
+    blocked: str | None = None
+
+
+def _key(spec: work.ResourceBindingSpec) -> ResourceKey:
+    r = spec.resource
+    return ResourceKey(r.api_version, r.kind, r.namespace, r.name)
+
+
+def _subject(spec: work.ResourceBindingSpec) -> str:
+    r = spec.resource
+    return loaded.describe(r.kind, r.namespace, r.name)
+
+
+class Failover:
+    """One render's failover (see the module)."""
+
+    def __init__(
+        self,
+        clusters: Sequence[cluster.Cluster],
+        observed: Observed,
+        settings: loaded.FailoverSettings,
+    ) -> None:
+        now = times.parse(observed.at)
+        if now is None:
+            raise ValueError(f"observed.at: {observed.at!r} is not an RFC 3339 time")
+        self.observed = observed
+        self.settings = settings
+        self._now = now
+        self.health: dict[str, ClusterHealth] = {}
+        for c in clusters:
+            found = _health.judge(observed.reports.get(c.name), now, settings)
+            if found is not None:
+                self.health[c.name] = found
+        self.clusters = tuple(
+            _health.tainted(c, self.health[c.name], settings) if c.name in self.health else c
+            for c in clusters
+        )
+        self._members = {c.name: c for c in self.clusters}
+        self._events = _summary.Events()
+        self._deadlines = [
+            times.later(beat, settings.heartbeat_grace_seconds)
+            for name, report in observed.reports.items()
+            if name not in self.health and (beat := times.parse(report.heartbeat)) is not None
+        ]
+
+    def _evicted(
+        self, binding: Binding, before: Binding
+    ) -> tuple[work.ResourceBindingSpec, list[str]]:
+        """`before`'s spec with every cluster the binding must leave now evicted."""
+        spec, left = before.spec, []
+        tolerations = _taints.tolerations(binding.spec.placement, self.settings)
+        mode = _taints.purge_mode(binding.spec, self.settings)
+        for target in before.spec.clusters:
+            member = self._members.get(target.name)
+            when = (
+                _taints.eviction_time(member.spec.taints, tolerations, self._now)
+                if member
+                else None
+            )
+            if when is None:
+                continue
+            if when > self._now:
+                self._events.waiting(_subject(binding.spec), target.name, times.text(when))
+                self._deadlines.append(when)
+                continue
+            spec = _eviction.evict(
+                spec, target.name, mode, self._why(target.name), self.observed.at
+            )
+            left.append(target.name)
+        return spec, left
+
+    def _why(self, name: str) -> str:
+        health = self.health.get(name)
+        if health is None:
+            return f"cluster {name} has an untolerated NoExecute taint"
+        return f"cluster {name} is {_summary.state(health)} since {health.since}: {health.message}"
+
+    def attempt(self, binding: Binding, before: Binding | None) -> Attempt:
+        """What to schedule `binding` against: `before` (its previous render) evicted from every
+        cluster it must leave now."""
+        if before is None or not self.settings.enabled:
+            return Attempt(before, before)
+        spec, left = self._evicted(binding, before)
+        if not left:
+            return Attempt(before, before)
+        return Attempt(dataclasses.replace(before, spec=spec), before, tuple(left))
+
+    def blocked(self, attempt: Attempt, error: str) -> Attempt:
+        """`attempt` given up because the scheduler failed with `error`: the binding is
+        scheduled against its previous render instead, and says why."""
+        why = "; ".join(self._why(n) for n in attempt.left)
+        message = f"{why}; no other cluster can take its replicas, so they stay: {error}"
+        return Attempt(attempt.before, attempt.before, attempt.left, message)
+
+    def settle(self, attempt: Attempt, binding: B, error: str | None) -> B:
+        """The scheduled `binding` (`error` when the scheduler failed) with its finished
+        eviction tasks dropped and its Failover condition set or cleared; records the
+        transitions."""
+        spec = binding.spec
+        subject = _subject(spec)
+        if attempt.blocked is not None:
+            for name in attempt.left:
+                self._events.blocked(subject, name, attempt.blocked)
+        elif attempt.left and attempt.before is not None and error is None:
+            self._events.moved(subject, attempt.left, attempt.before.spec, spec)
+        before = attempt.before.spec if attempt.before is not None else None
+        tasks, ended = _eviction.assess(
+            _key(spec), spec, before, scheduled=error is None, observed=self.observed,
+            settings=self.settings,
+        )  # fmt: skip
+        for name, why in sorted(ended.items()):
+            self._events.released(subject, name, str(why))
+        end = _eviction.deadline(tasks, self.settings)
+        if end is not None:
+            self._deadlines.append(end)
+        conditions = self._condition(binding.status.conditions, attempt.blocked)
+        return dataclasses.replace(
+            binding,
+            spec=dataclasses.replace(spec, graceful_eviction_tasks=tasks),
+            status=dataclasses.replace(binding.status, conditions=conditions),
+        )
+
+    def _condition(
+        self, conditions: tuple[meta.Condition, ...], blocked: str | None
+    ) -> tuple[meta.Condition, ...]:
+        """The Failover condition set (blocked) or removed, keeping its transition time."""
+        others = tuple(c for c in conditions if c.type != CONDITION)
+        if blocked is None:
+            return others
+        old = next((c for c in conditions if c.type == CONDITION), None)
+        since = old.last_transition_time if old is not None else self.observed.at
+        condition = meta.Condition(
+            type=CONDITION,
+            status="False",
+            reason=BLOCKED_REASON,
+            message=blocked,
+            last_transition_time=since,
+        )
+        return (*others, condition)
+
+    def next_deadline(self) -> str | None:
+        """The earliest time after the snapshot at which a render may fail over differently
+        (a heartbeat expiring, a toleration or a grace period ending), if any."""
+        later = [d for d in self._deadlines if d > self._now]
+        return times.text(min(later)) if later else None
+
+    def summary(self, previous: Mapping[str, Any] | None) -> Summary:
+        """What render.yaml records and what changed since the `previous` render.yaml's
+        failover section."""
+        return self._events.summary(self.health, self.clusters, previous)

@@ -1,0 +1,136 @@
+"""What one render's failover records and says.
+
+render.yaml's `failover` section holds state only, so that a render of the same inputs writes
+the same section: the unhealthy clusters (Ready status, reason, since when, taints), the
+evictions waiting for a toleration to end (and when they will happen) and the evictions given
+up (and why). The commit message says what changed: clusters that became unhealthy or
+recovered (against the previous render's section), bindings that left a cluster and where
+their replicas went, evictions given up, and failed clusters' copies removed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gitfleet.failover import _types
+from gitfleet.model import cluster, selectors, work
+
+SUBJECT_LIMIT = 160
+
+
+def state(health: _types.ClusterHealth) -> str:
+    """How messages name a cluster's state: NotReady, or unreachable."""
+    return "NotReady" if health.status == "False" else "unreachable"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Summary:
+    """render.yaml's `failover` section and the lines of the commit message (none: nothing
+    changed)."""
+
+    section: Mapping[str, Any]
+    changes: tuple[str, ...]
+
+    def message(self, default: str) -> str:
+        """The commit message: the changes (or `default` alone)."""
+        if not self.changes:
+            return default
+        subject = "failover: " + "; ".join(self.changes)
+        if len(subject) > SUBJECT_LIMIT:
+            subject = f"failover: {self.changes[0]} (and {len(self.changes) - 1} more)"
+        body = "\n".join(f"- {line}" for line in self.changes)
+        return f"{subject}\n\n{body}\n\n{default}"
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    """A mapping read back from render.yaml, or an empty one when it is something else."""
+    return value if isinstance(value, dict) else {}
+
+
+def _moves(before: work.ResourceBindingSpec, after: work.ResourceBindingSpec) -> list[str]:
+    old = {t.name: t.replicas for t in before.clusters}
+    return [
+        f"{t.name} (+{t.replicas - old.get(t.name, 0)})"
+        for t in sorted(after.clusters, key=lambda t: t.name)
+        if t.replicas > old.get(t.name, 0) or t.name not in old
+    ]
+
+
+@dataclasses.dataclass(slots=True)
+class Events:
+    """The transitions one render makes, in the order bindings are scheduled."""
+
+    waits: list[dict[str, str]] = dataclasses.field(default_factory=list)
+    blocks: list[dict[str, str]] = dataclasses.field(default_factory=list)
+    lines: list[str] = dataclasses.field(default_factory=list)
+
+    def waiting(self, resource: str, name: str, until: str) -> None:
+        self.waits.append({"resource": resource, "cluster": name, "evictAt": until})
+
+    def blocked(self, resource: str, name: str, message: str) -> None:
+        self.blocks.append({"resource": resource, "cluster": name, "message": message})
+
+    def moved(
+        self,
+        resource: str,
+        left: Sequence[str],
+        before: work.ResourceBindingSpec,
+        after: work.ResourceBindingSpec,
+    ) -> None:
+        gone = {t.name: t.replicas for t in before.clusters if t.name in left}
+        moves = _moves(before, after)
+        where = ", ".join(sorted(gone))
+        if sum(gone.values()) and moves:
+            line = (
+                f"{resource} moved {sum(gone.values())} replicas from {where} to {', '.join(moves)}"
+            )
+        elif moves:
+            line = f"{resource} left {where} for {', '.join(moves)}"
+        else:
+            line = f"{resource} left {where}"
+        self.lines.append(line)
+
+    def released(self, resource: str, name: str, why: str) -> None:
+        self.lines.append(f"{resource} removed from {name} ({why})")
+
+    def summary(
+        self,
+        health: Mapping[str, _types.ClusterHealth],
+        clusters: Sequence[cluster.Cluster],
+        previous: Mapping[str, Any] | None,
+    ) -> Summary:
+        taints = {c.name: c.spec.taints for c in clusters}
+        section: dict[str, Any] = {
+            "clusters": {
+                name: {
+                    "ready": h.status,
+                    "reason": h.reason,
+                    "since": h.since,
+                    "taints": [selectors.taint_text(t) for t in taints.get(name, ())],
+                }
+                for name, h in sorted(health.items())
+            },
+            "waiting": sorted(self.waits, key=lambda w: (w["cluster"], w["resource"])),
+            "blocked": sorted(self.blocks, key=lambda b: (b["cluster"], b["resource"])),
+        }
+        before = previous or {}
+        was = _mapping(before.get("clusters"))
+        changes = []
+        for name, h in sorted(health.items()):
+            if _mapping(was.get(name)).get("ready") != h.status:
+                changes.append(f"{name} {state(h)} since {h.since} ({h.reason})")
+        changes += [f"{name} Ready again" for name in sorted(was) if name not in health]
+        old_blocks = before.get("blocked")
+        known = {
+            (b.get("cluster"), b.get("resource"))
+            for b in (old_blocks if isinstance(old_blocks, list) else [])
+            if isinstance(b, dict)
+        }
+        changes += [
+            f"{b['resource']} stays on {b['cluster']}: no other cluster can take its replicas"
+            for b in section["blocked"]
+            if (b["cluster"], b["resource"]) not in known
+        ]
+        return Summary(section, (*changes, *self.lines))

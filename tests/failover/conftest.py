@@ -1,0 +1,11 @@
+"""Failover tests: this folder goes on the import path so that `failover_kit` imports by name
+in pytest's importlib mode too."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)

@@ -1,0 +1,98 @@
+"""Builders for the failover tests: a three-cluster fleet, a workload divided over it, status
+snapshots at given seconds after T0, and a placement run through `pipeline.place` with them."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any
+
+from builders import make_cluster, make_deployment, make_policy, object_set, previous_map, selector
+
+from gitfleet import failover, interpreter, pipeline
+from gitfleet.detector import detection
+from gitfleet.model import loaded, meta, work
+from gitfleet.model.template import ResourceKey
+
+T0 = datetime.datetime(2026, 3, 1, 12, 0, 0, tzinfo=datetime.UTC)
+WEB = ResourceKey("apps/v1", "Deployment", "shop", "web")
+WEB_REF = detection.BindingRef("ResourceBinding", "shop", "web-deployment")
+DIVIDED = {"replicaScheduling": {"replicaSchedulingType": "Divided"}}
+SETTINGS = loaded.FailoverSettings()
+
+
+def at(seconds: float) -> str:
+    """T0 plus `seconds`, as RFC 3339."""
+    moment = T0 + datetime.timedelta(seconds=seconds)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def web_policy(clusters: tuple[str, ...] = ("m1", "m2", "m3"), **spec: Any) -> dict[str, Any]:
+    placement = {"clusterAffinity": {"clusterNames": list(clusters)}, **DIVIDED}
+    placement.update(spec.pop("placement", {}))
+    return make_policy("web", selector(name="web"), placement=placement, **spec)
+
+
+def fleet_docs(replicas: int = 3, **policy: Any) -> list[dict[str, Any]]:
+    return [
+        make_deployment("web", replicas=replicas),
+        web_policy(**policy),
+        *(make_cluster(n, cpu="8") for n in ("m1", "m2", "m3")),
+    ]
+
+
+def report(
+    beat: float,
+    *,
+    ready: str = "True",
+    current: bool = False,
+    health: work.ResourceHealth | None = None,
+) -> failover.Report:
+    condition = meta.Condition(type="Ready", status=ready, last_transition_time=at(beat))
+    found = {WEB: health} if health is not None else {}
+    return failover.Report(heartbeat=at(beat), ready=condition, current=current, health=found)
+
+
+def observed(now: float, reports: Mapping[str, failover.Report]) -> failover.Observed:
+    return failover.Observed(at=at(now), reports=dict(reports))
+
+
+def beats(now: float, silent: Mapping[str, float] | None = None, **kw: Any) -> failover.Observed:
+    """Every cluster reported at `now`, except those in `silent` (name: last heartbeat)."""
+    late = silent or {}
+    return observed(now, {n: report(late.get(n, now), **kw) for n in ("m1", "m2", "m3")})
+
+
+def place(
+    docs: list[dict[str, Any]],
+    previous: pipeline.Placement | None = None,
+    snapshot: failover.Observed | None = None,
+    settings: loaded.FailoverSettings = SETTINGS,
+) -> pipeline.Placement:
+    prior = previous_map(previous.bindings if previous else None)
+    return pipeline.place(
+        object_set(docs),
+        interpreter.Interpreter(),
+        prior,
+        observed=snapshot,
+        settings=settings,
+        now=snapshot.at if snapshot is not None else None,
+    )
+
+
+def web(result: pipeline.Placement) -> work.ResourceBinding:
+    found = result.binding(WEB_REF)
+    assert isinstance(found, work.ResourceBinding)
+    return found
+
+
+def placed(result: pipeline.Placement) -> dict[str, int]:
+    return {t.name: t.replicas for t in web(result).spec.clusters}
+
+
+def tasks(result: pipeline.Placement) -> dict[str, str | None]:
+    """The web binding's eviction tasks: cluster to purge mode."""
+    return {
+        t.from_cluster: str(t.purge_mode) if t.purge_mode else None
+        for t in web(result).spec.graceful_eviction_tasks
+    }
