@@ -1,11 +1,13 @@
 """`gitfleet render`: render one source commit onto the rendered branch (or into a folder).
 
 Loads the source (`--rev`, default: the source branch of gitfleet.yaml, else HEAD), reads the
-rendered branch's tip as the previous render (its bindings hold the previous schedule results),
-renders, and publishes one commit plus the per-cluster refs by compare-and-swap; a render that
-changes nothing makes no commit. `--out DIR` writes the tree to a folder instead; from a plain
-folder source it renders from scratch. `--full` renders every binding again instead of reusing
-those whose inputs did not change, and gives the same tree.
+rendered branch's tip as the previous render (its bindings hold the previous schedule results)
+and the clusters' reported status from their status refs (it supersedes the declared status,
+field by field; render.yaml records each cluster's digest), renders, and publishes one commit
+plus the per-cluster refs by compare-and-swap; a render that changes nothing makes no commit.
+`--out DIR` writes the tree to a folder instead; from a plain folder source it renders from
+scratch. `--full` renders every binding again instead of reusing those whose inputs did not
+change, and gives the same tree.
 
 Any error in the source refuses the whole commit: nothing is written, the branch stays at the
 last good render, and every error is printed as `path:line:col: message` (exit 1). Another
@@ -25,7 +27,7 @@ from gitfleet import __version__, pipeline, source
 from gitfleet.cli import options
 from gitfleet.cli import output as out
 from gitfleet.errors import GitfleetError, InputError, RefConflictError, UsageError
-from gitfleet.gitstore import folder, objects, rendered, repository, store
+from gitfleet.gitstore import folder, objects, rendered, repository, status, store
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -76,7 +78,8 @@ def run(
         tip = rendered.read_tip(repo, target) if repo is not None else None
         previous = _previous(repo, tip) if repo is not None and tip is not None else None
         now = _now(repo, loaded.revision) if repo is not None and loaded.revision else None
-        result = pipeline.render(loaded, previous, None, full=full, now=now)
+        reported = status.read_cluster_status(repo)[1] if repo is not None else None
+        result = pipeline.render(loaded, previous, reported, full=full, now=now)
         if not result.ok:
             return Outcome(result, target, None, False, out_dir)
         if out_dir is not None:

@@ -10,16 +10,25 @@ rendered history with it.
 Objects are computed in Python and written in one stream (`objects`, `store`), as the rendered
 branch is; the ref moves with `refs.update`, which raises `RefConflictError` when another
 writer moved it first.
+
+`read_cluster_status` is what the next render reads: every cluster's reported ClusterStatus and
+an id of that snapshot.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 from collections.abc import Callable, Mapping
 
-from gitfleet.errors import RefConflictError
+import yaml
+
+from gitfleet.errors import RefConflictError, SchemaError
 from gitfleet.gitstore import objects, refs, rendered, store
 from gitfleet.gitstore.repository import Repository
+from gitfleet.model import _codec, cluster, meta
+from gitfleet.model.origin import Origin
 
 STATUS_REFS = "refs/heads/gitfleet/status/"
 RENDERED_TRAILER = "Rendered-Commit"
@@ -145,3 +154,47 @@ def _move_local(repo: Repository) -> MoveRef:
         refs.update(repo, [refs.Move(ref, new, expected)], f"gitfleet {ref}")
 
     return move
+
+
+CLUSTER_FILE = "cluster.yaml"
+"""The file of a status ref with the cluster's own status (written by `agent.report`)."""
+
+
+def decode_cluster_status(data: bytes | None, where: str) -> cluster.ClusterStatus | None:
+    """The Karmada ClusterStatus under `status` in a `cluster.yaml`; None when there is none
+    or it does not decode (another version's report, or a damaged one)."""
+    try:
+        doc = yaml.load(data or b"", Loader=yaml.CSafeLoader)
+    except yaml.YAMLError:
+        return None
+    raw = doc.get("status") if isinstance(doc, dict) else None
+    if not isinstance(raw, dict):
+        return None
+    try:
+        decoded: cluster.ClusterStatus = _codec.decode(
+            cluster.ClusterStatus, raw, Origin(where), lenient=True
+        )
+    except SchemaError:
+        return None
+    return decoded
+
+
+def read_cluster_status(repo: Repository) -> tuple[str, dict[str, cluster.ClusterStatus]]:
+    """Every cluster's last reported status, by cluster name, and the id of this snapshot.
+
+    Refs whose name starts with `_` (the reconciler's) are not clusters; a report that does not
+    decode is left out, and its cluster is scheduled on what the source declares. The id is
+    `sha256:` of the statuses as canonical JSON: the same statuses give the same id however
+    often they were reported, so renders from equal inputs name equal snapshots."""
+    found = {}
+    for name, report in read_all(repo).items():
+        where = f"{status_ref(name)}:{CLUSTER_FILE}"
+        decoded = decode_cluster_status(report.files.get(CLUSTER_FILE), where)
+        if not name.startswith("_") and decoded is not None:
+            found[name] = decoded
+    text = json.dumps(
+        {name: meta.to_doc(value) for name, value in found.items()},
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest(), found
