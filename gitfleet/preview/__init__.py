@@ -1,1 +1,69 @@
-"""(stage under construction)"""
+"""Preview: what a change to the source would do to the fleet, before it is merged.
+
+`preview(repo, base, head)` renders both revisions (`sides`: the base from the rendered branch
+when it renders the base already, the head on top of the base so that only what the change
+touches is rendered again), compares the trees (`diff`) and returns a `result.Preview`, which
+`markdown` turns into a pull-request comment and `report` into JSON. `github_comment` posts the
+comment. A head with errors is not rendered: the preview then carries its located errors.
+"""
+
+from __future__ import annotations
+
+import os
+
+from gitfleet import source
+from gitfleet.errors import SourceError
+from gitfleet.gitstore import rendered, repository, store
+from gitfleet.model.origin import Origin
+from gitfleet.preview import diff, result, sides
+
+
+def _commit(repo: repository.Repository, rev: str) -> str:
+    found = repo.commit_of(rev)
+    if found is None:
+        raise repo.fail(f"unknown revision {rev!r}")
+    return found
+
+
+def preview(
+    repo_path: str | os.PathLike[str],
+    base: str,
+    head: str,
+    *,
+    rendered_branch: str | None = None,
+) -> result.Preview:
+    """Compare the renders of revisions `base` and `head` of the repository at `repo_path`;
+    `SourceError` when it is not a repository or a revision names no commit."""
+    repo = repository.open_repository(repo_path)
+    if repo is None:
+        raise SourceError(Origin(os.fspath(repo_path)), "not a Git repository")
+    try:
+        base_commit, head_commit = _commit(repo, base), _commit(repo, head)
+        fmt = store.object_format(repo)
+        head_source = source.load(repo_path, head_commit)
+        branch = rendered_branch or head_source.config.rendered_branch
+        tip = rendered.read_tip(repo, branch)
+        if tip is not None and tip.source_commit == base_commit:
+            base_side, obtained = sides.from_tip(tip), "rendered-branch"
+        else:
+            on = sides.from_tip(tip) if tip is not None else None
+            base_source = source.load(repo_path, base_commit)
+            base_side, obtained = sides.render(repo, base_source, on, fmt), "render"
+        head_side = sides.render(repo, head_source, base_side, fmt)
+        base_info = result.Side(base, base_commit, obtained, base_side.rendered)
+        head_info = result.Side(head, head_commit, "render", head_side.rendered)
+        if not head_side.ok:
+            return result.Preview(
+                base_info, head_info, head_side.errors, None, base_errors=base_side.errors
+            )
+        changed = [
+            path
+            for path in sorted(base_side.files.keys() | head_side.files.keys())
+            if base_side.files.get(path) != head_side.files.get(path)
+        ]
+        changes = diff.compare(
+            sides.contents(repo, base_side, changed), sides.contents(repo, head_side, changed)
+        )
+        return result.Preview(base_info, head_info, (), changes, base_errors=base_side.errors)
+    finally:
+        repo.close()

@@ -26,10 +26,6 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _count(value: int | None) -> str:
-    return _DASH if value is None else str(value)
-
-
 def _where(clusters: diff.Clusters) -> str:
     if not clusters:
         return _DASH
@@ -40,16 +36,20 @@ def _where(clusters: diff.Clusters) -> str:
 
 
 def _placement_table(moved: Iterable[diff.Placement]) -> list[str]:
+    """One row per resource: clusters gained and lost, then replicas before → after for each
+    cluster whose count changes (0 where the resource is not placed)."""
     lines = ["| resource | clusters | replicas |", "|---|---|---|"]
     for p in moved:
-        clusters = [f"+{c}" for c in p.added] + [f"-{c}" for c in p.removed]
+        clusters = []
+        if p.added:
+            clusters.append("added " + ", ".join(p.added))
+        if p.removed:
+            clusters.append("removed " + ", ".join(p.removed))
         replicas = [
-            f"{name} {_count(before)} → {_count(after)}"
-            for name, before, after in p.replica_changes
-            if before is not None or after is not None
+            f"{name} {before or 0} → {after or 0}" for name, before, after in p.replica_changes
         ]
         lines.append(
-            f"| {_cell(str(p.resource))} | {_cell(' '.join(clusters)) or 'same'} "
+            f"| {_cell(str(p.resource))} | {_cell('; '.join(clusters)) or 'unchanged'} "
             f"| {_cell(', '.join(replicas)) or _DASH} |"
         )
     return lines

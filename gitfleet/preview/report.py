@@ -30,8 +30,13 @@ def _cluster(c: diff.ClusterChanges) -> dict[str, Any]:
     return found
 
 
-def _side(s: result.Side) -> dict[str, str]:
-    return {"rev": s.rev, "commit": s.commit, "obtained": s.obtained}
+def _side(s: result.Side) -> dict[str, Any]:
+    return {
+        "rev": s.rev,
+        "commit": s.commit,
+        "obtained": s.obtained,
+        "renderedBindings": s.rendered,
+    }
 
 
 def as_json(preview: result.Preview) -> dict[str, Any]:

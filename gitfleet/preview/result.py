@@ -16,6 +16,8 @@ class Side:
     rev: str
     commit: str
     obtained: str
+    rendered: int = 0
+    """Bindings rendered for this side (0 when read from the rendered branch)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -3,7 +3,8 @@
 Aspects covered:
 - it starts with the hidden marker and a title naming both revisions;
 - validation errors come first, in a code block, and the summary says nothing renders;
-- the placement table shows clusters gained (+) and lost (-) and replicas before → after;
+- the placement table shows clusters added and removed and replicas before → after (0 where
+  the resource is not placed);
   added and removed resources get their own tables; table cells escape `|`;
 - each cluster's diffs are folded in a <details> block whose summary counts the changes;
   a diff holding ``` gets a longer fence;
@@ -44,7 +45,7 @@ def test_placement_and_resource_tables() -> None:
         clusters=(),
     )
     text = markdown.render(preview_of(changes))
-    assert "| Deployment shop/web | +m3 -m1 | m1 2 → -, m2 2 → 3, m3 - → 1 |" in text
+    assert "| Deployment shop/web | added m3; removed m1 | m1 2 → 0, m2 2 → 3, m3 0 → 1 |" in text
     assert "#### Resources added\n\n| resource | clusters |\n|---|---|\n" \
            "| Deployment shop/new | m1 (1), m2 |" in text  # fmt: skip
     assert "#### Resources removed\n\n| resource | clusters |\n|---|---|\n" \
@@ -54,7 +55,7 @@ def test_placement_and_resource_tables() -> None:
 def test_cells_escape_pipes() -> None:
     moved = diff.Placement(diff.Resource("Odd", "ns", "a|b"), {"m1": 1}, {"m1": 2})
     text = markdown.render(preview_of(diff.TreeDiff((moved,), (), (), ())))
-    assert "| Odd ns/a\\|b | same | m1 1 → 2 |" in text
+    assert "| Odd ns/a\\|b | unchanged | m1 1 → 2 |" in text
 
 
 def test_cluster_diffs_are_folded() -> None:
@@ -104,6 +105,8 @@ def test_placement_table_is_never_cut() -> None:
     moved = tuple(placement(f"web-{i:05}", {"m1": 1}, {"m2": 1}) for i in range(3000))
     clusters = (diff.ClusterChanges("m1", (file_change("m1", "x", "removed", lines=100),)),)
     text = markdown.render(preview_of(diff.TreeDiff(moved, (), (), clusters)))
-    assert all(f"| Deployment shop/web-{i:05} | +m2 -m1 |" in text for i in range(3000))
+    assert all(
+        f"| Deployment shop/web-{i:05} | added m2; removed m1 |" in text for i in range(3000)
+    )
     assert "<details>" not in text
     assert "_Diffs of 1 more cluster not shown" in text
