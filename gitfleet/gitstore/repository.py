@@ -97,6 +97,13 @@ class Repository:
         )
         return out.decode().strip() if code == 0 else None
 
+    def commit_time(self, commit: str) -> str | None:
+        """The committer date of `commit` (RFC 3339, as recorded), None if unreadable: what
+        stamps a render's schedules, so that a render depends on its inputs only."""
+        code, out, _ = self.run("show", "-s", "--format=%cI", "--end-of-options", commit)
+        text = out.decode().strip()
+        return text if code == 0 and text else None
+
     def has_refs(self) -> bool:
         """Whether any branch or tag exists; `SourceError` when git cannot read the repository
         at all (e.g. it refuses one owned by another user)."""

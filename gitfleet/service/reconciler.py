@@ -169,7 +169,7 @@ class Reconciler:
                     loaded_source,
                     self._previous(tip),
                     reported.snapshot(self.repo),
-                    now=self._commit_time(commit),
+                    now=self.repo.commit_time(commit),
                 )
             if not result.ok:
                 return self._invalid(commit, list(result.diagnostics), timings)
@@ -228,13 +228,6 @@ class Reconciler:
 
         fmt = store.object_format(self.repo)
         return pipeline.read_previous(tip.commit, tip.files, read, fmt.name)
-
-    def _commit_time(self, commit: str) -> str | None:
-        """The source commit's committer date: what stamps schedules, so a render depends on
-        its inputs only."""
-        code, out, _ = self.repo.run("show", "-s", "--format=%cI", commit)
-        text = out.decode().strip()
-        return text if code == 0 and text else None
 
     # -- outcomes -------------------------------------------------------------------------
 
