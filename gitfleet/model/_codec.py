@@ -117,6 +117,41 @@ def _describe(hint: Any) -> str:
     return "value"
 
 
+class _Shape(enum.Enum):
+    ANY = enum.auto()
+    UNION = enum.auto()
+    OBJECT = enum.auto()
+    TUPLE = enum.auto()
+    DICT = enum.auto()
+    ENUM = enum.auto()
+    SCALAR = enum.auto()
+
+
+@functools.cache
+def _shape(hint: Any) -> tuple[_Shape, tuple[Any, ...]]:
+    """How values of a type hint decode, and the hints inside it; worked out once per hint
+    (decoding asks for every value of every document)."""
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return _Shape.ANY, ()
+    if origin in (typing.Union, types.UnionType):
+        return _Shape.UNION, tuple(a for a in typing.get_args(hint) if a is not type(None))
+    if dataclasses.is_dataclass(hint):
+        return _Shape.OBJECT, ()
+    if origin is tuple:
+        return _Shape.TUPLE, typing.get_args(hint)[:1]
+    if origin is dict:
+        return _Shape.DICT, typing.get_args(hint)[1:]
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return _Shape.ENUM, ()
+    return _Shape.SCALAR, ()
+
+
+@functools.cache
+def _json_names(cls: type) -> frozenset[str]:
+    return frozenset(f.json for f in fields_of(cls))
+
+
 class _Decoder:
     def __init__(self, origin: Origin, lenient: bool = False) -> None:
         self.origin = origin
@@ -127,24 +162,24 @@ class _Decoder:
         return SchemaError(self.origin.at(*path), f"{where}: {message}")
 
     def value(self, hint: Any, value: Any, path: tuple[PathKey, ...]) -> Any:
-        origin = typing.get_origin(hint)
-        if hint is Any:
+        shape, args = _shape(hint)
+        if shape is _Shape.ANY:
             return value
-        if origin in (typing.Union, types.UnionType):
-            return self.union(hint, value, path)
-        if dataclasses.is_dataclass(hint):
+        if shape is _Shape.UNION:
+            return self.union(hint, args, value, path)
+        if shape is _Shape.OBJECT:
             return self.object(typing.cast(type, hint), value, path)
-        if origin is tuple:
+        if shape is _Shape.TUPLE:
             if not isinstance(value, list):
                 raise self.fail(path, f"expected an array, got {_type_name(value)}")
-            (item,) = typing.get_args(hint)[:1]
+            (item,) = args
             return tuple(self.value(item, v, (*path, i)) for i, v in enumerate(value))
-        if origin is dict:
+        if shape is _Shape.DICT:
             if not isinstance(value, dict):
                 raise self.fail(path, f"expected an object, got {_type_name(value)}")
-            _, item = typing.get_args(hint)
+            (item,) = args
             return {str(k): self.value(item, v, (*path, str(k))) for k, v in value.items()}
-        if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        if shape is _Shape.ENUM:
             try:
                 return hint(value)
             except ValueError:
@@ -168,8 +203,9 @@ class _Decoder:
             raise self.fail(path, f"expected {_describe(hint)}, got {_type_name(value)}")
         return value
 
-    def union(self, hint: Any, value: Any, path: tuple[PathKey, ...]) -> Any:
-        members = [a for a in typing.get_args(hint) if a is not type(None)]
+    def union(
+        self, hint: Any, members: tuple[Any, ...], value: Any, path: tuple[PathKey, ...]
+    ) -> Any:
         if len(members) == 1:
             return self.value(members[0], value, path)
         for member in members:
@@ -183,7 +219,7 @@ class _Decoder:
         if not isinstance(value, dict):
             raise self.fail(path, f"expected an object, got {_type_name(value)}")
         known = fields_of(cls)
-        names = {f.json for f in known}
+        names = _json_names(cls)
         for key in value:
             if key not in names and not self.lenient:
                 raise self.fail((*path, key), f"unknown field {key!r} in {cls.__name__}")

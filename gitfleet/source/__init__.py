@@ -14,7 +14,10 @@ what the objects mean (the stages).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from gitfleet.errors import SourceError, UsageError
@@ -164,6 +167,23 @@ def _select(
     return wanted, rules, problems
 
 
+@contextlib.contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Pause the cyclic garbage collector while documents are built.
+
+    A load builds hundreds of thousands of small objects that all stay alive and hold no
+    cycles; the collector would scan them over and over for nothing (a quarter of the load's
+    time on a large source). Memory is freed as usual by reference counting meanwhile.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _load(files: _files.Files, max_file_size: int | None) -> LoadedSource:
     settings, problems = _settings(files, max_file_size)
     limit = max_file_size or settings.max_file_size
@@ -173,8 +193,9 @@ def _load(files: _files.Files, max_file_size: int | None) -> LoadedSource:
     problems += more
     contents = files.read(wanted + rules)
     classified = _classify.Classified()
-    for entry in wanted:
-        _add_file(classified, entry.path, contents[entry.path])
+    with _no_cycle_collection():
+        for entry in wanted:
+            _add_file(classified, entry.path, contents[entry.path])
     third_party = _third_party(rules, contents, classified.diagnostics)
     return LoadedSource(
         objects=_classify.object_set(classified.objects),
