@@ -5,7 +5,8 @@ A side is a rendered tree as blob ids by path, plus the contents of the files re
 is the rendered branch's tip when that tip renders the base commit; otherwise the base commit is
 rendered on top of the tip. The head is rendered on top of the base, so the render's reuse of
 bindings whose inputs did not change (`pipeline.render`) leaves only what the pull request
-touches to be rendered a second time.
+touches to be rendered a second time. Both are scheduled with the clusters' status as their
+status refs report it (those present in the repository), as the reconciler does.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 
 from gitfleet import pipeline
-from gitfleet.gitstore import objects, rendered
+from gitfleet.gitstore import objects, rendered, status
 from gitfleet.gitstore.repository import Repository
 from gitfleet.model import diagnostic, loaded
 
@@ -67,7 +68,8 @@ def render(
     """Render `source` on top of `on` (None: from scratch)."""
     previous = as_previous(repo, on, fmt) if on is not None and on.ok else None
     commit = source.revision or ""
-    result = pipeline.render(source, previous, None, now=repo.commit_time(commit))
+    reported = status.read_cluster_status(repo)[1]
+    result = pipeline.render(source, previous, reported, now=repo.commit_time(commit))
     if not result.ok:
         found = [d for d in result.diagnostics if d.severity is diagnostic.Severity.ERROR]
         return Side(commit="", files={}, new={}, errors=tuple(found))

@@ -31,10 +31,10 @@ from pathlib import Path
 
 from gitfleet import __version__, pipeline, source
 from gitfleet.errors import GitfleetError, InputError, RefConflictError
-from gitfleet.gitstore import refs, rendered, store
+from gitfleet.gitstore import refs, rendered, status, store
 from gitfleet.model import diagnostic, loaded
 from gitfleet.model.origin import Origin
-from gitfleet.service import backoff, events, reported, server, state, target, wakeup, watcher
+from gitfleet.service import backoff, events, server, state, target, wakeup, watcher
 
 MAX_CONFLICTS = 5
 """Renders made again in one look after lost races before giving up until the next look."""
@@ -168,7 +168,7 @@ class Reconciler:
                 result = pipeline.render(
                     loaded_source,
                     self._previous(tip),
-                    reported.snapshot(self.repo),
+                    status.read_cluster_status(self.repo)[1],
                     now=self.repo.commit_time(commit),
                 )
             if not result.ok:
