@@ -325,10 +325,11 @@ class RenderResult:
     source_commit: str | None
     placement: Placement | None
     rendered_bindings: int = 0
-    failover: failover.Summary | None = None
-    """What failover recorded in render.yaml and changed, when it ran."""
-    failover_deadline: str | None = None
-    """When a render of the same inputs may fail over differently (time alone passing)."""
+    failover_summary: failover.Summary | None = None
+    """What failover recorded in render.yaml and changed, when it ran and changed the tree."""
+    failover_watch: failover.Watch | None = None
+    """When a render of the same source must be made again for failover (time passing,
+    cluster health or the agents' reports changing)."""
 
     @property
     def ok(self) -> bool:
@@ -336,7 +337,8 @@ class RenderResult:
 
     def message(self, default: str) -> str:
         """The rendered commit's message: `default`, after what failover changed, if anything."""
-        return self.failover.message(default) if self.failover is not None else default
+        summary = self.failover_summary
+        return summary.message(default) if summary is not None else default
 
 
 def _status_used(
@@ -518,8 +520,10 @@ def render(
         return result
     return dataclasses.replace(
         result,
-        failover=summary if result.changed else None,
-        failover_deadline=failed.next_deadline(),
+        failover_summary=summary if result.changed else None,
+        failover_watch=failed.watch(
+            any(b.spec.graceful_eviction_tasks for b in placement.bindings)
+        ),
     )
 
 

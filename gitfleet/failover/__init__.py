@@ -202,7 +202,50 @@ class Failover:
         later = [d for d in self._deadlines if d > self._now]
         return times.text(min(later)) if later else None
 
+    def watch(self, evicting: bool) -> Watch:
+        """What says when a render of the same source must be made again (`evicting`: some
+        binding has an eviction task open, so the agents' health reports matter)."""
+        return Watch(
+            deadline=self.next_deadline(),
+            clusters=frozenset(self._members),
+            unhealthy=frozenset(self.health),
+            evicting=evicting,
+            reports=_without_heartbeats(self.observed.reports),
+        )
+
     def summary(self, previous: Mapping[str, Any] | None) -> Summary:
         """What render.yaml records and what changed since the `previous` render.yaml's
         failover section."""
         return self._events.summary(self.health, self.clusters, previous)
+
+
+def _without_heartbeats(reports: Mapping[str, Report]) -> dict[str, Report]:
+    return {n: dataclasses.replace(r, heartbeat=None) for n, r in sorted(reports.items())}
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Watch:
+    """What a render's failover depended on besides the source, so that a service knows when
+    to render the same source commit again: a deadline (time alone changes the outcome), which
+    clusters were unhealthy, and, while eviction tasks are open, the agents' reports."""
+
+    deadline: str | None
+    clusters: frozenset[str]
+    unhealthy: frozenset[str]
+    evicting: bool
+    reports: Mapping[str, Report]
+
+    def due(self, observed: Observed, settings: loaded.FailoverSettings) -> bool:
+        """Whether a render at `observed` may fail over differently from the one watched."""
+        now = times.parse(observed.at)
+        deadline = times.parse(self.deadline)
+        if now is None or (deadline is not None and now >= deadline):
+            return True
+        unhealthy = {
+            name
+            for name in self.clusters
+            if _health.judge(observed.reports.get(name), now, settings) is not None
+        }
+        if unhealthy != self.unhealthy:
+            return True
+        return self.evicting and _without_heartbeats(observed.reports) != self.reports

@@ -145,9 +145,12 @@ def publish(
     source_commit: str,
     version: str,
     author: objects.Signature | None = None,
+    message: str | None = None,
 ) -> Published:
     """Commit `files` on `branch` if the branch is still at `expected` (None: must not exist),
-    and bring every cluster ref in line; `RefConflictError` when another writer moved one."""
+    and bring every cluster ref in line; `RefConflictError` when another writer moved one.
+    `message` is the rendered commit's message (default `render <source commit>`; failover
+    says there what it changed)."""
     fmt = store.object_format(repo)
     tip = read_tip(repo, branch)
     tip_commit = tip.commit if tip else None
@@ -170,7 +173,7 @@ def publish(
             built.id,
             [tip_commit] if tip_commit else [],
             who,
-            f"render {source_commit}",
+            message or f"render {source_commit}",
             trailers,
             fmt,
         )

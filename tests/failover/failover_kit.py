@@ -1,16 +1,22 @@
 """Builders for the failover tests: a three-cluster fleet, a workload divided over it, status
-snapshots at given seconds after T0, and a placement run through `pipeline.place` with them."""
+snapshots at given seconds after T0, a placement run through `pipeline.place` with them, and a
+rendered branch in a real repository that renders are published on."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
-from collections.abc import Mapping
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+import yaml
 from builders import make_cluster, make_deployment, make_policy, object_set, previous_map, selector
 
 from gitfleet import failover, interpreter, pipeline
 from gitfleet.detector import detection
+from gitfleet.gitstore import rendered, repository
 from gitfleet.model import loaded, meta, work
 from gitfleet.model.template import ResourceKey
 
@@ -96,3 +102,73 @@ def tasks(result: pipeline.Placement) -> dict[str, str | None]:
         t.from_cluster: str(t.purge_mode) if t.purge_mode else None
         for t in web(result).spec.graceful_eviction_tasks
     }
+
+
+class RenderedBranch:
+    """A rendered branch in a real repository: renders of in-memory sources published on it,
+    each read back as the next render's previous one, as `gitfleet render` does."""
+
+    BRANCH = loaded.DEFAULT_RENDERED_BRANCH
+
+    def __init__(self, path: Path, settings: loaded.FailoverSettings = SETTINGS) -> None:
+        subprocess.run(["git", "init", "-q", "--bare", str(path)], check=True)
+        found = repository.open_repository(path)
+        assert found is not None
+        self.repo = found
+        self.settings = settings
+        self.renders = 0
+
+    def previous(self) -> pipeline.PreviousRender | None:
+        tip = rendered.read_tip(self.repo, self.BRANCH)
+        if tip is None:
+            return None
+
+        def read(paths: Sequence[str]) -> Mapping[str, bytes]:
+            return rendered.read_files(self.repo, tip, set(paths).__contains__)
+
+        return pipeline.read_previous(tip.commit, tip.files, read)
+
+    def render(self, docs: list[dict[str, Any]], snapshot: failover.Observed) -> Rendered:
+        """Render `docs` at `snapshot` on top of the tip and publish it."""
+        self.renders += 1
+        source = loaded.LoadedSource(
+            objects=object_set(docs),
+            documents=(),
+            diagnostics=(),
+            revision=f"{self.renders:040x}",
+            config=loaded.SourceConfig(failover=self.settings),
+        )
+        previous = self.previous()
+        result = pipeline.render(source, previous, None, now=snapshot.at, observed=snapshot)
+        assert result.ok, result.diagnostics
+        published = rendered.publish(
+            self.repo,
+            self.BRANCH,
+            result.files,
+            expected=previous.commit if previous else None,
+            source_commit=source.revision or "",
+            version="test",
+            message=result.message(f"render {source.revision}"),
+        )
+        tip = rendered.read_tip(self.repo, self.BRANCH)
+        assert tip is not None
+        files = rendered.read_files(self.repo, tip, lambda p: True)
+        message = self.repo.run("log", "-1", "--format=%B", tip.commit)[1].decode()
+        return Rendered(result, published.commit, published.created, files, message)
+
+
+@dataclasses.dataclass(frozen=True)
+class Rendered:
+    result: pipeline.RenderResult
+    commit: str
+    created: bool
+    files: Mapping[str, bytes]
+    message: str
+
+    def replicas(self, cluster: str) -> int | None:
+        data = self.files.get(f"works/{cluster}/shop/Deployment.apps/web.yaml")
+        return None if data is None else int(yaml.safe_load(data)["spec"]["replicas"])
+
+    @property
+    def report(self) -> Any:
+        return yaml.safe_load(self.files["render.yaml"])
