@@ -1,1 +1,9 @@
-"""(stage under construction)"""
+"""The service: `gitfleet reconcile`, which renders every new commit of the source branch.
+
+`reconciler` is the engine (one look: fetch, load, render, commit, push, status); `target`
+holds where it reads and writes (a local repository, or a remote through a bare mirror);
+`wakeup` is where the triggers meet it: `watcher` (a local repository's source ref),
+`server` and `webhook` (signed push events from GitHub, GitLab and Gitea), and polling.
+`state` is the reconciler's status file on `refs/heads/gitfleet/status/_reconciler`; `events`
+its one-line-per-event log; `backoff` the delays between retries of an unreachable remote.
+"""

@@ -25,7 +25,6 @@ from gitfleet.errors import SourceError
 from gitfleet.preview import markdown, report
 
 
-
 def test_comment_reads_well(example_fleet: Any) -> None:
     on_branch(example_fleet, "change", SCALE_WEB, GATEWAY_EU_ONLY,
               files={"apps/shop/promo.yaml": PROMO})  # fmt: skip
