@@ -206,6 +206,7 @@ class Reconciler:
                 expected=tip.commit if tip else None,
                 source_commit=commit,
                 version=__version__,
+                message=result.message(f"render {commit}"),
             )
         if not self.target.remote:
             return publication

@@ -73,14 +73,15 @@ class Target:
         expected: str | None,
         source_commit: str,
         version: str,
+        message: str | None = None,
     ) -> Publication:
         """Commit a render onto `branch` if it is still at `expected`, with the per-cluster
         refs; `RefConflictError` if any of them moved. Locally this publishes it; a mirror's
-        refs still have to be pushed."""
+        refs still have to be pushed. `message` defaults to `render <source commit>`."""
         before = refs.list_refs(self.repo, rendered.CLUSTER_REFS)
         published = rendered.publish(
             self.repo, branch, files, expected=expected, source_commit=source_commit,
-            version=version,
+            version=version, message=message,
         )  # fmt: skip
         moves = [
             refs.Move(ref, new, _commit(before.get(ref)))
