@@ -28,7 +28,8 @@ its task lasts (`gitfleet.render`), so there is no moment without the replicas.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+import datetime
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from gitfleet.failover import _eviction, _health, _summary, _taints, _types
@@ -41,6 +42,7 @@ ClusterHealth = _types.ClusterHealth
 Summary = _summary.Summary
 Binding = work.ResourceBinding | work.ClusterResourceBinding
 B = TypeVar("B", work.ResourceBinding, work.ClusterResourceBinding)
+_EPOCH = datetime.datetime.fromtimestamp(0, datetime.UTC)
 CONDITION = "Failover"
 """The binding condition that says why a failover could not happen."""
 BLOCKED_REASON = "NoReplacement"
@@ -168,9 +170,11 @@ class Failover:
         )  # fmt: skip
         for name, why in sorted(ended.items()):
             self._events.released(subject, name, str(why))
-        end = _eviction.deadline(tasks, self.settings)
-        if end is not None:
-            self._deadlines.append(end)
+        for task in tasks:
+            end = _eviction.deadline((task,), self.settings)
+            self._events.evicting(subject, task.from_cluster, times.text(end) if end else None)
+            if end is not None:
+                self._deadlines.append(end)
         conditions = self._condition(binding.status.conditions, attempt.blocked)
         return dataclasses.replace(
             binding,
@@ -234,6 +238,28 @@ class Watch:
     unhealthy: frozenset[str]
     evicting: bool
     reports: Mapping[str, Report]
+
+    @classmethod
+    def resumed(cls, section: Mapping[str, Any] | None, clusters: Iterable[str]) -> Watch:
+        """The watch of a render made by someone else (or before a restart), from its
+        render.yaml `failover` section and the fleet's `clusters`: its deadline is the first
+        eviction waiting or task ending; open tasks make any report worth a render."""
+        found = section or {}
+        waiting, evicting = _summary.items(found, "waiting"), _summary.items(found, "evicting")
+        ends = [
+            item[key]
+            for items, key in ((waiting, "evictAt"), (evicting, "until"))
+            for item in items
+            if isinstance(item.get(key), str)
+        ]
+        unhealthy = _summary.mapping(found.get("clusters"))
+        return cls(
+            deadline=min(ends, key=lambda t: times.parse(t) or _EPOCH) if ends else None,
+            clusters=frozenset(clusters),
+            unhealthy=frozenset(unhealthy),
+            evicting=bool(evicting),
+            reports={},
+        )
 
     def due(self, observed: Observed, settings: loaded.FailoverSettings) -> bool:
         """Whether a render at `observed` may fail over differently from the one watched."""

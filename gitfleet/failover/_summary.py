@@ -2,11 +2,11 @@
 
 render.yaml's `failover` section holds state only, so that a render of the same inputs writes
 the same section: the unhealthy clusters (Ready status, reason, since when, taints), the
-evictions waiting for a toleration to end (and when they will happen) and the evictions given
-up (and why). The commit message says what changed: clusters that became unhealthy or
-recovered (against the previous render's section), bindings that left a cluster and where
-their replicas went, evictions given up, and failed clusters' copies removed.
-"""
+evictions waiting for a toleration to end (and when they will happen), the evictions given up
+(and why) and the eviction tasks open (and when their grace period ends). The commit message
+says what changed: clusters that became unhealthy or recovered (against the previous render's
+section), bindings that left a cluster and where their replicas went, evictions given up, and
+failed clusters' copies removed."""
 
 from __future__ import annotations
 
@@ -44,9 +44,15 @@ class Summary:
         return f"{subject}\n\n{body}\n\n{default}"
 
 
-def _mapping(value: Any) -> Mapping[str, Any]:
+def mapping(value: Any) -> Mapping[str, Any]:
     """A mapping read back from render.yaml, or an empty one when it is something else."""
     return value if isinstance(value, dict) else {}
+
+
+def items(section: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    """The mappings of a list read back from render.yaml (anything else left out)."""
+    found = section.get(key)
+    return [i for i in found if isinstance(i, dict)] if isinstance(found, list) else []
 
 
 def _moves(before: work.ResourceBindingSpec, after: work.ResourceBindingSpec) -> list[str]:
@@ -64,10 +70,15 @@ class Events:
 
     waits: list[dict[str, str]] = dataclasses.field(default_factory=list)
     blocks: list[dict[str, str]] = dataclasses.field(default_factory=list)
+    tasks: list[dict[str, str]] = dataclasses.field(default_factory=list)
     lines: list[str] = dataclasses.field(default_factory=list)
 
     def waiting(self, resource: str, name: str, until: str) -> None:
         self.waits.append({"resource": resource, "cluster": name, "evictAt": until})
+
+    def evicting(self, resource: str, name: str, until: str | None) -> None:
+        entry = {"resource": resource, "cluster": name}
+        self.tasks.append({**entry, "until": until} if until else entry)
 
     def blocked(self, resource: str, name: str, message: str) -> None:
         self.blocks.append({"resource": resource, "cluster": name, "message": message})
@@ -114,20 +125,16 @@ class Events:
             },
             "waiting": sorted(self.waits, key=lambda w: (w["cluster"], w["resource"])),
             "blocked": sorted(self.blocks, key=lambda b: (b["cluster"], b["resource"])),
+            "evicting": sorted(self.tasks, key=lambda t: (t["cluster"], t["resource"])),
         }
         before = previous or {}
-        was = _mapping(before.get("clusters"))
+        was = mapping(before.get("clusters"))
         changes = []
         for name, h in sorted(health.items()):
-            if _mapping(was.get(name)).get("ready") != h.status:
+            if mapping(was.get(name)).get("ready") != h.status:
                 changes.append(f"{name} {state(h)} since {h.since} ({h.reason})")
         changes += [f"{name} Ready again" for name in sorted(was) if name not in health]
-        old_blocks = before.get("blocked")
-        known = {
-            (b.get("cluster"), b.get("resource"))
-            for b in (old_blocks if isinstance(old_blocks, list) else [])
-            if isinstance(b, dict)
-        }
+        known = {(b.get("cluster"), b.get("resource")) for b in items(before, "blocked")}
         changes += [
             f"{b['resource']} stays on {b['cluster']}: no other cluster can take its replicas"
             for b in section["blocked"]

@@ -6,7 +6,8 @@ loses it when the replacement is healthy; purge mode Directly removes it at once
 transition is a commit whose message says what happened (cluster unhealthy, replicas moved,
 old copy removed, recovery) and render.yaml records the snapshot time, the heartbeats and the
 failover state; time passing without a transition makes no commit; a render is reproducible
-from its recorded inputs; the watch says when the same source must be rendered again.
+from its recorded inputs; the watch says when the same source must be rendered again, also
+when resumed from render.yaml.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from failover_kit import (
     fleet_docs,
 )
 
+from gitfleet import failover
 from gitfleet.model import work
 
 GRACE = SETTINGS.heartbeat_grace_seconds
@@ -49,8 +51,12 @@ def test_replicas_move_the_old_work_stays_until_the_new_one_is_healthy(tmp_path:
     assert (moved.replicas("m1"), moved.replicas("m3")) == (2, 1)
     assert moved.files[M2_WEB] == first.files[M2_WEB], "the old Work stays as it was"
     assert "Deployment shop/web moved 1 replicas from m2 to m1 (+1)" in moved.message
-    (task,) = moved.result.placement.bindings[0].spec.graceful_eviction_tasks  # type: ignore[union-attr]
-    assert task.from_cluster == "m2"
+    (task,) = moved.report["failover"]["evicting"]
+    assert task == {
+        "resource": "Deployment shop/web",
+        "cluster": "m2",
+        "until": at(LATE + SETTINGS.graceful_eviction_timeout_seconds),
+    }
 
     applied = beats(LATE + 20, {"m2": 0}, current=True, health=work.ResourceHealth.HEALTHY)
     released = branch.render(fleet_docs(), applied)
@@ -64,7 +70,12 @@ def test_replicas_move_the_old_work_stays_until_the_new_one_is_healthy(tmp_path:
         None,
         1,
     ), "nothing moves back"
-    assert recovered.report["failover"] == {"clusters": {}, "waiting": [], "blocked": []}
+    assert recovered.report["failover"] == {
+        "clusters": {},
+        "waiting": [],
+        "blocked": [],
+        "evicting": [],
+    }
 
 
 def test_purge_directly_removes_the_old_work_at_once(tmp_path: Path) -> None:
@@ -99,3 +110,21 @@ def test_the_watch_says_when_to_render_again(tmp_path: Path) -> None:
     assert watch.deadline is not None
     stale = dataclasses.replace(beats(0), at=watch.deadline)
     assert watch.due(stale, SETTINGS), "the deadline passed"
+
+
+def test_a_watch_resumed_from_render_yaml(tmp_path: Path) -> None:
+    """A reconciler that did not make the tip's render (restarted, or another one) watches
+    from its render.yaml."""
+    branch = RenderedBranch(tmp_path / "rendered.git")
+    branch.render(fleet_docs(), beats(0))
+    waiting = branch.render(fleet_docs(), beats(GRACE + 10, {"m2": 0}))
+    resumed = failover.Watch.resumed(waiting.report["failover"], ("m1", "m2", "m3"))
+    assert resumed.unhealthy == {"m2"} and not resumed.evicting
+    assert resumed.deadline == at(GRACE + (SETTINGS.default_toleration_seconds or 0))
+    assert not resumed.due(beats(GRACE + 15, {"m2": 0}), SETTINGS)
+    moved = branch.render(fleet_docs(), beats(LATE, {"m2": 0}))
+    evicting = failover.Watch.resumed(moved.report["failover"], ("m1", "m2", "m3"))
+    assert evicting.evicting and evicting.due(beats(LATE + 1, {"m2": 0}), SETTINGS), (
+        "open tasks: the reports it did not see are worth a render"
+    )
+    assert failover.Watch.resumed(None, ()).deadline is None
