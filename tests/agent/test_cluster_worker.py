@@ -14,17 +14,20 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import workfiles
 import yaml
 from builders import make_configmap, make_object
-from conftest import GitRepo
 from simfixture import RunningSim
 
 from gitfleet import sim
 from gitfleet.agent import fleet, kube, worker
 from gitfleet.gitstore import repository, status, works
+
+GitRepo = Any
+"""The `git_repo` fixture's repository (tests/conftest.py): `.path`, `.commit()`, `.git()`."""
 
 DOCS = [make_object("v1", "Namespace", "shop"), make_configmap()]
 

@@ -33,12 +33,16 @@ import pytest
 import workfiles
 import yaml
 from builders import make_configmap, make_deployment, make_object
-from conftest import GitRepo, Invoke
 from simfixture import RunningSim, SimFactory, make_sim_cluster_fixture  # noqa: F401
 
 from gitfleet import sim
 from gitfleet.agent import kube, push, worker
 from gitfleet.gitstore import status
+
+GitRepo = Any
+"""The `git_repo` fixture's repository (tests/conftest.py): `.path`, `.commit()`, `.git()`."""
+Invoke = Callable[..., Any]
+"""The `cli` fixture: runs `gitfleet ARGS...` in-process, returns click's Result."""
 
 CLUSTERS = """\
 apiVersion: cluster.karmada.io/v1alpha1

@@ -14,16 +14,19 @@ Aspects covered:
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from conftest import Invoke
 from simfixture import RunningSim, SimFactory, make_sim_cluster_fixture  # noqa: F401
 
 from gitfleet.cli import sim as sim_command
 from gitfleet.gitstore import status
+
+Invoke = Callable[..., Any]
+"""The `cli` fixture: runs `gitfleet ARGS...` in-process, returns click's Result."""
 
 PUSH_CLUSTERS = ("aws-euw1", "aws-use1-a", "aws-use1-b", "gcp-euw1-gpu")
 

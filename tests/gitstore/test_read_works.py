@@ -9,9 +9,12 @@ Aspects covered:
 
 from __future__ import annotations
 
-from conftest import GitRepo
+from typing import Any
 
 from gitfleet.gitstore import rendered, repository, works
+
+GitRepo = Any
+"""The `git_repo` fixture's repository (tests/conftest.py): `.path`, `.commit()`, `.git()`."""
 
 
 def _open(git_repo: GitRepo) -> repository.Repository:

@@ -9,12 +9,15 @@ Aspects covered:
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import GitRepo
 
 from gitfleet.errors import RefConflictError
 from gitfleet.gitstore import refs, remote, status
+
+GitRepo = Any
+"""The `git_repo` fixture's repository (tests/conftest.py): `.path`, `.commit()`, `.git()`."""
 
 
 @pytest.mark.parametrize(
