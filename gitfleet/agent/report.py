@@ -28,14 +28,13 @@ from typing import Any
 
 import yaml
 
-from gitfleet import errors
 from gitfleet.agent import apply, identity
-from gitfleet.model import _codec, cluster, meta
-from gitfleet.model.origin import Origin
+from gitfleet.gitstore import status
+from gitfleet.model import cluster, meta
 
 log = logging.getLogger(__name__)
 
-CLUSTER_FILE = "cluster.yaml"
+CLUSTER_FILE = status.CLUSTER_FILE
 WORKS_FILE = "works.yaml"
 HEARTBEAT_KEY = "heartbeatTime"
 
@@ -84,13 +83,13 @@ def works_document(result: apply.SyncResult) -> dict[str, Any]:
 
 
 def cluster_document(
-    name: str, status: cluster.ClusterStatus, *, heartbeat: str, rendered_commit: str
+    name: str, observed: cluster.ClusterStatus, *, heartbeat: str, rendered_commit: str
 ) -> dict[str, Any]:
     return {
         "cluster": name,
         HEARTBEAT_KEY: heartbeat,
         "renderedCommit": rendered_commit,
-        "status": meta.to_doc(status),
+        "status": meta.to_doc(observed),
     }
 
 
@@ -131,16 +130,16 @@ class Reporter:
     def report(
         self,
         result: apply.SyncResult,
-        status: cluster.ClusterStatus,
+        observed: cluster.ClusterStatus,
         *,
         now: float,
         timestamp: str,
     ) -> bool:
-        """Write the report of `result` and `status` if it is new or the heartbeat is due;
+        """Write the report of `result` and `observed` if it is new or the heartbeat is due;
         whether it was written."""
         works = encode(works_document(result))
         summary = cluster_document(
-            self.name, status, heartbeat=timestamp, rendered_commit=result.rendered_commit
+            self.name, observed, heartbeat=timestamp, rendered_commit=result.rendered_commit
         )
         previous = _decode(self.last.get(CLUSTER_FILE))
         unchanged = works == self.last.get(WORKS_FILE) and {
@@ -155,16 +154,7 @@ class Reporter:
 
     def remembered_status(self) -> cluster.ClusterStatus | None:
         """The cluster status of the last report, to carry over while the cluster is away."""
-        raw = _decode(self.last.get(CLUSTER_FILE)).get("status")
-        if not isinstance(raw, dict):
-            return None
-        try:
-            decoded: cluster.ClusterStatus = _codec.decode(
-                cluster.ClusterStatus, raw, Origin(CLUSTER_FILE), lenient=True
-            )
-        except errors.SchemaError:  # a report another version wrote: start afresh
-            return None
-        return decoded
+        return status.decode_cluster_status(self.last.get(CLUSTER_FILE), CLUSTER_FILE)
 
     @classmethod
     def resume(
