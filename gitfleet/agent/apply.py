@@ -167,6 +167,11 @@ def _immutable(error: errors.ClusterAPIError) -> bool:
 
 
 class _Sync:
+    """One sync's state: what was decided and seen, per object."""
+
+    pool: concurrent.futures.ThreadPoolExecutor
+    """Runs one phase's writes (or deletions) in parallel; made once the sync will write."""
+
     def __init__(
         self,
         client: kube.KubeClient,
@@ -184,7 +189,6 @@ class _Sync:
         self.results: dict[identity.ObjectRef, ObjectResult] = {}
         self.live: dict[identity.ObjectRef, Obj] = {}
         self.types: dict[tuple[str, str], kube.ResourceType] = {}
-        self.pool = concurrent.futures.ThreadPoolExecutor(options.workers)
 
     # ---- the steps ---------------------------------------------------------------------
 
@@ -230,6 +234,7 @@ class _Sync:
             self._store(recorded, held if exists else None)
         except errors.ClusterAPIError as exc:
             return self._stopped(f"cannot record the inventory: {exc}")
+        self.pool = concurrent.futures.ThreadPoolExecutor(self.options.workers)
         try:
             for phase in order.APPLY_ORDER:
                 if self.stop.is_set():
