@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 from bench.bench_render import _git, generate
-
 from gitfleet import pipeline, preview, source
 from gitfleet.cli import render as render_command
 from gitfleet.preview import markdown
