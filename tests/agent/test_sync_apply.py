@@ -19,12 +19,11 @@ Aspects covered:
 from __future__ import annotations
 
 import threading
-from typing import Any
 
 import workfiles
 from agent.agent_kit import CLUSTER, Sync, work_set
 from builders import make_configmap, make_deployment, make_object
-from simfixture import RunningSim
+from simfixture import WIDGETS_CRD, RunningSim
 
 from gitfleet.agent import apply, inventory, kube, stamp, workdir
 from gitfleet.interpreter import Interpreter
@@ -32,17 +31,6 @@ from gitfleet.model import config, work
 from gitfleet.model.template import ResourceKey
 
 NAMESPACE = make_object("v1", "Namespace", "shop")
-WIDGET_CRD: dict[str, Any] = {
-    "apiVersion": "apiextensions.k8s.io/v1",
-    "kind": "CustomResourceDefinition",
-    "metadata": {"name": "widgets.example.com"},
-    "spec": {
-        "group": "example.com",
-        "scope": "Namespaced",
-        "names": {"kind": "Widget", "plural": "widgets", "singular": "widget"},
-        "versions": [{"name": "v1", "served": True, "storage": True}],
-    },
-}
 WIDGET = {
     "apiVersion": "example.com/v1",
     "kind": "Widget",
@@ -140,7 +128,7 @@ def test_only_changed_manifests_are_written(sync: Sync, sim_cluster: RunningSim)
 def test_namespaces_and_crds_come_first_webhooks_last(sync: Sync, sim_cluster: RunningSim) -> None:
     webhook = make_object("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration", "v")
     webhook["webhooks"] = []
-    result = sync([webhook, WIDGET, make_configmap(), WIDGET_CRD, NAMESPACE])
+    result = sync([webhook, WIDGET, make_configmap(), WIDGETS_CRD, NAMESPACE])
     assert result.converged, result
     versions = {o.ref.name: _written_at(sim_cluster, o.ref) for o in result.objects}
     assert max(versions["shop"], versions["widgets.example.com"]) < versions["settings"]
@@ -176,7 +164,7 @@ def test_an_incomplete_work_set_writes_nothing(
 def test_health_and_status_come_from_the_interpreter(sync: Sync) -> None:
     customization = config.ResourceInterpreterCustomization.from_doc(WIDGET_HEALTH)
     chain = Interpreter([customization])
-    result = sync([NAMESPACE, WIDGET_CRD, WIDGET, make_deployment(replicas=2)], interpreter=chain)
+    result = sync([NAMESPACE, WIDGETS_CRD, WIDGET, make_deployment(replicas=2)], interpreter=chain)
     by_name = _by_name(result)
     assert by_name["banner"].health is work.ResourceHealth.UNHEALTHY  # the Lua rule: > 5
     assert by_name["web"].health is work.ResourceHealth.HEALTHY
