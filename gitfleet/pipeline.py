@@ -285,6 +285,11 @@ def read_previous(
 
 
 def _yaml_doc(data: bytes) -> dict[str, Any] | None:
+    """A rendered file's document: read by the render's own reader when it is as written,
+    else by a full YAML reader."""
+    found = rendering.read_own_yaml(data)
+    if found is not None:
+        return found
     import yaml
 
     try:

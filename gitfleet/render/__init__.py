@@ -24,7 +24,7 @@ from typing import Any
 
 from gitfleet.model import config, diagnostic, objects, work
 from gitfleet.model.template import ResourceKey, ResourceTemplate
-from gitfleet.render import _inputs, _namespaces, _paths, _report, _work, _yaml
+from gitfleet.render import _inputs, _namespaces, _paths, _report, _work, _yaml, _yamlread
 
 Binding = work.ResourceBinding | work.ClusterResourceBinding
 Context = _work.Context
@@ -33,6 +33,7 @@ Refusal = _work.Refusal
 Override = _work.Override
 Divide = _work.Divide
 dump_yaml = _yaml.dump
+read_own_yaml = _yamlread.load
 RENDER_FILE = _paths.RENDER_FILE
 INPUTS_ANNOTATION = _inputs.ANNOTATION
 target_clusters = _work.target_clusters

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from gitfleet import errors, interpreter
 from gitfleet.model import cluster, policy, work
@@ -312,7 +312,7 @@ def _message(error: errors.GitfleetError) -> str:
 
 def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -> Output:
     """Every target cluster's manifest of `binding` (see the module)."""
-    template = ResourceTemplate(_json.normalized(template.body), template.origin)
+    template = ResourceTemplate(cast(RawObject, _json.normalized(template.body)), template.origin)
     targets = target_clusters(binding.spec)
     names = tuple(t.name for t in targets)
     resource = str(template.key)

@@ -6,19 +6,16 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
 
 import pytest
 
 HERE = os.path.dirname(__file__)
 if HERE not in sys.path:
-    sys.path.insert(0, HERE)
+    sys.path.append(HERE)  # last: `conftest` must still name tests/conftest.py
 
-from render_builders import Doc, source_of  # noqa: E402
+from render_builders import Doc, Render, source_of  # noqa: E402
 
 from gitfleet import pipeline  # noqa: E402
-
-Render = Callable[..., pipeline.RenderResult]
 
 
 @pytest.fixture(name="render_docs")

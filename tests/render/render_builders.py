@@ -4,7 +4,7 @@ a rendered branch held in memory, and a reader of rendered manifests."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import yaml
@@ -14,6 +14,8 @@ from gitfleet import pipeline
 from gitfleet.gitstore import objects
 from gitfleet.model import loaded
 
+Render = Callable[..., pipeline.RenderResult]
+"""The `render_docs` fixture: `render_docs(docs, previous=None, full=False)`."""
 JOBS = {"groupVersion": "batch/v1", "resources": [{"name": "jobs", "kind": "Job"}]}
 
 

@@ -16,8 +16,7 @@ from __future__ import annotations
 import pytest
 import yaml
 from builders import make_deployment, make_object, make_policy
-from conftest import Render
-from render_builders import cluster, manifest
+from render_builders import Render, cluster, manifest
 
 CLUSTERS = [cluster("east"), cluster("west")]
 ONLY_WEST = {"clusterAffinity": {"clusterNames": ["west"]}}

@@ -20,8 +20,7 @@ from typing import Any
 
 import pytest
 from builders import make_configmap, make_deployment, make_object, make_policy, selector
-from conftest import Render
-from render_builders import Branch, cluster, manifest
+from render_builders import Branch, Render, cluster, manifest
 
 from gitfleet.gitstore import objects
 

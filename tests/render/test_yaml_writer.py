@@ -11,8 +11,9 @@ Aspects covered:
 - floats keep a `.` so YAML 1.1 readers keep them floats; non-finite numbers are refused;
 - layout: sorted keys, sequences under their key, empty collections inline, nested sequences;
 - property: any JSON value reads back equal through the loader's reader (pyyaml with go-yaml
-  v2's rules), PyYAML's safe loader and ruamel.yaml's YAML 1.2 safe loader, and dumping is
-  independent of key insertion order.
+  v2's rules), PyYAML's safe loader, ruamel.yaml's YAML 1.2 safe loader and the render's own
+  fast reader of what it wrote, and dumping is independent of key insertion order;
+- the fast reader refuses YAML outside the writer's subset (the caller then reads it fully).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from gitfleet.render import _yaml
+from gitfleet.render import _yaml, _yamlread
 from gitfleet.source import _yaml as source_yaml
 
 
@@ -53,8 +54,8 @@ READERS = (read_kubectl, read_pyyaml, read_yaml12)
 
 def _round_trip(value: dict[str, Any]) -> bytes:
     data = _yaml.dump(value)
-    for read in READERS:
-        assert read(data) == value, (read.__name__, data)
+    for read in (*READERS, _yamlread.load):
+        assert read(data) == value, (getattr(read, "__name__", read), data)
     return data
 
 
@@ -259,3 +260,20 @@ def test_every_reader_reads_back_the_same_value(value: dict[str, Any]) -> None:
     data = _round_trip(value)
     reordered = dict(reversed(list(value.items())))
     assert _yaml.dump(reordered) == data
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("a: {b: 1}\n", id="flow mapping"),
+        pytest.param("a: &x 1\nb: *x\n", id="anchor"),
+        pytest.param("a: 1 # note\n", id="comment"),
+        pytest.param("a: 1\na: 2\n", id="duplicate key"),
+        pytest.param("a:\n    b: 1\n", id="other indentation"),
+        pytest.param("- 1\n", id="not a mapping"),
+        pytest.param("a: >\n  folded\n", id="folded block"),
+        pytest.param('a: "open\n', id="unclosed quote"),
+    ],
+)
+def test_fast_reader_refuses_other_yaml(text: str) -> None:
+    assert _yamlread.load(text.encode()) is None

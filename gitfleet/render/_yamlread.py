@@ -1,0 +1,201 @@
+"""Read back the YAML `_yaml` writes, fast: the previous render's bindings, on every render.
+
+A general YAML reader builds each value through Python-level constructors (milliseconds for a
+binding), while the writer only ever produces a small subset: block mappings with sorted keys,
+block sequences under their key, `{}` and `[]`, plain scalars that no reader types differently
+than the writer meant, double-quoted strings with a fixed set of escapes, literal blocks with
+an explicit chomping indicator, and explicit `? ` keys. This reader takes exactly that subset
+and returns None for anything else, so the caller falls back to a full YAML reader (a file
+edited by hand, a render from another version). Every scalar must be spelled exactly as the
+writer spells its value (a plain string the writer would quote is refused), so plain scalars
+mean what the writer meant: `null`, `true`, `false`, integers, floats, otherwise strings.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gitfleet.render import _yaml
+
+_INT = re.compile(r"-?[0-9]+")
+_FLOAT = re.compile(r"-?[0-9]+\.[0-9]*(e[-+][0-9]+)?")
+_ESCAPE = re.compile(r'\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\\"tnr0])')
+_SIMPLE = {"\\": "\\", '"': '"', "t": "\t", "n": "\n", "r": "\r", "0": "\0"}
+_WORDS: dict[str, Any] = {"null": None, "true": True, "false": False}
+
+
+class _Unreadable(Exception):
+    """Not the writer's subset."""
+
+
+def _unescape(match: re.Match[str]) -> str:
+    code = match.group(1)
+    if code in _SIMPLE:
+        return _SIMPLE[code]
+    return chr(int(code[1:], 16))
+
+
+def _quoted(text: str) -> tuple[str, str]:
+    """A double-quoted string at the start of `text`, and what follows it."""
+    at = 1
+    while True:
+        end = text.find('"', at)
+        if end < 0:
+            raise _Unreadable
+        backslashes = len(text[at:end]) - len(text[at:end].rstrip("\\"))
+        if backslashes % 2 == 0:
+            return _ESCAPE.sub(_unescape, text[1:end]), text[end + 1 :]
+        at = end + 1
+
+
+def _scalar(text: str) -> Any:
+    """A scalar exactly as the writer writes it (anything else is refused)."""
+    if text.startswith('"'):
+        value, rest = _quoted(text)
+        if rest or _yaml.quoted(value) != text:
+            raise _Unreadable
+        return value
+    if text in _WORDS:
+        return _WORDS[text]
+    if _INT.fullmatch(text):
+        if str(int(text)) != text:
+            raise _Unreadable
+        return int(text)
+    if _FLOAT.fullmatch(text):
+        number = float(text)
+        if _yaml.format_float(number) != text:
+            raise _Unreadable
+        return number
+    if _yaml.scalar_text(text) != text:
+        raise _Unreadable
+    return text
+
+
+class _Reader:
+    def __init__(self, text: str) -> None:
+        self.lines = text.split("\n")
+        if self.lines and self.lines[-1] == "":
+            self.lines.pop()
+        self.at = 0
+
+    def peek(self) -> tuple[int, str] | None:
+        if self.at >= len(self.lines):
+            return None
+        line = self.lines[self.at]
+        content = line.lstrip(" ")
+        return len(line) - len(content), content
+
+    def mapping(self, indent: int) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        while (line := self.peek()) is not None and line[0] == indent:
+            content = line[1]
+            if content.startswith("- "):
+                break
+            self.at += 1
+            if content.startswith("? "):
+                key = _scalar(content[2:])
+                following = self.peek()
+                if following is None or following[0] != indent or not following[1].startswith(":"):
+                    raise _Unreadable
+                self.at += 1
+                rest = following[1][1:]
+            elif content.startswith('"'):
+                key, rest = _quoted(content)
+                if not rest.startswith(":"):
+                    raise _Unreadable
+                rest = rest[1:]
+            else:
+                cut = content.find(": ")
+                if cut < 0:
+                    if not content.endswith(":"):
+                        raise _Unreadable
+                    key, rest = content[:-1], ""
+                else:
+                    key, rest = content[:cut], content[cut + 1 :]
+            if not isinstance(key, str) or key in found:
+                raise _Unreadable
+            found[key] = self.value(rest, indent)
+        return found
+
+    def sequence(self, indent: int) -> list[Any]:
+        found: list[Any] = []
+        while (line := self.peek()) is not None and line[0] == indent:
+            content = line[1]
+            if not content.startswith("- "):
+                break
+            rest = content[1:]
+            if rest.startswith(" - ") or rest == " -":
+                self.lines[self.at] = " " * (indent + 2) + rest[1:]
+                found.append(self.sequence(indent + 2))
+            elif rest.startswith(" ") and _is_key(rest[1:]):
+                self.lines[self.at] = " " * (indent + 2) + rest[1:]
+                found.append(self.mapping(indent + 2))
+            else:
+                self.at += 1
+                found.append(self.value(rest, indent))
+        return found
+
+    def value(self, rest: str, indent: int) -> Any:
+        """The value after `key:` or `-` (`rest` starts with a space, or is empty)."""
+        if not rest:
+            following = self.peek()
+            if following is None:
+                raise _Unreadable
+            if following[0] == indent and following[1].startswith("- "):
+                return self.sequence(indent)
+            if following[0] == indent + 2:
+                return self.mapping(indent + 2)
+            raise _Unreadable
+        if not rest.startswith(" "):
+            raise _Unreadable
+        text = rest[1:]
+        if text == "{}":
+            return {}
+        if text == "[]":
+            return []
+        if text.startswith("|"):
+            return self.block(text, indent + 2)
+        return _scalar(text)
+
+    def block(self, header: str, indent: int) -> str:
+        if header not in ("|", "|-", "|+", "|2", "|2-", "|2+"):
+            raise _Unreadable
+        lines = []
+        while self.at < len(self.lines):
+            line = self.lines[self.at]
+            if line and (len(line) - len(line.lstrip(" "))) < indent:
+                break
+            lines.append(line[indent:])
+            self.at += 1
+        body = "\n".join(lines)
+        if header.endswith("+"):
+            return body + "\n"
+        body = body.rstrip("\n")
+        return body if header.endswith("-") else body + "\n"
+
+
+def _is_key(text: str) -> bool:
+    """Whether a sequence item's text starts a mapping (`key: ...`, `key:`, `? key`)."""
+    if text.startswith("? "):
+        return True
+    if text.startswith('"'):
+        try:
+            _, rest = _quoted(text)
+        except _Unreadable:
+            return False
+        return rest == ":" or rest.startswith(": ")
+    return ": " in text or text.endswith(":")
+
+
+def load(data: bytes) -> dict[str, Any] | None:
+    """The mapping the writer wrote as `data`; None when `data` is not in its subset."""
+    try:
+        text = data.decode()
+        if text == "{}\n":
+            return {}
+        reader = _Reader(text)
+        found = reader.mapping(0)
+    except (_Unreadable, UnicodeDecodeError, ValueError):
+        return None
+    return found if reader.at == len(reader.lines) else None
