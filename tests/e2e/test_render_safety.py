@@ -10,6 +10,7 @@ Aspects covered:
 - names that pass validation but cannot be paths (spaces, non-ASCII) are refused, and nothing
   is written outside the rendered tree;
 - YAML 1.1 and 1.2 readers read the rendered strings as the source meant them;
+- a binding no cluster fits any more keeps its clusters and manifests (Scheduled is False);
 - `--out`: refuses a non-empty folder that is not a previous render and a symbolic link,
   replaces a previous render.
 """
@@ -212,3 +213,19 @@ def test_out_folder_safety(cli: Invoke, fleet: GitRepo, tmp_path: Path) -> None:
     assert _render(cli, fleet, "--out", str(out)).exit_code == 0
     assert not (out / "works" / "stale.yaml").exists()
     assert (out / "render.yaml").is_file()
+
+
+def test_unschedulable_bindings_keep_their_clusters(cli: Invoke, fleet: GitRepo) -> None:
+    assert _render(cli, fleet).exit_code == 0
+    before = fleet.git("ls-tree", "-r", BRANCH, "--", "works/aws-euw1/shop/Deployment.apps")
+    path = "policies/propagation/web.yaml"
+    nowhere = (fleet.path / path).read_text().replace("env: production", "env: nowhere")
+    fleet.commit({path: nowhere})
+    result = cli("render", "--repo", str(fleet.path), "-o", "json")
+    assert result.exit_code == 0, result.output
+    after = fleet.git("ls-tree", "-r", BRANCH, "--", "works/aws-euw1/shop/Deployment.apps")
+    assert after == before
+    binding = yaml.safe_load(fleet.git("show", f"{BRANCH}:bindings/shop/Deployment.apps/web.yaml"))
+    (scheduled,) = [c for c in binding["status"]["conditions"] if c["type"] == "Scheduled"]
+    assert scheduled["status"] == "False"
+    assert len(binding["spec"]["clusters"]) == 4
