@@ -26,6 +26,11 @@ Labels and annotations, decided for GitOps (docs/design.md, "Objects in member c
   `gitfleet.io/source-path`. The source commit and the content hash are not written here (they
   would change every manifest on every commit): the agent adds them when it applies.
 
+Clusters that match the same override rules (`Context.group`) and get the same replicas share
+one build: the manifest is built once with a placeholder cluster label, and each cluster's
+copy only has its own label filled in (a manifest whose text makes the placeholder ambiguous is
+built for its cluster instead).
+
 A failure for one cluster (an override that cannot apply, a replica the interpreter cannot
 revise, a manifest over 1 MiB, a path that cannot be built) refuses that cluster's manifest only,
 located at the file and line to fix, and the cluster keeps what the previous render gave it.
@@ -221,13 +226,17 @@ def _gitfleet_metadata(doc: dict[str, Any], target: str, source_path: str | None
 
 
 def _finish(doc: RawObject, binding: Binding | None, target: str, source_path: str | None) -> bytes:
-    """Labels, pruning, numbers and the size limit: the manifest's bytes."""
+    """Numbers, labels and pruning: the manifest's bytes."""
     plain = _json.normalized(doc)
     if binding is not None:
         _karmada_metadata(plain, binding)
     _gitfleet_metadata(plain, target, source_path)
     _prune.prune(plain)
-    data = _yaml.dump(plain)
+    return _yaml.dump(plain)
+
+
+def _limited(data: bytes) -> bytes:
+    """`data`, unless it is over the size a manifest may have (a patch bomb)."""
     if len(data) > MAX_MANIFEST_BYTES:
         raise errors.GitfleetError(
             f"manifest is {len(data)} bytes after overrides, over the limit of {MAX_MANIFEST_BYTES}"
@@ -273,12 +282,7 @@ def _for_cluster(shared: bytes, name: str) -> bytes:
     if shared.count(_PLACEHOLDER_LINE) != 1:
         raise _Unshared
     line = f"\n    {CLUSTER_LABEL}: {_yaml.scalar_text(name)}\n".encode()
-    data = shared.replace(_PLACEHOLDER_LINE, line)
-    if len(data) > MAX_MANIFEST_BYTES:
-        raise errors.GitfleetError(
-            f"manifest is {len(data)} bytes after overrides, over the limit of {MAX_MANIFEST_BYTES}"
-        )
-    return data
+    return _limited(shared.replace(_PLACEHOLDER_LINE, line))
 
 
 class _Unshared(Exception):
@@ -291,7 +295,7 @@ def namespace_manifest(template: ResourceTemplate, member: cluster.Cluster, ctx:
     policies, then the labels of every member object. A template without an origin path is one
     gitfleet generated (annotated `gitfleet.io/generated-namespace`)."""
     doc = ctx.override(template.body, member)
-    return _finish(doc, None, member.name, template.origin.path or None)
+    return _limited(_finish(doc, None, member.name, template.origin.path or None))
 
 
 def _origin_of(template: ResourceTemplate, error: errors.GitfleetError) -> Origin:
@@ -363,7 +367,7 @@ def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -
                 files[path] = _for_cluster(shared[key], target.name)
             except _Unshared:
                 doc = _customized(template, binding, target, member, completions, ctx)
-                files[path] = _finish(doc, binding, target.name, template.origin.path)
+                files[path] = _limited(_finish(doc, binding, target.name, template.origin.path))
         except errors.GitfleetError as error:
             origin = _origin_of(template, error)
             refusals.append(Refusal(origin, resource, target.name, _message(error)))

@@ -11,7 +11,9 @@ Aspects covered:
 - a failing override refuses that cluster's manifest only, located at the policy, and the
   cluster keeps its previous manifest;
 - a Secret is refused unless its template opts in; a manifest over 1 MiB is refused;
-- suspended dispatching writes nothing new and keeps what the cluster had.
+- suspended dispatching writes nothing new and keeps what the cluster had;
+- clusters sharing overrides share one build, even when the manifest holds text like the
+  label filled in per cluster.
 """
 
 from __future__ import annotations
@@ -237,3 +239,15 @@ def test_suspended_dispatching_keeps_what_clusters_have(render_docs: Render) -> 
     assert isinstance(result.files[_path("west")], objects.Blob)
     assert manifest(result, _path("east"))["spec"]["replicas"] == 4
     assert _path("west") not in render_docs(docs).files
+
+
+def test_manifest_text_like_the_shared_label_is_kept(render_docs: Render) -> None:
+    tricky = "gitfleet.io/cluster: gitfleet-cluster-label-placeholder-6b1f0c3a\n"
+    config = make_configmap(labels={"extra": "yes"})
+    config["data"] = {"config": tricky}
+    policy = make_policy("settings", selector("ConfigMap", "v1"))
+    result = render_docs([*CLUSTERS, NS, config, policy])
+    for name in ("east", "west"):
+        doc = manifest(result, _path(name, "settings", "ConfigMap.core"))
+        assert doc["data"] == {"config": tricky}
+        assert doc["metadata"]["labels"]["gitfleet.io/cluster"] == name
