@@ -1,0 +1,104 @@
+"""`gitfleet status`: the fleet as its agents report it through Git.
+
+Reads the rendered branch's tip, every cluster's status ref and the source commit the tip was
+rendered from (`gitfleet.status.read`), and prints a table of clusters (ready, last heartbeat,
+the rendered commit applied and whether it is the current render of the cluster's folder,
+drifted manifests, errors) and a table of resources (the clusters each is in, replicas ready
+out of desired, health, clusters that applied it), then what went wrong, cluster by cluster.
+`-o json` prints the same, with each resource's aggregated status and its items as Karmada's
+ResourceBinding status holds them. Exit 0 whatever the fleet's state; 1 when the repository
+cannot be read.
+"""
+
+from __future__ import annotations
+
+import datetime
+import sys
+from collections.abc import Sequence
+
+import click
+
+from gitfleet import errors
+from gitfleet.cli import options
+from gitfleet.cli import output as out
+from gitfleet.status import FleetView, read
+
+SHORT = 12
+
+
+def _short(commit: str | None) -> str:
+    return commit[:SHORT] if commit else "-"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
+    return [
+        "  ".join(cell.ljust(width) for cell, width in zip(r, widths, strict=True)).rstrip()
+        for r in (header, *rows)
+    ]
+
+
+def _yes_no(value: bool | None) -> str:
+    return "-" if value is None else ("yes" if value else "no")
+
+
+def human(view: FleetView) -> str:
+    rendered = view.rendered
+    head = f"{rendered.branch} at {_short(rendered.commit)}"
+    if rendered.source_commit:
+        head += f" (source {_short(rendered.source_commit)})"
+    lines = [f"{head}, observed {view.observed_at}", ""]
+    clusters = [
+        [c.name, c.mode or "-", c.ready, c.heartbeat or "-", _short(c.rendered_commit)]
+        + ([_yes_no(c.synced), str(c.drifted), str(len(c.errors))] if c.reported else ["-"] * 3)
+        for c in view.clusters
+    ]
+    header = ["CLUSTER", "MODE", "READY", "HEARTBEAT", "APPLIED", "SYNCED", "DRIFTED", "ERRORS"]
+    lines += _table(header, clusters) if clusters else ["no clusters"]
+    resources = [
+        [
+            str(r.key),
+            str(len(r.clusters)),
+            "-" if r.desired is None else f"{'-' if r.ready is None else r.ready}/{r.desired}",
+            str(r.health),
+            f"{sum(1 for i in r.items if i.applied)}/{len(r.items)}",
+        ]
+        for r in view.resources
+    ]
+    lines.append("")
+    header = ["RESOURCE", "CLUSTERS", "READY", "HEALTH", "APPLIED"]
+    lines += _table(header, resources) if resources else ["no resources"]
+    problems = [f"{c.name}: {c.ready}: {c.message}" for c in view.clusters if c.ready != "True"]
+    problems += [f"{c.name}: {e}" for c in view.clusters for e in c.errors]
+    problems += [f"{r.key}: {r.error}" for r in view.resources if r.error]
+    problems += [f"note: {n}" for n in view.notes]
+    if problems:
+        lines += ["", *problems]
+    return "\n".join(lines) + "\n"
+
+
+@click.command("status")
+@options.repo_option
+@click.option("--branch", default=None, help="Rendered branch (default: from gitfleet.yaml).")
+@click.option(
+    "--grace",
+    type=click.FloatRange(min=0),
+    default=None,
+    help="Seconds after its last heartbeat a cluster counts as Unknown (default: gitfleet.yaml's"
+    " failover heartbeat grace period).",
+)
+@options.output_option
+def status_command(repo: str, branch: str | None, grace: float | None, output: str) -> None:
+    """Show the fleet: clusters and resources, as the agents report them."""
+    now = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
+    try:
+        view = read.read(repo, branch=branch, now=now, grace=grace)
+    except errors.InputError as error:
+        out.fail_input(error)
+    except errors.GitfleetError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
+    out.emit(view.to_json(), output, human(view))
+
+
+status = status_command

@@ -1,0 +1,87 @@
+"""The fleet's status, from what the agents reported through Git (Karmada's status controllers).
+
+`fleet(...)` is pure: the rendered commit's bindings, the status refs' reports (`reports`), the
+templates and interpreter of the source it was rendered from, and the time, give a `FleetView`:
+
+- a row per cluster (`_clusters`): ready, last heartbeat, the rendered commit it applied and
+  whether that is the current render of its folder, drift, errors;
+- a row per binding (`_resources`): the clusters it expects its resource in, replicas desired
+  and ready, health, and the resource's status aggregated through the interpreter's
+  AggregateStatus (built-in rules and the source's Lua customizations).
+
+Reading those inputs from a repository is `read`'s business; printing them, `gitfleet status`'s.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gitfleet.interpreter import Interpreter
+from gitfleet.model import times
+from gitfleet.model.template import RawObject, ResourceKey
+from gitfleet.status import _clusters, _resources, reports
+
+ClusterRow = _clusters.ClusterRow
+ResourceRow = _resources.ResourceRow
+Binding = _resources.Binding
+expected_clusters = _resources.expected_clusters
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Rendered:
+    """The render the view is of: its branch, commit and source commit."""
+
+    branch: str
+    commit: str | None = None
+    source_commit: str | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class FleetView:
+    rendered: Rendered
+    observed_at: str
+    clusters: tuple[ClusterRow, ...] = ()
+    resources: tuple[ResourceRow, ...] = ()
+    notes: tuple[str, ...] = ()
+    """What the view could not take into account, and why."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "branch": self.rendered.branch,
+            "renderedCommit": self.rendered.commit,
+            "sourceCommit": self.rendered.source_commit,
+            "observedAt": self.observed_at,
+            "clusters": [c.to_json() for c in self.clusters],
+            "resources": [r.to_json() for r in self.resources],
+            "notes": list(self.notes),
+        }
+
+
+def fleet(
+    rendered: Rendered,
+    *,
+    bindings: Sequence[Binding],
+    reports_by_cluster: Mapping[str, reports.ClusterReport],
+    modes: Mapping[str, str],
+    synced: Mapping[str, bool | None],
+    templates: Mapping[ResourceKey, RawObject],
+    interp: Interpreter,
+    now: datetime.datetime,
+    grace: float,
+    notes: Sequence[str] = (),
+) -> FleetView:
+    """The fleet as of `now`.
+
+    `modes`: every cluster of the fleet (its sync mode, "" when unknown); `synced`: per cluster,
+    whether the rendered commit it reported applies the current render of its folder;
+    `grace`: seconds after its last heartbeat a cluster's report is no longer trusted."""
+    return FleetView(
+        rendered=rendered,
+        observed_at=times.text(now),
+        clusters=_clusters.rows(modes, reports_by_cluster, synced, now=now, grace=grace),
+        resources=_resources.rows(bindings, reports_by_cluster, templates, interp),
+        notes=tuple(notes),
+    )

@@ -1,0 +1,132 @@
+"""One row per cluster: is it ready, when did its agent last report, which rendered commit did
+it apply and is that the current one, what drifted, what failed.
+
+Ready follows Karmada's cluster controller (pkg/controllers/cluster/cluster_controller.go
+tryUpdateClusterHealth): a cluster whose agent has not reported within the grace period is
+Unknown (`ClusterStatusUnknown`), whatever it said last; otherwise it is what its agent reported
+(`ClusterReady`, `ClusterNotReady`, `ClusterNotReachable`). A cluster that never reported is
+Unknown too, with reason `NoReport`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections.abc import Mapping
+from typing import Any
+
+from gitfleet.model import times
+from gitfleet.status import reports
+
+STALE_REASON = "ClusterStatusUnknown"
+NO_REPORT_REASON = "NoReport"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ClusterRow:
+    name: str
+    mode: str = ""
+    """Push or Pull, as the source declares it ("" when the source does not say)."""
+    ready: str = "Unknown"
+    reason: str = ""
+    message: str = ""
+    reported: bool = False
+    """Its agent has written a status ref (the fields below are about that report)."""
+    heartbeat: str | None = None
+    rendered_commit: str = ""
+    """The rendered commit the agent last applied."""
+    synced: bool | None = None
+    """Whether what it applied is the current render of its folder (None: cannot tell)."""
+    converged: bool | None = None
+    manifests: int = 0
+    applied: int = 0
+    drifted: int = 0
+    errors: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "mode": self.mode,
+            "ready": self.ready,
+            "reason": self.reason,
+            "message": self.message,
+            "reported": self.reported,
+            "heartbeat": self.heartbeat,
+            "renderedCommit": self.rendered_commit,
+            "synced": self.synced,
+            "converged": self.converged,
+            "manifests": self.manifests,
+            "applied": self.applied,
+            "drifted": self.drifted,
+            "errors": list(self.errors),
+        }
+
+
+def _readiness(
+    report: reports.ClusterReport | None, now: datetime.datetime, grace: float
+) -> tuple[str, str, str]:
+    """(status, reason, message) of the cluster's Ready condition as of `now`."""
+    if report is None:
+        return "Unknown", NO_REPORT_REASON, "its agent has not reported yet"
+    beat = times.parse(report.heartbeat)
+    if beat is None or (now - beat).total_seconds() > grace:
+        since = report.heartbeat or "never"
+        message = f"no heartbeat from its agent since {since} (grace period {grace:g}s)"
+        return "Unknown", STALE_REASON, message
+    condition = report.ready_condition
+    if condition is None:
+        return "Unknown", NO_REPORT_REASON, "its agent reported no Ready condition"
+    return condition.status, condition.reason, condition.message
+
+
+def _errors(report: reports.ClusterReport) -> tuple[str, ...]:
+    found = [report.error] if report.error else []
+    found += [f"{m.path or m.key}: {m.message}" for m in report.manifests if m.message]
+    found += [f"not deleted: {p}" for p in report.pending_deletions]
+    found += [f"report: {p}" for p in report.problems]
+    return tuple(found)
+
+
+def row(
+    name: str,
+    mode: str,
+    report: reports.ClusterReport | None,
+    synced: bool | None,
+    *,
+    now: datetime.datetime,
+    grace: float,
+) -> ClusterRow:
+    ready, reason, message = _readiness(report, now, grace)
+    if report is None:
+        return ClusterRow(name=name, mode=mode, ready=ready, reason=reason, message=message)
+    return ClusterRow(
+        name=name,
+        mode=mode,
+        ready=ready,
+        reason=reason,
+        message=message,
+        reported=True,
+        heartbeat=report.heartbeat,
+        rendered_commit=report.rendered_commit,
+        synced=synced,
+        converged=report.converged,
+        manifests=len(report.manifests),
+        applied=sum(1 for m in report.manifests if m.applied),
+        drifted=sum(1 for m in report.manifests if m.drifted),
+        errors=_errors(report),
+    )
+
+
+def rows(
+    names: Mapping[str, str],
+    found: Mapping[str, reports.ClusterReport],
+    synced: Mapping[str, bool | None],
+    *,
+    now: datetime.datetime,
+    grace: float,
+) -> tuple[ClusterRow, ...]:
+    """A row for every cluster of `names` (name to mode) and every one that reported."""
+    every = sorted(set(names) | set(found))
+    return tuple(
+        row(n, names.get(n, ""), found.get(n), synced.get(n), now=now, grace=grace) for n in every
+    )

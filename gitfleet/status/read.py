@@ -1,0 +1,132 @@
+"""Read a `FleetView` from a repository: the rendered branch's tip (its bindings), every status
+ref, and the source commit the tip was rendered from (its templates, interpreter customizations,
+clusters and failover settings).
+
+What cannot be read is said in the view's notes rather than failing the whole view: without the
+source commit (a repository holding only the rendered branch) the built-in interpreter rules
+aggregate the status, templates are known by their identity only, and clusters' sync modes are
+not known; without a render there are no resources, only the clusters (declared or reported).
+
+A cluster is `synced` when the tree its reported commit holds at `works/<cluster>` is the tip's
+(None when that commit is not in the repository).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+
+from gitfleet import errors, pipeline, source
+from gitfleet import status as fleet_status
+from gitfleet.gitstore import lookup, rendered, repository, status
+from gitfleet.interpreter import Interpreter
+from gitfleet.model import loaded
+from gitfleet.model.origin import Origin
+from gitfleet.model.template import RawObject, ResourceKey
+from gitfleet.status import reports
+
+DEFAULT_GRACE = float(loaded.FailoverSettings().heartbeat_grace_seconds)
+
+
+def _load(path: str, rev: str | None, notes: list[str]) -> loaded.LoadedSource | None:
+    try:
+        return source.load(path, rev)
+    except errors.GitfleetError as exc:
+        notes.append(f"source {rev or 'HEAD'} not read: {exc}")
+        return None
+
+
+def _bindings(repo: repository.Repository, tip: rendered.Tip) -> list[fleet_status.Binding]:
+    def read(paths: Sequence[str]) -> Mapping[str, bytes]:
+        return rendered.read_files(repo, tip, set(paths).__contains__)
+
+    return list(pipeline.read_previous(tip.commit, tip.files, read).bindings.values())
+
+
+def _synced(
+    repo: repository.Repository,
+    tip: rendered.Tip | None,
+    found: Mapping[str, reports.ClusterReport],
+) -> dict[str, bool | None]:
+    names = sorted(n for n, r in found.items() if r.rendered_commit)
+    trees = lookup.object_ids(
+        repo, [f"{found[n].rendered_commit}:{rendered.WORKS}/{n}" for n in names]
+    )
+    commits = lookup.object_ids(repo, [found[n].rendered_commit for n in names])
+    synced: dict[str, bool | None] = {}
+    for name, tree, commit in zip(names, trees, commits, strict=True):
+        current = tip.folders.get(f"{rendered.WORKS}/{name}") if tip is not None else None
+        synced[name] = None if commit is None else tree == current
+    return synced
+
+
+def _reports(repo: repository.Repository) -> dict[str, reports.ClusterReport]:
+    return {
+        name: reports.decode(name, found.files, found.rendered_commit)
+        for name, found in status.read_all(repo).items()
+        if not name.startswith("_")
+    }
+
+
+def read(
+    path: str,
+    *,
+    branch: str | None = None,
+    now: datetime.datetime,
+    grace: float | None = None,
+) -> fleet_status.FleetView:
+    """The fleet of the repository at `path` as of `now` (`grace`: default, the source's
+    failover heartbeat grace period)."""
+    repo = repository.open_repository(path)
+    if repo is None:
+        raise errors.SourceError(Origin(path), "not a Git repository (its top must hold .git)")
+    try:
+        notes: list[str] = []
+        head = _load(path, None, notes) if branch is None else None
+        name = branch or (head.config.rendered_branch if head else loaded.DEFAULT_RENDERED_BRANCH)
+        tip = rendered.read_tip(repo, name)
+        if tip is None:
+            notes.append(f"{rendered.branch_ref(name)} does not exist: nothing rendered yet")
+        source_commit = tip.source_commit if tip is not None else None
+        src = head if head is not None and source_commit in (None, head.revision) else None
+        if src is None and source_commit and repo.commit_of(source_commit):
+            src = _load(path, source_commit, notes)
+        elif src is None and source_commit:
+            notes.append(
+                f"source commit {source_commit} is not in the repository: built-in"
+                " interpreter rules only"
+            )
+        found = _reports(repo)
+        modes = {f.rpartition("/")[2]: "" for f in (tip.folders if tip else ()) if _folder(f)}
+        templates: dict[ResourceKey, RawObject] = {}
+        interp = Interpreter()
+        if src is not None:
+            modes.update({c.name: str(c.spec.sync_mode) for c in src.objects.clusters})
+            templates = {t.key: t.body for t in src.objects.templates}
+            interp = Interpreter(src.objects.customizations, src.third_party_customizations)
+            if grace is None:
+                grace = float(src.config.failover.heartbeat_grace_seconds)
+        return fleet_status.fleet(
+            fleet_status.Rendered(
+                branch=name,
+                commit=tip.commit if tip else None,
+                source_commit=source_commit,
+            ),
+            bindings=_bindings(repo, tip) if tip is not None else [],
+            reports_by_cluster=found,
+            modes=modes,
+            synced=_synced(repo, tip, found),
+            templates=templates,
+            interp=interp,
+            now=now,
+            grace=DEFAULT_GRACE if grace is None else grace,
+            notes=notes,
+        )
+    finally:
+        repo.close()
+
+
+def _folder(path: str) -> bool:
+    """Whether a folder of the rendered tree is a cluster's (`works/<cluster>`)."""
+    head, _, name = path.partition("/")
+    return head == rendered.WORKS and bool(name) and "/" not in name

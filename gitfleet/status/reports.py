@@ -1,0 +1,163 @@
+"""A status ref's files, read back: what one cluster's agent last reported.
+
+The agents write `cluster.yaml` and `works.yaml` (`agent.report` says what each holds);
+`decode(cluster, files)` turns them into a `ClusterReport`. Nothing here fails on a report it
+cannot read in full: a file another version wrote, or a damaged one, gives what could be read
+and a line in `problems`, because one cluster's odd report must not hide the fleet.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+import yaml
+
+from gitfleet.gitstore import status
+from gitfleet.model import cluster, meta, work
+from gitfleet.model.template import ResourceKey
+
+WORKS_FILE = "works.yaml"
+HEARTBEAT_KEY = "heartbeatTime"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ManifestReport:
+    """One manifest of the cluster's Work folder, as the last sync left it."""
+
+    path: str
+    key: ResourceKey
+    applied: bool
+    health: work.ResourceHealth
+    status: Any = None
+    """The status the interpreter reflected (None: none)."""
+    message: str = ""
+    """Why it failed, when it did."""
+    drifted: tuple[str, ...] = ()
+    """Fields found changed in the cluster by the last sync (and put back)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ClusterReport:
+    """What one cluster's agent last reported."""
+
+    name: str
+    heartbeat: str | None = None
+    rendered_commit: str = ""
+    """The rendered commit (of the rendered branch, or of the cluster's own ref) applied."""
+    source_commit: str = ""
+    status: cluster.ClusterStatus | None = None
+    converged: bool | None = None
+    """None: no `works.yaml` yet."""
+    error: str = ""
+    """What stopped the last sync, if anything did."""
+    manifests: tuple[ManifestReport, ...] = ()
+    pending_deletions: tuple[str, ...] = ()
+    """Leftovers whose deletion failed, each `Kind/namespace/name: message`."""
+    problems: tuple[str, ...] = ()
+    """What could not be read."""
+
+    @property
+    def ready(self) -> str | None:
+        """The agent's Ready condition status (True, False, Unknown), None when absent."""
+        found = self.ready_condition
+        return found.status if found is not None else None
+
+    @property
+    def ready_condition(self) -> meta.Condition | None:
+        conditions = self.status.conditions if self.status is not None else ()
+        return next((c for c in conditions if c.type == "Ready"), None)
+
+    def manifest(self, key: ResourceKey) -> ManifestReport | None:
+        return next((m for m in self.manifests if m.key == key), None)
+
+
+def _document(data: bytes | None, name: str, problems: list[str]) -> dict[str, Any]:
+    if data is None:
+        return {}
+    try:
+        doc = yaml.load(data, Loader=yaml.CSafeLoader)
+    except yaml.YAMLError as exc:
+        problems.append(f"{name}: not valid YAML: {exc}".replace("\n", " "))
+        return {}
+    if not isinstance(doc, dict):
+        problems.append(f"{name}: not a mapping")
+        return {}
+    return doc
+
+
+def _text(doc: Mapping[str, Any], key: str) -> str:
+    value = doc.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _key(entry: Mapping[str, Any]) -> ResourceKey:
+    return ResourceKey(
+        _text(entry, "apiVersion"),
+        _text(entry, "kind"),
+        _text(entry, "namespace"),
+        _text(entry, "name"),
+    )
+
+
+def _health(value: Any) -> work.ResourceHealth:
+    try:
+        return work.ResourceHealth(value)
+    except ValueError:
+        return work.ResourceHealth.UNKNOWN
+
+
+def _manifest(entry: Any, problems: list[str]) -> ManifestReport | None:
+    if not isinstance(entry, dict) or not _text(entry, "kind") or not _text(entry, "name"):
+        problems.append(f"{WORKS_FILE}: a manifest without kind and name: {entry!r}"[:200])
+        return None
+    drifted = entry.get("drifted")
+    return ManifestReport(
+        path=_text(entry, "path"),
+        key=_key(entry),
+        applied=entry.get("applied") is True,
+        health=_health(entry.get("health")),
+        status=entry.get("status"),
+        message=_text(entry, "message"),
+        drifted=tuple(str(f) for f in drifted) if isinstance(drifted, list) else (),
+    )
+
+
+def _pending(entry: Any) -> str:
+    if not isinstance(entry, dict):
+        return str(entry)
+    return f"{_key(entry)}: {_text(entry, 'message')}"
+
+
+def decode(
+    name: str, files: Mapping[str, bytes], rendered_commit: str | None = None
+) -> ClusterReport:
+    """The report of cluster `name` from its status ref's files (`rendered_commit`: the
+    commit's `Rendered-Commit` trailer, used when the files do not name one)."""
+    problems: list[str] = []
+    summary = _document(files.get(status.CLUSTER_FILE), status.CLUSTER_FILE, problems)
+    works = _document(files.get(WORKS_FILE), WORKS_FILE, problems)
+    where = f"{status.status_ref(name)}:{status.CLUSTER_FILE}"
+    decoded = status.decode_cluster_status(files.get(status.CLUSTER_FILE), where)
+    if summary.get("status") is not None and decoded is None:
+        problems.append(f"{status.CLUSTER_FILE}: status is not a Karmada ClusterStatus")
+    entries = works.get("manifests")
+    manifests = [_manifest(e, problems) for e in entries] if isinstance(entries, list) else []
+    pending = works.get("pendingDeletions")
+    beat = summary.get(HEARTBEAT_KEY)
+    converged = works.get("converged")
+    return ClusterReport(
+        name=name,
+        heartbeat=beat if isinstance(beat, str) else None,
+        rendered_commit=_text(works, "renderedCommit")
+        or _text(summary, "renderedCommit")
+        or (rendered_commit or ""),
+        source_commit=_text(works, "sourceCommit"),
+        status=decoded,
+        converged=converged if isinstance(converged, bool) else None,
+        error=_text(works, "error"),
+        manifests=tuple(m for m in manifests if m is not None),
+        pending_deletions=tuple(_pending(p) for p in pending) if isinstance(pending, list) else (),
+        problems=tuple(problems),
+    )

@@ -1,0 +1,152 @@
+"""`gitfleet status` on a rendered repository whose agents reported through status refs.
+
+Aspects covered:
+- `-o json`: per cluster (mode, ready, reported, the commit applied, synced), per resource
+  (expected clusters, replicas desired and ready, health, FullyApplied, the Karmada items and
+  the aggregated status);
+- the human form: a cluster table, a resource table, then what is wrong cluster by cluster;
+- a render that changes a cluster's folder makes its report not synced; a render that leaves it
+  alone does not;
+- heartbeats older than `--grace` make clusters Unknown;
+- a repository holding only the rendered branch and the status refs: the view is built with
+  the built-in rules and says so; nothing rendered yet lists the clusters that reported;
+- not a repository: exit 1.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import yaml
+from builders import make_cluster, make_deployment, make_object, make_policy
+from conftest import GitRepo, Invoke, git
+from status.status_kit import Applied, report_files
+
+from gitfleet.gitstore import repository, status
+
+FRESH = ("--grace", "1e12")
+
+
+def _source(replicas: int = 4) -> str:
+    pull = make_cluster("m2")
+    pull["spec"]["syncMode"] = "Pull"
+    docs = [
+        make_cluster("m1"),
+        pull,
+        make_object("v1", "Namespace", "shop"),
+        make_deployment(replicas=replicas),
+        make_policy("web"),
+    ]
+    return yaml.safe_dump_all(docs)
+
+
+@pytest.fixture(name="fleet")
+def fleet_fixture(git_repo: GitRepo, cli: Invoke) -> GitRepo:
+    """A rendered source (web, Duplicated to m1 and m2) where only m1's agent reported."""
+    git_repo.commit({"fleet.yaml": _source()})
+    assert cli("render", "--repo", str(git_repo.path)).exit_code == 0
+    _report(git_repo, "m1", git_repo.git("rev-parse", "gitfleet/works/m1"))
+    return git_repo
+
+
+def _report(repo_path: GitRepo, name: str, rendered_commit: str) -> None:
+    web = Applied("Deployment", "web", status={"replicas": 4, "readyReplicas": 3})
+    files = report_files(name, [web], rendered_commit=rendered_commit)
+    repo = repository.open_repository(repo_path.path)
+    assert repo is not None
+    try:
+        status.write_status(repo, name, files, expected=None, rendered_commit=rendered_commit)
+    finally:
+        repo.close()
+
+
+def _json(cli: Invoke, path: str, *extra: str) -> dict[str, Any]:
+    done = cli("status", "--repo", path, "-o", "json", *extra)
+    assert done.exit_code == 0, done.output
+    found: dict[str, Any] = json.loads(done.output)
+    return found
+
+
+def test_json(fleet: GitRepo, cli: Invoke) -> None:
+    view = _json(cli, str(fleet.path), *FRESH)
+    assert view["renderedCommit"] == fleet.git("rev-parse", "gitfleet/rendered")
+    assert view["sourceCommit"] == fleet.git("rev-parse", "HEAD")
+    m1, m2 = view["clusters"]
+    assert (m1["name"], m1["mode"], m1["ready"], m1["reported"], m1["synced"]) == (
+        "m1", "Push", "True", True, True,
+    )  # fmt: skip
+    assert m1["renderedCommit"] == fleet.git("rev-parse", "gitfleet/works/m1")
+    assert (m2["name"], m2["mode"], m2["ready"], m2["reason"], m2["reported"]) == (
+        "m2", "Pull", "Unknown", "NoReport", False,
+    )  # fmt: skip
+    (web,) = view["resources"]
+    assert (web["kind"], web["namespace"], web["name"]) == ("Deployment", "shop", "web")
+    assert web["clusters"] == ["m1", "m2"]
+    assert web["replicas"] == {"desired": 8, "ready": 3}
+    assert (web["health"], web["fullyApplied"]) == ("Unknown", False)
+    assert [(i["clusterName"], i.get("applied", False)) for i in web["aggregatedStatus"]] == [
+        ("m1", True),
+        ("m2", False),
+    ]
+    assert web["status"]["readyReplicas"] == 3
+
+
+def test_human(fleet: GitRepo, cli: Invoke) -> None:
+    done = cli("status", "--repo", str(fleet.path), *FRESH)
+    assert done.exit_code == 0, done.output
+    lines = done.output.splitlines()
+    assert lines[0].startswith("gitfleet/rendered at ")
+    assert lines[2].split() == [
+        "CLUSTER", "MODE", "READY", "HEARTBEAT", "APPLIED", "SYNCED", "DRIFTED", "ERRORS",
+    ]  # fmt: skip
+    m1 = lines[3].split()
+    assert m1[:3] == ["m1", "Push", "True"] and m1[5:] == ["yes", "0", "0"]
+    assert lines[4].split() == ["m2", "Pull", "Unknown", "-", "-", "-", "-", "-"]
+    assert lines[6].split() == ["RESOURCE", "CLUSTERS", "READY", "HEALTH", "APPLIED"]
+    assert lines[7].split() == ["Deployment/shop/web", "2", "3/8", "Unknown", "1/2"]
+    assert "m2: Unknown: its agent has not reported yet" in lines
+
+
+def test_synced_follows_the_clusters_folder(fleet: GitRepo, cli: Invoke) -> None:
+    fleet.commit({"notes.txt": "nothing rendered changes\n"})
+    assert cli("render", "--repo", str(fleet.path)).exit_code == 0
+    assert _json(cli, str(fleet.path), *FRESH)["clusters"][0]["synced"] is True
+    fleet.commit({"fleet.yaml": _source(replicas=5)})
+    assert cli("render", "--repo", str(fleet.path)).exit_code == 0
+    assert _json(cli, str(fleet.path), *FRESH)["clusters"][0]["synced"] is False
+
+
+def test_stale_heartbeats(fleet: GitRepo, cli: Invoke) -> None:
+    m1 = _json(cli, str(fleet.path), "--grace", "0")["clusters"][0]
+    assert (m1["ready"], m1["reason"]) == ("Unknown", "ClusterStatusUnknown")
+    assert "no heartbeat from its agent since" in m1["message"]
+
+
+def test_a_repository_of_renders_and_reports_only(
+    fleet: GitRepo, cli: Invoke, tmp_path: Any
+) -> None:
+    bare = tmp_path / "renders.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    git(bare, "fetch", "-q", str(fleet.path), "+refs/heads/gitfleet/*:refs/heads/gitfleet/*")
+    view = _json(cli, str(bare), *FRESH)
+    assert any("is not in the repository" in n for n in view["notes"])
+    (web,) = view["resources"]
+    assert web["status"]["readyReplicas"] == 3
+    assert [c["mode"] for c in view["clusters"]] == ["", ""]
+
+
+def test_nothing_rendered_yet(git_repo: GitRepo, cli: Invoke) -> None:
+    git_repo.commit({"fleet.yaml": _source()})
+    _report(git_repo, "m1", "0" * 40)
+    view = _json(cli, str(git_repo.path), *FRESH)
+    assert view["renderedCommit"] is None and view["resources"] == []
+    assert any("nothing rendered yet" in n for n in view["notes"])
+    assert [(c["name"], c["synced"]) for c in view["clusters"]] == [("m1", None), ("m2", None)]
+
+
+def test_not_a_repository(cli: Invoke, tmp_path: Any) -> None:
+    done = cli("status", "--repo", str(tmp_path))
+    assert done.exit_code == 1
+    assert "not a Git repository" in done.output

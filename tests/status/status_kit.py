@@ -1,0 +1,120 @@
+"""What the status tests share: status ref files written the way agents write them (through
+`agent.report`, from a sync result and a cluster status), and bindings with a schedule result.
+Imported as `status.status_kit` (tests/ is on the path)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gitfleet.agent import apply, identity, report
+from gitfleet.model import cluster, meta, policy, work
+from gitfleet.model.origin import Origin
+
+NOW = "2026-01-01T00:10:00Z"
+Doc = dict[str, Any]
+
+
+@dataclasses.dataclass(frozen=True)
+class Applied:
+    """One manifest of a sync: applied (or failed with `message`), its health and status."""
+
+    kind: str
+    name: str
+    namespace: str = "shop"
+    api_version: str = "apps/v1"
+    health: work.ResourceHealth = work.ResourceHealth.HEALTHY
+    status: Any = None
+    message: str = ""
+    drift: tuple[str, ...] = ()
+
+    def result(self, cluster_name: str) -> apply.ObjectResult:
+        group = self.api_version.rpartition("/")[0] or "core"
+        path = f"works/{cluster_name}/{self.namespace or '_cluster'}/{self.kind}.{group}"
+        return apply.ObjectResult(
+            ref=identity.ObjectRef(self.api_version, self.kind, self.namespace, self.name),
+            path=f"{path}/{self.name}.yaml",
+            action=apply.Action.FAILED if self.message else apply.Action.UNCHANGED,
+            message=self.message,
+            drift=self.drift,
+            health=self.health,
+            status=self.status,
+        )
+
+
+def ready_status(status: str = "True", reason: str = "ClusterReady") -> cluster.ClusterStatus:
+    return cluster.ClusterStatus(
+        kubernetes_version="v1.31.0",
+        conditions=(meta.Condition(type="Ready", status=status, reason=reason, message="m"),),
+    )
+
+
+def report_files(
+    cluster_name: str,
+    manifests: Sequence[Applied] = (),
+    *,
+    heartbeat: str = NOW,
+    rendered_commit: str = "r1",
+    status: cluster.ClusterStatus | None = None,
+    error: str = "",
+) -> dict[str, bytes]:
+    """A status ref's files as `agent.report` writes them."""
+    result = apply.SyncResult(
+        cluster=cluster_name,
+        rendered_commit=rendered_commit,
+        source_commit="s1",
+        objects=tuple(m.result(cluster_name) for m in manifests),
+        error=error,
+    )
+    summary = report.cluster_document(
+        cluster_name,
+        status or ready_status(),
+        heartbeat=heartbeat,
+        rendered_commit=rendered_commit,
+    )
+    return {
+        report.CLUSTER_FILE: report.encode(summary),
+        report.WORKS_FILE: report.encode(report.works_document(result)),
+    }
+
+
+def binding(
+    name: str = "web",
+    *,
+    kind: str = "Deployment",
+    api_version: str = "apps/v1",
+    clusters: Mapping[str, int] | None = None,
+    replicas: int = 0,
+    required_by: Mapping[str, int] | None = None,
+    evicted: Mapping[str, str] | None = None,
+) -> work.ResourceBinding:
+    """A scheduled ResourceBinding for shop/<name> (`evicted`: cluster to purge mode)."""
+    resource = {"apiVersion": api_version, "kind": kind, "namespace": "shop", "name": name}
+    doc: Doc = {
+        "apiVersion": "work.karmada.io/v1alpha2",
+        "kind": "ResourceBinding",
+        "metadata": {"name": f"{name}-{kind.lower()}", "namespace": "shop"},
+        "spec": {
+            "resource": resource,
+            "replicas": replicas,
+            "clusters": [{"name": c, "replicas": n} for c, n in (clusters or {}).items()],
+            "requiredBy": [
+                {"namespace": "shop", "name": "app", "clusters": [{"name": c, "replicas": n}]}
+                for c, n in (required_by or {}).items()
+            ],
+            "gracefulEvictionTasks": [
+                {
+                    "fromCluster": c,
+                    "purgeMode": mode,
+                    "reason": "TaintUntolerated",
+                    "producer": "taint-manager",
+                }
+                for c, mode in (evicted or {}).items()
+            ],
+        },
+    }
+    return work.ResourceBinding.from_doc(doc, Origin("bindings/web.yaml"))
+
+
+PURGE = policy.PurgeMode
