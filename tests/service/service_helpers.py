@@ -119,18 +119,13 @@ class Running:
     """A reconciler running `run()` on a thread, and the events it logged so far."""
 
     service: reconciler.Reconciler
-    events: list[events.Event]
+    logged: list[events.Event]
     thread: threading.Thread
 
-    def names(self) -> list[str]:
-        return [e.name for e in list(self.events)]
-
     def find(self, name: str, source: str | None = None) -> list[events.Event]:
-        return [
-            e
-            for e in list(self.events)
-            if e.name == name and (source is None or e.source == source)
-        ]
+        """The events called `name` (about `source`, if given) logged so far."""
+        logged = list(self.logged)
+        return [e for e in logged if e.name == name and source in (None, e.source)]
 
     def stop(self) -> None:
         self.service.wake.stop()
