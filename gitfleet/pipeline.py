@@ -478,8 +478,17 @@ def render(
     Any error in the source (loading or validation) renders nothing: the result is not `ok`
     and carries the located errors. A render whose files equal the previous render's (apart
     from render.yaml's `sourceCommit` and `status`, which name the inputs of a render that
-    changes nothing) is not `changed` and holds the previous tree as it is.
+    changes nothing) is not `changed` and holds the previous tree as it is; so is a render of
+    the very source commit and cluster status the previous render was made from (unless
+    `full`, or failover watches the clusters' heartbeats), which computes nothing.
     """
+    if not full and observed is None and _already_rendered(source, previous, status, renderer):
+        assert previous is not None
+        return RenderResult(
+            files={p: gitstore_objects.Blob(oid) for p, oid in previous.files.items()},
+            changed=False, clusters={}, refusals=(), diagnostics=(),
+            source_commit=source.revision, placement=None,
+        )  # fmt: skip
     problems = validation.validate(source)
     if any(d.severity is diagnostic.Severity.ERROR for d in problems):
         return RenderResult(
@@ -530,6 +539,24 @@ def render(
             any(b.spec.graceful_eviction_tasks for b in placement.bindings)
         ),
     )
+
+
+def _already_rendered(
+    source: loaded.LoadedSource,
+    previous: PreviousRender | None,
+    status: Mapping[str, cluster.ClusterStatus] | None,
+    renderer: str,
+) -> bool:
+    """Whether the previous render was made from this very source commit, by this renderer,
+    with the same cluster status: then it is this render's result, and nothing is computed (a
+    reconciler polling an unchanged source pays only for reading it)."""
+    if previous is None or source.revision is None:
+        return False
+    report = previous.report
+    if report.get("sourceCommit") != source.revision or report.get("renderer") != renderer:
+        return False
+    clusters = effective_clusters(source.objects.clusters, status)
+    return _status_used(clusters, status or {}, None) == report.get("status")
 
 
 def _section(report: Mapping[str, Any], name: str) -> Mapping[str, Any] | None:

@@ -4,6 +4,7 @@ builders in `render_builders` import by name in pytest's importlib mode too."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 
@@ -20,14 +21,16 @@ from gitfleet import pipeline  # noqa: E402
 
 @pytest.fixture(name="render_docs")
 def render_docs_fixture() -> Render:
-    """Render documents as a source revision: `render_docs(docs, previous=None, full=False)`."""
+    """Render documents as a source revision: `render_docs(docs, previous=None, full=False)`;
+    each call is another source commit."""
+    commits = itertools.count(1)
 
     def run(
         docs: list[Doc],
         previous: pipeline.PreviousRender | None = None,
         full: bool = False,
-        revision: str = "1" * 40,
     ) -> pipeline.RenderResult:
+        revision = f"{next(commits):040x}"
         result = pipeline.render(source_of(docs, revision), previous, None, full=full)
         assert result.ok, [str(d) for d in result.diagnostics]
         return result

@@ -8,7 +8,9 @@ Aspects covered:
   files of rendering every binding again;
 - a commit that changes nothing renders no binding and is not a change; a source commit that
   changes only where the source is (`sourceCommit`) is not a change either;
-- one changed template renders only its binding.
+- one changed template renders only its binding;
+- the very commit (and cluster status) the previous render was made from computes nothing,
+  unless the render is full.
 """
 
 from __future__ import annotations
@@ -207,3 +209,13 @@ def test_one_changed_template_renders_one_binding() -> None:
     assert result.changed
     changed = {name: c.changed for name, c in result.clusters.items()}
     assert changed == {n: ("shop/Deployment.apps/web.yaml",) for n in CLUSTERS[:3]}
+
+
+def test_the_commit_already_rendered_computes_nothing() -> None:
+    source, branch = _start(), Branch()
+    first = branch.commit(_render(source, branch))
+    again = _render(source, branch)
+    assert not again.changed and again.placement is None
+    assert _materialise(branch, again) == first
+    full = _render(source, branch, full=True)
+    assert not full.changed and full.placement is not None
