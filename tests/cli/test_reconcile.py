@@ -4,8 +4,8 @@ Aspects covered:
 - `--once` renders a local repository's source branch and exits 0, logging one line per event
   with the source commit; `-o json` logs one JSON object per line;
 - `--once` on a remote URL mirrors it into `--cache` and pushes the render back;
-- `--once` exits 1 on an invalid commit (the error's file and line are logged) and on a
-  missing source branch;
+- `--once` exits 1 on an invalid commit (the error's file and line are logged), on an
+  unreachable remote (the reason on stderr) and on a missing source branch;
 - a folder that is not a repository is an input error (exit 1); `--webhook` without a secret,
   or with a bad address, is a usage error (exit 2); the secret can come from a file.
 """
@@ -114,3 +114,10 @@ def test_webhook_secret_from_a_file(cli: Any, fleet_repo: Any, tmp_path: Path) -
         "--webhook-secret-file", str(secret), "--once",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
+
+
+def test_once_on_an_unreachable_remote_exits_1(cli: Any, tmp_path: Path) -> None:
+    missing = (tmp_path / "nowhere.git").as_uri()
+    result = cli("reconcile", "--repo", missing, "--cache", str(tmp_path / "cache"), "--once")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {missing}: cannot fetch:")
