@@ -5,6 +5,8 @@ rendered from (`gitfleet.status.read`), and prints a table of clusters (ready, l
 the rendered commit applied and whether it is the current render of the cluster's folder,
 drifted manifests, errors) and a table of resources (the clusters each is in, replicas ready
 out of desired, health, clusters that applied it), then what went wrong, cluster by cluster.
+With `--cluster-repos TEMPLATE` (a repository per cluster), each cluster's status ref is first
+fetched from its own repository into the one read.
 `-o json` prints the same, with each resource's aggregated status and its items as Karmada's
 ResourceBinding status holds them. Exit 0 whatever the fleet's state; 1 when the repository
 cannot be read.
@@ -87,12 +89,20 @@ def human(view: FleetView) -> str:
     help="Seconds after its last heartbeat a cluster counts as Unknown (default: gitfleet.yaml's"
     " failover heartbeat grace period).",
 )
+@click.option(
+    "--cluster-repos",
+    default=None,
+    help="URL of each cluster's own repository, {cluster} standing for its name: fetch each"
+    " cluster's status ref from there into the repository first.",
+)
 @options.output_option
-def status_command(repo: str, branch: str | None, grace: float | None, output: str) -> None:
+def status_command(
+    repo: str, branch: str | None, grace: float | None, cluster_repos: str | None, output: str
+) -> None:
     """Show the fleet: clusters and resources, as the agents report them."""
     now = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
     try:
-        view = read.read(repo, branch=branch, now=now, grace=grace)
+        view = read.read(repo, branch=branch, now=now, grace=grace, cluster_repos=cluster_repos)
     except errors.InputError as error:
         out.fail_input(error)
     except errors.GitfleetError as error:

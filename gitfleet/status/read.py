@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from gitfleet import errors, pipeline, source
 from gitfleet import status as fleet_status
-from gitfleet.gitstore import lookup, rendered, repository, status
+from gitfleet.gitstore import clusterrepos, lookup, rendered, repository, status
 from gitfleet.interpreter import Interpreter
 from gitfleet.model import loaded
 from gitfleet.model.origin import Origin
@@ -68,15 +68,38 @@ def _reports(repo: repository.Repository) -> dict[str, reports.ClusterReport]:
     }
 
 
+def _source(
+    path: str,
+    repo: repository.Repository,
+    head: loaded.LoadedSource | None,
+    source_commit: str | None,
+    notes: list[str],
+) -> loaded.LoadedSource | None:
+    """The source the tip was rendered from (HEAD's when nothing was rendered)."""
+    if head is not None and source_commit in (None, head.revision):
+        return head
+    if source_commit and repo.commit_of(source_commit):
+        return _load(path, source_commit, notes)
+    if source_commit:
+        notes.append(
+            f"source commit {source_commit} is not in the repository: built-in interpreter"
+            " rules only"
+        )
+    return None
+
+
 def read(
     path: str,
     *,
     branch: str | None = None,
     now: datetime.datetime,
     grace: float | None = None,
+    cluster_repos: str | None = None,
 ) -> fleet_status.FleetView:
     """The fleet of the repository at `path` as of `now` (`grace`: default, the source's
-    failover heartbeat grace period)."""
+    failover heartbeat grace period). With `cluster_repos` (a URL template, see
+    `gitstore.clusterrepos`), each cluster's status ref is first brought from its own
+    repository into this one."""
     repo = repository.open_repository(path)
     if repo is None:
         raise errors.SourceError(Origin(path), "not a Git repository (its top must hold .git)")
@@ -88,15 +111,7 @@ def read(
         if tip is None:
             notes.append(f"{rendered.branch_ref(name)} does not exist: nothing rendered yet")
         source_commit = tip.source_commit if tip is not None else None
-        src = head if head is not None and source_commit in (None, head.revision) else None
-        if src is None and source_commit and repo.commit_of(source_commit):
-            src = _load(path, source_commit, notes)
-        elif src is None and source_commit:
-            notes.append(
-                f"source commit {source_commit} is not in the repository: built-in"
-                " interpreter rules only"
-            )
-        found = _reports(repo)
+        src = _source(path, repo, head, source_commit, notes)
         modes = {f.rpartition("/")[2]: "" for f in (tip.folders if tip else ()) if _folder(f)}
         templates: dict[ResourceKey, RawObject] = {}
         interp = Interpreter()
@@ -106,11 +121,13 @@ def read(
             interp = Interpreter(src.objects.customizations, src.third_party_customizations)
             if grace is None:
                 grace = float(src.config.failover.heartbeat_grace_seconds)
+        if cluster_repos is not None:
+            failed = clusterrepos.fetch_status(repo, cluster_repos, modes)
+            notes += [f"status of {c} not fetched: {why}" for c, why in failed.items()]
+        found = _reports(repo)
         return fleet_status.fleet(
             fleet_status.Rendered(
-                branch=name,
-                commit=tip.commit if tip else None,
-                source_commit=source_commit,
+                branch=name, commit=tip.commit if tip else None, source_commit=source_commit
             ),
             bindings=_bindings(repo, tip) if tip is not None else [],
             reports_by_cluster=found,
