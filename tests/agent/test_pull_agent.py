@@ -2,7 +2,8 @@
 
 Aspects covered:
 - one look and sync applies the cluster's own ref and pushes only its status ref, naming the
-  commit applied; the shared rendered branch (fetched sparsely) gives the same cluster state;
+  commit applied, with the cluster's heartbeat, version, APIs, capacity and Ready condition;
+  the shared rendered branch (fetched sparsely) gives the same cluster state;
 - a restart writes nothing: the status ref and the cluster stay as they were;
 - a force-pushed Work ref is the next desired state;
 - the remote going down: the last complete commit stays the desired state (drift is still
@@ -90,7 +91,12 @@ def test_once_applies_its_own_ref_and_reports(
     assert works["renderedCommit"] == applied and works["converged"] is True
     assert {m["name"] for m in works["manifests"]} == {"shop", "web", "c0", "c1"}
     summary = remote.status_file("m1", "cluster.yaml")
-    assert summary["status"]["conditions"][0]["status"] == "True"
+    reported = summary["status"]
+    assert reported["conditions"][0]["status"] == "True"
+    assert reported["kubernetesVersion"] and reported["apiEnablements"]
+    assert reported["resourceSummary"]["allocatable"]["cpu"]
+    assert reported["resourceSummary"]["allocated"]["pods"]
+    assert summary["heartbeatTime"] and summary["renderedCommit"] == applied
     assert [r for r in remote.refs() if "/status/" in r] == [status.status_ref("m1")]
 
 
