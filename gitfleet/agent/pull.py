@@ -138,7 +138,7 @@ class PullAgent:
         ref = self.settings.works_ref
         try:
             tips = self.remote.tips()
-            self.received += self.remote.fetch_status(tips.status)
+            self._fetch_status(tips.status)
             if tips.works is None:
                 return self._keep(f"{ref} does not exist on {self.settings.url} yet")
             fetched = self.remote.fetch_works(tips.works)
@@ -155,6 +155,14 @@ class PullAgent:
         if not fetched.folder and self.settings.sparse:
             return self._keep(f"{fetched.commit} of {ref} has no works/{self.name}/ folder")
         return self._take(fetched.commit)
+
+    def _fetch_status(self, tip: str | None) -> None:
+        """Bring the remote's status ref into the copy (best effort: the worker may have just
+        moved it by pushing a report, and a report is no reason to miss a new Work commit)."""
+        try:
+            self.received += self.remote.fetch_status(tip)
+        except errors.SourceError as exc:
+            log.info("cluster %s: status ref not brought in: %s", self.name, exc)
 
     def _keep(self, problem: str) -> bool:
         kept = self.current.rendered.commit if self.current else "nothing"
