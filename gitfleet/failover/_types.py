@@ -17,6 +17,9 @@ class Report:
     """When the agent last reported (RFC 3339): Karmada's cluster lease."""
     ready: meta.Condition | None = None
     """The Ready condition the agent reported for its cluster."""
+    rendered_commit: str = ""
+    """The rendered commit the agent applied (what makes a new report of the same health a
+    different one)."""
     current: bool = False
     """The report is of the Works the previous render wrote for the cluster (the rendered
     branch's tip, or the cluster's own ref at that tip): only then does `health` say anything

@@ -29,12 +29,21 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from gitfleet import __version__, pipeline, source
+from gitfleet import __version__, failover, pipeline, source
 from gitfleet.errors import GitfleetError, InputError, RefConflictError
 from gitfleet.gitstore import refs, rendered, status, store
 from gitfleet.model import diagnostic, loaded
 from gitfleet.model.origin import Origin
-from gitfleet.service import backoff, events, server, state, target, wakeup, watcher
+from gitfleet.service import (
+    backoff,
+    events,
+    observed,
+    server,
+    state,
+    target,
+    wakeup,
+    watcher,
+)
 
 MAX_CONFLICTS = 5
 """Renders made again in one look after lost races before giving up until the next look."""
@@ -117,6 +126,7 @@ class Reconciler:
             source_branch=settings.branch, rendered_branch=self._branch, updated=""
         )
         self._state_loaded = False
+        self._failover = observed.FailoverWatch(self.repo, clock)
 
     # -- one look -------------------------------------------------------------------------
 
@@ -133,7 +143,7 @@ class Reconciler:
                 self._emit("no-source", "", branch=self.settings.branch)
                 self._handled = ("", None)
             return Outcome.NO_SOURCE
-        if self._handled == (commit, self._tip_commit()):
+        if self._handled == (commit, self._tip_commit()) and not self._failover_due():
             return Outcome.IDLE
         if commit != self._state.last_seen:
             self._emit("seen", commit, branch=self.settings.branch, trigger=trigger)
@@ -142,6 +152,16 @@ class Reconciler:
         if outcome is not Outcome.STOPPED:
             self._handled = (commit, self._tip_commit())
         return outcome
+
+    def _failover_due(self, snapshot: failover.Observed | None = None) -> bool:
+        """Whether time or the agents' reports may change the render of the tip's source
+        (`observed.FailoverWatch`)."""
+        tip = rendered.read_tip(self.repo, self._branch)
+        return self._failover.due(tip, self._render_report, snapshot)
+
+    def _render_report(self, tip: rendered.Tip) -> Mapping[str, object]:
+        previous = self._previous(tip)
+        return previous.report if previous is not None else {}
 
     def _tip_commit(self) -> str | None:
         found = refs.read_ref(self.repo, rendered.branch_ref(self._branch))
@@ -157,9 +177,11 @@ class Reconciler:
                 problem = diagnostic.error(error.origin, error.message)
                 return self._invalid(commit, [problem], timings)
         self._branch = self.settings.rendered_branch or loaded_source.config.rendered_branch
+        self._failover.settings = loaded_source.config.failover
         for _ in range(MAX_CONFLICTS):
             tip = rendered.read_tip(self.repo, self._branch)
-            if tip is not None and tip.source_commit == commit:
+            snapshot = self._failover.observe(tip)
+            if tip is not None and tip.source_commit == commit and not self._failover_due(snapshot):
                 return self._done(Outcome.UP_TO_DATE, commit, tip.commit, timings)
             if self.wake.stopped:
                 return self._abandon(commit)
@@ -170,6 +192,7 @@ class Reconciler:
                     self._previous(tip),
                     status.read_cluster_status(self.repo)[1],
                     now=self.repo.commit_time(commit),
+                    observed=snapshot,
                 )
             if not result.ok:
                 return self._invalid(commit, list(result.diagnostics), timings)
@@ -184,6 +207,7 @@ class Reconciler:
             if publication is None:
                 return self._abandon(commit)
             published = publication.published
+            self._failover.remember(result, published.commit, loaded_source.config.failover)
             outcome = Outcome.RENDERED if published.created else Outcome.UNCHANGED
             return self._done(outcome, commit, published.commit, timings, result)
         raise RefConflictError(

@@ -43,24 +43,27 @@ def _bindings(repo: repository.Repository, tip: rendered.Tip) -> list[fleet_stat
     return list(pipeline.read_previous(tip.commit, tip.files, read).bindings.values())
 
 
-def _synced(
+def synced(
     repo: repository.Repository,
     tip: rendered.Tip | None,
     found: Mapping[str, reports.ClusterReport],
 ) -> dict[str, bool | None]:
+    """Per cluster that reported, whether what it applied is the tip's render of its folder
+    (None when its commit is not in the repository)."""
     names = sorted(n for n, r in found.items() if r.rendered_commit)
     trees = lookup.object_ids(
         repo, [f"{found[n].rendered_commit}:{rendered.WORKS}/{n}" for n in names]
     )
     commits = lookup.object_ids(repo, [found[n].rendered_commit for n in names])
-    synced: dict[str, bool | None] = {}
+    by_name: dict[str, bool | None] = {}
     for name, tree, commit in zip(names, trees, commits, strict=True):
         current = tip.folders.get(f"{rendered.WORKS}/{name}") if tip is not None else None
-        synced[name] = None if commit is None else tree == current
-    return synced
+        by_name[name] = None if commit is None else tree == current
+    return by_name
 
 
-def _reports(repo: repository.Repository) -> dict[str, reports.ClusterReport]:
+def reports_of(repo: repository.Repository) -> dict[str, reports.ClusterReport]:
+    """Every cluster's last report, by name (the reconciler's own status ref left out)."""
     return {
         name: reports.decode(name, found.files, found.rendered_commit)
         for name, found in status.read_all(repo).items()
@@ -124,7 +127,7 @@ def read(
         if cluster_repos is not None:
             failed = clusterrepos.fetch_status(repo, cluster_repos, modes)
             notes += [f"status of {c} not fetched: {why}" for c, why in failed.items()]
-        found = _reports(repo)
+        found = reports_of(repo)
         return fleet_status.fleet(
             fleet_status.Rendered(
                 branch=name, commit=tip.commit if tip else None, source_commit=source_commit
@@ -132,7 +135,7 @@ def read(
             bindings=_bindings(repo, tip) if tip is not None else [],
             reports_by_cluster=found,
             modes=modes,
-            synced=_synced(repo, tip, found),
+            synced=synced(repo, tip, found),
             templates=templates,
             interp=interp,
             now=now,

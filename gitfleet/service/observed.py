@@ -1,0 +1,93 @@
+"""What failover needs from the reconciler: a snapshot of what the agents reported, taken now,
+and when the same source commit must be rendered again.
+
+A render with failover is a function of the source, the previous render, the agents' reports
+and the time (`gitfleet.failover`). The source and the previous render move by commits; the
+reports and the time move on their own: a heartbeat expires, a toleration runs out, the
+replacement of a failed cluster becomes healthy. `FailoverWatch.due` says when that may change
+the render: it asks the watch of the last render made on the rendered branch's tip (or, for a
+tip this reconciler did not make, the watch resumed from its render.yaml) whether a snapshot
+taken now differs in a way that matters.
+
+The snapshot is read from the status refs as `gitfleet status` reads them
+(`gitfleet.status.read`): each cluster's heartbeat and Ready condition, whether what it
+applied is the tip's render of its folder, and the health of each applied manifest.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Mapping
+
+from gitfleet import failover, pipeline
+from gitfleet.gitstore import rendered
+from gitfleet.gitstore.repository import Repository
+from gitfleet.model import loaded, times, work
+from gitfleet.status import read as status_read
+from gitfleet.status import reports
+
+
+def _report(found: reports.ClusterReport, synced: bool | None) -> failover.Report:
+    return failover.Report(
+        heartbeat=found.heartbeat,
+        ready=found.ready_condition,
+        rendered_commit=found.rendered_commit,
+        current=bool(synced),
+        health={
+            m.key: m.health if m.applied else work.ResourceHealth.UNKNOWN for m in found.manifests
+        },
+    )
+
+
+def snapshot(repo: Repository, tip: rendered.Tip | None, at: str) -> failover.Observed:
+    """Every cluster's last report, read at `at` (RFC 3339)."""
+    found = status_read.reports_of(repo)
+    synced = status_read.synced(repo, tip, found)
+    return failover.Observed(
+        at=at, reports={name: _report(r, synced.get(name)) for name, r in sorted(found.items())}
+    )
+
+
+class FailoverWatch:
+    """The reconciler's memory of what its last render's failover depended on."""
+
+    def __init__(self, repo: Repository, clock: Callable[[], float]) -> None:
+        self.repo = repo
+        self.clock = clock
+        self.settings = loaded.FailoverSettings()
+        self._watch: failover.Watch | None = None
+        self._tip: str | None = None
+        """The rendered commit `_watch` is the watch of."""
+
+    def observe(self, tip: rendered.Tip | None) -> failover.Observed:
+        """A snapshot taken now."""
+        moment = datetime.datetime.fromtimestamp(self.clock(), datetime.UTC)
+        return snapshot(self.repo, tip, times.text(moment))
+
+    def remember(
+        self, result: pipeline.RenderResult, commit: str, settings: loaded.FailoverSettings
+    ) -> None:
+        """Remember the watch of `result`, rendered as (or found equal to) `commit`."""
+        self._watch, self._tip, self.settings = result.failover_watch, commit, settings
+
+    def due(
+        self,
+        tip: rendered.Tip | None,
+        read: Callable[[rendered.Tip], Mapping[str, object]],
+        observed: failover.Observed | None = None,
+    ) -> bool:
+        """Whether a render of the tip's source made now may fail over differently; `read`
+        gives the tip's render.yaml, for a tip this reconciler did not make."""
+        if tip is None:
+            return False
+        watch = self._watch if self._tip == tip.commit else None
+        if watch is None:
+            report = read(tip)
+            clusters = report.get("clusters")
+            section = report.get("failover")
+            watch = failover.Watch.resumed(
+                section if isinstance(section, dict) else None,
+                clusters if isinstance(clusters, dict) else (),
+            )
+            self._watch, self._tip = watch, tip.commit
+        return watch.due(observed or self.observe(tip), self.settings)
