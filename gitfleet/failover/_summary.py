@@ -32,14 +32,17 @@ class Summary:
 
     section: Mapping[str, Any]
     changes: tuple[str, ...]
+    headline: tuple[str, ...] = ()
+    """The changes in short (evictions and removals counted per cluster), for the subject."""
 
     def message(self, default: str) -> str:
-        """The commit message: the changes (or `default` alone)."""
+        """The commit message: the changes in short, then each (or `default` alone)."""
         if not self.changes:
             return default
-        subject = "failover: " + "; ".join(self.changes)
+        short = self.headline or self.changes
+        subject = "failover: " + "; ".join(short)
         if len(subject) > SUBJECT_LIMIT:
-            subject = f"failover: {self.changes[0]} (and {len(self.changes) - 1} more)"
+            subject = f"failover: {short[0]} (and {len(short) - 1} more)"
         body = "\n".join(f"- {line}" for line in self.changes)
         return f"{subject}\n\n{body}\n\n{default}"
 
@@ -64,6 +67,18 @@ def _moves(before: work.ResourceBindingSpec, after: work.ResourceBindingSpec) ->
     ]
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Move:
+    resource: str
+    left: str
+    replicas: int
+    line: str
+
+
+def _grouped(lines: Sequence[str], what: str) -> str:
+    return lines[0] if len(lines) == 1 else f"{len(lines)} resources {what}"
+
+
 @dataclasses.dataclass(slots=True)
 class Events:
     """The transitions one render makes, in the order bindings are scheduled."""
@@ -71,7 +86,9 @@ class Events:
     waits: list[dict[str, str]] = dataclasses.field(default_factory=list)
     blocks: list[dict[str, str]] = dataclasses.field(default_factory=list)
     tasks: list[dict[str, str]] = dataclasses.field(default_factory=list)
-    lines: list[str] = dataclasses.field(default_factory=list)
+    moves: list[_Move] = dataclasses.field(default_factory=list)
+    releases: list[tuple[str, str, str]] = dataclasses.field(default_factory=list)
+    """(cluster, why, line) of each old copy removed."""
 
     def waiting(self, resource: str, name: str, until: str) -> None:
         self.waits.append({"resource": resource, "cluster": name, "evictAt": until})
@@ -101,10 +118,28 @@ class Events:
             line = f"{resource} left {where} for {', '.join(moves)}"
         else:
             line = f"{resource} left {where}"
-        self.lines.append(line)
+        self.moves.append(_Move(resource, where, sum(gone.values()), line))
 
     def released(self, resource: str, name: str, why: str) -> None:
-        self.lines.append(f"{resource} removed from {name} ({why})")
+        self.releases.append((name, why, f"{resource} removed from {name} ({why})"))
+
+    def _headline(self) -> list[str]:
+        """Evictions per cluster left (with the largest move of replicas), removals per
+        cluster and reason."""
+        found = []
+        for where in sorted({m.left for m in self.moves}):
+            moves = [m for m in self.moves if m.left == where]
+            top = max(moves, key=lambda m: (m.replicas, m.resource))
+            if len(moves) == 1:
+                found.append(top.line)
+            elif top.replicas:
+                found.append(f"{len(moves)} resources left {where}, {top.line}")
+            else:
+                found.append(f"{len(moves)} resources left {where}")
+        for name, why in sorted({(n, w) for n, w, _ in self.releases}):
+            lines = [line for n, w, line in self.releases if (n, w) == (name, why)]
+            found.append(_grouped(lines, f"removed from {name} ({why})"))
+        return found
 
     def summary(
         self,
@@ -140,4 +175,5 @@ class Events:
             for b in section["blocked"]
             if (b["cluster"], b["resource"]) not in known
         ]
-        return Summary(section, (*changes, *self.lines))
+        details = [m.line for m in self.moves] + [line for _, _, line in self.releases]
+        return Summary(section, (*changes, *details), (*changes, *self._headline()))
