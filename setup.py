@@ -2,7 +2,7 @@
 `gitfleet init` works from an installed package. Everything else is in pyproject.toml.
 
 Editable installs skip the copy: their `gitfleet` package sits next to example-repo/, which
-`gitfleet.cli.init.example_repo()` finds there.
+`gitfleet.gitstore.scaffold.example_repo()` finds there.
 """
 
 import shutil

@@ -1,121 +1,19 @@
-"""`gitfleet init DIR`: start a source repository as a copy of the example, committed once.
-
-The example repository ships in two places: an installed wheel carries it as the package
-data folder `gitfleet/_examplerepo` (copied there by the build step in setup.py), and a
-source checkout or editable install reads the top-level `example-repo/` directly. Both hold
-the same files; `example_repo()` picks whichever exists.
-"""
+"""`gitfleet init DIR`: start a source repository as a copy of the example, committed once
+(`gitstore.scaffold` does the work)."""
 
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import click
-import yaml
 
-import gitfleet
+from gitfleet import errors
 from gitfleet.cli import options
 from gitfleet.cli import output as out
+from gitfleet.gitstore import scaffold as scaffolding
 
-PACKAGED = "_examplerepo"
-"""The example's folder inside an installed package."""
-
-CHECKOUT = "example-repo"
-"""The example's folder at the top of a source checkout."""
-
-FALLBACK_IDENTITY = ("-c", "user.name=gitfleet", "-c", "user.email=gitfleet@localhost")
-"""Used for the first commit only when Git has no identity configured (a fresh machine)."""
-
-DEFAULT_BRANCH = "main"
-
-
-def example_repo() -> Path:
-    """The folder to copy: the packaged copy in a wheel install, else the checkout's."""
-    package = Path(gitfleet.__file__).resolve().parent
-    for candidate in (package / PACKAGED, package.parent / CHECKOUT):
-        if (candidate / "gitfleet.yaml").is_file():
-            return candidate
-    raise click.ClickException(
-        f"the example repository is missing from this installation (looked in {package / PACKAGED})"
-    )
-
-
-def _source_branch(repo: Path) -> str:
-    """The branch gitfleet.yaml names as the source branch, so the first commit lands there."""
-    settings = yaml.safe_load((repo / "gitfleet.yaml").read_text(encoding="utf-8")) or {}
-    branch = settings.get("sourceBranch") if isinstance(settings, dict) else None
-    return branch if isinstance(branch, str) and branch else DEFAULT_BRANCH
-
-
-def _git(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True)
-    return done.stdout.strip()
-
-
-def _identity(repo: Path) -> tuple[str, ...]:
-    """No options when Git can name the author and committer, else a fallback identity."""
-    for who in ("GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"):
-        probe = subprocess.run(["git", "var", who], cwd=repo, capture_output=True, text=True)
-        if probe.returncode != 0:
-            return FALLBACK_IDENTITY
-    return ()
-
-
-def _commit(repo: Path, branch: str) -> str:
-    """`git init`, add everything, commit; returns the commit's sha."""
-    _git(repo, "init", "-q")
-    _git(repo, "symbolic-ref", "HEAD", f"refs/heads/{branch}")
-    _git(repo, "add", "-A")
-    _git(repo, *_identity(repo), "commit", "-q", "-m", "Start a fleet from gitfleet's example")
-    return _git(repo, "rev-parse", "HEAD")
-
-
-def _refuse_unless_empty(directory: Path) -> None:
-    if not directory.exists():
-        return
-    if not directory.is_dir():
-        raise click.ClickException(f"{directory}: exists and is not a directory")
-    if any(directory.iterdir()):
-        raise click.ClickException(
-            f"{directory}: directory is not empty; choose a new or empty one"
-        )
-
-
-def _undo(directory: Path, existed: bool) -> None:
-    """Leave things as they were: remove what init created."""
-    if not existed:
-        shutil.rmtree(directory, ignore_errors=True)
-        return
-    for child in directory.iterdir():
-        if child.is_dir() and not child.is_symlink():
-            shutil.rmtree(child, ignore_errors=True)
-        else:
-            child.unlink(missing_ok=True)
-
-
-def scaffold(directory: Path) -> tuple[str, str, list[str]]:
-    """Copy the example into `directory` (new or empty) and commit it: (sha, branch, files)."""
-    _refuse_unless_empty(directory)
-    existed = directory.exists()
-    try:
-        shutil.copytree(example_repo(), directory, dirs_exist_ok=True)
-        branch = _source_branch(directory)
-        sha = _commit(directory, branch)
-        files = _git(directory, "ls-files").splitlines()
-    except BaseException as error:
-        _undo(directory, existed)
-        if isinstance(error, FileNotFoundError) and error.filename == "git":
-            raise click.ClickException("git is needed to create the repository") from error
-        if isinstance(error, subprocess.CalledProcessError):
-            detail = (error.stderr or "").strip() or f"exit code {error.returncode}"
-            raise click.ClickException(
-                f"git {error.cmd[1]} failed in {directory}: {detail}"
-            ) from error
-        raise
-    return sha, branch, files
+example_repo = scaffolding.example_repo
 
 
 @click.command()
@@ -124,7 +22,10 @@ def scaffold(directory: Path) -> tuple[str, str, list[str]]:
 def init(directory: Path, output: str) -> None:
     """Create a source repository in DIRECTORY (new or empty): a copy of the example fleet,
     committed, ready for `gitfleet validate --repo DIRECTORY`."""
-    sha, branch, files = scaffold(directory)
+    try:
+        sha, branch, files = scaffolding.scaffold(directory)
+    except errors.GitfleetError as error:
+        raise click.ClickException(str(error)) from error
     data = {"path": os.fspath(directory), "branch": branch, "commit": sha, "files": files}
     human = (
         f"created {directory}: {len(files)} files, commit {sha[:12]} on {branch}\n"
