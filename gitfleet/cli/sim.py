@@ -10,76 +10,17 @@ topology labels, and which reports the Cluster's declared `status.kubernetesVers
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
-import signal
-import threading
-from collections.abc import Iterator
 from pathlib import Path
-from types import FrameType
-from typing import Any
 
 import click
 
 from gitfleet import errors
-from gitfleet.cli import options
+from gitfleet.cli import options, signals
 from gitfleet.cli import output as out
+from gitfleet.demo import simulated
 
-REGION_LABEL = "topology.kubernetes.io/region"
-ZONE_LABEL = "topology.kubernetes.io/zone"
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class ClusterPlan:
-    """How to simulate one cluster: its name and its constructor options."""
-
-    name: str
-    options: dict[str, Any]
-
-
-def plans_from_repo(repo: str) -> list[ClusterPlan]:
-    """One plan per Cluster of the source at `repo`, in name order."""
-    from gitfleet import source  # only here: reading a source needs Git
-
-    loaded = source.load(repo)
-    plans = []
-    for cluster in sorted(loaded.objects.clusters, key=lambda c: c.metadata.name):
-        status, spec = cluster.status, cluster.spec
-        nodes = status.node_summary.total_num if status.node_summary else 0
-        nodes = max(nodes, 1)
-        plan_options: dict[str, Any] = {"nodes": nodes}
-        declared = status.resource_summary.allocatable if status.resource_summary else None
-        if declared:
-            plan_options["capacity"] = {name: str(amount) for name, amount in declared.items()}
-        labels = {}
-        if spec.region:
-            labels[REGION_LABEL] = spec.region
-        zone = spec.zone or (spec.zones[0] if spec.zones else "")
-        if zone:
-            labels[ZONE_LABEL] = zone
-        if labels:
-            plan_options["node_labels"] = labels
-        if status.kubernetes_version:
-            plan_options["kubernetes_version"] = status.kubernetes_version
-        plans.append(ClusterPlan(cluster.metadata.name, plan_options))
-    return plans
-
-
-@contextlib.contextmanager
-def _stop_on_signal() -> Iterator[threading.Event]:
-    """An event set by SIGINT or SIGTERM while the block runs (installed before anything is
-    printed, so a caller that signals as soon as it reads the output is heard)."""
-    stop = threading.Event()
-
-    def handle(signum: int, frame: FrameType | None) -> None:
-        stop.set()
-
-    previous = {sig: signal.signal(sig, handle) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield stop
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+ClusterPlan = simulated.ClusterPlan
+plans_from_repo = simulated.plans_from_repo
 
 
 @click.command()
@@ -154,7 +95,7 @@ def _serve(
         for index, plan in enumerate(plans)
     ]
     fleet = simulator.SimFleet(clusters)
-    with _stop_on_signal() as stop:
+    with signals.stop_on_signal() as stop:
         try:
             urls = fleet.start()
             paths = fleet.write_kubeconfigs(directory)

@@ -1,0 +1,61 @@
+"""`gitfleet demo`: everything on one machine — a source repository from the example fleet,
+simulated member clusters (Push and Pull), the reconciler, the push agent and a pull agent —
+then a change scaled, an override added, a cluster failing and coming back, with a live status
+table (redrawn in place on a terminal, written at each step otherwise).
+
+Ends with a summary and exit 0 when every step happened, 1 when one did not (with the reason
+and the last log lines). Every thread and server is stopped and the temporary folder removed,
+unless `--keep`: then everything keeps running for exploring, where things are is printed, and
+Ctrl-C (or SIGTERM) stops it, leaving the folder. `-o json` (or yaml) prints the summary as
+data (the story then goes to standard error).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from gitfleet import demo as demos
+from gitfleet.cli import options, signals
+from gitfleet.cli import output as out
+
+
+@click.command("demo")
+@click.option("--keep", is_flag=True, help="Leave everything running to explore; Ctrl-C stops.")
+@click.option("--fast", is_flag=True, help="Shorter intervals, no pauses (for tests).")
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Work in this new or empty folder, and leave it (default: a temporary folder).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=1),
+    default=45.0,
+    show_default=True,
+    help="Seconds to wait for any one step.",
+)
+@options.output_option
+def demo(keep: bool, fast: bool, directory: Path | None, timeout: float, output: str) -> None:
+    """Run gitfleet end to end on simulated clusters: render, apply, change, fail over."""
+    story = sys.stdout if output == "text" else sys.stderr
+    display = demos.Display(story, live=story.isatty())
+    options = demos.Options(directory=directory, keep=keep, fast=fast, timeout=timeout)
+    with signals.stop_on_signal() as stop:
+        running = demos.Demo(options, display, stop)
+        summary = running.run()
+        try:
+            if keep and summary.ok:
+                for line in running.where():
+                    display.say(line)
+                display.say("everything keeps running; press Ctrl-C to stop")
+                stop.wait()
+        finally:
+            summary = running.close(summary)
+    human = "\n".join(["", "Summary", *(f"  {line}" for line in summary.lines())])
+    out.emit(summary.to_json(), output, human)
+    sys.exit(0 if summary.ok else 1)
