@@ -6,15 +6,14 @@ Aspects covered:
 - its test step is the README's test command, which is .ci/run's command;
 - every extra it installs exists in pyproject.toml, and the dev extra brings the lint tools
   the lint job runs (ruff, mypy --strict, lint-imports, whose config is at the top);
-- the README's Quick start has exactly two commands; the first installs gitfleet and runs a
-  registered command on a folder that exists;
+- the README's Quick start has exactly two commands; the first installs gitfleet and runs
+  `gitfleet demo`, a registered command;
 - the README's command table matches the commands this checkout has.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import itertools
 import re
 import shlex
 import tomllib
@@ -123,10 +122,8 @@ def test_quick_start_installs_and_runs_gitfleet() -> None:
     assert setup == "python3 -m venv .venv && .venv/bin/pip install -q ."
     program, command, *args = shlex.split(run)
     assert program == ".venv/bin/gitfleet"
-    assert command in main.COMMANDS
-    for flag, value in itertools.pairwise(args):
-        if flag == "--repo":
-            assert (ROOT / value).is_dir()
+    assert command == "demo" and command in main.COMMANDS
+    assert args == [], "the demo needs nothing but an installation"
 
 
 def test_readme_command_table_matches_the_cli() -> None:
