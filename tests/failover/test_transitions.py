@@ -6,10 +6,11 @@ toleration runs; after it the binding leaves the cluster, its replicas go to the
 graceful eviction task keeps the old copy; an agent reporting Ready=False gives the not-ready
 taint; the policy's clusterTolerations (shorter, forever) and failover.cluster.purgeMode
 (Directly), and the settings (no default toleration, eviction off, default purge mode) decide;
-no other cluster fits: nothing moves and a Failover condition says why; eviction tasks end
-when the replacement is healthy on the current render, when their grace period is over, and
-not on health from an older render; recovery moves a Divided workload nothing back and lets
-a Duplicated one return; a cluster that never reported is not judged; determinism.
+no other cluster fits: nothing moves and a Failover condition says why; eviction tasks end when
+the replacement is healthy on the current render, when their grace period is over, and not on
+health from an older render; the commit subject counts what left a cluster; recovery moves a
+Divided workload nothing back and lets a Duplicated one return; a cluster that never reported
+is not judged; determinism.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import dataclasses
 from typing import Any
 
 import pytest
+from builders import make_configmap, make_policy, selector
 from failover_kit import (
     SETTINGS,
     at,
@@ -96,6 +98,21 @@ def test_after_the_toleration_replicas_move_and_a_task_keeps_the_old_copy() -> N
     assert result.failover is not None
     changes = result.failover.summary(None).changes
     assert "Deployment shop/web moved 1 replicas from m2 to m1 (+1)" in changes
+
+
+def test_the_headline_counts_what_left_a_cluster() -> None:
+    """The commit subject names the largest move and counts the rest per cluster."""
+    docs = [*fleet_docs(), make_configmap("web-config", namespace="shop")]
+    docs.append(make_policy("config", selector("ConfigMap", "v1", name="web-config")))
+    first = start(docs)
+    result = place(docs, first, beats(AFTER_TOLERATION, {"m2": 0}))
+    assert result.failover is not None
+    summary = result.failover.summary(None)
+    moved = "Deployment shop/web moved 1 replicas from m2 to m1 (+1)"
+    assert summary.headline[-1] == f"2 resources left m2, {moved}"
+    assert "ConfigMap shop/web-config left m2" in summary.changes
+    subject = summary.message("render x").splitlines()[0]
+    assert subject.startswith("failover: m2 unreachable since") and moved in subject
 
 
 def test_reported_not_ready_gives_the_not_ready_taint() -> None:
