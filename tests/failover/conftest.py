@@ -1,5 +1,5 @@
-"""Failover tests: this folder goes on the import path so that `failover_kit` imports by name
-in pytest's importlib mode too."""
+"""Failover tests: this folder goes on the import path, last (so that `conftest` still names
+the shared tests/conftest.py), so that `failover_kit` imports by name in importlib mode too."""
 
 from __future__ import annotations
 
@@ -8,4 +8,4 @@ from pathlib import Path
 
 HERE = str(Path(__file__).resolve().parent)
 if HERE not in sys.path:
-    sys.path.insert(0, HERE)
+    sys.path.append(HERE)
