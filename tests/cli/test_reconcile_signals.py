@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -50,10 +51,17 @@ def start(*args: str) -> subprocess.Popen[str]:
 
 
 def until(process: subprocess.Popen[str], word: str) -> str:
-    for line in _lines(process):
-        if f" {word} " in line:
-            return line
-    pytest.fail(f"the process ended before logging {word}")
+    """The first line logging `word`; the process is killed (and the test fails) if it does
+    not come within BOUND seconds."""
+    watchdog = threading.Timer(BOUND, process.kill)
+    watchdog.start()
+    try:
+        for line in _lines(process):
+            if f" {word} " in line:
+                return line
+    finally:
+        watchdog.cancel()
+    pytest.fail(f"the process ended, or logged nothing, before logging {word}")
 
 
 def finish(process: subprocess.Popen[str], sig: int) -> tuple[int, list[str]]:

@@ -17,9 +17,11 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
+import pytest
 from service.service_helpers import BOUND, ROOT, Fleet
 
 from gitfleet.service import reconciler
@@ -118,14 +120,19 @@ def test_sigkill_at_any_moment_leaves_the_remote_consistent(fleet: Fleet, tmp_pa
     for delay in KILL_DELAYS:
         sources.add(fleet.push_change())
         process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        watchdog = threading.Timer(BOUND, process.kill)
+        watchdog.start()
         try:
             assert process.stdout is not None
             for line in process.stdout:
                 if " seen " in line:
                     break
+            else:
+                pytest.fail("the reconciler logged no look")
             time.sleep(delay)
             os.kill(process.pid, signal.SIGKILL)
         finally:
+            watchdog.cancel()
             process.wait(BOUND)
             process.stdout.close()  # type: ignore[union-attr]
         consistent(fleet, sources)
