@@ -67,6 +67,8 @@ def render(
         docs = list(yaml.load_all(folder.joinpath(file).read_text(encoding="utf-8")))
         for doc in docs:
             if doc.get("kind") == "Deployment":
-                _fill_deployment(doc, cluster=name, repo=url, ref=ref, image=image, extra=extra_args)
+                _fill_deployment(
+                    doc, cluster=name, repo=url, ref=ref, image=image, extra=extra_args
+                )
         yaml.dump_all(docs, out)
     return out.getvalue()
