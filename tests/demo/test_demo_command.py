@@ -60,13 +60,22 @@ def test_keep_leaves_everything_running_until_interrupted(tmp_path: Path) -> Non
         text=True,
         env=env,
     )
-    try:
+    told: list[str] = []
+    ready = threading.Event()
+
+    def drain() -> None:
+        # Read stderr to the end, so the demo never blocks on a full pipe while it runs.
         assert process.stderr is not None
-        told = []
         for line in process.stderr:
             told.append(line)
             if "press Ctrl-C to stop" in line:
-                break
+                ready.set()
+        ready.set()
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        assert ready.wait(timeout=180), "".join(told)
         assert any("try: gitfleet status --repo" in line for line in told), "".join(told)
         status = subprocess.run(
             [sys.executable, "-m", "gitfleet", "status", "--repo", str(folder / "fleet.git")],
@@ -78,11 +87,19 @@ def test_keep_leaves_everything_running_until_interrupted(tmp_path: Path) -> Non
         assert status.returncode == 0, status.stderr
         assert "gcp-euw1-a" in status.stdout
         process.send_signal(signal.SIGINT)
-        out, _ = process.communicate(timeout=60)
+        assert process.stdout is not None
+        deadline = threading.Timer(120, process.kill)
+        deadline.start()
+        try:
+            out = process.stdout.read()
+            process.wait()
+        finally:
+            deadline.cancel()
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
+        reader.join(timeout=10)
     assert process.returncode == 0
     summary = json.loads(out)
     assert summary["ok"] and summary["workspace"] == str(folder)
