@@ -301,6 +301,15 @@ def _too_deep(data: bytes) -> Problem | None:
     flow = data.count(b"[") + data.count(b"{")
     if flow <= _FLOW_BUDGET and _DEEP_PREFIX.search(data) is None:
         return None
+    flow_depth = 0
+    for offset, byte in enumerate(data):
+        if byte in b"[{":
+            flow_depth += 1
+            if flow_depth > MAX_DEPTH:
+                line, col = _position(data[:offset].decode("utf-8", "replace"), offset)
+                return Problem(line, col, f"nesting deeper than {MAX_DEPTH} levels")
+        elif byte in b"]}":
+            flow_depth = max(flow_depth - 1, 0)
     depth = 0
     try:
         for event in yaml.parse(data, Loader=yaml.CSafeLoader):
@@ -313,8 +322,15 @@ def _too_deep(data: bytes) -> Problem | None:
                     return Problem(mark.line + 1, mark.column + 1, message)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
-    except yaml.YAMLError:
+    except yaml.MarkedYAMLError as exc:
+        # Newer libyaml builds stop at their own nesting limit before we count that deep.
+        if "nesting depth" in str(exc.problem) and exc.problem_mark is not None:
+            mark = exc.problem_mark
+            message = f"nesting deeper than {MAX_DEPTH} levels"
+            return Problem(mark.line + 1, mark.column + 1, message)
         return None  # the real parse reports the syntax error, located
+    except yaml.YAMLError:
+        return None
     return None
 
 
