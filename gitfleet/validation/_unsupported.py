@@ -8,23 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from gitfleet.model import cluster, config, diagnostic, loaded, policy
+from gitfleet.model import cluster, diagnostic, loaded, policy
 from gitfleet.validation import _report
 
 _PROPAGATION = (policy.PropagationPolicy.KIND, policy.ClusterPropagationPolicy.KIND)
 
 UNSUPPORTED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (_PROPAGATION, ("spec", "placement", "workloadAffinity")),
-    (_PROPAGATION, ("spec", "activationPreference")),
     (_PROPAGATION, ("spec", "failover", "application")),
-    (_PROPAGATION, ("spec", "dependentOverrides")),
-    (_PROPAGATION, ("spec", "schedulePriority")),
     (_PROPAGATION, ("spec", "association")),
+    (_PROPAGATION, ("spec", "conflictResolution")),
+    (_PROPAGATION, ("spec", "preserveResourcesOnDeletion")),
     ((cluster.Cluster.KIND,), ("spec", "impersonatorSecretRef")),
-    (
-        (config.ResourceInterpreterCustomization.KIND,),
-        ("spec", "customizations", "componentResource"),
-    ),
 )
 """(kinds, field path): fields of Karmada kinds that gitfleet does not support yet."""
 

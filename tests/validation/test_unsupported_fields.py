@@ -21,24 +21,18 @@ SPEC = "  propagateDeps: true\n"
 CASES = [
     pytest.param(WEB, SPEC, SPEC + "  association: true\n", "spec.association", id="association"),
     pytest.param(
-        WEB, SPEC, SPEC + "  activationPreference: Lazy\n", "spec.activationPreference",
-        id="activation preference",
-    ),
-    pytest.param(
-        WEB, SPEC, SPEC + "  dependentOverrides: [web]\n", "spec.dependentOverrides",
-        id="dependent overrides",
-    ),
-    pytest.param(
-        WEB, SPEC,
-        SPEC + "  schedulePriority:\n"
-        "    {priorityClassSource: KubePriorityClass, priorityClassName: hi}\n",
-        "spec.schedulePriority", id="schedule priority",
-    ),
-    pytest.param(
         WEB, SPEC,
         SPEC + "  failover:\n    application:\n      decisionConditions: {tolerationSeconds: 60}\n"
         "      gracePeriodSeconds: 600\n",
         "spec.failover.application", id="application failover",
+    ),
+    pytest.param(
+        WEB, SPEC, SPEC + "  conflictResolution: Overwrite\n", "spec.conflictResolution",
+        id="conflict resolution: agents take over existing objects either way",
+    ),
+    pytest.param(
+        WEB, SPEC, SPEC + "  preserveResourcesOnDeletion: true\n",
+        "spec.preserveResourcesOnDeletion", id="preserve on deletion: agents prune regardless",
     ),
     pytest.param(
         WEB, "  placement:\n",
@@ -49,12 +43,6 @@ CASES = [
         "clusters/member1.yaml", "  secretRef:\n",
         "  impersonatorSecretRef: {namespace: karmada-cluster, name: imp}\n  secretRef:\n",
         "spec.impersonatorSecretRef", id="impersonator",
-    ),
-    pytest.param(
-        "interpreter/widgets.yaml", "    healthInterpretation:\n",
-        "    componentResource:\n      luaScript: |\n        function GetComponents(obj)\n"
-        "          return {}\n        end\n    healthInterpretation:\n",
-        "spec.customizations.componentResource", id="component resource",
     ),
 ]  # fmt: skip
 
@@ -78,3 +66,20 @@ def test_empty_values_are_not_reported(check: Check) -> None:
     quiet = SPEC + "  association: false\n  dependentOverrides: []\n"
     assert check(variant(WEB, SPEC, quiet)) == []
     assert check(FLEET) == []
+
+
+SUPPORTED = [
+    pytest.param(SPEC + "  activationPreference: Lazy\n", id="activation preference"),
+    pytest.param(SPEC + "  dependentOverrides: [web]\n", id="dependent overrides"),
+    pytest.param(
+        SPEC + "  schedulePriority:\n"
+        "    {priorityClassSource: KubePriorityClass, priorityClassName: hi}\n",
+        id="schedule priority",
+    ),
+]
+
+
+@pytest.mark.parametrize("new", SUPPORTED)
+def test_fields_gitfleet_acts_on_are_not_warned(check: Check, new: str) -> None:
+    found = check(variant(WEB, SPEC, new))
+    assert not [line for line in found if "not supported by gitfleet yet" in line], found
