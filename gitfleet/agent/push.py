@@ -42,7 +42,7 @@ class Settings:
     """The rendered branch; default: gitfleet.yaml's renderedBranch at HEAD, else
     gitfleet/rendered."""
     interval: float = 30.0
-    heartbeat: float = 60.0
+    heartbeat: float = 10.0
     cache_dir: Path | None = None
     """Where remote repositories are copied (default: `~/.cache/gitfleet`)."""
     retry: kube.Retry = dataclasses.field(default_factory=kube.Retry)

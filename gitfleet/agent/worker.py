@@ -43,7 +43,7 @@ class Pace:
     """How often a worker syncs, reports when nothing changes, and retries after failures."""
 
     interval: float = 30.0
-    heartbeat: float = 60.0
+    heartbeat: float = 10.0
     backoff: Backoff = dataclasses.field(default_factory=Backoff)
 
 
@@ -192,7 +192,10 @@ class ClusterWorker:
             if round_ is not None:
                 result = self.step(round_)
                 self.failures = self.failures + 1 if result.error else 0
-            delay = pace.backoff.delay(self.failures) if self.failures else pace.interval
+            # A quiet cluster still reports every heartbeat, so failover never mistakes it for
+            # a dead one.
+            quiet = min(pace.interval, pace.heartbeat)
+            delay = pace.backoff.delay(self.failures) if self.failures else quiet
             self.wake.wait(delay)
             self.wake.clear()
 

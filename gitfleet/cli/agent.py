@@ -101,8 +101,9 @@ def _sync_options(func: F) -> F:
         _number(
             "--heartbeat",
             click.FloatRange(min=1),
-            60.0,
-            "Seconds between status reports when nothing changes.",
+            10.0,
+            "Seconds between status reports when nothing changes (keep it well under the "
+            "failover heartbeat grace period, 40 s by default).",
         ),
         _number(
             "--max-prune-share",

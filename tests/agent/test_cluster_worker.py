@@ -6,7 +6,8 @@ Aspects covered:
 - a cluster without a kubeconfig is reported with the problem and not Ready, and the step
   does not raise;
 - a running worker retries a cluster that was down until it converges; an idle one stops
-  at once when halted.
+  at once when halted;
+- a quiet worker steps (and so can report) every heartbeat, even with a long sync interval.
 """
 
 from __future__ import annotations
@@ -124,3 +125,36 @@ def test_an_idle_worker_stops_when_halted(git_repo: GitRepo, tmp_path: Path) -> 
     member.halt()
     member.close()
     assert member.thread is not None and not member.thread.is_alive()
+
+
+def test_a_quiet_worker_still_steps_every_heartbeat(
+    git_repo: GitRepo, sim_cluster: RunningSim
+) -> None:
+    """A long sync interval must not starve the heartbeat, or failover would take a healthy,
+    idle cluster for a dead one."""
+    round_ = _round(git_repo)
+    steps: list[fleet.Round] = []
+
+    def current() -> fleet.Round:
+        steps.append(round_)
+        return round_
+
+    repo = repository.open_repository(git_repo.path)
+    assert repo is not None
+    pace = worker.Pace(interval=3600, heartbeat=0.05, backoff=worker.Backoff(0.05, 0.1))
+    member = worker.ClusterWorker(
+        fleet.Target("member1", sim_cluster.kubeconfig),
+        repo=repo,
+        current=current,
+        retry=kube.NO_WAIT,
+        pace=pace,
+    )
+    member.start()
+    try:
+        deadline = time.monotonic() + 20
+        while len(steps) < 3:
+            assert time.monotonic() < deadline, "the worker waited for the sync interval"
+            time.sleep(0.02)
+    finally:
+        member.halt()
+        member.close()
