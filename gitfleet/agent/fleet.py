@@ -23,6 +23,7 @@ from pathlib import Path
 
 from gitfleet import errors, source
 from gitfleet.agent import workdir
+from gitfleet.gitstore import rendered as rendered_branch
 from gitfleet.gitstore import works
 from gitfleet.gitstore.repository import Repository
 from gitfleet.interpreter import Interpreter
@@ -92,7 +93,7 @@ def resolve(repo: Repository, repo_path: Path, commit: str, kubeconfig_dir: Path
     """The round for rendered commit `commit` of the repository at `repo_path`."""
     rendered = works.read_commit(repo, commit)
     source_commit = rendered.source_commit
-    trailers = works.commit_trailers(repo, source_commit) if source_commit else None
+    trailers = rendered_branch.commit_trailers(repo, source_commit) if source_commit else None
     if trailers is None:
         log.info(
             "source commit %r is not in the repository: every folder with a kubeconfig"

@@ -173,7 +173,7 @@ class PullAgent:
         self.error = ""
         if self.current is not None and self.current.rendered.commit == commit:
             return False
-        trailers = works.commit_trailers(self.repo, commit) or {}
+        trailers = rendered.commit_trailers(self.repo, commit) or {}
         commit_info = works.RenderedCommit(commit=commit, trailers=trailers, clusters=(self.name,))
         self.current = fleet.Round(commit_info, ())
         log.info("cluster %s: desired state is now %s", self.name, commit)

@@ -21,11 +21,12 @@ from typing import Any
 import yaml
 
 from gitfleet.agent import identity
+from gitfleet.gitstore import rendered
 
 KUSTOMIZATION = "kustomization.yaml"
 CLUSTER_SCOPED = "_cluster"
 CORE_GROUP = "core"
-ALLOW_PRUNE_TRAILER = "Gitfleet-Allow-Prune"
+ALLOW_PRUNE_TRAILER = rendered.ALLOW_PRUNE_TRAILER
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 

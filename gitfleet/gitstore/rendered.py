@@ -24,6 +24,10 @@ from gitfleet.gitstore.repository import Repository
 CLUSTER_REFS = "refs/heads/gitfleet/works/"
 WORKS = "works"
 SOURCE_TRAILER = "Source-Commit"
+ALLOW_PRUNE_TRAILER = "Gitfleet-Allow-Prune"
+CARRIED_TRAILERS = (ALLOW_PRUNE_TRAILER,)
+"""Trailers of the source commit copied onto the rendered and per-cluster commits, so that an
+agent which can read only its own cluster's ref still sees them."""
 RENDER_TRAILER = "Gitfleet-Render"
 DEFAULT_IDENT = ("gitfleet", "gitfleet@localhost")
 
@@ -136,6 +140,14 @@ def _cluster_trees(
     return found
 
 
+def commit_trailers(repo: Repository, rev: str) -> Mapping[str, str] | None:
+    """The trailers of any commit (e.g. a rendered commit's source), None if it is absent."""
+    commit = repo.commit_of(rev)
+    if commit is None:
+        return None
+    return objects.trailers_of(repo.read([commit], objects.COMMIT).get(commit, b""))
+
+
 def publish(
     repo: Repository,
     branch: str,
@@ -167,6 +179,8 @@ def publish(
     moves: list[refs.Move] = []
     created = tip is None or tip.tree != built.id
     trailers = [(SOURCE_TRAILER, source_commit), (RENDER_TRAILER, version)]
+    source_trailers = commit_trailers(repo, source_commit) or {}
+    trailers += [(k, source_trailers[k]) for k in CARRIED_TRAILERS if k in source_trailers]
     commit = tip_commit or ""
     if created:
         made = objects.commit_object(
@@ -182,7 +196,9 @@ def publish(
         commit = made.id
     elif tip is not None:
         trailers = [
-            (k, v) for k, v in tip.trailers.items() if k in (SOURCE_TRAILER, RENDER_TRAILER)
+            (k, v)
+            for k, v in tip.trailers.items()
+            if k in (SOURCE_TRAILER, RENDER_TRAILER, *CARRIED_TRAILERS)
         ]
     clusters = _publish_clusters(repo, built, fmt, who, trailers, new_objects, moves)
     store.write(repo, list({o.id: o for o in new_objects}.values()), fmt)

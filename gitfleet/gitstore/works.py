@@ -71,11 +71,3 @@ def root_file(repo: Repository, commit: str, name: str) -> bytes | None:
     if entry is None or entry.kind is not tree.EntryKind.FILE:
         return None
     return tree.read_blobs(repo, [entry])[entry.path]
-
-
-def commit_trailers(repo: Repository, rev: str) -> Mapping[str, str] | None:
-    """The trailers of any commit (e.g. a rendered commit's source), None if it is absent."""
-    commit = repo.commit_of(rev)
-    if commit is None:
-        return None
-    return objects.trailers_of(repo.read([commit], objects.COMMIT).get(commit, b""))

@@ -60,8 +60,8 @@ def test_a_rendered_commit(git_repo: GitRepo) -> None:
     assert works.cluster_folder(repo, commit, "m3").files == {}
     assert works.root_file(repo, commit, "render.yaml") == b"r: 1\n"
     assert works.root_file(repo, commit, "absent.yaml") is None
-    assert works.commit_trailers(repo, source) == {"Gitfleet-Allow-Prune": "all"}
-    assert works.commit_trailers(repo, "0" * 40) is None
+    assert rendered.commit_trailers(repo, source) == {"Gitfleet-Allow-Prune": "all"}
+    assert rendered.commit_trailers(repo, "0" * 40) is None
 
 
 def test_symbolic_links_are_problems(git_repo: GitRepo) -> None:

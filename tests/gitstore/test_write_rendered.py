@@ -10,7 +10,8 @@ Aspects covered:
 - a missing cluster ref is written again even when the branch does not change;
 - compare-and-swap: a stale expected tip raises RefConflictError and moves nothing; one stale
   ref in a transaction leaves every other ref where it was;
-- unchanged files are not written again (only the new blob, trees and commits are added).
+- unchanged files are not written again (only the new blob, trees and commits are added);
+- the source commit's `Gitfleet-Allow-Prune` trailer is carried onto every rendered commit.
 """
 
 from __future__ import annotations
@@ -152,3 +153,22 @@ def test_one_stale_ref_fails_the_whole_transaction(repo: repository.Repository) 
         refs.update(repo, moves, "swap")
     assert _git(repo, "rev-parse", "refs/heads/gitfleet/works/east") == east
     assert _git(repo, "rev-parse", "refs/heads/gitfleet/works/west") == west
+
+
+def test_source_allow_prune_trailer_reaches_every_cluster_ref(repo: repository.Repository) -> None:
+    """A pull agent reads only its own cluster's ref: the source commit's permission to prune
+    beyond the guard must be on that ref's commit too."""
+    empty = _git(repo, "hash-object", "-t", "tree", "-w", "/dev/null")
+    source = _git(repo, "commit-tree", empty, "-m", "remove the shop\n\nGitfleet-Allow-Prune: east")
+    done = rendered.publish(
+        repo, BRANCH, _files(east=2), expected=None, source_commit=source, version="0.1.0",
+        author=WHO,
+    )  # fmt: skip
+    for commit in (done.commit, done.clusters["east"]):
+        trailers = _git(repo, "log", "-1", "--format=%(trailers:only)", commit)
+        assert "Gitfleet-Allow-Prune: east" in trailers.splitlines()
+    assert rendered.commit_trailers(repo, done.clusters["east"]) == {
+        "Source-Commit": source,
+        "Gitfleet-Render": "0.1.0",
+        "Gitfleet-Allow-Prune": "east",
+    }
