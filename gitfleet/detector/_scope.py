@@ -22,6 +22,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 
 from gitfleet.model import diagnostic
+from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawMeta, RawObject, ResourceTemplate
 
 DEFAULT_NAMESPACE = "default"
@@ -141,6 +142,12 @@ def _with_namespace(template: ResourceTemplate, namespace: str) -> ResourceTempl
     return dataclasses.replace(template, body=body)
 
 
+def _namespace_origin(template: ResourceTemplate) -> Origin:
+    """Where the namespace is (or would be) written; located only when a warning needs it,
+    since locating a field parses the file again."""
+    return template.origin.at("metadata", "namespace")
+
+
 def effective(
     template: ResourceTemplate,
     crds: Mapping[tuple[str, str], bool],
@@ -151,12 +158,11 @@ def effective(
     namespaced = crds.get(scope_key)
     if namespaced is None:
         namespaced = scope_key not in CLUSTER_SCOPED
-    where = template.origin.at("metadata", "namespace")
     if not namespaced:
         if template.namespace:
             diagnostics.append(
                 diagnostic.warning(
-                    where,
+                    _namespace_origin(template),
                     f"{template.kind} {template.name}: metadata.namespace is ignored, "
                     f"{template.kind} is cluster-scoped",
                 )
@@ -168,7 +174,7 @@ def effective(
     if scope_key not in NAMESPACED and scope_key not in crds:
         diagnostics.append(
             diagnostic.warning(
-                where,
+                _namespace_origin(template),
                 f"{template.kind} {template.name}: no CustomResourceDefinition in the source "
                 f"says whether {template.kind} is namespaced; assuming namespace "
                 f"{DEFAULT_NAMESPACE!r} (set metadata.namespace, or add the CRD)",
