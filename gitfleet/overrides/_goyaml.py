@@ -22,13 +22,12 @@ from typing import Any, cast
 
 import yaml
 
+from gitfleet.model import yamlscalars
 from gitfleet.overrides import _gojson
 
 _PREFIX = "tag:yaml.org,2002:"
 STR, INT, FLOAT, BOOL, NULL = (_PREFIX + t for t in ("str", "int", "float", "bool", "null"))
 MERGE, TIMESTAMP = _PREFIX + "merge", _PREFIX + "timestamp"
-_INT64 = 1 << 63
-_UINT64 = 1 << 64
 
 _WORDS: dict[str, tuple[str, Any]] = {
     **{w: (BOOL, True) for w in ("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE")},
@@ -42,9 +41,6 @@ _WORDS: dict[str, tuple[str, Any]] = {
 }
 _HINTS = {**dict.fromkeys("+-", "S"), **dict.fromkeys("0123456789", "D")}
 _HINTS.update({**dict.fromkeys("yYnNtTfFoO~", "M"), ".": "."})
-_GO_INT = re.compile(r"([+-]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)")
-_GO_UINT = re.compile(r"0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*")
-_YAML_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
 _DOT_FLOAT = re.compile(r"\.[0-9]+([eE][-+]?[0-9]+)?")
 _BASE60_FLOAT = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
 _TIME = r"([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(?:[.,][0-9]+)?"
@@ -58,25 +54,6 @@ _TIMESTAMPS = (
 
 class DocumentError(ValueError):
     """The text is not a YAML document Karmada could turn into JSON."""
-
-
-def _go_int(text: str) -> int | None:
-    """`strconv.ParseInt(text, 0, 64)`, then `ParseUint` (go-yaml tries both)."""
-    match = _GO_INT.fullmatch(text)
-    if match is None:
-        return None
-    sign, digits = match.groups()
-    prefix = digits[:2].lower()
-    if prefix in ("0x", "0o", "0b"):
-        base, body = {"0x": 16, "0o": 8, "0b": 2}[prefix], digits[2:]
-    else:
-        base, body = (8 if digits.startswith("0") else 10), digits
-    value = int(body, base) * (-1 if sign == "-" else 1)
-    if -_INT64 <= value < _INT64:
-        return value
-    if not sign and _GO_UINT.fullmatch(digits) and value < _UINT64:
-        return value
-    return None
 
 
 def _looks_like_timestamp(text: str) -> bool:
@@ -104,12 +81,12 @@ def resolve(text: str) -> tuple[str, Any]:
     if hint in "DS":
         if _looks_like_timestamp(text):
             return TIMESTAMP, text
-        plain = text.replace("_", "")
-        number = _go_int(plain)
+        number = yamlscalars.go_int(text.replace("_", ""))
         if number is not None:
             return INT, number
-        if _YAML_FLOAT.fullmatch(plain) and not math.isinf(float(plain)):
-            return FLOAT, float(plain)
+        value = yamlscalars.go_float(text)
+        if value is not None:
+            return FLOAT, value
     return STR, text
 
 
