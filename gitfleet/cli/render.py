@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import click
@@ -48,12 +48,8 @@ def _now(repo: repository.Repository, commit: str) -> str | None:
 
 
 def _previous(repo: repository.Repository, tip: rendered.Tip) -> pipeline.PreviousRender:
-    def read(paths: Sequence[str]) -> Mapping[str, bytes]:
-        wanted = set(paths)
-        return rendered.read_files(repo, tip, wanted.__contains__)
-
     fmt = store.object_format(repo)
-    return pipeline.read_previous(tip.commit, tip.files, read, fmt.name)
+    return pipeline.read_previous(tip.commit, tip.files, rendered.reader(repo, tip), fmt.name)
 
 
 def _materialise(

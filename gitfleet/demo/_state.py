@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -93,10 +93,7 @@ def _subject(repo: repository.Repository, commit: str) -> str:
 def _bindings(
     repo: repository.Repository, tip: rendered.Tip
 ) -> tuple[Mapping[str, Any], Mapping[ResourceKey, Binding]]:
-    def read(paths: Sequence[str]) -> Mapping[str, bytes]:
-        return rendered.read_files(repo, tip, set(paths).__contains__)
-
-    previous = pipeline.read_previous(tip.commit, tip.files, read)
+    previous = pipeline.read_previous(tip.commit, tip.files, rendered.reader(repo, tip))
     section = previous.report.get("failover")
     return (section if isinstance(section, dict) else {}), previous.bindings
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from gitfleet.errors import RefConflictError
 from gitfleet.gitstore import objects, refs, store
@@ -104,6 +104,11 @@ def read_files(repo: Repository, tip: Tip, wanted: Callable[[str], bool]) -> dic
     if missing:
         raise repo.fail(f"cannot read {missing[0]!r} of {tip.commit}: object missing")
     return {path: blobs[oid] for path, oid in chosen.items()}
+
+
+def reader(repo: Repository, tip: Tip) -> Callable[[Iterable[str]], dict[str, bytes]]:
+    """Reads the tip's files by path, as `pipeline.read_previous` asks for them."""
+    return lambda paths: read_files(repo, tip, set(paths).__contains__)
 
 
 def identity(repo: Repository) -> objects.Signature:

@@ -26,7 +26,7 @@ import dataclasses
 import datetime
 import enum
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from gitfleet import __version__, failover, pipeline, source
@@ -247,11 +247,8 @@ class Reconciler:
         """The tip as the next render reads it (its bindings and render.yaml)."""
         if tip is None:
             return None
-
-        def read(paths: Sequence[str]) -> Mapping[str, bytes]:
-            return rendered.read_files(self.repo, tip, set(paths).__contains__)
-
         fmt = store.object_format(self.repo)
+        read = rendered.reader(self.repo, tip)
         return pipeline.read_previous(tip.commit, tip.files, read, fmt.name)
 
     # -- outcomes -------------------------------------------------------------------------

@@ -14,7 +14,7 @@ A cluster is `synced` when the tree its reported commit holds at `works/<cluster
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from gitfleet import errors, pipeline, source
 from gitfleet import status as fleet_status
@@ -37,10 +37,8 @@ def _load(path: str, rev: str | None, notes: list[str]) -> loaded.LoadedSource |
 
 
 def _bindings(repo: repository.Repository, tip: rendered.Tip) -> list[fleet_status.Binding]:
-    def read(paths: Sequence[str]) -> Mapping[str, bytes]:
-        return rendered.read_files(repo, tip, set(paths).__contains__)
-
-    return list(pipeline.read_previous(tip.commit, tip.files, read).bindings.values())
+    previous = pipeline.read_previous(tip.commit, tip.files, rendered.reader(repo, tip))
+    return list(previous.bindings.values())
 
 
 def synced(
