@@ -16,7 +16,6 @@ Each command of the group lives in this module and shares its options.
 from __future__ import annotations
 
 import logging
-import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +24,7 @@ from typing import Any, TypeVar
 import click
 
 from gitfleet import errors
-from gitfleet.cli import options
+from gitfleet.cli import options, signals
 from gitfleet.cli import output as out
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -36,26 +35,14 @@ def agent() -> None:
     """Apply rendered manifests to member clusters and report their status."""
 
 
-def _on_signals(handler: Callable[[], None]) -> dict[int, Any]:
-    """Call `handler` on SIGINT and SIGTERM; returns the handlers to restore."""
-    return {
-        sig: signal.signal(sig, lambda _signum, _frame: handler())
-        for sig in (signal.SIGINT, signal.SIGTERM)
-    }
-
-
 def _drive(runner: Any, once: bool) -> Any:
     """Run an agent until SIGINT or SIGTERM, or `once`; what `once()` returned (None when
     it ran until stopped)."""
-    previous = _on_signals(runner.stop)
-    try:
+    with signals.on_stop_signal(runner.stop):
         if not once:
             runner.run()
             return None
         return runner.once()
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
 def _summary(result: Any) -> dict[str, Any]:

@@ -14,39 +14,26 @@ SIGINT, which end it cleanly with exit 0.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
-from types import FrameType
 
 import click
 
 from gitfleet import errors
 from gitfleet.cli import output as out
+from gitfleet.cli import signals
 from gitfleet.service import events, reconciler, server, target, wakeup
 
 SECRET_ENV = "GITFLEET_WEBHOOK_SECRET"
 _FAILED = {reconciler.Outcome.INVALID, reconciler.Outcome.NO_SOURCE}
 
 
-@contextlib.contextmanager
-def _stop_on_signal(wake: wakeup.Wakeup) -> Iterator[None]:
-    """SIGTERM and SIGINT ask the service to stop (from a helper thread: a handler must not
-    take locks the interrupted code may hold)."""
-
-    def handle(signum: int, frame: FrameType | None) -> None:
-        threading.Thread(target=wake.stop, daemon=True).start()
-
-    previous = {sig: signal.signal(sig, handle) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+def _stop_from_a_thread(wake: wakeup.Wakeup) -> None:
+    """Ask the service to stop from a helper thread: a signal handler must not take locks the
+    interrupted code may hold."""
+    threading.Thread(target=wake.stop, daemon=True).start()
 
 
 def _secret(path: str | None) -> bytes:
@@ -148,7 +135,7 @@ def reconcile(
         click.echo(f"error: {error}", err=True)
         sys.exit(1)
     try:
-        with _stop_on_signal(wake):
+        with signals.on_stop_signal(lambda: _stop_from_a_thread(wake)):
             if once:
                 sys.exit(_once(service))
             service.run()
