@@ -89,6 +89,7 @@ def run(
             expected=previous.commit if previous else None,
             source_commit=loaded.revision,
             version=__version__,
+            tip=tip,
         )
         return Outcome(result, target, published.commit, published.created, None)
     finally:

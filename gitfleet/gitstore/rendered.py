@@ -163,13 +163,17 @@ def publish(
     version: str,
     author: objects.Signature | None = None,
     message: str | None = None,
+    tip: Tip | None = None,
 ) -> Published:
     """Commit `files` on `branch` if the branch is still at `expected` (None: must not exist),
     and bring every cluster ref in line; `RefConflictError` when another writer moved one.
     `message` is the rendered commit's message (default `render <source commit>`; failover
-    says there what it changed)."""
+    says there what it changed). `tip` is the branch's tip as the caller already read it at
+    `expected` (read again when not given); the ref update's compare-and-swap still catches
+    a writer that moved the branch since."""
     fmt = store.object_format(repo)
-    tip = read_tip(repo, branch)
+    if tip is None or tip.commit != expected:
+        tip = read_tip(repo, branch)
     tip_commit = tip.commit if tip else None
     if tip_commit != expected:
         where = f"now at {tip_commit}" if tip_commit else "absent"

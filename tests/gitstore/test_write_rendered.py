@@ -8,7 +8,8 @@ Aspects covered:
 - a change commits on top of the tip and moves only the changed cluster's ref;
 - a cluster that disappears gets one commit with no files, then is left alone;
 - a missing cluster ref is written again even when the branch does not change;
-- compare-and-swap: a stale expected tip raises RefConflictError and moves nothing; one stale
+- compare-and-swap: a stale expected tip (also one the caller read before another writer
+  moved the branch) raises RefConflictError and moves nothing; one stale
   ref in a transaction leaves every other ref where it was;
 - unchanged files are not written again (only the new blob, trees and commits are added);
 - the source commit's `Gitfleet-Allow-Prune` trailer is carried onto every rendered commit.
@@ -138,6 +139,21 @@ def test_stale_expected_tip_moves_nothing(repo: repository.Repository) -> None:
         _publish(repo, _files(east=4), first.commit, 3)
     with pytest.raises(RefConflictError):
         _publish(repo, _files(east=4), None, 3)
+    assert _git(repo, "rev-parse", f"refs/heads/{BRANCH}") == second.commit
+    assert _git(repo, "rev-parse", "refs/heads/gitfleet/works/east") == second.clusters["east"]
+
+
+def test_a_tip_read_before_another_writer_moved_the_branch_moves_nothing(
+    repo: repository.Repository,
+) -> None:
+    first = _publish(repo, _files(east=2), None, 1)
+    seen = rendered.read_tip(repo, BRANCH)
+    second = _publish(repo, _files(east=3), first.commit, 2)
+    with pytest.raises(RefConflictError, match="moved while rendering"):
+        rendered.publish(
+            repo, BRANCH, _files(east=4), expected=first.commit, source_commit=f"{3:040x}",
+            version="0.1.0", author=WHO, tip=seen,
+        )  # fmt: skip
     assert _git(repo, "rev-parse", f"refs/heads/{BRANCH}") == second.commit
     assert _git(repo, "rev-parse", "refs/heads/gitfleet/works/east") == second.clusters["east"]
 
