@@ -51,7 +51,7 @@ def test_the_demo_tells_the_whole_story(
 
 def test_keep_leaves_everything_running_until_interrupted(tmp_path: Path) -> None:
     folder = tmp_path / "demo"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1"}
     command = [sys.executable, "-m", "gitfleet", "demo", "--fast", "--keep", "-o", "json"]
     process = subprocess.Popen(
         [*command, "--dir", str(folder)],
@@ -88,7 +88,8 @@ def test_keep_leaves_everything_running_until_interrupted(tmp_path: Path) -> Non
         assert "gcp-euw1-a" in status.stdout
         process.send_signal(signal.SIGINT)
         assert process.stdout is not None
-        deadline = threading.Timer(120, process.kill)
+        # SIGABRT, with PYTHONFAULTHANDLER set, makes a hung demo print every thread's stack.
+        deadline = threading.Timer(120, process.send_signal, (signal.SIGABRT,))
         deadline.start()
         try:
             out = process.stdout.read()
@@ -100,7 +101,7 @@ def test_keep_leaves_everything_running_until_interrupted(tmp_path: Path) -> Non
             process.kill()
             process.wait()
         reader.join(timeout=10)
-    assert process.returncode == 0
+    assert process.returncode == 0, "".join(told[-60:])
     summary = json.loads(out)
     assert summary["ok"] and summary["workspace"] == str(folder)
     assert (folder / "fleet.git").is_dir() and (folder / "source" / "gitfleet.yaml").is_file()
