@@ -51,6 +51,18 @@ class ResourceTemplate:
 
     body: RawObject
     origin: Origin
+    key: ResourceKey = dataclasses.field(init=False, repr=False, compare=False)
+    """(apiVersion, kind, namespace, name), kept: every stage looks templates up by it."""
+
+    def __post_init__(self) -> None:
+        meta = self.body.get("metadata") or {}
+        key = ResourceKey(
+            self.body.get("apiVersion", ""),
+            self.body.get("kind", ""),
+            meta.get("namespace", ""),
+            meta.get("name", ""),
+        )
+        object.__setattr__(self, "key", key)
 
     @property
     def api_version(self) -> str:
@@ -79,7 +91,3 @@ class ResourceTemplate:
     @property
     def uid(self) -> str:
         return self.metadata.get("uid", "")
-
-    @property
-    def key(self) -> ResourceKey:
-        return ResourceKey(self.api_version, self.kind, self.namespace, self.name)
