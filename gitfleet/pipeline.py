@@ -71,6 +71,9 @@ class Placement:
     diagnostics: tuple[diagnostic.Diagnostic, ...]
     failover: failover.Failover | None = None
     """What failover judged and did, when a status snapshot was given."""
+    settled: frozenset[ResourceKey] = frozenset()
+    """The placed bindings (by template) that come out of the scheduler as they go in, the
+    others unchanged: placing them again with the same inputs would change nothing."""
 
     def binding(self, ref: BindingRef) -> Binding | None:
         return next((b for b in self.bindings if BindingRef.of(b) == ref), None)
@@ -111,15 +114,16 @@ def _ref_map(bindings: Iterable[Binding]) -> dict[BindingRef, Binding]:
 
 
 def _settled(binding: Binding, previous: Binding | None, scheduled_ok: bool) -> Binding:
-    """The final generation (one more than before when the spec changed) and, for a binding the
-    scheduler is content with, the observed generation Karmada's scheduler converges to."""
+    """The final generation (one more than before when the spec changed), for a binding the
+    scheduler is content with the observed generation Karmada's scheduler converges to, and
+    the previous schedule's time when the schedule changed nothing (`scheduler.steady`)."""
     final = detector.with_generation(binding, previous)
-    if not scheduled_ok:
-        return final
-    status = dataclasses.replace(
-        final.status, scheduler_observed_generation=final.metadata.generation
-    )
-    return dataclasses.replace(final, status=status)
+    if scheduled_ok and final.status.scheduler_observed_generation != final.metadata.generation:
+        status = dataclasses.replace(
+            final.status, scheduler_observed_generation=final.metadata.generation
+        )
+        final = dataclasses.replace(final, status=status)
+    return scheduler.steady(final, previous)
 
 
 def _schedule(
@@ -152,6 +156,16 @@ def _schedule_failing(
     return outcome, failing.settle(attempt, outcome.binding, outcome.error)
 
 
+def _quiet(
+    unchanged: detector.Unchanged | None, failing: failover.Failover
+) -> detector.Unchanged | None:
+    """`unchanged`, for bindings failover leaves alone whatever the time."""
+    if unchanged is None or not failing.idle:
+        return None
+    chosen = unchanged
+    return lambda template, b: not b.spec.graceful_eviction_tasks and chosen(template, b)
+
+
 def place(
     objs: objects.ObjectSet,
     interp: interpreter.Interpreter,
@@ -161,6 +175,7 @@ def place(
     now: str | None = None,
     observed: failover.Observed | None = None,
     settings: loaded.FailoverSettings | None = None,
+    unchanged: detector.Unchanged | None = None,
 ) -> Placement:
     """Detect, schedule and distribute dependencies for one source revision.
 
@@ -170,7 +185,10 @@ def place(
     keeps the previous result except when no cluster fits at all), and the others go on.
     With a status snapshot (`observed`: heartbeats, health, and the time it was taken),
     failover runs with `settings` (`gitfleet.failover`; default: gitfleet.yaml's defaults);
-    without one it does not.
+    without one it does not. `unchanged` (see `detector.detect`) names the previous bindings
+    that are still the answer: they are neither detected nor scheduled again, unless failover
+    has something to do (a cluster judged unhealthy or tainted NoExecute, a binding with
+    eviction tasks), as time alone moves it on.
     """
     clusters = effective_clusters(objs.clusters, cluster_status)
     failing = None
@@ -178,28 +196,25 @@ def place(
         failing = failover.Failover(clusters, observed, settings or loaded.FailoverSettings())
     if failing is not None:
         clusters = failing.clusters
-    found = detector.detect(objs, interp, previous)
-    prior = _ref_map((previous or {}).values())
+        unchanged = _quiet(unchanged, failing)
     fleet = scheduler.ClusterIndex(clusters)
-    schedules: list[Scheduled] = []
-    placed: list[Binding] = []
-    for b in found.bindings:
-        if b.spec.placement is None:
-            placed.append(b)
-            continue
-        ref = BindingRef.of(b)
-        outcome, final_binding = _schedule_failing(b, fleet, prior.get(ref), now, failing)
-        schedules.append(Scheduled(ref, outcome))
-        placed.append(final_binding)
-    distribution = detector.distribute_dependencies(placed, found.templates, interp, previous)
-    ok = {s.binding for s in schedules if s.outcome.error is None}
-    final = tuple(
-        _settled(b, prior.get(BindingRef.of(b)), BindingRef.of(b) in ok)
-        for b in distribution.bindings
-    )
+    first = _Round(objs, interp, fleet, now)
+    first.run(previous or {}, unchanged, failing)
+    prior = _ref_map((previous or {}).values())
+    moved = {
+        id(b)
+        for b in first.final
+        if b.spec.placement is not None
+        and id(b) not in first.kept
+        and prior.get(BindingRef.of(b)) != b
+    }
+    settled = {rendering.resource_key(b) for b in first.final if b.spec.placement is not None}
+    if moved:
+        settled -= _unsettled(first, moved)
+    found, distribution = first.found, first.distribution
     return Placement(
-        bindings=final,
-        schedules=tuple(schedules),
+        bindings=first.final,
+        schedules=tuple(first.schedules),
         detection=found,
         dependencies=distribution.dependencies,
         clusters=clusters,
@@ -207,7 +222,69 @@ def place(
             diagnostic.sorted_diagnostics([*found.diagnostics, *distribution.diagnostics])
         ),
         failover=failing,
+        settled=frozenset(settled),
     )
+
+
+class _Round:
+    """One pass of detection, scheduling and dependency distribution over a source."""
+
+    def __init__(
+        self,
+        objs: objects.ObjectSet,
+        interp: interpreter.Interpreter,
+        fleet: scheduler.ClusterIndex,
+        now: str | None,
+    ) -> None:
+        self.objs, self.interp, self.fleet, self.now = objs, interp, fleet, now
+        self.kept: set[int] = set()
+        self.schedules: list[Scheduled] = []
+        self.final: tuple[Binding, ...] = ()
+
+    def run(
+        self,
+        previous: Mapping[ResourceKey, Binding],
+        unchanged: detector.Unchanged | None,
+        failing: failover.Failover | None,
+    ) -> None:
+        self.found = detector.detect(self.objs, self.interp, previous, unchanged)
+        reused = detection.Outcome.UNCHANGED
+        self.kept = {id(d.binding) for d in self.found.decisions if d.outcome is reused}
+        prior = _ref_map(previous.values())
+        placed: list[Binding] = []
+        for b in self.found.bindings:
+            if b.spec.placement is None or id(b) in self.kept:
+                placed.append(b)
+                continue
+            ref = BindingRef.of(b)
+            outcome, final_binding = _schedule_failing(
+                b, self.fleet, prior.get(ref), self.now, failing
+            )
+            self.schedules.append(Scheduled(ref, outcome))
+            placed.append(final_binding)
+        self.distribution = detector.distribute_dependencies(
+            placed, self.found.templates, self.interp, previous
+        )
+        ok = {s.binding for s in self.schedules if s.outcome.error is None}
+        self.final = tuple(
+            _settled(b, prior.get(BindingRef.of(b)), BindingRef.of(b) in ok)
+            for b in self.distribution.bindings
+        )
+
+
+def _unsettled(first: _Round, moved: set[int]) -> set[ResourceKey]:
+    """Of the bindings that `first` changed (`moved`, by object id), those that would change
+    again if placed once more with the same inputs: the scheduler reads the previous result
+    (cluster locality reorders it), so one round may not be the last."""
+    again = _Round(first.objs, first.interp, first.fleet, first.now)
+    previous = {rendering.resource_key(b): b for b in first.final}
+    again.run(previous, lambda template, b: id(b) not in moved, None)
+    before = {rendering.resource_key(b): b for b in first.final if id(b) in moved}
+    return {
+        key
+        for b in again.final
+        if (key := rendering.resource_key(b)) in before and before[key] != b
+    }
 
 
 # The render half: placement, then every binding's Work files, as one pure function.
@@ -224,9 +301,11 @@ class PreviousRender:
     files: Mapping[str, str]
     """Blob id of every file, by path."""
     bindings: Mapping[ResourceKey, Binding]
+    """The bindings, without the digests they carry (those are in `recorded`)."""
     report: Mapping[str, Any]
     """render.yaml."""
     object_format: str = "sha1"
+    recorded: rendering.Recorded = dataclasses.field(default_factory=rendering.Recorded)
 
     @property
     def source_commit(self) -> str | None:
@@ -239,19 +318,21 @@ _BINDING_KINDS: dict[str, type[work.ResourceBinding] | type[work.ClusterResource
 }
 
 
-_PARSED: dict[tuple[str, str], Binding | None] = {}
+_Parsed = tuple[Binding, str | None, str | None]
+_PARSED: dict[tuple[str, str], _Parsed | None] = {}
 """Bindings already read back, by (path, blob id): a blob id names its content, so a binding
-file read once need not be parsed again by a long-running reconciler."""
+file read once need not be parsed again by a long-running reconciler (and its binding stays
+the same object, which tells the render it can be reused)."""
 _PARSED_LIMIT = 200_000
 
 
-def _parse_binding(path: str, data: bytes) -> Binding | None:
+def _parse_binding(path: str, data: bytes) -> _Parsed | None:
     doc = _yaml_doc(data) or {}
     cls = _BINDING_KINDS.get(str(doc.get("kind")))
     if cls is None:
         return None
     try:
-        return cls.from_doc(doc, Origin(path))
+        return rendering.Recorded.split(cls.from_doc(doc, Origin(path)))
     except errors.InputError:
         return None
 
@@ -274,13 +355,28 @@ def read_previous(
     for path in wanted:
         _PARSED[(path, files[path])] = _parse_binding(path, contents.get(path, b""))
     bindings: dict[ResourceKey, Binding] = {}
+    digests: dict[ResourceKey, str] = {}
+    templates: dict[ResourceKey, str] = {}
     for path in listed:
         found = _PARSED[(path, files[path])]
-        if found is not None:
-            bindings[rendering.resource_key(found)] = found
+        if found is None:
+            continue
+        binding, digest, template = found
+        key = rendering.resource_key(binding)
+        bindings[key] = binding
+        if digest is not None:
+            digests[key] = digest
+        if template is not None:
+            templates[key] = template
     report = _yaml_doc(contents.get(rendering.RENDER_FILE, b"")) or {}
+    recorded = rendering.Recorded(_text(report.get("inputs")), digests, templates)
     return PreviousRender(
-        commit=commit, files=files, bindings=bindings, report=report, object_format=object_format
+        commit=commit,
+        files=files,
+        bindings=bindings,
+        report=report,
+        object_format=object_format,
+        recorded=recorded,
     )
 
 
@@ -317,12 +413,15 @@ class ClusterChanges:
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class RenderResult:
-    """A render: the tree to commit (new bytes, or the previous blob for files kept as they
-    were), whether it differs from the previous render, what changed per cluster, what was
-    refused, and every diagnostic. When the source has errors nothing is rendered (`ok` is
+    """A render: the tree to commit, as the previous tree (`base`) and what differs from it
+    (`changes`), whether it differs from the previous render, what changed per cluster, what
+    was refused, and every diagnostic. When the source has errors nothing is rendered (`ok` is
     false and `files` is empty)."""
 
-    files: Mapping[str, gitstore_objects.Content]
+    base: Mapping[str, str]
+    """Blob id of every file of the previous tree, by path."""
+    changes: Mapping[str, bytes | None]
+    """The files that differ from `base`: new content, or None for a file removed."""
     changed: bool
     clusters: Mapping[str, ClusterChanges]
     refusals: tuple[rendering.Refusal, ...]
@@ -339,6 +438,15 @@ class RenderResult:
     @property
     def ok(self) -> bool:
         return not any(d.severity is diagnostic.Severity.ERROR for d in self.diagnostics)
+
+    @property
+    def files(self) -> dict[str, gitstore_objects.Content]:
+        """Every file of the tree: new bytes, or the previous blob for a file kept as it was."""
+        found: dict[str, gitstore_objects.Content] = {
+            p: gitstore_objects.Blob(oid) for p, oid in self.base.items() if p not in self.changes
+        }
+        found.update({p: data for p, data in self.changes.items() if data is not None})
+        return found
 
     def message(self, default: str) -> str:
         """The rendered commit's message: `default`, after what failover changed, if anything."""
@@ -485,18 +593,19 @@ def render(
     if not full and observed is None and _already_rendered(source, previous, status, renderer):
         assert previous is not None
         return RenderResult(
-            files={p: gitstore_objects.Blob(oid) for p, oid in previous.files.items()},
-            changed=False, clusters={}, refusals=(), diagnostics=(),
-            source_commit=source.revision, placement=None,
+            base=previous.files, changes={}, changed=False, clusters={}, refusals=(),
+            diagnostics=(), source_commit=source.revision, placement=None,
         )  # fmt: skip
     problems = validation.validate(source)
     if any(d.severity is diagnostic.Severity.ERROR for d in problems):
         return RenderResult(
-            files={}, changed=False, clusters={}, refusals=(), diagnostics=tuple(problems),
-            source_commit=source.revision, placement=None,
+            base={}, changes={}, changed=False, clusters={}, refusals=(),
+            diagnostics=tuple(problems), source_commit=source.revision, placement=None,
         )  # fmt: skip
     objs = source.objects
     interp = interpreter.Interpreter(objs.customizations, source.third_party_customizations)
+    recorded = previous.recorded if previous is not None else None
+    inputs = _inputs(source, effective_clusters(objs.clusters, status), renderer, recorded)
     placement = place(
         objs,
         interp,
@@ -505,7 +614,10 @@ def render(
         now=now,
         observed=observed,
         settings=source.config.failover,
+        unchanged=None if full else inputs.unchanged,
     )
+    if placement.clusters != inputs.clusters:
+        inputs = _inputs(source, placement.clusters, renderer, recorded)
     reported = status or {}
     failed = placement.failover
     summary = None
@@ -516,8 +628,8 @@ def render(
         bindings=placement.bindings,
         templates=placement.detection.templates,
         auto_namespaces=placement.detection.auto_namespaces,
-        objects=objs,
-        third_party=source.third_party_customizations,
+        inputs=inputs,
+        settled=placement.settled,
         context=_context(source, placement, interp),
         source_commit=source.revision,
         renderer=renderer,
@@ -539,6 +651,20 @@ def render(
             any(b.spec.graceful_eviction_tasks for b in placement.bindings)
         ),
     )
+
+
+def _inputs(
+    source: loaded.LoadedSource,
+    clusters: Sequence[cluster.Cluster],
+    renderer: str,
+    recorded: rendering.Recorded | None,
+) -> rendering.Inputs:
+    third_party = source.third_party_customizations
+    return rendering.Inputs(source.objects, clusters, third_party, renderer, recorded)
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _already_rendered(
@@ -577,14 +703,16 @@ def _result(
     )
     written = {p: fmt.object_id(gitstore_objects.BLOB, d) for p, d in tree.files.items()}
     paths = tree.paths
-    files: dict[str, gitstore_objects.Content] = dict(tree.files)
-    files.update({path: gitstore_objects.Blob(old[path]) for path in tree.kept})
     changed = _differs(written, paths, old, previous, tree, fmt)
-    if not changed:
-        files = {path: gitstore_objects.Blob(oid) for path, oid in old.items()}
+    changes: dict[str, bytes | None] = {}
+    if changed:
+        changes = {p: tree.files[p] for p, oid in written.items() if old.get(p) != oid}
+        changes.update({p: None for p in old if p not in paths})
+    else:
         written = {}
     return RenderResult(
-        files=files,
+        base=old,
+        changes=changes,
         changed=changed,
         clusters=_cluster_changes(
             written, paths if changed else frozenset(old), old, (c.name for c in placement.clusters)
@@ -605,8 +733,9 @@ def _differs(
     tree: rendering.Tree,
     fmt: gitstore_objects.Format,
 ) -> bool:
-    """Whether the tree differs from the previous one, render.yaml's `sourceCommit`, `status`
-    and `observedAt` aside (they name the inputs of the render that produced the output)."""
+    """Whether the tree differs from the previous one, render.yaml's `sourceCommit`, `inputs`,
+    `status` and `observedAt` aside (they name the inputs of the render that produced the
+    output)."""
     if previous is None or len(paths) != len(old) or not paths <= old.keys():
         return True
     if any(old[p] != oid for p, oid in written.items() if p != rendering.RENDER_FILE):
@@ -614,6 +743,7 @@ def _differs(
     report = {
         **tree.report,
         "sourceCommit": previous.report.get("sourceCommit"),
+        "inputs": previous.report.get("inputs"),
         "status": previous.report.get("status"),
     }
     if "observedAt" in tree.report:

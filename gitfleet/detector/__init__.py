@@ -16,7 +16,7 @@ permanent ids), `_binding` (binding building), `_dependencies` (dependency distr
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from gitfleet import errors, interpreter
 from gitfleet.detector import (
@@ -34,6 +34,7 @@ from gitfleet.model.template import ResourceKey, ResourceTemplate
 
 Binding = detection.Binding
 Policy = policy.PropagationPolicy | policy.ClusterPropagationPolicy
+Unchanged = Callable[[ResourceTemplate, Binding], bool]
 Outcome = detection.Outcome
 
 
@@ -87,6 +88,13 @@ class _Source:
         else:
             found = next((p for p in self.cluster_policies if p.name == claim.name), None)
         return None if found is None or _match.being_deleted(found) else found
+
+    def waiting(self) -> bool:
+        """Whether a policy waits for a dependentOverride that does not exist."""
+        policies: list[Policy] = [*self.cluster_policies]
+        for pps in self.namespace_policies.values():
+            policies.extend(pps)
+        return any(self.missing_overrides(p) for p in policies)
 
     def missing_overrides(self, obj: Policy) -> list[str]:
         """The policy's dependentOverrides that do not exist
@@ -296,23 +304,33 @@ def detect(
     objs: objects.ObjectSet,
     interp: interpreter.Interpreter,
     previous: Mapping[ResourceKey, Binding] | None = None,
+    unchanged: Unchanged | None = None,
 ) -> detection.Detection:
     """Match every template of `objs` against its policies and build the bindings.
 
     `previous` holds the bindings of the previous render (any key; they are matched to
     templates by binding kind, namespace and name); their claims are sticky and their schedule
-    results are carried over. Pure and deterministic.
+    results are carried over. `unchanged(template, binding)` says that a previous binding is
+    still the template's binding because nothing it was made from changed (Karmada's detector
+    sees no event then): it is kept as it is, without matching policies again. Only when no
+    policy waits for its dependentOverrides, as such a policy warns about every template it
+    wins. Pure and deterministic.
     """
     diagnostics: list[diagnostic.Diagnostic] = []
     templates = _effective_templates(objs, diagnostics)
     source = _Source.of(objs, templates)
     index = _previous_index(previous or {})
     detector = _Detector(source, interp, diagnostics)
+    if unchanged is not None and source.waiting():
+        unchanged = None
     decisions = []
     for template in templates:
         old = index.get(_binding.identity(template))
         if old is not None and not _binding.same_resource(old, template):
             old = None
+        if old is not None and unchanged is not None and unchanged(template, old):
+            decisions.append(detection.Decision.unchanged(template, old))
+            continue
         decisions.append(detector.decide(template, old))
     decisions = _resolve_collisions(decisions, diagnostics)
     bindings = sorted(

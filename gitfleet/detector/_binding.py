@@ -186,6 +186,8 @@ def with_generation(binding: Binding, previous: Binding | None) -> Binding:
         generation = 1
     else:
         generation = max(previous.metadata.generation, 1) + int(previous.spec != binding.spec)
+    if generation == binding.metadata.generation:
+        return binding
     return dataclasses.replace(
         binding, metadata=dataclasses.replace(binding.metadata, generation=generation)
     )

@@ -102,7 +102,15 @@ def _requirer_id(b: Binding) -> str:
 
 
 def _without_attachments(b: Binding) -> Binding:
-    """A binding with what a previous distribution wrote removed, to be recomputed."""
+    """A binding with what a previous distribution wrote removed, to be recomputed (the binding
+    itself when there is none: kept bindings stay the same object for the render)."""
+    found_labels = b.metadata.labels or {}
+    if (
+        not b.spec.required_by
+        and DEPENDENCIES_ANNOTATION not in (b.metadata.annotations or {})
+        and not any(k.startswith(DEPENDED_BY_PREFIX) for k in found_labels)
+    ):
+        return b
     labels = {
         k: v for k, v in (b.metadata.labels or {}).items() if not k.startswith(DEPENDED_BY_PREFIX)
     }

@@ -107,6 +107,8 @@ class Outcome(enum.StrEnum):
     """No policy selects the template: it is not propagated."""
     SKIPPED = "skipped"
     """The detector never propagates this template (reserved group or namespace, ...)."""
+    UNCHANGED = "unchanged"
+    """Nothing the previous binding was made from changed: it is kept, policies not matched."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -121,6 +123,16 @@ class Decision:
     winner: PolicyRef | None = None
     candidates: tuple[Candidate, ...] = ()
     binding: Binding | None = None
+
+    @classmethod
+    def unchanged(cls, template: ResourceTemplate, binding: Binding) -> Decision:
+        return cls(
+            key=template.key,
+            origin=template.origin,
+            outcome=Outcome.UNCHANGED,
+            message="nothing it was made from changed since the previous render: binding kept",
+            binding=binding,
+        )
 
     def to_json(self) -> dict[str, object]:
         return {

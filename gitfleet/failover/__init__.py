@@ -135,6 +135,14 @@ class Failover:
             return f"cluster {name} has an untolerated NoExecute taint"
         return f"cluster {name} is {_summary.state(health)} since {health.since}: {health.message}"
 
+    @property
+    def idle(self) -> bool:
+        """Whether failover leaves every binding without eviction tasks as it is, whatever
+        the time: no cluster judged unhealthy, none tainted NoExecute."""
+        return not self.health and not any(
+            t.effect == _health.NO_EXECUTE for c in self.clusters for t in c.spec.taints
+        )
+
     def attempt(self, binding: Binding, before: Binding | None) -> Attempt:
         """What to schedule `binding` against: `before` (its previous render) evicted from every
         cluster it must leave now."""

@@ -10,19 +10,20 @@ by the deterministic YAML writer (`_yaml`) at a path built from checked names (`
 It does no I/O and reads nothing of the previous render but what the plan hands it: the paths
 the previous tree has (a refused or suspended manifest keeps its previous file, if any, and so
 does a cluster a binding is being evicted from while the eviction task lasts) and,
-for incremental renders, each binding's input digest (`_inputs`): a binding whose digest is
-unchanged keeps its previous files without being rendered again. Overrides and the Webster
-division come in through the plan's context, so this stage imports no other stage.
+for incremental renders, the digests of their inputs the previous bindings carry (`_inputs`):
+a binding the placement reused as it was, or whose files' inputs are unchanged, keeps its
+previous files without being rendered again, and so do Namespaces while the inputs every
+binding shares are unchanged. Overrides and the Webster division come in through the plan's
+context, so this stage imports no other stage.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import datetime
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from gitfleet.model import config, diagnostic, objects, work
+from gitfleet.model import diagnostic, work
 from gitfleet.model.template import ResourceKey, ResourceTemplate
 from gitfleet.render import _inputs, _namespaces, _paths, _report, _work, _yaml, _yamlread
 
@@ -35,7 +36,9 @@ Divide = _work.Divide
 dump_yaml = _yaml.dump
 read_own_yaml = _yamlread.load
 RENDER_FILE = _paths.RENDER_FILE
-INPUTS_ANNOTATION = _inputs.ANNOTATION
+Inputs = _inputs.Inputs
+Recorded = _inputs.Recorded
+TEMPLATE_ANNOTATION = _inputs.TEMPLATE_ANNOTATION
 target_clusters = _work.target_clusters
 
 
@@ -51,7 +54,7 @@ class Previous:
     paths: frozenset[str]
     """Every file of the previous tree."""
     bindings: Mapping[ResourceKey, Binding]
-    """The previous bindings (with their recorded input digests), by template."""
+    """The previous bindings (their digests in `Inputs.recorded`), by template."""
     refusals: Mapping[str, tuple[Refusal, ...]]
     """Previous refusals, by resource (as `str(ResourceKey)`)."""
 
@@ -64,8 +67,12 @@ class Plan:
     templates: Sequence[ResourceTemplate]
     """The source's templates with their effective namespace."""
     auto_namespaces: Sequence[ResourceKey]
-    objects: objects.ObjectSet
-    third_party: Sequence[config.ResourceInterpreterCustomization]
+    inputs: Inputs
+    """The digests of the inputs, built from the clusters of `context`, with what the
+    previous render recorded of them."""
+    settled: Collection[ResourceKey] = ()
+    """The bindings (by template) that come out of the scheduler as they go in: their files
+    say which template they were made from, so that the next render can reuse them."""
     context: Context
     source_commit: str | None
     renderer: str
@@ -127,47 +134,10 @@ class _Collected:
         self.refusals.extend(output.refusals)
 
 
-def _after(time: str, other: str) -> bool:
-    try:
-        return datetime.datetime.fromisoformat(time) > datetime.datetime.fromisoformat(other)
-    except ValueError:
-        return True
-
-
-def _steady(binding: Binding, previous: Binding | None) -> Binding:
-    """`binding` with the previous `lastScheduledTime` when nothing else changed.
-
-    Karmada's scheduler schedules duplicated and replica-less bindings again on every event,
-    stamping the time each time; in Git that would rewrite every such binding on every commit.
-    A schedule that changed nothing keeps the time of the last one that did (unless a
-    reschedule was requested after it, whose handling the new time records)."""
-    if previous is None:
-        return binding
-    old, new = previous.status.last_scheduled_time, binding.status.last_scheduled_time
-    trigger = binding.spec.reschedule_triggered_at
-    if old is None or old == new or (trigger is not None and _after(trigger, old)):
-        return binding
-    kept = dataclasses.replace(
-        binding, status=dataclasses.replace(binding.status, last_scheduled_time=old)
-    )
-    return kept if _without_digest(kept) == _without_digest(previous) else binding
-
-
-def _without_digest(binding: Binding) -> Binding:
-    found = binding.metadata.annotations or {}
-    if INPUTS_ANNOTATION not in found:
-        return binding
-    annotations = {k: v for k, v in found.items() if k != INPUTS_ANNOTATION} or None
-    return dataclasses.replace(
-        binding, metadata=dataclasses.replace(binding.metadata, annotations=annotations)
-    )
-
-
 def _bindings(plan: Plan, into: _Collected) -> None:
     by_key = {t.key: t for t in plan.templates}
-    inputs = _inputs.Inputs(
-        plan.objects, list(plan.context.clusters.values()), plan.third_party, plan.renderer
-    )
+    inputs = plan.inputs
+    recorded = inputs.recorded
     previous = plan.previous
     for binding in plan.bindings:
         key = resource_key(binding)
@@ -180,20 +150,25 @@ def _bindings(plan: Plan, into: _Collected) -> None:
             into.refusals.append(Refusal(template.origin, str(template.key), "", str(error)))
             continue
         before = previous.bindings.get(key) if previous is not None else None
-        steady = _steady(binding, before)
-        doc = _inputs.binding_doc(steady)
-        targets = [t.name for t in target_clusters(binding.spec)]
-        digest = inputs.digest(template, doc, targets)
-        same_inputs = before is not None and _inputs.recorded(before) == digest
+        into.kept.update(_evicting(template, binding))
         if (
-            same_inputs
-            and before is not None
-            and _without_digest(steady) == _without_digest(before)
+            previous is not None
+            and before is binding
+            and not plan.full
+            and inputs.unchanged(template, before)
         ):
             into.kept.add(binding_path)
+            into.add(_reused(template, binding, previous))
+            continue
+        doc = binding.to_doc()
+        targets = [t.name for t in target_clusters(binding.spec)]
+        digest = inputs.digest(template, doc, targets)
+        same_inputs = before is not None and recorded.files.get(key) == digest
+        made_from = inputs.template(template) if key in plan.settled else None
+        if same_inputs and before == binding and recorded.templates.get(key) == made_from:
+            into.kept.add(binding_path)
         else:
-            into.files[binding_path] = _yaml.dump(_inputs.with_digest(doc, digest))
-        into.kept.update(_evicting(template, binding))
+            into.files[binding_path] = _yaml.dump(_inputs.with_digests(doc, digest, made_from))
         if previous is not None and same_inputs and not plan.full:
             into.add(_reused(template, binding, previous))
             continue
@@ -209,8 +184,19 @@ def _namespaces_of(plan: Plan, into: _Collected, previous_paths: Collection[str]
     def existing(path: str) -> bool:
         return path in into.files or path in previous_paths
 
+    previous = plan.previous
+    reusable = previous is not None and plan.inputs.reusable and not plan.full
+
+    def reuse(template: ResourceTemplate, cluster: str, path: str) -> Output | None:
+        """A Namespace's manifest depends on nothing but the shared inputs (its template
+        among them): while they are unchanged, the previous render's stays."""
+        if previous is None or not reusable or path not in previous_paths:
+            return None
+        refused = previous.refusals.get(str(template.key), ())
+        return Output({}, (path,), tuple(r for r in refused if r.cluster == cluster), (cluster,))
+
     placed = [*into.files, *into.kept]
-    for output in _namespaces.outputs(auto, defined, placed, plan.context, existing):
+    for output in _namespaces.outputs(auto, defined, placed, plan.context, existing, reuse):
         into.add(output)
 
 
@@ -244,6 +230,7 @@ def render(plan: Plan) -> Tree:
     report = _report.render_file(
         source_commit=plan.source_commit,
         renderer=plan.renderer,
+        inputs=plan.inputs.shared,
         status=plan.status,
         bindings=len(plan.bindings),
         manifests=counts,

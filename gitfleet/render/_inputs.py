@@ -1,27 +1,53 @@
-"""What a binding's rendered files depend on, as one digest: the key of incremental rendering.
+"""What a binding and its rendered files depend on, as digests: the keys of incremental rendering.
 
-A binding's manifests are a function of its template (content and file), the binding itself
-(schedule result, dependencies, claim, suspension, conflict resolution, status), each target
-cluster (name, labels and spec: what override rules match; never its status), the override
-policies that could apply (every ClusterOverridePolicy and the OverridePolicies of the
-template's namespace), the interpreter customizations for the template's kind, and the
-renderer's version. The digest of all of them is written on the binding in the rendered
-branch; when the next render computes the same digest, the binding's files cannot have changed
-and are taken from the previous render unread. A render from scratch computes every binding
-and must give the same tree, which the tests check.
+Two questions, two digests:
+
+- Are the binding's files still right? Its manifests are a function of its template (content
+  and file), the binding itself (schedule result, dependencies, claim, suspension, conflict
+  resolution, status), each target cluster (name, labels and spec: what override rules match;
+  never its status), the override policies that could apply (every ClusterOverridePolicy and
+  the OverridePolicies of the template's namespace), the interpreter customizations for the
+  template's kind, and the renderer's version. Their digest is written on the binding
+  (`ANNOTATION`); when the next render computes the same digest for the binding it placed, the
+  files cannot have changed and are taken from the previous render unread.
+- Is the binding itself still right, so that it need not be detected and scheduled again?
+  Karmada's controllers act on events: a binding none of whose inputs changed is left alone.
+  Its inputs are its template, read on its own (`TEMPLATE_ANNOTATION`, written on the
+  binding), and what every binding reads (`Inputs.shared`, written once in render.yaml):
+  every propagation and override policy, every cluster with its status, every interpreter
+  customization, the CRDs, PriorityClasses and Namespaces (scope, priority, and the
+  Namespace manifests of every cluster, which depend on nothing else), the renderer. When both
+  are as the previous render recorded them, the previous binding is the answer, and so are
+  its files. Only a settled binding says what it was made from: one that came out of the
+  scheduler as it went in. A binding that just changed may change once more with the same
+  inputs (the scheduler reads the previous result: cluster locality reorders it), so it is
+  placed again at the next render, and says so once it no longer moves.
+
+A render from scratch computes every binding and must give the same tree, which the tests
+check.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gitfleet.model import cluster, config, meta, objects, work
-from gitfleet.model.template import ResourceTemplate
+from gitfleet.model.template import ResourceKey, ResourceTemplate
 
 ANNOTATION = "gitfleet.io/render-inputs"
+TEMPLATE_ANNOTATION = "gitfleet.io/template-inputs"
+_OWN_ANNOTATIONS = (ANNOTATION, TEMPLATE_ANNOTATION)
+_SHARED_TEMPLATES = {
+    ("apiextensions.k8s.io", "CustomResourceDefinition"),
+    ("scheduling.k8s.io", "PriorityClass"),
+    ("", "Namespace"),
+}
+"""Templates whose content reaches other templates' bindings (scope, priority) or the
+Namespace manifests of every cluster."""
 Binding = work.ResourceBinding | work.ClusterResourceBinding
 
 
@@ -43,15 +69,28 @@ def _docs_digest(docs: Iterable[Any]) -> str:
     )
 
 
-def binding_doc(binding: Binding) -> dict[str, Any]:
-    """The binding as written, without the digest annotation (its own input)."""
-    doc = binding.to_doc()
-    annotations = doc.get("metadata", {}).get("annotations")
-    if isinstance(annotations, dict) and ANNOTATION in annotations:
-        del annotations[ANNOTATION]
-        if not annotations:
-            del doc["metadata"]["annotations"]
-    return doc
+@dataclasses.dataclass(frozen=True, slots=True)
+class Recorded:
+    """What a previous render recorded of its inputs: the digest of the shared ones
+    (render.yaml's `inputs`) and, per binding (by template), the digest of its files' inputs
+    and that of the template it settled from."""
+
+    shared: str | None = None
+    files: Mapping[ResourceKey, str] = dataclasses.field(default_factory=dict)
+    templates: Mapping[ResourceKey, str] = dataclasses.field(default_factory=dict)
+
+    @staticmethod
+    def split(binding: Binding) -> tuple[Binding, str | None, str | None]:
+        """A rendered binding without its digest annotations, and those digests (files,
+        template): the stages compare and reuse bindings by what they say."""
+        found = binding.metadata.annotations or {}
+        if not any(a in found for a in _OWN_ANNOTATIONS):
+            return binding, None, None
+        annotations = {k: v for k, v in found.items() if k not in _OWN_ANNOTATIONS} or None
+        plain = dataclasses.replace(
+            binding, metadata=dataclasses.replace(binding.metadata, annotations=annotations)
+        )
+        return plain, found.get(ANNOTATION), found.get(TEMPLATE_ANNOTATION)
 
 
 def _spec_and_metadata(doc: Mapping[str, Any]) -> bytes:
@@ -69,7 +108,10 @@ def _by_kind(
 
 
 class Inputs:
-    """Digests of the shared inputs, computed once per render."""
+    """Digests of the shared inputs, computed once per render.
+
+    `recorded` is what the previous render recorded: bindings are reused (`unchanged`) only
+    when its shared digest equals this render's."""
 
     def __init__(
         self,
@@ -77,8 +119,30 @@ class Inputs:
         clusters: Sequence[cluster.Cluster],
         third_party: Sequence[config.ResourceInterpreterCustomization],
         version: str,
+        recorded: Recorded | None = None,
     ) -> None:
+        self.recorded = recorded or Recorded()
         self._version = version.encode()
+        self.clusters = tuple(clusters)
+        self.shared = "sha256:" + _digest(
+            [
+                self._version,
+                _docs_digest(objs.propagation_policies).encode(),
+                _docs_digest(objs.cluster_propagation_policies).encode(),
+                _docs_digest(objs.override_policies).encode(),
+                _docs_digest(objs.cluster_override_policies).encode(),
+                _docs_digest(objs.customizations).encode(),
+                _docs_digest(third_party).encode(),
+                *(_canonical(c.to_doc()) for c in sorted(clusters, key=lambda c: c.name)),
+                *sorted(
+                    _canonical(t.body)
+                    for t in objs.templates
+                    if (t.key.group, t.kind) in _SHARED_TEMPLATES
+                ),
+            ]
+        )
+        self.reusable = self.recorded.shared == self.shared
+        self._templates: dict[ResourceKey, tuple[ResourceTemplate, str]] = {}
         self._cluster_overrides = _docs_digest(objs.cluster_override_policies).encode()
         by_namespace: dict[str, list[meta.ApiObject]] = {}
         for p in objs.override_policies:
@@ -104,13 +168,12 @@ class Inputs:
     def digest(
         self, template: ResourceTemplate, doc: Mapping[str, Any], targets: Iterable[str]
     ) -> str:
-        """The digest of everything the manifests of the binding `doc` (`binding_doc`) for
-        `template` on the `targets` clusters depend on."""
+        """The digest of everything the manifests of the binding `doc` (as written, without
+        its digests) for `template` on the `targets` clusters depend on."""
         key = template.key
         parts = [
             self._version,
-            _canonical(template.body),
-            template.origin.path.encode(),
+            self.template(template).encode(),
             _spec_and_metadata(doc),
             self._cluster_overrides,
             self._overrides.get(key.namespace, b""),
@@ -120,16 +183,33 @@ class Inputs:
             parts += [name.encode(), self._clusters.get(name, b"absent")]
         return _digest(parts)
 
+    def template(self, template: ResourceTemplate) -> str:
+        """The digest of the template as its binding reads it (content and file)."""
+        found = self._templates.get(template.key)
+        if found is not None and found[0] is template:
+            return found[1]
+        digest = _digest([_canonical(template.body), template.origin.path.encode()])
+        self._templates[template.key] = (template, digest)
+        return digest
 
-def recorded(binding: Binding) -> str | None:
-    """The digest a previous render wrote on `binding`."""
-    return (binding.metadata.annotations or {}).get(ANNOTATION)
+    def unchanged(self, template: ResourceTemplate, before: Binding) -> bool:
+        """Whether `before`, the previous render's binding of `template`, is still its binding:
+        placed by a policy, settled, and made from the same template and shared inputs."""
+        return (
+            self.reusable
+            and before.spec.placement is not None
+            and self.recorded.templates.get(template.key) == self.template(template)
+        )
 
 
-def with_digest(doc: Mapping[str, Any], digest: str) -> dict[str, Any]:
-    """The binding document with its digest annotation."""
+def with_digests(doc: Mapping[str, Any], digest: str, template: str | None) -> dict[str, Any]:
+    """The binding document with its digest annotations: of its files' inputs, and of its
+    template (`Inputs.template`) when the binding has settled."""
     out = dict(doc)
     metadata = dict(out.get("metadata") or {})
-    metadata["annotations"] = {**(metadata.get("annotations") or {}), ANNOTATION: digest}
+    annotations = {**(metadata.get("annotations") or {}), ANNOTATION: digest}
+    if template is not None:
+        annotations[TEMPLATE_ANNOTATION] = template
+    metadata["annotations"] = annotations
     out["metadata"] = metadata
     return out

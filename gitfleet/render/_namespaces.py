@@ -24,6 +24,7 @@ from gitfleet.model.template import RawObject, ResourceTemplate
 from gitfleet.render import _paths, _work
 
 _ALWAYS_PRESENT = "default"
+Reuse = Callable[[ResourceTemplate, str, str], _work.Output | None]
 
 
 def _namespace_template(name: str) -> ResourceTemplate:
@@ -41,8 +42,13 @@ def needed(paths: Iterable[str]) -> dict[str, set[str]]:
     return found
 
 
-def _one(template: ResourceTemplate, cluster: str, ctx: _work.Context) -> _work.Output:
+def _one(
+    template: ResourceTemplate, cluster: str, ctx: _work.Context, reuse: Reuse
+) -> _work.Output:
     path = _paths.work_path(cluster, template.key)
+    kept = reuse(template, cluster, path)
+    if kept is not None:
+        return kept
     try:
         data = _work.namespace_manifest(template, ctx.clusters[cluster], ctx)
     except errors.GitfleetError as error:
@@ -59,16 +65,18 @@ def outputs(
     placed: Iterable[str],
     ctx: _work.Context,
     existing: Callable[[str], bool],
+    reuse: Reuse,
 ) -> list[_work.Output]:
     """Namespace manifests: `auto` to every cluster, and one generated per cluster for each
     namespace of the `placed` paths (new, or kept when `existing` says the previous render has
-    them) that `defined` does not hold."""
-    found = [_one(t, name, ctx) for name in sorted(ctx.clusters) for t in auto]
+    them) that `defined` does not hold. `reuse(template, cluster, path)` gives the previous
+    render's output for a manifest whose inputs did not change (None: render it)."""
+    found = [_one(t, name, ctx, reuse) for name in sorted(ctx.clusters) for t in auto]
     wanted = needed(p for p in placed if existing(p))
     for name in sorted(wanted):
         if name not in ctx.clusters:
             continue
         for namespace in sorted(wanted[name] - set(defined)):
             if namespace != _ALWAYS_PRESENT:
-                found.append(_one(_namespace_template(namespace), name, ctx))
+                found.append(_one(_namespace_template(namespace), name, ctx, reuse))
     return found

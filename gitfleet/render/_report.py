@@ -6,10 +6,11 @@ Namespaces first (a namespaced object needs its namespace), then every other fil
 `kubectl apply -k`, Argo CD and Flux can apply the folder as it is. Every cluster of the fleet
 has one, an empty list included: an empty folder is a complete desired state, not a missing one.
 
-`render.yaml` names the source commit, the renderer, the cluster status the schedule used, the
-counts, what was refused and why, and the warnings; with failover, when the status was observed
-(`observedAt`) and the failover state (unhealthy clusters, evictions waiting or given up). It
-holds nothing that changes when the output does not, except `sourceCommit`, `status` and
+`render.yaml` names the source commit, the renderer, the digest of the inputs every binding
+reads (`inputs`, see `_inputs`), the cluster status the schedule used, the counts, what was
+refused and why, and the warnings; with failover, when the status was observed (`observedAt`)
+and the failover state (unhealthy clusters, evictions waiting or given up). It holds nothing
+that changes when the output does not, except `sourceCommit`, `inputs`, `status` and
 `observedAt`, which name the inputs the output was rendered from: a later render that changes
 no other file makes no rendered commit (see `pipeline.render`).
 """
@@ -27,8 +28,17 @@ KIND = "Render"
 _NAMESPACE_FOLDER = f"{_paths.CLUSTER_SCOPE}/Namespace.{_paths.CORE_GROUP}/"
 
 
+_WRITTEN: dict[tuple[str, ...], bytes] = {}
+"""Kustomizations already written, by listing: most clusters' listings do not change from one
+render to the next, and writing one of a thousand files costs more than finding it here."""
+_WRITTEN_LIMIT = 4096
+
+
 def kustomization(relative_paths: Iterable[str]) -> bytes:
-    paths = sorted(relative_paths)
+    paths = tuple(sorted(relative_paths))
+    found = _WRITTEN.get(paths)
+    if found is not None:
+        return found
     ordered = [p for p in paths if p.startswith(_NAMESPACE_FOLDER)]
     ordered += [p for p in paths if not p.startswith(_NAMESPACE_FOLDER)]
     doc = {
@@ -36,13 +46,17 @@ def kustomization(relative_paths: Iterable[str]) -> bytes:
         "kind": "Kustomization",
         "resources": ordered,
     }
-    return _yaml.dump(doc)
+    if len(_WRITTEN) >= _WRITTEN_LIMIT:
+        _WRITTEN.clear()
+    written = _WRITTEN[paths] = _yaml.dump(doc)
+    return written
 
 
 def render_file(
     *,
     source_commit: str | None,
     renderer: str,
+    inputs: str,
     status: Mapping[str, Mapping[str, str]],
     bindings: int,
     manifests: Mapping[str, int],
@@ -57,6 +71,7 @@ def render_file(
         "kind": KIND,
         "sourceCommit": source_commit,
         "renderer": renderer,
+        "inputs": inputs,
         "status": {name: dict(value) for name, value in status.items()},
         "counts": {
             "bindings": bindings,

@@ -8,11 +8,13 @@ Modules: `framework` (plugin interfaces, results, registry, errors), `plugins` (
 filter and score plugins), `core` (find feasible, prioritize, select, assign), `spread`
 (candidates and spread constraints), `assignment` (replica strategies), `webster` (division),
 `estimator` (available replicas), `index` (per-render caches), `diagnosis`
-(what `explain` prints). The stage is pure: no I/O, clock or randomness.
+(what `explain` prints), `_steady` (a schedule that changed nothing keeps its time). The
+stage is pure: no I/O, clock or randomness.
 """
 
 from gitfleet.scheduler._scheduler import Outcome, schedule
+from gitfleet.scheduler._steady import steady
 from gitfleet.scheduler.diagnosis import Diagnosis
 from gitfleet.scheduler.index import ClusterIndex
 
-__all__ = ["ClusterIndex", "Diagnosis", "Outcome", "schedule"]
+__all__ = ["ClusterIndex", "Diagnosis", "Outcome", "schedule", "steady"]

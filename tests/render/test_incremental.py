@@ -10,7 +10,11 @@ Aspects covered:
   changes only where the source is (`sourceCommit`) is not a change either;
 - one changed template renders only its binding;
 - the very commit (and cluster status) the previous render was made from computes nothing,
-  unless the render is full.
+  unless the render is full;
+- a binding whose inputs did not change is neither detected nor scheduled again; it is
+  reused only once it has settled (a binding the scheduler would still reorder is placed
+  again); a change of the shared inputs (a cluster, a status, failover with an unhealthy
+  cluster) places every binding again, and a new status alone makes no commit.
 """
 
 from __future__ import annotations
@@ -18,15 +22,18 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import yaml
 from builders import make_configmap, make_deployment, make_object, make_policy, object_set, selector
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from render_builders import Branch, cluster
 
-from gitfleet import pipeline
+from gitfleet import failover, pipeline
 from gitfleet.gitstore import objects
+from gitfleet.model import cluster as model_cluster
 from gitfleet.model import loaded
 from gitfleet.model import objects as model_objects
+from gitfleet.render import TEMPLATE_ANNOTATION
 
 Doc = dict[str, Any]
 NAMES = ("web", "api", "db")
@@ -219,3 +226,77 @@ def test_the_commit_already_rendered_computes_nothing() -> None:
     assert _materialise(branch, again) == first
     full = _render(source, branch, full=True)
     assert not full.changed and full.placement is not None
+
+
+def _annotations(branch: Branch, path: str) -> dict[str, str]:
+    doc = yaml.safe_load(branch.contents()[path])
+    return dict(doc["metadata"].get("annotations") or {})
+
+
+def test_unchanged_bindings_are_neither_detected_nor_scheduled_again() -> None:
+    source, branch = _start(), Branch()
+    branch.commit(_render(source, branch))
+    _apply(source, ("add or edit", "web", 5))
+    source.revision += 1
+    result = _render(source, branch)
+    assert result.placement is not None
+    scheduled = [s.binding.name for s in result.placement.schedules]
+    assert scheduled == ["web-deployment"]
+    full = _render(source, branch, full=True)
+    assert full.placement is not None and len(full.placement.schedules) == 2
+
+
+def test_a_binding_says_what_it_was_made_from_once_it_has_settled() -> None:
+    source, branch = _start(), Branch()
+    branch.commit(_render(source, branch))
+    settings = "bindings/shop/ConfigMap.core/settings.yaml"
+    assert TEMPLATE_ANNOTATION in _annotations(branch, settings)
+    _apply(source, ("cluster", "web", 3))  # a fourth cluster: the result is reordered next time
+    source.revision += 1
+    grown = _render(source, branch)
+    branch.commit(grown)
+    assert TEMPLATE_ANNOTATION not in _annotations(branch, settings)
+    source.revision += 1
+    again = _render(source, branch)
+    assert again.changed and settings in again.changes
+    assert again.files == _render(source, branch, full=True).files
+    branch.commit(again)
+    assert TEMPLATE_ANNOTATION in _annotations(branch, settings)
+    source.revision += 1
+    assert not _render(source, branch).changed
+
+
+def test_shared_inputs_changing_places_every_binding_again() -> None:
+    source, branch = _start(), Branch()
+    branch.commit(_render(source, branch))
+    _apply(source, ("relabel", "web", 0))
+    source.revision += 1
+    result = _render(source, branch)
+    assert result.placement is not None and len(result.placement.schedules) == 2
+
+
+def test_a_new_status_alone_makes_no_commit_but_is_placed_with() -> None:
+    source, branch = _start(), Branch()
+    branch.commit(_render(source, branch))
+    before = yaml.safe_load(branch.contents()["render.yaml"])["inputs"]
+    status = {"east": model_cluster.ClusterStatus(kubernetes_version="v1.31.0")}
+    source.revision += 1
+    result = pipeline.render(source.loaded(), branch.previous(), status)
+    assert result.ok and not result.changed
+    assert result.placement is not None and len(result.placement.schedules) == 2
+    assert yaml.safe_load(branch.contents()["render.yaml"])["inputs"] == before
+
+
+def test_failover_with_an_unhealthy_cluster_places_every_binding_again() -> None:
+    source, branch = _start(), Branch()
+    branch.commit(_render(source, branch))
+    source.revision += 1
+    at = "2026-01-01T00:10:00Z"
+    healthy = failover.Report(heartbeat="2026-01-01T00:09:59Z")
+    silent = failover.Report(heartbeat="2026-01-01T00:00:00Z")
+    quiet = failover.Observed(at=at, reports={n: healthy for n in CLUSTERS[:3]})
+    result = pipeline.render(source.loaded(), branch.previous(), None, observed=quiet)
+    assert result.placement is not None and result.placement.schedules == ()
+    unhealthy = failover.Observed(at=at, reports={**quiet.reports, "west": silent})
+    result = pipeline.render(source.loaded(), branch.previous(), None, observed=unhealthy)
+    assert result.placement is not None and len(result.placement.schedules) == 2
