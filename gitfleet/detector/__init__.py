@@ -55,11 +55,10 @@ class _Source:
             by_namespace.setdefault(pp.namespace, []).append(_defaults.defaulted(pp))
         classes = {}
         for t in templates:
-            value = t.body.get("value")
             if (
-                t.kind == "PriorityClass"
+                t.key.kind == "PriorityClass"
                 and t.key.group == "scheduling.k8s.io"
-                and isinstance(value, int)
+                and isinstance(value := t.body.get("value"), int)
                 and not isinstance(value, bool)
             ):
                 classes[t.name] = value

@@ -176,14 +176,12 @@ def _bindings(plan: Plan, into: _Collected) -> None:
         into.add(_work.render_binding(template, binding, plan.context))
 
 
-def _namespaces_of(plan: Plan, into: _Collected, previous_paths: Collection[str]) -> None:
+def _namespaces_of(
+    plan: Plan, present: Sequence[str], previous_paths: Collection[str]
+) -> list[Output]:
     by_key = {t.key: t for t in plan.templates}
     auto = [by_key[k] for k in plan.auto_namespaces if k in by_key]
     defined = {t.name for t in plan.templates if t.kind == "Namespace" and t.api_version == "v1"}
-
-    def existing(path: str) -> bool:
-        return path in into.files or path in previous_paths
-
     previous = plan.previous
     reusable = previous is not None and plan.inputs.reusable and not plan.full
 
@@ -195,9 +193,7 @@ def _namespaces_of(plan: Plan, into: _Collected, previous_paths: Collection[str]
         refused = previous.refusals.get(str(template.key), ())
         return Output({}, (path,), tuple(r for r in refused if r.cluster == cluster), (cluster,))
 
-    placed = [*into.files, *into.kept]
-    for output in _namespaces.outputs(auto, defined, placed, plan.context, existing, reuse):
-        into.add(output)
+    return _namespaces.outputs(auto, defined, present, plan.context, reuse)
 
 
 def render(plan: Plan) -> Tree:
@@ -205,11 +201,14 @@ def render(plan: Plan) -> Tree:
     previous_paths = plan.previous.paths if plan.previous is not None else frozenset()
     into = _Collected()
     _bindings(plan, into)
-    _namespaces_of(plan, into, previous_paths)
+    present = [*into.files, *(p for p in into.kept if p in previous_paths)]
+    for output in _namespaces_of(plan, present, previous_paths):
+        into.add(output)
+        present += [*output.files, *(p for p in output.kept if p in previous_paths)]
     by_cluster: dict[str, list[str]] = {name: [] for name in sorted(plan.context.clusters)}
     files: dict[str, bytes] = {}
     kept: set[str] = set()
-    for path in (*into.files, *(p for p in into.kept if p in previous_paths)):
+    for path in dict.fromkeys(present):
         top, _, rest = path.partition("/")
         if top == _paths.WORKS:
             name, _, relative = rest.partition("/")

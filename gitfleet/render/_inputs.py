@@ -51,6 +51,13 @@ Namespace manifests of every cluster."""
 Binding = work.ResourceBinding | work.ClusterResourceBinding
 
 
+_TEMPLATES: dict[int, tuple[ResourceTemplate, str]] = {}
+"""Template digests, by template object (held, so that its id stays its own): the source
+loader hands out the same template objects for unchanged files, whose digest a long-running
+reconciler then computes once."""
+_TEMPLATES_LIMIT = 200_000
+
+
 def _canonical(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
@@ -142,7 +149,6 @@ class Inputs:
             ]
         )
         self.reusable = self.recorded.shared == self.shared
-        self._templates: dict[ResourceKey, tuple[ResourceTemplate, str]] = {}
         self._cluster_overrides = _docs_digest(objs.cluster_override_policies).encode()
         by_namespace: dict[str, list[meta.ApiObject]] = {}
         for p in objs.override_policies:
@@ -185,11 +191,13 @@ class Inputs:
 
     def template(self, template: ResourceTemplate) -> str:
         """The digest of the template as its binding reads it (content and file)."""
-        found = self._templates.get(template.key)
+        found = _TEMPLATES.get(id(template))
         if found is not None and found[0] is template:
             return found[1]
         digest = _digest([_canonical(template.body), template.origin.path.encode()])
-        self._templates[template.key] = (template, digest)
+        if len(_TEMPLATES) >= _TEMPLATES_LIMIT:
+            _TEMPLATES.clear()
+        _TEMPLATES[id(template)] = (template, digest)
         return digest
 
     def unchanged(self, template: ResourceTemplate, before: Binding) -> bool:

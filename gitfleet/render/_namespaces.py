@@ -64,15 +64,14 @@ def outputs(
     defined: Collection[str],
     placed: Iterable[str],
     ctx: _work.Context,
-    existing: Callable[[str], bool],
     reuse: Reuse,
 ) -> list[_work.Output]:
     """Namespace manifests: `auto` to every cluster, and one generated per cluster for each
-    namespace of the `placed` paths (new, or kept when `existing` says the previous render has
-    them) that `defined` does not hold. `reuse(template, cluster, path)` gives the previous
-    render's output for a manifest whose inputs did not change (None: render it)."""
+    namespace of the `placed` paths (the files the tree has) that `defined` does not hold.
+    `reuse(template, cluster, path)` gives the previous render's output for a manifest whose
+    inputs did not change (None: render it)."""
     found = [_one(t, name, ctx, reuse) for name in sorted(ctx.clusters) for t in auto]
-    wanted = needed(p for p in placed if existing(p))
+    wanted = needed(placed)
     for name in sorted(wanted):
         if name not in ctx.clusters:
             continue

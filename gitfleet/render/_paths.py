@@ -17,6 +17,7 @@ caller for that resource; nothing is written for it.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from gitfleet.model.template import ResourceKey
@@ -84,7 +85,9 @@ def object_path(key: ResourceKey) -> str:
     )  # fmt: skip
 
 
+@functools.lru_cache(maxsize=4096)
 def cluster_folder(cluster: str) -> str:
+    """`works/<cluster>`; kept once checked, as every render asks for it once per manifest."""
     return f"{WORKS}/{cluster_segment(cluster)}"
 
 
