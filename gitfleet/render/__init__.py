@@ -20,7 +20,7 @@ context, so this stage imports no other stage.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from gitfleet.model import diagnostic, work
@@ -177,7 +177,7 @@ def _bindings(plan: Plan, into: _Collected) -> None:
 
 
 def _namespaces_of(
-    plan: Plan, present: Sequence[str], previous_paths: Collection[str]
+    plan: Plan, listed: Mapping[str, Sequence[str]], previous_paths: Collection[str]
 ) -> list[Output]:
     by_key = {t.key: t for t in plan.templates}
     auto = [by_key[k] for k in plan.auto_namespaces if k in by_key]
@@ -193,7 +193,32 @@ def _namespaces_of(
         refused = previous.refusals.get(str(template.key), ())
         return Output({}, (path,), tuple(r for r in refused if r.cluster == cluster), (cluster,))
 
-    return _namespaces.outputs(auto, defined, present, plan.context, reuse)
+    wanted = _namespaces.needed(listed)
+    return _namespaces.outputs(auto, defined, wanted, plan.context, reuse)
+
+
+class _Listing:
+    """The tree's paths as they are settled: each cluster's manifests (relative to its folder),
+    the files written and the previous files kept."""
+
+    def __init__(self, clusters: Iterable[str], into: _Collected) -> None:
+        self.by_cluster: dict[str, list[str]] = {name: [] for name in sorted(clusters)}
+        self.files: dict[str, bytes] = {}
+        self.kept: set[str] = set()
+        self.into = into
+
+    def add(self, paths: Iterable[str]) -> None:
+        for path in paths:
+            top, _, rest = path.partition("/")
+            if top == _paths.WORKS:
+                name, _, relative = rest.partition("/")
+                if name not in self.by_cluster:
+                    continue  # a cluster that left the fleet: its folder goes
+                self.by_cluster[name].append(relative)
+            if path in self.into.files:
+                self.files[path] = self.into.files[path]
+            else:
+                self.kept.add(path)
 
 
 def render(plan: Plan) -> Tree:
@@ -201,24 +226,13 @@ def render(plan: Plan) -> Tree:
     previous_paths = plan.previous.paths if plan.previous is not None else frozenset()
     into = _Collected()
     _bindings(plan, into)
-    present = [*into.files, *(p for p in into.kept if p in previous_paths)]
-    for output in _namespaces_of(plan, present, previous_paths):
+    listing = _Listing(plan.context.clusters, into)
+    listing.add([*into.files, *(p for p in into.kept if p in previous_paths)])
+    for output in _namespaces_of(plan, listing.by_cluster, previous_paths):
         into.add(output)
-        present += [*output.files, *(p for p in output.kept if p in previous_paths)]
-    by_cluster: dict[str, list[str]] = {name: [] for name in sorted(plan.context.clusters)}
-    files: dict[str, bytes] = {}
-    kept: set[str] = set()
-    for path in dict.fromkeys(present):
-        top, _, rest = path.partition("/")
-        if top == _paths.WORKS:
-            name, _, relative = rest.partition("/")
-            if name not in by_cluster:
-                continue  # a cluster that left the fleet: its folder goes
-            by_cluster[name].append(relative)
-        if path in into.files:
-            files[path] = into.files[path]
-        else:
-            kept.add(path)
+        present = [*output.files, *(p for p in output.kept if p in previous_paths)]
+        listing.add(p for p in present if p not in listing.files and p not in listing.kept)
+    by_cluster, files, kept = listing.by_cluster, listing.files, listing.kept
     counts = {name: len(listed) for name, listed in by_cluster.items()}
     for name, listed in by_cluster.items():
         folder = _paths.cluster_folder(name)

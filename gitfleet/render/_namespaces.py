@@ -16,7 +16,7 @@ never propagates templates of the other namespaces every cluster has, `kube-*`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from gitfleet import errors
 from gitfleet.model.origin import Origin
@@ -32,13 +32,15 @@ def _namespace_template(name: str) -> ResourceTemplate:
     return ResourceTemplate(body, Origin(""))
 
 
-def needed(paths: Iterable[str]) -> dict[str, set[str]]:
-    """The namespaces each cluster's namespaced manifests are in, from their paths."""
-    found: dict[str, set[str]] = {}
-    for path in paths:
-        parts = path.split("/", 3)
-        if len(parts) == 4 and parts[0] == _paths.WORKS and parts[2] != _paths.CLUSTER_SCOPE:
-            found.setdefault(parts[1], set()).add(parts[2])
+def needed(listed: Mapping[str, Iterable[str]]) -> dict[str, set[str]]:
+    """The namespaces each cluster's namespaced manifests are in, from their paths relative
+    to the cluster's folder."""
+    found = {}
+    for cluster, paths in listed.items():
+        spaces = {path.partition("/")[0] for path in paths}
+        spaces.discard(_paths.CLUSTER_SCOPE)
+        if spaces:
+            found[cluster] = spaces
     return found
 
 
@@ -62,16 +64,15 @@ def _one(
 def outputs(
     auto: Sequence[ResourceTemplate],
     defined: Collection[str],
-    placed: Iterable[str],
+    wanted: Mapping[str, set[str]],
     ctx: _work.Context,
     reuse: Reuse,
 ) -> list[_work.Output]:
     """Namespace manifests: `auto` to every cluster, and one generated per cluster for each
-    namespace of the `placed` paths (the files the tree has) that `defined` does not hold.
+    namespace it has manifests in (`wanted`, see `needed`) that `defined` does not hold.
     `reuse(template, cluster, path)` gives the previous render's output for a manifest whose
     inputs did not change (None: render it)."""
     found = [_one(t, name, ctx, reuse) for name in sorted(ctx.clusters) for t in auto]
-    wanted = needed(placed)
     for name in sorted(wanted):
         if name not in ctx.clusters:
             continue

@@ -76,6 +76,7 @@ def name_segment(name: str) -> str:
     return name + SUFFIX
 
 
+@functools.lru_cache(maxsize=65536)
 def object_path(key: ResourceKey) -> str:
     """`<namespace or _cluster>/<kind>.<group or core>/<name>.yaml`; `PathError` if any part
     is not a valid name."""
