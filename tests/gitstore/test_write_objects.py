@@ -4,9 +4,12 @@ Aspects covered:
 - tree ids equal those git computes for the same files, entry order included (`a.b` before
   the folder `a`, `a-b`, `a0`), nested folders, identical files stored once;
 - a tree built on a base reuses unchanged folders and equals the tree built from scratch,
-  through additions, changes, deletions, and folders appearing and disappearing;
+  through additions, changes, deletions, and folders appearing and disappearing; so does
+  the tree made by applying only the changes to the base, whose listing (every file,
+  folder, and folder's entries) equals the new tree's own;
 - paths that cannot be files of a tree are refused: empty, absolute, `//`, `.`, `..`,
-  `.git` in any case, NUL, backslash, a name that is both a file and a folder;
+  `.git` in any case, NUL, backslash, a name that is both a file and a folder; as changes
+  to a base too, with the same message;
 - SHA-256 repositories get SHA-256 ids;
 - a few objects become loose objects, many become one pack; git verifies both (fsck);
 - commit objects carry their trailers as git itself parses them.
@@ -57,6 +60,11 @@ def test_tree_ids_match_git(git_repo: Any) -> None:
     assert len(blobs) == len(set(FILES.values()))
 
 
+def _base(files: dict[str, bytes]) -> objects.Base:
+    blobs = {p: objects.SHA1.object_id(objects.BLOB, d) for p, d in files.items()}
+    return objects.Base(blobs, objects.build_tree(files).folders)
+
+
 @pytest.mark.parametrize(
     "change",
     [
@@ -65,28 +73,43 @@ def test_tree_ids_match_git(git_repo: Any) -> None:
         pytest.param({"a/x.yaml": None}, id="deleted last file of a folder"),
         pytest.param({"new/deep/f": b"f\n"}, id="new folders"),
         pytest.param({"works/c1/shop/Deployment.apps/web.yaml": None}, id="deleted subtree"),
+        pytest.param({"a/x.yaml": None, "a": b"a\n"}, id="folder replaced by a file"),
+        pytest.param({"a0": None, "a0/f": b"f\n"}, id="file replaced by a folder"),
+        pytest.param({"a/x.yaml": b"x: 1\n"}, id="same content again"),
         pytest.param({}, id="nothing"),
     ],
 )
 def test_build_on_a_base_equals_full_build(change: dict[str, bytes | None]) -> None:
-    first = objects.build_tree(FILES)
-    base = objects.Base(
-        {p: objects.SHA1.object_id(objects.BLOB, d) for p, d in FILES.items()}, first.folders
-    )
+    base = _base(FILES)
     files: dict[str, objects.Content] = {p: objects.Blob(i) for p, i in base.files.items()}
+    final = dict(FILES)
     for path, data in change.items():
         if data is None:
-            del files[path]
+            del files[path], final[path]
         else:
-            files[path] = data
-    full = objects.build_tree(
-        {p: c if isinstance(c, bytes) else FILES[p] for p, c in files.items()}
-    )
+            files[path] = final[path] = data
+    full = objects.build_tree(final)
     incremental = objects.build_tree(files, base=base)
     assert incremental.id == full.id
     assert incremental.folders == full.folders
+    changed = objects.apply_changes(base, change)
+    assert changed.tree.id == full.id
+    assert changed.tree.folders == full.folders
+    fresh = _base(final)
+    assert changed.base.files == fresh.files
+    assert changed.base.folders == fresh.folders
+    for folder in {*FILES, *final, *base.folders, *fresh.folders}:
+        assert changed.base.folder(folder) == fresh.folder(folder), folder
     if not change:
         assert incremental.objects == ()
+        assert changed.tree.missing(changed.held.__contains__) == []
+
+
+def test_changes_onto_no_tree_make_the_whole_tree() -> None:
+    changed = objects.apply_changes(objects.EMPTY_BASE, FILES)
+    assert changed.tree.id == objects.build_tree(FILES).id
+    assert changed.held == frozenset()
+    assert objects.apply_changes(objects.EMPTY_BASE, {}).tree.id == objects.build_tree({}).id
 
 
 @pytest.mark.parametrize(
@@ -106,13 +129,31 @@ def test_build_on_a_base_equals_full_build(change: dict[str, bytes | None]) -> N
     ],
 )
 def test_bad_paths_are_refused(path: str) -> None:
-    with pytest.raises(objects.PathError):
+    with pytest.raises(objects.PathError) as whole:
         objects.build_tree({path: b"x"})
+    for content in (b"x", None):
+        with pytest.raises(objects.PathError) as changed:
+            objects.apply_changes(_base(FILES), {path: content})
+        assert str(changed.value) == str(whole.value)
 
 
-def test_a_name_cannot_be_file_and_folder() -> None:
-    with pytest.raises(objects.PathError, match="both a file and a folder"):
-        objects.build_tree({"a": b"x", "a/b": b"y"})
+@pytest.mark.parametrize(
+    ("files", "change"),
+    [
+        pytest.param({"a/b": b"y"}, {"a": b"x"}, id="file where a folder is"),
+        pytest.param({"a": b"x"}, {"a/b": b"y"}, id="folder where a file is"),
+        pytest.param({"a/b/c": b"y"}, {"a/b/c": None, "a/b/d/e": b"z", "a/b": b"x"}, id="deep"),
+    ],
+)
+def test_a_name_cannot_be_file_and_folder(
+    files: dict[str, bytes], change: dict[str, bytes | None]
+) -> None:
+    final = {**files, **change}
+    with pytest.raises(objects.PathError, match="both a file and a folder") as whole:
+        objects.build_tree({p: c for p, c in final.items() if c is not None})
+    with pytest.raises(objects.PathError) as changed:
+        objects.apply_changes(_base(files), change)
+    assert str(changed.value) == str(whole.value)
 
 
 def test_sha256_repository(tmp_path: Path) -> None:
