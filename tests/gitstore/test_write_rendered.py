@@ -17,44 +17,18 @@ Aspects covered:
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
+from gitstore.rendered_kit import BRANCH, WHO, bare, git, loose_count, render_files
 
 from gitfleet.errors import RefConflictError
 from gitfleet.gitstore import objects, refs, rendered, repository
 
-BRANCH = "gitfleet/rendered"
-WHO = objects.Signature("gitfleet", "gitfleet@localhost", 1767225600)
-
 
 @pytest.fixture(name="repo")
 def repo_fixture(tmp_path: Path) -> repository.Repository:
-    path = tmp_path / "rendered.git"
-    subprocess.run(["git", "init", "-q", "--bare", str(path)], check=True)
-    opened = repository.open_repository(path)
-    assert opened is not None
-    return opened
-
-
-def _git(repo: repository.Repository, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "--git-dir", str(repo.git_dir), *args], capture_output=True, check=True
-    )
-    return done.stdout.decode().strip()
-
-
-def _loose_count(repo: repository.Repository) -> int:
-    return int(_git(repo, "count-objects").split()[0])
-
-
-def _files(**clusters: int) -> dict[str, objects.Content]:
-    files: dict[str, objects.Content] = {"render.yaml": b"render\n"}
-    for name, replicas in clusters.items():
-        files[f"works/{name}/shop/Deployment.apps/web.yaml"] = f"replicas: {replicas}\n".encode()
-        files[f"works/{name}/kustomization.yaml"] = b"resources: []\n"
-    return files
+    return bare(tmp_path / "rendered.git")
 
 
 def _publish(
@@ -67,22 +41,22 @@ def _publish(
 
 
 def test_first_publication(repo: repository.Repository) -> None:
-    done = _publish(repo, _files(east=2, west=3), None, 1)
+    done = _publish(repo, render_files(east=2, west=3), None, 1)
     assert done.created
     assert sorted(done.clusters) == ["east", "west"]
-    assert _git(repo, "ls-tree", "-r", "--name-only", done.clusters["east"]).splitlines() == [
+    assert git(repo, "ls-tree", "-r", "--name-only", done.clusters["east"]).splitlines() == [
         "works/east/kustomization.yaml",
         "works/east/shop/Deployment.apps/web.yaml",
     ]
     for commit in (done.commit, *done.clusters.values()):
-        trailers = _git(repo, "log", "-1", "--format=%(trailers:only)", commit)
+        trailers = git(repo, "log", "-1", "--format=%(trailers:only)", commit)
         assert trailers.splitlines() == [f"Source-Commit: {1:040x}", "Gitfleet-Render: 0.1.0"]
-    assert _git(repo, "rev-parse", "refs/heads/gitfleet/works/west") == done.clusters["west"]
+    assert git(repo, "rev-parse", "refs/heads/gitfleet/works/west") == done.clusters["west"]
     tip = rendered.read_tip(repo, BRANCH)
     assert tip is not None
     assert tip.commit == done.commit
     assert tip.source_commit == f"{1:040x}"
-    assert sorted(tip.files) == sorted(_files(east=2, west=3))
+    assert sorted(tip.files) == sorted(render_files(east=2, west=3))
     assert rendered.read_files(repo, tip, lambda p: p.endswith("web.yaml")) == {
         "works/east/shop/Deployment.apps/web.yaml": b"replicas: 2\n",
         "works/west/shop/Deployment.apps/web.yaml": b"replicas: 3\n",
@@ -90,76 +64,76 @@ def test_first_publication(repo: repository.Repository) -> None:
 
 
 def test_same_files_make_no_commit(repo: repository.Repository) -> None:
-    first = _publish(repo, _files(east=2), None, 1)
-    again = _publish(repo, _files(east=2), first.commit, 2)
+    first = _publish(repo, render_files(east=2), None, 1)
+    again = _publish(repo, render_files(east=2), first.commit, 2)
     assert not again.created
     assert again.commit == first.commit
     assert again.clusters == {}
-    assert _git(repo, "rev-list", "--count", "refs/heads/gitfleet/works/east") == "1"
+    assert git(repo, "rev-list", "--count", "refs/heads/gitfleet/works/east") == "1"
 
 
 def test_change_moves_only_changed_cluster(repo: repository.Repository) -> None:
-    first = _publish(repo, _files(east=2, west=3), None, 1)
-    loose_before = _loose_count(repo)
-    second = _publish(repo, _files(east=2, west=4), first.commit, 2)
+    first = _publish(repo, render_files(east=2, west=3), None, 1)
+    loose_before = loose_count(repo)
+    second = _publish(repo, render_files(east=2, west=4), first.commit, 2)
     assert second.created
-    assert _git(repo, "rev-parse", f"{second.commit}^") == first.commit
+    assert git(repo, "rev-parse", f"{second.commit}^") == first.commit
     assert list(second.clusters) == ["west"]
-    assert _git(repo, "rev-parse", "refs/heads/gitfleet/works/east") == first.clusters["east"]
-    assert _git(repo, "rev-parse", f"{second.clusters['west']}^") == first.clusters["west"]
+    assert git(repo, "rev-parse", "refs/heads/gitfleet/works/east") == first.clusters["east"]
+    assert git(repo, "rev-parse", f"{second.clusters['west']}^") == first.clusters["west"]
     # written: one blob; trees works/west/shop/Deployment.apps, works/west/shop, works/west,
     # works and the root; the cluster ref's two wrapper trees; two commits
-    assert _loose_count(repo) - loose_before == 1 + 5 + 2 + 2
+    assert loose_count(repo) - loose_before == 1 + 5 + 2 + 2
 
 
 def test_cluster_that_left_gets_an_empty_commit(repo: repository.Repository) -> None:
-    first = _publish(repo, _files(east=2, west=3), None, 1)
-    second = _publish(repo, _files(east=2), first.commit, 2)
+    first = _publish(repo, render_files(east=2, west=3), None, 1)
+    second = _publish(repo, render_files(east=2), first.commit, 2)
     assert list(second.clusters) == ["west"]
-    assert _git(repo, "ls-tree", "-r", second.clusters["west"]) == ""
-    third = _publish(repo, {**_files(east=2), "render.yaml": b"other\n"}, second.commit, 3)
+    assert git(repo, "ls-tree", "-r", second.clusters["west"]) == ""
+    third = _publish(repo, {**render_files(east=2), "render.yaml": b"other\n"}, second.commit, 3)
     assert third.created
     assert third.clusters == {}
 
 
 def test_missing_cluster_ref_is_restored(repo: repository.Repository) -> None:
-    first = _publish(repo, _files(east=2), None, 1)
-    _git(repo, "update-ref", "-d", "refs/heads/gitfleet/works/east")
-    again = _publish(repo, _files(east=2), first.commit, 2)
+    first = _publish(repo, render_files(east=2), None, 1)
+    git(repo, "update-ref", "-d", "refs/heads/gitfleet/works/east")
+    again = _publish(repo, render_files(east=2), first.commit, 2)
     assert not again.created
     assert list(again.clusters) == ["east"]
-    trailers = _git(repo, "log", "-1", "--format=%(trailers:only)", again.clusters["east"])
+    trailers = git(repo, "log", "-1", "--format=%(trailers:only)", again.clusters["east"])
     assert f"Source-Commit: {1:040x}" in trailers
 
 
 def test_stale_expected_tip_moves_nothing(repo: repository.Repository) -> None:
-    first = _publish(repo, _files(east=2), None, 1)
-    second = _publish(repo, _files(east=3), first.commit, 2)
+    first = _publish(repo, render_files(east=2), None, 1)
+    second = _publish(repo, render_files(east=3), first.commit, 2)
     with pytest.raises(RefConflictError, match="moved while rendering"):
-        _publish(repo, _files(east=4), first.commit, 3)
+        _publish(repo, render_files(east=4), first.commit, 3)
     with pytest.raises(RefConflictError):
-        _publish(repo, _files(east=4), None, 3)
-    assert _git(repo, "rev-parse", f"refs/heads/{BRANCH}") == second.commit
-    assert _git(repo, "rev-parse", "refs/heads/gitfleet/works/east") == second.clusters["east"]
+        _publish(repo, render_files(east=4), None, 3)
+    assert git(repo, "rev-parse", f"refs/heads/{BRANCH}") == second.commit
+    assert git(repo, "rev-parse", "refs/heads/gitfleet/works/east") == second.clusters["east"]
 
 
 def test_a_tip_read_before_another_writer_moved_the_branch_moves_nothing(
     repo: repository.Repository,
 ) -> None:
-    first = _publish(repo, _files(east=2), None, 1)
+    first = _publish(repo, render_files(east=2), None, 1)
     seen = rendered.read_tip(repo, BRANCH)
-    second = _publish(repo, _files(east=3), first.commit, 2)
+    second = _publish(repo, render_files(east=3), first.commit, 2)
     with pytest.raises(RefConflictError, match="moved while rendering"):
         rendered.publish(
-            repo, BRANCH, _files(east=4), expected=first.commit, source_commit=f"{3:040x}",
+            repo, BRANCH, render_files(east=4), expected=first.commit, source_commit=f"{3:040x}",
             version="0.1.0", author=WHO, tip=seen,
         )  # fmt: skip
-    assert _git(repo, "rev-parse", f"refs/heads/{BRANCH}") == second.commit
-    assert _git(repo, "rev-parse", "refs/heads/gitfleet/works/east") == second.clusters["east"]
+    assert git(repo, "rev-parse", f"refs/heads/{BRANCH}") == second.commit
+    assert git(repo, "rev-parse", "refs/heads/gitfleet/works/east") == second.clusters["east"]
 
 
 def test_one_stale_ref_fails_the_whole_transaction(repo: repository.Repository) -> None:
-    first = _publish(repo, _files(east=2, west=3), None, 1)
+    first = _publish(repo, render_files(east=2, west=3), None, 1)
     east, west = first.clusters["east"], first.clusters["west"]
     moves = [
         refs.Move("refs/heads/gitfleet/works/east", west, east),
@@ -167,21 +141,21 @@ def test_one_stale_ref_fails_the_whole_transaction(repo: repository.Repository) 
     ]
     with pytest.raises(RefConflictError, match="works/west"):
         refs.update(repo, moves, "swap")
-    assert _git(repo, "rev-parse", "refs/heads/gitfleet/works/east") == east
-    assert _git(repo, "rev-parse", "refs/heads/gitfleet/works/west") == west
+    assert git(repo, "rev-parse", "refs/heads/gitfleet/works/east") == east
+    assert git(repo, "rev-parse", "refs/heads/gitfleet/works/west") == west
 
 
 def test_source_allow_prune_trailer_reaches_every_cluster_ref(repo: repository.Repository) -> None:
     """A pull agent reads only its own cluster's ref: the source commit's permission to prune
     beyond the guard must be on that ref's commit too."""
-    empty = _git(repo, "hash-object", "-t", "tree", "-w", "/dev/null")
-    source = _git(repo, "commit-tree", empty, "-m", "remove the shop\n\nGitfleet-Allow-Prune: east")
+    empty = git(repo, "hash-object", "-t", "tree", "-w", "/dev/null")
+    source = git(repo, "commit-tree", empty, "-m", "remove the shop\n\nGitfleet-Allow-Prune: east")
     done = rendered.publish(
-        repo, BRANCH, _files(east=2), expected=None, source_commit=source, version="0.1.0",
+        repo, BRANCH, render_files(east=2), expected=None, source_commit=source, version="0.1.0",
         author=WHO,
     )  # fmt: skip
     for commit in (done.commit, done.clusters["east"]):
-        trailers = _git(repo, "log", "-1", "--format=%(trailers:only)", commit)
+        trailers = git(repo, "log", "-1", "--format=%(trailers:only)", commit)
         assert "Gitfleet-Allow-Prune: east" in trailers.splitlines()
     assert rendered.commit_trailers(repo, done.clusters["east"]) == {
         "Source-Commit": source,
