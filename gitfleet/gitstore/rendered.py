@@ -2,7 +2,11 @@
 
 A publication computes every object in Python (`objects`), writes only the ones the previous
 render does not already hold (`store`), and moves the branch and the cluster refs together by
-compare-and-swap (`refs`). A tree equal to the tip's makes no commit.
+compare-and-swap (`refs`). A tree equal to the tip's makes no commit. A render given as the
+changes to the tip costs what it changes, not what the tree holds: only the changed folders
+are recomputed, and the new commit's listing is derived from the tip's and kept, so that the
+next render reads its tip without listing it again (tips are kept by commit id, which names
+their content for good).
 
 Per-cluster refs `refs/heads/gitfleet/works/<cluster>` hold only `works/<cluster>/`, at the same
 path as on the rendered branch, so a file means the same in either ref. Their commit is made
@@ -13,9 +17,12 @@ Every commit carries the trailers `Source-Commit` and `Gitfleet-Render`.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 
 from gitfleet.errors import RefConflictError
 from gitfleet.gitstore import objects, refs, store
@@ -42,23 +49,90 @@ def cluster_ref(cluster: str) -> str:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Tip:
-    """The rendered branch's last commit: its trailers and the id of every file and folder."""
+    """The rendered branch's last commit: its trailers and the id of every file and folder.
+
+    One tip serves every reader of its commit (`read_tip` keeps it), so none of its mappings
+    is ever changed: a publication derives fresh ones for the commit it makes."""
 
     commit: str
     tree: str
     trailers: Mapping[str, str]
-    files: Mapping[str, str]
-    """Blob id of every file, by path."""
-    folders: Mapping[str, str]
-    """Tree id of every folder, by path (`""` is the root)."""
+    base: objects.Base
+    """Every file and folder, as a publication on this tip builds on them."""
 
     @property
-    def base(self) -> objects.Base:
-        return objects.Base(self.files, self.folders)
+    def files(self) -> Mapping[str, str]:
+        """Blob id of every file, by path."""
+        return self.base.files
+
+    @property
+    def folders(self) -> Mapping[str, str]:
+        """Tree id of every folder, by path (`""` is the root)."""
+        return self.base.folders
 
     @property
     def source_commit(self) -> str | None:
         return self.trailers.get(SOURCE_TRAILER)
+
+
+def _make_tip(commit: str, tree: str, data: bytes, base: objects.Base) -> Tip:
+    return Tip(commit=commit, tree=tree, trailers=objects.trailers_of(data), base=base)
+
+
+class _Tips:
+    """Tips already read or published, by repository and commit.
+
+    A commit id names its tree and message for good, so a tip kept here is never stale, and
+    a render that reads the tip its last publication made costs one ref read instead of
+    listing every file (`git ls-tree -r`: a tenth of a second for 50,000 files). The cache is
+    bounded because a tip of that size holds several megabytes: per repository, the last
+    `per_repository` tips (a render reads the tip the previous one published, and a reader
+    that started before a publication may still ask for the tip before it); at most
+    `repositories` repositories, the least recently used forgotten first (a process works on
+    one repository, or a few; tests make many)."""
+
+    def __init__(self, repositories: int, per_repository: int) -> None:
+        self._repositories = repositories
+        self._per_repository = per_repository
+        self._lock = threading.Lock()
+        self._tips: collections.OrderedDict[Path, collections.OrderedDict[str, Tip]] = (
+            collections.OrderedDict()
+        )
+
+    def get(self, repo: Repository, commit: str) -> Tip | None:
+        key = repo.git_dir.resolve()
+        with self._lock:
+            kept = self._tips.get(key)
+            found = kept.get(commit) if kept is not None else None
+            if kept is not None and found is not None:
+                self._tips.move_to_end(key)
+                kept.move_to_end(commit)
+            return found
+
+    def put(self, repo: Repository, tip: Tip) -> None:
+        key = repo.git_dir.resolve()
+        with self._lock:
+            kept = self._tips.setdefault(key, collections.OrderedDict())
+            self._tips.move_to_end(key)
+            kept[tip.commit] = tip
+            kept.move_to_end(tip.commit)
+            while len(kept) > self._per_repository:
+                kept.popitem(last=False)
+            while len(self._tips) > self._repositories:
+                self._tips.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._tips.clear()
+
+
+_TIPS = _Tips(repositories=4, per_repository=2)
+
+
+def forget_tips() -> None:
+    """Forget every tip read or published, so that the next `read_tip` lists its commit with
+    git (for tests comparing a derived listing with git's)."""
+    _TIPS.clear()
 
 
 def _ls_tree(repo: Repository, commit: str) -> tuple[dict[str, str], dict[str, str]]:
@@ -84,16 +158,15 @@ def read_tip(repo: Repository, branch: str) -> Tip | None:
     state = refs.read_ref(repo, branch_ref(branch))
     if state is None:
         return None
+    tip = _TIPS.get(repo, state.commit)
+    if tip is not None:
+        return tip
     data = repo.read([state.commit], objects.COMMIT).get(state.commit, b"")
     files, folders = _ls_tree(repo, state.commit)
     folders[""] = state.tree
-    return Tip(
-        commit=state.commit,
-        tree=state.tree,
-        trailers=objects.trailers_of(data),
-        files=files,
-        folders=folders,
-    )
+    tip = _make_tip(state.commit, state.tree, data, objects.Base(files, folders))
+    _TIPS.put(repo, tip)
+    return tip
 
 
 def read_files(repo: Repository, tip: Tip, wanted: Callable[[str], bool]) -> dict[str, bytes]:
@@ -153,11 +226,30 @@ def commit_trailers(repo: Repository, rev: str) -> Mapping[str, str] | None:
     return objects.trailers_of(repo.read([commit], objects.COMMIT).get(commit, b""))
 
 
+def _build(
+    tip: Tip | None,
+    files: Mapping[str, objects.Content] | None,
+    changes: Mapping[str, objects.Content | None] | None,
+    fmt: objects.Format,
+) -> tuple[objects.BuiltTree, objects.Base | None, Callable[[str], bool]]:
+    """The render's tree, the new tip's listing when it could be derived from the old one
+    without a pass over every file, and which objects the repository already holds."""
+    if changes is not None and files is None:
+        changed = objects.apply_changes(tip.base if tip else objects.EMPTY_BASE, changes, fmt)
+        return changed.tree, changed.base, changed.held.__contains__
+    if files is not None and changes is None:
+        built = objects.build_tree(files, fmt, tip.base if tip else None)
+        known = {*tip.files.values(), *tip.folders.values()} if tip else set()
+        return built, None, known.__contains__
+    raise TypeError("publish takes either files or changes")
+
+
 def publish(
     repo: Repository,
     branch: str,
-    files: Mapping[str, objects.Content],
+    files: Mapping[str, objects.Content] | None = None,
     *,
+    changes: Mapping[str, objects.Content | None] | None = None,
     expected: str | None,
     source_commit: str,
     version: str,
@@ -165,12 +257,17 @@ def publish(
     message: str | None = None,
     tip: Tip | None = None,
 ) -> Published:
-    """Commit `files` on `branch` if the branch is still at `expected` (None: must not exist),
+    """Commit a render on `branch` if the branch is still at `expected` (None: must not exist),
     and bring every cluster ref in line; `RefConflictError` when another writer moved one.
-    `message` is the rendered commit's message (default `render <source commit>`; failover
-    says there what it changed). `tip` is the branch's tip as the caller already read it at
-    `expected` (read again when not given); the ref update's compare-and-swap still catches
-    a writer that moved the branch since."""
+
+    The render is either `files`, the whole tree, or `changes` to the tree at `expected`
+    (path to new content, None: the file is removed; onto no tip at all, the whole tree).
+    Changes cost what they touch: only the folders holding a changed path are recomputed,
+    and the new commit's listing is derived from the tip's, so that the next `read_tip`
+    does not list the tree again. `message` is the rendered commit's message (default
+    `render <source commit>`; failover says there what it changed). `tip` is the branch's
+    tip as the caller already read it at `expected` (read again when not given); the ref
+    update's compare-and-swap still catches a writer that moved the branch since."""
     fmt = store.object_format(repo)
     if tip is None or tip.commit != expected:
         tip = read_tip(repo, branch)
@@ -181,16 +278,16 @@ def publish(
             f"{branch_ref(branch)} moved while rendering (expected {expected or 'absent'},"
             f" {where}); render again"
         )
-    built = objects.build_tree(files, fmt, tip.base if tip else None)
-    known = {*tip.files.values(), *tip.folders.values()} if tip else set()
+    built, after, known = _build(tip, files, changes, fmt)
     who = author or identity(repo)
-    new_objects = built.missing(known.__contains__)
+    new_objects = built.missing(known)
     moves: list[refs.Move] = []
     created = tip is None or tip.tree != built.id
     trailers = [(SOURCE_TRAILER, source_commit), (RENDER_TRAILER, version)]
     source_trailers = commit_trailers(repo, source_commit) or {}
     trailers += [(k, source_trailers[k]) for k in CARRIED_TRAILERS if k in source_trailers]
     commit = tip_commit or ""
+    made = None
     if created:
         made = objects.commit_object(
             built.id,
@@ -212,6 +309,8 @@ def publish(
     clusters = _publish_clusters(repo, built, fmt, who, trailers, new_objects, moves)
     store.write(repo, list({o.id: o for o in new_objects}.values()), fmt)
     refs.update(repo, moves, f"gitfleet render {source_commit}")
+    if made is not None and after is not None:
+        _TIPS.put(repo, _make_tip(made.id, built.id, made.data, after))
     return Published(commit=commit, created=created, clusters=clusters)
 
 
