@@ -85,7 +85,7 @@ def run(
         published = rendered.publish(
             repo,
             target,
-            result.files,
+            changes=result.changes,
             expected=previous.commit if previous else None,
             source_commit=loaded.revision,
             version=__version__,

@@ -226,8 +226,8 @@ class Reconciler:
         with _timed(timings, "commit"):
             publication = self.target.commit(
                 self._branch,
-                result.files,
-                expected=tip.commit if tip else None,
+                result.changes,
+                tip=tip,
                 source_commit=commit,
                 version=__version__,
                 message=result.message(f"render {commit}"),

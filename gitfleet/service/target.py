@@ -68,20 +68,22 @@ class Target:
     def commit(
         self,
         branch: str,
-        files: Mapping[str, objects.Content],
+        changes: Mapping[str, objects.Content | None],
         *,
-        expected: str | None,
+        tip: rendered.Tip | None,
         source_commit: str,
         version: str,
         message: str | None = None,
     ) -> Publication:
-        """Commit a render onto `branch` if it is still at `expected`, with the per-cluster
-        refs; `RefConflictError` if any of them moved. Locally this publishes it; a mirror's
-        refs still have to be pushed. `message` defaults to `render <source commit>`."""
+        """Commit a render (its `changes` to `tip`, the branch's tip it was rendered on) onto
+        `branch` if it is still at that tip, with the per-cluster refs; `RefConflictError` if
+        any of them moved. Locally this publishes it; a mirror's refs still have to be pushed.
+        `message` defaults to `render <source commit>`."""
+        expected = tip.commit if tip is not None else None
         before = refs.list_refs(self.repo, rendered.CLUSTER_REFS)
         published = rendered.publish(
-            self.repo, branch, files, expected=expected, source_commit=source_commit,
-            version=version, message=message,
+            self.repo, branch, changes=changes, expected=expected, tip=tip,
+            source_commit=source_commit, version=version, message=message,
         )  # fmt: skip
         moves = [
             refs.Move(ref, new, _commit(before.get(ref)))
