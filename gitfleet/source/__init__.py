@@ -8,6 +8,11 @@ returned, so `validate` can show every problem at once. It raises `SourceError` 
 is no source to read (no such folder, unknown revision, empty repository, a corrupt or crafted
 tree) and `UsageError` when a revision is asked of a plain folder.
 
+Loads in one process share their work: a commit's file that an earlier load already read, at
+the same path with the same blob id, is neither read nor parsed again, and gives back the very
+same documents, objects and diagnostics (`_cache`), so reloading a repository after a commit
+costs what the commit changed. Nothing else about the result differs from a first load.
+
 What it leaves to others: every check that needs more than one document (`validation`), and
 what the objects mean (the stages).
 """
@@ -25,7 +30,7 @@ from gitfleet.gitstore import repository
 from gitfleet.model import config, diagnostic, loaded
 from gitfleet.model.loaded import Document, LoadedSource, Role, SourceConfig
 from gitfleet.model.origin import Origin
-from gitfleet.source import _classify, _config, _files, _globs, _locate, _yaml
+from gitfleet.source import _cache, _classify, _config, _files, _globs, _locate, _yaml
 
 __all__ = ["Document", "LoadedSource", "Role", "SourceConfig", "load"]
 
@@ -62,7 +67,7 @@ def load(
         return _load(_files.FolderFiles(path), max_file_size)
     try:
         commit = _commit(repo_, rev, max_file_size)
-        return _load(_files.CommitFiles(repo_, commit), max_file_size)
+        return _load(_files.CommitFiles(repo_, commit, _cache.FILES.size), max_file_size)
     finally:
         repo_.close()
 
@@ -79,7 +84,7 @@ def _commit(repo: repository.Repository, rev: str | None, max_file_size: int | N
         return commit
     if head is None:
         raise repo.fail("HEAD names no commit; pass --rev")
-    settings, _ = _settings(_files.CommitFiles(repo, head), max_file_size)
+    settings, _ = _settings(_files.CommitFiles(repo, head, _cache.FILES.size), max_file_size)
     if settings.source_branch is None:
         return head
     commit = repo.commit_of(f"refs/heads/{settings.source_branch}")
@@ -191,12 +196,11 @@ def _load(files: _files.Files, max_file_size: int | None) -> LoadedSource:
     entries = files.entries(exclude.matches)
     wanted, rules, more = _select(entries, settings, limit)
     problems += more
-    contents = files.read(wanted + rules)
+    found = _classify_files(files, wanted + rules)
     classified = _classify.Classified()
-    with _no_cycle_collection():
-        for entry in wanted:
-            _add_file(classified, entry.path, contents[entry.path])
-    third_party = _third_party(rules, contents, classified.diagnostics)
+    for entry in wanted:
+        classified.extend(found[entry.path])
+    third_party = _third_party([found[e.path] for e in rules], classified.diagnostics)
     return LoadedSource(
         objects=_classify.object_set(classified.objects),
         documents=tuple(classified.documents),
@@ -207,26 +211,46 @@ def _load(files: _files.Files, max_file_size: int | None) -> LoadedSource:
     )
 
 
-def _add_file(classified: _classify.Classified, path: str, data: bytes | str) -> None:
+def _classify_files(files: _files.Files, entries: list[_files.Entry]) -> dict[str, _classify.File]:
+    """Each file's documents by path; files the cache holds are neither read nor parsed."""
+    found: dict[str, _classify.File] = {}
+    kept: dict[_cache.Key, _cache.Cached] = {}
+    for entry in entries:
+        if entry.blob is not None and (cached := _cache.FILES.get((entry.path, entry.blob))):
+            found[entry.path] = cached.file
+            kept[entry.path, entry.blob] = cached
+    unread = [e for e in entries if e.path not in found]
+    contents = files.read(unread)
+    with _no_cycle_collection():
+        for entry in unread:
+            found[entry.path] = file = _classify_file(entry.path, contents[entry.path])
+            if entry.blob is not None:
+                kept[entry.path, entry.blob] = _cache.Cached(entry.size, file)
+    if kept:
+        _cache.FILES.keep(kept)
+    return found
+
+
+def _classify_file(path: str, data: bytes | str) -> _classify.File:
+    classified = _classify.Classified()
     if isinstance(data, str):
         classified.diagnostics.append(diagnostic.error(Origin(path), data))
-        return
+        return classified.file()
     documents, problems = _parse(path, data)
     for p in problems:
         classified.diagnostics.append(diagnostic.error(Origin(path, p.line, p.col), p.message))
     for value, origin in documents:
         classified.add(value, origin)
+    return classified.file()
 
 
 def _third_party(
-    rules: list[_files.Entry],
-    contents: dict[str, bytes | str],
-    problems: list[diagnostic.Diagnostic],
+    rules: list[_classify.File], problems: list[diagnostic.Diagnostic]
 ) -> tuple[config.ResourceInterpreterCustomization, ...]:
     """Karmada-format third-party rules; anything else in those files is an error."""
     classified = _classify.Classified()
-    for entry in rules:
-        _add_file(classified, entry.path, contents[entry.path])
+    for rule in rules:
+        classified.extend(rule)
     problems += classified.diagnostics
     found = []
     for obj in classified.objects:

@@ -61,6 +61,15 @@ def _segment_problem(value: str) -> str | None:
     return None
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class File:
+    """What one file's documents became. Immutable: loads of later revisions share it."""
+
+    documents: tuple[loaded.Document, ...]
+    objects: tuple[meta.ApiObject | template.ResourceTemplate, ...]
+    diagnostics: tuple[diagnostic.Diagnostic, ...]
+
+
 @dataclasses.dataclass(slots=True)
 class Classified:
     """The documents of a source and the objects built from them."""
@@ -70,6 +79,14 @@ class Classified:
         default_factory=list
     )
     diagnostics: list[diagnostic.Diagnostic] = dataclasses.field(default_factory=list)
+
+    def file(self) -> File:
+        return File(tuple(self.documents), tuple(self.objects), tuple(self.diagnostics))
+
+    def extend(self, file: File) -> None:
+        self.documents += file.documents
+        self.objects += file.objects
+        self.diagnostics += file.diagnostics
 
     def reject(
         self, body: dict[str, Any], origin: Origin, role: loaded.Role, where: Origin, message: str

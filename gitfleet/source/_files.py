@@ -1,9 +1,10 @@
 """Where a source's files come from: a commit's tree, or a plain folder.
 
-Both list entries (path, kind, size) with folders pruned by the caller, and read the contents
-of the entries asked for. Neither follows a symbolic link: a commit's links are never resolved,
-and a folder's are listed as links (and opened with O_NOFOLLOW, should one appear between
-listing and reading). `.git` folders of a plain folder are never entered.
+Both list entries (path, kind, size; for a commit also the blob id that names the content) with
+folders pruned by the caller, and read the contents of the entries asked for. Neither follows a
+symbolic link: a commit's links are never resolved, and a folder's are listed as links (and
+opened with O_NOFOLLOW, should one appear between listing and reading). `.git` folders of a
+plain folder are never entered.
 """
 
 from __future__ import annotations
@@ -29,10 +30,17 @@ class Entry:
     path: str
     kind: Kind
     size: int = 0
+    blob: str | None = None
+    """The object id that names the content, when it is known before reading (a commit's
+    entries); None for a plain folder's, whose content can change under the same name."""
 
 
 Skip = Callable[[str], bool]
 """Whether a folder (path from the root) is left out, with everything below it."""
+
+
+KnownSize = Callable[[str, str], int | None]
+"""The size of the blob (path, blob id) when it is already known, sparing git the question."""
 
 
 class Files(Protocol):
@@ -52,17 +60,17 @@ class Files(Protocol):
 class CommitFiles:
     """The files of one commit, read from the object database."""
 
-    def __init__(self, repo: repository.Repository, commit: str) -> None:
+    def __init__(self, repo: repository.Repository, commit: str, known: KnownSize) -> None:
         self.repo = repo
         self.revision: str | None = commit
-        self._shas: dict[str, str] = {}
+        self.known = known
 
     def entries(self, skip: Skip) -> list[Entry]:
         found = tree.walk(self.repo, self.commit, skip)
         files = [e for e in found if e.kind is Kind.FILE]
-        sizes = self.repo.sizes({e.sha for e in files})
-        self._shas.update((e.path, e.sha) for e in files)
-        return [Entry(e.path, e.kind, sizes.get(e.sha, 0)) for e in found]
+        sizes = {e.sha: size for e in files if (size := self.known(e.path, e.sha)) is not None}
+        sizes.update(self.repo.sizes({e.sha for e in files} - sizes.keys()))
+        return [Entry(e.path, e.kind, sizes.get(e.sha, 0), e.sha) for e in found]
 
     @property
     def commit(self) -> str:
@@ -70,16 +78,19 @@ class CommitFiles:
         return self.revision
 
     def read(self, entries: list[Entry]) -> dict[str, bytes | str]:
-        wanted = [tree.TreeEntry(e.path, e.kind, self._shas[e.path]) for e in entries]
-        return dict(tree.read_blobs(self.repo, wanted))
+        return dict(tree.read_blobs(self.repo, [_tree_entry(e) for e in entries]))
 
     def root_entry(self, name: str) -> Entry | None:
         found = tree.find(self.repo, self.commit, name)
         if found is None:
             return None
-        self._shas[found.path] = found.sha
         size = self.repo.sizes([found.sha]).get(found.sha, 0)
-        return Entry(found.path, found.kind, size)
+        return Entry(found.path, found.kind, size, found.sha)
+
+
+def _tree_entry(entry: Entry) -> tree.TreeEntry:
+    assert entry.blob is not None, f"{entry.path} is not an entry of a commit"
+    return tree.TreeEntry(entry.path, entry.kind, entry.blob)
 
 
 class FolderFiles:
