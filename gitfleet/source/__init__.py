@@ -66,14 +66,22 @@ def load(
             raise SourceError(where, "not a Git repository (its top must hold .git)")
         return _load(_files.FolderFiles(path), max_file_size)
     try:
-        commit = _commit(repo_, rev, max_file_size)
-        return _load(_files.CommitFiles(repo_, commit, _cache.FILES.size), max_file_size)
+        commit, settings = _commit(repo_, rev, max_file_size)
+        files = _files.CommitFiles(repo_, commit, _cache.FILES.size)
+        return _load(files, max_file_size, settings)
     finally:
         repo_.close()
 
 
-def _commit(repo: repository.Repository, rev: str | None, max_file_size: int | None) -> str:
-    """The commit to read: `rev`, else the source branch of HEAD's gitfleet.yaml, else HEAD."""
+Settings = tuple[SourceConfig, list[diagnostic.Diagnostic]]
+"""gitfleet.yaml's settings, and the problems found reading them."""
+
+
+def _commit(
+    repo: repository.Repository, rev: str | None, max_file_size: int | None
+) -> tuple[str, Settings | None]:
+    """The commit to read: `rev`, else the source branch of HEAD's gitfleet.yaml, else HEAD;
+    with HEAD's settings when HEAD is read, so that they are not read twice."""
     head = repo.commit_of("HEAD")
     if not repo.has_refs() and head is None:
         raise repo.fail("empty repository: no commits yet")
@@ -81,17 +89,17 @@ def _commit(repo: repository.Repository, rev: str | None, max_file_size: int | N
         commit = repo.commit_of(rev)
         if commit is None:
             raise repo.fail(f"unknown revision {rev!r}")
-        return commit
+        return commit, None
     if head is None:
         raise repo.fail("HEAD names no commit; pass --rev")
-    settings, _ = _settings(_files.CommitFiles(repo, head, _cache.FILES.size), max_file_size)
-    if settings.source_branch is None:
-        return head
-    commit = repo.commit_of(f"refs/heads/{settings.source_branch}")
+    read = _settings(_files.CommitFiles(repo, head, _cache.FILES.size), max_file_size)
+    branch = read[0].source_branch
+    if branch is None:
+        return head, read
+    commit = repo.commit_of(f"refs/heads/{branch}")
     if commit is None:
-        message = f"source branch {settings.source_branch!r} (gitfleet.yaml) does not exist"
-        raise repo.fail(message)
-    return commit
+        raise repo.fail(f"source branch {branch!r} (gitfleet.yaml) does not exist")
+    return commit, None
 
 
 def _read_one(
@@ -113,9 +121,7 @@ def _too_large(entry: _files.Entry, limit: int) -> diagnostic.Diagnostic:
     return diagnostic.error(Origin(entry.path), message)
 
 
-def _settings(
-    files: _files.Files, max_file_size: int | None
-) -> tuple[SourceConfig, list[diagnostic.Diagnostic]]:
+def _settings(files: _files.Files, max_file_size: int | None) -> Settings:
     entry = files.root_entry(loaded.CONFIG_FILE)
     if entry is None:
         return SourceConfig(), []
@@ -189,8 +195,11 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def _load(files: _files.Files, max_file_size: int | None) -> LoadedSource:
-    settings, problems = _settings(files, max_file_size)
+def _load(
+    files: _files.Files, max_file_size: int | None, read: Settings | None = None
+) -> LoadedSource:
+    """The source `files` hold; `read`: their settings, when they were read already."""
+    settings, problems = read if read is not None else _settings(files, max_file_size)
     limit = max_file_size or settings.max_file_size
     exclude = _globs.Globs(settings.exclude)
     entries = files.entries(exclude.matches)

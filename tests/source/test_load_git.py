@@ -2,7 +2,8 @@
 
 Aspects covered:
 - default revision: HEAD, or the source branch that HEAD's gitfleet.yaml names (a missing
-  one is an error); explicit revisions: branch, tag, sha, `HEAD~1`;
+  one is an error), with the settings of the commit read; explicit revisions: branch, tag,
+  sha, `HEAD~1`;
 - the commit is read, not the working tree (uncommitted edits and untracked files are
   ignored); `revision` is the commit id;
 - unknown revisions, an empty repository, a missing folder are `SourceError`s; a revision of
@@ -62,6 +63,21 @@ def test_source_branch_of_gitfleet_yaml(git_repo: Any) -> None:
     git_repo.git("branch", "-D", "release")
     with pytest.raises(SourceError, match=r"source branch 'release' .* does not exist"):
         source.load(git_repo.path)
+
+
+def test_settings_are_those_of_the_commit_read(git_repo: Any) -> None:
+    git_repo.commit({"gitfleet.yaml": "renderedBranch: from-release\n"})
+    git_repo.git("branch", "release")
+    bad = "renderedBranch: from-head\nmaxFileSize: -1\n"
+    git_repo.commit({"gitfleet.yaml": "sourceBranch: release\n" + bad})
+    released = source.load(git_repo.path)
+    assert released.config.rendered_branch == "from-release"
+    assert released.ok, released.diagnostics
+    git_repo.commit({"gitfleet.yaml": bad})
+    head = source.load(git_repo.path)
+    assert head.config.rendered_branch == "from-head"
+    [problem] = head.diagnostics
+    assert str(problem.origin) == "gitfleet.yaml:2:1"
 
 
 @pytest.mark.parametrize("rev", ["nope", "-x", "HEAD~5"])
