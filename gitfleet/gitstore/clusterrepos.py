@@ -21,7 +21,7 @@ import enum
 from collections.abc import Iterable
 
 from gitfleet.errors import GitfleetError
-from gitfleet.gitstore import refs, rendered, status
+from gitfleet.gitstore import refs, remote, rendered, status
 from gitfleet.gitstore.repository import Repository
 
 PLACEHOLDER = "{cluster}"
@@ -49,17 +49,6 @@ class Outcome:
     message: str = ""
 
 
-def _remote_tip(repo: Repository, url: str, ref: str) -> str | None:
-    code, out, err = repo.run("ls-remote", "--end-of-options", url, ref)
-    if code != 0:
-        raise repo.fail(f"cannot reach {url}: {err.decode(errors='replace').strip()}")
-    for line in out.decode().splitlines():
-        oid, _, name = line.partition("\t")
-        if name == ref:
-            return oid
-    return None
-
-
 def _is_ancestor(repo: Repository, older: str, newer: str) -> bool:
     code, _, _ = repo.run("merge-base", "--is-ancestor", older, newer)
     return code == 0
@@ -71,7 +60,7 @@ def _copy_one(repo: Repository, template: str, cluster: str) -> Outcome:
     if local is None:
         return Outcome(cluster, Copy.FAILED, f"{ref} does not exist")
     url = cluster_url(template, cluster)
-    there = _remote_tip(repo, url, ref)
+    there = remote.tip(repo, url, ref)
     if there == local.commit:
         return Outcome(cluster, Copy.UP_TO_DATE)
     if there is not None and repo.commit_of(there) is None:
@@ -102,17 +91,19 @@ def push_works(repo: Repository, template: str, clusters: Iterable[str]) -> list
 
 def fetch_status(repo: Repository, template: str, clusters: Iterable[str]) -> dict[str, str]:
     """Bring each cluster's status ref from its repository into `repo`; per cluster that
-    could not be fetched, why (a cluster that has not reported yet is not a failure)."""
+    could not be fetched, why (a cluster that has not reported yet is not a failure). A ref
+    already in line costs one round trip and no fetch: the reconciler calls this every look."""
     problems = {}
     for cluster in sorted(set(clusters)):
         ref = status.status_ref(cluster)
         url = cluster_url(template, cluster)
         try:
-            tip = _remote_tip(repo, url, ref)
+            tip = remote.tip(repo, url, ref)
         except GitfleetError as exc:  # one cluster's host must not stop the others
             problems[cluster] = str(exc)
             continue
-        if tip is None:
+        here = refs.read_ref(repo, ref)
+        if tip is None or (here is not None and here.commit == tip):
             continue
         code, _, err = repo.run(
             "fetch", "--quiet", "--no-tags", "--end-of-options", url, f"+{ref}:{ref}"

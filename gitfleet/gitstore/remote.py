@@ -34,6 +34,21 @@ def is_remote(location: str) -> bool:
     return bool(sep) and "/" not in head and not Path(location).exists() and len(head) > 1
 
 
+def tip(repo: repository.Repository, url: str, ref: str) -> str | None:
+    """The commit `ref` (a full ref name, or HEAD) names in the repository at `url`, None when
+    it names none; `SourceError` when `url` cannot be reached (with git's first line: the
+    rest is advice). One round trip, no objects."""
+    code, out, err = repo.run("ls-remote", "--end-of-options", url, ref)
+    if code != 0:
+        lines = err.decode(errors="replace").strip().splitlines()
+        raise repo.fail(f"cannot reach {url}: {lines[0] if lines else f'git exited {code}'}")
+    for line in out.decode().splitlines():
+        oid, _, name = line.partition("\t")
+        if name == ref:
+            return oid
+    return None
+
+
 class Mirror:
     """A bare copy of the repository at `url`, kept in `cache`."""
 
