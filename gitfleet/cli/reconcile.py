@@ -8,6 +8,11 @@ GitLab or Gitea (the secret from `$GITFLEET_WEBHOOK_SECRET` or `--webhook-secret
 It logs one line per event (`-o json`: one JSON object per line) and runs until SIGTERM or
 SIGINT, which end it cleanly with exit 0.
 
+The source branch is `--branch`, else the `sourceBranch` of gitfleet.yaml on the repository's
+default branch (what HEAD names; for a URL, the remote's HEAD), read once at start, else
+`main`. The rendered branch is `--rendered-branch`, else the `renderedBranch` of the commit
+rendered, else `gitfleet/rendered`.
+
 `--once` looks once and exits: 0 when the rendered branch renders the source branch's commit
 (rendered now or before), 1 when that commit is invalid or the remote cannot be reached.
 """
@@ -65,7 +70,12 @@ def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, i
     show_default=True,
     help="A local repository (top folder or bare) or a remote URL.",
 )
-@click.option("--branch", default="main", show_default=True, help="The source branch.")
+@click.option(
+    "--branch",
+    default=None,
+    help="The source branch (default: gitfleet.yaml's sourceBranch on the default branch,"
+    " else main).",
+)
 @click.option(
     "--rendered-branch",
     default=None,
@@ -103,7 +113,7 @@ def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, i
 )
 def reconcile(
     repo: str,
-    branch: str,
+    branch: str | None,
     rendered_branch: str | None,
     interval: float,
     webhook: str | None,
@@ -113,7 +123,12 @@ def reconcile(
     once: bool,
     output: str,
 ) -> None:
-    """Render every new commit of the source branch onto the rendered branch."""
+    """Render every new commit of the source branch onto the rendered branch.
+
+    The source branch is --branch, else the sourceBranch of gitfleet.yaml on the repository's
+    default branch (HEAD, or the remote's HEAD), else main. The rendered branch is
+    --rendered-branch, else the renderedBranch of the commit rendered, else gitfleet/rendered.
+    """
     address, secret = _webhook(webhook, webhook_secret_file)
     settings = reconciler.Settings(
         repo=repo,

@@ -16,6 +16,12 @@ at the newest commit. A remote that cannot be reached is retried with exponentia
 pokes cannot shorten the wait. A stop request is honoured between steps: a render that has not
 been published yet is abandoned (nothing half-written is ever visible), and `run` returns.
 
+The source branch is `Settings.branch`, else the `sourceBranch` of gitfleet.yaml on the
+repository's default branch (what HEAD names; a remote's HEAD), else main. It is read once, at
+the first look that finds a commit there (for a local repository, when the reconciler is made,
+so the ref watcher watches the right branch); changing it takes a restart. The rendered branch
+is `Settings.rendered_branch`, else the `renderedBranch` of the commit rendered.
+
 Every event is logged as one line naming the source commit (`events`).
 """
 
@@ -47,14 +53,17 @@ from gitfleet.service import (
 
 MAX_CONFLICTS = 5
 """Renders made again in one look after lost races before giving up until the next look."""
+DEFAULT_BRANCH = "main"
+"""The source branch when neither the settings nor gitfleet.yaml name one."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
     repo: str
     """A local repository (top folder or bare) or a remote URL."""
-    branch: str = "main"
-    """The source branch."""
+    branch: str | None = None
+    """The source branch; None: gitfleet.yaml's `sourceBranch` on the repository's default
+    branch, else `DEFAULT_BRANCH`."""
     rendered_branch: str | None = None
     """Default: gitfleet.yaml's `renderedBranch` of the commit rendered."""
     interval: float = 30.0
@@ -116,17 +125,42 @@ class Reconciler:
         self.clock = clock
         self.target = target.open_target(settings.repo, settings.cache)
         self.repo = self.target.repo
-        self._source_ref = rendered.branch_ref(settings.branch)
+        self._source_branch = settings.branch
+        """None until known (`_settle_branch`)."""
+        self._hook: server.WebhookServer | None = None
         self._branch = settings.rendered_branch or loaded.DEFAULT_RENDERED_BRANCH
         self._handled: tuple[str, str | None] | None = None
         """(source commit, rendered tip) of the last look that had nothing left to do."""
         self._failed: str | None = None
         """A source commit known to be invalid (not rendered again until the branch moves)."""
         self._state = state.ReconcilerState(
-            source_branch=settings.branch, rendered_branch=self._branch, updated=""
+            source_branch=self.source_branch, rendered_branch=self._branch, updated=""
         )
         self._state_loaded = False
         self._failover = observed.FailoverWatch(self.repo, clock)
+        if not self.target.remote:
+            self._settle_branch()
+
+    @property
+    def source_branch(self) -> str:
+        return self._source_branch or DEFAULT_BRANCH
+
+    @property
+    def _source_ref(self) -> str:
+        return rendered.branch_ref(self.source_branch)
+
+    def _settle_branch(self) -> None:
+        """Learn the source branch from gitfleet.yaml on the default branch, once it has a
+        commit (until then `DEFAULT_BRANCH` is looked at)."""
+        if self._source_branch is not None:
+            return
+        head = self.target.head()
+        if head is None:
+            return
+        configured = source.load(self.repo.git_dir, head).config.source_branch
+        self._source_branch = configured or DEFAULT_BRANCH
+        if self._hook is not None:
+            self._hook.source_ref = self._source_ref
 
     # -- one look -------------------------------------------------------------------------
 
@@ -136,17 +170,18 @@ class Reconciler:
         timings: dict[str, float] = {}
         with _timed(timings, "fetch"):
             self.target.refresh()
+        self._settle_branch()
         self._load_state()
         commit = self.repo.commit_of(self._source_ref)
         if commit is None:
             if self._handled != ("", None):
-                self._emit("no-source", "", branch=self.settings.branch)
+                self._emit("no-source", "", branch=self.source_branch)
                 self._handled = ("", None)
             return Outcome.NO_SOURCE
         if self._handled == (commit, self._tip_commit()) and not self._failover_due():
             return Outcome.IDLE
         if commit != self._state.last_seen:
-            self._emit("seen", commit, branch=self.settings.branch, trigger=trigger)
+            self._emit("seen", commit, branch=self.source_branch, trigger=trigger)
             self._state = dataclasses.replace(self._state, last_seen=commit)
         outcome = self._handle(commit, timings)
         if outcome is not Outcome.STOPPED:
@@ -314,14 +349,18 @@ class Reconciler:
         stored, _ = state.read(self.repo)
         if stored is not None:
             self._state = dataclasses.replace(
-                stored, source_branch=self.settings.branch, rendered_branch=self._branch
+                stored, source_branch=self.source_branch, rendered_branch=self._branch
             )
 
     def _record(self, new: state.ReconcilerState, timings: dict[str, float]) -> None:
         """Keep `new` (stamped now, with `timings`) and write it to the status ref (best
         effort: a failure is logged, the render it describes stands)."""
         self._state = dataclasses.replace(
-            new, rendered_branch=self._branch, updated=_rfc3339(self.clock()), timings=timings
+            new,
+            source_branch=self.source_branch,
+            rendered_branch=self._branch,
+            updated=_rfc3339(self.clock()),
+            timings=timings,
         )
         for _ in range(2):
             _, expected = state.read(self.repo)
@@ -353,6 +392,7 @@ class Reconciler:
                 self.sink,
                 self.clock,
             )
+        self._hook = hook
         return watch, hook
 
     def run(self) -> None:
@@ -369,7 +409,7 @@ class Reconciler:
                 "started",
                 "",
                 repo=self.target.location,
-                branch=self.settings.branch,
+                branch=self._source_branch,
                 interval=self.settings.interval,
                 watch=watch is not None,
                 webhook=hook is not None,

@@ -65,6 +65,11 @@ class Target:
     def refresh(self) -> None:
         """Bring the view of the source and rendered branches up to date."""
 
+    def head(self) -> str | None:
+        """The commit of the repository's default branch (what its HEAD names), None when
+        there is none yet."""
+        return self.repo.commit_of("HEAD")
+
     def commit(
         self,
         branch: str,
@@ -125,6 +130,15 @@ class RemoteTarget(Target):
             self.mirror.fetch()
         except SourceError as exc:
             raise RemoteUnavailable(str(exc)) from exc
+
+    def head(self) -> str | None:
+        """The commit the remote's HEAD names, as fetched into the mirror (None when the mirror
+        does not hold it: the remote moved since the fetch)."""
+        try:
+            found = remote.tip(self.repo, self.location, "HEAD")
+        except SourceError as exc:
+            raise RemoteUnavailable(str(exc)) from exc
+        return self.repo.commit_of(found) if found is not None else None
 
     def push(self, publication: Publication) -> None:
         """Push every ref the commit moved, atomically, each leased on its fetched value."""

@@ -6,6 +6,7 @@ Aspects covered:
 - `--once` on a remote URL mirrors it into `--cache` and pushes the render back;
 - `--once` exits 1 on an invalid commit (the error's file and line are logged), on an
   unreachable remote (the reason on stderr) and on a missing source branch;
+- without `--branch`, the source branch is gitfleet.yaml's `sourceBranch`; `--branch` wins;
 - a folder that is not a repository is an input error (exit 1); `--webhook` without a secret,
   or with a bad address, is a usage error (exit 2); the secret can come from a file.
 """
@@ -82,6 +83,31 @@ def test_once_without_the_source_branch_exits_1(cli: Any, fleet_repo: Any) -> No
     result = cli("reconcile", "--repo", str(fleet_repo.path), "--branch", "nope", "--once")
     assert result.exit_code == 1
     assert " no-source " in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "branch"),
+    [
+        pytest.param([], "production", id="gitfleet.yaml"),
+        pytest.param(["--branch", "main"], "main", id="--branch wins"),
+    ],
+)
+def test_once_renders_the_configured_source_branch(
+    cli: Any, fleet_repo: Any, args: list[str], branch: str
+) -> None:
+    fleet_repo.git("branch", "production")
+    config = (fleet_repo.path / "gitfleet.yaml").read_text()
+    fleet_repo.commit(
+        {"gitfleet.yaml": config.replace("sourceBranch: main", "sourceBranch: production")}
+    )
+    wanted = fleet_repo.git("rev-parse", branch)
+    result = cli("reconcile", "--repo", str(fleet_repo.path), "--once", *args)
+    assert result.exit_code == 0, result.output
+    assert f" seen source={wanted} branch={branch} " in result.stdout
+    trailer = fleet_repo.git(
+        "log", "-1", "--format=%(trailers:key=Source-Commit,valueonly)", "gitfleet/rendered"
+    )
+    assert trailer.strip() == wanted
 
 
 def test_not_a_repository(cli: Any, tmp_path: Path) -> None:

@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from gitfleet.service import events, reconciler
+from gitfleet.gitstore import repository
+from gitfleet.service import events, reconciler, state
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "example-repo"
@@ -93,6 +94,17 @@ class Fleet:
             return self.git("rev-parse", "--verify", "--quiet", name)
         except subprocess.CalledProcessError:
             return None
+
+    def reconciler_state(self) -> state.ReconcilerState:
+        """What the reconciler's status ref in the remote says (it must be there)."""
+        repo = repository.open_repository(self.remote)
+        assert repo is not None
+        try:
+            found, _ = state.read(repo)
+        finally:
+            repo.close()
+        assert found is not None
+        return found
 
     def rendered_source(self, branch: str = "gitfleet/rendered") -> str | None:
         """The Source-Commit trailer of the rendered branch's tip."""

@@ -14,21 +14,9 @@ from __future__ import annotations
 
 from service.service_helpers import WEB, Fleet
 
-from gitfleet.gitstore import repository
-from gitfleet.service import events, reconciler, state
+from gitfleet.service import events, reconciler
 
 STATUS = "refs/heads/gitfleet/status/_reconciler"
-
-
-def stored(fleet: Fleet) -> state.ReconcilerState:
-    repo = repository.open_repository(fleet.remote)
-    assert repo is not None
-    try:
-        found, _ = state.read(repo)
-    finally:
-        repo.close()
-    assert found is not None
-    return found
 
 
 def break_web(fleet: Fleet) -> str:
@@ -51,7 +39,7 @@ def test_invalid_commit_keeps_the_last_good_render(fleet: Fleet) -> None:
         assert invalid.source == bad
         assert invalid.fields["path"] == WEB
         assert isinstance(invalid.fields["line"], int) and invalid.fields["line"] > 0
-        recorded = stored(fleet)
+        recorded = fleet.reconciler_state()
         assert recorded.last_seen == bad
         assert recorded.last_rendered == good
         assert recorded.last_rendered_source == good_source
@@ -67,7 +55,7 @@ def test_invalid_commit_keeps_the_last_good_render(fleet: Fleet) -> None:
         fixed = fleet.push_change()
         assert service.cycle() is reconciler.Outcome.RENDERED
         assert fleet.rendered_source() == fixed
-        assert stored(fleet).last_error is None
+        assert fleet.reconciler_state().last_error is None
     finally:
         service.close()
 
