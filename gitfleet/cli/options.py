@@ -7,6 +7,8 @@ from typing import Any, TypeVar
 
 import click
 
+from gitfleet.gitstore import clusterrepos
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -44,3 +46,27 @@ def output_option(func: F) -> F:
 
 def namespace_option(func: F) -> F:
     return click.option("-n", "--namespace", "namespace", default="", help="Namespace.")(func)
+
+
+def _cluster_template(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A template without the placeholder would send every cluster to one repository, which is
+    what a repository per cluster exists to avoid."""
+    if value is not None and clusterrepos.PLACEHOLDER not in value:
+        raise click.BadParameter(f"expected a URL with {clusterrepos.PLACEHOLDER} in it")
+    return value
+
+
+def cluster_repos_option(does: str) -> Callable[[F], F]:
+    """`--cluster-repos TEMPLATE`; `does` says what the command does with those repositories."""
+
+    def decorate(func: F) -> F:
+        return click.option(
+            "--cluster-repos",
+            "cluster_repos",
+            default=None,
+            metavar="TEMPLATE",
+            callback=_cluster_template,
+            help="URL of each cluster's own repository, {cluster} standing for its name: " + does,
+        )(func)
+
+    return decorate

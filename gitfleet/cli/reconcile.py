@@ -13,8 +13,14 @@ default branch (what HEAD names; for a URL, the remote's HEAD), read once at sta
 `main`. The rendered branch is `--rendered-branch`, else the `renderedBranch` of the commit
 rendered, else `gitfleet/rendered`.
 
+`--cluster-repos TEMPLATE` (a repository per cluster): every look fetches each cluster's status
+ref from its own repository before rendering, and copies each cluster's works ref there once
+it is published (and again at any later look that finds the copy behind). A cluster whose
+repository fails is logged and listed in the reconciler's status ref, and holds up nothing else.
+
 `--once` looks once and exits: 0 when the rendered branch renders the source branch's commit
-(rendered now or before), 1 when that commit is invalid or the remote cannot be reached.
+(rendered now or before), 1 when that commit is invalid or the remote cannot be reached. A
+cluster repository that failed does not change the exit code: the render stands.
 """
 
 from __future__ import annotations
@@ -27,8 +33,8 @@ from pathlib import Path
 import click
 
 from gitfleet import errors
+from gitfleet.cli import options, signals
 from gitfleet.cli import output as out
-from gitfleet.cli import signals
 from gitfleet.service import events, reconciler, server, target, wakeup
 
 SECRET_ENV = "GITFLEET_WEBHOOK_SECRET"
@@ -102,6 +108,9 @@ def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, i
     default=None,
     help="Where remote repositories are mirrored (default: ~/.cache/gitfleet).",
 )
+@options.cluster_repos_option(
+    "fetch each cluster's status ref from there before rendering, copy its works ref there after."
+)
 @click.option("--once", is_flag=True, help="Look once, then exit (1 if not rendered).")
 @click.option(
     "-o",
@@ -120,6 +129,7 @@ def reconcile(
     webhook_secret_file: str | None,
     watch: bool,
     cache: str | None,
+    cluster_repos: str | None,
     once: bool,
     output: str,
 ) -> None:
@@ -139,6 +149,7 @@ def reconcile(
         webhook=address,
         webhook_secret=secret,
         cache=Path(cache) if cache else None,
+        cluster_repos=cluster_repos,
     )
     log = events.LineLog(sys.stdout, output)
     wake = wakeup.Wakeup()

@@ -89,11 +89,8 @@ def human(view: FleetView) -> str:
     help="Seconds after its last heartbeat a cluster counts as Unknown (default: gitfleet.yaml's"
     " failover heartbeat grace period).",
 )
-@click.option(
-    "--cluster-repos",
-    default=None,
-    help="URL of each cluster's own repository, {cluster} standing for its name: fetch each"
-    " cluster's status ref from there into the repository first.",
+@options.cluster_repos_option(
+    "fetch each cluster's status ref from there into the repository first."
 )
 @options.output_option
 def status_command(

@@ -22,6 +22,11 @@ the first look that finds a commit there (for a local repository, when the recon
 so the ref watcher watches the right branch); changing it takes a restart. The rendered branch
 is `Settings.rendered_branch`, else the `renderedBranch` of the commit rendered.
 
+With a repository per cluster (`Settings.cluster_repos`), each look also fetches the clusters'
+status refs from their repositories before reading any status, and copies the works refs to
+them after publishing (`copies`); what fails there is logged and kept in the status ref, and
+never keeps the render or the other clusters from going ahead.
+
 Every event is logged as one line naming the source commit (`events`).
 """
 
@@ -29,7 +34,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import datetime
 import enum
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -42,6 +46,7 @@ from gitfleet.model import diagnostic, loaded
 from gitfleet.model.origin import Origin
 from gitfleet.service import (
     backoff,
+    copies,
     events,
     observed,
     server,
@@ -77,6 +82,9 @@ class Settings:
     """Where remote repositories are mirrored (default: `target.default_cache()`)."""
     retry_base: float = 1.0
     retry_cap: float = 60.0
+    cluster_repos: str | None = None
+    """URL of each cluster's own repository, `{cluster}` standing for its name (None: the
+    clusters use the main repository)."""
 
 
 class Outcome(enum.StrEnum):
@@ -93,11 +101,6 @@ class Outcome(enum.StrEnum):
     reconciler)."""
     INVALID = "invalid"
     STOPPED = "stopped"
-
-
-def _rfc3339(when: float) -> str:
-    moment = datetime.datetime.fromtimestamp(when, datetime.UTC)
-    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 @contextlib.contextmanager
@@ -138,6 +141,13 @@ class Reconciler:
         )
         self._state_loaded = False
         self._failover = observed.FailoverWatch(self.repo, clock)
+        self._copies = (
+            copies.ClusterRepos(self.repo, settings.cluster_repos, sink, clock)
+            if settings.cluster_repos is not None
+            else None
+        )
+        self._clusters: tuple[str, ...] = ()
+        """The Cluster objects of the source last loaded, by name."""
         if not self.target.remote:
             self._settle_branch()
 
@@ -178,14 +188,21 @@ class Reconciler:
                 self._emit("no-source", "", branch=self.source_branch)
                 self._handled = ("", None)
             return Outcome.NO_SOURCE
+        if self._copies is not None:
+            self._copies.new_look()
+            self._copies.fetch_status(commit, self._clusters)
         if self._handled == (commit, self._tip_commit()) and not self._failover_due():
-            return Outcome.IDLE
-        if commit != self._state.last_seen:
-            self._emit("seen", commit, branch=self.source_branch, trigger=trigger)
-            self._state = dataclasses.replace(self._state, last_seen=commit)
-        outcome = self._handle(commit, timings)
-        if outcome is not Outcome.STOPPED:
-            self._handled = (commit, self._tip_commit())
+            outcome = Outcome.IDLE
+            self._copy_works(commit)
+        else:
+            if commit != self._state.last_seen:
+                self._emit("seen", commit, branch=self.source_branch, trigger=trigger)
+                self._state = dataclasses.replace(self._state, last_seen=commit)
+            outcome = self._handle(commit, timings)
+            if outcome is not Outcome.STOPPED:
+                self._handled = (commit, self._tip_commit())
+        if self._cluster_repo_errors() != self._state.cluster_repos:
+            self._record(self._state, dict(self._state.timings))
         return outcome
 
     def _failover_due(self, snapshot: failover.Observed | None = None) -> bool:
@@ -213,6 +230,9 @@ class Reconciler:
                 return self._invalid(commit, [problem], timings)
         self._branch = self.settings.rendered_branch or loaded_source.config.rendered_branch
         self._failover.settings = loaded_source.config.failover
+        self._clusters = tuple(c.name for c in loaded_source.objects.clusters)
+        if self._copies is not None:
+            self._copies.fetch_status(commit, self._clusters)
         for _ in range(MAX_CONFLICTS):
             tip = rendered.read_tip(self.repo, self._branch)
             snapshot = self._failover.observe(tip)
@@ -304,6 +324,7 @@ class Reconciler:
             fields["refused"] = len(result.refusals)
         fields["seconds"] = sum(timings.values())
         self._emit(str(outcome), commit, **fields)
+        self._copy_works(commit)
         self._failed = None
         self._record(
             dataclasses.replace(
@@ -331,13 +352,24 @@ class Reconciler:
             error=first.message,
         )
         self._failed = commit
-        error = state.LastError.of(commit, first, _rfc3339(self.clock()))
+        error = state.LastError.of(commit, first, state.rfc3339(self.clock()))
         self._record(dataclasses.replace(self._state, last_error=error), timings)
         return Outcome.INVALID
 
     def _abandon(self, commit: str) -> Outcome:
         self._emit("abandoned", commit, reason="stopping")
         return Outcome.STOPPED
+
+    # -- a repository per cluster ---------------------------------------------------------
+
+    def _copy_works(self, commit: str) -> None:
+        """Called only once the render is published (pushed, for a remote): a cluster's
+        repository must never hold a render its main repository does not."""
+        if self._copies is not None:
+            self._copies.push_works(commit)
+
+    def _cluster_repo_errors(self) -> tuple[state.ClusterRepoError, ...]:
+        return self._copies.errors if self._copies is not None else ()
 
     # -- status ref -----------------------------------------------------------------------
 
@@ -359,8 +391,9 @@ class Reconciler:
             new,
             source_branch=self.source_branch,
             rendered_branch=self._branch,
-            updated=_rfc3339(self.clock()),
+            updated=state.rfc3339(self.clock()),
             timings=timings,
+            cluster_repos=self._cluster_repo_errors(),
         )
         for _ in range(2):
             _, expected = state.read(self.repo)

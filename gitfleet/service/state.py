@@ -4,12 +4,14 @@ It is written like an agent's status ref (`gitstore.status`: one parentless comm
 compare-and-swap, naming the rendered commit in its `Rendered-Commit` trailer), so `gitfleet
 status` reads every status ref the same way. The file says what the reconciler last saw and
 did: the last source commit seen, the last one rendered and its rendered commit, the last error
-(with file and line when the source was at fault) and how long each step took.
+(with file and line when the source was at fault), how long each step took and, with a
+repository per cluster, each cluster's repository that is not in line.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import datetime
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,6 +27,12 @@ cannot clash with a cluster's."""
 FILE = "reconciler.yaml"
 API_VERSION = "gitfleet.io/v1alpha1"
 KIND = "ReconcilerStatus"
+
+
+def rfc3339(when: float) -> str:
+    """How the file writes a time (`when`: seconds since the epoch), to the second, in UTC."""
+    moment = datetime.datetime.fromtimestamp(when, datetime.UTC)
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -56,6 +64,21 @@ class LastError:
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ClusterRepoError:
+    """A cluster's own repository that the last look could not bring in line: its status ref
+    not fetched (`step` fetch-status) or its works ref not copied (push-works)."""
+
+    cluster: str
+    step: str
+    source_commit: str
+    """The source commit of the look that failed."""
+    message: str
+    since: str
+    """When this step first failed for this cluster with this message (RFC 3339, UTC): how long
+    the cluster has been cut off."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class ReconcilerState:
     source_branch: str
     rendered_branch: str
@@ -70,6 +93,9 @@ class ReconcilerState:
     last_error: LastError | None = None
     timings: Mapping[str, float] = dataclasses.field(default_factory=dict)
     """Seconds each step of the last cycle took (`fetch`, `load`, `render`, `publish`, ...)."""
+    cluster_repos: tuple[ClusterRepoError, ...] = ()
+    """Sorted by cluster and step; empty when every cluster's repository is in line (or there
+    is none)."""
 
 
 def _error_doc(error: LastError) -> dict[str, Any]:
@@ -95,6 +121,12 @@ def dump(state: ReconcilerState) -> bytes:
     }
     if state.last_error is not None:
         doc["lastError"] = _error_doc(state.last_error)
+    if state.cluster_repos:
+        doc["clusterRepoErrors"] = [
+            {"cluster": e.cluster, "step": e.step, "sourceCommit": e.source_commit,
+             "message": e.message, "since": e.since}
+            for e in state.cluster_repos
+        ]  # fmt: skip
     return yaml.safe_dump(doc, sort_keys=True).encode()
 
 
@@ -128,6 +160,7 @@ def load(data: bytes) -> ReconcilerState | None:
             col=_int(raw_error, "col"),
         )
     timings = doc.get("timings")
+    raw_repos = doc.get("clusterRepoErrors")
     return ReconcilerState(
         source_branch=_str(doc, "sourceBranch"),
         rendered_branch=_str(doc, "renderedBranch"),
@@ -141,6 +174,17 @@ def load(data: bytes) -> ReconcilerState | None:
             for k, v in (timings.items() if isinstance(timings, dict) else ())
             if isinstance(v, int | float)
         },
+        cluster_repos=tuple(
+            ClusterRepoError(
+                cluster=_str(item, "cluster"),
+                step=_str(item, "step"),
+                source_commit=_str(item, "sourceCommit"),
+                message=_str(item, "message"),
+                since=_str(item, "since"),
+            )
+            for item in (raw_repos if isinstance(raw_repos, list) else ())
+            if isinstance(item, dict)
+        ),
     )
 
 

@@ -7,6 +7,9 @@ Aspects covered:
 - `--once` exits 1 on an invalid commit (the error's file and line are logged), on an
   unreachable remote (the reason on stderr) and on a missing source branch;
 - without `--branch`, the source branch is gitfleet.yaml's `sourceBranch`; `--branch` wins;
+- `--cluster-repos` copies each cluster's works ref to its own repository; a cluster whose
+  repository is missing is logged and does not fail the look; a template without `{cluster}`
+  is a usage error (for `gitfleet status` too);
 - a folder that is not a repository is an input error (exit 1); `--webhook` without a secret,
   or with a bad address, is a usage error (exit 2); the secret can come from a file.
 """
@@ -108,6 +111,33 @@ def test_once_renders_the_configured_source_branch(
         "log", "-1", "--format=%(trailers:key=Source-Commit,valueonly)", "gitfleet/rendered"
     )
     assert trailer.strip() == wanted
+
+
+def test_once_copies_to_each_cluster_repository(cli: Any, fleet_repo: Any, tmp_path: Path) -> None:
+    names = sorted(path.stem for path in (ROOT / "example-repo" / "clusters").glob("*.yaml"))
+    *present, missing = names
+    for name in present:
+        run_git("init", "-q", "--bare", str(tmp_path / f"{name}.git"), cwd=tmp_path)
+    template = f"{tmp_path.as_uri()}/{{cluster}}.git"
+    result = cli(
+        "reconcile", "--repo", str(fleet_repo.path), "--once", "--cluster-repos", template,
+        "-o", "json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    for name in present:
+        ref = f"refs/heads/gitfleet/works/{name}"
+        copied = run_git("rev-parse", ref, cwd=tmp_path / f"{name}.git")
+        assert copied == fleet_repo.git("rev-parse", ref)
+    logged = [json.loads(line) for line in result.stdout.splitlines()]
+    failed = [(e["cluster"], e["step"]) for e in logged if e["event"] == "cluster-repo-error"]
+    assert failed == [(missing, "fetch-status"), (missing, "push-works")]
+
+
+@pytest.mark.parametrize("command", ["reconcile", "status"])
+def test_cluster_repos_without_the_placeholder(cli: Any, fleet_repo: Any, command: str) -> None:
+    result = cli(command, "--repo", str(fleet_repo.path), "--cluster-repos", "file:///fleet.git")
+    assert result.exit_code == 2
+    assert "{cluster}" in result.stderr
 
 
 def test_not_a_repository(cli: Any, tmp_path: Path) -> None:

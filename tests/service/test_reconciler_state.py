@@ -1,13 +1,17 @@
 """`reconciler.yaml`: the reconciler's status file.
 
 Aspects covered:
-- a state with a located error and timings round-trips through the file;
-- the file is sorted, deterministic YAML of kind ReconcilerStatus with camelCase keys;
+- a state with a located error, timings and failing cluster repositories round-trips through
+  the file;
+- the file is sorted, deterministic YAML of kind ReconcilerStatus with camelCase keys; a
+  state without failing cluster repositories has no `clusterRepoErrors`;
 - an error names `path:line:col: message`, or just the message when no file is at fault;
 - files that are not a reconciler status read as None; odd values read as empty.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 import yaml
@@ -30,6 +34,15 @@ STATE = state.ReconcilerState(
     last_rendered="d" * 40,
     last_error=ERROR,
     timings={"render": 0.1234, "fetch": 0.5},
+    cluster_repos=(
+        state.ClusterRepoError(
+            cluster="m1",
+            step="push-works",
+            source_commit="c" * 40,
+            message="cannot reach file:///m1.git",
+            since="2026-01-01T00:00:00Z",
+        ),
+    ),
 )
 
 
@@ -51,8 +64,19 @@ def test_file_layout() -> None:
         "line": 7,
         "col": 5,
     }
+    assert doc["clusterRepoErrors"] == [
+        {
+            "cluster": "m1",
+            "step": "push-works",
+            "sourceCommit": "c" * 40,
+            "message": "cannot reach file:///m1.git",
+            "since": "2026-01-01T00:00:00Z",
+        }
+    ]
     assert list(doc) == sorted(doc)
     assert state.dump(STATE) == state.dump(STATE)
+    in_line = dataclasses.replace(STATE, cluster_repos=())
+    assert "clusterRepoErrors" not in yaml.safe_load(state.dump(in_line))
 
 
 @pytest.mark.parametrize(
@@ -84,8 +108,10 @@ def test_not_a_reconciler_status(data: bytes) -> None:
 def test_odd_values_read_as_empty() -> None:
     loaded = state.load(
         b"kind: ReconcilerStatus\nsourceBranch: 3\nlastError: {line: x}\ntimings: {a: b, c: 1}\n"
+        b"clusterRepoErrors: [7, {cluster: m1, step: 2}]\n"
     )
     assert loaded is not None
     assert loaded.source_branch == ""
     assert loaded.last_error is not None and loaded.last_error.line == 0
     assert loaded.timings == {"c": 1.0}
+    assert [(e.cluster, e.step) for e in loaded.cluster_repos] == [("m1", "")]
