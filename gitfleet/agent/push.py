@@ -118,10 +118,11 @@ class PushAgent:
         self.workers: dict[str, worker.ClusterWorker] = {}
 
     def stop(self) -> None:
-        """Stop every worker at its next request boundary, and the loop."""
+        """Stop every worker at its next request boundary, and the loop (from any thread: the
+        loop may be adding workers meanwhile, and halts them all again when it ends)."""
         self.stopping.set()
         self.changed.set()
-        for each in self.workers.values():
+        for each in list(self.workers.values()):
             each.halt()
 
     def _resolve(self) -> fleet.Round | None:

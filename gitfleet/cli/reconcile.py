@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 from pathlib import Path
 
 import click
@@ -39,12 +38,6 @@ from gitfleet.service import events, reconciler, server, target, wakeup
 
 SECRET_ENV = "GITFLEET_WEBHOOK_SECRET"
 _FAILED = {reconciler.Outcome.INVALID, reconciler.Outcome.NO_SOURCE}
-
-
-def _stop_from_a_thread(wake: wakeup.Wakeup) -> None:
-    """Ask the service to stop from a helper thread: a signal handler must not take locks the
-    interrupted code may hold."""
-    threading.Thread(target=wake.stop, daemon=True).start()
 
 
 def _secret(path: str | None) -> bytes:
@@ -161,7 +154,7 @@ def reconcile(
         click.echo(f"error: {error}", err=True)
         sys.exit(1)
     try:
-        with signals.on_stop_signal(lambda: _stop_from_a_thread(wake)):
+        with signals.on_stop_signal(wake.stop):
             if once:
                 sys.exit(_once(service))
             service.run()

@@ -27,7 +27,8 @@ class Wakeup:
             self._cond.notify_all()
 
     def stop(self) -> None:
-        """Ask the service to stop (from any thread, a signal handler included)."""
+        """Ask the service to stop (from any thread; not from a signal handler, as it takes the
+        lock that the interrupted thread may hold)."""
         self.stop_event.set()
         with self._cond:
             self._cond.notify_all()
