@@ -226,7 +226,11 @@ class PullAgent:
         self.stopping.set()
         self.worker.halt()
 
-    def close(self) -> None:
-        self.worker.close()
+    def close(self, timeout: float | None = None) -> bool:
+        """Wait for the worker (at most `timeout` seconds) and release the copy; whether the
+        worker ended (one still running keeps the copy, which it pushes reports from)."""
+        if not self.worker.close(timeout):
+            return False
         self.repo.close()
         self.remote.close()
+        return True

@@ -182,7 +182,11 @@ class ClusterWorker:
     # ---- the loop ----------------------------------------------------------------------
 
     def start(self) -> None:
-        self.thread = threading.Thread(target=self.run, name=f"gitfleet-push-{self.name}")
+        # A daemon: a worker stuck in a request must not keep the process alive once `close`
+        # has given up on it.
+        self.thread = threading.Thread(
+            target=self.run, name=f"gitfleet-push-{self.name}", daemon=True
+        )
         self.thread.start()
 
     def run(self) -> None:
@@ -203,12 +207,18 @@ class ClusterWorker:
         self.stop.set()
         self.wake.set()
 
-    def close(self) -> None:
+    def close(self, timeout: float | None = None) -> bool:
+        """Wait for the thread (at most `timeout` seconds), then release the client and the
+        repository; whether the thread ended. A thread still running keeps them: it is still
+        using them."""
         if self.thread is not None:
-            self.thread.join()
+            self.thread.join(timeout)
+            if self.thread.is_alive():
+                return False
         if self.client is not None:
             self.client.close()
         self.repo.close()
+        return True
 
 
 def _unreachable(

@@ -3,9 +3,11 @@ the reconciler, the push agent (every Push cluster) and one pull agent per Pull 
 on its own thread, all reading and writing the workspace's bare repository.
 
 `start` brings them up (the clusters first, so that the agents find them); `stop` takes them
-down in the reverse order and waits for every thread, whatever state they are in. A cluster
-goes down (`fail`) by refusing connections, as a cluster whose API server died does: its agent
-reports it not ready, and failover takes it from there; `recover` brings it back.
+down in the reverse order and waits for every thread, whatever state they are in, for
+`JOIN_SECONDS` in all: a thread still running then (stuck in a request, say) is named and left
+with what it uses, a daemon that does not keep the process alive. A cluster goes down (`fail`)
+by refusing connections, as a cluster whose API server died does: its agent reports it not
+ready, and failover takes it from there; `recover` brings it back.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
+import time
 from collections.abc import Callable, Sequence
 
 from gitfleet import sim
@@ -22,6 +25,7 @@ from gitfleet.service import events, reconciler, wakeup
 
 log = logging.getLogger(__name__)
 JOIN_SECONDS = 10.0
+"""The longest wait for all the threads to end, together."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -68,7 +72,8 @@ class Services:
         self.reconciler: reconciler.Reconciler | None = None
         self.push: push.PushAgent | None = None
         self.pulls: list[pull.PullAgent] = []
-        self.threads: list[threading.Thread] = []
+        self.threads: dict[object, threading.Thread] = {}
+        """Each component's thread, by component."""
 
     @property
     def pull_clusters(self) -> tuple[str, ...]:
@@ -91,7 +96,7 @@ class Services:
             retry_cap=pace.retry_cap,
         )
         self.reconciler = reconciler.Reconciler(settings, self.sink, self.wake)
-        self._thread("reconciler", self.reconciler.run)
+        self._thread("reconciler", self.reconciler, self.reconciler.run)
         self.push = push.PushAgent(
             push.Settings(
                 repo=str(ws.remote),
@@ -103,7 +108,7 @@ class Services:
                 retry=pace.retry,
             )
         )
-        self._thread("push agent", self.push.run)
+        self._thread("push agent", self.push, self.push.run)
         for name in self.pull_clusters:
             agent = pull.PullAgent(
                 pull.Settings(
@@ -116,11 +121,11 @@ class Services:
                 )
             )
             self.pulls.append(agent)
-            self._thread(f"pull agent {name}", agent.run)
+            self._thread(f"pull agent {name}", agent, agent.run)
 
-    def _thread(self, name: str, run: Callable[[], None]) -> None:
+    def _thread(self, name: str, component: object, run: Callable[[], None]) -> None:
         thread = threading.Thread(target=run, name=f"gitfleet-demo {name}", daemon=True)
-        self.threads.append(thread)
+        self.threads[component] = thread
         thread.start()
 
     def fail(self, name: str) -> None:
@@ -131,19 +136,26 @@ class Services:
 
     def stop(self) -> list[str]:
         """Stop everything; the names of threads that did not end in time (none, normally)."""
+        deadline = time.monotonic() + JOIN_SECONDS
+
+        def left() -> float:
+            return max(0.0, deadline - time.monotonic())
+
         self.wake.stop()
         if self.push is not None:
             self.push.stop()
         for agent in self.pulls:
             agent.stop()
         stuck = []
-        for thread in self.threads:
-            thread.join(JOIN_SECONDS)
+        for thread in self.threads.values():
+            thread.join(left())
             if thread.is_alive():
                 stuck.append(thread.name)
+        ended = {c for c, thread in self.threads.items() if not thread.is_alive()}
         for agent in self.pulls:
-            agent.close()
-        if self.reconciler is not None:
+            if agent in ended and not agent.close(left()):
+                stuck.append(f"{self.threads[agent].name} worker")
+        if self.reconciler is not None and self.reconciler in ended:
             self.reconciler.close()
         self.clusters.stop()
         return stuck

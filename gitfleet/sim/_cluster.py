@@ -31,6 +31,8 @@ from gitfleet.sim import (
 
 DEFAULT_KUBERNETES_VERSION = "v1.30.0"
 SEED_MANAGER = "gitfleet-sim"
+CONTROLLER_JOIN_SECONDS = 5.0
+"""The longest wait for the controllers to end on a stop (a daemon thread, left if stuck)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -272,7 +274,7 @@ class SimCluster(_Started):
         self._endpoint.stop(self._wake, graceful=True)
         self._wake()
         if self._controller_thread is not None:
-            self._controller_thread.join()
+            self._controller_thread.join(CONTROLLER_JOIN_SECONDS)
             self._controller_thread = None
 
     def _wake(self) -> None:

@@ -18,8 +18,9 @@ import logging
 import select
 import socket
 import threading
+import time
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from gitfleet.sim import _api, _errors
@@ -204,11 +205,19 @@ class _Server(http.server.ThreadingHTTPServer):
             with contextlib.suppress(OSError):
                 connection.shutdown(how)
         wake()
-        for thread, connection in tracked.items():
-            thread.join(_JOIN_SECONDS)
+        _join(tracked, _JOIN_SECONDS)
+        for connection in tracked.values():
             with contextlib.suppress(OSError):
                 connection.shutdown(socket.SHUT_RDWR)
-            thread.join(_JOIN_SECONDS)
+        _join(tracked, _JOIN_SECONDS)
+
+
+def _join(threads: Iterable[threading.Thread], seconds: float) -> None:
+    """Wait for all of them for `seconds` in all, not each: many connections must not make a
+    stop last longer."""
+    deadline = time.monotonic() + seconds
+    for thread in threads:
+        thread.join(max(0.0, deadline - time.monotonic()))
 
 
 class Endpoint:
