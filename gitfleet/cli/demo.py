@@ -4,10 +4,11 @@ then a change scaled, an override added, a cluster failing and coming back, with
 table (redrawn in place on a terminal, written at each step otherwise).
 
 Ends with a summary and exit 0 when every step happened, 1 when one did not (with the reason
-and the last log lines). Every thread and server is stopped and the temporary folder removed,
-unless `--keep`: then everything keeps running for exploring, where things are is printed, and
-Ctrl-C (or SIGTERM) stops it, leaving the folder. `-o json` (or yaml) prints the summary as
-data (the story then goes to standard error).
+and the last log lines), 130 when Ctrl-C (or SIGTERM) stopped it first. Every thread and server
+is stopped (a thread that does not stop within seconds is named and left) and the temporary
+folder removed, unless `--keep`: then everything keeps running for exploring, where things are
+is printed, and Ctrl-C (or SIGTERM) stops it with exit 0, leaving the folder. `-o json` (or
+yaml) prints the summary as data (the story then goes to standard error).
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ from pathlib import Path
 
 import click
 
-from gitfleet import demo as demos
 from gitfleet.cli import options, signals
 from gitfleet.cli import output as out
+
+STOPPED = 130
+"""The exit code of a demo stopped before its end, as a shell reports a command ended by
+Ctrl-C."""
 
 
 @click.command("demo")
@@ -42,10 +46,14 @@ from gitfleet.cli import output as out
 @options.output_option
 def demo(keep: bool, fast: bool, directory: Path | None, timeout: float, output: str) -> None:
     """Run gitfleet end to end on simulated clusters: render, apply, change, fail over."""
-    story = sys.stdout if output == "text" else sys.stderr
-    display = demos.Display(story, live=story.isatty())
-    options = demos.Options(directory=directory, keep=keep, fast=fast, timeout=timeout)
     with signals.stop_on_signal() as stop:
+        # Imported inside the block: the import takes seconds, and a Ctrl-C meanwhile must
+        # stop the demo like any other rather than abort the command.
+        from gitfleet import demo as demos
+
+        story = sys.stdout if output == "text" else sys.stderr
+        display = demos.Display(story, live=story.isatty())
+        options = demos.Options(directory=directory, keep=keep, fast=fast, timeout=timeout)
         running = demos.Demo(options, display, stop)
         summary = running.run()
         try:
@@ -56,6 +64,6 @@ def demo(keep: bool, fast: bool, directory: Path | None, timeout: float, output:
                 stop.wait()
         finally:
             summary = running.close(summary)
-    human = "\n".join(["", "Summary", *(f"  {line}" for line in summary.lines())])
-    out.emit(summary.to_json(), output, human)
-    sys.exit(0 if summary.ok else 1)
+        human = "\n".join(["", "Summary", *(f"  {line}" for line in summary.lines())])
+        out.emit(summary.to_json(), output, human)
+    sys.exit(0 if summary.ok else STOPPED if summary.stopped else 1)

@@ -67,6 +67,8 @@ class Summary:
     """The workspace, when it is kept."""
     stuck: tuple[str, ...] = ()
     """Threads that did not stop in time (none when all went well)."""
+    stopped: bool = False
+    """Stopped (Ctrl-C, SIGTERM) before the story ended: not a failure of the fleet."""
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
@@ -78,6 +80,7 @@ class Summary:
             "error": self.error,
             "workspace": self.workspace,
             "stuck": list(self.stuck),
+            "stopped": self.stopped,
             "seconds": round(self.seconds, 2),
         }
 
@@ -97,7 +100,7 @@ class Summary:
         if self.stuck:
             found.append(f"still running: {', '.join(self.stuck)}")
         found.append(f"kept in {self.workspace}" if self.workspace else "workspace removed")
-        verdict = "demo complete" if self.ok else "demo failed"
+        verdict = "demo complete" if self.ok else "demo stopped" if self.stopped else "demo failed"
         found.append(f"{verdict} in {self.seconds:.1f}s")
         return found
 
@@ -141,8 +144,9 @@ class Demo:
         self._logger.addHandler(self.held)
         self._logger.propagate = False
         self._logger.setLevel(logging.INFO)
-        error = None
+        error, stopped = None, False
         try:
+            self._unless_stopped()
             workspace = self._workspace()
             self.display.say(f"Source repository: {workspace.source} (from the example fleet)")
             plans = simulated.plans_from_repo(str(workspace.source))
@@ -151,6 +155,7 @@ class Demo:
             )
             modes = ", ".join(f"{p.name} ({p.mode})" for p in plans)
             self.display.say(f"Simulated clusters: {modes}")
+            self._unless_stopped()
             self.services.start()
             pulls = ", ".join(self.services.pull_clusters) or "none"
             self.display.say(
@@ -166,30 +171,38 @@ class Demo:
                 stop=self.stop,
             )
             self.scenario.run()
-        except (_scenario.Failed, _scenario.Stopped) as failure:
+        except _scenario.Stopped as stopping:
+            error, stopped = str(stopping), True
+        except _scenario.Failed as failure:
             error = str(failure)
         except Exception as failure:  # any failure must still end with a summary
             error = f"{type(failure).__name__}: {failure}"
         finally:
             self.display.close()
-        if error is not None and self.held.lines:
+        if error is not None and not stopped and self.held.lines:
             self.display.say("last log lines:")
             for line in self.held.lines:
                 self.display.say(f"  {line}")
-        return self._summary(error, ())
+        return self._summary(error, stopped)
 
-    def _summary(self, error: str | None, stuck: tuple[str, ...]) -> Summary:
+    def _unless_stopped(self) -> None:
+        """`Stopped` when a signal came during the setup, before anything more is started
+        (the story checks on its own)."""
+        if self.stop.is_set():
+            raise _scenario.Stopped("stopped")
+
+    def _summary(self, error: str | None, stopped: bool) -> Summary:
         scenario = self.scenario
         plans = self.services.plans if self.services else ()
         kept = self.options.keep or self.options.directory is not None
         return Summary(
-            ok=error is None and not stuck,
+            ok=error is None,
             clusters={p.name: p.mode for p in plans},
             steps=tuple(scenario.steps) if scenario else (),
             failover=scenario.failover if scenario else None,
             error=error,
             workspace=str(self.root) if kept and self.root is not None else None,
-            stuck=stuck,
+            stopped=stopped,
             seconds=time.monotonic() - self._started,
         )
 
@@ -216,6 +229,7 @@ class Demo:
         with what did not stop."""
         stuck: tuple[str, ...] = ()
         if self.services is not None:
+            self.display.say("stopping the agents, the reconciler and the simulated clusters")
             stuck = tuple(self.services.stop())
         self._logger.removeHandler(self.held)
         self._logger.propagate = True

@@ -7,7 +7,12 @@ Aspects covered:
   the reconciler's failover commits; every demo thread is stopped and the temporary folder
   removed;
 - as a command (`--keep`): everything keeps running after the summary, `gitfleet status`
-  works on the kept repository meanwhile, SIGINT stops it with exit 0 and the folder stays.
+  works on the kept repository meanwhile, SIGINT stops it with exit 0 and the folder stays;
+- as a command, Ctrl-C twice while it starts: exit 130 and a summary saying it was stopped,
+  no traceback.
+
+A command that does not end within 120 s of its signal gets SIGABRT, which (with
+PYTHONFAULTHANDLER) makes it print every thread's stack into the failure message.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ from typing import Any
 import pytest
 
 Invoke = Any
+BOUND = 120.0
+"""Seconds after a signal that only a hung demo exceeds (it normally ends within seconds)."""
 
 
 def test_the_demo_tells_the_whole_story(
@@ -49,59 +56,97 @@ def test_the_demo_tells_the_whole_story(
     assert not [t for t in threading.enumerate() if t.name.startswith("gitfleet-")]
 
 
+class Running:
+    """`gitfleet demo --fast -o json` as a process, its standard error read as it comes (so
+    the demo never blocks on a full pipe)."""
+
+    def __init__(self, *args: str) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1"}
+        command = [sys.executable, "-m", "gitfleet", "demo", "--fast", "-o", "json", *args]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        )
+        self.told: list[str] = []
+        self._new_line = threading.Condition()
+        self._ended = False
+        self._reader = threading.Thread(target=self._drain, daemon=True)
+        self._reader.start()
+
+    def _drain(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            with self._new_line:
+                self.told.append(line)
+                self._new_line.notify_all()
+        with self._new_line:
+            self._ended = True
+            self._new_line.notify_all()
+
+    def said(self, text: str) -> bool:
+        return any(text in line for line in self.told)
+
+    def until(self, text: str, timeout: float = 180) -> None:
+        """Wait for a line holding `text` on standard error."""
+        with self._new_line:
+            self._new_line.wait_for(lambda: self._ended or self.said(text), timeout)
+        assert self.said(text), "".join(self.told)
+
+    def stop(self, *signals: int) -> tuple[int, str]:
+        """Send `signals`; the exit code and standard output once the demo ended."""
+        assert self.process.stdout is not None
+        for sig in signals:
+            self.process.send_signal(sig)
+        deadline = threading.Timer(BOUND, self.process.send_signal, (signal.SIGABRT,))
+        deadline.start()
+        try:
+            out = self.process.stdout.read()
+            self.process.wait()
+        finally:
+            deadline.cancel()
+            self._reader.join(timeout=10)
+        return self.process.returncode, out
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
 def test_keep_leaves_everything_running_until_interrupted(tmp_path: Path) -> None:
     folder = tmp_path / "demo"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1"}
-    command = [sys.executable, "-m", "gitfleet", "demo", "--fast", "--keep", "-o", "json"]
-    process = subprocess.Popen(
-        [*command, "--dir", str(folder)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    told: list[str] = []
-    ready = threading.Event()
-
-    def drain() -> None:
-        # Read stderr to the end, so the demo never blocks on a full pipe while it runs.
-        assert process.stderr is not None
-        for line in process.stderr:
-            told.append(line)
-            if "press Ctrl-C to stop" in line:
-                ready.set()
-        ready.set()
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
+    demo = Running("--keep", "--dir", str(folder))
     try:
-        assert ready.wait(timeout=180), "".join(told)
-        assert any("try: gitfleet status --repo" in line for line in told), "".join(told)
+        demo.until("press Ctrl-C to stop")
+        assert demo.said("try: gitfleet status --repo"), "".join(demo.told)
         status = subprocess.run(
             [sys.executable, "-m", "gitfleet", "status", "--repo", str(folder / "fleet.git")],
             capture_output=True,
             text=True,
-            env=env,
             check=False,
         )
         assert status.returncode == 0, status.stderr
         assert "gcp-euw1-a" in status.stdout
-        process.send_signal(signal.SIGINT)
-        assert process.stdout is not None
-        # SIGABRT, with PYTHONFAULTHANDLER set, makes a hung demo print every thread's stack.
-        deadline = threading.Timer(120, process.send_signal, (signal.SIGABRT,))
-        deadline.start()
-        try:
-            out = process.stdout.read()
-            process.wait()
-        finally:
-            deadline.cancel()
+        code, out = demo.stop(signal.SIGINT)
     finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        reader.join(timeout=10)
-    assert process.returncode == 0, "".join(told[-60:])
+        demo.kill()
+    assert code == 0, "".join(demo.told[-60:])
     summary = json.loads(out)
     assert summary["ok"] and summary["workspace"] == str(folder)
     assert (folder / "fleet.git").is_dir() and (folder / "source" / "gitfleet.yaml").is_file()
+
+
+def test_ctrl_c_twice_while_it_starts_stops_it_with_a_summary(tmp_path: Path) -> None:
+    folder = tmp_path / "demo"
+    demo = Running("--keep", "--dir", str(folder))
+    try:
+        demo.until("Simulated clusters:")
+        code, out = demo.stop(signal.SIGINT, signal.SIGINT)
+    finally:
+        demo.kill()
+    told = "".join(demo.told)
+    assert code == 130, told[-4000:]
+    assert "Traceback" not in told
+    summary = json.loads(out)
+    assert summary["stopped"] and not summary["ok"] and summary["error"] == "stopped"
+    assert summary["stuck"] == [] and summary["steps"] == []
+    assert summary["workspace"] == str(folder)
