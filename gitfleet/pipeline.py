@@ -72,8 +72,9 @@ class Placement:
     failover: failover.Failover | None = None
     """What failover judged and did, when a status snapshot was given."""
     settled: frozenset[ResourceKey] = frozenset()
-    """The placed bindings (by template) that come out of the scheduler as they go in, the
-    others unchanged: placing them again with the same inputs would change nothing."""
+    """The placed bindings (by template) that come out of the scheduler as they go in: placing
+    them again with the same inputs would change nothing (of those that changed, none unless
+    `place` was asked to `settle` them)."""
 
     def binding(self, ref: BindingRef) -> Binding | None:
         return next((b for b in self.bindings if BindingRef.of(b) == ref), None)
@@ -176,6 +177,7 @@ def place(
     observed: failover.Observed | None = None,
     settings: loaded.FailoverSettings | None = None,
     unchanged: detector.Unchanged | None = None,
+    settle: bool = False,
 ) -> Placement:
     """Detect, schedule and distribute dependencies for one source revision.
 
@@ -188,7 +190,8 @@ def place(
     without one it does not. `unchanged` (see `detector.detect`) names the previous bindings
     that are still the answer: they are neither detected nor scheduled again, unless failover
     has something to do (a cluster judged unhealthy or tainted NoExecute, a binding with
-    eviction tasks), as time alone moves it on.
+    eviction tasks), as time alone moves it on. With `settle`, the bindings that changed are
+    placed once more to learn which have settled (`Placement.settled`).
     """
     clusters = effective_clusters(objs.clusters, cluster_status)
     failing = None
@@ -209,8 +212,10 @@ def place(
         and prior.get(BindingRef.of(b)) != b
     }
     settled = {rendering.resource_key(b) for b in first.final if b.spec.placement is not None}
-    if moved:
+    if moved and settle:
         settled -= _unsettled(first, moved)
+    elif moved:
+        settled -= {rendering.resource_key(b) for b in first.final if id(b) in moved}
     found, distribution = first.found, first.distribution
     return Placement(
         bindings=first.final,
@@ -615,6 +620,7 @@ def render(
         observed=observed,
         settings=source.config.failover,
         unchanged=None if full else inputs.unchanged,
+        settle=True,
     )
     if placement.clusters != inputs.clusters:
         inputs = _inputs(source, placement.clusters, renderer, recorded)
