@@ -4,6 +4,7 @@
 holds where it reads and writes (a local repository, or a remote through a bare mirror);
 `wakeup` is where the triggers meet it: `watcher` (a local repository's source ref),
 `server` and `webhook` (signed push events from GitHub, GitLab and Gitea), and polling.
-`state` is the reconciler's status file on `refs/heads/gitfleet/status/_reconciler`; `events`
-its one-line-per-event log; `backoff` the delays between retries of an unreachable remote.
+`events` is its one-line-per-event log; `backoff` the delays between retries of an unreachable
+remote. Its status file on `refs/heads/gitfleet/status/_reconciler` is written through
+`gitfleet.status.reconciler_state`, which `gitfleet status` reads too.
 """

@@ -23,7 +23,8 @@ from collections.abc import Callable, Collection, Mapping
 
 from gitfleet.gitstore import clusterrepos, refs, rendered
 from gitfleet.gitstore.repository import Repository
-from gitfleet.service import events, state
+from gitfleet.service import events
+from gitfleet.status import reconciler_state
 
 FETCH_STATUS = "fetch-status"
 PUSH_WORKS = "push-works"
@@ -46,10 +47,10 @@ class ClusterRepos:
         self.clock = clock
         self._fetched: set[str] = set()
         """Clusters whose status ref this look has fetched already."""
-        self._failing: dict[tuple[str, str], state.ClusterRepoError] = {}
+        self._failing: dict[tuple[str, str], reconciler_state.ClusterRepoError] = {}
 
     @property
-    def errors(self) -> tuple[state.ClusterRepoError, ...]:
+    def errors(self) -> tuple[reconciler_state.ClusterRepoError, ...]:
         return tuple(self._failing[key] for key in sorted(self._failing))
 
     def new_look(self) -> None:
@@ -98,7 +99,7 @@ class ClusterRepos:
         """Log and keep the failures of `step` among the clusters `tried`, forget its
         successes, and forget the clusters no longer `current`. A failure repeating the same
         message keeps the time it started."""
-        now = state.rfc3339(self.clock())
+        now = reconciler_state.rfc3339(self.clock())
         for cluster in tried:
             before = self._failing.pop((cluster, step), None)
             message = failed.get(cluster)
@@ -108,7 +109,7 @@ class ClusterRepos:
                 "cluster-repo-error", source_commit, cluster=cluster, step=step, error=message
             )
             since = before.since if before is not None and before.message == message else now
-            self._failing[cluster, step] = state.ClusterRepoError(
+            self._failing[cluster, step] = reconciler_state.ClusterRepoError(
                 cluster=cluster,
                 step=step,
                 source_commit=source_commit,

@@ -50,11 +50,11 @@ from gitfleet.service import (
     events,
     observed,
     server,
-    state,
     target,
     wakeup,
     watcher,
 )
+from gitfleet.status import reconciler_state
 
 MAX_CONFLICTS = 5
 """Renders made again in one look after lost races before giving up until the next look."""
@@ -136,7 +136,7 @@ class Reconciler:
         """(source commit, rendered tip) of the last look that had nothing left to do."""
         self._failed: str | None = None
         """A source commit known to be invalid (not rendered again until the branch moves)."""
-        self._state = state.ReconcilerState(
+        self._state = reconciler_state.ReconcilerState(
             source_branch=self.source_branch, rendered_branch=self._branch, updated=""
         )
         self._state_loaded = False
@@ -352,7 +352,7 @@ class Reconciler:
             error=first.message,
         )
         self._failed = commit
-        error = state.LastError.of(commit, first, state.rfc3339(self.clock()))
+        error = reconciler_state.LastError.of(commit, first, reconciler_state.rfc3339(self.clock()))
         self._record(dataclasses.replace(self._state, last_error=error), timings)
         return Outcome.INVALID
 
@@ -368,7 +368,7 @@ class Reconciler:
         if self._copies is not None:
             self._copies.push_works(commit)
 
-    def _cluster_repo_errors(self) -> tuple[state.ClusterRepoError, ...]:
+    def _cluster_repo_errors(self) -> tuple[reconciler_state.ClusterRepoError, ...]:
         return self._copies.errors if self._copies is not None else ()
 
     # -- status ref -----------------------------------------------------------------------
@@ -378,27 +378,29 @@ class Reconciler:
         if self._state_loaded:
             return
         self._state_loaded = True
-        stored, _ = state.read(self.repo)
+        stored, _ = reconciler_state.read(self.repo)
         if stored is not None:
             self._state = dataclasses.replace(
                 stored, source_branch=self.source_branch, rendered_branch=self._branch
             )
 
-    def _record(self, new: state.ReconcilerState, timings: dict[str, float]) -> None:
+    def _record(self, new: reconciler_state.ReconcilerState, timings: dict[str, float]) -> None:
         """Keep `new` (stamped now, with `timings`) and write it to the status ref (best
         effort: a failure is logged, the render it describes stands)."""
         self._state = dataclasses.replace(
             new,
             source_branch=self.source_branch,
             rendered_branch=self._branch,
-            updated=state.rfc3339(self.clock()),
+            updated=reconciler_state.rfc3339(self.clock()),
             timings=timings,
             cluster_repos=self._cluster_repo_errors(),
         )
         for _ in range(2):
-            _, expected = state.read(self.repo)
+            _, expected = reconciler_state.read(self.repo)
             try:
-                state.write(self.repo, self._state, expected=expected, move=self.target.move_ref())
+                reconciler_state.write(
+                    self.repo, self._state, expected=expected, move=self.target.move_ref()
+                )
                 return
             except RefConflictError:
                 self.target.refresh()

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from gitfleet.gitstore import repository
-from gitfleet.service import events, reconciler, state
+from gitfleet.service import events, reconciler
+from gitfleet.status import reconciler_state
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "example-repo"
@@ -95,12 +96,12 @@ class Fleet:
         except subprocess.CalledProcessError:
             return None
 
-    def reconciler_state(self) -> state.ReconcilerState:
+    def reconciler_state(self) -> reconciler_state.ReconcilerState:
         """What the reconciler's status ref in the remote says (it must be there)."""
         repo = repository.open_repository(self.remote)
         assert repo is not None
         try:
-            found, _ = state.read(repo)
+            found, _ = reconciler_state.read(repo)
         finally:
             repo.close()
         assert found is not None

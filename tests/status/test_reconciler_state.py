@@ -18,14 +18,14 @@ import yaml
 
 from gitfleet.model import diagnostic
 from gitfleet.model.origin import Origin
-from gitfleet.service import state
+from gitfleet.status import reconciler_state
 
-ERROR = state.LastError.of(
+ERROR = reconciler_state.LastError.of(
     "c" * 40,
     diagnostic.error(Origin("apps/web.yaml", 7, 5), "spec.replicas: bad"),
     "2026-01-01T00:00:00Z",
 )
-STATE = state.ReconcilerState(
+STATE = reconciler_state.ReconcilerState(
     source_branch="main",
     rendered_branch="gitfleet/rendered",
     updated="2026-01-01T00:00:01Z",
@@ -35,7 +35,7 @@ STATE = state.ReconcilerState(
     last_error=ERROR,
     timings={"render": 0.1234, "fetch": 0.5},
     cluster_repos=(
-        state.ClusterRepoError(
+        reconciler_state.ClusterRepoError(
             cluster="m1",
             step="push-works",
             source_commit="c" * 40,
@@ -47,14 +47,14 @@ STATE = state.ReconcilerState(
 
 
 def test_round_trip() -> None:
-    assert state.load(state.dump(STATE)) == STATE.__class__(
+    assert reconciler_state.load(reconciler_state.dump(STATE)) == STATE.__class__(
         **{**{f: getattr(STATE, f) for f in STATE.__dataclass_fields__},
            "timings": {"fetch": 0.5, "render": 0.123}}
     )  # fmt: skip
 
 
 def test_file_layout() -> None:
-    doc = yaml.safe_load(state.dump(STATE))
+    doc = yaml.safe_load(reconciler_state.dump(STATE))
     assert doc["kind"] == "ReconcilerStatus"
     assert doc["lastError"] == {
         "sourceCommit": "c" * 40,
@@ -74,22 +74,23 @@ def test_file_layout() -> None:
         }
     ]
     assert list(doc) == sorted(doc)
-    assert state.dump(STATE) == state.dump(STATE)
+    assert reconciler_state.dump(STATE) == reconciler_state.dump(STATE)
     in_line = dataclasses.replace(STATE, cluster_repos=())
-    assert "clusterRepoErrors" not in yaml.safe_load(state.dump(in_line))
+    assert "clusterRepoErrors" not in yaml.safe_load(reconciler_state.dump(in_line))
 
 
 @pytest.mark.parametrize(
     ("error", "text"),
     [
         pytest.param(ERROR, "apps/web.yaml:7:5: spec.replicas: bad", id="located"),
-        pytest.param(state.LastError(source_commit="", message="cannot push", time=""),
+        pytest.param(reconciler_state.LastError(source_commit="", message="cannot push", time=""),
                      "cannot push", id="no file"),
-        pytest.param(state.LastError(source_commit="", message="too big", time="", path="a.yaml"),
+        pytest.param(reconciler_state.LastError(source_commit="", message="too big", time="",
+                                                path="a.yaml"),
                      "a.yaml: too big", id="whole file"),
     ],
 )  # fmt: skip
-def test_error_text(error: state.LastError, text: str) -> None:
+def test_error_text(error: reconciler_state.LastError, text: str) -> None:
     assert str(error) == text
 
 
@@ -102,11 +103,11 @@ def test_error_text(error: state.LastError, text: str) -> None:
     ],
 )
 def test_not_a_reconciler_status(data: bytes) -> None:
-    assert state.load(data) is None
+    assert reconciler_state.load(data) is None
 
 
 def test_odd_values_read_as_empty() -> None:
-    loaded = state.load(
+    loaded = reconciler_state.load(
         b"kind: ReconcilerStatus\nsourceBranch: 3\nlastError: {line: x}\ntimings: {a: b, c: 1}\n"
         b"clusterRepoErrors: [7, {cluster: m1, step: 2}]\n"
     )

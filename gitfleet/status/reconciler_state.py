@@ -6,6 +6,9 @@ status` reads every status ref the same way. The file says what the reconciler l
 did: the last source commit seen, the last one rendered and its rendered commit, the last error
 (with file and line when the source was at fault), how long each step took and, with a
 repository per cluster, each cluster's repository that is not in line.
+
+It lives in `status`, below `service`, because the reconciler writes the file and `gitfleet
+status` shows it: both import it from here.
 """
 
 from __future__ import annotations
