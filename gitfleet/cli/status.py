@@ -1,15 +1,17 @@
 """`gitfleet status`: the fleet as its agents report it through Git.
 
 Reads the rendered branch's tip, every cluster's status ref and the source commit the tip was
-rendered from (`gitfleet.status.read`), and prints a table of clusters (ready, last heartbeat,
-the rendered commit applied and whether it is the current render of the cluster's folder,
-drifted manifests, errors) and a table of resources (the clusters each is in, replicas ready
-out of desired, health, clusters that applied it), then what went wrong, cluster by cluster.
-With `--cluster-repos TEMPLATE` (a repository per cluster), each cluster's status ref is first
-fetched from its own repository into the one read.
+rendered from (`gitfleet.status.read`), and prints what the reconciler last reported on its own
+status ref (when there is one: the source commits it last saw and rendered, its last error with
+file and line, the seconds each step took, each cluster's repository not in line), a table of
+clusters (ready, last heartbeat, the rendered commit applied and whether it is the current
+render of the cluster's folder, drifted manifests, errors) and a table of resources (the
+clusters each is in, replicas ready out of desired, health, clusters that applied it), then
+what went wrong, cluster by cluster. With `--cluster-repos TEMPLATE` (a repository per
+cluster), each cluster's status ref is first fetched from its own repository into the one read.
 `-o json` prints the same, with each resource's aggregated status and its items as Karmada's
-ResourceBinding status holds them. Exit 0 whatever the fleet's state; 1 when the repository
-cannot be read.
+ResourceBinding status holds them, and the reconciler's status file under `reconciler` (null
+without one). Exit 0 whatever the fleet's state; 1 when the repository cannot be read.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import click
 from gitfleet import errors
 from gitfleet.cli import options
 from gitfleet.cli import output as out
-from gitfleet.status import FleetView, read
+from gitfleet.status import FleetView, read, reconciler_state
 
 SHORT = 12
 
@@ -44,12 +46,36 @@ def _yes_no(value: bool | None) -> str:
     return "-" if value is None else ("yes" if value else "no")
 
 
+def _reconciler(state: reconciler_state.ReconcilerState) -> list[str]:
+    """Shown above the clusters because it says why the render may lag the source branch."""
+    if state.last_rendered_source:
+        done = f"rendered {_short(state.last_rendered_source)} → {_short(state.last_rendered)}"
+    else:
+        done = "nothing rendered"
+    lines = [f"reconciler: last seen {_short(state.last_seen)}, {done}, updated {state.updated}"]
+    error = state.last_error
+    if error is not None:
+        source = _short(error.source_commit)
+        lines.append(f"  last error: {error} (at {error.time}, source {source})")
+    if state.timings:
+        steps = ", ".join(f"{step} {seconds:.3f}s" for step, seconds in state.timings.items())
+        lines.append(f"  timings: {steps}")
+    lines += [
+        f"  cluster repository {e.cluster}: {e.step} failing since {e.since}: {e.message}"
+        f" (source {_short(e.source_commit)})"
+        for e in state.cluster_repos
+    ]
+    return [*lines, ""]
+
+
 def human(view: FleetView) -> str:
     rendered = view.rendered
     head = f"{rendered.branch} at {_short(rendered.commit)}"
     if rendered.source_commit:
         head += f" (source {_short(rendered.source_commit)})"
     lines = [f"{head}, observed {view.observed_at}", ""]
+    if view.reconciler is not None:
+        lines += _reconciler(view.reconciler)
     clusters = [
         [c.name, c.mode or "-", c.ready, c.heartbeat or "-", _short(c.rendered_commit)]
         + ([_yes_no(c.synced), str(c.drifted), str(len(c.errors))] if c.reported else ["-"] * 3)

@@ -7,7 +7,9 @@ templates and interpreter of the source it was rendered from, and the time, give
   whether that is the current render of its folder, drift, errors;
 - a row per binding (`_resources`): the clusters it expects its resource in, replicas desired
   and ready, health, and the resource's status aggregated through the interpreter's
-  AggregateStatus (built-in rules and the source's Lua customizations).
+  AggregateStatus (built-in rules and the source's Lua customizations);
+- the reconciler's own status (`reconciler_state`), as it wrote it: what it last saw and
+  rendered, its last error, each cluster's repository not in line.
 
 Reading those inputs from a repository is `read`'s business; printing them, `gitfleet status`'s.
 """
@@ -22,7 +24,7 @@ from typing import Any
 from gitfleet.interpreter import Interpreter
 from gitfleet.model import times
 from gitfleet.model.template import RawObject, ResourceKey
-from gitfleet.status import _clusters, _resources, reports
+from gitfleet.status import _clusters, _resources, reconciler_state, reports
 
 ClusterRow = _clusters.ClusterRow
 ResourceRow = _resources.ResourceRow
@@ -47,6 +49,8 @@ class FleetView:
     resources: tuple[ResourceRow, ...] = ()
     notes: tuple[str, ...] = ()
     """What the view could not take into account, and why."""
+    reconciler: reconciler_state.ReconcilerState | None = None
+    """None when no reconciler has written its status ref (renders made by `gitfleet render`)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -57,6 +61,9 @@ class FleetView:
             "clusters": [c.to_json() for c in self.clusters],
             "resources": [r.to_json() for r in self.resources],
             "notes": list(self.notes),
+            "reconciler": (
+                reconciler_state.document(self.reconciler) if self.reconciler is not None else None
+            ),
         }
 
 
@@ -72,6 +79,7 @@ def fleet(
     now: datetime.datetime,
     grace: float,
     notes: Sequence[str] = (),
+    reconciler: reconciler_state.ReconcilerState | None = None,
 ) -> FleetView:
     """The fleet as of `now`.
 
@@ -84,4 +92,5 @@ def fleet(
         clusters=_clusters.rows(modes, reports_by_cluster, synced, now=now, grace=grace),
         resources=_resources.rows(bindings, reports_by_cluster, templates, interp),
         notes=tuple(notes),
+        reconciler=reconciler,
     )

@@ -9,6 +9,9 @@ not known; without a render there are no resources, only the clusters (declared 
 
 A cluster is `synced` when the tree its reported commit holds at `works/<cluster>` is the tip's
 (None when that commit is not in the repository).
+
+The reconciler's own status ref is read apart (`reconciler_state`), as it stands: it says how
+far the reconciler got, which may be past the tip (a source commit that did not validate).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from gitfleet.interpreter import Interpreter
 from gitfleet.model import loaded
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawObject, ResourceKey
-from gitfleet.status import reports
+from gitfleet.status import reconciler_state, reports
 
 DEFAULT_GRACE = float(loaded.FailoverSettings().heartbeat_grace_seconds)
 
@@ -126,6 +129,10 @@ def read(
             failed = clusterrepos.fetch_status(repo, cluster_repos, modes)
             notes += [f"status of {c} not fetched: {why}" for c, why in failed.items()]
         found = reports_of(repo)
+        state, state_commit = reconciler_state.read(repo)
+        if state is None and state_commit is not None:
+            ref = status.status_ref(reconciler_state.NAME)
+            notes.append(f"{ref} holds no {reconciler_state.FILE} of kind {reconciler_state.KIND}")
         return fleet_status.fleet(
             fleet_status.Rendered(
                 branch=name, commit=tip.commit if tip else None, source_commit=source_commit
@@ -139,6 +146,7 @@ def read(
             now=now,
             grace=DEFAULT_GRACE if grace is None else grace,
             notes=notes,
+            reconciler=state,
         )
     finally:
         repo.close()

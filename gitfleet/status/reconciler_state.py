@@ -109,9 +109,10 @@ def _error_doc(error: LastError) -> dict[str, Any]:
     return doc
 
 
-def dump(state: ReconcilerState) -> bytes:
-    """The YAML file for `state` (keys sorted, deterministic)."""
-    doc: dict[str, Any] = {
+def document(state: ReconcilerState) -> dict[str, Any]:
+    """Every field of `state` under its file key, absent ones as null or empty, so that
+    `gitfleet status -o json` has stable keys."""
+    return {
         "apiVersion": API_VERSION,
         "kind": KIND,
         "sourceBranch": state.source_branch,
@@ -121,15 +122,28 @@ def dump(state: ReconcilerState) -> bytes:
         "lastRenderedSourceCommit": state.last_rendered_source,
         "lastRenderedCommit": state.last_rendered,
         "timings": {k: round(v, 3) for k, v in sorted(state.timings.items())},
-    }
-    if state.last_error is not None:
-        doc["lastError"] = _error_doc(state.last_error)
-    if state.cluster_repos:
-        doc["clusterRepoErrors"] = [
-            {"cluster": e.cluster, "step": e.step, "sourceCommit": e.source_commit,
-             "message": e.message, "since": e.since}
+        "lastError": _error_doc(state.last_error) if state.last_error is not None else None,
+        "clusterRepoErrors": [
+            {
+                "cluster": e.cluster,
+                "step": e.step,
+                "sourceCommit": e.source_commit,
+                "message": e.message,
+                "since": e.since,
+            }
             for e in state.cluster_repos
-        ]  # fmt: skip
+        ],
+    }
+
+
+def dump(state: ReconcilerState) -> bytes:
+    """The YAML file for `state` (keys sorted, deterministic). The file leaves out an absent
+    error and an empty list of cluster repositories, as it always has."""
+    doc = document(state)
+    if state.last_error is None:
+        del doc["lastError"]
+    if not state.cluster_repos:
+        del doc["clusterRepoErrors"]
     return yaml.safe_dump(doc, sort_keys=True).encode()
 
 

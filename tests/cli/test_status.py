@@ -10,12 +10,19 @@ Aspects covered:
 - heartbeats older than `--grace` make clusters Unknown;
 - a repository holding only the rendered branch and the status refs: the view is built with
   the built-in rules and says so; nothing rendered yet lists the clusters that reported;
-- not a repository: exit 1.
+- not a repository: exit 1;
+- the reconciler's status ref: after `reconcile --once`, the human form shows the source commit
+  it last saw and rendered above the cluster table, and `-o json` its whole status under
+  `reconciler`; after a commit that does not validate, the last error with its file and line;
+  timings and each failing cluster repository, as written; without the ref, `reconciler` is
+  null and the human form has no reconciler block; a ref holding something else is a note.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -25,6 +32,7 @@ from conftest import GitRepo, Invoke, git
 from status.status_kit import Applied, report_files
 
 from gitfleet.gitstore import repository, status
+from gitfleet.status import reconciler_state
 
 FRESH = ("--grace", "1e12")
 
@@ -51,15 +59,21 @@ def fleet_fixture(git_repo: GitRepo, cli: Invoke) -> GitRepo:
     return git_repo
 
 
-def _report(repo_path: GitRepo, name: str, rendered_commit: str) -> None:
-    web = Applied("Deployment", "web", status={"replicas": 4, "readyReplicas": 3})
-    files = report_files(name, [web], rendered_commit=rendered_commit)
+@contextlib.contextmanager
+def _opened(repo_path: GitRepo) -> Iterator[repository.Repository]:
     repo = repository.open_repository(repo_path.path)
     assert repo is not None
     try:
-        status.write_status(repo, name, files, expected=None, rendered_commit=rendered_commit)
+        yield repo
     finally:
         repo.close()
+
+
+def _report(repo_path: GitRepo, name: str, rendered_commit: str) -> None:
+    web = Applied("Deployment", "web", status={"replicas": 4, "readyReplicas": 3})
+    files = report_files(name, [web], rendered_commit=rendered_commit)
+    with _opened(repo_path) as repo:
+        status.write_status(repo, name, files, expected=None, rendered_commit=rendered_commit)
 
 
 def _json(cli: Invoke, path: str, *extra: str) -> dict[str, Any]:
@@ -71,6 +85,7 @@ def _json(cli: Invoke, path: str, *extra: str) -> dict[str, Any]:
 
 def test_json(fleet: GitRepo, cli: Invoke) -> None:
     view = _json(cli, str(fleet.path), *FRESH)
+    assert view["reconciler"] is None
     assert view["renderedCommit"] == fleet.git("rev-parse", "gitfleet/rendered")
     assert view["sourceCommit"] == fleet.git("rev-parse", "HEAD")
     m1, m2 = view["clusters"]
@@ -98,6 +113,7 @@ def test_human(fleet: GitRepo, cli: Invoke) -> None:
     assert done.exit_code == 0, done.output
     lines = done.output.splitlines()
     assert lines[0].startswith("gitfleet/rendered at ")
+    assert not any(line.startswith("reconciler") for line in lines)
     assert lines[2].split() == [
         "CLUSTER", "MODE", "READY", "HEARTBEAT", "APPLIED", "SYNCED", "DRIFTED", "ERRORS",
     ]  # fmt: skip
@@ -150,3 +166,101 @@ def test_not_a_repository(cli: Invoke, tmp_path: Any) -> None:
     done = cli("status", "--repo", str(tmp_path))
     assert done.exit_code == 1
     assert "not a Git repository" in done.output
+
+
+def _human(cli: Invoke, repo: GitRepo) -> list[str]:
+    done = cli("status", "--repo", str(repo.path), *FRESH)
+    assert done.exit_code == 0, done.output
+    lines: list[str] = done.output.splitlines()
+    return lines
+
+
+def _reconciler_block(lines: list[str]) -> list[str]:
+    """The reconciler's lines, which must sit between the heading and the cluster table."""
+    end = lines.index("", 2)
+    assert lines[end + 1].startswith("CLUSTER ")
+    return lines[2:end]
+
+
+def test_reconciler_last_seen_and_rendered(fleet: GitRepo, cli: Invoke) -> None:
+    assert cli("reconcile", "--repo", str(fleet.path), "--once").exit_code == 0
+    head, tip = fleet.git("rev-parse", "HEAD"), fleet.git("rev-parse", "gitfleet/rendered")
+    found = _json(cli, str(fleet.path), *FRESH)["reconciler"]
+    assert (found["kind"], found["sourceBranch"], found["renderedBranch"]) == (
+        "ReconcilerStatus", "main", "gitfleet/rendered",
+    )  # fmt: skip
+    assert found["lastSeenSourceCommit"] == found["lastRenderedSourceCommit"] == head
+    assert found["lastRenderedCommit"] == tip
+    assert (found["lastError"], found["clusterRepoErrors"]) == (None, [])
+    lines = _human(cli, fleet)
+    first, *more = _reconciler_block(lines)
+    assert first.startswith(
+        f"reconciler: last seen {head[:12]}, rendered {head[:12]} → {tip[:12]}, updated "
+    )
+    assert [line.split(":")[0] for line in more] == ["  timings"]
+    table = lines.index(next(line for line in lines if line.startswith("CLUSTER ")))
+    assert lines[table + 2].split() == ["m2", "Pull", "Unknown", "-", "-", "-", "-", "-"]
+
+
+def test_reconciler_last_error(fleet: GitRepo, cli: Invoke) -> None:
+    assert cli("reconcile", "--repo", str(fleet.path), "--once").exit_code == 0
+    good = fleet.git("rev-parse", "HEAD")
+    bad = fleet.commit({"apps/broken.yaml": "kind: [\n"})
+    assert cli("reconcile", "--repo", str(fleet.path), "--once").exit_code == 1
+    found = _json(cli, str(fleet.path), *FRESH)["reconciler"]
+    assert (found["lastSeenSourceCommit"], found["lastRenderedSourceCommit"]) == (bad, good)
+    error = found["lastError"]
+    assert (error["path"], error["line"], error["col"]) == ("apps/broken.yaml", 2, 1)
+    assert error["sourceCommit"] == bad and error["message"]
+    first, problem, *_ = _reconciler_block(_human(cli, fleet))
+    assert first.startswith(f"reconciler: last seen {bad[:12]}, rendered {good[:12]} → ")
+    assert problem.startswith("  last error: apps/broken.yaml:2:1: ")
+    assert problem.endswith(f", source {bad[:12]})")
+
+
+def test_reconciler_timings_and_cluster_repositories(fleet: GitRepo, cli: Invoke) -> None:
+    failing = reconciler_state.ClusterRepoError(
+        cluster="m2",
+        step="push-works",
+        source_commit="c" * 40,
+        message="cannot reach file:///m2.git",
+        since="2026-01-01T00:00:00Z",
+    )
+    written = reconciler_state.ReconcilerState(
+        source_branch="main",
+        rendered_branch="gitfleet/rendered",
+        updated="2026-01-01T00:00:01Z",
+        last_seen="c" * 40,
+        timings={"fetch": 0.5, "render": 0.25},
+        cluster_repos=(failing,),
+    )
+    with _opened(fleet) as repo:
+        reconciler_state.write(repo, written, expected=None)
+    assert _reconciler_block(_human(cli, fleet)) == [
+        "reconciler: last seen cccccccccccc, nothing rendered, updated 2026-01-01T00:00:01Z",
+        "  timings: fetch 0.500s, render 0.250s",
+        "  cluster repository m2: push-works failing since 2026-01-01T00:00:00Z:"
+        " cannot reach file:///m2.git (source cccccccccccc)",
+    ]
+    found = _json(cli, str(fleet.path), *FRESH)["reconciler"]
+    assert found["clusterRepoErrors"] == [
+        {
+            "cluster": "m2",
+            "step": "push-works",
+            "sourceCommit": "c" * 40,
+            "message": "cannot reach file:///m2.git",
+            "since": "2026-01-01T00:00:00Z",
+        }
+    ]
+
+
+def test_a_reconciler_ref_holding_something_else(fleet: GitRepo, cli: Invoke) -> None:
+    with _opened(fleet) as repo:
+        files = {reconciler_state.FILE: b"kind: Cluster\n"}
+        status.write_status(repo, reconciler_state.NAME, files, expected=None, rendered_commit="")
+    view = _json(cli, str(fleet.path), *FRESH)
+    assert view["reconciler"] is None
+    assert (
+        "refs/heads/gitfleet/status/_reconciler holds no reconciler.yaml of kind ReconcilerStatus"
+        in view["notes"]
+    )

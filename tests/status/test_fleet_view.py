@@ -11,7 +11,7 @@ Aspects covered:
   aggregation reported on its row;
 - per cluster: ready as its agent says while its heartbeat is fresh, Unknown once it is older
   than the grace period or when it never reported; the applied commit, synced, drift, errors;
-- the view's JSON has stable keys.
+- the view's JSON has stable keys (`reconciler` null when no reconciler status was read).
 """
 
 from __future__ import annotations
@@ -222,8 +222,10 @@ def test_the_json_keys() -> None:
     view = _view([binding(clusters={"m1": 1}, replicas=1)], found)
     doc = view.to_json()
     assert sorted(doc) == [
-        "branch", "clusters", "notes", "observedAt", "renderedCommit", "resources", "sourceCommit",
+        "branch", "clusters", "notes", "observedAt", "reconciler", "renderedCommit", "resources",
+        "sourceCommit",
     ]  # fmt: skip
+    assert doc["reconciler"] is None
     assert doc["observedAt"] == "2026-01-01T00:10:30Z"
     assert sorted(doc["clusters"][0]) == [
         "applied", "converged", "drifted", "errors", "heartbeat", "manifests", "message",

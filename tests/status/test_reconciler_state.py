@@ -5,6 +5,8 @@ Aspects covered:
   the file;
 - the file is sorted, deterministic YAML of kind ReconcilerStatus with camelCase keys; a
   state without failing cluster repositories has no `clusterRepoErrors`;
+- the document `gitfleet status -o json` shows is the file's with every key, an absent error
+  as null and no failing cluster repositories as an empty list;
 - an error names `path:line:col: message`, or just the message when no file is at fault;
 - files that are not a reconciler status read as None; odd values read as empty.
 """
@@ -77,6 +79,14 @@ def test_file_layout() -> None:
     assert reconciler_state.dump(STATE) == reconciler_state.dump(STATE)
     in_line = dataclasses.replace(STATE, cluster_repos=())
     assert "clusterRepoErrors" not in yaml.safe_load(reconciler_state.dump(in_line))
+
+
+def test_document_has_every_key() -> None:
+    bare = dataclasses.replace(STATE, last_error=None, cluster_repos=())
+    doc = reconciler_state.document(bare)
+    assert (doc["lastError"], doc["clusterRepoErrors"]) == (None, [])
+    assert sorted(doc) == sorted(reconciler_state.document(STATE))
+    assert yaml.safe_load(reconciler_state.dump(STATE)) == reconciler_state.document(STATE)
 
 
 @pytest.mark.parametrize(
