@@ -171,7 +171,10 @@ def read_tip(repo: Repository, branch: str) -> Tip | None:
 
 def read_files(repo: Repository, tip: Tip, wanted: Callable[[str], bool]) -> dict[str, bytes]:
     """The contents of the tip's files whose path `wanted` accepts."""
-    chosen = {path: oid for path, oid in tip.files.items() if wanted(path)}
+    return _contents(repo, tip, {path: oid for path, oid in tip.files.items() if wanted(path)})
+
+
+def _contents(repo: Repository, tip: Tip, chosen: Mapping[str, str]) -> dict[str, bytes]:
     blobs = repo.read(set(chosen.values()), objects.BLOB)
     missing = [p for p, oid in chosen.items() if oid not in blobs]
     if missing:
@@ -180,8 +183,10 @@ def read_files(repo: Repository, tip: Tip, wanted: Callable[[str], bool]) -> dic
 
 
 def reader(repo: Repository, tip: Tip) -> Callable[[Iterable[str]], dict[str, bytes]]:
-    """Reads the tip's files by path, as `pipeline.read_previous` asks for them."""
-    return lambda paths: read_files(repo, tip, set(paths).__contains__)
+    """Reads the tip's files by path, as `pipeline.read_previous` asks for them (a few paths
+    of a large tree: looked up, not searched for)."""
+    files = tip.files
+    return lambda paths: _contents(repo, tip, {p: files[p] for p in paths if p in files})
 
 
 def identity(repo: Repository) -> objects.Signature:

@@ -197,6 +197,9 @@ def _namespaces_of(
     return _namespaces.outputs(auto, defined, wanted, plan.context, reuse)
 
 
+_WORKS_FOLDER = _paths.WORKS + "/"
+
+
 class _Listing:
     """The tree's paths as they are settled: each cluster's manifests (relative to its folder),
     the files written and the previous files kept."""
@@ -208,17 +211,20 @@ class _Listing:
         self.into = into
 
     def add(self, paths: Iterable[str]) -> None:
+        by_cluster, written, files, kept = self.by_cluster, self.into.files, self.files, self.kept
+        start = len(_paths.WORKS) + 1
         for path in paths:
-            top, _, rest = path.partition("/")
-            if top == _paths.WORKS:
-                name, _, relative = rest.partition("/")
-                if name not in self.by_cluster:
+            if path.startswith(_WORKS_FOLDER):
+                name, _, relative = path[start:].partition("/")
+                listed = by_cluster.get(name)
+                if listed is None:
                     continue  # a cluster that left the fleet: its folder goes
-                self.by_cluster[name].append(relative)
-            if path in self.into.files:
-                self.files[path] = self.into.files[path]
+                listed.append(relative)
+            data = written.get(path)
+            if data is not None:
+                files[path] = data
             else:
-                self.kept.add(path)
+                kept.add(path)
 
 
 def render(plan: Plan) -> Tree:
