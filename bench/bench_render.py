@@ -29,6 +29,7 @@ from typing import Any
 
 import yaml
 
+from gitfleet.cli import main as main_module
 from gitfleet.cli import render as render_command
 from gitfleet.gitstore import rendered, repository
 
@@ -292,6 +293,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--large", action="store_true", help="also 10,000 x 200 (slow)")
     args = parser.parse_args()
+    main_module.tune_collector()  # as `gitfleet` sets the process up
     ok = run_fleet(1000, 50, budgets=True)
     peak = _peak_mib()
     within = peak <= MEMORY_BUDGET_MIB
