@@ -34,11 +34,10 @@ from pathlib import Path
 
 from gitfleet import errors
 from gitfleet.agent import _credentials, _fetch, apply, fleet, kube, worker
-from gitfleet.gitstore import rendered, works
+from gitfleet.gitstore import clusterrepos, rendered, works
 
 log = logging.getLogger(__name__)
 
-CLUSTER_PLACEHOLDER = "{cluster}"
 _CLUSTER_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,46}[a-z0-9])?")
 """Karmada's cluster names: DNS labels of at most 48 characters."""
 
@@ -62,7 +61,7 @@ class Settings:
 
     @property
     def url(self) -> str:
-        return self.repo.replace(CLUSTER_PLACEHOLDER, self.cluster)
+        return clusterrepos.cluster_url(self.repo, self.cluster)
 
     @property
     def works_ref(self) -> str:

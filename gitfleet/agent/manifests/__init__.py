@@ -18,6 +18,7 @@ from typing import Any
 from ruamel.yaml import YAML
 
 from gitfleet import __version__
+from gitfleet.gitstore import clusterrepos
 
 FILES = ("namespace.yaml", "serviceaccount.yaml", "rbac.yaml", "secret.yaml", "deployment.yaml")
 DEFAULT_IMAGE = f"gitfleet:{__version__}"
@@ -59,7 +60,7 @@ def render(
     """The manifests as one YAML stream, for `cluster` pulling from `repo` (`{cluster}` in it is
     replaced by the name); `extra_args` go to the agent's command line."""
     name = cluster or CLUSTER_PLACEHOLDER
-    url = (repo or REPO_PLACEHOLDER).replace("{cluster}", name)
+    url = clusterrepos.cluster_url(repo or REPO_PLACEHOLDER, name)
     yaml = _yaml()
     out = io.StringIO()
     folder = importlib.resources.files(__name__)
