@@ -501,19 +501,19 @@ def _previous_for_render(previous: PreviousRender) -> rendering.Previous:
 
 def _cluster_changes(
     written: Mapping[str, str],
-    paths: frozenset[str],
+    removed: Iterable[str],
     old: Mapping[str, str],
     clusters: Iterable[str],
 ) -> dict[str, ClusterChanges]:
     """Added, changed and removed manifests per cluster (kustomization.yaml aside), from the
-    ids of the files written, every path of the new tree, and the previous tree."""
+    ids of the files written, the paths removed, and the previous tree."""
     found: dict[str, dict[str, list[str]]] = {
         n: {"added": [], "changed": [], "removed": []} for n in clusters
     }
     moves = [
         (p, "added" if p not in old else "changed") for p, i in written.items() if old.get(p) != i
     ]
-    moves += [(p, "removed") for p in old.keys() - paths]
+    moves += [(p, "removed") for p in removed]
     for path, what in sorted(moves):
         top, name, relative = [*path.split("/", 2), "", ""][:3]
         if top != "works" or not relative or relative == "kustomization.yaml":
@@ -709,20 +709,20 @@ def _result(
     )
     written = {p: fmt.object_id(gitstore_objects.BLOB, d) for p, d in tree.files.items()}
     paths = tree.paths
-    changed = _differs(written, paths, old, previous, tree, fmt)
+    removed = [p for p in old if p not in paths]
+    changed = previous is None or len(paths) != len(old) or bool(removed)
+    changed = changed or _differs(written, old, previous, tree, fmt)
     changes: dict[str, bytes | None] = {}
     if changed:
         changes = {p: tree.files[p] for p, oid in written.items() if old.get(p) != oid}
-        changes.update({p: None for p in old if p not in paths})
+        changes.update(dict.fromkeys(removed))
     else:
-        written = {}
+        written, removed = {}, []
     return RenderResult(
         base=old,
         changes=changes,
         changed=changed,
-        clusters=_cluster_changes(
-            written, paths if changed else frozenset(old), old, (c.name for c in placement.clusters)
-        ),
+        clusters=_cluster_changes(written, removed, old, (c.name for c in placement.clusters)),
         refusals=tree.refusals,
         diagnostics=tuple(diagnostic.sorted_diagnostics(list(diagnostics))),
         source_commit=source.revision,
@@ -733,16 +733,15 @@ def _result(
 
 def _differs(
     written: Mapping[str, str],
-    paths: frozenset[str],
     old: Mapping[str, str],
     previous: PreviousRender | None,
     tree: rendering.Tree,
     fmt: gitstore_objects.Format,
 ) -> bool:
-    """Whether the tree differs from the previous one, render.yaml's `sourceCommit`, `inputs`,
-    `status` and `observedAt` aside (they name the inputs of the render that produced the
-    output)."""
-    if previous is None or len(paths) != len(old) or not paths <= old.keys():
+    """Whether a tree with the previous one's paths differs from it in content,
+    render.yaml's `sourceCommit`, `inputs`, `status` and `observedAt` aside (they name the
+    inputs of the render that produced the output)."""
+    if previous is None:
         return True
     if any(old[p] != oid for p, oid in written.items() if p != rendering.RENDER_FILE):
         return True
