@@ -374,7 +374,11 @@ def read_previous(
         if template is not None:
             templates[key] = template
     report = _yaml_doc(contents.get(rendering.RENDER_FILE, b"")) or {}
-    recorded = rendering.Recorded(_text(report.get("inputs")), digests, templates)
+    found = report.get("inputs")
+    inputs = found if isinstance(found, dict) else {}
+    recorded = rendering.Recorded(
+        _text(inputs.get("shared")), _text(inputs.get("capacity")), digests, templates
+    )
     return PreviousRender(
         commit=commit,
         files=files,

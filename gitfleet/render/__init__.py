@@ -249,7 +249,7 @@ def render(plan: Plan) -> Tree:
     report = _report.render_file(
         source_commit=plan.source_commit,
         renderer=plan.renderer,
-        inputs=plan.inputs.shared,
+        inputs=plan.inputs.to_json(),
         status=plan.status,
         bindings=len(plan.bindings),
         manifests=counts,

@@ -14,7 +14,8 @@ Two questions, two digests:
   Karmada's controllers act on events: a binding none of whose inputs changed is left alone.
   Its inputs are its template, read on its own (`TEMPLATE_ANNOTATION`, written on the
   binding), and what every binding reads (`Inputs.shared`, written once in render.yaml):
-  every propagation and override policy, every cluster with its status, every interpreter
+  every propagation and override policy, every cluster with its status (its capacity apart,
+  in `Inputs.capacity`: only bindings whose schedule reads it wait for it), every interpreter
   customization, the CRDs, PriorityClasses and Namespaces (scope, priority, and the
   Namespace manifests of every cluster, which depend on nothing else), the renderer. When both
   are as the previous render recorded them, the previous binding is the answer, and so are
@@ -35,12 +36,13 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from gitfleet.model import cluster, config, meta, objects, work
+from gitfleet.model import cluster, config, meta, objects, policy, work
 from gitfleet.model.template import ResourceKey, ResourceTemplate
 
 ANNOTATION = "gitfleet.io/render-inputs"
 TEMPLATE_ANNOTATION = "gitfleet.io/template-inputs"
 _OWN_ANNOTATIONS = (ANNOTATION, TEMPLATE_ANNOTATION)
+_SCHEDULED = "Scheduled"
 _SHARED_TEMPLATES = {
     ("apiextensions.k8s.io", "CustomResourceDefinition"),
     ("scheduling.k8s.io", "PriorityClass"),
@@ -78,11 +80,12 @@ def _docs_digest(docs: Iterable[Any]) -> str:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Recorded:
-    """What a previous render recorded of its inputs: the digest of the shared ones
-    (render.yaml's `inputs`) and, per binding (by template), the digest of its files' inputs
-    and that of the template it settled from."""
+    """What a previous render recorded of its inputs: the digests of the shared ones and of
+    the clusters' capacity (render.yaml's `inputs`) and, per binding (by template), the digest
+    of its files' inputs and that of the template it settled from."""
 
     shared: str | None = None
+    capacity: str | None = None
     files: Mapping[ResourceKey, str] = dataclasses.field(default_factory=dict)
     templates: Mapping[ResourceKey, str] = dataclasses.field(default_factory=dict)
 
@@ -140,7 +143,7 @@ class Inputs:
                 _docs_digest(objs.cluster_override_policies).encode(),
                 _docs_digest(objs.customizations).encode(),
                 _docs_digest(third_party).encode(),
-                *(_canonical(c.to_doc()) for c in sorted(clusters, key=lambda c: c.name)),
+                *(_canonical(_without_capacity(c)) for c in sorted(clusters, key=_name)),
                 *sorted(
                     _canonical(t.body)
                     for t in objs.templates
@@ -148,7 +151,11 @@ class Inputs:
                 ),
             ]
         )
+        self.capacity = "sha256:" + _digest(
+            _canonical(_capacity(c)) for c in sorted(clusters, key=_name)
+        )
         self.reusable = self.recorded.shared == self.shared
+        self._same_capacity = self.recorded.capacity == self.capacity
         self._cluster_overrides = _docs_digest(objs.cluster_override_policies).encode()
         by_namespace: dict[str, list[meta.ApiObject]] = {}
         for p in objs.override_policies:
@@ -206,8 +213,51 @@ class Inputs:
         return (
             self.reusable
             and before.spec.placement is not None
+            and (self._same_capacity or _ignores_capacity(before))
             and self.recorded.templates.get(template.key) == self.template(template)
         )
+
+    def to_json(self) -> dict[str, str]:
+        """render.yaml's `inputs`."""
+        return {"shared": self.shared, "capacity": self.capacity}
+
+
+def _name(member: cluster.Cluster) -> str:
+    return member.name
+
+
+_CAPACITY = ("resourceSummary", "nodeSummary")
+"""What of a cluster's status only the estimator reads, and which agents report ever changing."""
+
+
+def _without_capacity(member: cluster.Cluster) -> dict[str, Any]:
+    doc = member.to_doc()
+    found = doc.get("status")
+    if isinstance(found, dict):
+        doc["status"] = {k: v for k, v in found.items() if k not in _CAPACITY}
+    return doc
+
+
+def _capacity(member: cluster.Cluster) -> dict[str, Any]:
+    found = member.to_doc().get("status")
+    status = found if isinstance(found, dict) else {}
+    return {"name": member.name, **{k: status[k] for k in _CAPACITY if k in status}}
+
+
+def _ignores_capacity(binding: Binding) -> bool:
+    """Whether placing `binding` again could not read the clusters' capacity: it has no
+    replicas (the estimator is not asked), or it is a Divided workload whose last schedule
+    succeeded, which Karmada's scheduler keeps until its placement or replicas change or a
+    reschedule is asked for (`scheduler._reschedule`), none of which capacity does."""
+    spec = binding.spec
+    if spec.replicas == 0 and not spec.components:
+        return True
+    strategy = spec.placement.replica_scheduling if spec.placement else None
+    divided = strategy is not None and (
+        strategy.replica_scheduling_type == policy.ReplicaSchedulingType.DIVIDED
+    )
+    scheduled = any(c.type == _SCHEDULED and c.status == "True" for c in binding.status.conditions)
+    return divided and scheduled
 
 
 def with_digests(doc: Mapping[str, Any], digest: str, template: str | None) -> dict[str, Any]:

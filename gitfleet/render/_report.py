@@ -56,7 +56,7 @@ def render_file(
     *,
     source_commit: str | None,
     renderer: str,
-    inputs: str,
+    inputs: Mapping[str, str],
     status: Mapping[str, Mapping[str, str]],
     bindings: int,
     manifests: Mapping[str, int],
@@ -71,7 +71,7 @@ def render_file(
         "kind": KIND,
         "sourceCommit": source_commit,
         "renderer": renderer,
-        "inputs": inputs,
+        "inputs": dict(inputs),
         "status": {name: dict(value) for name, value in status.items()},
         "counts": {
             "bindings": bindings,

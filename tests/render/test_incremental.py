@@ -14,7 +14,8 @@ Aspects covered:
 - a binding whose inputs did not change is neither detected nor scheduled again; it is
   reused only once it has settled (a binding the scheduler would still reorder is placed
   again); a change of the shared inputs (a cluster, a status, failover with an unhealthy
-  cluster) places every binding again, and a new status alone makes no commit.
+  cluster) places every binding again, and a new status alone makes no commit; a new
+  capacity alone places again only the bindings whose schedule reads it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import pytest
 import yaml
 from builders import make_configmap, make_deployment, make_object, make_policy, object_set, selector
 from hypothesis import given, settings
@@ -285,6 +287,32 @@ def test_a_new_status_alone_makes_no_commit_but_is_placed_with() -> None:
     assert result.ok and not result.changed
     assert result.placement is not None and len(result.placement.schedules) == 2
     assert yaml.safe_load(branch.contents()["render.yaml"])["inputs"] == before
+
+
+def _capacity(cpu: str) -> dict[str, model_cluster.ClusterStatus]:
+    offered = {"cpu": cpu, "memory": "64Gi", "pods": "110"}
+    summary = model_cluster.ResourceSummary(allocatable=offered)
+    return {"east": model_cluster.ClusterStatus(resource_summary=summary)}
+
+
+@pytest.mark.parametrize(
+    ("placement", "placed_again"),
+    [(0, ["web-deployment"]), (2, [])],
+    ids=["duplicated: ordered by capacity", "divided and scheduled: kept whatever capacity"],
+)
+def test_a_new_capacity_places_again_only_what_reads_it(
+    placement: int, placed_again: list[str]
+) -> None:
+    source, branch = _start(), Branch()
+    _apply(source, ("placement", "web", placement))
+    first = pipeline.render(source.loaded(), None, _capacity("8"))
+    branch.commit(first)
+    source.revision += 1
+    result = pipeline.render(source.loaded(), branch.previous(), _capacity("4"))
+    assert result.placement is not None
+    assert [s.binding.name for s in result.placement.schedules] == placed_again
+    full = pipeline.render(source.loaded(), branch.previous(), _capacity("4"), full=True)
+    assert _materialise(branch, result) == _materialise(branch, full)
 
 
 def test_failover_with_an_unhealthy_cluster_places_every_binding_again() -> None:
