@@ -134,6 +134,7 @@ class Inputs:
         self.recorded = recorded or Recorded()
         self._version = version.encode()
         self.clusters = tuple(clusters)
+        split = [_split_capacity(c) for c in sorted(clusters, key=_name)]
         self.shared = "sha256:" + _digest(
             [
                 self._version,
@@ -143,7 +144,7 @@ class Inputs:
                 _docs_digest(objs.cluster_override_policies).encode(),
                 _docs_digest(objs.customizations).encode(),
                 _docs_digest(third_party).encode(),
-                *(_canonical(_without_capacity(c)) for c in sorted(clusters, key=_name)),
+                *(_canonical(shape) for shape, _ in split),
                 *sorted(
                     _canonical(t.body)
                     for t in objs.templates
@@ -151,9 +152,7 @@ class Inputs:
                 ),
             ]
         )
-        self.capacity = "sha256:" + _digest(
-            _canonical(_capacity(c)) for c in sorted(clusters, key=_name)
-        )
+        self.capacity = "sha256:" + _digest(_canonical(capacity) for _, capacity in split)
         self.reusable = self.recorded.shared == self.shared
         self._same_capacity = self.recorded.capacity == self.capacity
         self._cluster_overrides = _docs_digest(objs.cluster_override_policies).encode()
@@ -162,10 +161,10 @@ class Inputs:
             by_namespace.setdefault(p.namespace, []).append(p)
         self._overrides = {ns: _docs_digest(ps).encode() for ns, ps in by_namespace.items()}
         self._clusters = {
-            c.name: _digest(
-                [_canonical({k: v for k, v in c.to_doc().items() if k != "status"})]
+            capacity["name"]: _digest(
+                [_canonical({k: v for k, v in shape.items() if k != "status"})]
             ).encode()
-            for c in clusters
+            for shape, capacity in split
         }
         user, third = _by_kind(objs.customizations), _by_kind(third_party)
         self._customizations = {
@@ -230,18 +229,15 @@ _CAPACITY = ("resourceSummary", "nodeSummary")
 """What of a cluster's status only the estimator reads, and which agents report ever changing."""
 
 
-def _without_capacity(member: cluster.Cluster) -> dict[str, Any]:
+def _split_capacity(member: cluster.Cluster) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The cluster's document without its capacity, and its capacity (with its name)."""
     doc = member.to_doc()
     found = doc.get("status")
+    status = found if isinstance(found, dict) else {}
+    capacity = {"name": member.name, **{k: status[k] for k in _CAPACITY if k in status}}
     if isinstance(found, dict):
         doc["status"] = {k: v for k, v in found.items() if k not in _CAPACITY}
-    return doc
-
-
-def _capacity(member: cluster.Cluster) -> dict[str, Any]:
-    found = member.to_doc().get("status")
-    status = found if isinstance(found, dict) else {}
-    return {"name": member.name, **{k: status[k] for k in _CAPACITY if k in status}}
+    return doc, capacity
 
 
 def _ignores_capacity(binding: Binding) -> bool:
