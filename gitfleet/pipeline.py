@@ -623,7 +623,7 @@ def render(
         now=now,
         observed=observed,
         settings=source.config.failover,
-        unchanged=None if full else inputs.unchanged,
+        unchanged=None if full else _unchanged(inputs),
         settle=True,
     )
     if placement.clusters != inputs.clusters:
@@ -671,6 +671,14 @@ def _inputs(
 ) -> rendering.Inputs:
     third_party = source.third_party_customizations
     return rendering.Inputs(source.objects, clusters, third_party, renderer, recorded)
+
+
+def _unchanged(inputs: rendering.Inputs) -> detector.Unchanged:
+    """A previous binding is still the answer when its inputs are unchanged, the clusters'
+    capacity included if its schedule reads it."""
+    if inputs.same_capacity:
+        return inputs.unchanged
+    return lambda template, b: not scheduler.reads_capacity(b) and inputs.unchanged(template, b)
 
 
 def _text(value: Any) -> str | None:

@@ -15,7 +15,7 @@ Two questions, two digests:
   Its inputs are its template, read on its own (`TEMPLATE_ANNOTATION`, written on the
   binding), and what every binding reads (`Inputs.shared`, written once in render.yaml):
   every propagation and override policy, every cluster with its status (its capacity apart,
-  in `Inputs.capacity`: only bindings whose schedule reads it wait for it), every interpreter
+  in `Inputs.capacity`: it matters only to bindings whose schedule reads it), every interpreter
   customization, the CRDs, PriorityClasses and Namespaces (scope, priority, and the
   Namespace manifests of every cluster, which depend on nothing else), the renderer. When both
   are as the previous render recorded them, the previous binding is the answer, and so are
@@ -36,13 +36,12 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from gitfleet.model import cluster, config, meta, objects, policy, work
+from gitfleet.model import cluster, config, meta, objects, work
 from gitfleet.model.template import ResourceKey, ResourceTemplate
 
 ANNOTATION = "gitfleet.io/render-inputs"
 TEMPLATE_ANNOTATION = "gitfleet.io/template-inputs"
 _OWN_ANNOTATIONS = (ANNOTATION, TEMPLATE_ANNOTATION)
-_SCHEDULED = "Scheduled"
 _SHARED_TEMPLATES = {
     ("apiextensions.k8s.io", "CustomResourceDefinition"),
     ("scheduling.k8s.io", "PriorityClass"),
@@ -121,7 +120,9 @@ class Inputs:
     """Digests of the shared inputs, computed once per render.
 
     `recorded` is what the previous render recorded: bindings are reused (`unchanged`) only
-    when its shared digest equals this render's."""
+    when its shared digest equals this render's; whether the clusters' capacity changed too
+    (`same_capacity`) matters only to bindings whose schedule reads it, which the caller
+    knows."""
 
     def __init__(
         self,
@@ -135,13 +136,14 @@ class Inputs:
         self._version = version.encode()
         self.clusters = tuple(clusters)
         split = [_split_capacity(c) for c in sorted(clusters, key=_name)]
+        self._cluster_overrides = _docs_digest(objs.cluster_override_policies).encode()
         self.shared = "sha256:" + _digest(
             [
                 self._version,
                 _docs_digest(objs.propagation_policies).encode(),
                 _docs_digest(objs.cluster_propagation_policies).encode(),
                 _docs_digest(objs.override_policies).encode(),
-                _docs_digest(objs.cluster_override_policies).encode(),
+                self._cluster_overrides,
                 _docs_digest(objs.customizations).encode(),
                 _docs_digest(third_party).encode(),
                 *(_canonical(shape) for shape, _ in split),
@@ -154,8 +156,7 @@ class Inputs:
         )
         self.capacity = "sha256:" + _digest(_canonical(capacity) for _, capacity in split)
         self.reusable = self.recorded.shared == self.shared
-        self._same_capacity = self.recorded.capacity == self.capacity
-        self._cluster_overrides = _docs_digest(objs.cluster_override_policies).encode()
+        self.same_capacity = self.recorded.capacity == self.capacity
         by_namespace: dict[str, list[meta.ApiObject]] = {}
         for p in objs.override_policies:
             by_namespace.setdefault(p.namespace, []).append(p)
@@ -212,7 +213,6 @@ class Inputs:
         return (
             self.reusable
             and before.spec.placement is not None
-            and (self._same_capacity or _ignores_capacity(before))
             and self.recorded.templates.get(template.key) == self.template(template)
         )
 
@@ -238,22 +238,6 @@ def _split_capacity(member: cluster.Cluster) -> tuple[dict[str, Any], dict[str, 
     if isinstance(found, dict):
         doc["status"] = {k: v for k, v in found.items() if k not in _CAPACITY}
     return doc, capacity
-
-
-def _ignores_capacity(binding: Binding) -> bool:
-    """Whether placing `binding` again could not read the clusters' capacity: it has no
-    replicas (the estimator is not asked), or it is a Divided workload whose last schedule
-    succeeded, which Karmada's scheduler keeps until its placement or replicas change or a
-    reschedule is asked for (`scheduler._reschedule`), none of which capacity does."""
-    spec = binding.spec
-    if spec.replicas == 0 and not spec.components:
-        return True
-    strategy = spec.placement.replica_scheduling if spec.placement else None
-    divided = strategy is not None and (
-        strategy.replica_scheduling_type == policy.ReplicaSchedulingType.DIVIDED
-    )
-    scheduled = any(c.type == _SCHEDULED and c.status == "True" for c in binding.status.conditions)
-    return divided and scheduled
 
 
 def with_digests(doc: Mapping[str, Any], digest: str, template: str | None) -> dict[str, Any]:

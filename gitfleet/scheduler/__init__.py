@@ -12,9 +12,9 @@ filter and score plugins), `core` (find feasible, prioritize, select, assign), `
 stage is pure: no I/O, clock or randomness.
 """
 
-from gitfleet.scheduler._scheduler import Outcome, schedule
+from gitfleet.scheduler._scheduler import Outcome, reads_capacity, schedule
 from gitfleet.scheduler._steady import steady
 from gitfleet.scheduler.diagnosis import Diagnosis
 from gitfleet.scheduler.index import ClusterIndex
 
-__all__ = ["ClusterIndex", "Diagnosis", "Outcome", "schedule", "steady"]
+__all__ = ["ClusterIndex", "Diagnosis", "Outcome", "reads_capacity", "schedule", "steady"]

@@ -25,7 +25,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Generic, TypeVar
 
-from gitfleet.model import cluster, meta, times, work
+from gitfleet.model import cluster, meta, policy, times, work
 from gitfleet.scheduler import _reschedule, core, diagnosis, framework, index
 
 B = TypeVar("B", work.ResourceBinding, work.ClusterResourceBinding)
@@ -114,6 +114,19 @@ def schedule(
         attempt = core.run(spec, status, fleet, placement_text=text, fresh=fresh)
         return _finish(binding, state, [attempt], text, attempt.error, decision.reason, now)
     return _schedule_with_affinities(binding, state, fleet, text, fresh, decision.reason, now)
+
+
+def reads_capacity(binding: work.ResourceBinding | work.ClusterResourceBinding) -> bool:
+    """Whether scheduling `binding` again could read the clusters' capacity. Not when it has no
+    replicas (the estimator is not asked), nor when it is a Divided workload whose last
+    schedule succeeded: that result is kept until its placement or replicas change or a
+    reschedule is asked for (`_reschedule.decide`), none of which capacity does."""
+    spec = binding.spec
+    if not core.asks_estimator(spec):
+        return False
+    divided = framework.scheduling_type(spec.placement) == policy.ReplicaSchedulingType.DIVIDED
+    scheduled = any(c.type == SCHEDULED and c.status == "True" for c in binding.status.conditions)
+    return not (divided and scheduled)
 
 
 def _schedule_with_affinities(

@@ -123,6 +123,12 @@ def overflow_order(
     return OVERFLOW_ORDER_UNMATCHED
 
 
+def asks_estimator(spec: work.ResourceBindingSpec) -> bool:
+    """Whether scheduling `spec` reads the clusters' capacity: only a resource with replicas
+    (or components) asks the estimator."""
+    return spec.replicas != 0 or bool(spec.components)
+
+
 def allocatable_replicas(
     spec: work.ResourceBindingSpec,
     feasible: list[framework.ClusterInfo],
@@ -130,7 +136,7 @@ def allocatable_replicas(
 ) -> list[int]:
     """Replicas each cluster can still take (calAvailableReplicas): unbounded for resources
     without replicas, else the estimator's answer, an unbounded answer meaning all replicas."""
-    if spec.replicas == 0 and not spec.components:
+    if not asks_estimator(spec):
         return [UNBOUNDED] * len(feasible)
     answers = clusters.estimates(spec.replica_requirements, (info.name for info in feasible))
     return [spec.replicas if a == UNBOUNDED else a for a in answers]
