@@ -102,10 +102,13 @@ def effective_clusters(
     clusters: Iterable[cluster.Cluster],
     cluster_status: Mapping[str, cluster.ClusterStatus] | None = None,
 ) -> tuple[cluster.Cluster, ...]:
-    """The clusters with their reported status merged in, sorted by name."""
+    """The clusters with their reported status merged in, sorted by name (a cluster with no
+    report is the declared one itself)."""
     reported = cluster_status or {}
     return tuple(
-        dataclasses.replace(c, status=merge_status(c.status, reported.get(c.name)))
+        c
+        if c.name not in reported
+        else dataclasses.replace(c, status=merge_status(c.status, reported[c.name]))
         for c in sorted(clusters, key=lambda c: c.name)
     )
 
