@@ -17,8 +17,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import jsonpatch  # type: ignore[import-untyped]
-import jsonpointer  # type: ignore[import-untyped]
+import jsonpatch
+import jsonpointer
 
 _GO_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _NON_CANONICAL_INDEX = re.compile(r"/(?:[+-][0-9]|0[0-9])", re.ASCII)
