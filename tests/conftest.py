@@ -14,6 +14,11 @@ from click.testing import CliRunner, Result
 
 from gitfleet.cli.main import cli as gitfleet_cli
 
+# Every test runs as on a new machine: Git reads no global or system configuration, so nothing
+# passes here only because the developer's ~/.gitconfig names an author.
+os.environ["GIT_CONFIG_GLOBAL"] = os.devnull
+os.environ["GIT_CONFIG_NOSYSTEM"] = "1"
+
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "test",
     "GIT_AUTHOR_EMAIL": "test@example.com",

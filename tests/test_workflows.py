@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import shlex
+import subprocess
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -45,12 +46,14 @@ def runs(job: str) -> list[str]:
     return [step["run"].strip() for step in steps(job) if "run" in step]
 
 
+CI_SET_UP = ("#", "set ", "cd ", "for ", "export ", "trap ")
+"""How .ci/run's lines that prepare the shell begin (the one other line is the command)."""
+
+
 def ci_run_command() -> str:
     """The one command .ci/run runs (the lines that are not comments or shell set-up)."""
     lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-    commands = [
-        line.strip() for line in lines if line.strip() and not line.startswith(("#", "set ", "cd "))
-    ]
+    commands = [line.strip() for line in lines if line.strip() and not line.startswith(CI_SET_UP)]
     assert len(commands) == 1, commands
     return commands[0]
 
@@ -98,6 +101,19 @@ def test_workflow_uses_only_checkout_and_setup_python() -> None:
 def test_test_job_runs_the_readme_command_which_is_ci_run() -> None:
     assert runs("test") == [quick_start()[1]]
     assert quick_start()[1] == ci_run_command()
+
+
+def test_ci_run_runs_as_on_a_new_machine(tmp_path: Path) -> None:
+    """.ci/run's set-up lines, run in a shell that has XDG settings and a home: the command
+    then sees a new, empty home and no XDG variable."""
+    lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    set_up = [line for line in lines if line.startswith(("for ", "export ", "trap "))]
+    probe = "\n".join([*set_up, 'ls -A "$HOME" | wc -l; compgen -e | grep -c ^XDG_ || true'])
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
+    (tmp_path / ".gitconfig").write_text("[user]\n\tname = someone\n")
+    done = subprocess.run(["bash", "-c", probe], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "0"]
 
 
 @pytest.mark.parametrize("job", ["test", "lint"])

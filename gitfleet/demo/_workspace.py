@@ -74,8 +74,7 @@ class Workspace:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
         scaffold.git(self.source, "add", "--", *files)
-        who = scaffold.identity(self.source)
-        scaffold.git(self.source, *who, "commit", "-q", "-m", message)
+        scaffold.commit(self.source, message)
         if push:
             scaffold.git(self.source, "push", "-q", "origin", f"HEAD:{self.branch}")
         return scaffold.git(self.source, "rev-parse", "HEAD")

@@ -20,12 +20,11 @@ from __future__ import annotations
 import collections
 import dataclasses
 import threading
-import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from gitfleet.errors import RefConflictError
-from gitfleet.gitstore import objects, refs, store
+from gitfleet.gitstore import identity, objects, refs, store
 from gitfleet.gitstore.repository import Repository
 
 CLUSTER_REFS = "refs/heads/gitfleet/works/"
@@ -36,7 +35,6 @@ CARRIED_TRAILERS = (ALLOW_PRUNE_TRAILER,)
 """Trailers of the source commit copied onto the rendered and per-cluster commits, so that an
 agent which can read only its own cluster's ref still sees them."""
 RENDER_TRAILER = "Gitfleet-Render"
-DEFAULT_IDENT = ("gitfleet", "gitfleet@localhost")
 
 
 def branch_ref(branch: str) -> str:
@@ -189,13 +187,15 @@ def reader(repo: Repository, tip: Tip) -> Callable[[Iterable[str]], dict[str, by
     return lambda paths: _contents(repo, tip, {p: files[p] for p in paths if p in files})
 
 
-def identity(repo: Repository) -> objects.Signature:
-    """Who commits: git's committer identity (environment, then configuration), else gitfleet,
-    now."""
-    code, out, _ = repo.run("var", "GIT_COMMITTER_IDENT")
-    if code == 0 and out.strip():
-        return objects.Signature.parse(out.decode())
-    return objects.Signature(*DEFAULT_IDENT, when=int(time.time()))
+def committer(repo: Repository) -> objects.Signature:
+    """Who commits to `repo`, now (`identity`'s rule)."""
+
+    def var(name: str) -> str | None:
+        code, out, _ = repo.run("var", name)
+        named = out.decode().strip()
+        return named if code == 0 and named else None
+
+    return identity.signature(var)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -284,7 +284,7 @@ def publish(
             f" {where}); render again"
         )
     built, after, known = _build(tip, files, changes, fmt)
-    who = author or identity(repo)
+    who = author or committer(repo)
     new_objects = built.missing(known)
     moves: list[refs.Move] = []
     created = tip is None or tip.tree != built.id

@@ -17,15 +17,13 @@ import yaml
 
 import gitfleet
 from gitfleet import errors
+from gitfleet.gitstore import identity
 
 PACKAGED = "_examplerepo"
 """The example's folder inside an installed package."""
 
 CHECKOUT = "example-repo"
 """The example's folder at the top of a source checkout."""
-
-FALLBACK_IDENTITY = ("-c", "user.name=gitfleet", "-c", "user.email=gitfleet@localhost")
-"""Used for commits only when Git has no identity configured (a fresh machine)."""
 
 DEFAULT_BRANCH = "main"
 
@@ -54,13 +52,10 @@ def git(repo: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
-def identity(repo: Path) -> tuple[str, ...]:
-    """No options when Git can name the author and committer, else a fallback identity."""
-    for who in ("GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"):
-        probe = subprocess.run(["git", "var", who], cwd=repo, capture_output=True, text=True)
-        if probe.returncode != 0:
-            return FALLBACK_IDENTITY
-    return ()
+def commit(repo: Path, message: str) -> None:
+    """`git commit` of what is staged, under `identity`'s rule."""
+    who = identity.commit_options(identity.work_tree_var(repo))
+    git(repo, *who, "commit", "-q", "-m", message)
 
 
 def _commit(repo: Path, branch: str) -> str:
@@ -68,7 +63,7 @@ def _commit(repo: Path, branch: str) -> str:
     git(repo, "init", "-q")
     git(repo, "symbolic-ref", "HEAD", f"refs/heads/{branch}")
     git(repo, "add", "-A")
-    git(repo, *identity(repo), "commit", "-q", "-m", "Start a fleet from gitfleet's example")
+    commit(repo, "Start a fleet from gitfleet's example")
     return git(repo, "rev-parse", "HEAD")
 
 

@@ -112,7 +112,7 @@ def build(
     commit = objects.commit_object(
         built.id,
         [],
-        author or rendered.identity(repo),
+        author or rendered.committer(repo),
         f"status of {cluster}",
         trailers,
         fmt,

@@ -3,8 +3,11 @@ render's files. Imported as `gitstore.rendered_kit` (tests/ is on the path)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
+
+from conftest import GIT_ENV
 
 from gitfleet.gitstore import objects, repository
 
@@ -22,7 +25,10 @@ def bare(path: Path) -> repository.Repository:
 
 def git(repo: repository.Repository, *args: str) -> str:
     done = subprocess.run(
-        ["git", "--git-dir", str(repo.git_dir), *args], capture_output=True, check=True
+        ["git", "--git-dir", str(repo.git_dir), *args],
+        capture_output=True,
+        check=True,
+        env={**os.environ, **GIT_ENV},
     )
     return done.stdout.decode().strip()
 
