@@ -80,6 +80,11 @@ class RefConflictError(GitfleetError):
     """A compare-and-swap ref update lost: someone else moved the ref first."""
 
 
+class ForeignHistoryError(GitfleetError):
+    """A ref that renders are committed to (the rendered branch, a cluster's works ref) is at
+    a commit that is not a render: building on it would make other history the rendered one."""
+
+
 class ClusterAPIError(GitfleetError):
     """A member cluster's API refused a request; `status` is the server's Status payload."""
 

@@ -19,7 +19,8 @@ it is published (and again at any later look that finds the copy behind). A clus
 repository fails is logged and listed in the reconciler's status ref, and holds up nothing else.
 
 `--once` looks once and exits: 0 when the rendered branch renders the source branch's commit
-(rendered now or before), 1 when that commit is invalid or the remote cannot be reached. A
+(rendered now or before), 1 when that commit is invalid, the rendered branch or a cluster ref
+is not at a render (nothing is built on other history), or the remote cannot be reached. A
 cluster repository that failed does not change the exit code: the render stands.
 """
 
@@ -37,7 +38,7 @@ from gitfleet.cli import output as out
 from gitfleet.service import events, reconciler, server, target, wakeup
 
 SECRET_ENV = "GITFLEET_WEBHOOK_SECRET"
-_FAILED = {reconciler.Outcome.INVALID, reconciler.Outcome.NO_SOURCE}
+_FAILED = {reconciler.Outcome.INVALID, reconciler.Outcome.NO_SOURCE, reconciler.Outcome.BLOCKED}
 
 
 def _secret(path: str | None) -> bytes:

@@ -12,6 +12,12 @@ change, and gives the same tree.
 Any error in the source refuses the whole commit: nothing is written, the branch stays at the
 last good render, and every error is printed as `path:line:col: message` (exit 1). Another
 writer moving the branch meanwhile is an error too (exit 1): render again.
+
+A render builds only on renders: when the rendered branch or a cluster ref is at a commit that
+is not one (reset to a source commit, say), nothing is rendered and the error says how to
+recover (exit 1). `--new-history` is that recovery: each such ref gets a parentless render (the
+branch's rendered from scratch, as its old tip is no render to build on); refs that are renders
+go on as ever.
 """
 
 from __future__ import annotations
@@ -39,6 +45,8 @@ class Outcome:
     commit: str | None
     created: bool
     out: str | None
+    new_history: tuple[str, ...] = ()
+    """The refs that were not at a render, replaced by a parentless render."""
 
 
 def _now(repo: repository.Repository, commit: str) -> str | None:
@@ -64,14 +72,29 @@ def _materialise(
 
 
 def run(
-    repo_path: str, rev: str | None, branch: str | None, out_dir: str | None, full: bool
+    repo_path: str,
+    rev: str | None,
+    branch: str | None,
+    out_dir: str | None,
+    full: bool,
+    new_history: bool = False,
 ) -> Outcome:
-    """Load, render and publish (or write to `out_dir`)."""
+    """Load, render and publish (or write to `out_dir`, from no previous render when the
+    branch is not at one); `ForeignHistoryError` when a ref to publish on is not at a render,
+    unless `new_history`."""
     loaded = source.load(repo_path, rev, require_repository=out_dir is None)
     repo = repository.open_repository(repo_path) if loaded.revision is not None else None
     try:
         target = branch or loaded.config.rendered_branch
+        foreign: list[str] = []
+        if repo is not None and out_dir is None:
+            foreign = rendered.foreign_refs(repo, target)
+            if foreign and not new_history:
+                raise rendered.history_error(foreign)
         tip = rendered.read_tip(repo, target) if repo is not None else None
+        expected = tip.commit if tip is not None else None
+        if tip is not None and not tip.is_render:
+            tip = None
         previous = _previous(repo, tip) if repo is not None and tip is not None else None
         now = _now(repo, loaded.revision) if repo is not None and loaded.revision else None
         reported = status.read_cluster_status(repo)[1] if repo is not None else None
@@ -86,12 +109,14 @@ def run(
             repo,
             target,
             changes=result.changes,
-            expected=previous.commit if previous else None,
+            expected=expected,
             source_commit=loaded.revision,
             version=__version__,
             tip=tip,
+            new_history=new_history,
         )
-        return Outcome(result, target, published.commit, published.created, None)
+        replaced = tuple(foreign)
+        return Outcome(result, target, published.commit, published.created, None, replaced)
     finally:
         if repo is not None:
             repo.close()
@@ -106,6 +131,7 @@ def to_json(outcome: Outcome) -> dict[str, Any]:
         "commit": outcome.commit,
         "created": outcome.created,
         "out": outcome.out,
+        "newHistory": list(outcome.new_history),
         "renderedBindings": result.rendered_bindings,
         "clusters": {name: c.to_json() for name, c in result.clusters.items()},
         "refused": [r.to_json() for r in result.refusals],
@@ -127,6 +153,7 @@ def human(outcome: Outcome) -> str:
         lines.append(f"rendered {result.source_commit} onto {where}: {outcome.commit}")
     else:
         lines.append(f"no change: {where} stays at {outcome.commit}")
+    lines += [f"new history on {ref}: it was not at a render" for ref in outcome.new_history]
     for name, c in result.clusters.items():
         if not (c.added or c.changed or c.removed):
             continue
@@ -157,15 +184,29 @@ def human(outcome: Outcome) -> str:
     help="Write the tree to this folder instead of committing.",
 )
 @click.option("--full", is_flag=True, help="Render every binding again (gives the same tree).")
+@click.option(
+    "--new-history",
+    is_flag=True,
+    help="Replace a rendered branch or cluster ref that is not at a render with a new,"
+    " parentless render (instead of refusing).",
+)
 @options.output_option
 def render_command(
-    repo: str, rev: str | None, branch: str | None, out_dir: str | None, full: bool, output: str
+    repo: str,
+    rev: str | None,
+    branch: str | None,
+    out_dir: str | None,
+    full: bool,
+    new_history: bool,
+    output: str,
 ) -> None:
     """Render a source commit onto the rendered branch."""
     if branch is not None and out_dir is not None:
         raise click.UsageError("--branch and --out exclude each other")
+    if new_history and out_dir is not None:
+        raise click.UsageError("--new-history and --out exclude each other")
     try:
-        outcome = run(repo, rev, branch, out_dir, full)
+        outcome = run(repo, rev, branch, out_dir, full, new_history)
     except UsageError as error:
         raise click.UsageError(str(error)) from error
     except InputError as error:

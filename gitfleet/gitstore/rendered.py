@@ -12,7 +12,11 @@ Per-cluster refs `refs/heads/gitfleet/works/<cluster>` hold only `works/<cluster
 path as on the rendered branch, so a file means the same in either ref. Their commit is made
 only when that folder changed; a cluster that left the fleet gets one commit with no files, so
 its agent prunes from a complete desired state instead of guessing from a missing ref.
-Every commit carries the trailers `Source-Commit` and `Gitfleet-Render`.
+Every commit carries the trailers `Source-Commit` and `Gitfleet-Render`, and those trailers are
+what makes a commit a render: a publication builds only on renders. When the branch or a cluster
+ref is at any other commit (reset to a source commit, say), it refuses (`ForeignHistoryError`,
+saying how to recover) rather than make that history the rendered one, unless asked for a new
+history, which replaces each such ref with a parentless render.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-from gitfleet.errors import RefConflictError
+from gitfleet.errors import ForeignHistoryError, RefConflictError
 from gitfleet.gitstore import identity, objects, refs, store
 from gitfleet.gitstore.repository import Repository
 
@@ -43,6 +47,11 @@ def branch_ref(branch: str) -> str:
 
 def cluster_ref(cluster: str) -> str:
     return CLUSTER_REFS + cluster
+
+
+def is_render(trailers: Mapping[str, str]) -> bool:
+    """Whether a commit with these trailers is a render (of the branch or of a cluster ref)."""
+    return SOURCE_TRAILER in trailers and RENDER_TRAILER in trailers
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -71,6 +80,10 @@ class Tip:
     @property
     def source_commit(self) -> str | None:
         return self.trailers.get(SOURCE_TRAILER)
+
+    @property
+    def is_render(self) -> bool:
+        return is_render(self.trailers)
 
 
 def _make_tip(commit: str, tree: str, data: bytes, base: objects.Base) -> Tip:
@@ -187,6 +200,66 @@ def reader(repo: Repository, tip: Tip) -> Callable[[Iterable[str]], dict[str, by
     return lambda paths: _contents(repo, tip, {p: files[p] for p in paths if p in files})
 
 
+class _Renders:
+    """Commits known to be renders: a commit id names its message for good, so each is read
+    once, not at every publication (bounded: forgotten all at once when full)."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._lock = threading.Lock()
+        self._known: set[str] = set()
+
+    def add(self, commit: str) -> None:
+        with self._lock:
+            if len(self._known) >= self._limit:
+                self._known.clear()
+            self._known.add(commit)
+
+    def foreign(self, repo: Repository, commits: Mapping[str, str]) -> list[str]:
+        """Of `commits` (ref to commit), the refs whose commit is not a render, sorted."""
+        with self._lock:
+            unknown = {c for c in commits.values() if c not in self._known}
+        data = repo.read(unknown, objects.COMMIT) if unknown else {}
+        for commit in unknown:
+            if is_render(objects.trailers_of(data.get(commit, b""))):
+                self.add(commit)
+        with self._lock:
+            return sorted(ref for ref, c in commits.items() if c not in self._known)
+
+
+_RENDERS = _Renders(limit=100_000)
+
+
+def foreign_refs(repo: Repository, branch: str) -> list[str]:
+    """The refs a render onto `branch` builds on (the branch and every cluster ref) that are
+    at a commit that is not a render, sorted."""
+    commits = {ref: state.commit for ref, state in refs.list_refs(repo, CLUSTER_REFS).items()}
+    tip = refs.read_ref(repo, branch_ref(branch))
+    if tip is not None:
+        commits[branch_ref(branch)] = tip.commit
+    return _RENDERS.foreign(repo, commits)
+
+
+_NAMED = 5
+"""Refs an error names; it counts the others."""
+
+
+def history_error(foreign: Iterable[str]) -> ForeignHistoryError:
+    """Why a render refuses to build on `foreign` refs, and how to recover."""
+    names = sorted(foreign)
+    shown = names[:_NAMED]
+    rest = f"{len(names) - len(shown)} more" if len(names) > len(shown) else shown.pop()
+    which = f"{', '.join(shown)} and {rest}" if shown else rest
+    single = len(names) == 1
+    at = "is at a commit that is not a render" if single else "are at commits that are not renders"
+    return ForeignHistoryError(
+        f"{which} {at} (no {SOURCE_TRAILER} and {RENDER_TRAILER} trailers), and a render"
+        " builds only on renders. Point the ref back at a render, or start a new history:"
+        " delete the ref (`git update-ref -d <ref>`; on a remote, `git push origin --delete"
+        " <ref>`) and render again, or run `gitfleet render --new-history`"
+    )
+
+
 def committer(repo: Repository) -> objects.Signature:
     """Who commits to `repo`, now (`identity`'s rule)."""
 
@@ -261,6 +334,7 @@ def publish(
     author: objects.Signature | None = None,
     message: str | None = None,
     tip: Tip | None = None,
+    new_history: bool = False,
 ) -> Published:
     """Commit a render on `branch` if the branch is still at `expected` (None: must not exist),
     and bring every cluster ref in line; `RefConflictError` when another writer moved one.
@@ -272,7 +346,12 @@ def publish(
     does not list the tree again. `message` is the rendered commit's message (default
     `render <source commit>`; failover says there what it changed). `tip` is the branch's
     tip as the caller already read it at `expected` (read again when not given); the ref
-    update's compare-and-swap still catches a writer that moved the branch since."""
+    update's compare-and-swap still catches a writer that moved the branch since.
+
+    A ref that is at a commit that is not a render (`is_render`) is never built on:
+    `ForeignHistoryError`, and nothing is written. With `new_history`, each such ref gets a
+    parentless commit instead (for the branch, the render must then be the whole tree: made
+    from scratch, as `changes` to no tree at all)."""
     fmt = store.object_format(repo)
     if tip is None or tip.commit != expected:
         tip = read_tip(repo, branch)
@@ -283,11 +362,18 @@ def publish(
             f"{branch_ref(branch)} moved while rendering (expected {expected or 'absent'},"
             f" {where}); render again"
         )
-    built, after, known = _build(tip, files, changes, fmt)
+    current = refs.list_refs(repo, CLUSTER_REFS)
+    foreign = _RENDERS.foreign(repo, {ref: state.commit for ref, state in current.items()})
+    if tip is not None and not tip.is_render:
+        foreign.append(branch_ref(branch))
+    if foreign and not new_history:
+        raise history_error(foreign)
+    parent = tip if tip is not None and tip.is_render else None
+    built, after, known = _build(parent, files, changes, fmt)
     who = author or committer(repo)
     new_objects = built.missing(known)
     moves: list[refs.Move] = []
-    created = tip is None or tip.tree != built.id
+    created = parent is None or parent.tree != built.id
     trailers = [(SOURCE_TRAILER, source_commit), (RENDER_TRAILER, version)]
     source_trailers = commit_trailers(repo, source_commit) or {}
     trailers += [(k, source_trailers[k]) for k in CARRIED_TRAILERS if k in source_trailers]
@@ -296,7 +382,7 @@ def publish(
     if created:
         made = objects.commit_object(
             built.id,
-            [tip_commit] if tip_commit else [],
+            [parent.commit] if parent else [],
             who,
             message or f"render {source_commit}",
             trailers,
@@ -305,30 +391,36 @@ def publish(
         new_objects.append(made)
         moves.append(refs.Move(branch_ref(branch), made.id, tip_commit))
         commit = made.id
-    elif tip is not None:
+    elif parent is not None:
         trailers = [
             (k, v)
-            for k, v in tip.trailers.items()
+            for k, v in parent.trailers.items()
             if k in (SOURCE_TRAILER, RENDER_TRAILER, *CARRIED_TRAILERS)
         ]
-    clusters = _publish_clusters(repo, built, fmt, who, trailers, new_objects, moves)
+    clusters = _publish_clusters(
+        built, fmt, who, trailers, new_objects, moves, current, frozenset(foreign)
+    )
     store.write(repo, list({o.id: o for o in new_objects}.values()), fmt)
     refs.update(repo, moves, f"gitfleet render {source_commit}")
+    for move in moves:
+        _RENDERS.add(move.new)
     if made is not None and after is not None:
         _TIPS.put(repo, _make_tip(made.id, built.id, made.data, after))
     return Published(commit=commit, created=created, clusters=clusters)
 
 
 def _publish_clusters(
-    repo: Repository,
     built: objects.BuiltTree,
     fmt: objects.Format,
     who: objects.Signature,
     trailers: list[tuple[str, str]],
     new_objects: list[objects.GitObject],
     moves: list[refs.Move],
+    current: Mapping[str, refs.RefState],
+    foreign: frozenset[str],
 ) -> dict[str, str]:
-    current = refs.list_refs(repo, CLUSTER_REFS)
+    """Commit each cluster folder that changed onto its ref (`current`: where the refs are);
+    a ref in `foreign` gets a parentless commit, whatever its tree."""
     wanted = _cluster_trees(built, fmt)
     empty = objects.tree_object([], fmt)
     for ref in current:
@@ -341,9 +433,10 @@ def _publish_clusters(
         trees = wanted[name]
         ref = cluster_ref(name)
         state = current.get(ref)
-        if state is not None and state.tree == trees[-1].id:
+        adopted = state is not None and ref not in foreign
+        if adopted and state is not None and state.tree == trees[-1].id:
             continue
-        parents = [state.commit] if state else []
+        parents = [state.commit] if adopted and state is not None else []
         made = objects.commit_object(
             trees[-1].id, parents, who, f"render {source} for {name}", trailers, fmt
         )

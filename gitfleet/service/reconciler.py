@@ -4,7 +4,10 @@ One look (`cycle`) fetches (for a remote), reads the source branch, and when its
 not been handled yet: loads it, renders it on top of the rendered branch's tip (whose bindings
 carry the previous schedule) with the clusters' reported status, and publishes the result by
 compare-and-swap. A commit with errors is not rendered: the rendered branch keeps the last good
-render and the error (file and line) goes to the log and to the reconciler's status ref.
+render and the error (file and line) goes to the log and to the reconciler's status ref. Nor is
+anything rendered while the rendered branch or a cluster ref is at a commit that is not a render
+(`rendered.foreign_refs`): the error, saying how to recover, goes to the log and the status ref
+once, and every look checks again, so the render follows as soon as the ref is fixed.
 
 Publishing can lose a race: someone (another reconciler, a person) moved the rendered branch
 since it was read. The render is then made again on top of the new tip, never over it; if the
@@ -40,7 +43,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from gitfleet import __version__, failover, pipeline, source
-from gitfleet.errors import GitfleetError, InputError, RefConflictError
+from gitfleet.errors import ForeignHistoryError, GitfleetError, InputError, RefConflictError
 from gitfleet.gitstore import refs, rendered, status, store
 from gitfleet.model import diagnostic, loaded
 from gitfleet.model.origin import Origin
@@ -100,6 +103,8 @@ class Outcome(enum.StrEnum):
     """The rendered branch already renders this commit (made earlier, or by another
     reconciler)."""
     INVALID = "invalid"
+    BLOCKED = "blocked"
+    """The rendered branch or a cluster ref is not at a render: nothing is built on it."""
     STOPPED = "stopped"
 
 
@@ -136,6 +141,10 @@ class Reconciler:
         """(source commit, rendered tip) of the last look that had nothing left to do."""
         self._failed: str | None = None
         """A source commit known to be invalid (not rendered again until the branch moves)."""
+        self._blocked_on: str | None = None
+        """A source commit the last look could not render for a ref not at a render: once the
+        ref is fixed, it is published even if the branch renders it (a deleted cluster ref
+        comes back)."""
         self._state = reconciler_state.ReconcilerState(
             source_branch=self.source_branch, rendered_branch=self._branch, updated=""
         )
@@ -199,7 +208,7 @@ class Reconciler:
                 self._emit("seen", commit, branch=self.source_branch, trigger=trigger)
                 self._state = dataclasses.replace(self._state, last_seen=commit)
             outcome = self._handle(commit, timings)
-            if outcome is not Outcome.STOPPED:
+            if outcome not in (Outcome.STOPPED, Outcome.BLOCKED):
                 self._handled = (commit, self._tip_commit())
         if self._cluster_repo_errors() != self._state.cluster_repos:
             self._record(self._state, dict(self._state.timings))
@@ -233,10 +242,27 @@ class Reconciler:
         self._clusters = tuple(c.name for c in loaded_source.objects.clusters)
         if self._copies is not None:
             self._copies.fetch_status(commit, self._clusters)
+        try:
+            return self._render(commit, loaded_source, timings)
+        except ForeignHistoryError as error:
+            return self._blocked(commit, error, timings)
+
+    def _render(
+        self, commit: str, loaded_source: loaded.LoadedSource, timings: dict[str, float]
+    ) -> Outcome:
+        """Render `commit` onto the rendered branch, again after each lost race."""
+        foreign = rendered.foreign_refs(self.repo, self._branch)
+        if foreign:
+            raise rendered.history_error(foreign)
         for _ in range(MAX_CONFLICTS):
             tip = rendered.read_tip(self.repo, self._branch)
             snapshot = self._failover.observe(tip)
-            if tip is not None and tip.source_commit == commit and not self._failover_due(snapshot):
+            if (
+                tip is not None
+                and tip.source_commit == commit
+                and self._blocked_on != commit
+                and not self._failover_due(snapshot)
+            ):
                 return self._done(Outcome.UP_TO_DATE, commit, tip.commit, timings)
             if self.wake.stopped:
                 return self._abandon(commit)
@@ -325,7 +351,7 @@ class Reconciler:
         fields["seconds"] = sum(timings.values())
         self._emit(str(outcome), commit, **fields)
         self._copy_works(commit)
-        self._failed = None
+        self._failed = self._blocked_on = None
         self._record(
             dataclasses.replace(
                 self._state,
@@ -355,6 +381,20 @@ class Reconciler:
         error = reconciler_state.LastError.of(commit, first, reconciler_state.rfc3339(self.clock()))
         self._record(dataclasses.replace(self._state, last_error=error), timings)
         return Outcome.INVALID
+
+    def _blocked(
+        self, commit: str, error: ForeignHistoryError, timings: dict[str, float]
+    ) -> Outcome:
+        """Log and record `error` (once for the same commit and error: every look finds it
+        again until the ref is fixed)."""
+        self._blocked_on = commit
+        last = self._state.last_error
+        if last is None or (last.source_commit, last.message) != (commit, str(error)):
+            self._emit("blocked", commit, branch=self._branch, error=str(error))
+            when = reconciler_state.rfc3339(self.clock())
+            found = reconciler_state.LastError(source_commit=commit, message=str(error), time=when)
+            self._record(dataclasses.replace(self._state, last_error=found), timings)
+        return Outcome.BLOCKED
 
     def _abandon(self, commit: str) -> Outcome:
         self._emit("abandoned", commit, reason="stopping")

@@ -96,6 +96,16 @@ class Fleet:
         except subprocess.CalledProcessError:
             return None
 
+    def other_render(self, on: str, ref: str = "refs/heads/gitfleet/rendered") -> str:
+        """A render by another writer on `ref`, now at `on`: the same tree and source commit
+        in a new commit."""
+        tree = self.git("rev-parse", f"{on}^{{tree}}")
+        source = self.git("log", "-1", "--format=%(trailers:key=Source-Commit,valueonly)", on)
+        message = f"another render\n\nSource-Commit: {source}\nGitfleet-Render: 0.0.0"
+        made = self.git("commit-tree", tree, "-p", on, "-m", message)
+        self.git("update-ref", ref, made, on)
+        return made
+
     def reconciler_state(self) -> reconciler_state.ReconcilerState:
         """What the reconciler's status ref in the remote says (it must be there)."""
         repo = repository.open_repository(self.remote)

@@ -5,7 +5,7 @@ Aspects covered:
   and the reconciler's status ref appear on the remote, and the mirror lives in the cache;
 - a remote that cannot be reached is retried with doubling delays up to the cap, pokes do not
   shorten the wait (no busy loop), and once the remote exists the source is rendered;
-- the remote's rendered branch moved by someone else between fetch and push: the lease
+- the remote's rendered branch moved by another writer's render between fetch and push: the lease
   refuses the push, nothing is overwritten, and the render is made again on top of it.
 """
 
@@ -82,10 +82,7 @@ def test_lease_refuses_a_push_over_someone_elses_commit(fleet: Fleet, tmp_path: 
 
     def intrude(event: events.Event) -> None:
         if event.name == "committed" and not foreign:
-            tree = fleet.git("rev-parse", f"{before}^{{tree}}")
-            made = fleet.git("commit-tree", tree, "-p", before, "-m", "hand edit")
-            fleet.git("update-ref", "refs/heads/gitfleet/rendered", made, before)
-            foreign.append(made)
+            foreign.append(fleet.other_render(before))
 
     logged: list[events.Event] = []
 

@@ -3,20 +3,28 @@
 Aspects covered:
 - the source branch force-pushed to a rewritten commit: that commit is rendered on top of the
   last render (the rendered branch only moves forward, its history intact);
-- the rendered branch moved by someone else before a look: the next render goes on top of
-  their commit;
-- the rendered branch moved by someone else while a render runs (between reading the tip and
-  committing): the compare-and-swap refuses, the conflict is logged, and the render is made
-  again on top of their commit, which stays in the history;
+- the rendered branch moved by another writer's render before a look: the next render goes on
+  top of their commit;
+- the rendered branch moved by another writer's render while a render runs (between reading
+  the tip and committing): the compare-and-swap refuses, the conflict is logged, and the render
+  is made again on top of their commit, which stays in the history;
 - the rendered branch already rendering the source (another writer did it): nothing is
-  committed.
+  committed;
+- the rendered branch, or a cluster ref, reset to a commit that is not a render (a source
+  commit): nothing is built on it; the look is blocked, logged once and recorded in the status
+  ref with the way out, and the reconciler stays up; once the ref is deleted the next look
+  renders a new, parentless history (the rendered branch) or brings the ref back (a cluster).
 """
 
 from __future__ import annotations
 
-from service.service_helpers import Fleet, git
+import pytest
+from service.service_helpers import Fleet, Start, git, wait_for
 
 from gitfleet.service import events, reconciler
+
+RENDERED = "refs/heads/gitfleet/rendered"
+CLUSTER = "refs/heads/gitfleet/works/aws-euw1"
 
 
 def look(fleet: Fleet, sink: events.Sink | None = None) -> reconciler.Outcome:
@@ -27,14 +35,6 @@ def look(fleet: Fleet, sink: events.Sink | None = None) -> reconciler.Outcome:
         return service.cycle()
     finally:
         service.close()
-
-
-def hand_commit(fleet: Fleet, on: str) -> str:
-    """A commit by someone else on the rendered branch (same tree, a new commit)."""
-    tree = fleet.git("rev-parse", f"{on}^{{tree}}")
-    made = fleet.git("commit-tree", tree, "-p", on, "-m", "hand edit")
-    fleet.git("update-ref", "refs/heads/gitfleet/rendered", made, on)
-    return made
 
 
 def test_force_pushed_source_renders_forward(fleet: Fleet) -> None:
@@ -52,7 +52,7 @@ def test_force_pushed_source_renders_forward(fleet: Fleet) -> None:
 
 def test_render_goes_on_top_of_someone_elses_commit(fleet: Fleet) -> None:
     look(fleet)
-    foreign = hand_commit(fleet, fleet.ref("gitfleet/rendered") or "")
+    foreign = fleet.other_render(fleet.ref("gitfleet/rendered") or "")
     pushed = fleet.push_change()
     assert look(fleet) is reconciler.Outcome.RENDERED
     assert fleet.git("rev-parse", "gitfleet/rendered^") == foreign
@@ -68,7 +68,7 @@ def test_race_with_another_writer_renders_again_on_top(fleet: Fleet) -> None:
     def sink(event: events.Event) -> None:
         logged.append(event)
         if event.name == "rendering" and not foreign:
-            foreign.append(hand_commit(fleet, str(event.fields["onto"])))
+            foreign.append(fleet.other_render(str(event.fields["onto"])))
 
     assert look(fleet, sink) is reconciler.Outcome.RENDERED
     names = [e.name for e in logged]
@@ -83,3 +83,60 @@ def test_source_already_rendered_commits_nothing(fleet: Fleet) -> None:
     tip = fleet.ref("gitfleet/rendered")
     assert look(fleet) is reconciler.Outcome.UP_TO_DATE
     assert fleet.ref("gitfleet/rendered") == tip
+
+
+@pytest.mark.parametrize("ref", [RENDERED, CLUSTER], ids=["rendered branch", "cluster ref"])
+def test_a_ref_reset_to_a_source_commit_blocks_until_deleted(fleet: Fleet, ref: str) -> None:
+    look(fleet)
+    source = fleet.git("rev-parse", "main")
+    fleet.git("update-ref", ref, source)
+    pushed = fleet.push_change()
+    logged: list[events.Event] = []
+    assert look(fleet, logged.append) is reconciler.Outcome.BLOCKED
+    assert fleet.ref(ref) == source
+    error = fleet.reconciler_state().last_error
+    assert error is not None and error.source_commit == pushed
+    assert f"{ref} is at a commit that is not a render" in error.message
+    assert "gitfleet render --new-history" in error.message and "--delete" in error.message
+    (blocked,) = [e for e in logged if e.name == "blocked"]
+    assert blocked.fields["error"] == error.message
+    fleet.git("update-ref", "-d", ref)
+    assert look(fleet) is reconciler.Outcome.RENDERED
+    assert fleet.reconciler_state().last_error is None
+    assert fleet.rendered_source() == pushed
+    assert source not in fleet.git("rev-list", ref).split()
+    assert fleet.git("log", "-1", "--format=%P", ref) == ""
+
+
+def test_blocked_looks_log_once_and_recover_the_rendered_source(fleet: Fleet) -> None:
+    """A cluster ref reset while the branch already renders the source: every look finds it
+    again but logs and records it once; deleted, the ref is rendered back at the next look."""
+    look(fleet)
+    tip = fleet.ref(RENDERED)
+    fleet.git("update-ref", CLUSTER, fleet.git("rev-parse", "main"))
+    logged: list[events.Event] = []
+    service = reconciler.Reconciler(reconciler.Settings(repo=str(fleet.remote)), logged.append)
+    try:
+        outcomes = [service.cycle() for _ in range(3)]
+        assert outcomes == [reconciler.Outcome.BLOCKED] * 3
+        assert [e.name for e in logged].count("blocked") == 1
+        status = fleet.ref("refs/heads/gitfleet/status/_reconciler")
+        fleet.git("update-ref", "-d", CLUSTER)
+        assert service.cycle() is reconciler.Outcome.UNCHANGED
+    finally:
+        service.close()
+    assert fleet.ref(RENDERED) == tip
+    assert fleet.git("log", "-1", "--format=%P", CLUSTER) == ""
+    assert fleet.ref("refs/heads/gitfleet/status/_reconciler") != status
+
+
+def test_a_blocked_service_stays_up(fleet: Fleet, start: Start) -> None:
+    look(fleet)
+    fleet.git("update-ref", RENDERED, fleet.git("rev-parse", "main"))
+    running = start(reconciler.Settings(repo=str(fleet.remote), interval=0.05, watch=False))
+    wait_for(lambda: running.find("blocked"), "the blocked look")
+    pushed = fleet.push_change()
+    wait_for(lambda: len(running.find("blocked")) == 2, "the next commit blocked too")
+    fleet.git("update-ref", "-d", RENDERED)
+    wait_for(lambda: fleet.rendered_source() == pushed, "a new history once the ref is gone")
+    assert running.thread.is_alive() and not running.find("error")
