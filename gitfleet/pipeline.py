@@ -487,18 +487,17 @@ def _status_used(
     return used
 
 
+def recorded_refusals(report: Mapping[str, Any]) -> tuple[rendering.Refusal, ...]:
+    """What a render refused, as its render.yaml (`report`) records it."""
+    found = report.get("refused")
+    items = found if isinstance(found, list) else []
+    return tuple(rendering.Refusal.from_json(item) for item in items if isinstance(item, dict))
+
+
 def _previous_for_render(previous: PreviousRender) -> rendering.Previous:
     refusals: dict[str, list[rendering.Refusal]] = {}
-    for item in previous.report.get("refused") or ():
-        if isinstance(item, dict):
-            origin = Origin(
-                str(item.get("path", "")), int(item.get("line", 0)), int(item.get("col", 0))
-            )
-            refusal = rendering.Refusal(
-                origin, str(item.get("resource", "")), str(item.get("cluster", "")),
-                str(item.get("message", "")),
-            )  # fmt: skip
-            refusals.setdefault(refusal.resource, []).append(refusal)
+    for refusal in recorded_refusals(previous.report):
+        refusals.setdefault(refusal.resource, []).append(refusal)
     return rendering.Previous(
         paths=frozenset(previous.files),
         bindings=previous.bindings,

@@ -176,3 +176,22 @@ def make_cluster(
         "spec": {"syncMode": "Push", **spec},
         "status": status,
     }
+
+
+def make_size_bomb(configmap: str, part: int, namespace: str = "shop") -> Doc:
+    """An OverridePolicy adding 400 KiB to ConfigMap `configmap` under `data.k<part>`: each
+    file stays under a source's size limit, and three make the manifest over 1 MiB."""
+    value = "x" * (400 * 1024)
+    return {
+        "apiVersion": "policy.karmada.io/v1alpha1",
+        "kind": "OverridePolicy",
+        "metadata": {"name": f"bomb-{part}", "namespace": namespace},
+        "spec": {
+            "resourceSelectors": [{"apiVersion": "v1", "kind": "ConfigMap", "name": configmap}],
+            "overrideRules": [
+                {"overriders": {"plaintext": [
+                    {"path": f"/data/k{part}", "operator": "add", "value": value}
+                ]}}
+            ],
+        },
+    }  # fmt: skip

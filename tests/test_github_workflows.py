@@ -11,6 +11,8 @@ Aspects covered:
   - preview.yml on a pull request posts one comment with the placement diff, and updates it
     on the next push instead of posting another;
   - preview.yml on a pull request that does not render posts the errors and fails;
+  - preview.yml on a pull request whose render refuses a manifest (a Secret in plain text)
+    posts the refusal with its file and line, and fails;
   - render.yml renders the pushed commit and pushes the rendered branch and cluster refs to
     the repository, and a second run changes nothing;
   - in a repository without gitfleet.yaml (such as gitfleet's own) both only say so.
@@ -41,6 +43,21 @@ ROOT = Path(__file__).resolve().parents[1]
 WORKFLOWS = ROOT / ".github" / "workflows"
 ALLOWED_ACTIONS = {"actions/checkout", "actions/setup-python"}
 SKIPPED = {"Install gitfleet"}
+FAIL_STEP = "Fail when the pull request does not render or its render refuses manifests"
+SECRET = """\
+# a Secret and the policy that sends it, without the opt-in to plain text
+apiVersion: v1
+kind: Secret
+metadata: {name: creds, namespace: shop}
+stringData: {password: hunter2}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: creds, namespace: shop}
+spec:
+  resourceSelectors: [{apiVersion: v1, kind: Secret, name: creds}]
+  placement: {clusterAffinity: {clusterNames: [aws-euw1]}}
+"""
 """Steps not run locally: gitfleet is imported from this checkout instead."""
 _EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 
@@ -317,10 +334,28 @@ def test_preview_of_a_broken_pull_request_posts_errors_and_fails(
     push_pull_request(workspace, "replicas: 6", "replicas: [6")
     runner = pull_request_runner(workspace, tools, github)
     assert runner.run("preview.yml") == 1
-    assert runner.ran[-1] == "Fail when the pull request does not render"
+    assert runner.ran[-1] == FAIL_STEP
     (comment,) = github.comments
     assert "#### Validation errors" in comment["body"]
     assert "apps/shop/web.yaml:" in comment["body"]
+
+
+def test_preview_of_a_pull_request_with_refusals_posts_them_and_fails(
+    origin: Path, tmp_path: Path, tools: dict[str, str], github: FakeGitHub
+) -> None:
+    render_main(origin, tools)
+    workspace = checkout(origin, tmp_path)
+    (workspace / "apps/shop/creds.yaml").write_text(SECRET)
+    git("add", "-A", cwd=workspace)
+    git("commit", "-q", "-m", "a secret", cwd=workspace)
+    runner = pull_request_runner(workspace, tools, github)
+    assert runner.run("preview.yml") == 1
+    assert runner.outputs["preview"] == {"status": "1"}
+    assert runner.ran[-1] == FAIL_STEP
+    (comment,) = github.comments
+    body = comment["body"]
+    assert body.index("#### Refused manifests") < body.index("**1 manifest refused, ")
+    assert "apps/shop/creds.yaml:4:1: Secret/shop/creds: Secrets are not written" in body
 
 
 def test_render_pushes_the_rendered_branch(

@@ -4,7 +4,9 @@ Renders `--base` and `--head` (revisions of the repository `--repo`) and prints 
 and manifest diff: Markdown for a pull-request comment (at most GitHub's 65,536 characters,
 diffs cut first) or, with `--format json` (`-o json`), every detail with stable keys. The base
 is read from the rendered branch when it renders the base commit already. Exit 0 when the head
-renders, 1 when it has errors (they lead the output, with file and line), 2 on a usage error.
+renders everything it asks for; 1 when it has errors or its render refuses manifests (a Secret
+in plain text, a name that cannot be a path, an override or a Lua script that fails, a
+manifest over 1 MiB, ...): they lead the output, with file and line; 2 on a usage error.
 """
 
 from __future__ import annotations

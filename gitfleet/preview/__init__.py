@@ -4,7 +4,10 @@
 when it renders the base already, the head on top of the base so that only what the change
 touches is rendered again), compares the trees (`diff`) and returns a `result.Preview`, which
 `markdown` turns into a pull-request comment and `report` into JSON. `github_comment` posts the
-comment. A head with errors is not rendered: the preview then carries its located errors.
+comment. A head with errors (a tree that cannot be loaded included) is not rendered: the preview
+then carries its located errors. A head that renders carries what its render refuses, and
+which of those the base refuses too: merging it would leave those manifests unwritten. A
+rendered branch that is not at a render is not read (the base is rendered from scratch).
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ from __future__ import annotations
 import os
 
 from gitfleet import source
-from gitfleet.errors import SourceError
+from gitfleet.errors import InputError, SourceError
 from gitfleet.gitstore import rendered, repository, store
+from gitfleet.model import diagnostic
 from gitfleet.model.origin import Origin
 from gitfleet.preview import diff, result, sides
 
@@ -40,9 +44,19 @@ def preview(
     try:
         base_commit, head_commit = _commit(repo, base), _commit(repo, head)
         fmt = store.object_format(repo)
-        head_source = source.load(repo_path, head_commit)
+        try:
+            head_source = source.load(repo_path, head_commit)
+        except InputError as error:
+            problem = diagnostic.error(error.origin, error.message)
+            sides_compared = (
+                result.Side(base, base_commit, "none"),
+                result.Side(head, head_commit, "none"),
+            )
+            return result.Preview(*sides_compared, (problem,), None)
         branch = rendered_branch or head_source.config.rendered_branch
         tip = rendered.read_tip(repo, branch)
+        if tip is not None and not tip.is_render:
+            tip = None
         if tip is not None and tip.source_commit == base_commit:
             base_side, obtained = sides.from_tip(tip), "rendered-branch"
         else:
@@ -64,6 +78,14 @@ def preview(
         changes = diff.compare(
             sides.contents(repo, base_side, changed), sides.contents(repo, head_side, changed)
         )
-        return result.Preview(base_info, head_info, (), changes, base_errors=base_side.errors)
+        return result.Preview(
+            base_info,
+            head_info,
+            (),
+            changes,
+            base_errors=base_side.errors,
+            refusals=sides.refusals(repo, head_side, fmt),
+            base_refusals=sides.refusals(repo, base_side, fmt),
+        )
     finally:
         repo.close()

@@ -1,8 +1,10 @@
 """The preview as a pull-request comment, within GitHub's 65,536-character limit.
 
-Order: validation errors, the summary line, the placement table (resources whose clusters or
-replicas change), resources added and removed, then one folded `<details>` block per cluster
-with its manifest diffs. Everything before the diffs is always printed whole; the diffs share
+Order: validation errors, the manifests the head's render refuses (each with its file and line,
+marked when the base refuses it too), the summary line, the placement table (resources whose
+clusters or replicas change), resources added and removed, then one folded `<details>` block per
+cluster with its manifest diffs. Everything before the diffs is always printed whole (at most
+`MAX_ERRORS` errors and as many refusals, then a count); the diffs share
 what room is left, each cluster getting an even share of it, and a diff cut short says so and
 points to `gitfleet preview` for the full text. The first line is a hidden marker by which the
 comment is found again and updated rather than posted twice.
@@ -19,6 +21,7 @@ MARKER = "<!-- gitfleet-preview -->"
 LIMIT = 65_536
 """GitHub's limit on a comment body, in characters."""
 MAX_ERRORS = 100
+_ON_BASE = " (refused on the base too)"
 _DASH = "-"
 
 
@@ -68,6 +71,16 @@ def _fence(text: str) -> str:
     return "`" * max(3, longest + 1)
 
 
+def _listing(items: list[str]) -> list[str]:
+    """At most `MAX_ERRORS` items, one a line, in a code block (then how many more)."""
+    shown = items[:MAX_ERRORS]
+    if len(items) > MAX_ERRORS:
+        shown.append(f"... and {len(items) - MAX_ERRORS} more")
+    text = "\n".join(shown)
+    fence = _fence(text)
+    return [fence, text, fence, ""]
+
+
 def _short(commit: str) -> str:
     return commit[:12] if commit else "none"
 
@@ -81,12 +94,16 @@ def _head(preview: result.Preview) -> list[str]:
         "",
     ]
     if preview.errors:
-        shown = [str(d) for d in preview.errors[:MAX_ERRORS]]
-        if len(preview.errors) > MAX_ERRORS:
-            shown.append(f"... and {len(preview.errors) - MAX_ERRORS} more")
-        text = "\n".join(shown)
-        fence = _fence(text)
-        lines += ["#### Validation errors", "", fence, text, fence, ""]
+        lines += ["#### Validation errors", "", *_listing([str(d) for d in preview.errors])]
+    refused = preview.refused()
+    if refused:
+        lines += [
+            "#### Refused manifests",
+            "",
+            "Merging leaves these manifests unwritten (each cluster keeps what it has):",
+            "",
+            *_listing([f"{r}{_ON_BASE if on_base else ''}" for r, on_base in refused]),
+        ]
     lines += [f"**{preview.summary}**", ""]
     if preview.base_errors:
         lines += [f"_The base does not render ({len(preview.base_errors)} errors): the head is "

@@ -1,4 +1,6 @@
-"""The preview as data (`--format json`): stable keys, every diff whole."""
+"""The preview as data (`--format json`): stable keys, every diff whole. `ok` is false when the
+head has errors or its render refuses manifests (`refused`, each as render.yaml records it,
+with `onBase`: whether the base refuses it too)."""
 
 from __future__ import annotations
 
@@ -44,7 +46,9 @@ def as_json(preview: result.Preview) -> dict[str, Any]:
     return {
         "base": _side(preview.base),
         "head": _side(preview.head),
+        "ok": preview.ok,
         "errors": [d.to_json() for d in preview.errors],
+        "refused": [{**r.to_json(), "onBase": on_base} for r, on_base in preview.refused()],
         "baseErrors": [d.to_json() for d in preview.base_errors],
         "summary": preview.summary,
         "moved": [_placement(p) for p in changes.moved] if changes else [],

@@ -6,15 +6,17 @@ is the rendered branch's tip when that tip renders the base commit; otherwise th
 rendered on top of the tip. The head is rendered on top of the base, so the render's reuse of
 bindings whose inputs did not change (`pipeline.render`) leaves only what the pull request
 touches to be rendered a second time. Both are scheduled with the clusters' status as their
-status refs report it (those present in the repository), as the reconciler does.
+status refs report it (those present in the repository), as the reconciler does. What a side
+refuses is read from its render.yaml, as the rendered branch would record it.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from gitfleet import pipeline
+from gitfleet import render as rendering
 from gitfleet.gitstore import objects, rendered, status
 from gitfleet.gitstore.repository import Repository
 from gitfleet.model import diagnostic, loaded
@@ -46,13 +48,23 @@ def contents(repo: Repository, side: Side, paths: Iterable[str]) -> dict[str, by
     return {p: side.new[p] if p in side.new else blobs.get(side.files[p], b"") for p in wanted}
 
 
+def _reader(repo: Repository, side: Side) -> Callable[[Sequence[str]], Mapping[str, bytes]]:
+    return lambda paths: contents(repo, side, paths)
+
+
 def as_previous(repo: Repository, side: Side, fmt: objects.Format) -> pipeline.PreviousRender:
     """`side` as the next render reads it (its bindings and render.yaml)."""
+    return pipeline.read_previous(side.commit, side.files, _reader(repo, side), fmt.name)
 
-    def read(paths: Sequence[str]) -> Mapping[str, bytes]:
-        return contents(repo, side, paths)
 
-    return pipeline.read_previous(side.commit, side.files, read, fmt.name)
+def refusals(repo: Repository, side: Side, fmt: objects.Format) -> tuple[rendering.Refusal, ...]:
+    """What `side`'s render refuses, as its render.yaml records it (refusals a render carried
+    over from the side below included)."""
+    if rendering.RENDER_FILE not in side.files:
+        return ()
+    report_only = {rendering.RENDER_FILE: side.files[rendering.RENDER_FILE]}
+    read = pipeline.read_previous(side.commit, report_only, _reader(repo, side), fmt.name)
+    return pipeline.recorded_refusals(read.report)
 
 
 def from_tip(tip: rendered.Tip) -> Side:

@@ -92,6 +92,22 @@ class Refusal:
             "message": self.message,
         }
 
+    @classmethod
+    def from_json(cls, item: Mapping[str, Any]) -> Refusal:
+        """A refusal as `to_json` wrote it (render.yaml's `refused`)."""
+        line, col = item.get("line", 0), item.get("col", 0)
+        origin = Origin(
+            str(item.get("path", "")),
+            line if isinstance(line, int) else 0,
+            col if isinstance(col, int) else 0,
+        )
+        return cls(
+            origin,
+            str(item.get("resource", "")),
+            str(item.get("cluster", "")),
+            str(item.get("message", "")),
+        )
+
     def __str__(self) -> str:
         where = f" on cluster {self.cluster}" if self.cluster else ""
         return f"{self.origin}: {self.resource}{where}: {self.message}"

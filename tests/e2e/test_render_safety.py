@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 import yaml
+from builders import make_size_bomb
 from conftest import GitRepo, Invoke
 from ruamel.yaml import YAML
 
@@ -127,26 +128,9 @@ def test_secrets(cli: Invoke, fleet: GitRepo, annotations: dict[str, str], writt
         assert "hunter2" not in fleet.git("log", "-p", BRANCH)
 
 
-def _bomb(part: int) -> str:
-    """An override policy adding 400 KiB to the ConfigMap `big` (files stay under the
-    source's size limit; three of them make a manifest over 1 MiB)."""
-    policy = {
-        "apiVersion": "policy.karmada.io/v1alpha1",
-        "kind": "OverridePolicy",
-        "metadata": {"name": f"bomb-{part}", "namespace": "shop"},
-        "spec": {
-            "resourceSelectors": [{"apiVersion": "v1", "kind": "ConfigMap", "name": "big"}],
-            "overrideRules": [{"overriders": {"plaintext": [
-                {"path": f"/data/k{part}", "operator": "add", "value": "x" * (400 * 1024)}
-            ]}}],
-        },
-    }  # fmt: skip
-    return json.dumps(policy)
-
-
 def test_manifest_bomb_is_refused(cli: Invoke, fleet: GitRepo) -> None:
     config = _doc("ConfigMap", "big", {"data": {"a": "b"}}, labels={"extra": "yes"})
-    bombs = {f"extras/bomb-{i}.yaml": _bomb(i) for i in range(3)}
+    bombs = {f"extras/bomb-{i}.yaml": json.dumps(make_size_bomb("big", i)) for i in range(3)}
     fleet.commit({"extras/policy.yaml": POLICY, "extras/big.yaml": config, **bombs})
     result = cli("render", "--repo", str(fleet.path), "-o", "json")
     assert result.exit_code == 0, result.output

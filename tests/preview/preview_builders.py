@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from gitfleet import render as rendering
 from gitfleet.model import diagnostic
 from gitfleet.model.origin import Origin
 from gitfleet.preview import diff, result
@@ -26,10 +27,20 @@ def file_change(cluster: str, name: str, change: str, lines: int = 1) -> diff.Fi
 
 
 def preview_of(
-    changes: diff.TreeDiff | None, errors: tuple[diagnostic.Diagnostic, ...] = ()
+    changes: diff.TreeDiff | None,
+    errors: tuple[diagnostic.Diagnostic, ...] = (),
+    refusals: tuple[rendering.Refusal, ...] = (),
+    base_refusals: tuple[rendering.Refusal, ...] = (),
 ) -> result.Preview:
     return result.Preview(
-        base=side("main", "a" * 40), head=side("HEAD", "b" * 40), errors=errors, changes=changes
+        base=side("main", "a" * 40), head=side("HEAD", "b" * 40), errors=errors, changes=changes,
+        refusals=refusals, base_refusals=base_refusals,
+    )  # fmt: skip
+
+
+def refusal(name: str, cluster: str = "", line: int = 4) -> rendering.Refusal:
+    return rendering.Refusal(
+        Origin("apps/shop/web.yaml", line, 3), f"ConfigMap/shop/{name}", cluster, "refused"
     )
 
 

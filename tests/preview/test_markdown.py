@@ -3,6 +3,8 @@
 Aspects covered:
 - it starts with the hidden marker and a title naming both revisions;
 - validation errors come first, in a code block, and the summary says nothing renders;
+- refusals come next, in a code block, each marked when the base refuses it too (whatever its
+  line there), at most 100 and then a count; the summary counts them before the changes;
 - the placement table shows clusters added and removed and replicas before → after (0 where
   the resource is not placed);
   added and removed resources get their own tables; table cells escape `|`;
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from preview.preview_builders import error, file_change, placement, preview_of
+from preview.preview_builders import error, file_change, placement, preview_of, refusal
 
 from gitfleet.preview import diff, markdown
 
@@ -35,6 +37,30 @@ def test_validation_errors_come_first() -> None:
     assert text.index("#### Validation errors") < text.index("**1 validation error")
     assert "apps/web.yaml:4:3: error: spec.replicas: must be an integer" in text
     assert "nothing would be rendered" in text
+
+
+def test_refusals_come_before_the_summary() -> None:
+    on_base = refusal("old", "east", line=9)
+    found = preview_of(
+        diff.TreeDiff((), (), (), ()),
+        refusals=(refusal("new", "east"), on_base),
+        base_refusals=(refusal("old", "east", line=7),),
+    )
+    text = markdown.render(found)
+    assert text.index("#### Refused manifests") < text.index("**2 manifests refused, no change**")
+    assert "apps/shop/web.yaml:4:3: ConfigMap/shop/new on cluster east: refused\n" in text
+    assert (
+        "web.yaml:9:3: ConfigMap/shop/old on cluster east: refused (refused on the base too)"
+        in text
+    )
+    assert not found.ok
+
+
+def test_refusals_are_counted_past_one_hundred() -> None:
+    many = tuple(refusal(f"c{i:03}") for i in range(150))
+    text = markdown.render(preview_of(diff.TreeDiff((), (), (), ()), refusals=many))
+    assert "ConfigMap/shop/c099: refused\n... and 50 more\n" in text
+    assert "c100" not in text and "**150 manifests refused, no change**" in text
 
 
 def test_placement_and_resource_tables() -> None:
