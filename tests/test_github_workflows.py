@@ -1,8 +1,12 @@
 """The pull-request and render workflows (.github/workflows/preview.yml and render.yml).
 
 Aspects covered:
-- preview.yml runs on pull requests and may comment; render.yml runs on pushes to main and
-  may push; neither uses an action besides actions/checkout and actions/setup-python;
+- preview.yml runs on pull requests and may comment; render.yml runs on pushes to every branch
+  but gitfleet's own and may push; neither uses an action besides actions/checkout and
+  actions/setup-python;
+- both install gitfleet only from GITFLEET_INSTALL, which has no default and must be a Git URL
+  pinned to a commit or tag: unset, a package index name (pinned to a version or not) or an
+  unpinned URL fails the job before anything is installed, with a message saying what to set;
 - every command their steps run exists: each `gitfleet <command>` is a command of this
   checkout and each `python -m <module>` a module here, and every option they pass is one the
   command accepts;
@@ -15,6 +19,8 @@ Aspects covered:
     posts the refusal with its file and line, and fails;
   - render.yml renders the pushed commit and pushes the rendered branch and cluster refs to
     the repository, and a second run changes nothing;
+  - render.yml follows gitfleet.yaml's sourceBranch (on the default branch): a push to that
+    branch renders its commit, a push to another branch renders nothing of its own;
   - in a repository without gitfleet.yaml (such as gitfleet's own) both only say so.
 """
 
@@ -130,7 +136,7 @@ def _options(command: click.Command) -> set[str]:
 
 def test_triggers() -> None:
     assert set(triggers("preview.yml")) == {"pull_request"}
-    assert triggers("render.yml") == {"push": {"branches": ["main"]}}
+    assert triggers("render.yml") == {"push": {"branches": ["**", "!gitfleet/**"]}}
     assert workflow("preview.yml")["permissions"] == {"contents": "read", "pull-requests": "write"}
     assert workflow("render.yml")["permissions"] == {"contents": "write"}
 
@@ -139,6 +145,49 @@ def test_triggers() -> None:
 def test_only_checkout_and_setup_python(name: str) -> None:
     used = {step["uses"].split("@")[0] for step in steps(name) if "uses" in step}
     assert used == ALLOWED_ACTIONS
+
+
+PINNED = "git+https://github.com/octo/gitfleet@" + "0123456789abcdef" * 2 + "01234567"
+INSTALL_CHECK = "Is GITFLEET_INSTALL a pinned Git URL?"
+
+
+@pytest.mark.parametrize("name", ["preview.yml", "render.yml"])
+def test_gitfleet_install_has_no_default(name: str) -> None:
+    (job,) = workflow(name)["jobs"].values()
+    assert job["env"]["GITFLEET_INSTALL"] == "${{ vars.GITFLEET_INSTALL }}"
+    names = [step.get("name", "") for step in job["steps"]]
+    assert names.index(INSTALL_CHECK) < names.index("Install gitfleet")
+    (check,) = (step for step in job["steps"] if step.get("name") == INSTALL_CHECK)
+    (other,) = (s for s in steps("preview.yml" if name == "render.yml" else "render.yml")
+                if s.get("name") == INSTALL_CHECK)  # fmt: skip
+    assert check == other
+
+
+@pytest.mark.parametrize(
+    ("value", "accepted"),
+    [
+        pytest.param(PINNED, True, id="commit"),
+        pytest.param("git+https://github.com/octo/gitfleet@v0.1.0", True, id="tag"),
+        pytest.param("git+ssh://git@github.com/octo/gitfleet@v0.1.0", True, id="ssh at a tag"),
+        pytest.param("", False, id="unset"),
+        pytest.param("gitfleet", False, id="package index name"),
+        pytest.param("gitfleet==0.1.0", False, id="package index version"),
+        pytest.param("git+https://github.com/octo/gitfleet", False, id="no ref"),
+        pytest.param("git+ssh://git@github.com/octo/gitfleet", False, id="ssh without a ref"),
+        pytest.param(f"{PINNED} gitfleet", False, id="two requirements"),
+        pytest.param("https://example.com/gitfleet.tar.gz", False, id="an archive"),
+    ],
+)
+def test_gitfleet_install_must_be_a_pinned_git_url(value: str, accepted: bool) -> None:
+    (check,) = (step for step in steps("render.yml") if step.get("name") == INSTALL_CHECK)
+    done = subprocess.run(
+        ["bash", "-e", "-c", check["run"]], env={"PATH": os.environ["PATH"],
+        "GITFLEET_INSTALL": value}, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert (done.returncode == 0) is accepted, done.stdout
+    if not accepted:
+        assert "Set the repository variable GITFLEET_INSTALL to gitfleet's Git URL" in done.stdout
+        assert "the name gitfleet on the package index is another project" in done.stdout
 
 
 def test_commands_exist_with_their_options() -> None:
@@ -286,7 +335,7 @@ def pull_request_runner(workspace: Path, tools: dict[str, str], github: FakeGitH
         "github.event.pull_request.number": "7",
         "github.event.pull_request.head.repo.full_name": REPO,
         "secrets.GITHUB_TOKEN": "token",
-        "vars.GITFLEET_INSTALL": "",
+        "vars.GITFLEET_INSTALL": PINNED,
     }
     env = {**tools, "GITHUB_API_URL": github.url, "GITHUB_REPOSITORY": REPO}
     return Runner(workspace, context, env)
@@ -358,26 +407,67 @@ def test_preview_of_a_pull_request_with_refusals_posts_them_and_fails(
     assert "apps/shop/creds.yaml:4:1: Secret/shop/creds: Secrets are not written" in body
 
 
+def push_runner(workspace: Path, tools: dict[str, str], branch: str, install: str) -> Runner:
+    """render.yml as GitHub runs it for a push to `branch` of <tmp>/server/octo/fleet."""
+    env = {**tools, "GITHUB_SERVER_URL": (workspace.parent / "server").as_uri(),
+           "GITHUB_REPOSITORY": REPO, "GITHUB_REF_NAME": branch}  # fmt: skip
+    return Runner(workspace, {"secrets.GITHUB_TOKEN": "token", "vars.GITFLEET_INSTALL": install},
+                  env)  # fmt: skip
+
+
+def rendered_source(origin: Path) -> str:
+    found = git(
+        "--git-dir", str(origin), "log", "-1", "--format=%(trailers:key=Source-Commit,valueonly)",
+        "gitfleet/rendered",
+    )  # fmt: skip
+    return found.strip()
+
+
 def test_render_pushes_the_rendered_branch(
     origin: Path, tmp_path: Path, tools: dict[str, str]
 ) -> None:
     workspace = checkout(origin, tmp_path)
-    env = {**tools, "GITHUB_SERVER_URL": (tmp_path / "server").as_uri(),
-           "GITHUB_REPOSITORY": REPO, "GITHUB_REF_NAME": "main"}  # fmt: skip
-    context = {"secrets.GITHUB_TOKEN": "token", "vars.GITFLEET_INSTALL": ""}
-    assert Runner(workspace, context, env).run("render.yml") == 0
-    main_commit = git("--git-dir", str(origin), "rev-parse", "main")
-    trailer = git(
-        "--git-dir", str(origin), "log", "-1", "--format=%(trailers:key=Source-Commit,valueonly)",
-        "gitfleet/rendered",
-    )  # fmt: skip
-    assert trailer.strip() == main_commit
+    assert push_runner(workspace, tools, "main", PINNED).run("render.yml") == 0
+    assert rendered_source(origin) == git("--git-dir", str(origin), "rev-parse", "main")
     works = git("--git-dir", str(origin), "for-each-ref", "refs/heads/gitfleet/works/")
     assert len(works.splitlines()) == 5
     header = git("config", "--file", str(Path(tools["HOME"]) / ".gitconfig"), "--list")
     assert "extraheader=authorization: basic" in header.lower()
     tip = git("--git-dir", str(origin), "rev-parse", "gitfleet/rendered")
-    assert Runner(workspace, context, env).run("render.yml") == 0
+    assert push_runner(workspace, tools, "main", PINNED).run("render.yml") == 0
+    assert git("--git-dir", str(origin), "rev-parse", "gitfleet/rendered") == tip
+
+
+def test_render_without_gitfleet_install_fails_first(
+    origin: Path, tmp_path: Path, tools: dict[str, str]
+) -> None:
+    runner = push_runner(checkout(origin, tmp_path), tools, "main", "")
+    assert runner.run("render.yml") == 1
+    assert runner.ran == ["Is this a gitfleet source repository?", INSTALL_CHECK]
+    assert git("--git-dir", str(origin), "for-each-ref", "refs/heads/gitfleet/") == ""
+
+
+def test_render_follows_the_source_branch(
+    origin: Path, tmp_path: Path, tools: dict[str, str]
+) -> None:
+    """gitfleet.yaml on main names `production` as the source: pushes to production render
+    it; a push to another branch renders nothing of its own."""
+    workspace = checkout(origin, tmp_path)
+    config = workspace / "gitfleet.yaml"
+    config.write_text(config.read_text().replace("sourceBranch: main", "sourceBranch: production"))
+    git("commit", "-q", "-am", "render production", cwd=workspace)
+    git("push", "-q", "origin", "main", cwd=workspace)
+    git("checkout", "-q", "-b", "production", cwd=workspace)
+    push_pull_request(workspace, "replicas: 6", "replicas: 9")
+    git("push", "-q", "origin", "production", cwd=workspace)
+    production = git("rev-parse", "HEAD", cwd=workspace)
+    assert push_runner(workspace, tools, "production", PINNED).run("render.yml") == 0
+    assert rendered_source(origin) == production
+    git("checkout", "-q", "-b", "feature", "main", cwd=workspace)
+    push_pull_request(workspace, "replicas: 6", "replicas: 12")
+    git("push", "-q", "origin", "feature", cwd=workspace)
+    tip = git("--git-dir", str(origin), "rev-parse", "gitfleet/rendered")
+    assert push_runner(workspace, tools, "feature", PINNED).run("render.yml") == 0
     assert git("--git-dir", str(origin), "rev-parse", "gitfleet/rendered") == tip
 
 
