@@ -218,13 +218,13 @@ class _Renders:
     def foreign(self, repo: Repository, commits: Mapping[str, str]) -> list[str]:
         """Of `commits` (ref to commit), the refs whose commit is not a render, sorted."""
         with self._lock:
-            unknown = {c for c in commits.values() if c not in self._known}
+            known = {c for c in commits.values() if c in self._known}
+        unknown = set(commits.values()) - known
         data = repo.read(unknown, objects.COMMIT) if unknown else {}
-        for commit in unknown:
-            if is_render(objects.trailers_of(data.get(commit, b""))):
-                self.add(commit)
-        with self._lock:
-            return sorted(ref for ref, c in commits.items() if c not in self._known)
+        found = {c for c in unknown if is_render(objects.trailers_of(data.get(c, b"")))}
+        for commit in found:
+            self.add(commit)
+        return sorted(ref for ref, c in commits.items() if c not in known and c not in found)
 
 
 _RENDERS = _Renders(limit=100_000)
