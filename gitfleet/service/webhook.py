@@ -6,7 +6,8 @@
 - Gitea signs like GitHub, without the prefix: `X-Gitea-Signature: <hex>`; event in
   `X-Gitea-Event`. Gitea also sends GitHub's headers, so it is recognised first.
 
-Comparisons are constant-time. A request is never trusted for what to render: a genuine push
+Comparisons are constant-time, of bytes (`hmac.compare_digest` refuses strings that are not
+ASCII, which anybody can send). A request is never trusted for what to render: a genuine push
 to the source branch only wakes the reconciler, which reads the branch itself.
 """
 
@@ -64,11 +65,11 @@ def verify(provider: Provider, headers: Mapping[str, str], body: bytes, secret: 
         token = found.get("x-gitlab-token", "").encode()
         return bool(token) and hmac.compare_digest(token, secret)
     if provider is Provider.GITEA:
-        given = found.get("x-gitea-signature", "")
-        return bool(given) and hmac.compare_digest(given.lower(), _hmac_hex(secret, body))
-    given = found.get("x-hub-signature-256", "")
+        given = found.get("x-gitea-signature", "").lower().encode()
+        return bool(given) and hmac.compare_digest(given, _hmac_hex(secret, body).encode())
+    given = found.get("x-hub-signature-256", "").lower().encode()
     expected = "sha256=" + _hmac_hex(secret, body)
-    return bool(given) and hmac.compare_digest(given.lower(), expected)
+    return bool(given) and hmac.compare_digest(given, expected.encode())
 
 
 def push_of(provider: Provider, headers: Mapping[str, str], body: bytes) -> Push | None:

@@ -3,7 +3,8 @@
 Aspects covered:
 - each host is recognised by its event header; Gitea first, although it also sends GitHub's;
 - a correct signature (GitHub, Gitea: HMAC-SHA256 of the body) or token (GitLab) verifies;
-  a wrong one, one for another body, a missing one, or another host's header does not;
+  a wrong one, one for another body, a missing one, one that is not ASCII, or another
+  host's header does not;
 - a push payload gives its ref and new commit; other events and broken bodies give none.
 """
 
@@ -72,6 +73,12 @@ def test_identify(headers: dict[str, str], provider: webhook.Provider | None) ->
         pytest.param(webhook.Provider.GITEA, gitea(secret=b"x"), BODY, False, id="gitea wrong"),
         pytest.param(webhook.Provider.GITEA, {"X-Gitea-Event": "push", **github()}, BODY, False,
                      id="gitea with only github's signature"),
+        pytest.param(webhook.Provider.GITHUB, {**github(), "X-Hub-Signature-256": "sha256=é"},
+                     BODY, False, id="github signature not ascii"),
+        pytest.param(webhook.Provider.GITEA, {**gitea(), "X-Gitea-Signature": "ü" * 64}, BODY,
+                     False, id="gitea signature not ascii"),
+        pytest.param(webhook.Provider.GITLAB, gitlab("jeton-été".encode()), BODY, False,
+                     id="gitlab token not ascii"),
     ],
 )  # fmt: skip
 def test_verify(provider: webhook.Provider, headers: dict[str, str], body: bytes, ok: bool) -> None:
