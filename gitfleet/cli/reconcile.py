@@ -4,7 +4,9 @@
 mirrored into a cache folder and pushed back to with a lease. It looks at the source at start,
 then on every trigger: polling every `--interval` seconds, the source ref of a local repository
 moving (unless `--no-watch`), and signed push events on `--webhook HOST:PORT` from GitHub,
-GitLab or Gitea (the secret from `$GITFLEET_WEBHOOK_SECRET` or `--webhook-secret-file`).
+GitLab or Gitea (the secret from `$GITFLEET_WEBHOOK_SECRET` or `--webhook-secret-file`), whose
+limits on each client (`--webhook-max-body`, `--webhook-timeout`, `--webhook-max-connections`)
+docs/security.md lists.
 It logs one line per event (`-o json`: one JSON object per line) and runs until SIGTERM or
 SIGINT, which end it cleanly with exit 0.
 
@@ -26,11 +28,13 @@ cluster repository that failed does not change the exit code: the render stands.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from gitfleet import errors
 from gitfleet.cli import options, signals
@@ -39,17 +43,29 @@ from gitfleet.service import events, reconciler, server, target, wakeup
 
 SECRET_ENV = "GITFLEET_WEBHOOK_SECRET"
 _FAILED = {reconciler.Outcome.INVALID, reconciler.Outcome.NO_SOURCE, reconciler.Outcome.BLOCKED}
+_DEFAULT_LIMITS = server.Limits()
+_LIMITS = ("max_body", "timeout", "connections")
+"""The parameters that set `server.Limits` fields of the same names."""
 
 
 def _secret(path: str | None) -> bytes:
-    if path is not None:
+    if path is None:
+        return os.environ.get(SECRET_ENV, "").encode()
+    try:
         return Path(path).read_bytes().strip()
-    return os.environ.get(SECRET_ENV, "").encode()
+    except OSError as error:
+        raise click.BadParameter(str(error), param_hint="--webhook-secret-file") from error
 
 
 def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, int] | None, bytes]:
-    """The webhook's address and secret; a webhook without a secret is a usage error."""
+    """The webhook's address and secret; a webhook without a secret is a usage error, and so
+    is a webhook limit given without a webhook."""
     if address is None:
+        ctx = click.get_current_context()
+        for param in ctx.command.params:
+            given = ctx.get_parameter_source(param.name or "") is ParameterSource.COMMANDLINE
+            if given and param.name in _LIMITS:
+                raise click.UsageError(f"{param.opts[0]} applies to --webhook, which is not given")
         return None, b""
     try:
         parsed = server.parse_address(address)
@@ -95,6 +111,33 @@ def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, i
     default=None,
     help=f"File holding the webhook secret (default: ${SECRET_ENV}).",
 )
+@click.option(
+    "--webhook-max-body",
+    "max_body",
+    type=click.IntRange(min=1024),
+    metavar="BYTES",
+    default=_DEFAULT_LIMITS.max_body,
+    show_default=True,
+    help="Largest request body read.",
+)
+@click.option(
+    "--webhook-timeout",
+    "timeout",
+    type=click.FloatRange(min=0.1),
+    metavar="SECONDS",
+    default=_DEFAULT_LIMITS.timeout,
+    show_default=True,
+    help="Time a client has to send its request.",
+)
+@click.option(
+    "--webhook-max-connections",
+    "connections",
+    type=click.IntRange(min=1),
+    metavar="N",
+    default=_DEFAULT_LIMITS.connections,
+    show_default=True,
+    help="Connections served at once.",
+)
 @click.option("--watch/--no-watch", default=True, help="Watch a local repository's source ref.")
 @click.option(
     "--cache",
@@ -121,6 +164,9 @@ def reconcile(
     interval: float,
     webhook: str | None,
     webhook_secret_file: str | None,
+    max_body: int,
+    timeout: float,
+    connections: int,
     watch: bool,
     cache: str | None,
     cluster_repos: str | None,
@@ -134,6 +180,9 @@ def reconcile(
     --rendered-branch, else the renderedBranch of the commit rendered, else gitfleet/rendered.
     """
     address, secret = _webhook(webhook, webhook_secret_file)
+    limits = dataclasses.replace(
+        _DEFAULT_LIMITS, max_body=max_body, timeout=timeout, connections=connections
+    )
     settings = reconciler.Settings(
         repo=repo,
         branch=branch,
@@ -142,6 +191,7 @@ def reconcile(
         watch=watch,
         webhook=address,
         webhook_secret=secret,
+        webhook_limits=limits,
         cache=Path(cache) if cache else None,
         cluster_repos=cluster_repos,
     )
@@ -159,6 +209,9 @@ def reconcile(
             if once:
                 sys.exit(_once(service))
             service.run()
+    except server.ListenError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
     finally:
         service.close()
 

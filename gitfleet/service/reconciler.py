@@ -81,6 +81,8 @@ class Settings:
     webhook: tuple[str, int] | None = None
     """Address of the webhook endpoint, if any."""
     webhook_secret: bytes = b""
+    webhook_limits: server.Limits = dataclasses.field(default_factory=server.Limits)
+    """What one client may take of the webhook endpoint."""
     cache: Path | None = None
     """Where remote repositories are mirrored (default: `target.default_cache()`)."""
     retry_base: float = 1.0
@@ -466,6 +468,7 @@ class Reconciler:
                 self.wake,
                 self.sink,
                 self.clock,
+                self.settings.webhook_limits,
             )
         self._hook = hook
         return watch, hook

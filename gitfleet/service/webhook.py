@@ -6,6 +6,11 @@
 - Gitea signs like GitHub, without the prefix: `X-Gitea-Signature: <hex>`; event in
   `X-Gitea-Event`. Gitea also sends GitHub's headers, so it is recognised first.
 
+GitLab's token is in the headers, so a wrong one is refused before the body is read; the
+signatures need the body, but a request without one is refused as early. Each host names the
+event it delivers (`X-GitHub-Delivery`, `Idempotency-Key`, `X-Gitea-Delivery`), the same id on
+every attempt to deliver it, which lets a replay be told apart.
+
 Comparisons are constant-time, of bytes (`hmac.compare_digest` refuses strings that are not
 ASCII, which anybody can send). A request is never trusted for what to render: a genuine push
 to the source branch only wakes the reconciler, which reads the branch itself.
@@ -31,6 +36,16 @@ _EVENT_HEADER = {
     Provider.GITEA: "x-gitea-event",
     Provider.GITLAB: "x-gitlab-event",
     Provider.GITHUB: "x-github-event",
+}
+_SIGNATURE_HEADER = {
+    Provider.GITEA: "x-gitea-signature",
+    Provider.GITLAB: "x-gitlab-token",
+    Provider.GITHUB: "x-hub-signature-256",
+}
+_DELIVERY_HEADER = {
+    Provider.GITEA: "x-gitea-delivery",
+    Provider.GITLAB: "idempotency-key",
+    Provider.GITHUB: "x-github-delivery",
 }
 _PUSH_EVENTS = {"push", "push hook"}
 
@@ -58,18 +73,37 @@ def _hmac_hex(secret: bytes, body: bytes) -> str:
     return hmac.new(secret, body, hashlib.sha256).hexdigest()
 
 
+def _gitlab_token_matches(found: Mapping[str, str], secret: bytes) -> bool:
+    token = found.get(_SIGNATURE_HEADER[Provider.GITLAB], "").encode()
+    return bool(token) and hmac.compare_digest(token, secret)
+
+
+def verify_headers(provider: Provider, headers: Mapping[str, str], secret: bytes) -> bool:
+    """What the headers alone can tell, before the body is read: False when the request cannot
+    be genuine (GitLab's token is wrong, a signature is missing); True when it may be, which
+    for GitHub and Gitea `verify` must still confirm on the body."""
+    found = _lower(headers)
+    if provider is Provider.GITLAB:
+        return _gitlab_token_matches(found, secret)
+    return bool(found.get(_SIGNATURE_HEADER[provider]))
+
+
 def verify(provider: Provider, headers: Mapping[str, str], body: bytes, secret: bytes) -> bool:
     """Whether the request carries the right signature (or token) for `secret`."""
     found = _lower(headers)
     if provider is Provider.GITLAB:
-        token = found.get("x-gitlab-token", "").encode()
-        return bool(token) and hmac.compare_digest(token, secret)
-    if provider is Provider.GITEA:
-        given = found.get("x-gitea-signature", "").lower().encode()
-        return bool(given) and hmac.compare_digest(given, _hmac_hex(secret, body).encode())
-    given = found.get("x-hub-signature-256", "").lower().encode()
-    expected = "sha256=" + _hmac_hex(secret, body)
+        return _gitlab_token_matches(found, secret)
+    given = found.get(_SIGNATURE_HEADER[provider], "").lower().encode()
+    expected = _hmac_hex(secret, body)
+    if provider is Provider.GITHUB:
+        expected = "sha256=" + expected
     return bool(given) and hmac.compare_digest(given, expected.encode())
+
+
+def delivery_of(provider: Provider, headers: Mapping[str, str]) -> str | None:
+    """The id the host gave the event (kept when it delivers the event again); None when the
+    request carries none (older GitLab releases, a client signing by hand)."""
+    return _lower(headers).get(_DELIVERY_HEADER[provider]) or None
 
 
 def push_of(provider: Provider, headers: Mapping[str, str], body: bytes) -> Push | None:

@@ -1,17 +1,20 @@
 """Fixtures for the reconciler: a fleet source in a bare repository (the remote every test
-pushes to), a working clone to push from, and reconcilers running on threads."""
+pushes to), a working clone to push from, and reconcilers running on threads; and webhook
+servers on 127.0.0.1."""
 
 from __future__ import annotations
 
 import shutil
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from service.service_helpers import EXAMPLE, Fleet, Running, Start, git
+from service.webhook_client import Served
 
-from gitfleet.service import events, reconciler, wakeup
+from gitfleet.service import events, reconciler, server, wakeup
 
 
 @pytest.fixture(name="fleet")
@@ -57,3 +60,27 @@ def start_fixture() -> Iterator[Start]:
     for running in started:
         running.stop()
         running.service.close()
+
+
+@pytest.fixture(name="serve")
+def serve_fixture() -> Iterator[Callable[..., Served]]:
+    """`serve(limits=Limits(), clock=time.time)`: a started webhook server, closed at the end
+    of the test."""
+    started: list[Served] = []
+
+    def serve(
+        limits: server.Limits | None = None, clock: Callable[[], float] = time.time
+    ) -> Served:
+        served = Served(limits or server.Limits(), clock)
+        started.append(served)
+        return served
+
+    yield serve
+    for served in started:
+        served.server.close()
+
+
+@pytest.fixture(name="served")
+def served_fixture(serve: Callable[..., Served]) -> Served:
+    """A webhook server with the default limits."""
+    return serve()

@@ -2,136 +2,146 @@
 
 Aspects covered:
 - a signed push to the source branch is accepted (202) and wakes the reconciler, logged with
-  the pushed commit; so are GitLab's token and Gitea's signature;
+  the pushed commit and the delivery id; so are GitLab's token and Gitea's signature, and a
+  chunked body, and a client that waits for `100 Continue`;
 - a wrong or missing signature is refused (401), logged, and wakes nothing;
 - a request from no known host is refused (400); a push to another branch and a ping are
   acknowledged (200) and wake nothing;
-- a body over the size limit is refused (413) before it is read; GET /healthz answers ok;
+- what the headers decide is answered before the body is sent: GitLab's wrong token, a
+  missing signature, a declared body over the limit (413); a chunked body that outgrows the
+  limit is refused (413) there;
+- GET /healthz answers ok, other paths 404, other methods 405, none logged;
 - `parse_address` reads HOST:PORT, [IPv6]:PORT and a bare PORT.
 """
 
 from __future__ import annotations
 
-import http.client
-import json
-from collections.abc import Iterator
+from collections.abc import Callable
 
 import pytest
+from service.webhook_client import (
+    COMMIT,
+    Served,
+    chunk,
+    gitea,
+    github,
+    gitlab,
+    head,
+    push_body,
+    read_all,
+    status_of,
+)
 
-from gitfleet.service import events, server, wakeup, webhook
-
-SECRET = b"hook-secret"
-COMMIT = "b" * 40
-
-
-def push_body(ref: str = "refs/heads/main") -> bytes:
-    return json.dumps({"ref": ref, "after": COMMIT, "repository": {"name": "fleet"}}).encode()
-
-
-class Endpoint:
-    def __init__(self) -> None:
-        self.wake = wakeup.Wakeup()
-        self.events: list[events.Event] = []
-        self.server = server.WebhookServer(
-            ("127.0.0.1", 0), SECRET, "refs/heads/main", self.wake, self.events.append
-        )
-
-    def post(self, headers: dict[str, str], body: bytes) -> tuple[int, str]:
-        return self.request("POST", "/hooks/gitfleet", headers, body)
-
-    def request(
-        self, method: str, path: str, headers: dict[str, str] | None = None, body: bytes = b""
-    ) -> tuple[int, str]:
-        host, port = self.server.address
-        conn = http.client.HTTPConnection(host, port, timeout=10)
-        try:
-            conn.request(method, path, body=body or None, headers=headers or {})
-            reply = conn.getresponse()
-            return reply.status, reply.read().decode()
-        finally:
-            conn.close()
-
-
-@pytest.fixture(name="endpoint")
-def endpoint_fixture() -> Iterator[Endpoint]:
-    found = Endpoint()
-    found.server.start()
-    yield found
-    found.server.close()
-
-
-def signed(body: bytes, event: str = "push") -> dict[str, str]:
-    return {"X-GitHub-Event": event, "X-Hub-Signature-256": webhook.sign_github(SECRET, body)}
+from gitfleet.service import server, webhook
 
 
 @pytest.mark.parametrize(
     "headers",
     [
-        pytest.param(signed(push_body()), id="github"),
-        pytest.param({"X-Gitlab-Event": "Push Hook", "X-Gitlab-Token": SECRET.decode()},
-                     id="gitlab"),
-        pytest.param({"X-Gitea-Event": "push",
-                      "X-Gitea-Signature": webhook.sign_gitea(SECRET, push_body())}, id="gitea"),
+        pytest.param(github(push_body(), delivery="d-1"), id="github"),
+        pytest.param(gitlab(delivery="d-1"), id="gitlab"),
+        pytest.param(gitea(push_body(), delivery="d-1"), id="gitea"),
     ],
-)  # fmt: skip
-def test_genuine_push_wakes_the_reconciler(endpoint: Endpoint, headers: dict[str, str]) -> None:
-    assert endpoint.post(headers, push_body()) == (202, "accepted\n")
-    assert endpoint.wake.wait(0) == ("webhook",)
-    assert [(e.name, e.source) for e in endpoint.events] == [("webhook", COMMIT)]
+)
+def test_genuine_push_wakes_the_reconciler(served: Served, headers: dict[str, str]) -> None:
+    assert served.post(headers, push_body()) == (202, "accepted\n")
+    assert served.wake.wait(0) == ("webhook",)
+    [event] = served.events
+    assert (event.name, event.source, event.fields["delivery"]) == ("webhook", COMMIT, "d-1")
 
 
 @pytest.mark.parametrize(
     "headers",
     [
         pytest.param({"X-GitHub-Event": "push"}, id="unsigned"),
-        pytest.param({"X-GitHub-Event": "push",
-                      "X-Hub-Signature-256": webhook.sign_github(b"guess", push_body())},
-                     id="wrong secret"),
-        pytest.param({"X-Gitlab-Event": "Push Hook", "X-Gitlab-Token": "guess"},
-                     id="gitlab wrong token"),
+        pytest.param(
+            {
+                "X-GitHub-Event": "push",
+                "X-Hub-Signature-256": webhook.sign_github(b"guess", push_body()),
+            },
+            id="wrong secret",
+        ),
+        pytest.param(gitlab(b"guess"), id="gitlab wrong token"),
+        pytest.param({"X-Gitea-Event": "push"}, id="gitea unsigned"),
     ],
-)  # fmt: skip
-def test_bad_signature_is_refused_and_logged(endpoint: Endpoint, headers: dict[str, str]) -> None:
-    status, _ = endpoint.post(headers, push_body())
+)
+def test_bad_signature_is_refused_and_logged(served: Served, headers: dict[str, str]) -> None:
+    status, _ = served.post(headers, push_body())
     assert status == 401
-    assert endpoint.wake.wait(0) == ()
-    assert [e.name for e in endpoint.events] == ["webhook-rejected"]
-    assert endpoint.events[0].fields["status"] == 401
+    assert served.wake.wait(0) == ()
+    assert served.names() == ["webhook-rejected"]
+    assert served.events[0].fields["status"] == 401
 
 
 @pytest.mark.parametrize(
     ("headers", "body", "status", "event"),
     [
         pytest.param({}, push_body(), 400, "webhook-rejected", id="unknown host"),
-        pytest.param(signed(push_body("refs/heads/dev")), push_body("refs/heads/dev"), 200,
-                     "webhook-ignored", id="another branch"),
-        pytest.param(signed(b"{}", "ping"), b"{}", 200, "webhook-ignored", id="ping"),
+        pytest.param(
+            github(push_body("refs/heads/dev")),
+            push_body("refs/heads/dev"),
+            200,
+            "webhook-ignored",
+            id="another branch",
+        ),
+        pytest.param(github(b"{}", "ping"), b"{}", 200, "webhook-ignored", id="ping"),
     ],
-)  # fmt: skip
+)
 def test_requests_that_wake_nothing(
-    endpoint: Endpoint, headers: dict[str, str], body: bytes, status: int, event: str
+    served: Served, headers: dict[str, str], body: bytes, status: int, event: str
 ) -> None:
-    assert endpoint.post(headers, body)[0] == status
-    assert endpoint.wake.wait(0) == ()
-    assert [e.name for e in endpoint.events] == [event]
+    assert served.post(headers, body)[0] == status
+    assert served.wake.wait(0) == ()
+    assert served.names() == [event]
 
 
-def test_oversized_body_is_refused_unread(endpoint: Endpoint) -> None:
-    host, port = endpoint.server.address
-    conn = http.client.HTTPConnection(host, port, timeout=10)
-    conn.putrequest("POST", "/")
-    conn.putheader("Content-Length", str(server.MAX_BODY + 1))
-    conn.putheader("X-GitHub-Event", "push")
-    conn.endheaders()
-    assert conn.getresponse().status == 413
-    conn.close()
-    assert endpoint.wake.wait(0) == ()
+@pytest.mark.parametrize(
+    ("headers", "length", "status"),
+    [
+        pytest.param(gitlab(b"guess"), 100, 401, id="gitlab wrong token"),
+        pytest.param({"X-GitHub-Event": "push"}, 100, 401, id="github unsigned"),
+        pytest.param(github(b"x"), server.Limits().max_body + 1, 413, id="body over the limit"),
+        pytest.param(github(b"x"), 25 * 1024 * 1024, 413, id="github's own limit"),
+    ],
+)
+def test_headers_alone_refuse_before_the_body_is_sent(
+    served: Served, headers: dict[str, str], length: int, status: int
+) -> None:
+    with served.connect() as sock:
+        sock.sendall(head({**headers, "Content-Length": str(length)}))
+        sock.shutdown(1)
+        assert status_of(read_all(sock)) == status
+    assert served.wake.wait(0) == ()
+    assert served.names() == ["webhook-rejected"]
 
 
-def test_health_check(endpoint: Endpoint) -> None:
-    assert endpoint.request("GET", "/healthz") == (200, "ok\n")
-    assert endpoint.request("GET", "/other")[0] == 404
-    assert endpoint.events == []
+def test_chunked_body_over_the_limit_is_refused(serve: Callable[..., Served]) -> None:
+    served = serve(server.Limits(max_body=4096))
+    with served.connect() as sock:
+        sock.sendall(head({"Transfer-Encoding": "chunked", **github(b"x")}))
+        for _ in range(8):
+            sock.sendall(chunk(b"a" * 1024))
+        assert status_of(read_all(sock)) == 413
+    [event] = served.events
+    assert (event.fields["status"], event.fields["reason"]) == (413, "body over 4096 bytes")
+
+
+def test_chunked_body_and_100_continue(served: Served) -> None:
+    body = push_body()
+    headers = {"Transfer-Encoding": "chunked", "Expect": "100-continue", **github(body)}
+    with served.connect() as sock:
+        sock.sendall(head(headers))
+        assert sock.recv(1024).startswith(b"HTTP/1.1 100 ")
+        sock.sendall(chunk(body) + chunk(b""))
+        assert status_of(read_all(sock)) == 202
+    assert served.wake.wait(0) == ("webhook",)
+
+
+def test_health_check_and_other_requests(served: Served) -> None:
+    assert served.request("GET", "/healthz") == (200, "ok\n")
+    assert served.request("GET", "/other")[0] == 404
+    assert served.request("PUT", "/healthz")[0] == 405
+    assert served.events == []
 
 
 @pytest.mark.parametrize(
