@@ -11,7 +11,7 @@ lazily, the official client over its kubeconfig: `.api_client` (kubernetes ApiCl
 `.dynamic` (DynamicClient with a discovery cache private to the test).
 
 Also builders of the objects tests write (`deployment`, `config_map`, `WIDGETS_CRD`) and
-helpers for error checks (`failure`, `status_of`) and plain HTTP requests (`raw`).
+helpers for error checks (`failure`, `status_of`) and requests without a client (`raw`).
 """
 
 from __future__ import annotations
@@ -250,10 +250,13 @@ def raw(
     headers: dict[str, str] | None = None,
     token: str | None = None,
 ) -> tuple[int, Any]:
-    """One plain HTTP request to a simulated cluster: (status, decoded JSON or text)."""
+    """One HTTPS request to a simulated cluster, without a client library: (status, decoded
+    JSON or text)."""
     import http.client
 
-    connection = http.client.HTTPConnection("127.0.0.1", sim.cluster.port, timeout=10)
+    connection = http.client.HTTPSConnection(
+        "127.0.0.1", sim.cluster.port, timeout=10, context=sim.cluster.client_tls()
+    )
     try:
         data = body if isinstance(body, bytes | None) else json.dumps(body).encode()
         sent = {"Authorization": f"Bearer {token or sim.cluster.token}", **(headers or {})}

@@ -1,5 +1,6 @@
 """`gitfleet sim`: start simulated member clusters on 127.0.0.1 and write a kubeconfig for
-each, then serve until interrupted (SIGINT or SIGTERM stop them cleanly, exit 0).
+each (HTTPS, with the CA that signed the clusters' certificate), then serve until
+interrupted (SIGINT or SIGTERM stop them cleanly, exit 0).
 
 `--clusters N` starts member1..memberN with the simulator's default nodes. `--from-repo P`
 starts one cluster per Cluster defined in the source at P, named after it, whose nodes add

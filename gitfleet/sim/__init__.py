@@ -1,4 +1,4 @@
-"""Simulated member clusters: real HTTP servers on 127.0.0.1 speaking enough of the
+"""Simulated member clusters: real HTTPS servers on 127.0.0.1 speaking enough of the
 Kubernetes API for the official `kubernetes` client (discovery, CRUD with selectors and
 watches, CRDs, finalizers, strategic/merge/JSON patches, server-side apply with managed
 fields), with small controllers (workload pods and status, scheduling by node capacity,

@@ -4,8 +4,10 @@ counters and fault switch that tests, benchmarks and the demo use."""
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import secrets
+import ssl
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -27,6 +29,7 @@ from gitfleet.sim import (
     _registry,
     _resources,
     _store,
+    _tls,
 )
 
 DEFAULT_KUBERNETES_VERSION = "v1.30.0"
@@ -183,8 +186,9 @@ class _Started:
 
 
 class SimCluster(_Started):
-    """A simulated member cluster: a Kubernetes API on http://127.0.0.1:<port> with nodes,
-    controllers and switchable faults.
+    """A simulated member cluster: a Kubernetes API on https://127.0.0.1:<port> with nodes,
+    controllers and switchable faults. Its serving certificate is signed by a CA made for
+    the process (`ca_pem`), which its kubeconfig names.
 
     `nodes` Node objects get `node_allocatable` each (default 4 CPU, 16Gi, 110 pods), or
     share a total `capacity` (split in whole units, so they add up to it exactly), and
@@ -224,8 +228,9 @@ class SimCluster(_Started):
             self.registry, kubernetes_version=kubernetes_version, after_write=self.controller.step
         )
         self.objects = Objects(self)
+        self._identity = _tls.identity()
         self._frontend = _http.Frontend(self.api, self.token)
-        self._endpoint = _http.Endpoint(self._frontend, port)
+        self._endpoint = _http.Endpoint(self._frontend, port, self._identity.context)
         self._controller_thread: threading.Thread | None = None
         self._running = False
         with self.store.lock:
@@ -246,15 +251,24 @@ class SimCluster(_Started):
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"https://127.0.0.1:{self.port}"
+
+    @property
+    def ca_pem(self) -> bytes:
+        """The certificate authority clients verify the server with (PEM)."""
+        return self._identity.ca_pem
+
+    def client_tls(self) -> ssl.SSLContext:
+        """A client TLS context trusting this cluster's CA, for plain HTTPS requests."""
+        return self._identity.client_context()
 
     def start(self) -> str:
         """Listen and run the controllers; returns the server URL."""
         if not self._running:
-            self._running = True
             self.api.closing.clear()
             self._frontend.stopping.clear()
             self._endpoint.start()
+            self._running = True
             if self.fault == _http.Fault.UNREACHABLE:  # broken before it started
                 self._endpoint.stop(self._wake, graceful=False)
             self._controller_thread = threading.Thread(
@@ -318,7 +332,15 @@ class SimCluster(_Started):
         return {
             "apiVersion": "v1",
             "kind": "Config",
-            "clusters": [{"name": self.name, "cluster": {"server": self.url}}],
+            "clusters": [
+                {
+                    "name": self.name,
+                    "cluster": {
+                        "server": self.url,
+                        "certificate-authority-data": base64.b64encode(self.ca_pem).decode(),
+                    },
+                }
+            ],
             "users": [{"name": self.name, "user": {"token": self.token}}],
             "contexts": [{"name": self.name, "context": {"cluster": self.name, "user": self.name}}],
             "current-context": self.name,

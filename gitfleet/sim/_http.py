@@ -1,6 +1,7 @@
-"""The HTTP side of a simulated cluster: a threading HTTP/1.1 server on 127.0.0.1 that checks
+"""The HTTP side of a simulated cluster: a threading HTTPS/1.1 server on 127.0.0.1 that checks
 the bearer token, applies the injected fault, hands requests to `_api.Api` and writes JSON
-answers (watches as chunked JSON lines).
+answers (watches as chunked JSON lines). Each connection's TLS handshake runs in its own
+thread, so a slow or failing client never holds up the listener.
 
 Every connection runs in its own thread and is tracked, so `stop()` can close idle
 keep-alive connections and join every thread: a test leaves no thread or socket behind.
@@ -17,6 +18,7 @@ import json
 import logging
 import select
 import socket
+import ssl
 import threading
 import time
 import urllib.parse
@@ -148,10 +150,20 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 close()
 
     def _peer_gone(self) -> bool:
-        """Whether the client closed the connection (it sends nothing during a watch)."""
+        """Whether the client closed the connection. It sends nothing during a watch, so what
+        can be read is its TLS close or the end of the stream (a partial TLS record is not)."""
+        connection = self.connection
         try:
-            readable, _, _ = select.select([self.connection], [], [], 0)
-            return bool(readable) and not self.connection.recv(1, socket.MSG_PEEK)
+            readable, _, _ = select.select([connection], [], [], 0)
+            if not readable:
+                return False
+            connection.setblocking(False)
+            try:
+                return not connection.recv(1)
+            finally:
+                connection.setblocking(True)
+        except ssl.SSLWantReadError:
+            return False
         except OSError:
             return True
 
@@ -162,11 +174,24 @@ class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, port: int, frontend: Frontend) -> None:
+    def __init__(self, port: int, frontend: Frontend, tls: ssl.SSLContext) -> None:
         self.frontend = frontend
-        self._tracked: dict[threading.Thread, socket.socket] = {}
+        self._tls = tls
+        self._tracked: dict[threading.Thread, ssl.SSLSocket] = {}
         self._tracked_lock = threading.Lock()
         super().__init__(("127.0.0.1", port), _Handler)
+
+    def get_request(self) -> tuple[ssl.SSLSocket, Any]:
+        """Accept a connection; its handshake waits for the connection's own thread."""
+        connection, address = self.socket.accept()
+        try:
+            secured = self._tls.wrap_socket(
+                connection, server_side=True, do_handshake_on_connect=False
+            )
+        except BaseException:
+            connection.close()
+            raise
+        return secured, address
 
     def process_request(self, request: Any, client_address: Any) -> None:
         thread = threading.Thread(
@@ -181,6 +206,7 @@ class _Server(http.server.ThreadingHTTPServer):
 
     def _work(self, request: Any, client_address: Any) -> None:
         try:
+            request.do_handshake()
             self.finish_request(request, client_address)
         except OSError:
             pass
@@ -202,14 +228,19 @@ class _Server(http.server.ThreadingHTTPServer):
             tracked = dict(self._tracked)
         how = socket.SHUT_RD if graceful else socket.SHUT_RDWR
         for connection in tracked.values():
-            with contextlib.suppress(OSError):
-                connection.shutdown(how)
+            _shut(connection, how)
         wake()
         _join(tracked, _JOIN_SECONDS)
         for connection in tracked.values():
-            with contextlib.suppress(OSError):
-                connection.shutdown(socket.SHUT_RDWR)
+            _shut(connection, socket.SHUT_RDWR)
         _join(tracked, _JOIN_SECONDS)
+
+
+def _shut(connection: ssl.SSLSocket, how: int) -> None:
+    """Shut the TCP connection under a TLS one. `SSLSocket.shutdown` would also drop the TLS
+    session, and the watch still writing to the connection would then send plain text."""
+    with contextlib.suppress(OSError):
+        socket.socket.shutdown(connection, how)
 
 
 def _join(threads: Iterable[threading.Thread], seconds: float) -> None:
@@ -223,9 +254,10 @@ def _join(threads: Iterable[threading.Thread], seconds: float) -> None:
 class Endpoint:
     """A listener that can be started, stopped and started again on the same port."""
 
-    def __init__(self, frontend: Frontend, port: int) -> None:
+    def __init__(self, frontend: Frontend, port: int, tls: ssl.SSLContext) -> None:
         self.frontend = frontend
         self.port = port
+        self.tls = tls
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -236,7 +268,7 @@ class Endpoint:
     def start(self) -> int:
         if self._server is not None:
             return self.port
-        server = _Server(self.port, self.frontend)
+        server = _Server(self.port, self.frontend, self.tls)
         self.port = server.server_address[1]
         self._server = server
         self._thread = threading.Thread(

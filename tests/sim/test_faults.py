@@ -82,9 +82,10 @@ def test_fault_set_before_start_holds() -> None:
 
     cluster = sim.SimCluster("early", ready_delay=0)
     cluster.set_fault(sim.Fault.UNREACHABLE)
+    tls = cluster.client_tls()
     with cluster:
         with pytest.raises(urllib.error.URLError):
-            urllib.request.urlopen(cluster.url + "/version", timeout=5)
+            urllib.request.urlopen(cluster.url + "/version", timeout=5, context=tls)
         cluster.set_fault(sim.Fault.NONE)
-        with urllib.request.urlopen(cluster.url + "/version", timeout=5) as response:
+        with urllib.request.urlopen(cluster.url + "/version", timeout=5, context=tls) as response:
             assert response.status == 200
