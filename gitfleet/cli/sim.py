@@ -1,6 +1,7 @@
 """`gitfleet sim`: start simulated member clusters on 127.0.0.1 and write a kubeconfig for
 each (HTTPS, with the CA that signed the clusters' certificate), then serve until
-interrupted (SIGINT or SIGTERM stop them cleanly, exit 0).
+interrupted (SIGINT or SIGTERM stop them cleanly, exit 0). A port already in use is an
+error (exit 1) before anything is written.
 
 `--clusters N` starts member1..memberN with the simulator's default nodes. `--from-repo P`
 starts one cluster per Cluster defined in the source at P, named after it, whose nodes add
@@ -78,6 +79,8 @@ def sim(
     else:
         assert count is not None
         plans = [ClusterPlan(f"member{n}", {}) for n in range(1, count + 1)]
+    if port and port + len(plans) - 1 > 65535:
+        raise click.UsageError(f"{len(plans)} clusters from port {port} go past port 65535")
     _serve(plans, Path(kubeconfig_dir), port, ready_delay, output)
 
 
@@ -98,7 +101,10 @@ def _serve(
     fleet = simulator.SimFleet(clusters)
     with signals.stop_on_signal() as stop:
         try:
-            urls = fleet.start()
+            urls = fleet.start()  # stops those it started if one fails
+        except simulator.ListenError as error:
+            raise click.ClickException(str(error)) from error
+        try:
             paths = fleet.write_kubeconfigs(directory)
             rows = [
                 {"name": name, "url": url, "kubeconfig": str(paths[name])}

@@ -15,8 +15,16 @@ Tests, benchmarks and `gitfleet demo` use it where a kube-apiserver cannot run:
 This package imports nothing else of gitfleet, and never the kubernetes client.
 """
 
-from gitfleet.sim._cluster import Objects, RequestCounts, SimCluster, SimFleet
+from gitfleet.sim._cluster import ListenError, Objects, RequestCounts, SimCluster, SimFleet
 from gitfleet.sim._http import Fault
 from gitfleet.sim._quantity import split as split_capacity
 
-__all__ = ["Fault", "Objects", "RequestCounts", "SimCluster", "SimFleet", "split_capacity"]
+__all__ = [
+    "Fault",
+    "ListenError",
+    "Objects",
+    "RequestCounts",
+    "SimCluster",
+    "SimFleet",
+    "split_capacity",
+]

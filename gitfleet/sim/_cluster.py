@@ -38,6 +38,11 @@ CONTROLLER_JOIN_SECONDS = 5.0
 """The longest wait for the controllers to end on a stop (a daemon thread, left if stuck)."""
 
 
+class ListenError(OSError):
+    """A simulated cluster cannot listen on its port (taken by another program, or not
+    allowed)."""
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class RequestCounts:
     """Requests served, by verb (`get`, `list`, `watch`, `create`, `update`, `patch`,
@@ -267,7 +272,13 @@ class SimCluster(_Started):
         if not self._running:
             self.api.closing.clear()
             self._frontend.stopping.clear()
-            self._endpoint.start()
+            try:
+                self._endpoint.start()
+            except OSError as error:
+                raise ListenError(
+                    f"simulated cluster {self.name} cannot listen on 127.0.0.1:{self.port}: "
+                    f"{error.strerror or error}"
+                ) from error
             self._running = True
             if self.fault == _http.Fault.UNREACHABLE:  # broken before it started
                 self._endpoint.stop(self._wake, graceful=False)

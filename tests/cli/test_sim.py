@@ -4,7 +4,8 @@ Covers: --clusters N starts member1..N, prints one line per cluster and writes w
 kubeconfigs; SIGTERM and SIGINT stop it with exit 0; --from-repo starts one cluster per
 Cluster of a source folder, named after it, whose nodes add up to the declared capacity,
 carry its region and zone and report its declared Kubernetes version; -o json; usage
-errors (neither or both of --clusters and --from-repo, a source without Clusters) exit 2.
+errors (neither or both of --clusters and --from-repo, a source without Clusters, ports past
+65535) exit 2; a port already in use is a one-line error, exit 1.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import base64
 import json
 import os
 import signal
+import socket
 import ssl
 import subprocess
 import sys
@@ -171,3 +173,21 @@ def test_source_without_clusters_is_a_usage_error(cli: Any, tmp_path: Path) -> N
     assert result.exit_code == 2
     assert "defines no Cluster" in result.output
 
+
+def test_busy_port_is_a_clear_error(cli: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.chdir(tmp_path)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = cli("sim", "--clusters", "1", "--port", str(port), "--kubeconfig-dir", "k")
+    assert result.exit_code == 1
+    assert f"simulated cluster member1 cannot listen on 127.0.0.1:{port}" in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "k").exists()
+
+
+def test_ports_past_the_last_are_a_usage_error(cli: Any, tmp_path: Path) -> None:
+    result = cli("sim", "--clusters", "2", "--port", "65535", "--kubeconfig-dir", str(tmp_path))
+    assert result.exit_code == 2
+    assert "go past port 65535" in result.output
