@@ -10,7 +10,8 @@ A `RunningSim` gives the cluster (`.cluster`, `.objects`, `.url`, `.kubeconfig`)
 lazily, the official client over its kubeconfig: `.api_client` (kubernetes ApiClient) and
 `.dynamic` (DynamicClient with a discovery cache private to the test).
 
-Also builders of the objects tests write (`deployment`, `config_map`, `WIDGETS_CRD`) and
+Also builders of the objects tests write (`deployment`, `config_map`, `WIDGETS_CRD`,
+`GADGETS_CRD` and its `gadget`) and
 helpers for error checks (`failure`, `status_of`) and requests without a client (`raw`).
 """
 
@@ -153,6 +154,74 @@ WIDGETS_CRD = {
         ],
     },
 }
+
+
+GADGETS_CRD = {
+    "apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition",
+    "metadata": {"name": "gadgets.example.com"},
+    "spec": {
+        "group": "example.com",
+        "scope": "Namespaced",
+        "names": {"plural": "gadgets", "singular": "gadget", "kind": "Gadget"},
+        "versions": [
+            {
+                "name": "v1",
+                "served": True,
+                "storage": True,
+                "schema": {
+                    "openAPIV3Schema": {
+                        "type": "object",
+                        "description": "A gadget that scales.",
+                        "properties": {
+                            "spec": {
+                                "type": "object",
+                                "description": "What the gadget should be.",
+                                "properties": {
+                                    "count": {"type": "integer", "description": "How many."},
+                                    "colour": {"type": "string", "nullable": True},
+                                },
+                            },
+                            "status": {
+                                "type": "object",
+                                "x-kubernetes-preserve-unknown-fields": True,
+                            },
+                        },
+                    }
+                },
+                "subresources": {
+                    "status": {},
+                    "scale": {
+                        "specReplicasPath": ".spec.count",
+                        "statusReplicasPath": ".status.count",
+                        "labelSelectorPath": ".status.selector",
+                    },
+                },
+                "additionalPrinterColumns": [
+                    {"name": "Count", "type": "integer", "jsonPath": ".spec.count"},
+                    {
+                        "name": "Ready",
+                        "type": "string",
+                        "jsonPath": '.status.conditions[?(@.type=="Ready")].status',
+                    },
+                    {"name": "Colour", "type": "string", "jsonPath": ".spec.colour", "priority": 1},
+                    {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"},
+                ],
+            }
+        ],
+    },
+}
+"""A kind with a scale subresource (at `.spec.count`), printer columns and a schema."""
+
+
+def gadget(name: str, count: int = 1, status: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {
+        "apiVersion": "example.com/v1",
+        "kind": "Gadget",
+        "metadata": {"name": name, "namespace": "default"},
+        "spec": {"count": count},
+        **({"status": status} if status else {}),
+    }
 
 
 def deployment(

@@ -1,11 +1,12 @@
 """The Kubernetes REST API of one simulated cluster, independent of the HTTP transport:
 `Api.handle(request)` routes a method and path to discovery, a collection or an object
-(or its status subresource), checks the verb, and answers with a `Response` or, for
+(or its status or scale subresource), checks the verb, and answers with a `Response` or, for
 `?watch=true`, a `WatchResponse` whose events the transport streams as JSON lines.
 
 Paths: `/version`, `/api`, `/api/v1`, `/apis`, `/apis/<g>`, `/apis/<g>/<v>`, and under
-`/api/v1` or `/apis/<g>/<v>`: `[namespaces/<ns>/]<plural>[/<name>[/status]]`. Aggregated
-discovery is not offered: clients asking for it get the plain documents, which they accept.
+`/api/v1` or `/apis/<g>/<v>`: `[namespaces/<ns>/]<plural>[/<name>[/status|/scale]]`.
+Aggregated discovery is not offered: clients asking for it get the plain documents, which
+they accept.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from gitfleet.sim import (
     _errors,
     _json,
     _managed,
+    _patch,
     _registry,
     _resources,
+    _scale,
     _selectors,
     _store,
 )
@@ -175,7 +178,9 @@ class Api:
         name = rest[1] if len(rest) > 1 else ""
         subresource = rest[2] if len(rest) > 2 else ""
         if (namespace and not resource.namespaced) or (
-            subresource and not (subresource == "status" and resource.status)
+            subresource
+            and not (subresource == "status" and resource.status)
+            and not (subresource == "scale" and resource.scale is not None)
         ):
             raise _errors.ApiError(404, "the server could not find the requested resource")
         return _Target(resource, version, namespace, name, subresource)
@@ -192,7 +197,7 @@ class Api:
             ("DELETE", False): "deletecollection",
         }
         verb = verbs.get((request.method, bool(target.name)))
-        allowed = ("get", "patch", "update") if target.subresource else target.resource.verbs
+        allowed = _resources.SUBRESOURCE_VERBS if target.subresource else target.resource.verbs
         if (
             verb is None
             or verb not in allowed
@@ -211,6 +216,9 @@ class Api:
         with self.store.lock:
             if verb == "get":
                 obj = self.registry.existing(target.resource, target.namespace, target.name)
+                if target.subresource == "scale":
+                    assert target.resource.scale is not None
+                    return Response(200, _scale.scale_of(target.resource.scale, obj))
                 return Response(200, self._present(target, obj))
             if verb == "list":
                 return Response(200, self._list(request, target))
@@ -287,6 +295,8 @@ class Api:
             status_subresource=resource.status,
             builtin=resource.builtin,
         )
+        if target.subresource == "scale":
+            return self._write_scale(verb, request, target, write, dry_run=dry_run)
         if verb == "create":
             body = registry.check_body(
                 resource, target.version, _registry.decode_body(request.body), target.namespace
@@ -347,6 +357,37 @@ class Api:
                 "items": [self._present(target, obj, in_list=True) for obj in deleted],
             },
         )
+
+    def _write_scale(
+        self,
+        verb: str,
+        request: Request,
+        target: _Target,
+        write: _managed.Write,
+        *,
+        dry_run: bool,
+    ) -> Response:
+        """PUT or PATCH a Scale: the object's wanted replicas change, nothing else."""
+        resource, paths = target.resource, target.resource.scale
+        assert paths is not None
+        live = self.registry.existing(resource, target.namespace, target.name)
+        if verb == "update":
+            wanted = _registry.decode_body(request.body)
+        else:
+            content_type = request.headers.get("content-type", "").split(";")[0].strip()
+            if content_type not in (_patch.JSON_PATCH, _patch.MERGE_PATCH, _patch.STRATEGIC_PATCH):
+                raise _errors.ApiError(
+                    415,
+                    "the body of the request was in an unknown format - accepted media types "
+                    f"include: {_patch.JSON_PATCH}, {_patch.MERGE_PATCH}, "
+                    f"{_patch.STRATEGIC_PATCH}",
+                )
+            wanted = _patch.patched(
+                _scale.scale_of(paths, live), content_type, _registry.decode_body(request.body)
+            )
+        changed = _scale.with_replicas(paths, live, wanted)
+        stored = self.registry.update(resource, live, changed, write=write, dry_run=dry_run)
+        return Response(200, _scale.scale_of(paths, stored))
 
     def _list_objects(self, request: Request, target: _Target) -> list[_json.Obj]:
         matches = self._matcher(request, target)

@@ -31,6 +31,15 @@ _DELETE_FROM = "$deleteFromPrimitiveList/"
 _IGNORED_PREFIXES = ("$setElementOrder/", "$retainKeys")
 
 
+def patched(obj: _json.Obj, content_type: str, document: Any, *, builtin: bool = True) -> Any:
+    """A copy of `obj` changed by a decoded JSON, merge or strategic merge patch."""
+    if content_type == JSON_PATCH:
+        return json_patch(obj, document)
+    if not isinstance(document, dict):
+        raise _errors.bad_request("a merge patch must be a JSON object")
+    return merge(obj, document, strategic=content_type == STRATEGIC_PATCH, builtin=builtin)
+
+
 def json_patch(obj: _json.Obj, operations: Any) -> _json.Obj:
     """Apply RFC 6902 operations; a malformed or failing patch is 422 Invalid."""
     if not isinstance(operations, list):

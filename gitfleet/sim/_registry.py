@@ -394,18 +394,7 @@ class Registry:
             return self._apply(resource, version, namespace, name, body, write, force, dry_run)
         live = self.existing(resource, namespace, name)
         document = _decode(body, yaml_allowed=False)
-        current = _json.clone(live)
-        if content_type == _patch.JSON_PATCH:
-            new = _patch.json_patch(current, document)
-        else:
-            if not isinstance(document, dict):
-                raise _errors.bad_request("a merge patch must be a JSON object")
-            new = _patch.merge(
-                current,
-                document,
-                strategic=content_type == _patch.STRATEGIC_PATCH,
-                builtin=resource.builtin,
-            )
+        new = _patch.patched(live, content_type, document, builtin=resource.builtin)
         new["apiVersion"], new["kind"] = resource.api_version(version), resource.kind
         return self.update(resource, live, new, write=write, dry_run=dry_run), False
 

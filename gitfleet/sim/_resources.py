@@ -11,11 +11,29 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from gitfleet.sim import _json
 
 ALL_VERBS = ("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")
+SUBRESOURCE_VERBS = ("get", "patch", "update")
 CORE_GROUP = ""
+
+Path = tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ScalePaths:
+    """Where a scalable kind keeps what its `scale` subresource shows: the wanted and the
+    current replicas, and the pod selector (a LabelSelector object for built-in kinds, a
+    string for custom resources, as their CRD's `labelSelectorPath` requires)."""
+
+    spec_replicas: Path
+    status_replicas: Path
+    selector: Path | None
+
+
+WORKLOAD_SCALE = ScalePaths(("spec", "replicas"), ("status", "replicas"), ("spec", "selector"))
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -33,6 +51,7 @@ class ResourceType:
     status: bool = False
     builtin: bool = True
     categories: tuple[str, ...] = ()
+    scale: ScalePaths | None = None
 
     @property
     def singular(self) -> str:
@@ -50,6 +69,7 @@ def _types(
     cluster: Iterable[tuple[str, str, str]] = (),
     *,
     status: frozenset[str] = frozenset(),
+    scale: frozenset[str] = frozenset(),
 ) -> list[ResourceType]:
     """Rows of (plural, kind, short names separated by commas) for one group version."""
     rows = [(row, True) for row in namespaced] + [(row, False) for row in cluster]
@@ -63,6 +83,7 @@ def _types(
             short_names=tuple(name for name in shorts.split(",") if name),
             status=plural in status,
             categories=("all",) if plural in _IN_CATEGORY_ALL else (),
+            scale=WORKLOAD_SCALE if plural in scale else None,
         )
         for (plural, kind, shorts), is_namespaced in rows
     ]
@@ -135,6 +156,7 @@ BUILTIN: tuple[ResourceType, ...] = (
             ("statefulsets", "StatefulSet", "sts"),
         ],
         status=frozenset({"daemonsets", "deployments", "replicasets", "statefulsets"}),
+        scale=frozenset({"deployments", "replicasets", "statefulsets"}),
     ),
     *_types(
         "batch",
@@ -209,6 +231,11 @@ def from_crd(crd: _json.Obj) -> ResourceType | None:
     served = [v for v in spec.get("versions") or [] if v.get("served", True)]
     if not served:
         return None
+    scales: list[_json.Obj] = [
+        scale
+        for v in served
+        if isinstance(scale := (v.get("subresources") or {}).get("scale"), dict)
+    ]
     return ResourceType(
         group=spec["group"],
         versions=tuple(sorted((v["name"] for v in served), key=version_priority)),
@@ -219,6 +246,21 @@ def from_crd(crd: _json.Obj) -> ResourceType | None:
         status=any("status" in (v.get("subresources") or {}) for v in served),
         builtin=False,
         categories=tuple(names.get("categories") or ()),
+        scale=_crd_scale(scales[0]) if scales else None,
+    )
+
+
+def _crd_scale(scale: _json.Obj) -> ScalePaths:
+    """A CRD's `subresources.scale` (paths such as `.spec.replicas`)."""
+
+    def path(text: Any) -> Path:
+        return tuple(part for part in str(text or "").split(".") if part)
+
+    selector = scale.get("labelSelectorPath")
+    return ScalePaths(
+        path(scale.get("specReplicasPath")),
+        path(scale.get("statusReplicasPath")),
+        path(selector) if selector else None,
     )
 
 
@@ -290,7 +332,19 @@ class Catalog:
                         "singularName": "",
                         "namespaced": t.namespaced,
                         "kind": t.kind,
-                        "verbs": ["get", "patch", "update"],
+                        "verbs": list(SUBRESOURCE_VERBS),
+                    }
+                )
+            if t.scale is not None:
+                resources.append(
+                    {
+                        "name": f"{t.plural}/scale",
+                        "singularName": "",
+                        "namespaced": t.namespaced,
+                        "group": "autoscaling",
+                        "version": "v1",
+                        "kind": "Scale",
+                        "verbs": list(SUBRESOURCE_VERBS),
                     }
                 )
         if not resources:

@@ -185,3 +185,24 @@ def selector_matches(selector: _json.Obj | None, labels: Mapping[str, Any]) -> b
         if operator == "DoesNotExist" and present:
             return False
     return True
+
+
+def format_selector(selector: _json.Obj | None) -> str:
+    """A `LabelSelector` object in the text form of `?labelSelector=` (apimachinery's
+    `FormatLabelSelector`): one requirement per key, sorted by key, values sorted."""
+    selector = selector or {}
+    terms: list[tuple[str, str]] = [
+        (key, f"{key}={value}") for key, value in (selector.get("matchLabels") or {}).items()
+    ]
+    for expression in selector.get("matchExpressions") or []:
+        key, operator = str(expression.get("key", "")), expression.get("operator", "")
+        values = ",".join(sorted(str(v) for v in expression.get("values") or []))
+        text = {
+            "In": f"{key} in ({values})",
+            "NotIn": f"{key} notin ({values})",
+            "Exists": key,
+            "DoesNotExist": f"!{key}",
+        }.get(operator)
+        if text is not None:
+            terms.append((key, text))
+    return ",".join(text for _, text in sorted(terms))
