@@ -1,7 +1,9 @@
 """The Kubernetes REST API of one simulated cluster, independent of the HTTP transport:
 `Api.handle(request)` routes a method and path to discovery, a collection or an object
 (or its status or scale subresource), checks the verb, and answers with a `Response` or, for
-`?watch=true`, a `WatchResponse` whose events the transport streams as JSON lines.
+`?watch=true`, a `WatchResponse` whose events the transport streams as JSON lines. Objects
+go out as themselves, or as Tables to a client that asks for them in its Accept header
+(`_tables`).
 
 Paths: `/version`, `/api`, `/api/v1`, `/apis`, `/apis/<g>`, `/apis/<g>/<v>`, and under
 `/api/v1` or `/apis/<g>/<v>`: `[namespaces/<ns>/]<plural>[/<name>[/status|/scale]]`.
@@ -31,6 +33,7 @@ from gitfleet.sim import (
     _scale,
     _selectors,
     _store,
+    _tables,
 )
 
 log = logging.getLogger(__name__)
@@ -219,7 +222,7 @@ class Api:
                 if target.subresource == "scale":
                     assert target.resource.scale is not None
                     return Response(200, _scale.scale_of(target.resource.scale, obj))
-                return Response(200, self._present(target, obj))
+                return Response(200, self._viewer(request, target)(obj))
             if verb == "list":
                 return Response(200, self._list(request, target))
             response = self._write(verb, request, target)
@@ -266,12 +269,48 @@ class Api:
             metadata["continue"] = _continue_token(_sort_key(objects[limit - 1]))
             metadata["remainingItemCount"] = len(objects) - limit
             objects = objects[:limit]
+        table_version = _tables.requested_version(request.headers.get("accept", ""))
+        if table_version is not None:
+            return self._table(request, target, objects, table_version, metadata)
         return {
             "kind": f"{resource.kind}List",
             "apiVersion": resource.api_version(target.version),
             "metadata": metadata,
             "items": [self._present(target, obj, in_list=True) for obj in objects],
         }
+
+    def _viewer(self, request: Request, target: _Target) -> Callable[[_json.Obj], _json.Obj]:
+        """How objects are shown to this request: as themselves, or each as a Table of one
+        row when it asks for Tables (`kubectl get`)."""
+        table_version = _tables.requested_version(request.headers.get("accept", ""))
+        if table_version is None:
+            return lambda obj: self._present(target, obj)
+        return lambda obj: self._table(
+            request,
+            target,
+            [obj],
+            table_version,
+            {"resourceVersion": obj["metadata"].get("resourceVersion", "")},
+        )
+
+    def _table(
+        self,
+        request: Request,
+        target: _Target,
+        objects: list[_json.Obj],
+        table_version: str,
+        metadata: _json.Obj,
+    ) -> _json.Obj:
+        return _tables.table(
+            target.resource,
+            target.version,
+            objects,
+            table_version=table_version,
+            now=self.registry.clock(),
+            list_metadata=metadata,
+            include=request.query.get("includeObject", ""),
+            present=lambda obj: self._present(target, obj),
+        )
 
     # ---- writes ------------------------------------------------------------------------
 
@@ -409,10 +448,11 @@ class Api:
             raise _errors.bad_request("timeoutSeconds must be a number") from error
         timeout = timeout if timeout > 0 else DEFAULT_WATCH_SECONDS
         bookmarks = request.query.get("allowWatchBookmarks", "").lower() in _TRUE
+        show = self._viewer(request, target)
         with self.store.lock:
             if raw_version in ("", "0"):
                 initial = [
-                    {"type": _store.ADDED, "object": self._present(target, obj)}
+                    {"type": _store.ADDED, "object": show(obj)}
                     for obj in self._list_objects(request, target)
                 ]
                 since = self.store.resource_version
@@ -421,13 +461,16 @@ class Api:
                     raise _errors.bad_request(f"invalid resourceVersion {raw_version!r}")
                 initial, since = [], int(raw_version)
         return WatchResponse(
-            self._stream(target, matches, initial, since, time.monotonic() + timeout, bookmarks)
+            self._stream(
+                target, matches, show, initial, since, time.monotonic() + timeout, bookmarks
+            )
         )
 
     def _stream(
         self,
         target: _Target,
         matches: Callable[[_json.Obj], bool],
+        show: Callable[[_json.Obj], _json.Obj],
         initial: list[_json.Obj],
         since: int,
         deadline: float,
@@ -457,7 +500,7 @@ class Api:
                 return
             for event in events:
                 since = event.resource_version
-                shown = self._event(target, matches, event)
+                shown = self._event(target, matches, show, event)
                 if shown is not None:
                     delivered = since
                     yield shown
@@ -469,7 +512,11 @@ class Api:
                     yield None
 
     def _event(
-        self, target: _Target, matches: Callable[[_json.Obj], bool], event: _store.Event
+        self,
+        target: _Target,
+        matches: Callable[[_json.Obj], bool],
+        show: Callable[[_json.Obj], _json.Obj],
+        event: _store.Event,
     ) -> _json.Obj | None:
         resource = target.resource
         if (event.group, event.plural) != (resource.group, resource.plural):
@@ -485,7 +532,7 @@ class Api:
                 now_matches = True
         if not now_matches:
             return None
-        return {"type": kind, "object": self._present(target, event.obj)}
+        return {"type": kind, "object": show(event.obj)}
 
     def _bookmark(self, target: _Target, version: int) -> _json.Obj:
         return {

@@ -76,12 +76,12 @@ class Registry:
         clock: Callable[[], datetime.datetime] | None = None,
     ) -> None:
         self.store = store
-        self._clock = clock or (lambda: datetime.datetime.now(datetime.UTC))
+        self.clock = clock or (lambda: datetime.datetime.now(datetime.UTC))
         self._random = random.Random(seed)
         self._next_service_ip = 1
 
     def now(self) -> str:
-        return now_text(self._clock())
+        return now_text(self.clock())
 
     def new_uid(self) -> str:
         return str(uuid.UUID(int=self._random.getrandbits(128), version=4))

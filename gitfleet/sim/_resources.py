@@ -52,6 +52,10 @@ class ResourceType:
     builtin: bool = True
     categories: tuple[str, ...] = ()
     scale: ScalePaths | None = None
+    printer_columns: tuple[tuple[str, tuple[_json.Obj, ...]], ...] = dataclasses.field(
+        default=(), compare=False
+    )
+    """Custom resources: the additionalPrinterColumns of each served version."""
 
     @property
     def singular(self) -> str:
@@ -247,6 +251,9 @@ def from_crd(crd: _json.Obj) -> ResourceType | None:
         builtin=False,
         categories=tuple(names.get("categories") or ()),
         scale=_crd_scale(scales[0]) if scales else None,
+        printer_columns=tuple(
+            (v["name"], tuple(v.get("additionalPrinterColumns") or ())) for v in served
+        ),
     )
 
 

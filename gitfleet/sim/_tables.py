@@ -1,0 +1,454 @@
+"""Server-side printing: the meta.k8s.io Table `kubectl get` asks for (`Accept:
+application/json;as=Table;v=v1;g=meta.k8s.io`), with the columns a real API server gives.
+
+Namespaces, nodes, deployments, pods, configmaps, services and secrets have their own
+printers (columns and cells as kube-apiserver's `pkg/printers/internalversion/printers.go`
+makes them; priority 1 columns are those `-o wide` adds). Custom resources get their CRD's
+`additionalPrinterColumns` (JSONPath: fields, list indexes and `[?(@.field=="value")]`
+filters), or Age when it has none, as apiextensions-apiserver's table convertor does. Every
+other kind gets the default Name and Created At.
+
+Rows carry the object's metadata as PartialObjectMetadata (`?includeObject=Metadata`, the
+default), the whole object (`Object`) or nothing (`None`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import json
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from gitfleet.sim import _json, _resources, _selectors
+
+TABLE_VERSIONS = ("v1", "v1beta1")
+META_GROUP = "meta.k8s.io"
+NONE = "<none>"
+UNKNOWN = "<unknown>"
+_ROLE_PREFIX = "node-role.kubernetes.io/"
+_ROLE_LABEL = "kubernetes.io/role"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Column:
+    name: str
+    type: str
+    description: str
+    priority: int = 0
+    format: str = ""
+
+    def definition(self) -> _json.Obj:
+        return {
+            "name": self.name,
+            "type": self.type,
+            "format": self.format,
+            "description": self.description,
+            "priority": self.priority,
+        }
+
+
+Cells = Callable[[_json.Obj, datetime.datetime], list[Any]]
+
+NAME = Column("Name", "string", "The name of the object, unique within its namespace.", 0, "name")
+AGE = Column("Age", "string", "How long ago the object was created.")
+CONTAINERS = Column("Containers", "string", "Names of each container in the template.", 1)
+IMAGES = Column("Images", "string", "Images referenced by each container in the template.", 1)
+
+
+def requested_version(accept: str) -> str | None:
+    """The meta.k8s.io version of Table an Accept header asks for first, or None if it
+    prefers the object itself (media ranges are taken in the order given)."""
+    for media_range in accept.split(","):
+        kind, *parameters = (part.strip() for part in media_range.split(";"))
+        if kind not in ("application/json", "*/*", "application/*"):
+            continue
+        options = dict(p.partition("=")[::2] for p in parameters)
+        if options.get("as") != "Table":
+            return None
+        if options.get("g") == META_GROUP and options.get("v") in TABLE_VERSIONS:
+            return options["v"]
+    return None
+
+
+def human_duration(seconds: float) -> str:
+    """A duration as kubectl shows ages (apimachinery's `duration.HumanDuration`)."""
+    whole = int(seconds)
+    if whole < -1:
+        return "<invalid>"
+    if whole < 0:
+        return "0s"
+    if whole < 120:
+        return f"{whole}s"
+    minutes, hours, days = whole // 60, whole // 3600, whole // 86400
+    if minutes < 10:
+        rest = whole % 60
+        return f"{minutes}m{rest}s" if rest else f"{minutes}m"
+    if minutes < 180:
+        return f"{minutes}m"
+    if hours < 8:
+        rest = minutes % 60
+        return f"{hours}h{rest}m" if rest else f"{hours}h"
+    if hours < 48:
+        return f"{hours}h"
+    if hours < 24 * 8:
+        rest = hours % 24
+        return f"{days}d{rest}h" if rest else f"{days}d"
+    if hours < 24 * 365 * 2:
+        return f"{days}d"
+    years, rest = days // 365, days % 365
+    if hours < 24 * 365 * 8:
+        return f"{years}y{rest}d" if rest else f"{years}y"
+    return f"{years}y"
+
+
+def _timestamp(text: Any) -> datetime.datetime | None:
+    try:
+        return datetime.datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def _age(text: Any, now: datetime.datetime) -> str:
+    created = _timestamp(text) if text else None
+    return UNKNOWN if created is None else human_duration((now - created).total_seconds())
+
+
+def _created(obj: _json.Obj, now: datetime.datetime) -> str:
+    return _age(_json.dig(obj, "metadata", "creationTimestamp"), now)
+
+
+def _template_cells(spec: _json.Obj) -> list[Any]:
+    containers = _json.dig(spec, "template", "spec", "containers") or []
+    selector = spec.get("selector")
+    return [
+        ",".join(str(c.get("name", "")) for c in containers),
+        ",".join(str(c.get("image", "")) for c in containers),
+        _selectors.format_selector(selector) if selector else NONE,
+    ]
+
+
+# ---- the printers of kube-apiserver ----------------------------------------------------
+
+
+def _namespace(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    return [_json.dig(obj, "status", "phase") or "", _created(obj, now)]
+
+
+def _node(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    conditions = _json.dig(obj, "status", "conditions") or []
+    ready = [c for c in conditions if c.get("type") == "Ready"]
+    status = ["Ready" if ready[0].get("status") == "True" else "NotReady"] if ready else ["Unknown"]
+    if _json.dig(obj, "spec", "unschedulable"):
+        status.append("SchedulingDisabled")
+    labels = _json.dig(obj, "metadata", "labels") or {}
+    roles = {key.removeprefix(_ROLE_PREFIX) for key in labels if key.startswith(_ROLE_PREFIX)}
+    roles.add(labels.get(_ROLE_LABEL) or "")
+    roles.discard("")
+    info = _json.dig(obj, "status", "nodeInfo") or {}
+    addresses = _json.dig(obj, "status", "addresses") or []
+
+    def address(kind: str) -> str:
+        return next((a.get("address", "") for a in addresses if a.get("type") == kind), NONE)
+
+    return [
+        ",".join(status),
+        ",".join(sorted(roles)) or NONE,
+        _created(obj, now),
+        info.get("kubeletVersion", ""),
+        address("InternalIP"),
+        address("ExternalIP"),
+        info.get("osImage") or UNKNOWN,
+        info.get("kernelVersion") or UNKNOWN,
+        info.get("containerRuntimeVersion") or UNKNOWN,
+    ]
+
+
+def _deployment(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    spec, status = obj.get("spec") or {}, obj.get("status") or {}
+    return [
+        f"{int(status.get('readyReplicas') or 0)}/{int(spec.get('replicas') or 0)}",
+        int(status.get("updatedReplicas") or 0),
+        int(status.get("availableReplicas") or 0),
+        _created(obj, now),
+        *_template_cells(spec),
+    ]
+
+
+def _pod(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    spec, status = obj.get("spec") or {}, obj.get("status") or {}
+    reason = status.get("reason") or status.get("phase") or ""
+    ready = restarts = 0
+    running = False
+    for container in reversed(status.get("containerStatuses") or []):
+        restarts += int(container.get("restartCount") or 0)
+        state = container.get("state") or {}
+        waiting, terminated = state.get("waiting"), state.get("terminated")
+        if waiting and waiting.get("reason"):
+            reason = waiting["reason"]
+        elif terminated and terminated.get("reason"):
+            reason = terminated["reason"]
+        elif terminated:
+            signal = terminated.get("signal")
+            reason = f"Signal:{signal}" if signal else f"ExitCode:{terminated.get('exitCode', 0)}"
+        elif container.get("ready") and "running" in state:
+            running = True
+            ready += 1
+    if reason == "Completed" and running:
+        conditions = status.get("conditions") or []
+        pod_ready = any(c.get("type") == "Ready" and c.get("status") == "True" for c in conditions)
+        reason = "Running" if pod_ready else "NotReady"
+    if _json.dig(obj, "metadata", "deletionTimestamp"):
+        reason = "Unknown" if status.get("reason") == "NodeLost" else "Terminating"
+    gates = spec.get("readinessGates") or []
+    conditions = {c.get("type"): c.get("status") for c in status.get("conditions") or []}
+    passed = sum(1 for g in gates if conditions.get(g.get("conditionType")) == "True")
+    return [
+        f"{ready}/{len(spec.get('containers') or [])}",
+        reason,
+        str(restarts),
+        _created(obj, now),
+        status.get("podIP") or NONE,
+        spec.get("nodeName") or NONE,
+        status.get("nominatedNodeName") or NONE,
+        f"{passed}/{len(gates)}" if gates else NONE,
+    ]
+
+
+def _config_map(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    count = len(obj.get("data") or {}) + len(obj.get("binaryData") or {})
+    return [count, _created(obj, now)]
+
+
+def _service(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    spec = obj.get("spec") or {}
+    kind = spec.get("type") or "ClusterIP"
+    external = [str(ip) for ip in spec.get("externalIPs") or []]
+    if kind == "LoadBalancer":
+        ingress = _json.dig(obj, "status", "loadBalancer", "ingress") or []
+        external += [str(i.get("ip") or i.get("hostname") or "") for i in ingress]
+        shown_external = ",".join(external) or "<pending>"
+    elif kind == "ExternalName":
+        shown_external = str(spec.get("externalName") or NONE)
+    else:
+        shown_external = ",".join(external) or NONE
+    ports = [
+        f"{p.get('port')}:{p['nodePort']}/{p.get('protocol', 'TCP')}"
+        if p.get("nodePort")
+        else f"{p.get('port')}/{p.get('protocol', 'TCP')}"
+        for p in spec.get("ports") or []
+    ]
+    selector = spec.get("selector") or {}
+    return [
+        kind,
+        spec.get("clusterIP") or NONE,
+        shown_external,
+        ",".join(ports) or NONE,
+        _created(obj, now),
+        ",".join(f"{k}={v}" for k, v in sorted(selector.items())) or NONE,
+    ]
+
+
+def _secret(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    count = len(obj.get("data") or {}) + len(obj.get("stringData") or {})
+    return [obj.get("type") or "Opaque", count, _created(obj, now)]
+
+
+PRINTERS: dict[tuple[str, str], tuple[tuple[Column, ...], Cells]] = {
+    ("", "namespaces"): (
+        (Column("Status", "string", "The phase of the namespace."), AGE),
+        _namespace,
+    ),
+    ("", "nodes"): (
+        (
+            Column("Status", "string", "The status of the node."),
+            Column("Roles", "string", "The roles of the node."),
+            AGE,
+            Column("Version", "string", "The kubelet version the node reports."),
+            Column("Internal-IP", "string", "The node's internal address.", 1),
+            Column("External-IP", "string", "The node's external address.", 1),
+            Column("OS-Image", "string", "The operating system image the node reports.", 1),
+            Column("Kernel-Version", "string", "The kernel version the node reports.", 1),
+            Column("Container-Runtime", "string", "The container runtime and its version.", 1),
+        ),
+        _node,
+    ),
+    ("apps", "deployments"): (
+        (
+            Column("Ready", "string", "Number of the pod with ready state."),
+            Column("Up-to-date", "integer", "Total number of pods with the newest template."),
+            Column("Available", "integer", "Total number of available pods."),
+            AGE,
+            CONTAINERS,
+            IMAGES,
+            Column("Selector", "string", "Label selector of the pods.", 1),
+        ),
+        _deployment,
+    ),
+    ("", "pods"): (
+        (
+            Column("Ready", "string", "The aggregate readiness state of this pod."),
+            Column("Status", "string", "The aggregate status of the containers in this pod."),
+            Column("Restarts", "string", "The number of times the containers were restarted."),
+            AGE,
+            Column("IP", "string", "The address of the pod.", 1),
+            Column("Node", "string", "The node the pod is scheduled to.", 1),
+            Column("Nominated Node", "string", "The node the scheduler nominated.", 1),
+            Column("Readiness Gates", "string", "The pod's readiness gates that pass.", 1),
+        ),
+        _pod,
+    ),
+    ("", "services"): (
+        (
+            Column("Type", "string", "How the service is exposed."),
+            Column("Cluster-IP", "string", "The address of the service inside the cluster."),
+            Column("External-IP", "string", "Addresses the service is reachable at outside."),
+            Column("Port(s)", "string", "The ports the service exposes."),
+            AGE,
+            Column("Selector", "string", "The labels of the pods the service sends to.", 1),
+        ),
+        _service,
+    ),
+    ("", "secrets"): (
+        (
+            Column("Type", "string", "The type of the secret's data."),
+            Column("Data", "integer", "Number of entries in data."),
+            AGE,
+        ),
+        _secret,
+    ),
+    ("", "configmaps"): (
+        (Column("Data", "integer", "Number of entries in data and binaryData."), AGE),
+        _config_map,
+    ),
+}
+
+
+def _creation_time(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    return [_json.dig(obj, "metadata", "creationTimestamp") or ""]
+
+
+_DEFAULT = ((Column("Created At", "date", "When the object was created."),), _creation_time)
+
+
+# ---- custom resources: additionalPrinterColumns ----------------------------------------
+
+_STEP = re.compile(r'\.([^.\[]+)|\[(\d+)\]|\[\?\(@\.([^=!]+?)\s*==\s*["\']?([^"\')]*)["\']?\)\]')
+
+
+def _find(obj: Any, path: str) -> Any:
+    """The first value a simple JSONPath (`.a.b`, `.a[0]`, `.a[?(@.k=="v")].b`) reaches, or
+    None where it reaches nothing."""
+    values = [obj]
+    position = 0
+    path = path.strip().removeprefix("{").removesuffix("}").removeprefix("$")
+    while position < len(path):
+        step = _STEP.match(path, position)
+        if step is None:
+            return None
+        field, index, key, wanted = step.groups()
+        position = step.end()
+        found: list[Any] = []
+        for value in values:
+            if field is not None and isinstance(value, dict) and field in value:
+                found.append(value[field])
+            elif index is not None and isinstance(value, list) and int(index) < len(value):
+                found.append(value[int(index)])
+            elif key is not None and isinstance(value, list):
+                found.extend(
+                    item
+                    for item in value
+                    if isinstance(item, dict) and str(item.get(key.strip())) == wanted
+                )
+        values = found
+    return values[0] if values else None
+
+
+def _custom_cell(kind: str, value: Any, now: datetime.datetime) -> Any:
+    """A cell of a CRD column: the value, as the column's type shows it (None if it is not
+    of that type), as apiextensions-apiserver's `cellForJSONValue` does."""
+    if value is None:
+        return None
+    if kind == "string":
+        return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+    if kind == "integer" and isinstance(value, int | float) and not isinstance(value, bool):
+        return int(value)
+    if kind == "number" and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if kind == "boolean" and isinstance(value, bool):
+        return value
+    if kind == "date" and isinstance(value, str):
+        return "<invalid>" if _timestamp(value) is None else _age(value, now)
+    return None
+
+
+def _custom_printer(
+    resource: _resources.ResourceType, version: str
+) -> tuple[tuple[Column, ...], Cells]:
+    definitions: Sequence[_json.Obj] = dict(resource.printer_columns).get(version) or (
+        {"name": "Age", "type": "date", "jsonPath": ".metadata.creationTimestamp"},
+    )
+    columns = tuple(
+        Column(
+            str(d.get("name", "")),
+            str(d.get("type", "string")),
+            str(
+                d.get("description")
+                or f"Custom resource definition column (in JSONPath format): {d.get('jsonPath')}"
+            ),
+            int(d.get("priority") or 0),
+            str(d.get("format", "")),
+        )
+        for d in definitions
+    )
+
+    def cells(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+        return [
+            _custom_cell(column.type, _find(obj, str(d.get("jsonPath", ""))), now)
+            for column, d in zip(columns, definitions, strict=True)
+        ]
+
+    return columns, cells
+
+
+# ---- the table ---------------------------------------------------------------------------
+
+
+def table(
+    resource: _resources.ResourceType,
+    version: str,
+    objects: Iterable[_json.Obj],
+    *,
+    table_version: str,
+    now: datetime.datetime,
+    list_metadata: _json.Obj,
+    include: str,
+    present: Callable[[_json.Obj], _json.Obj],
+) -> _json.Obj:
+    """`objects` as a Table. `present` shows an object as the client asked for it
+    (`?includeObject=Object`)."""
+    if not resource.builtin:
+        columns, cells = _custom_printer(resource, version)
+    else:
+        columns, cells = PRINTERS.get((resource.group, resource.plural), _DEFAULT)
+    meta_version = f"{META_GROUP}/{table_version}"
+    rows = []
+    for obj in objects:
+        row: _json.Obj = {"cells": [obj["metadata"]["name"], *cells(obj, now)]}
+        if include == "Object":
+            row["object"] = present(obj)
+        elif include != "None":
+            row["object"] = {
+                "kind": "PartialObjectMetadata",
+                "apiVersion": meta_version,
+                "metadata": _json.clone(obj["metadata"]),
+            }
+        rows.append(row)
+    return {
+        "kind": "Table",
+        "apiVersion": meta_version,
+        "metadata": list_metadata,
+        "columnDefinitions": [column.definition() for column in (NAME, *columns)],
+        "rows": rows,
+    }

@@ -1,0 +1,226 @@
+"""Server-side printing: the Table `kubectl get` asks for.
+
+Covers: the Accept header decides (Table v1 or v1beta1 first, else the object); the columns
+of namespaces, nodes, deployments, pods, configmaps, services and secrets, with the wide ones
+at priority 1; their cells; a single object is a one-row Table; other kinds get Name and
+Created At; a CRD's printer columns (fields, a filter, a date) and the default Age column;
+includeObject (Metadata by default, Object, None); a watch sends each object as a Table;
+paging metadata is kept; ages print as kubectl prints them.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+from typing import Any
+
+import pytest
+from simfixture import (
+    GADGETS_CRD,
+    WIDGETS_CRD,
+    RunningSim,
+    config_map,
+    deployment,
+    gadget,
+    raw,
+    service,
+)
+
+from gitfleet.sim import _tables
+
+TABLE = (
+    "application/json;as=Table;v=v1;g=meta.k8s.io,"
+    "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json"
+)
+"""What kubectl get sends."""
+
+
+def _table(sim: RunningSim, path: str, accept: str = TABLE) -> Any:
+    status, body = raw(sim, "GET", path, headers={"Accept": accept})
+    assert status == 200, body
+    return body
+
+
+def _columns(table: Any, priority: int = 0) -> list[str]:
+    return [c["name"] for c in table["columnDefinitions"] if c["priority"] == priority]
+
+
+def _rows(table: Any) -> list[list[Any]]:
+    return [row["cells"] for row in table["rows"]]
+
+
+@pytest.mark.parametrize(
+    ("accept", "kind"),
+    [
+        pytest.param(TABLE, "Table", id="kubectl get"),
+        pytest.param("application/json;as=Table;v=v1beta1;g=meta.k8s.io", "Table", id="v1beta1"),
+        pytest.param("application/json", "NamespaceList", id="json"),
+        pytest.param(
+            "application/json, application/json;as=Table;v=v1;g=meta.k8s.io",
+            "NamespaceList",
+            id="json first",
+        ),
+        pytest.param(
+            "application/json;as=Table;v=v9;g=meta.k8s.io,application/json",
+            "NamespaceList",
+            id="unknown version",
+        ),
+    ],
+)
+def test_accept_header_decides(sim_cluster: RunningSim, accept: str, kind: str) -> None:
+    assert _table(sim_cluster, "/api/v1/namespaces", accept)["kind"] == kind
+
+
+@pytest.mark.parametrize(
+    ("path", "columns", "wide"),
+    [
+        pytest.param("/api/v1/namespaces", ["Name", "Status", "Age"], [], id="namespaces"),
+        pytest.param(
+            "/api/v1/nodes",
+            ["Name", "Status", "Roles", "Age", "Version"],
+            ["Internal-IP", "External-IP", "OS-Image", "Kernel-Version", "Container-Runtime"],
+            id="nodes",
+        ),
+        pytest.param(
+            "/apis/apps/v1/deployments",
+            ["Name", "Ready", "Up-to-date", "Available", "Age"],
+            ["Containers", "Images", "Selector"],
+            id="deployments",
+        ),
+        pytest.param(
+            "/api/v1/pods",
+            ["Name", "Ready", "Status", "Restarts", "Age"],
+            ["IP", "Node", "Nominated Node", "Readiness Gates"],
+            id="pods",
+        ),
+        pytest.param("/api/v1/configmaps", ["Name", "Data", "Age"], [], id="configmaps"),
+        pytest.param(
+            "/api/v1/services",
+            ["Name", "Type", "Cluster-IP", "External-IP", "Port(s)", "Age"],
+            ["Selector"],
+            id="services",
+        ),
+        pytest.param("/api/v1/secrets", ["Name", "Type", "Data", "Age"], [], id="secrets"),
+        pytest.param("/api/v1/serviceaccounts", ["Name", "Created At"], [], id="default"),
+    ],
+)
+def test_columns_as_a_real_server_gives(
+    sim_cluster: RunningSim, path: str, columns: list[str], wide: list[str]
+) -> None:
+    table = _table(sim_cluster, path)
+    assert (table["kind"], table["apiVersion"]) == ("Table", "meta.k8s.io/v1")
+    assert (_columns(table), _columns(table, 1)) == (columns, wide)
+    assert table["columnDefinitions"][0]["format"] == "name"
+
+
+def test_cells_of_the_everyday_kinds(sim_cluster: RunningSim) -> None:
+    sim_cluster.objects.put(deployment("web", replicas=2))
+    sim_cluster.objects.put(config_map("settings", a="1", b="2"))
+    sim_cluster.objects.put(service("front", port=80, selector={"app": "web"}))
+    namespaces = _rows(_table(sim_cluster, "/api/v1/namespaces"))
+    nodes = _rows(_table(sim_cluster, "/api/v1/nodes"))
+    deployments = _rows(_table(sim_cluster, "/apis/apps/v1/namespaces/default/deployments"))
+    pods = _rows(_table(sim_cluster, "/api/v1/namespaces/default/pods"))
+    maps = _rows(_table(sim_cluster, "/api/v1/namespaces/default/configmaps/settings"))
+    services = _rows(_table(sim_cluster, "/api/v1/namespaces/default/services/front"))
+    assert namespaces[0][:2] == ["default", "Active"]
+    assert namespaces[0][2].endswith("s")
+    assert nodes[0][:3] == ["member1-node-1", "Ready", "<none>"]
+    assert nodes[0][4:] == [
+        "v1.30.0",
+        "172.18.0.2",
+        "<none>",
+        "gitfleet simulated node",
+        "6.0.0",
+        "containerd://1.7.0",
+    ]
+    assert deployments[0][:4] == ["web", "2/2", 2, 2]
+    assert deployments[0][5:] == ["web", "nginx:1.27", "app=web"]
+    assert [row[1:4] for row in pods] == [["1/1", "Running", "0"]] * 2
+    assert all(row[6] and row[6].startswith("member1-node-") for row in pods)
+    assert maps == [["settings", 2, maps[0][2]]]
+    assert services[0][1:5] == ["ClusterIP", "10.96.0.2", "<none>", "80/TCP"]
+    assert services[0][6] == "app=web"
+
+
+def test_rows_carry_metadata_unless_asked_otherwise(sim_cluster: RunningSim) -> None:
+    sim_cluster.objects.put(config_map("c", a="1"))
+    path = "/api/v1/namespaces/default/configmaps/c"
+    default = _table(sim_cluster, path)["rows"][0]["object"]
+    whole = _table(sim_cluster, path + "?includeObject=Object")["rows"][0]["object"]
+    none = _table(sim_cluster, path + "?includeObject=None")["rows"][0]
+    assert (default["kind"], default["metadata"]["name"]) == ("PartialObjectMetadata", "c")
+    assert "data" not in default
+    assert (whole["kind"], whole["data"]) == ("ConfigMap", {"a": "1"})
+    assert "object" not in none
+
+
+def test_custom_resources_print_their_crd_columns(sim_cluster: RunningSim) -> None:
+    sim_cluster.objects.put(GADGETS_CRD)
+    sim_cluster.objects.put(WIDGETS_CRD)
+    ready = {
+        "conditions": [{"type": "Synced", "status": "False"}, {"type": "Ready", "status": "True"}]
+    }
+    sim_cluster.objects.put(gadget("g1", count=3, status=ready))
+    sim_cluster.objects.put(gadget("g2", count=1))
+    sim_cluster.objects.put(
+        {
+            "apiVersion": "example.com/v1",
+            "kind": "Widget",
+            "metadata": {"name": "w", "namespace": "default"},
+        }
+    )
+    gadgets = _table(sim_cluster, "/apis/example.com/v1/namespaces/default/gadgets")
+    widgets = _table(sim_cluster, "/apis/example.com/v1/namespaces/default/widgets")
+    assert (_columns(gadgets), _columns(gadgets, 1)) == (
+        ["Name", "Count", "Ready", "Age"],
+        ["Colour"],
+    )
+    assert [row[:4] for row in _rows(gadgets)] == [["g1", 3, "True", None], ["g2", 1, None, None]]
+    assert all(row[4].endswith("s") for row in _rows(gadgets))
+    assert _columns(widgets) == ["Name", "Age"]
+    assert _rows(widgets)[0][0] == "w"
+
+
+def test_watch_sends_tables(sim_cluster: RunningSim) -> None:
+    connection = http.client.HTTPSConnection(
+        "127.0.0.1", sim_cluster.cluster.port, timeout=10, context=sim_cluster.cluster.client_tls()
+    )
+    headers = {"Authorization": f"Bearer {sim_cluster.cluster.token}", "Accept": TABLE}
+    connection.request(
+        "GET",
+        "/api/v1/namespaces?watch=true&fieldSelector=metadata.name%3Ddefault",
+        headers=headers,
+    )
+    event = json.loads(connection.getresponse().readline())
+    connection.close()
+    assert (event["type"], event["object"]["kind"]) == ("ADDED", "Table")
+    assert _rows(event["object"])[0][:2] == ["default", "Active"]
+
+
+def test_paging_is_kept(sim_cluster: RunningSim) -> None:
+    table = _table(sim_cluster, "/api/v1/namespaces?limit=2")
+    assert len(table["rows"]) == 2
+    assert table["metadata"]["continue"]
+    assert table["metadata"]["remainingItemCount"] == 2
+
+
+@pytest.mark.parametrize(
+    ("seconds", "shown"),
+    [
+        (-5, "<invalid>"),
+        (-1, "0s"),
+        (59, "59s"),
+        (119, "119s"),
+        (130, "2m10s"),
+        (600, "10m"),
+        (3 * 3600 + 120, "3h2m"),
+        (10 * 3600, "10h"),
+        (3 * 86400 + 3600, "3d1h"),
+        (30 * 86400, "30d"),
+        (3 * 365 * 86400 + 86400, "3y1d"),
+        (9 * 365 * 86400, "9y"),
+    ],
+)
+def test_ages_print_as_kubectl_shows_them(seconds: int, shown: str) -> None:
+    assert _tables.human_duration(seconds) == shown
