@@ -1,14 +1,14 @@
 """The Kubernetes REST API of one simulated cluster, independent of the HTTP transport:
-`Api.handle(request)` routes a method and path to discovery, a collection or an object
-(or its status or scale subresource), checks the verb, and answers with a `Response` or, for
-`?watch=true`, a `WatchResponse` whose events the transport streams as JSON lines. Objects
-go out as themselves, or as Tables to a client that asks for them in its Accept header
-(`_tables`).
+`Api.handle(request)` routes a method and path to discovery, an OpenAPI document, a
+collection or an object (or its status or scale subresource), checks the verb, and answers
+with a `Response` or, for `?watch=true`, a `WatchResponse` whose events the transport
+streams as JSON lines. Objects go out as themselves, or as Tables to a client that asks for
+them in its Accept header (`_tables`).
 
-Paths: `/version`, `/api`, `/api/v1`, `/apis`, `/apis/<g>`, `/apis/<g>/<v>`, and under
-`/api/v1` or `/apis/<g>/<v>`: `[namespaces/<ns>/]<plural>[/<name>[/status|/scale]]`.
-Aggregated discovery is not offered: clients asking for it get the plain documents, which
-they accept.
+Paths: `/version`, `/openapi/v2`, `/openapi/v3[/…]`, `/api`, `/api/v1`, `/apis`,
+`/apis/<g>`, `/apis/<g>/<v>`, and under `/api/v1` or `/apis/<g>/<v>`:
+`[namespaces/<ns>/]<plural>[/<name>[/status|/scale]]`. Aggregated discovery is not offered:
+clients asking for it get the plain documents, which they accept.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from gitfleet.sim import (
     _errors,
     _json,
     _managed,
+    _openapi,
     _patch,
     _registry,
     _resources,
@@ -119,6 +120,10 @@ class Api:
         if parts == ["version"]:
             self._count("discovery")
             return Response(200, self._version())
+        if parts[:1] == ["openapi"]:
+            with self.store.lock:
+                document = self._openapi(request, parts[1:])
+            return self._discovery(request, document)
         if not parts or parts[0] not in ("api", "apis"):
             raise _errors.ApiError(404, "the server could not find the requested resource")
         if parts[0] == "api":
@@ -152,6 +157,28 @@ class Api:
                 405, "the server does not allow this method on the requested resource"
             )
         return Response(200, document)
+
+    def _openapi(self, request: Request, parts: list[str]) -> _json.Obj | None:
+        """An OpenAPI document (`_openapi`), or None where there is none. Version 2 is
+        served in JSON only: a client that takes nothing else gets 406 Not Acceptable."""
+        catalog, version = self.store.catalog, self._kubernetes_version
+        if parts == ["v2"]:
+            accept = request.headers.get("accept", "") or "*/*"
+            if not any(
+                media.split(";")[0].strip() in ("application/json", "application/*", "*/*")
+                for media in accept.split(",")
+            ):
+                raise _errors.ApiError(
+                    406, f"only application/json is supported for /openapi/v2, not {accept}"
+                )
+            return _openapi.swagger(catalog, version)
+        if parts == ["v3"]:
+            return _openapi.v3_index(catalog, version)
+        if parts[:2] == ["v3", "api"] and len(parts) == 3:
+            return _openapi.group_version(catalog, "", parts[2], version)
+        if parts[:2] == ["v3", "apis"] and len(parts) == 4:
+            return _openapi.group_version(catalog, parts[2], parts[3], version)
+        return None
 
     def _version(self) -> _json.Obj:
         major, minor, *_ = self._kubernetes_version.lstrip("v").split(".")

@@ -52,6 +52,8 @@ class ResourceType:
     builtin: bool = True
     categories: tuple[str, ...] = ()
     scale: ScalePaths | None = None
+    schemas: tuple[tuple[str, _json.Obj], ...] = dataclasses.field(default=(), compare=False)
+    """Custom resources: the OpenAPI schema of each served version that has one."""
     printer_columns: tuple[tuple[str, tuple[_json.Obj, ...]], ...] = dataclasses.field(
         default=(), compare=False
     )
@@ -251,6 +253,11 @@ def from_crd(crd: _json.Obj) -> ResourceType | None:
         builtin=False,
         categories=tuple(names.get("categories") or ()),
         scale=_crd_scale(scales[0]) if scales else None,
+        schemas=tuple(
+            (v["name"], v["schema"]["openAPIV3Schema"])
+            for v in served
+            if isinstance((v.get("schema") or {}).get("openAPIV3Schema"), dict)
+        ),
         printer_columns=tuple(
             (v["name"], tuple(v.get("additionalPrinterColumns") or ())) for v in served
         ),

@@ -106,7 +106,7 @@ def test_aggregated_discovery_request_gets_plain_documents(sim_cluster: RunningS
         pytest.param("/apis/example.com/v1", id="unknown group"),
         pytest.param("/apis/apps/v2", id="unknown version"),
         pytest.param("/api/v1/widgets", id="unknown resource"),
-        pytest.param("/openapi/v2", id="openapi"),
+        pytest.param("/openapi/v1", id="unknown openapi version"),
     ],
 )
 def test_unknown_paths_are_not_found(sim_cluster: RunningSim, path: str) -> None:

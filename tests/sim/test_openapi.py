@@ -1,0 +1,125 @@
+"""The OpenAPI documents kubectl reads to validate and to explain.
+
+Covers: /openapi/v3 lists one document per served group version, each at a URL with a hash
+of its content; a group version's document has every kind's operations (PATCH taking
+fieldValidation, each naming its group, version and kind, the scale subresource as
+autoscaling/v1 Scale) and schemas (built-in kinds to their top-level fields, ObjectMeta by
+reference); a CRD adds its group version with its own schema, and changing the CRD changes
+the hash; /openapi/v2 is one Swagger 2.0 document in JSON, with references and keywords 2.0
+takes, and 406 for a client that takes only protobuf; unknown documents are 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simfixture import GADGETS_CRD, RunningSim, raw
+
+PROTOBUF = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"
+
+
+def _get(sim: RunningSim, path: str, accept: str = "application/json") -> Any:
+    status, body = raw(sim, "GET", path, headers={"Accept": accept})
+    assert status == 200, body
+    return body
+
+
+def _by_gvk(document: Any, schemas: str, group: str, kind: str) -> Any:
+    found = [
+        schema
+        for schema in document[schemas].values()
+        if {"group": group, "version": "v1", "kind": kind}
+        in schema.get("x-kubernetes-group-version-kind", [])
+    ]
+    assert len(found) == 1
+    return found[0]
+
+
+def test_v3_index_points_at_each_group_version(sim_cluster: RunningSim) -> None:
+    index = _get(sim_cluster, "/openapi/v3")["paths"]
+    url = index["apis/apps/v1"]["serverRelativeURL"]
+    assert {"api/v1", "apis/apps/v1", "apis/batch/v1", "apis/apiextensions.k8s.io/v1"} <= set(index)
+    assert url.startswith("/openapi/v3/apis/apps/v1?hash=")
+    assert _get(sim_cluster, url)["openapi"] == "3.0.0"
+
+
+def test_group_version_document_describes_operations(sim_cluster: RunningSim) -> None:
+    document = _get(sim_cluster, "/openapi/v3/apis/apps/v1")
+    item = document["paths"]["/apis/apps/v1/namespaces/{namespace}/deployments/{name}"]
+    scale = document["paths"]["/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale"]
+    listing = document["paths"]["/apis/apps/v1/deployments"]["get"]
+    assert {p["name"] for p in item["patch"]["parameters"]} >= {"fieldValidation", "fieldManager"}
+    assert item["patch"]["x-kubernetes-group-version-kind"] == {
+        "group": "apps",
+        "version": "v1",
+        "kind": "Deployment",
+    }
+    assert {p["name"] for p in item["parameters"]} == {"namespace", "name"}
+    assert scale["put"]["x-kubernetes-group-version-kind"]["kind"] == "Scale"
+    assert listing["x-kubernetes-action"] == "list"
+
+
+def test_builtin_schemas_describe_top_level_fields(sim_cluster: RunningSim) -> None:
+    schemas = _get(sim_cluster, "/openapi/v3/api/v1")["components"]["schemas"]
+    config_map = schemas["io.k8s.api.core.v1.ConfigMap"]
+    apps = _get(sim_cluster, "/openapi/v3/apis/apps/v1")["components"]
+    deployment = _by_gvk(apps, "schemas", "apps", "Deployment")
+    assert config_map["x-kubernetes-group-version-kind"] == [
+        {"group": "", "version": "v1", "kind": "ConfigMap"}
+    ]
+    assert set(config_map["properties"]) == {
+        "apiVersion",
+        "kind",
+        "metadata",
+        "data",
+        "binaryData",
+        "immutable",
+    }
+    assert config_map["properties"]["data"]["additionalProperties"] == {"type": "string"}
+    assert config_map["properties"]["metadata"]["allOf"] == [
+        {"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}
+    ]
+    assert "labels" in schemas["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]["properties"]
+    assert set(deployment["properties"]) == {"apiVersion", "kind", "metadata", "spec", "status"}
+
+
+def test_crd_adds_its_schema_and_changes_the_hash(sim_cluster: RunningSim) -> None:
+    sim_cluster.objects.put(GADGETS_CRD)
+    before = _get(sim_cluster, "/openapi/v3")["paths"]["apis/example.com/v1"]
+    changed: dict[str, Any] = {**GADGETS_CRD, "spec": {**GADGETS_CRD["spec"]}}
+    version = {**changed["spec"]["versions"][0]}
+    version["schema"] = {"openAPIV3Schema": {"type": "object", "description": "Changed."}}
+    changed["spec"]["versions"] = [version]
+    document = _get(sim_cluster, "/openapi/v3/apis/example.com/v1")
+    gadget = document["components"]["schemas"]["com.example.v1.Gadget"]
+    sim_cluster.objects.put(changed)
+    after = _get(sim_cluster, "/openapi/v3")["paths"]["apis/example.com/v1"]
+    assert gadget["properties"]["spec"]["properties"]["count"]["description"] == "How many."
+    assert gadget["x-kubernetes-group-version-kind"] == [
+        {"group": "example.com", "version": "v1", "kind": "Gadget"}
+    ]
+    assert before != after
+
+
+def test_v2_is_one_json_swagger_document(sim_cluster: RunningSim) -> None:
+    sim_cluster.objects.put(GADGETS_CRD)
+    document = _get(sim_cluster, "/openapi/v2")
+    gadget = _by_gvk(document, "definitions", "example.com", "Gadget")
+    patch = document["paths"]["/apis/example.com/v1/namespaces/{namespace}/gadgets/{name}"]["patch"]
+    assert document["swagger"] == "2.0"
+    assert gadget["properties"]["metadata"]["allOf"] == [
+        {"$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}
+    ]
+    assert "nullable" not in gadget["properties"]["spec"]["properties"]["colour"]
+    assert {"name": "fieldValidation", "in": "query", "type": "string"} in patch["parameters"]
+    assert "io.k8s.api.apps.v1.Deployment" in document["definitions"]
+
+
+def test_v2_in_protobuf_only_is_not_acceptable(sim_cluster: RunningSim) -> None:
+    status, body = raw(sim_cluster, "GET", "/openapi/v2", headers={"Accept": PROTOBUF})
+    assert (status, body["reason"]) == (406, "NotAcceptable")
+
+
+def test_unknown_documents_are_404(sim_cluster: RunningSim) -> None:
+    for path in ("/openapi/v3/apis/example.com/v1", "/openapi/v3/apis/apps", "/openapi/v4"):
+        assert raw(sim_cluster, "GET", path)[0] == 404
