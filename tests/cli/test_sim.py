@@ -1,11 +1,12 @@
 """`gitfleet sim`: simulated clusters from the command line.
 
 Covers: --clusters N starts member1..N, prints one line per cluster and writes working
-kubeconfigs; SIGTERM and SIGINT stop it with exit 0; --from-repo starts one cluster per
-Cluster of a source folder, named after it, whose nodes add up to the declared capacity,
-carry its region and zone and report its declared Kubernetes version; -o json; usage
-errors (neither or both of --clusters and --from-repo, a source without Clusters, ports past
-65535) exit 2; a port already in use is a one-line error, exit 1.
+kubeconfigs (kubectl, where installed, reads nodes with one); SIGTERM and SIGINT stop it
+with exit 0; --from-repo starts one cluster per Cluster of a source folder, named after it,
+whose nodes add up to the declared capacity, carry its region and zone and report its
+declared Kubernetes version; -o json; usage errors (neither or both of --clusters and
+--from-repo, a source without Clusters, ports past 65535) exit 2; a port already in use is a
+one-line error, exit 1.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import shutil
 import signal
 import socket
 import ssl
@@ -152,6 +154,25 @@ def test_clusters_from_a_source_folder(start_sim: Any, tmp_path: Path) -> None:
     assert _get(configs / "big.yaml", "/version")["gitVersion"] == "v1.31.4"
     assert len(_get(configs / "small.yaml", "/api/v1/nodes")["items"]) == 1
     assert running.stop() == 0
+
+
+@pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl is not installed")
+def test_kubectl_uses_the_written_kubeconfig(start_sim: Any, tmp_path: Path) -> None:
+    start_sim("--clusters", "1", "--kubeconfig-dir", str(tmp_path / "kube"), lines=1)
+    home = tmp_path / "home"
+    home.mkdir()
+    done = subprocess.run(
+        ["kubectl", "--kubeconfig", "kube/member1.yaml", "get", "nodes"],
+        cwd=tmp_path,
+        env={"PATH": os.environ.get("PATH", ""), "HOME": str(home)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[:5] == ["NAME", "STATUS", "ROLES", "AGE", "VERSION"]
+    assert done.stdout.splitlines()[1].split()[:2] == ["member1-node-1", "Ready"]
 
 
 @pytest.mark.parametrize(

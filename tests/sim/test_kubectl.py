@@ -1,0 +1,143 @@
+"""kubectl against a simulated cluster, with the kubeconfig the simulator writes (skipped where
+kubectl is not installed).
+
+Covers: kubectl trusts the cluster's CA and sends its token (no Unauthorized); `get` prints
+the columns a real server gives (namespaces, nodes wide, deployments, pods, configmaps, a
+custom resource's printer columns); `apply --server-side` and client-side `apply` validate
+against the server without `--validate=false`; `scale` and `rollout status`; `explain` of a
+built-in kind and of a custom resource's field.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import yaml
+from simfixture import GADGETS_CRD, RunningSim, deployment
+
+KUBECTL = shutil.which("kubectl")
+Kubectl = Callable[..., str]
+pytestmark = pytest.mark.skipif(KUBECTL is None, reason="kubectl is not installed")
+
+
+@pytest.fixture(name="kubectl")
+def kubectl_fixture(sim_cluster: RunningSim, tmp_path: Path) -> Kubectl:
+    """Runs kubectl on `sim_cluster` with a home and a cache of its own; returns stdout,
+    failing the test on a non-zero exit."""
+    assert KUBECTL is not None
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home)}
+
+    def run(*args: str) -> str:
+        done = subprocess.run(
+            [
+                KUBECTL,
+                "--kubeconfig",
+                str(sim_cluster.kubeconfig),
+                "--cache-dir",
+                str(home / "cache"),
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    return run
+
+
+def _header(output: str) -> list[str]:
+    return output.splitlines()[0].split()
+
+
+def test_get_prints_the_columns_of_a_real_server(sim_cluster: RunningSim, kubectl: Kubectl) -> None:
+    sim_cluster.objects.put(deployment("web", replicas=2))
+    namespaces = kubectl("get", "namespaces")
+    nodes = kubectl("get", "nodes", "-o", "wide")
+    deployments = kubectl("get", "deployments")
+    pods = kubectl("get", "pods")
+    maps = kubectl("get", "configmaps", "-n", "kube-system")
+    assert _header(namespaces) == ["NAME", "STATUS", "AGE"]
+    assert "default           Active" in namespaces
+    assert _header(nodes) == [
+        "NAME",
+        "STATUS",
+        "ROLES",
+        "AGE",
+        "VERSION",
+        "INTERNAL-IP",
+        "EXTERNAL-IP",
+        "OS-IMAGE",
+        "KERNEL-VERSION",
+        "CONTAINER-RUNTIME",
+    ]
+    assert nodes.splitlines()[1].split()[:3] == ["member1-node-1", "Ready", "<none>"]
+    assert _header(deployments) == ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"]
+    assert deployments.splitlines()[1].split()[:4] == ["web", "2/2", "2", "2"]
+    assert _header(pods) == ["NAME", "READY", "STATUS", "RESTARTS", "AGE"]
+    assert [line.split()[1:4] for line in pods.splitlines()[1:]] == [["1/1", "Running", "0"]] * 2
+    assert _header(maps) == ["NAME", "DATA", "AGE"]
+
+
+def test_apply_validates_on_the_server(
+    sim_cluster: RunningSim, kubectl: Kubectl, tmp_path: Path
+) -> None:
+    manifest = deployment("web", replicas=2)
+    del manifest["metadata"]["namespace"]
+    (tmp_path / "web.yaml").write_text(yaml.safe_dump(manifest))
+    (tmp_path / "api.yaml").write_text(yaml.safe_dump({**manifest, "metadata": {"name": "api"}}))
+    server_side = kubectl("apply", "--server-side", "-f", "web.yaml")
+    client_side = kubectl("apply", "-f", "api.yaml")
+    again = kubectl("apply", "--server-side", "-f", "web.yaml")
+    managers = {
+        entry["manager"]
+        for entry in sim_cluster.objects["apps/v1", "Deployment", "default", "web"]["metadata"][
+            "managedFields"
+        ]
+    }
+    assert server_side.strip() == "deployment.apps/web serverside-applied"
+    assert client_side.strip() == "deployment.apps/api created"
+    assert again.strip() == "deployment.apps/web serverside-applied"
+    assert managers == {"kubectl"}
+
+
+def test_scale_and_rollout(sim_cluster: RunningSim, kubectl: Kubectl) -> None:
+    sim_cluster.objects.put(deployment("web", replicas=1))
+    scaled = kubectl("scale", "deployment/web", "--replicas=3")
+    rolled = kubectl("rollout", "status", "deployment/web", "--timeout=20s")
+    live = sim_cluster.objects["apps/v1", "Deployment", "default", "web"]
+    assert scaled.strip() == "deployment.apps/web scaled"
+    assert "successfully rolled out" in rolled
+    assert (live["spec"]["replicas"], live["status"]["readyReplicas"]) == (3, 3)
+
+
+def test_custom_resources_get_and_explain(sim_cluster: RunningSim, kubectl: Kubectl) -> None:
+    sim_cluster.objects.put(GADGETS_CRD)
+    sim_cluster.objects.put(
+        {
+            "apiVersion": "example.com/v1",
+            "kind": "Gadget",
+            "metadata": {"name": "g1", "namespace": "default"},
+            "spec": {"count": 2},
+        }
+    )
+    listed = kubectl("get", "gadgets")
+    field = kubectl("explain", "gadget.spec.count")
+    kind = kubectl("explain", "deployment")
+    assert _header(listed) == ["NAME", "COUNT", "READY", "AGE"]
+    assert listed.splitlines()[1].split()[:2] == ["g1", "2"]
+    assert "FIELD: count <integer>" in field
+    assert "How many." in field
+    assert "KIND:       Deployment" in kind
+    assert "spec\t<Object>" in kind
