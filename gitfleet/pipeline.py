@@ -613,21 +613,12 @@ def render(
             base={}, changes={}, changed=False, clusters={}, refusals=(),
             diagnostics=tuple(problems), source_commit=source.revision, placement=None,
         )  # fmt: skip
-    objs = source.objects
-    interp = interpreter.Interpreter(objs.customizations, source.third_party_customizations)
+    interp = _interpreter(source)
     recorded = previous.recorded if previous is not None else None
-    inputs = _inputs(source, effective_clusters(objs.clusters, status), renderer, recorded)
-    placement = place(
-        objs,
-        interp,
-        previous.bindings if previous else None,
-        cluster_status=status,
-        now=now,
-        observed=observed,
-        settings=source.config.failover,
-        unchanged=None if full else _unchanged(inputs),
-        settle=True,
-    )
+    clusters = effective_clusters(source.objects.clusters, status)
+    inputs = _inputs(source, clusters, renderer, recorded)
+    unchanged = None if full else _unchanged(inputs)
+    placement = _place(source, interp, previous, status, now, observed, unchanged)
     if placement.clusters != inputs.clusters:
         inputs = _inputs(source, placement.clusters, renderer, recorded)
     reported = status or {}
@@ -662,6 +653,47 @@ def render(
         failover_watch=failed.watch(
             any(b.spec.graceful_eviction_tasks for b in placement.bindings)
         ),
+    )
+
+
+def placement(
+    source: loaded.LoadedSource,
+    previous: PreviousRender | None = None,
+    status: Mapping[str, cluster.ClusterStatus] | None = None,
+    *,
+    now: str | None = None,
+) -> Placement:
+    """Where a render of `source` with these inputs (see `render`) places everything, every
+    binding scheduled again as `render(..., full=True)` does, so that each has its diagnosis:
+    what `gitfleet explain` shows."""
+    return _place(source, _interpreter(source), previous, status, now, None, None)
+
+
+def _interpreter(source: loaded.LoadedSource) -> interpreter.Interpreter:
+    objs = source.objects
+    return interpreter.Interpreter(objs.customizations, source.third_party_customizations)
+
+
+def _place(
+    source: loaded.LoadedSource,
+    interp: interpreter.Interpreter,
+    previous: PreviousRender | None,
+    status: Mapping[str, cluster.ClusterStatus] | None,
+    now: str | None,
+    observed: failover.Observed | None,
+    unchanged: detector.Unchanged | None,
+) -> Placement:
+    """The placement half of a render: the one call `render` and `placement` share."""
+    return place(
+        source.objects,
+        interp,
+        previous.bindings if previous else None,
+        cluster_status=status,
+        now=now,
+        observed=observed,
+        settings=source.config.failover,
+        unchanged=unchanged,
+        settle=True,
     )
 
 

@@ -6,24 +6,28 @@ filter's verdict per cluster, the scores and the replica arithmetic; the Schedul
 the dependencies that followed it (or the workloads it followed). KIND is spelled as kubectl
 accepts it: kind, plural or short name, any case, optionally qualified by group
 (`deployments.apps`, `deploy.v1.apps`). Exit 1 when the resource is not in the source or is not
-propagated.
+propagated; a mistyped kind (exit 2), name or namespace (exit 1) gets the closest that exist.
 
-Without a rendered branch to read, the explanation is that of a first render: no previous
-claims or schedule results.
+The placement is made from the inputs `gitfleet render` reads (`gitfleet.inputs`): the rendered
+branch's tip as the previous render (claims and schedule results carry over) and the clusters'
+reported status, every binding scheduled again as `render --full` does. A plain folder, or a
+repository not rendered yet, is explained as a first render.
 """
 
 from __future__ import annotations
 
+import difflib
 import sys
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import click
 
-from gitfleet import errors, interpreter, pipeline, source
+from gitfleet import errors, inputs, pipeline, source
 from gitfleet.cli import options
 from gitfleet.cli import output as out
 from gitfleet.detector import detection
+from gitfleet.gitstore import repository
 from gitfleet.model import _codec, diagnostic, work
 from gitfleet.model.template import ResourceKey, ResourceTemplate
 
@@ -120,7 +124,10 @@ def resolve_kind(token: str, templates: Sequence[ResourceTemplate]) -> GroupKind
         if word in spelled and (not qualifier or gk[0].lower() in groups)
     )
     if not found:
-        raise errors.UsageError(f"unknown kind {token!r}")
+        kinds = {s: k.lower() for (_, k), spelled in _names(templates).items() for s in spelled}
+        close = difflib.get_close_matches(word, sorted(kinds), n=5, cutoff=0.6)
+        hint = _did_you_mean(dict.fromkeys(kinds[s] for s in close))
+        raise errors.UsageError(f"unknown kind {token!r}{hint}")
     used = {(t.key.group, t.kind) for t in templates}
     if len(found) > 1 and any(gk in used for gk in found):
         found = [gk for gk in found if gk in used]
@@ -130,6 +137,17 @@ def resolve_kind(token: str, templates: Sequence[ResourceTemplate]) -> GroupKind
         spelled = ", ".join(f"{guess_plural(k)}.{g or 'core'}" for g, k in found)
         raise errors.UsageError(f"kind {token!r} is ambiguous: qualify it ({spelled})")
     return found[0]
+
+
+def _closest(word: str, known: Iterable[str]) -> list[str]:
+    """The known words closest to a mistyped one, closest first."""
+    return difflib.get_close_matches(word, sorted(set(known)), n=3, cutoff=0.6)
+
+
+def _did_you_mean(close: Iterable[str], option: str = "") -> str:
+    """` (did you mean a or b?)`, or "" when nothing is close."""
+    words = [f"{option}{w}" for w in close]
+    return f" (did you mean {' or '.join(words[:3])}?)" if words else ""
 
 
 def _find(
@@ -172,6 +190,7 @@ def _binding_json(b: detection.Binding) -> dict[str, Any]:
             for s in b.spec.required_by
         ],
         "scheduled": _scheduled_condition(b),
+        "lastScheduledTime": b.status.last_scheduled_time,
     }
 
 
@@ -254,6 +273,8 @@ def _binding_lines(b: dict[str, Any]) -> list[str]:
         )
     clusters = ", ".join(f"{t['name']}={t['replicas']}" for t in b["clusters"]) or "none"
     lines.append(f"clusters: {clusters}")
+    if b["lastScheduledTime"]:
+        lines.append(f"last scheduled: {b['lastScheduledTime']}")
     for s in b["requiredBy"]:
         names = ", ".join(t["name"] for t in s["clusters"]) or "none"
         lines.append(f"required by ResourceBinding {s['namespace']}/{s['name']}: {names}")
@@ -266,6 +287,7 @@ def human(placement: pipeline.Placement, template: ResourceTemplate, data: dict[
     lines = [
         f"{_where(template.key)} ({template.api_version}, {template.origin})",
         f"outcome: {decision.outcome}: {decision.message}",
+        _inputs_line(data["inputs"]),
         *_policy_lines(decision),
     ]
     for b in bindings_of(placement, template):
@@ -288,6 +310,15 @@ def human(placement: pipeline.Placement, template: ResourceTemplate, data: dict[
     return "\n".join(lines) + "\n"
 
 
+def _render_inputs(path: str, loaded: source.LoadedSource) -> inputs.Inputs:
+    repo = repository.open_repository(path) if loaded.revision is not None else None
+    try:
+        return inputs.read(repo, loaded)
+    finally:
+        if repo is not None:
+            repo.close()
+
+
 def _load(repo: str, rev: str | None) -> source.LoadedSource:
     try:
         loaded = source.load(repo, rev)
@@ -303,6 +334,54 @@ def _load(repo: str, rev: str | None) -> source.LoadedSource:
     return loaded
 
 
+def _not_found(
+    placement: pipeline.Placement, group_kind: GroupKind, namespace: str, name: str
+) -> str:
+    """Why KIND/NAME is not explained, with the namespaces it is in, or the names of that kind
+    in the namespace (and the namespaces) closest to what was typed."""
+    same_kind = [t for t in placement.detection.templates if (t.key.group, t.kind) == group_kind]
+    elsewhere = sorted(t.namespace for t in same_kind if t.name == name)
+    if elsewhere:
+        hint = f" (it is in namespace {', '.join(elsewhere)}: use -n)"
+    else:
+        names = [t.name for t in same_kind if t.namespace in (namespace, "")]
+        hint = _did_you_mean(_closest(name, names))
+        namespaces = {t.namespace for t in placement.detection.templates if t.namespace}
+        if not hint and namespace not in namespaces:
+            hint = _did_you_mean(_closest(namespace, namespaces), "-n ")
+    return f"{group_kind[1]} {name} is not in the source in namespace {namespace}{hint}"
+
+
+def _inputs(found: inputs.Inputs, placement: pipeline.Placement) -> dict[str, Any]:
+    """Which render inputs the explanation was made from (`gitfleet render`'s own)."""
+    previous = found.previous
+    return {
+        "renderedBranch": found.branch,
+        "previousRender": previous.commit if previous is not None else None,
+        "previousSource": previous.source_commit if previous is not None else None,
+        "clusterStatus": {
+            c.name: "reported" if c.name in found.status else "declared" for c in placement.clusters
+        },
+    }
+
+
+def _inputs_line(data: dict[str, Any]) -> str:
+    previous = data["previousRender"]
+    if previous is None:
+        line = f"inputs: no previous render on {data['renderedBranch']}"
+    else:
+        line = f"inputs: previous render {previous[:12]} on {data['renderedBranch']}"
+        if data["previousSource"]:
+            line += f" (source {data['previousSource'][:12]})"
+    reported = [n for n, came in data["clusterStatus"].items() if came == "reported"]
+    declared = [n for n, came in data["clusterStatus"].items() if came == "declared"]
+    if reported:
+        line += f"; status reported by {', '.join(reported)}"
+    if declared:
+        line += f"; status declared in the source for {', '.join(declared)}"
+    return line
+
+
 @click.command()
 @click.argument("resource", metavar="KIND/NAME")
 @options.namespace_option
@@ -315,11 +394,8 @@ def explain(resource: str, namespace: str, repo: str, rev: str | None, output: s
     if not slash or not kind_token or not name:
         raise click.UsageError(f"expected KIND/NAME, got {resource!r}")
     loaded = _load(repo, rev)
-    objs = loaded.objects
-    interp = interpreter.Interpreter(
-        customizations=objs.customizations, thirdparty=loaded.third_party_customizations
-    )
-    placement = pipeline.place(objs, interp)
+    found = _render_inputs(repo, loaded)
+    placement = pipeline.placement(loaded, found.previous, found.status, now=found.now)
     try:
         group_kind = resolve_kind(kind_token, placement.detection.templates)
     except errors.UsageError as error:
@@ -327,18 +403,9 @@ def explain(resource: str, namespace: str, repo: str, rev: str | None, output: s
     wanted_namespace = namespace or "default"
     template = _find(placement, group_kind, wanted_namespace, name)
     if template is None:
-        elsewhere = sorted(
-            t.namespace
-            for t in placement.detection.templates
-            if (t.key.group, t.kind, t.name) == (*group_kind, name)
-        )
-        hint = f" (it is in namespace {', '.join(elsewhere)}: use -n)" if elsewhere else ""
-        click.echo(
-            f"{group_kind[1]} {name} is not in the source in namespace {wanted_namespace}{hint}",
-            err=True,
-        )
+        click.echo(_not_found(placement, group_kind, wanted_namespace, name), err=True)
         sys.exit(1)
-    data = report(placement, template)
+    data = {**report(placement, template), "inputs": _inputs(found, placement)}
     out.emit(data, output, human(placement, template, data))
     if not data["bindings"] and data["namespaceSync"] is None:
         sys.exit(1)

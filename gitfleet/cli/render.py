@@ -29,11 +29,11 @@ from typing import Any
 
 import click
 
-from gitfleet import __version__, pipeline, source
+from gitfleet import __version__, inputs, pipeline, source
 from gitfleet.cli import options
 from gitfleet.cli import output as out
 from gitfleet.errors import GitfleetError, InputError, RefConflictError, UsageError
-from gitfleet.gitstore import folder, objects, rendered, repository, status, store
+from gitfleet.gitstore import folder, objects, rendered, repository
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -47,17 +47,6 @@ class Outcome:
     out: str | None
     new_history: tuple[str, ...] = ()
     """The refs that were not at a render, replaced by a parentless render."""
-
-
-def _now(repo: repository.Repository, commit: str) -> str | None:
-    code, stdout, _ = repo.run("show", "-s", "--format=%cI", commit)
-    text = stdout.decode().strip()
-    return text if code == 0 and text else None
-
-
-def _previous(repo: repository.Repository, tip: rendered.Tip) -> pipeline.PreviousRender:
-    fmt = store.object_format(repo)
-    return pipeline.read_previous(tip.commit, tip.files, rendered.reader(repo, tip), fmt.name)
 
 
 def _materialise(
@@ -85,38 +74,31 @@ def run(
     loaded = source.load(repo_path, rev, require_repository=out_dir is None)
     repo = repository.open_repository(repo_path) if loaded.revision is not None else None
     try:
-        target = branch or loaded.config.rendered_branch
+        found = inputs.read(repo, loaded, branch)
         foreign: list[str] = []
         if repo is not None and out_dir is None:
-            foreign = rendered.foreign_refs(repo, target)
+            foreign = rendered.foreign_refs(repo, found.branch)
             if foreign and not new_history:
                 raise rendered.history_error(foreign)
-        tip = rendered.read_tip(repo, target) if repo is not None else None
-        expected = tip.commit if tip is not None else None
-        if tip is not None and not tip.is_render:
-            tip = None
-        previous = _previous(repo, tip) if repo is not None and tip is not None else None
-        now = _now(repo, loaded.revision) if repo is not None and loaded.revision else None
-        reported = status.read_cluster_status(repo)[1] if repo is not None else None
-        result = pipeline.render(loaded, previous, reported, full=full, now=now)
+        result = pipeline.render(loaded, found.previous, found.status, full=full, now=found.now)
         if not result.ok:
-            return Outcome(result, target, None, False, out_dir)
+            return Outcome(result, found.branch, None, False, out_dir)
         if out_dir is not None:
             folder.write(out_dir, _materialise(repo, result.files))
             return Outcome(result, None, None, result.changed, out_dir)
         assert repo is not None and loaded.revision is not None
         published = rendered.publish(
             repo,
-            target,
+            found.branch,
             changes=result.changes,
-            expected=expected,
+            expected=found.tip.commit if found.tip else None,
             source_commit=loaded.revision,
             version=__version__,
-            tip=tip,
+            tip=found.tip,
             new_history=new_history,
         )
         replaced = tuple(foreign)
-        return Outcome(result, target, published.commit, published.created, None, replaced)
+        return Outcome(result, found.branch, published.commit, published.created, None, replaced)
     finally:
         if repo is not None:
             repo.close()

@@ -42,9 +42,9 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
-from gitfleet import __version__, failover, pipeline, source
+from gitfleet import __version__, failover, inputs, pipeline, source
 from gitfleet.errors import ForeignHistoryError, GitfleetError, InputError, RefConflictError
-from gitfleet.gitstore import refs, rendered, status, store
+from gitfleet.gitstore import refs, rendered
 from gitfleet.model import diagnostic, loaded
 from gitfleet.model.origin import Origin
 from gitfleet.service import (
@@ -257,7 +257,8 @@ class Reconciler:
         if foreign:
             raise rendered.history_error(foreign)
         for _ in range(MAX_CONFLICTS):
-            tip = rendered.read_tip(self.repo, self._branch)
+            found = inputs.read(self.repo, loaded_source, self._branch)
+            tip = found.tip
             snapshot = self._failover.observe(tip)
             if (
                 tip is not None
@@ -271,11 +272,7 @@ class Reconciler:
             self._emit("rendering", commit, branch=self._branch, onto=tip.commit if tip else None)
             with _timed(timings, "render"):
                 result = pipeline.render(
-                    loaded_source,
-                    self._previous(tip),
-                    status.read_cluster_status(self.repo)[1],
-                    now=self.repo.commit_time(commit),
-                    observed=snapshot,
+                    loaded_source, found.previous, found.status, now=found.now, observed=snapshot
                 )
             if not result.ok:
                 return self._invalid(commit, list(result.diagnostics), timings)
@@ -328,11 +325,7 @@ class Reconciler:
 
     def _previous(self, tip: rendered.Tip | None) -> pipeline.PreviousRender | None:
         """The tip as the next render reads it (its bindings and render.yaml)."""
-        if tip is None:
-            return None
-        fmt = store.object_format(self.repo)
-        read = rendered.reader(self.repo, tip)
-        return pipeline.read_previous(tip.commit, tip.files, read, fmt.name)
+        return inputs.previous_of(self.repo, tip)
 
     # -- outcomes -------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Mapping
 
-from gitfleet import errors, pipeline, source
+from gitfleet import errors, inputs, source
 from gitfleet import status as fleet_status
 from gitfleet.gitstore import clusterrepos, lookup, rendered, repository, status
 from gitfleet.interpreter import Interpreter
@@ -40,8 +40,8 @@ def _load(path: str, rev: str | None, notes: list[str]) -> loaded.LoadedSource |
 
 
 def _bindings(repo: repository.Repository, tip: rendered.Tip) -> list[fleet_status.Binding]:
-    previous = pipeline.read_previous(tip.commit, tip.files, rendered.reader(repo, tip))
-    return list(previous.bindings.values())
+    previous = inputs.previous_of(repo, tip)
+    return list(previous.bindings.values()) if previous is not None else []
 
 
 def synced(

@@ -5,7 +5,8 @@ per cluster, candidates and replica arithmetic, the Scheduled condition, the res
 spellings of KIND (case, plural, short names, group-qualified, CRD names from the source,
 ambiguity); `-o json` with stable keys; dependencies attached and the workloads a dependency
 follows; the namespace controller; exit codes (not in the source, not propagated, load errors,
-unknown kind, --rev of a plain folder); plain folders and Git revisions.
+unknown kind, --rev of a plain folder); "did you mean" for a mistyped kind, name or namespace;
+plain folders and Git revisions.
 """
 
 from __future__ import annotations
@@ -123,6 +124,7 @@ def test_json_output_has_stable_keys(cli: Any, source: str) -> None:
         "decision",
         "dependencies",
         "diagnostics",
+        "inputs",
         "namespaceSync",
         "schedules",
     ]
@@ -131,6 +133,7 @@ def test_json_output_has_stable_keys(cli: Any, source: str) -> None:
     (binding,) = data["bindings"]
     assert binding["clusters"] == [{"name": "east", "replicas": 2}, {"name": "west", "replicas": 2}]
     assert binding["scheduled"]["status"] == "True"
+    assert data["inputs"]["previousRender"] is None
     (schedule,) = data["schedules"]
     gpu = [f for f in schedule["attempts"][0]["filters"] if f["cluster"] == "gpu"]
     assert gpu[0]["feasible"] is False
@@ -163,6 +166,21 @@ def test_namespace_goes_everywhere(cli: Any, source: str) -> None:
             id="kubectl's default namespace, with a hint",
         ),
         pytest.param(["deploy/nope", "-n", "shop"], "is not in the source", id="not found"),
+        pytest.param(
+            ["deploy/wbe", "-n", "shop"],
+            "Deployment wbe is not in the source in namespace shop (did you mean web?)",
+            id="a close name",
+        ),
+        pytest.param(
+            ["deploy/nope", "-n", "shpo"],
+            "Deployment nope is not in the source in namespace shpo (did you mean -n shop?)",
+            id="a close namespace",
+        ),
+        pytest.param(
+            ["cm/setings", "-n", "shop"],
+            "ConfigMap setings is not in the source in namespace shop (did you mean settings?)",
+            id="a close name of that kind only",
+        ),
     ],
 )
 def test_not_found(cli: Any, source: str, args: list[str], message: str) -> None:
@@ -181,6 +199,12 @@ def test_not_propagated_says_why(cli: Any, source: str) -> None:
     ("args", "code", "message"),
     [
         pytest.param(["gizmo/web"], 2, "unknown kind 'gizmo'", id="unknown kind"),
+        pytest.param(
+            ["deploymnt/web"],
+            2,
+            "unknown kind 'deploymnt' (did you mean deployment?)",
+            id="a close kind",
+        ),
         pytest.param(["web"], 2, "expected KIND/NAME", id="no kind"),
         pytest.param(["deploy/web", "--rev", "HEAD"], 2, "plain folder", id="--rev of a folder"),
     ],

@@ -1,0 +1,59 @@
+"""What a render of a source revision reads from its repository besides the source: the rendered
+branch's tip as the previous render (its bindings hold the previous schedule results), the
+clusters' reported status from their status refs (it supersedes the declared status, field by
+field), and the source commit's time, which stamps schedules.
+
+`gitfleet render`, `gitfleet explain` and the reconciler all read them here, so that an
+explanation is made from the very inputs a render of the same revision uses. A source read from
+a plain folder has none of them: it renders from scratch, on the status the clusters declare.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+
+from gitfleet import pipeline
+from gitfleet.gitstore import rendered, status, store
+from gitfleet.gitstore.repository import Repository
+from gitfleet.model import cluster, loaded
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Inputs:
+    """One render's inputs besides the source."""
+
+    branch: str
+    """The rendered branch."""
+    tip: rendered.Tip | None = None
+    """Its last commit, which a publication compares and swaps."""
+    previous: pipeline.PreviousRender | None = None
+    status: Mapping[str, cluster.ClusterStatus] = dataclasses.field(default_factory=dict)
+    """Each cluster's reported status, by name."""
+    now: str | None = None
+    """The source commit's time (RFC 3339)."""
+
+
+def previous_of(repo: Repository, tip: rendered.Tip | None) -> pipeline.PreviousRender | None:
+    """The tip as the next render reads it (its bindings and render.yaml); none when the
+    branch is at a commit that is not a render, which nothing builds on."""
+    if tip is None or not tip.is_render:
+        return None
+    fmt = store.object_format(repo)
+    return pipeline.read_previous(tip.commit, tip.files, rendered.reader(repo, tip), fmt.name)
+
+
+def read(repo: Repository | None, source: loaded.LoadedSource, branch: str | None = None) -> Inputs:
+    """The inputs of a render of `source` onto `branch` (default: the source's rendered branch)
+    of `repo` (None: the source is a plain folder)."""
+    target = branch or source.config.rendered_branch
+    if repo is None or source.revision is None:
+        return Inputs(branch=target)
+    tip = rendered.read_tip(repo, target)
+    return Inputs(
+        branch=target,
+        tip=tip,
+        previous=previous_of(repo, tip),
+        status=status.read_cluster_status(repo)[1],
+        now=repo.commit_time(source.revision),
+    )
