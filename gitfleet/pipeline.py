@@ -320,6 +320,13 @@ class PreviousRender:
         value = self.report.get("sourceCommit")
         return value if isinstance(value, str) else None
 
+    @property
+    def unscheduled(self) -> tuple[rendering.Unscheduled, ...]:
+        """The resources render.yaml says were not scheduled."""
+        items = self.report.get("unscheduled")
+        found = (rendering.Unscheduled.from_json(i) for i in (items or ()))
+        return tuple(u for u in found if u is not None) if isinstance(items, list) else ()
+
 
 _BINDING_KINDS: dict[str, type[work.ResourceBinding] | type[work.ClusterResourceBinding]] = {
     c.KIND: c for c in (work.ResourceBinding, work.ClusterResourceBinding)
@@ -441,6 +448,8 @@ class RenderResult:
     source_commit: str | None
     placement: Placement | None
     rendered_bindings: int = 0
+    unscheduled: tuple[rendering.Unscheduled, ...] = ()
+    """The resources the scheduler could not place (render.yaml's `unscheduled`)."""
     failover_summary: failover.Summary | None = None
     """What failover recorded in render.yaml and changed, when it ran and changed the tree."""
     failover_watch: failover.Watch | None = None
@@ -606,6 +615,7 @@ def render(
         return RenderResult(
             base=previous.files, changes={}, changed=False, clusters={}, refusals=(),
             diagnostics=(), source_commit=source.revision, placement=None,
+            unscheduled=previous.unscheduled,
         )  # fmt: skip
     problems = validation.validate(source)
     if any(d.severity is diagnostic.Severity.ERROR for d in problems):
@@ -774,6 +784,7 @@ def _result(
         source_commit=source.revision,
         placement=placement,
         rendered_bindings=tree.rendered,
+        unscheduled=tree.unscheduled,
     )
 
 

@@ -11,7 +11,10 @@ change, and gives the same tree.
 
 Any error in the source refuses the whole commit: nothing is written, the branch stays at the
 last good render, and every error is printed as `path:line:col: message` (exit 1). Another
-writer moving the branch meanwhile is an error too (exit 1): render again.
+writer moving the branch meanwhile is an error too (exit 1): render again. A resource the
+scheduler could not place (no cluster fits, not enough capacity) is printed as a warning at its
+template's file and line with the scheduler's reason, listed under `unscheduled` (render.yaml
+and `-o json`), and keeps the clusters it had; the render is still made, and exits 3.
 
 A render builds only on renders: when the rendered branch or a cluster ref is at a commit that
 is not one (reset to a source commit, say), nothing is rendered and the error says how to
@@ -34,6 +37,10 @@ from gitfleet.cli import options
 from gitfleet.cli import output as out
 from gitfleet.errors import GitfleetError, InputError, RefConflictError, UsageError
 from gitfleet.gitstore import folder, objects, rendered, repository
+
+UNSCHEDULED_EXIT = 3
+"""The exit status of a render made (committed, or written to a folder) in which some resource
+could not be scheduled: not 1, which says nothing was rendered."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -117,13 +124,14 @@ def to_json(outcome: Outcome) -> dict[str, Any]:
         "renderedBindings": result.rendered_bindings,
         "clusters": {name: c.to_json() for name, c in result.clusters.items()},
         "refused": [r.to_json() for r in result.refusals],
+        "unscheduled": [u.to_json() for u in result.unscheduled],
         "diagnostics": [d.to_json() for d in result.diagnostics],
     }
 
 
 def human(outcome: Outcome) -> str:
     result = outcome.result
-    lines = [str(d) for d in result.diagnostics]
+    lines = [str(d) for d in result.diagnostics] + [str(u) for u in result.unscheduled]
     if not result.ok:
         lines.append("nothing rendered: fix the errors above")
         return "\n".join(lines) + "\n"
@@ -199,6 +207,8 @@ def render_command(
     out.emit(to_json(outcome), output, human(outcome))
     if not outcome.result.ok:
         sys.exit(1)
+    if outcome.result.unscheduled:
+        sys.exit(UNSCHEDULED_EXIT)
 
 
 render = render_command

@@ -6,8 +6,9 @@ status ref (when there is one: the source commits it last saw and rendered, its 
 file and line, the seconds each step took, each cluster's repository not in line), a table of
 clusters (ready, last heartbeat, the rendered commit applied and whether it is the current
 render of the cluster's folder, drifted manifests, errors) and a table of resources (the
-clusters each is in, replicas ready out of desired, health, clusters that applied it), then
-what went wrong, cluster by cluster. With `--cluster-repos TEMPLATE` (a repository per
+clusters each is in, whether the scheduler placed it, replicas ready out of desired, health,
+clusters that applied it), then what went wrong, cluster by cluster, and each resource not
+scheduled with the scheduler's reason. With `--cluster-repos TEMPLATE` (a repository per
 cluster), each cluster's status ref is first fetched from its own repository into the one read.
 `-o json` prints the same, with each resource's aggregated status and its items as Karmada's
 ResourceBinding status holds them, and the reconciler's status file under `reconciler` (null
@@ -57,6 +58,8 @@ def _reconciler(state: reconciler_state.ReconcilerState) -> list[str]:
     if error is not None:
         source = _short(error.source_commit)
         lines.append(f"  last error: {error} (at {error.time}, source {source})")
+    if state.unscheduled:
+        lines.append(f"  last render: {len(state.unscheduled)} resources not scheduled")
     if state.timings:
         steps = ", ".join(f"{step} {seconds:.3f}s" for step, seconds in state.timings.items())
         lines.append(f"  timings: {steps}")
@@ -87,6 +90,7 @@ def human(view: FleetView) -> str:
         [
             str(r.key),
             str(len(r.clusters)),
+            "-" if r.scheduled is None else _yes_no(r.scheduled.status == "True"),
             "-" if r.desired is None else f"{'-' if r.ready is None else r.ready}/{r.desired}",
             str(r.health),
             f"{sum(1 for i in r.items if i.applied)}/{len(r.items)}",
@@ -94,11 +98,16 @@ def human(view: FleetView) -> str:
         for r in view.resources
     ]
     lines.append("")
-    header = ["RESOURCE", "CLUSTERS", "READY", "HEALTH", "APPLIED"]
+    header = ["RESOURCE", "CLUSTERS", "SCHEDULED", "READY", "HEALTH", "APPLIED"]
     lines += _table(header, resources) if resources else ["no resources"]
     problems = [f"{c.name}: {c.ready}: {c.message}" for c in view.clusters if c.ready != "True"]
     problems += [f"{c.name}: {e}" for c in view.clusters for e in c.errors]
     problems += [f"{r.key}: {r.error}" for r in view.resources if r.error]
+    problems += [
+        f"{r.key}: not scheduled ({r.scheduled.reason}): {r.scheduled.message}"
+        for r in view.resources
+        if r.scheduled is not None and r.scheduled.status == "False"
+    ]
     problems += [f"note: {n}" for n in view.notes]
     if problems:
         lines += ["", *problems]

@@ -4,7 +4,8 @@ ensureWork and the namespace sync controller), as a pure function.
 `render(plan)` turns the final bindings of one source revision into the tree of DESIGN.md §3:
 one manifest per resource and cluster under `works/<cluster>/` (`_work`: replicas, overrides,
 labels, pruning), the Namespaces the clusters need (`_namespaces`), one kustomization per
-cluster and `render.yaml` (`_report`), and each binding under `bindings/`, every file written
+cluster and `render.yaml` (`_report`: with the resources not scheduled, `_unscheduled`), and
+each binding under `bindings/`, every file written
 by the deterministic YAML writer (`_yaml`) at a path built from checked names (`_paths`).
 
 It does no I/O and reads nothing of the previous render but what the plan hands it: the paths
@@ -25,12 +26,22 @@ from typing import Any
 
 from gitfleet.model import diagnostic, work
 from gitfleet.model.template import ResourceKey, ResourceTemplate
-from gitfleet.render import _inputs, _namespaces, _paths, _report, _work, _yaml, _yamlread
+from gitfleet.render import (
+    _inputs,
+    _namespaces,
+    _paths,
+    _report,
+    _unscheduled,
+    _work,
+    _yaml,
+    _yamlread,
+)
 
 Binding = work.ResourceBinding | work.ClusterResourceBinding
 Context = _work.Context
 Output = _work.Output
 Refusal = _work.Refusal
+Unscheduled = _unscheduled.Unscheduled
 Override = _work.Override
 Divide = _work.Divide
 dump_yaml = _yaml.dump
@@ -99,6 +110,7 @@ class Tree:
     rendered: int
     report: Mapping[str, Any]
     """render.yaml's document (written in `files`)."""
+    unscheduled: tuple[Unscheduled, ...] = ()
 
     @property
     def paths(self) -> frozenset[str]:
@@ -246,6 +258,7 @@ def render(plan: Plan) -> Tree:
     refusals = sorted(
         into.refusals, key=lambda r: (r.origin.path, r.origin.line, r.resource, r.cluster)
     )
+    unscheduled = _unscheduled.unscheduled(plan.bindings, {t.key: t for t in plan.templates})
     report = _report.render_file(
         source_commit=plan.source_commit,
         renderer=plan.renderer,
@@ -254,9 +267,10 @@ def render(plan: Plan) -> Tree:
         bindings=len(plan.bindings),
         manifests=counts,
         refusals=refusals,
+        unscheduled=unscheduled,
         warnings=diagnostic.sorted_diagnostics(list(plan.warnings)),
         failover=plan.failover,
         observed_at=plan.observed_at,
     )
     files[_paths.RENDER_FILE] = _yaml.dump(report)
-    return Tree(files, frozenset(kept), tuple(refusals), into.rendered, report)
+    return Tree(files, frozenset(kept), tuple(refusals), into.rendered, report, unscheduled)

@@ -8,11 +8,12 @@ has one, an empty list included: an empty folder is a complete desired state, no
 
 `render.yaml` names the source commit, the renderer, the digest of the inputs every binding
 reads (`inputs`, see `_inputs`), the cluster status the schedule used, the counts, what was
-refused and why, and the warnings; with failover, when the status was observed (`observedAt`)
-and the failover state (unhealthy clusters, evictions waiting or given up). It holds nothing
-that changes when the output does not, except `sourceCommit`, `inputs`, `status` and
-`observedAt`, which name the inputs the output was rendered from: a later render that changes
-no other file makes no rendered commit (see `pipeline.render`).
+refused and why, the resources not scheduled and why (`_unscheduled`), and the warnings;
+with failover, when the status was observed (`observedAt`) and the failover state (unhealthy
+clusters, evictions waiting or given up). It holds nothing that changes when the output does
+not, except `sourceCommit`, `inputs`, `status` and `observedAt`, which name the inputs the
+output was rendered from: a later render that changes no other file makes no rendered commit
+(see `pipeline.render`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gitfleet.model import diagnostic
-from gitfleet.render import _paths, _work, _yaml
+from gitfleet.render import _paths, _unscheduled, _work, _yaml
 
 API_VERSION = "gitfleet.io/v1alpha1"
 KIND = "Render"
@@ -61,6 +62,7 @@ def render_file(
     bindings: int,
     manifests: Mapping[str, int],
     refusals: Sequence[_work.Refusal],
+    unscheduled: Sequence[_unscheduled.Unscheduled],
     warnings: Sequence[diagnostic.Diagnostic],
     failover: Mapping[str, Any] | None = None,
     observed_at: str | None = None,
@@ -78,10 +80,12 @@ def render_file(
             "clusters": len(manifests),
             "manifests": sum(manifests.values()),
             "refused": len(refusals),
+            "unscheduled": len(unscheduled),
             "warnings": len(warnings),
         },
         "clusters": {name: {"manifests": n} for name, n in manifests.items()},
         "refused": [r.to_json() for r in refusals],
+        "unscheduled": [u.to_json() for u in unscheduled],
         "warnings": [w.to_json() for w in warnings],
     }
     if observed_at is not None:

@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from gitfleet import __version__, failover, inputs, pipeline, source
+from gitfleet import render as rendering
 from gitfleet.errors import ForeignHistoryError, GitfleetError, InputError, RefConflictError
 from gitfleet.gitstore import refs, rendered
 from gitfleet.model import diagnostic, loaded
@@ -266,7 +267,8 @@ class Reconciler:
                 and self._blocked_on != commit
                 and not self._failover_due(snapshot)
             ):
-                return self._done(Outcome.UP_TO_DATE, commit, tip.commit, timings)
+                kept = found.previous.unscheduled if found.previous is not None else ()
+                return self._done(Outcome.UP_TO_DATE, commit, tip.commit, timings, kept)
             if self.wake.stopped:
                 return self._abandon(commit)
             self._emit("rendering", commit, branch=self._branch, onto=tip.commit if tip else None)
@@ -289,7 +291,8 @@ class Reconciler:
             published = publication.published
             self._failover.remember(result, published.commit, loaded_source.config.failover)
             outcome = Outcome.RENDERED if published.created else Outcome.UNCHANGED
-            return self._done(outcome, commit, published.commit, timings, result)
+            unscheduled = result.unscheduled
+            return self._done(outcome, commit, published.commit, timings, unscheduled, result)
         raise RefConflictError(
             f"{rendered.branch_ref(self._branch)} kept moving: gave up after {MAX_CONFLICTS} "
             "renders; trying again at the next look"
@@ -335,14 +338,17 @@ class Reconciler:
         commit: str,
         rendered_commit: str,
         timings: dict[str, float],
+        unscheduled: tuple[rendering.Unscheduled, ...],
         result: pipeline.RenderResult | None = None,
     ) -> Outcome:
+        """`unscheduled`: the resources the render on the branch could not schedule."""
         fields: dict[str, events.Value] = {"branch": self._branch, "commit": rendered_commit}
         if result is not None:
             fields["clusters"] = sum(
                 1 for c in result.clusters.values() if c.added or c.changed or c.removed
             )
             fields["refused"] = len(result.refusals)
+        fields["unscheduled"] = len(unscheduled)
         fields["seconds"] = sum(timings.values())
         self._emit(str(outcome), commit, **fields)
         self._copy_works(commit)
@@ -353,6 +359,7 @@ class Reconciler:
                 last_rendered_source=commit,
                 last_rendered=rendered_commit,
                 last_error=None,
+                unscheduled=unscheduled,
             ),
             timings,
         )

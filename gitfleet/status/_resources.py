@@ -14,6 +14,9 @@ it is healthy, and its status aggregated as Karmada's status controllers aggrega
   interpreter has an AggregateStatus hook for the kind (built-in, or the source's Lua), the
   template with its status aggregated from the items.
 
+A binding the scheduler could not place says so by its Scheduled condition (status False, the
+scheduler's reason and message), shown with the row.
+
 Replicas: desired is what the schedule gave the clusters (for Duplicated, each cluster's full
 count); ready is the aggregated `readyReplicas`, else the sum the clusters reported. Health is
 gitfleet's summary, not Karmada's: Unhealthy when any cluster says so, Healthy when every
@@ -50,6 +53,9 @@ class ResourceRow:
     """The template's status aggregated from the items (None: the kind has no hook)."""
     error: str = ""
     """Why the status could not be aggregated."""
+    scheduled: meta.Condition | None = None
+    """The binding's Scheduled condition: False says why the scheduler could not place it (it
+    keeps the clusters it had)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -64,6 +70,11 @@ class ResourceRow:
             "aggregatedStatus": [meta.to_doc(i) for i in self.items],
             "status": self.status,
             "error": self.error,
+            "scheduled": (
+                {k: getattr(self.scheduled, k) for k in ("status", "reason", "message")}
+                if self.scheduled is not None
+                else None
+            ),
         }
 
 
@@ -164,6 +175,7 @@ def row(
         items=items,
         status=status,
         error=problem,
+        scheduled=next((c for c in binding.status.conditions if c.type == "Scheduled"), None),
     )
 
 

@@ -4,8 +4,9 @@ It is written like an agent's status ref (`gitstore.status`: one parentless comm
 compare-and-swap, naming the rendered commit in its `Rendered-Commit` trailer), so `gitfleet
 status` reads every status ref the same way. The file says what the reconciler last saw and
 did: the last source commit seen, the last one rendered and its rendered commit, the last error
-(with file and line when the source was at fault), how long each step took and, with a
-repository per cluster, each cluster's repository that is not in line.
+(with file and line when the source was at fault), how long each step took, the resources the
+last render could not schedule and, with a repository per cluster, each cluster's repository
+that is not in line.
 
 It lives in `status`, below `service`, because the reconciler writes the file and `gitfleet
 status` shows it: both import it from here.
@@ -20,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from gitfleet import render as rendering
 from gitfleet.gitstore import status
 from gitfleet.gitstore.repository import Repository
 from gitfleet.model import diagnostic
@@ -99,6 +101,8 @@ class ReconcilerState:
     cluster_repos: tuple[ClusterRepoError, ...] = ()
     """Sorted by cluster and step; empty when every cluster's repository is in line (or there
     is none)."""
+    unscheduled: tuple[rendering.Unscheduled, ...] = ()
+    """The resources the last render could not schedule (its render.yaml's `unscheduled`)."""
 
 
 def _error_doc(error: LastError) -> dict[str, Any]:
@@ -133,6 +137,7 @@ def document(state: ReconcilerState) -> dict[str, Any]:
             }
             for e in state.cluster_repos
         ],
+        "unscheduled": [u.to_json() for u in state.unscheduled],
     }
 
 
@@ -144,6 +149,8 @@ def dump(state: ReconcilerState) -> bytes:
         del doc["lastError"]
     if not state.cluster_repos:
         del doc["clusterRepoErrors"]
+    if not state.unscheduled:
+        del doc["unscheduled"]
     return yaml.safe_dump(doc, sort_keys=True).encode()
 
 
@@ -178,6 +185,11 @@ def load(data: bytes) -> ReconcilerState | None:
         )
     timings = doc.get("timings")
     raw_repos = doc.get("clusterRepoErrors")
+    raw_unscheduled = doc.get("unscheduled")
+    unscheduled = (
+        rendering.Unscheduled.from_json(item)
+        for item in (raw_unscheduled if isinstance(raw_unscheduled, list) else ())
+    )
     return ReconcilerState(
         source_branch=_str(doc, "sourceBranch"),
         rendered_branch=_str(doc, "renderedBranch"),
@@ -202,6 +214,7 @@ def load(data: bytes) -> ReconcilerState | None:
             for item in (raw_repos if isinstance(raw_repos, list) else ())
             if isinstance(item, dict)
         ),
+        unscheduled=tuple(u for u in unscheduled if u is not None),
     )
 
 

@@ -120,8 +120,8 @@ def test_human(fleet: GitRepo, cli: Invoke) -> None:
     m1 = lines[3].split()
     assert m1[:3] == ["m1", "Push", "True"] and m1[5:] == ["yes", "0", "0"]
     assert lines[4].split() == ["m2", "Pull", "Unknown", "-", "-", "-", "-", "-"]
-    assert lines[6].split() == ["RESOURCE", "CLUSTERS", "READY", "HEALTH", "APPLIED"]
-    assert lines[7].split() == ["Deployment/shop/web", "2", "3/8", "Unknown", "1/2"]
+    assert lines[6].split() == ["RESOURCE", "CLUSTERS", "SCHEDULED", "READY", "HEALTH", "APPLIED"]
+    assert lines[7].split() == ["Deployment/shop/web", "2", "yes", "3/8", "Unknown", "1/2"]
     assert "m2: Unknown: its agent has not reported yet" in lines
 
 

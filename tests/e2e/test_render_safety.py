@@ -10,7 +10,8 @@ Aspects covered:
 - names that pass validation but cannot be paths (spaces, non-ASCII) are refused, and nothing
   is written outside the rendered tree;
 - YAML 1.1 and 1.2 readers read the rendered strings as the source meant them;
-- a binding no cluster fits any more keeps its clusters and manifests (Scheduled is False);
+- a binding no cluster fits any more keeps its clusters and manifests (Scheduled is False;
+  the render lists it under `unscheduled` and exits 3);
 - `--out`: refuses a non-empty folder that is not a previous render and a symbolic link,
   replaces a previous render.
 """
@@ -28,7 +29,7 @@ from builders import make_size_bomb
 from conftest import GitRepo, Invoke
 from ruamel.yaml import YAML
 
-from gitfleet import pipeline, source
+from gitfleet import inputs, pipeline, source
 from gitfleet.cli import render as render_command
 from gitfleet.errors import RefConflictError
 from gitfleet.gitstore import rendered, repository
@@ -91,7 +92,7 @@ def test_a_lost_race_moves_nothing(fleet: GitRepo) -> None:
     assert repo is not None
     tip = rendered.read_tip(repo, "gitfleet/rendered")
     assert tip is not None
-    previous = render_command._previous(repo, tip)
+    previous = inputs.previous_of(repo, tip)
     fleet.commit({"apps/shop/worker.yaml": None})
     result = pipeline.render(source.load(fleet.path), previous, None)
     other = fleet.commit({"apps/shop/search.yaml": None})
@@ -206,7 +207,9 @@ def test_unschedulable_bindings_keep_their_clusters(cli: Invoke, fleet: GitRepo)
     nowhere = (fleet.path / path).read_text().replace("env: production", "env: nowhere")
     fleet.commit({path: nowhere})
     result = cli("render", "--repo", str(fleet.path), "-o", "json")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output
+    listed = {u["resource"]: u["reason"] for u in json.loads(result.output)["unscheduled"]}
+    assert listed["Deployment shop/web"] == "NoClusterFit"
     after = fleet.git("ls-tree", "-r", BRANCH, "--", "works/aws-euw1/shop/Deployment.apps")
     assert after == before
     binding = yaml.safe_load(fleet.git("show", f"{BRANCH}:bindings/shop/Deployment.apps/web.yaml"))

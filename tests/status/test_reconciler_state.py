@@ -1,10 +1,11 @@
 """`reconciler.yaml`: the reconciler's status file.
 
 Aspects covered:
-- a state with a located error, timings and failing cluster repositories round-trips through
-  the file;
+- a state with a located error, timings, failing cluster repositories and resources not
+  scheduled round-trips through the file;
 - the file is sorted, deterministic YAML of kind ReconcilerStatus with camelCase keys; a
-  state without failing cluster repositories has no `clusterRepoErrors`;
+  state without failing cluster repositories has no `clusterRepoErrors`, one where everything
+  was scheduled no `unscheduled`;
 - the document `gitfleet status -o json` shows is the file's with every key, an absent error
   as null and no failing cluster repositories as an empty list;
 - an error names `path:line:col: message`, or just the message when no file is at fault;
@@ -18,6 +19,7 @@ import dataclasses
 import pytest
 import yaml
 
+from gitfleet import render as rendering
 from gitfleet.model import diagnostic
 from gitfleet.model.origin import Origin
 from gitfleet.status import reconciler_state
@@ -43,6 +45,15 @@ STATE = reconciler_state.ReconcilerState(
             source_commit="c" * 40,
             message="cannot reach file:///m1.git",
             since="2026-01-01T00:00:00Z",
+        ),
+    ),
+    unscheduled=(
+        rendering.Unscheduled(
+            Origin("apps/api.yaml", 3, 1),
+            "Deployment shop/api",
+            "Unschedulable",
+            "failed to assign replicas",
+            ("m1",),
         ),
     ),
 )
@@ -77,14 +88,26 @@ def test_file_layout() -> None:
     ]
     assert list(doc) == sorted(doc)
     assert reconciler_state.dump(STATE) == reconciler_state.dump(STATE)
-    in_line = dataclasses.replace(STATE, cluster_repos=())
+    assert doc["unscheduled"] == [
+        {
+            "path": "apps/api.yaml",
+            "line": 3,
+            "col": 1,
+            "resource": "Deployment shop/api",
+            "reason": "Unschedulable",
+            "message": "failed to assign replicas",
+            "clusters": ["m1"],
+        }
+    ]
+    in_line = dataclasses.replace(STATE, cluster_repos=(), unscheduled=())
     assert "clusterRepoErrors" not in yaml.safe_load(reconciler_state.dump(in_line))
+    assert "unscheduled" not in yaml.safe_load(reconciler_state.dump(in_line))
 
 
 def test_document_has_every_key() -> None:
-    bare = dataclasses.replace(STATE, last_error=None, cluster_repos=())
+    bare = dataclasses.replace(STATE, last_error=None, cluster_repos=(), unscheduled=())
     doc = reconciler_state.document(bare)
-    assert (doc["lastError"], doc["clusterRepoErrors"]) == (None, [])
+    assert (doc["lastError"], doc["clusterRepoErrors"], doc["unscheduled"]) == (None, [], [])
     assert sorted(doc) == sorted(reconciler_state.document(STATE))
     assert yaml.safe_load(reconciler_state.dump(STATE)) == reconciler_state.document(STATE)
 

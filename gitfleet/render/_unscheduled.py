@@ -1,0 +1,103 @@
+"""The resources the scheduler could not place: their binding's Scheduled condition is False
+(Karmada: the scheduler's patchBindingStatusCondition, reasons NoClusterFit, Unschedulable,
+SchedulerError). render.yaml lists them under `unscheduled`, so a placement that fails is said
+where the render is recorded, not only in the binding.
+
+Such a binding keeps the clusters it had: Karmada keeps the previous result on Unschedulable
+and SchedulerError, and gitfleet keeps it on NoClusterFit as well (docs/karmada-compatibility.md).
+A binding never scheduled therefore runs nowhere.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from gitfleet.model import loaded, work
+from gitfleet.model.origin import Origin
+from gitfleet.model.template import ResourceKey, ResourceTemplate
+
+SCHEDULED = "Scheduled"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Unscheduled:
+    """A resource not placed, at its template's file and line, why, and the clusters it stays
+    on (the previous result)."""
+
+    origin: Origin
+    resource: str
+    reason: str
+    message: str
+    clusters: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.origin.path,
+            "line": self.origin.line,
+            "col": self.origin.col,
+            "resource": self.resource,
+            "reason": self.reason,
+            "message": self.message,
+            "clusters": list(self.clusters),
+        }
+
+    @classmethod
+    def from_json(cls, item: Any) -> Unscheduled | None:
+        """An entry of render.yaml's `unscheduled` (None: not one)."""
+        if not isinstance(item, dict):
+            return None
+
+        def text(key: str) -> str:
+            value = item.get(key)
+            return value if isinstance(value, str) else ""
+
+        def number(key: str) -> int:
+            value = item.get(key)
+            return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+        clusters = item.get("clusters")
+        return cls(
+            Origin(text("path"), number("line"), number("col")),
+            text("resource"),
+            text("reason"),
+            text("message"),
+            tuple(str(c) for c in clusters) if isinstance(clusters, list) else (),
+        )
+
+    def __str__(self) -> str:
+        stays = (
+            f"it stays on {', '.join(self.clusters)} (the previous result)"
+            if self.clusters
+            else "it runs on no cluster"
+        )
+        return (
+            f"{self.origin}: warning: {self.resource} is not scheduled ({self.reason}): "
+            f"{self.message.rstrip('.')}; {stays}"
+        )
+
+
+def unscheduled(
+    bindings: Iterable[work.ResourceBinding | work.ClusterResourceBinding],
+    templates: Mapping[ResourceKey, ResourceTemplate],
+) -> tuple[Unscheduled, ...]:
+    """The bindings whose Scheduled condition is False, located at their templates (at the
+    binding when its template is not at hand), sorted by file and line."""
+    found = []
+    for binding in bindings:
+        condition = next((c for c in binding.status.conditions if c.type == SCHEDULED), None)
+        if condition is None or condition.status != "False":
+            continue
+        r = binding.spec.resource
+        template = templates.get(ResourceKey(r.api_version, r.kind, r.namespace, r.name))
+        found.append(
+            Unscheduled(
+                template.origin if template is not None else binding.origin,
+                loaded.describe(r.kind, r.namespace, r.name),
+                condition.reason,
+                condition.message,
+                tuple(t.name for t in binding.spec.clusters),
+            )
+        )
+    return tuple(sorted(found, key=lambda u: (u.origin.path, u.origin.line, u.resource)))
