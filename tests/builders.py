@@ -123,6 +123,16 @@ def make_policy(
     }
 
 
+DYNAMIC_WEIGHT = {
+    "replicaScheduling": {
+        "replicaSchedulingType": "Divided",
+        "replicaDivisionPreference": "Weighted",
+        "weightPreference": {"dynamicWeight": "AvailableReplicas"},
+    }
+}
+"""A placement that divides replicas by the clusters' available replicas (it reads capacity)."""
+
+
 def make_cluster_policy(
     name: str, *selectors: Doc, priority: int | None = None, **spec: Any
 ) -> Doc:

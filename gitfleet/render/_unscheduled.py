@@ -17,6 +17,7 @@ from typing import Any
 from gitfleet.model import loaded, work
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import ResourceKey, ResourceTemplate
+from gitfleet.render import _work
 
 SCHEDULED = "Scheduled"
 
@@ -34,9 +35,7 @@ class Unscheduled:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "path": self.origin.path,
-            "line": self.origin.line,
-            "col": self.origin.col,
+            **_work.located(self.origin),
             "resource": self.resource,
             "reason": self.reason,
             "message": self.message,

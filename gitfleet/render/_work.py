@@ -73,6 +73,11 @@ _CLAIM_PREFIXES = ("propagationpolicy.karmada.io/", "clusterpropagationpolicy.ka
 _CONFLICT_VALUES = ("abort", "overwrite")
 
 
+def located(origin: Origin) -> dict[str, Any]:
+    """Where a render.yaml entry points in the source."""
+    return {"path": origin.path, "line": origin.line, "col": origin.col}
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Refusal:
     """A manifest not rendered for a cluster (empty: for every cluster), and why."""
@@ -84,9 +89,7 @@ class Refusal:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "path": self.origin.path,
-            "line": self.origin.line,
-            "col": self.origin.col,
+            **located(self.origin),
             "resource": self.resource,
             "cluster": self.cluster,
             "message": self.message,

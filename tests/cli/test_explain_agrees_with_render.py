@@ -15,25 +15,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 import yaml
-from builders import make_cluster, make_deployment, make_policy, selector
+from builders import DYNAMIC_WEIGHT, make_cluster, make_deployment, make_policy, selector
 from conftest import GitRepo, Invoke
-from status.status_kit import report_files
+from status.status_kit import report_no_room
 
-from gitfleet.gitstore import repository, status
-from gitfleet.model import cluster, meta
-
-DIVIDED = {
-    "replicaScheduling": {
-        "replicaSchedulingType": "Divided",
-        "replicaDivisionPreference": "Weighted",
-        "weightPreference": {"dynamicWeight": "AvailableReplicas"},
-    }
-}
 SOURCE = {
     "apps/web.yaml": [make_deployment("web", replicas=4)],
-    "policies/web.yaml": [make_policy("web", selector(name="web"), placement=DIVIDED)],
+    "policies/web.yaml": [make_policy("web", selector(name="web"), placement=DYNAMIC_WEIGHT)],
     "clusters.yaml": [make_cluster("east", cpu="8"), make_cluster("west", cpu="8")],
 }
 
@@ -41,32 +30,6 @@ SOURCE = {
 def _commit(git_repo: GitRepo) -> str:
     files = {rel: yaml.safe_dump_all(docs, sort_keys=False) for rel, docs in SOURCE.items()}
     return git_repo.commit(files)
-
-
-def _report_no_capacity(path: Path, name: str) -> None:
-    """`name`'s agent reports a ready cluster with no room left."""
-    full = {"cpu": "8", "memory": "64Gi", "pods": "110"}
-    reported = cluster.ClusterStatus(
-        kubernetes_version="v1.31.0",
-        conditions=(meta.Condition(type="Ready", status="True", reason="ClusterReady"),),
-        resource_summary=cluster.ResourceSummary(allocatable=full, allocated=full),
-    )
-    repo = repository.open_repository(path)
-    assert repo is not None
-    try:
-        files = report_files(name, status=reported)
-        status.write_status(repo, name, files, expected=None, rendered_commit="r1")
-    finally:
-        repo.close()
-
-
-@pytest.fixture(name="elsewhere")
-def elsewhere_fixture(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Another current directory: the repository is given relative to it."""
-    here = tmp_path / "elsewhere"
-    here.mkdir()
-    monkeypatch.chdir(here)
-    return here
 
 
 def _rendered_clusters(git_repo: GitRepo) -> list[dict[str, object]]:
@@ -98,8 +61,7 @@ def test_reported_capacity_places_nothing_in_both(
     cli: Invoke, git_repo: GitRepo, elsewhere: Path
 ) -> None:
     source_commit = _commit(git_repo)
-    _report_no_capacity(git_repo.path, "east")
-    _report_no_capacity(git_repo.path, "west")
+    report_no_room(git_repo.path, "east", "west")
     assert cli("render", "--repo", "../source").exit_code == 3
     assert _rendered_clusters(git_repo) == []
     result = cli("explain", "deploy/web", "-n", "shop", "--repo", "../source")

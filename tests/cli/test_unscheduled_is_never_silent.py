@@ -17,26 +17,13 @@ Aspects covered:
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
-import pytest
 import yaml
-from builders import make_cluster, make_deployment, make_policy, selector
+from builders import DYNAMIC_WEIGHT, make_cluster, make_deployment, make_policy, selector
 from conftest import GitRepo, Invoke
-from status.status_kit import report_files
+from status.status_kit import report_no_room
 
-from gitfleet.agent import report
-from gitfleet.gitstore import repository, status
-from gitfleet.model import cluster, meta
-
-DIVIDED = {
-    "replicaScheduling": {
-        "replicaSchedulingType": "Divided",
-        "replicaDivisionPreference": "Weighted",
-        "weightPreference": {"dynamicWeight": "AvailableReplicas"},
-    }
-}
 REASON = "Clusters available replicas 0 are not enough to schedule"
 
 
@@ -49,37 +36,11 @@ def _source(placement: dict[str, object]) -> dict[str, str]:
     return {rel: yaml.safe_dump_all(d, sort_keys=False) for rel, d in docs.items()}
 
 
-def _report_full(path: Path, *names: str) -> None:
-    """The clusters' agents report, now, ready clusters with no room left."""
-    full = {"cpu": "8", "memory": "64Gi", "pods": "110"}
-    reported = cluster.ClusterStatus(
-        kubernetes_version="v1.31.0",
-        conditions=(meta.Condition(type="Ready", status="True", reason="ClusterReady"),),
-        resource_summary=cluster.ResourceSummary(allocatable=full, allocated=full),
-    )
-    repo = repository.open_repository(path)
-    assert repo is not None
-    try:
-        for name in names:
-            files = report_files(name, status=reported, heartbeat=report.timestamp(time.time()))
-            status.write_status(repo, name, files, expected=None, rendered_commit="r1")
-    finally:
-        repo.close()
-
-
-@pytest.fixture(name="elsewhere")
-def elsewhere_fixture(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    here = tmp_path / "elsewhere"
-    here.mkdir()
-    monkeypatch.chdir(here)
-    return here
-
-
 def test_no_capacity_is_a_warning_and_exit_3(
     cli: Invoke, git_repo: GitRepo, elsewhere: Path
 ) -> None:
-    git_repo.commit(_source(DIVIDED))
-    _report_full(git_repo.path, "east", "west")
+    git_repo.commit(_source(DYNAMIC_WEIGHT))
+    report_no_room(git_repo.path, "east", "west")
     result = cli("render", "--repo", "../source")
     assert result.exit_code == 3, result.output
     assert (
@@ -124,8 +85,8 @@ def test_no_cluster_fits_keeps_the_previous_clusters(
 
 
 def test_status_shows_the_reason(cli: Invoke, git_repo: GitRepo, elsewhere: Path) -> None:
-    git_repo.commit(_source(DIVIDED))
-    _report_full(git_repo.path, "east", "west")
+    git_repo.commit(_source(DYNAMIC_WEIGHT))
+    report_no_room(git_repo.path, "east", "west")
     assert cli("render", "--repo", "../source").exit_code == 3
     shown = cli("status", "--repo", "../source")
     assert shown.exit_code == 0
@@ -144,8 +105,8 @@ def test_status_shows_the_reason(cli: Invoke, git_repo: GitRepo, elsewhere: Path
 def test_reconcile_records_it_in_its_status_ref(
     cli: Invoke, git_repo: GitRepo, elsewhere: Path
 ) -> None:
-    git_repo.commit(_source(DIVIDED))
-    _report_full(git_repo.path, "east", "west")
+    git_repo.commit(_source(DYNAMIC_WEIGHT))
+    report_no_room(git_repo.path, "east", "west")
     done = cli("reconcile", "--repo", "../source", "--once", "--no-watch")
     assert done.exit_code == 0, done.output
     assert "unscheduled=1" in done.output

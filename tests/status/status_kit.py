@@ -1,14 +1,19 @@
 """What the status tests share: status ref files written the way agents write them (through
-`agent.report`, from a sync result and a cluster status), and bindings with a schedule result.
+`agent.report`, from a sync result and a cluster status), written into a repository, and
+bindings with a schedule result.
 Imported as `status.status_kit` (tests/ is on the path)."""
 
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from gitfleet.agent import apply, identity, report
+from gitfleet.gitstore import repository
+from gitfleet.gitstore import status as status_refs
 from gitfleet.model import cluster, meta, policy, work
 from gitfleet.model.origin import Origin
 
@@ -77,6 +82,36 @@ def report_files(
         report.CLUSTER_FILE: report.encode(summary),
         report.WORKS_FILE: report.encode(report.works_document(result)),
     }
+
+
+def no_room_status() -> cluster.ClusterStatus:
+    """A ready cluster whose capacity is all taken."""
+    full = {"cpu": "8", "memory": "64Gi", "pods": "110"}
+    return dataclasses.replace(
+        ready_status(),
+        resource_summary=cluster.ResourceSummary(allocatable=full, allocated=full),
+    )
+
+
+def report_no_room(path: Path, *names: str) -> None:
+    """The agents of `names` report, now, ready clusters with no room left."""
+    beat = report.timestamp(time.time())
+    write_reports(
+        path, {n: report_files(n, status=no_room_status(), heartbeat=beat) for n in names}
+    )
+
+
+def write_reports(path: Path, reports: Mapping[str, Mapping[str, bytes]]) -> None:
+    """Write each cluster's status ref files into the repository at `path`, as its agent does."""
+    repo = repository.open_repository(path)
+    assert repo is not None
+    try:
+        for name, files in reports.items():
+            current = status_refs.read_status(repo, name)
+            expected = current.commit if current else None
+            status_refs.write_status(repo, name, files, expected=expected, rendered_commit="r1")
+    finally:
+        repo.close()
 
 
 def binding(
