@@ -4,8 +4,9 @@ Reads the rendered branch's tip, every cluster's status ref and the source commi
 rendered from (`gitfleet.status.read`), and prints what the reconciler last reported on its own
 status ref (when there is one: the source commits it last saw and rendered, its last error with
 file and line, the seconds each step took, each cluster's repository not in line), a table of
-clusters (ready, last heartbeat, the rendered commit applied and whether it is the current
-render of the cluster's folder, drifted manifests, errors) and a table of resources (the
+clusters (ready, last heartbeat, the rendered commit applied, synced: whether it is the
+current render of the cluster's folder and was applied without error, the same for Push and
+Pull clusters, drifted manifests, errors) and a table of resources (the
 clusters each is in, whether the scheduler placed it, replicas ready out of desired, health,
 clusters that applied it), then what went wrong, cluster by cluster, and each resource not
 scheduled with the scheduler's reason. With `--cluster-repos TEMPLATE` (a repository per

@@ -27,12 +27,12 @@ from gitfleet.status import read as status_read
 from gitfleet.status import reports
 
 
-def _report(found: reports.ClusterReport, synced: bool | None) -> failover.Report:
+def _report(found: reports.ClusterReport, current: bool | None) -> failover.Report:
     return failover.Report(
         heartbeat=found.heartbeat,
         ready=found.ready_condition,
         rendered_commit=found.rendered_commit,
-        current=bool(synced),
+        current=bool(current),
         health={
             m.key: m.health if m.applied else work.ResourceHealth.UNKNOWN for m in found.manifests
         },
@@ -42,9 +42,9 @@ def _report(found: reports.ClusterReport, synced: bool | None) -> failover.Repor
 def snapshot(repo: Repository, tip: rendered.Tip | None, at: str) -> failover.Observed:
     """Every cluster's last report, read at `at` (RFC 3339)."""
     found = status_read.reports_of(repo)
-    synced = status_read.synced(repo, tip, found)
+    current = status_read.current(repo, tip, found)
     return failover.Observed(
-        at=at, reports={name: _report(r, synced.get(name)) for name, r in sorted(found.items())}
+        at=at, reports={name: _report(r, current.get(name)) for name, r in sorted(found.items())}
     )
 
 

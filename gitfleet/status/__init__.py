@@ -4,7 +4,8 @@
 templates and interpreter of the source it was rendered from, and the time, give a `FleetView`:
 
 - a row per cluster (`_clusters`): ready, last heartbeat, the rendered commit it applied and
-  whether that is the current render of its folder, drift, errors;
+  whether that is the current render of its folder, synced (current, without errors), drift,
+  errors;
 - a row per binding (`_resources`): the clusters it expects its resource in, replicas desired
   and ready, health, and the resource's status aggregated through the interpreter's
   AggregateStatus (built-in rules and the source's Lua customizations);
@@ -27,6 +28,7 @@ from gitfleet.model.template import RawObject, ResourceKey
 from gitfleet.status import _clusters, _resources, reconciler_state, reports
 
 ClusterRow = _clusters.ClusterRow
+Applied = _clusters.Applied
 ResourceRow = _resources.ResourceRow
 Binding = _resources.Binding
 expected_clusters = _resources.expected_clusters
@@ -73,7 +75,7 @@ def fleet(
     bindings: Sequence[Binding],
     reports_by_cluster: Mapping[str, reports.ClusterReport],
     modes: Mapping[str, str],
-    synced: Mapping[str, bool | None],
+    applied: Mapping[str, Applied],
     templates: Mapping[ResourceKey, RawObject],
     interp: Interpreter,
     now: datetime.datetime,
@@ -83,13 +85,13 @@ def fleet(
 ) -> FleetView:
     """The fleet as of `now`.
 
-    `modes`: every cluster of the fleet (its sync mode, "" when unknown); `synced`: per cluster,
-    whether the rendered commit it reported applies the current render of its folder;
+    `modes`: every cluster of the fleet (its sync mode, "" when unknown); `applied`: per cluster,
+    the rendered commit whose folder it applied and whether that is the current render of it;
     `grace`: seconds after its last heartbeat a cluster's report is no longer trusted."""
     return FleetView(
         rendered=rendered,
         observed_at=times.text(now),
-        clusters=_clusters.rows(modes, reports_by_cluster, synced, now=now, grace=grace),
+        clusters=_clusters.rows(modes, reports_by_cluster, applied, now=now, grace=grace),
         resources=_resources.rows(bindings, reports_by_cluster, templates, interp),
         notes=tuple(notes),
         reconciler=reconciler,

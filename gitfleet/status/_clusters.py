@@ -1,6 +1,14 @@
 """One row per cluster: is it ready, when did its agent last report, which rendered commit did
 it apply and is that the current one, what drifted, what failed.
 
+The same words mean the same for Push and Pull clusters. `renderedCommit` (APPLIED) is a commit
+of the rendered branch: the one a push agent synced from, or, for a pull agent, which applies
+the cluster's own ref, the render that wrote the commit it applied. `current`: the folder the
+agent applied is the one the rendered branch's tip has for the cluster. `synced` (SYNCED): it is
+current and the agent's last sync of it had no error (every manifest applied, nothing left
+undeleted, the report readable); a cluster that applied the latest render with errors is not
+synced.
+
 Ready follows Karmada's cluster controller (pkg/controllers/cluster/cluster_controller.go
 tryUpdateClusterHealth): a cluster whose agent has not reported within the grace period is
 Unknown (`ClusterStatusUnknown`), whatever it said last; otherwise it is what its agent reported
@@ -34,9 +42,14 @@ class ClusterRow:
     """Its agent has written a status ref (the fields below are about that report)."""
     heartbeat: str | None = None
     rendered_commit: str = ""
-    """The rendered commit the agent last applied."""
-    synced: bool | None = None
+    """The rendered branch's commit whose folder the agent last applied ("": not found)."""
+    reported_commit: str = ""
+    """The commit the agent reported: of the rendered branch (Push) or of the cluster's own
+    ref (Pull)."""
+    current: bool | None = None
     """Whether what it applied is the current render of its folder (None: cannot tell)."""
+    synced: bool | None = None
+    """`current`, and its last sync had no error (None: cannot tell)."""
     converged: bool | None = None
     manifests: int = 0
     applied: int = 0
@@ -53,6 +66,8 @@ class ClusterRow:
             "reported": self.reported,
             "heartbeat": self.heartbeat,
             "renderedCommit": self.rendered_commit,
+            "reportedCommit": self.reported_commit,
+            "current": self.current,
             "synced": self.synced,
             "converged": self.converged,
             "manifests": self.manifests,
@@ -87,11 +102,21 @@ def _errors(report: reports.ClusterReport) -> tuple[str, ...]:
     return tuple(found)
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Applied:
+    """What a cluster's agent applied, as the rendered branch knows it."""
+
+    rendered_commit: str = ""
+    """The rendered branch's commit whose folder it applied ("": not found)."""
+    current: bool | None = None
+    """That folder is the tip's (None: its commit is not in the repository)."""
+
+
 def row(
     name: str,
     mode: str,
     report: reports.ClusterReport | None,
-    synced: bool | None,
+    applied: Applied,
     *,
     now: datetime.datetime,
     grace: float,
@@ -99,6 +124,8 @@ def row(
     ready, reason, message = _readiness(report, now, grace)
     if report is None:
         return ClusterRow(name=name, mode=mode, ready=ready, reason=reason, message=message)
+    errors = _errors(report)
+    clean = not errors and report.converged is not False
     return ClusterRow(
         name=name,
         mode=mode,
@@ -107,20 +134,22 @@ def row(
         message=message,
         reported=True,
         heartbeat=report.heartbeat,
-        rendered_commit=report.rendered_commit,
-        synced=synced,
+        rendered_commit=applied.rendered_commit,
+        reported_commit=report.rendered_commit,
+        current=applied.current,
+        synced=None if applied.current is None else applied.current and clean,
         converged=report.converged,
         manifests=len(report.manifests),
         applied=sum(1 for m in report.manifests if m.applied),
         drifted=sum(1 for m in report.manifests if m.drifted),
-        errors=_errors(report),
+        errors=errors,
     )
 
 
 def rows(
     names: Mapping[str, str],
     found: Mapping[str, reports.ClusterReport],
-    synced: Mapping[str, bool | None],
+    applied: Mapping[str, Applied],
     *,
     now: datetime.datetime,
     grace: float,
@@ -128,5 +157,6 @@ def rows(
     """A row for every cluster of `names` (name to mode) and every one that reported."""
     every = sorted(set(names) | set(found))
     return tuple(
-        row(n, names.get(n, ""), found.get(n), synced.get(n), now=now, grace=grace) for n in every
+        row(n, names.get(n, ""), found.get(n), applied.get(n, Applied()), now=now, grace=grace)
+        for n in every
     )

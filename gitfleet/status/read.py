@@ -7,8 +7,10 @@ source commit (a repository holding only the rendered branch) the built-in inter
 aggregate the status, templates are known by their identity only, and clusters' sync modes are
 not known; without a render there are no resources, only the clusters (declared or reported).
 
-A cluster is `synced` when the tree its reported commit holds at `works/<cluster>` is the tip's
-(None when that commit is not in the repository).
+A cluster's applied folder is `current` when the tree its reported commit holds at
+`works/<cluster>` is the tip's (None when that commit is not in the repository); the rendered
+commit it applied is the one it reported, or for a commit of the cluster's own ref (a pull
+agent's), the render that wrote it (`applied`).
 
 The reconciler's own status ref is read apart (`reconciler_state`), as it stands: it says how
 far the reconciler got, which may be past the tip (a source commit that did not validate).
@@ -44,23 +46,65 @@ def _bindings(repo: repository.Repository, tip: rendered.Tip) -> list[fleet_stat
     return list(previous.bindings.values()) if previous is not None else []
 
 
-def synced(
+def _folders(
+    repo: repository.Repository, commits: Mapping[str, str]
+) -> tuple[dict[str, str | None], dict[str, bool]]:
+    """Per cluster, the tree of `works/<cluster>` in the commit given for it, and whether that
+    commit is in the repository at all."""
+    names = sorted(commits)
+    trees = lookup.object_ids(repo, [f"{commits[n]}:{rendered.WORKS}/{n}" for n in names])
+    known = lookup.object_ids(repo, [commits[n] for n in names])
+    return dict(zip(names, trees, strict=True)), {
+        n: oid is not None for n, oid in zip(names, known, strict=True)
+    }
+
+
+def current(
     repo: repository.Repository,
     tip: rendered.Tip | None,
     found: Mapping[str, reports.ClusterReport],
 ) -> dict[str, bool | None]:
     """Per cluster that reported, whether what it applied is the tip's render of its folder
     (None when its commit is not in the repository)."""
-    names = sorted(n for n, r in found.items() if r.rendered_commit)
-    trees = lookup.object_ids(
-        repo, [f"{found[n].rendered_commit}:{rendered.WORKS}/{n}" for n in names]
-    )
-    commits = lookup.object_ids(repo, [found[n].rendered_commit for n in names])
-    by_name: dict[str, bool | None] = {}
-    for name, tree, commit in zip(names, trees, commits, strict=True):
-        current = tip.folders.get(f"{rendered.WORKS}/{name}") if tip is not None else None
-        by_name[name] = None if commit is None else tree == current
-    return by_name
+    reported = {n: r.rendered_commit for n, r in found.items() if r.rendered_commit}
+    trees, known = _folders(repo, reported)
+    return {n: (trees[n] == _tip_folder(tip, n)) if known[n] else None for n in sorted(reported)}
+
+
+def _tip_folder(tip: rendered.Tip | None, name: str) -> str | None:
+    return tip.folders.get(f"{rendered.WORKS}/{name}") if tip is not None else None
+
+
+def applied(
+    repo: repository.Repository,
+    tip: rendered.Tip | None,
+    found: Mapping[str, reports.ClusterReport],
+) -> dict[str, fleet_status.Applied]:
+    """Per cluster that reported, the rendered branch's commit whose folder it applied, and
+    whether that folder is the tip's. A push agent reports that commit itself; a pull agent
+    reports a commit of the cluster's own ref, which was written by the oldest render of the
+    same source commit that has the same folder."""
+    is_current = current(repo, tip, found)
+    wanted = {n: found[n].rendered_commit for n in is_current}
+    tips = {tip.commit} if tip is not None else set()
+    history = lookup.sources(repo, tip.commit) if tip and set(wanted.values()) - tips else []
+    on_branch = tips | {commit for commit, _ in history}
+    by_source: dict[str, list[str]] = {}
+    for commit, source_commit in reversed(history):
+        by_source.setdefault(source_commit, []).append(commit)
+    own = {n: c for n, c in wanted.items() if c not in on_branch and is_current[n] is not None}
+    trees, _ = _folders(repo, own)
+    resolved = {n: c for n, c in wanted.items() if c in on_branch}
+    made_from = lookup.source_commits(repo, own.values())
+    tried = [(n, c) for n in sorted(own) for c in by_source.get(made_from.get(own[n], ""), [])]
+    written = lookup.object_ids(repo, [f"{c}:{rendered.WORKS}/{n}" for n, c in tried])
+    for (name, commit), tree in zip(tried, written, strict=True):
+        if name not in resolved and tree == trees[name]:
+            resolved[name] = commit
+    return {
+        n: fleet_status.Applied(rendered_commit=resolved.get(n, ""), current=is_current[n])
+        for n in is_current
+    }
 
 
 def reports_of(repo: repository.Repository) -> dict[str, reports.ClusterReport]:
@@ -140,7 +184,7 @@ def read(
             bindings=_bindings(repo, tip) if tip is not None else [],
             reports_by_cluster=found,
             modes=modes,
-            synced=synced(repo, tip, found),
+            applied=applied(repo, tip, found),
             templates=templates,
             interp=interp,
             now=now,

@@ -92,7 +92,8 @@ def test_json(fleet: GitRepo, cli: Invoke) -> None:
     assert (m1["name"], m1["mode"], m1["ready"], m1["reported"], m1["synced"]) == (
         "m1", "Push", "True", True, True,
     )  # fmt: skip
-    assert m1["renderedCommit"] == fleet.git("rev-parse", "gitfleet/works/m1")
+    assert m1["renderedCommit"] == fleet.git("rev-parse", "gitfleet/rendered")
+    assert m1["reportedCommit"] == fleet.git("rev-parse", "gitfleet/works/m1")
     assert (m2["name"], m2["mode"], m2["ready"], m2["reason"], m2["reported"]) == (
         "m2", "Pull", "Unknown", "NoReport", False,
     )  # fmt: skip

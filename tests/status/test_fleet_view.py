@@ -10,7 +10,8 @@ Aspects covered:
   customization (the example's Widget), none for kinds without a hook, and a failing
   aggregation reported on its row;
 - per cluster: ready as its agent says while its heartbeat is fresh, Unknown once it is older
-  than the grace period or when it never reported; the applied commit, synced, drift, errors;
+  than the grace period or when it never reported; the applied rendered commit and the one
+  reported, current, synced (current and without errors: one with errors is not), drift, errors;
 - the view's JSON has stable keys (`reconciler` null when no reconciler status was read).
 """
 
@@ -48,7 +49,7 @@ def _view(
     interp: Interpreter | None = None,
     templates: Mapping[ResourceKey, RawObject] | None = None,
     modes: Mapping[str, str] | None = None,
-    synced: Mapping[str, bool | None] | None = None,
+    applied: Mapping[str, status.Applied] | None = None,
     now: datetime.datetime | None = None,
 ) -> status.FleetView:
     assert AT is not None
@@ -57,7 +58,7 @@ def _view(
         bindings=bindings,
         reports_by_cluster={name: reports.decode(name, files) for name, files in found.items()},
         modes=modes or {},
-        synced=synced or {},
+        applied=applied or {},
         templates=templates or {},
         interp=interp or Interpreter(),
         now=now or AT,
@@ -207,10 +208,12 @@ def test_cluster_rows() -> None:
         ),
         "m2": report_files("m2", [_web(1)]),
     }
-    rows = _view([], found, modes={"m3": "Push"}, synced={"m1": False, "m2": True}).clusters
+    applied = {"m1": status.Applied("r1", current=True), "m2": status.Applied("r1", current=True)}
+    rows = _view([], found, modes={"m3": "Push"}, applied=applied).clusters
     assert [r.name for r in rows] == ["m1", "m2", "m3"]
     first = rows[0]
-    assert (first.rendered_commit, first.synced, first.converged) == ("abc", False, False)
+    assert (first.rendered_commit, first.reported_commit) == ("r1", "abc")
+    assert (first.current, first.synced, first.converged) == (True, False, False)
     assert (first.manifests, first.applied, first.drifted) == (2, 1, 1)
     assert first.errors == ("stopped", "works/m1/shop/ConfigMap.apps/c.yaml: denied")
     assert rows[1].synced is True and rows[1].errors == ()
@@ -228,8 +231,9 @@ def test_the_json_keys() -> None:
     assert doc["reconciler"] is None
     assert doc["observedAt"] == "2026-01-01T00:10:30Z"
     assert sorted(doc["clusters"][0]) == [
-        "applied", "converged", "drifted", "errors", "heartbeat", "manifests", "message",
-        "mode", "name", "ready", "reason", "renderedCommit", "reported", "synced",
+        "applied", "converged", "current", "drifted", "errors", "heartbeat", "manifests",
+        "message", "mode", "name", "ready", "reason", "renderedCommit", "reported",
+        "reportedCommit", "synced",
     ]  # fmt: skip
     resource = doc["resources"][0]
     assert resource["replicas"] == {"desired": 1, "ready": 1}
