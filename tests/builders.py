@@ -123,6 +123,19 @@ def make_policy(
     }
 
 
+def make_push_and_pull(push: str, pull: str, replicas: int = 4) -> list[Doc]:
+    """A Push and a Pull cluster, namespace shop, and Deployment shop/web duplicated on both."""
+    pulled = make_cluster(pull)
+    pulled["spec"]["syncMode"] = "Pull"
+    return [
+        make_cluster(push),
+        pulled,
+        make_object("v1", "Namespace", "shop"),
+        make_deployment(replicas=replicas),
+        make_policy("web"),
+    ]
+
+
 DYNAMIC_WEIGHT = {
     "replicaScheduling": {
         "replicaSchedulingType": "Divided",

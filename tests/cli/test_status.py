@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 import yaml
-from builders import make_cluster, make_deployment, make_object, make_policy
+from builders import make_push_and_pull
 from conftest import GitRepo, Invoke, git
 from status.status_kit import Applied, report_files
 
@@ -38,16 +38,7 @@ FRESH = ("--grace", "1e12")
 
 
 def _source(replicas: int = 4) -> str:
-    pull = make_cluster("m2")
-    pull["spec"]["syncMode"] = "Pull"
-    docs = [
-        make_cluster("m1"),
-        pull,
-        make_object("v1", "Namespace", "shop"),
-        make_deployment(replicas=replicas),
-        make_policy("web"),
-    ]
-    return yaml.safe_dump_all(docs)
+    return yaml.safe_dump_all(make_push_and_pull("m1", "m2", replicas))
 
 
 @pytest.fixture(name="fleet")

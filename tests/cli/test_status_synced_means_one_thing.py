@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 import yaml
-from builders import make_cluster, make_deployment, make_object, make_policy
+from builders import make_push_and_pull
 from conftest import GitRepo, Invoke
 from status.status_kit import Applied, report_files, write_reports
 
@@ -27,16 +27,7 @@ FRESH = ("--grace", "1e12")
 
 
 def _source(replicas: int) -> str:
-    pull = make_cluster("pull")
-    pull["spec"]["syncMode"] = "Pull"
-    docs = [
-        make_cluster("push"),
-        pull,
-        make_object("v1", "Namespace", "shop"),
-        make_deployment(replicas=replicas),
-        make_policy("web"),
-    ]
-    return yaml.safe_dump_all(docs)
+    return yaml.safe_dump_all(make_push_and_pull("push", "pull", replicas))
 
 
 def _report(git_repo: GitRepo, error: str = "") -> None:
