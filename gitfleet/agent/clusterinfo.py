@@ -15,7 +15,9 @@ memory and ephemeral storage in bytes, extended resources in whole units.
 
 A cluster that does not answer `/version` is reported not Ready (ClusterNotReachable); one whose
 `/readyz` (else `/healthz`) is not `ok` is reported not Ready (ClusterNotReady). The rest of the
-previous report is kept then, as Karmada keeps it.
+previous report is kept then, as Karmada keeps it. Credentials the cluster refuses
+(`kube.ConfigurationError`) are not the cluster's failure: `collect` raises them, and the agent
+reports nothing.
 """
 
 from __future__ import annotations
@@ -179,6 +181,8 @@ def collect(
     """The cluster's status now (`now` is the RFC 3339 time, for the condition)."""
     try:
         version = client.get_path("/version") or {}
+    except kube.ConfigurationError:
+        raise
     except errors.ClusterAPIError as exc:
         condition = ready_condition(previous, "False", "ClusterNotReachable", str(exc), now)
         return dataclasses.replace(previous or cluster.ClusterStatus(), conditions=(condition,))
@@ -187,6 +191,8 @@ def collect(
         nodes = client.list_objects(NODES)
         pods = client.list_objects(PODS)
         enabled = api_enablements(client)
+    except kube.ConfigurationError:
+        raise
     except errors.ClusterAPIError as exc:
         condition = ready_condition(previous, "False", "ClusterNotReady", str(exc), now)
         return dataclasses.replace(previous or cluster.ClusterStatus(), conditions=(condition,))

@@ -4,11 +4,12 @@
 against a real cluster and against `gitfleet.sim`. It resolves kinds through the client's
 discovery (refreshed on a miss, so kinds of a CRD created a moment ago are found), sends raw JSON
 requests (bodies are plain dicts, responses are parsed once, never wrapped) and turns failures
-into gitfleet's errors: 404 `NotFoundError`, 409 `ConflictError`, anything else
-`ClusterAPIError`, each raised from the client's exception with the server's Status payload
-kept. Throttling (429), server errors (5xx) and transport failures (refused connections,
-timeouts) are retried a bounded number of times with exponential backoff (`Retry`); a wait
-ends early when the `stop` event is set.
+into gitfleet's errors: 404 `NotFoundError`, 409 `ConflictError`, 401 and 403
+`ConfigurationError` (as is a kubeconfig that cannot be read), anything else `ClusterAPIError`,
+each raised from the client's exception with the server's Status payload kept. Throttling
+(429), server errors (5xx) and transport failures (refused connections, timeouts) are retried a
+bounded number of times with exponential backoff (`Retry`); a wait ends early when the `stop`
+event is set.
 
 The kubernetes package is imported only when a client is made: it takes a second to import.
 """
@@ -42,6 +43,12 @@ LIST_PAGE = 500
 
 class NotServedError(errors.ClusterAPIError):
     """The cluster does not serve a kind (no such group, version or kind in its discovery)."""
+
+
+class ConfigurationError(errors.ClusterAPIError):
+    """The agent cannot use its own access to the cluster: no kubeconfig (or, in a pod, no
+    service account), one it cannot read, or credentials the API server refuses (401, 403).
+    The agent is misconfigured; nothing says the cluster is down."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -116,8 +123,16 @@ def api_error(exc: Any, what: str) -> errors.ClusterAPIError:
     status = _status_of(exc.body)
     code = int(exc.status or 0)
     message = status.get("message") or exc.reason or f"HTTP {code}"
-    cls = {404: errors.NotFoundError, 409: errors.ConflictError}.get(code, errors.ClusterAPIError)
+    cls = _ERRORS.get(code, errors.ClusterAPIError)
     return cls(f"{what}: {message}", status, code)
+
+
+_ERRORS: dict[int, type[errors.ClusterAPIError]] = {
+    401: ConfigurationError,
+    403: ConfigurationError,
+    404: errors.NotFoundError,
+    409: errors.ConflictError,
+}
 
 
 class KubeClient:
@@ -150,6 +165,7 @@ class KubeClient:
         """The DynamicClient, made on first use (its discovery is a few requests)."""
         with self._lock:
             if self._dynamic is None:
+                import yaml
                 from kubernetes import client, config, dynamic
 
                 configuration = client.Configuration()
@@ -162,10 +178,8 @@ class KubeClient:
                         config.load_kube_config(  # type: ignore[no-untyped-call]
                             config_file=str(self.kubeconfig), client_configuration=configuration
                         )
-                except (config.ConfigException, OSError) as exc:
-                    raise errors.ClusterAPIError(
-                        f"cannot read kubeconfig {self.kubeconfig}: {exc}"
-                    ) from exc
+                except (config.ConfigException, yaml.YAMLError, *_UNREADABLE) as exc:
+                    raise ConfigurationError(_unusable(self.kubeconfig, exc)) from exc
                 configuration.retries = 0  # retries are ours, with backoff
                 configuration.connection_pool_maxsize = self._pool_size
                 api = client.ApiClient(configuration)
@@ -347,6 +361,27 @@ class KubeClient:
     def get_path(self, path: str) -> Any:
         """A non-object document (`/version`, discovery)."""
         return self.request("GET", path, f"reading {path}")[1]
+
+    def check_access(self) -> None:
+        """One request that needs the agent's credentials (the core API's discovery), so that
+        an agent learns before it syncs whether it can use the cluster at all:
+        `ConfigurationError` when its configuration or credentials are refused, another
+        `ClusterAPIError` when the cluster does not answer."""
+        self.request("GET", "/api", "checking access to the cluster")
+
+
+_UNREADABLE = (OSError, ValueError, TypeError, KeyError, AttributeError)
+"""What loading a kubeconfig raises, besides the client's ConfigException and YAML errors, for
+a file that is missing, unreadable or not shaped like a kubeconfig."""
+
+
+def _unusable(kubeconfig: Path, cause: Exception) -> str:
+    if kubeconfig == IN_CLUSTER:
+        return (
+            f"no kubeconfig given and no service account at {IN_CLUSTER} (not running in a "
+            f"pod?): {cause}"
+        )
+    return f"cannot read kubeconfig {kubeconfig}: {cause}"
 
 
 def describe(obj: Mapping[str, Any]) -> str:

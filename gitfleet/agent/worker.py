@@ -1,10 +1,13 @@
 """One cluster's worker: sync it to the current round, report its status, and do it again.
 
-`ClusterWorker.step(round)` syncs the cluster (`apply.sync`), collects the cluster's own status
-(`clusterinfo`) when the heartbeat is due or the sync did something or failed, and writes the
-status ref (`report`); it never raises. `run()` loops: it syncs every `Pace.interval` seconds
-(drift is repaired then) and at once when woken (a new rendered commit); after a failed sync it
-waits with exponential backoff instead, so a cluster that is down is tried ever more rarely.
+`ClusterWorker.step(round)` checks that the agent can use the cluster, syncs it (`apply.sync`),
+collects the cluster's own status (`clusterinfo`) when the heartbeat is due or the sync did
+something or failed, and writes the status ref (`report`); it never raises. A cluster that does
+not answer is reported not Ready (ClusterNotReachable); an agent whose own configuration is at
+fault (no kubeconfig, an unreadable one, credentials refused) reports nothing at all. `run()`
+loops: it syncs every `Pace.interval` seconds (drift is repaired then) and at once when woken
+(a new rendered commit); after a failed sync it waits with exponential backoff instead, so a
+cluster that is down is tried ever more rarely.
 Each worker has its own client, repository handle and interpreter (Lua runtimes are not shared
 between threads), so workers never wait for each other. The push agent runs one per Push
 cluster; an agent inside a cluster can run one for itself.
@@ -25,6 +28,8 @@ from gitfleet.interpreter import Interpreter
 from gitfleet.model import cluster
 
 log = logging.getLogger(__name__)
+
+MISCONFIGURED = "the agent cannot use its access to the cluster, so it reports nothing"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -87,10 +92,11 @@ class ClusterWorker:
 
     # ---- one round ---------------------------------------------------------------------
 
-    def _client(self) -> kube.KubeClient | None:
+    def _client(self) -> kube.KubeClient:
+        """The cluster's client; `kube.ConfigurationError` when there is no kubeconfig."""
         path = self.target.kubeconfig
         if path is None:
-            return None
+            raise kube.ConfigurationError(self.target.problem)
         if self.client is None or self.client.kubeconfig != path:
             if self.client is not None:
                 self.client.close()
@@ -98,47 +104,72 @@ class ClusterWorker:
         return self.client
 
     def step(self, round_: fleet.Round) -> apply.SyncResult:
-        """Sync the cluster to `round_` and report; never raises."""
+        """Sync the cluster to `round_` and report; never raises.
+
+        An agent that cannot use its own access to the cluster (`kube.ConfigurationError`: no
+        kubeconfig, an unreadable one, credentials refused) reports nothing, not even a
+        heartbeat: its cluster is not known to be down, so it must not look NotReady. The
+        result says why; the heartbeat on the status ref ages, and failover treats the
+        cluster as it treats any agent that stopped reporting."""
         try:
-            result = self._sync(round_)
+            result, reached = self._sync(round_)
+        except kube.ConfigurationError as exc:
+            return self._misconfigured(round_, exc)
         except Exception as exc:  # a bug must not end the worker: report it and go on
             log.exception("cluster %s: sync failed", self.name)
-            result = apply.SyncResult(
-                cluster=self.name,
-                rendered_commit=round_.rendered.commit,
-                source_commit=round_.rendered.source_commit,
-                error=f"internal error: {exc}",
-            )
-        if not self.stop.is_set():
-            self._report(result)
+            result, reached = self._skipped(round_, f"internal error: {exc}"), True
+        if self.stop.is_set():
+            return result
+        try:
+            self._report(result, reached)
+        except kube.ConfigurationError as exc:  # refused while collecting the cluster's status
+            return self._misconfigured(round_, exc)
         return result
 
-    def _sync(self, round_: fleet.Round) -> apply.SyncResult:
+    def _misconfigured(self, round_: fleet.Round, error: Exception) -> apply.SyncResult:
+        log.error("cluster %s: %s; nothing reported", self.name, error)
+        return self._skipped(round_, f"{MISCONFIGURED}: {error}")
+
+    def _skipped(self, round_: fleet.Round, error: str) -> apply.SyncResult:
+        return apply.SyncResult(
+            cluster=self.name,
+            rendered_commit=round_.rendered.commit,
+            source_commit=round_.rendered.source_commit,
+            error=error,
+        )
+
+    def _sync(self, round_: fleet.Round) -> tuple[apply.SyncResult, bool]:
+        """The sync's result, and whether the cluster answered (`kube.ConfigurationError`
+        when the agent cannot use its access to it)."""
         work_set = round_.work_set(self.repo, self.name)
         client = self._client()
-        if client is None:
-            return apply.SyncResult(
+        try:
+            client.check_access()
+        except kube.ConfigurationError:
+            raise
+        except errors.ClusterAPIError as exc:
+            skipped = tuple(
+                apply.ObjectResult(
+                    ref=m.ref, path=m.path, action=apply.Action.SKIPPED, message=str(exc)
+                )
+                for m in work_set.manifests
+            )
+            result = apply.SyncResult(
                 cluster=self.name,
                 rendered_commit=work_set.rendered_commit,
                 source_commit=work_set.source_commit,
-                objects=tuple(
-                    apply.ObjectResult(
-                        ref=m.ref,
-                        path=m.path,
-                        action=apply.Action.SKIPPED,
-                        message=self.target.problem,
-                    )
-                    for m in work_set.manifests
-                ),
-                error=self.target.problem,
+                objects=skipped,
+                error=str(exc),
             )
-        return apply.sync(
+            return result, False
+        synced = apply.sync(
             client,
             work_set,
             interpreter=self._interpreter_for(round_),
             options=self.options,
             stop=self.stop,
         )
+        return synced, True
 
     def _interpreter_for(self, round_: fleet.Round) -> Interpreter:
         """The round's interpreter chain, made once per rendered commit for this thread."""
@@ -147,20 +178,19 @@ class ClusterWorker:
             self._interpreter = (commit, round_.interpreter())
         return self._interpreter[1]
 
-    def _report(self, result: apply.SyncResult) -> None:
+    def _report(self, result: apply.SyncResult, reached: bool) -> None:
+        """Write the report of `result`, with the cluster's status collected again when it
+        may have changed (`reached`: the cluster answered at all)."""
         now = self.clock()
         stamp = report.timestamp(now)
-        client = self._client()
         wrote = any(o.action in apply.WRITTEN for o in result.objects) or any(
             p.action is apply.Action.PRUNED for p in result.pruned
         )
-        if client is None:
-            self.status = _unreachable(
-                self.reporter.remembered_status(), self.target.problem, stamp
-            )
+        previous = self.status or self.reporter.remembered_status()
+        if not reached:
+            self.status = _unreachable(previous, result.error, stamp)
         elif self.status is None or wrote or result.error or self.reporter.due(now):
-            previous = self.status or self.reporter.remembered_status()
-            self.status = clusterinfo.collect(client, previous, stamp)
+            self.status = clusterinfo.collect(self._client(), previous, stamp)
         try:
             self.reporter.report(result, self.status, now=now, timestamp=stamp)
         except errors.GitfleetError as exc:

@@ -15,9 +15,11 @@ from gitfleet.gitstore import scaffold
 
 SETTINGS = """
 # Added by `gitfleet demo`: fail over within seconds rather than minutes (the defaults are a
-# 40s heartbeat grace period, 300s of toleration and a 10m graceful eviction timeout).
+# 40s heartbeat grace period, a 30s failure threshold, 300s of toleration and a 10m graceful
+# eviction timeout).
 failover:
   heartbeatGracePeriod: 10s
+  clusterFailureThreshold: 3s
   defaultTolerationSeconds: 5
   gracefulEvictionTimeout: 60s
 """

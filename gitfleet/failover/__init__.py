@@ -6,8 +6,8 @@ the scheduler's ClusterEviction filter).
 One `Failover` serves one render:
 1. built from the clusters and the snapshot (`Observed`), it judges each cluster (`_health`):
    an agent silent for longer than the grace period makes its cluster Ready=Unknown, an agent
-   reporting Ready=False makes it False; either way the cluster gets Karmada's taints, which
-   `clusters` carries for the scheduler;
+   reporting Ready=False for at least the failure threshold makes it False; either way the
+   cluster gets Karmada's taints, which `clusters` carries for the scheduler;
 2. around the scheduler, for each binding: `attempt` evicts the previous binding from every
    NoExecute-tainted cluster it must leave now (`_taints`: the policy's clusterTolerations,
    the default tolerations of gitfleet.yaml) before the scheduler sees it (`_eviction`), so
@@ -98,9 +98,9 @@ class Failover:
         self._members = {c.name: c for c in self.clusters}
         self._events = _summary.Events()
         self._deadlines = [
-            times.later(beat, settings.heartbeat_grace_seconds)
+            when
             for name, report in observed.reports.items()
-            if name not in self.health and (beat := times.parse(report.heartbeat)) is not None
+            if name not in self.health and (when := _health.changes_at(report, settings))
         ]
 
     def _evicted(

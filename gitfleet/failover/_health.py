@@ -7,6 +7,14 @@ within the monitor grace period, and taints it by its Ready condition: `not-read
 `unreachable` for Unknown. Here the agent's heartbeat on its status ref plays the lease, and the
 agent's own Ready condition (False when it cannot reach its cluster) the status controller's.
 
+A failed check is not yet a failed cluster: Karmada's cluster status controller keeps the
+previous Ready condition until the new one has held for `--cluster-failure-threshold`
+(pkg/controllers/status/cluster_condition_cache.go thresholdAdjustedReadyCondition), so that a
+blip of the network fails nothing over. Here the agent reports what it sees, with the time it
+first saw it as the condition's transition time, and failover counts a not-Ready condition
+only once it has lasted `failover.clusterFailureThreshold`; the taints then date from that
+moment. An agent that stops reporting at all is judged by the heartbeat grace period alone.
+
 Two choices for GitOps, documented in docs/design.md:
 - The taints carry effect NoExecute as well as NoSchedule, as Karmada's cluster controller did
   while taint-based eviction was built in (a ClusterTaintPolicy does it today), so that the
@@ -38,8 +46,8 @@ STALE_REASON = "ClusterStatusUnknown"
 def judge(
     report: _types.Report | None, at: datetime.datetime, settings: loaded.FailoverSettings
 ) -> _types.ClusterHealth | None:
-    """The health of a cluster whose agent sent `report`, at `at`; None when it is ready or has
-    never reported."""
+    """The health of a cluster whose agent sent `report`, at `at`; None when it is ready, has
+    never reported, or has been reported not Ready for less than the failure threshold."""
     beat = times.parse(report.heartbeat) if report is not None else None
     if report is None or beat is None:
         return None
@@ -50,12 +58,41 @@ def judge(
             f" (grace period {settings.heartbeat_grace_seconds}s)"
         )
         return _types.ClusterHealth("Unknown", STALE_REASON, message, times.text(expiry))
+    counted = _failure_counts_at(report, settings)
+    if counted is None or at < counted:
+        return None
+    assert report.ready is not None
     ready = report.ready
-    if ready is None or ready.status == "True":
+    status = "False" if ready.status == "False" else "Unknown"
+    return _types.ClusterHealth(status, ready.reason, ready.message, times.text(counted))
+
+
+def _failure_counts_at(
+    report: _types.Report, settings: loaded.FailoverSettings
+) -> datetime.datetime | None:
+    """When the not-Ready condition `report` carries has lasted the failure threshold (None:
+    the cluster is reported Ready). The condition's transition time is when the agent first
+    found its cluster failing; every report since kept it (a success in between would have
+    moved it), so reaching the threshold means the failure persisted that long."""
+    ready = report.ready
+    beat = times.parse(report.heartbeat)
+    if ready is None or ready.status == "True" or beat is None:
         return None
     since = times.parse(ready.last_transition_time) or beat
-    status = "False" if ready.status == "False" else "Unknown"
-    return _types.ClusterHealth(status, ready.reason, ready.message, times.text(since))
+    return times.later(since, settings.failure_threshold_seconds)
+
+
+def changes_at(
+    report: _types.Report, settings: loaded.FailoverSettings
+) -> datetime.datetime | None:
+    """The first moment at which time alone may change the judgment of a cluster judged
+    healthy now: its heartbeat expiring, or its reported failure reaching the threshold."""
+    beat = times.parse(report.heartbeat)
+    if beat is None:
+        return None
+    expiry = times.later(beat, settings.heartbeat_grace_seconds)
+    counted = _failure_counts_at(report, settings)
+    return min(expiry, counted) if counted is not None else expiry
 
 
 def taints(health: _types.ClusterHealth, settings: loaded.FailoverSettings) -> list[meta.Taint]:

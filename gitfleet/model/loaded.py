@@ -25,7 +25,7 @@ Customization = config.ResourceInterpreterCustomization
 class FailoverSettings:
     """`gitfleet.yaml`'s `failover`: when a cluster counts as failed and what happens then, as
     the flags of Karmada's controller manager set it (cmd/controller-manager/app/options:
-    cluster-monitor-grace-period, enable-no-execute-taint-eviction,
+    cluster-monitor-grace-period, cluster-failure-threshold, enable-no-execute-taint-eviction,
     no-execute-taint-eviction-purge-mode, graceful-eviction-timeout; the not-ready and
     unreachable tolerations Karmada's webhook used to add to every policy)."""
 
@@ -34,6 +34,9 @@ class FailoverSettings:
     `--enable-no-execute-taint-eviction`, off by default there)."""
     heartbeat_grace_seconds: int = 40
     """A cluster whose last heartbeat is older than this is unreachable."""
+    failure_threshold_seconds: int = 30
+    """How long an agent must keep reporting its cluster not Ready before failover counts it
+    failed (Karmada's `--cluster-failure-threshold`)."""
     default_toleration_seconds: int | None = 300
     """How long every policy tolerates the not-ready and unreachable NoExecute taints unless it
     says otherwise; None: no default toleration, eviction is immediate."""

@@ -21,6 +21,7 @@ _SECONDS = {None: 1, "s": 1, "m": 60, "h": 3600}
 _FAILOVER_KEYS = (
     "enabled",
     "heartbeatGracePeriod",
+    "clusterFailureThreshold",
     "defaultTolerationSeconds",
     "purgeMode",
     "gracefulEvictionTimeout",
@@ -167,6 +168,9 @@ def _failover(reader: _Reader) -> loaded.FailoverSettings:
         enabled=enabled,
         heartbeat_grace_seconds=section.duration(
             "heartbeatGracePeriod", default.heartbeat_grace_seconds
+        ),
+        failure_threshold_seconds=section.duration(
+            "clusterFailureThreshold", default.failure_threshold_seconds
         ),
         default_toleration_seconds=toleration,
         purge_mode=policy.PurgeMode(mode),

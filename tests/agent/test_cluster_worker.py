@@ -3,8 +3,8 @@
 Aspects covered:
 - the backoff doubles from its base up to its cap;
 - a step syncs the cluster and writes its status ref, and a repeated step writes neither;
-- a cluster without a kubeconfig is reported with the problem and not Ready, and the step
-  does not raise;
+- an agent that cannot use its access to the cluster (no kubeconfig, an unparseable one,
+  credentials refused) reports nothing, not even a heartbeat, says why, and does not raise;
 - a running worker retries a cluster that was down until it converges; an idle one stops
   at once when halted;
 - a quiet worker steps (and so can report) every heartbeat, even with a long sync interval.
@@ -81,19 +81,53 @@ def test_a_step_syncs_and_reports(git_repo: GitRepo, sim_cluster: RunningSim) ->
         member.close()
 
 
-def test_a_cluster_without_kubeconfig_is_reported(git_repo: GitRepo) -> None:
+def _wrong_token(sim_cluster: RunningSim, tmp_path: Path) -> Path:
+    data = sim_cluster.cluster.kubeconfig_data()
+    data["users"][0]["user"]["token"] = "not-the-token"
+    path = tmp_path / "wrong-token.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def _unparseable(sim_cluster: RunningSim, tmp_path: Path) -> Path:
+    path = tmp_path / "broken.yaml"
+    path.write_text("clusters: [unclosed\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("kubeconfig", "says"),
+    [
+        pytest.param(None, "no kubeconfig for cluster member1", id="no kubeconfig"),
+        pytest.param(_wrong_token, "Unauthorized", id="credentials refused (401)"),
+        pytest.param(_unparseable, "cannot read kubeconfig", id="unparseable kubeconfig"),
+    ],
+)
+def test_a_misconfigured_agent_reports_nothing(
+    git_repo: GitRepo,
+    sim_cluster: RunningSim,
+    tmp_path: Path,
+    kubeconfig: Callable[[RunningSim, Path], Path] | None,
+    says: str,
+) -> None:
     round_ = _round(git_repo)
+    good = _worker(git_repo, fleet.Target("member1", sim_cluster.kubeconfig), lambda: round_)
+    try:
+        assert good.step(round_).converged
+    finally:
+        good.close()
+    reported = git_repo.git("rev-parse", status.status_ref("member1"))
+    path = kubeconfig(sim_cluster, tmp_path) if kubeconfig is not None else None
     problem = "no kubeconfig for cluster member1: expected kube/member1.yaml"
-    member = _worker(git_repo, fleet.Target("member1", None, problem), lambda: round_)
+    member = _worker(git_repo, fleet.Target("member1", path, problem), lambda: round_)
     try:
         result = member.step(round_)
     finally:
         member.close()
-    assert result.error == problem
-    assert _status_file(git_repo, "works.yaml")["error"] == problem
-    summary = _status_file(git_repo, "cluster.yaml")
-    assert isinstance(summary["status"], dict)
-    assert summary["status"]["conditions"][0]["reason"] == "ClusterNotReachable"
+    assert result.error.startswith(worker.MISCONFIGURED)
+    assert says in result.error
+    assert not result.converged
+    assert git_repo.git("rev-parse", status.status_ref("member1")) == reported
 
 
 def test_a_running_worker_retries_until_the_cluster_is_back(

@@ -6,8 +6,9 @@ ref, one on the shared rendered branch, fetched sparsely), simulated member clus
 Aspects covered:
 - a commit reaches every cluster, each with its share of the replicas; every agent reports to
   its own status ref and nothing else moves on the remote;
-- the status reaches `gitfleet status`: every cluster ready and synced, the resource's replicas
-  ready out of desired, healthy and fully applied;
+- the status reaches `gitfleet status`: every cluster ready and synced, each naming the rendered
+  commit it applied (a pull agent on its own ref too), the resource's replicas ready out of
+  desired, healthy and fully applied;
 - a commit that scales the workload reaches every cluster and the status follows;
 - a pull agent whose remote is down exits 1 and keeps what runs; back up, it converges;
 - a repository per cluster: the render's cluster refs are copied there, each pull agent reads
@@ -149,8 +150,10 @@ def test_a_commit_reaches_every_cluster_and_the_status_comes_back(fleet: Fleet) 
         "q1": ("True", True, "Pull"),
         "q2": ("True", True, "Pull"),
     }
-    assert rows["q1"]["renderedCommit"] == fleet.repo.git("rev-parse", "gitfleet/works/q1")
-    assert rows["q2"]["renderedCommit"] == fleet.repo.git("rev-parse", "gitfleet/rendered")
+    tip = fleet.repo.git("rev-parse", "gitfleet/rendered")
+    assert {n: r["renderedCommit"] for n, r in rows.items()} == dict.fromkeys(rows, tip)
+    assert rows["q1"]["reportedCommit"] == fleet.repo.git("rev-parse", "gitfleet/works/q1")
+    assert rows["q2"]["reportedCommit"] == tip
     (web,) = view["resources"]
     assert web["replicas"] == {"desired": 8, "ready": 8}
     assert (web["health"], web["fullyApplied"]) == ("Healthy", True)

@@ -51,10 +51,13 @@ def report(
     beat: float,
     *,
     ready: str = "True",
+    since: float | None = None,
     current: bool = False,
     health: work.ResourceHealth | None = None,
 ) -> failover.Report:
-    condition = meta.Condition(type="Ready", status=ready, last_transition_time=at(beat))
+    """A report sent at `beat`, its Ready condition `ready` since `since` (default `beat`)."""
+    moved = at(beat if since is None else since)
+    condition = meta.Condition(type="Ready", status=ready, last_transition_time=moved)
     found = {WEB: health} if health is not None else {}
     return failover.Report(heartbeat=at(beat), ready=condition, current=current, health=found)
 

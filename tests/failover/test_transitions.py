@@ -4,13 +4,15 @@ Aspects: a fresh heartbeat leaves the cluster alone; a stale one makes it unreac
 tainted (NoSchedule and NoExecute, from when the heartbeat expired) while the default
 toleration runs; after it the binding leaves the cluster, its replicas go to the others and a
 graceful eviction task keeps the old copy; an agent reporting Ready=False gives the not-ready
-taint; the policy's clusterTolerations (shorter, forever) and failover.cluster.purgeMode
-(Directly), and the settings (no default toleration, eviction off, default purge mode) decide;
-no other cluster fits: nothing moves and a Failover condition says why; eviction tasks end when
-the replacement is healthy on the current render, when their grace period is over, and not on
-health from an older render; the commit subject counts what left a cluster; recovery moves a
-Divided workload nothing back and lets a Duplicated one return; a cluster that never reported
-is not judged; determinism.
+taint once it has done so for the failure threshold (a failure that did not last, none), dated
+from then, and the next render is due at that moment; the policy's clusterTolerations
+(shorter, forever) and failover.cluster.purgeMode (Directly), and the settings (no default
+toleration, eviction off, default purge mode, the failure threshold) decide; no other cluster
+fits: nothing moves and a Failover condition says why; eviction tasks end when the replacement
+is healthy on the current render, when their grace period is over, and not on health from an
+older render; the commit subject counts what left a cluster; recovery moves a Divided workload
+nothing back and lets a Duplicated one return; a cluster that never reported is not judged;
+determinism.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from gitfleet import failover
 from gitfleet.model import loaded, policy, work
 
 GRACE = SETTINGS.heartbeat_grace_seconds
+THRESHOLD = SETTINGS.failure_threshold_seconds
 TOLERATION = SETTINGS.default_toleration_seconds or 0
 AFTER_TOLERATION = GRACE + TOLERATION + 60
 DIRECTLY = dataclasses.replace(SETTINGS, purge_mode=policy.PurgeMode.DIRECTLY)
@@ -115,14 +118,44 @@ def test_the_headline_counts_what_left_a_cluster() -> None:
     assert subject.startswith("failover: m2 unreachable since") and moved in subject
 
 
-def test_reported_not_ready_gives_the_not_ready_taint() -> None:
+def _not_ready_since(since: float, now: float, **m2: Any) -> failover.Observed:
+    """m2's agent reports at `now` its cluster not Ready since `since`; the others are fine."""
+    failing = report(now, ready="False", since=since, **m2)
+    return observed(now, {"m1": report(now), "m2": failing, "m3": report(now)})
+
+
+def test_reported_not_ready_counts_after_the_failure_threshold() -> None:
+    """Karmada's --cluster-failure-threshold: the not-ready taint comes once the agent has
+    reported the cluster not Ready for that long, and dates from then."""
     first = start()
-    snapshot = observed(30, {"m1": report(30), "m2": report(30, ready="False"), "m3": report(30)})
-    result = place(fleet_docs(), first, snapshot)
-    assert taints_of(result, "m2") == [
-        f"cluster.karmada.io/not-ready:NoSchedule@{at(30)}",
-        f"cluster.karmada.io/not-ready:NoExecute@{at(30)}",
+    fresh = place(fleet_docs(), first, _not_ready_since(30, 30))
+    assert taints_of(fresh, "m2") == []
+    assert fresh.failover is not None and fresh.failover.health == {}
+    assert fresh.failover.next_deadline() == at(30 + THRESHOLD)
+    still = place(fleet_docs(), first, _not_ready_since(30, 30 + THRESHOLD - 1))
+    assert taints_of(still, "m2") == []
+    counted = place(fleet_docs(), first, _not_ready_since(30, 30 + THRESHOLD))
+    assert taints_of(counted, "m2") == [
+        f"cluster.karmada.io/not-ready:NoSchedule@{at(30 + THRESHOLD)}",
+        f"cluster.karmada.io/not-ready:NoExecute@{at(30 + THRESHOLD)}",
     ]
+
+
+def test_a_failure_that_did_not_last_fails_nothing_over() -> None:
+    """A Ready report in between moves the condition's transition: the threshold starts
+    again, so a blip of the network never counts."""
+    first = start()
+    recovered = observed(40, {n: report(40, since=35) for n in ("m1", "m2", "m3")})
+    assert taints_of(place(fleet_docs(), first, recovered), "m2") == []
+    again = place(fleet_docs(), first, _not_ready_since(50, 50 + THRESHOLD - 5))
+    assert taints_of(again, "m2") == []
+
+
+def test_the_failure_threshold_is_a_setting() -> None:
+    first = start()
+    settings = dataclasses.replace(SETTINGS, failure_threshold_seconds=0)
+    result = place(fleet_docs(), first, _not_ready_since(30, 30), settings)
+    assert taints_of(result, "m2")[0] == f"cluster.karmada.io/not-ready:NoSchedule@{at(30)}"
 
 
 @pytest.mark.parametrize(

@@ -64,6 +64,7 @@ def test_failover_settings(load_folder: LoadFolder) -> None:
 failover:
   enabled: false
   heartbeatGracePeriod: 2m
+  clusterFailureThreshold: 10s
   defaultTolerationSeconds: null
   purgeMode: Directly
   gracefulEvictionTimeout: 90
@@ -73,6 +74,7 @@ failover:
     assert result.config.failover == loaded.FailoverSettings(
         enabled=False,
         heartbeat_grace_seconds=120,
+        failure_threshold_seconds=10,
         default_toleration_seconds=None,
         purge_mode=policy.PurgeMode.DIRECTLY,
         graceful_eviction_timeout_seconds=90,
