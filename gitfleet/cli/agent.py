@@ -10,6 +10,9 @@ only that cluster's Work ref (or `--ref`, sparsely), applies it to the cluster (
 default the pod's service account) and pushes only the cluster's status ref; `--once` as for
 push. `--print-manifests` prints the Kubernetes manifests that run it, filled in.
 
+An agent that cannot use its access to a cluster (no kubeconfig, an unreadable one, credentials
+refused) reports nothing for it, not even a heartbeat, and says why; `--once` then exits 1.
+
 Each command of the group lives in this module and shares its options.
 """
 
