@@ -183,7 +183,10 @@ class KubeClient:
                 configuration.retries = 0  # retries are ours, with backoff
                 configuration.connection_pool_maxsize = self._pool_size
                 api = client.ApiClient(configuration)
-                self._cache_dir = tempfile.mkdtemp(prefix="gitfleet-discovery-")
+                # One folder for the client's life, whatever number of attempts discovery
+                # takes; `close` removes it.
+                if self._cache_dir is None:
+                    self._cache_dir = tempfile.mkdtemp(prefix="gitfleet-discovery-")
                 try:
                     self._dynamic = dynamic.DynamicClient(  # type: ignore[no-untyped-call]
                         api, cache_file=str(Path(self._cache_dir) / "discovery.json")

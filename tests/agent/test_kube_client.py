@@ -7,13 +7,16 @@ Aspects covered:
 - 503 and 429 are retried until an answer comes; a 500 that lasts gives up after the
   configured attempts; a 422 is not retried;
 - a cluster nobody listens for is a ClusterAPIError without a code, after the attempts;
-- a set stop event ends the retries at once.
+- a set stop event ends the retries at once;
+- the discovery cache is one temporary folder per client, whatever number of attempts it
+  took, removed when the client closes: after a sync, and after an unreachable cluster.
 """
 
 from __future__ import annotations
 
 import http.server
 import json
+import tempfile
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -202,3 +205,30 @@ def test_an_unreachable_cluster(sim_cluster: RunningSim) -> None:
         assert "cannot reach cluster member1" in str(raised.value)
     finally:
         client.close()
+
+
+def _discovery_folders(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.glob("gitfleet-discovery-*"))
+
+
+@pytest.mark.parametrize(
+    "reachable", [pytest.param(True, id="synced"), pytest.param(False, id="unreachable")]
+)
+def test_the_discovery_cache_is_removed_on_close(
+    sim_cluster: RunningSim, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reachable: bool
+) -> None:
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    if not reachable:
+        sim_cluster.cluster.set_fault(sim.Fault.UNREACHABLE)
+    retry = kube.Retry(attempts=3, base=0, cap=0)
+    client = kube.KubeClient(sim_cluster.kubeconfig, name="member1", retry=retry)
+    if reachable:
+        assert client.get(CONFIGMAPS, "shop", "c") is None
+    else:
+        with pytest.raises(errors.ClusterAPIError):
+            client.get(CONFIGMAPS, "shop", "c")
+    assert len(_discovery_folders(temp)) == 1
+    client.close()
+    assert _discovery_folders(temp) == []
