@@ -27,7 +27,9 @@ KNOWN_HOSTS = "known_hosts"
 
 
 def git_settings(folder: Path) -> list[tuple[str, str]]:
-    """Configuration (key, value) that makes git use the credential in `folder`."""
+    """Configuration (key, value) that makes git use the credential in `folder` (named by its
+    absolute path: git runs the commands in folders of its own)."""
+    folder = folder.absolute()
     if (folder / SSH_KEY).is_file():
         command = [
             "ssh", "-i", str(folder / SSH_KEY), "-o", "IdentitiesOnly=yes",

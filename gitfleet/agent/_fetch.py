@@ -90,7 +90,7 @@ class ClusterRemote:
         self.sparse = sparse
         self.mirror = remote.Mirror(url, cache)
         self.path = self.mirror.path
-        self._configure([("remote.origin.url", url), *settings])
+        self._configure([("remote.origin.url", self.mirror.url), *settings])
 
     def _configure(self, settings: list[tuple[str, str]]) -> None:
         if self.sparse:  # objects the sparse fetches leave out are promised by the remote

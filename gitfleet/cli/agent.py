@@ -168,6 +168,8 @@ def push(
     )
     try:
         pusher = push.PushAgent(settings)
+    except errors.UsageError as error:
+        raise click.UsageError(str(error)) from error
     except errors.InputError as error:
         out.fail_input(error)
     except errors.GitfleetError as error:

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 import click
 
+from gitfleet import errors
 from gitfleet.gitstore import clusterrepos
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -51,8 +52,14 @@ def namespace_option(func: F) -> F:
 def _cluster_template(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A template without the placeholder would send every cluster to one repository, which is
     what a repository per cluster exists to avoid."""
-    if value is not None and clusterrepos.PLACEHOLDER not in value:
+    if value is None:
+        return None
+    if clusterrepos.PLACEHOLDER not in value:
         raise click.BadParameter(f"expected a URL with {clusterrepos.PLACEHOLDER} in it")
+    try:
+        clusterrepos.cluster_url(value, "cluster")
+    except errors.UsageError as error:
+        raise click.BadParameter(str(error)) from error
     return value
 
 

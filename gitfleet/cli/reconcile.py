@@ -199,6 +199,8 @@ def reconcile(
     wake = wakeup.Wakeup()
     try:
         service = reconciler.Reconciler(settings, log, wake)
+    except errors.UsageError as error:
+        raise click.UsageError(str(error)) from error
     except errors.InputError as error:
         out.fail_input(error)
     except errors.GitfleetError as error:

@@ -28,8 +28,8 @@ PLACEHOLDER = "{cluster}"
 
 
 def cluster_url(template: str, cluster: str) -> str:
-    """The repository URL of `cluster`."""
-    return template.replace(PLACEHOLDER, cluster)
+    """The repository URL of `cluster` (a local path made absolute, see `remote.locate`)."""
+    return remote.locate(template.replace(PLACEHOLDER, cluster))
 
 
 class Copy(enum.StrEnum):

@@ -15,10 +15,11 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
+import urllib.parse
 from collections.abc import Sequence
 from pathlib import Path
 
-from gitfleet.errors import RefConflictError, SourceError
+from gitfleet.errors import RefConflictError, SourceError, UsageError
 from gitfleet.gitstore import refs, repository
 from gitfleet.model.origin import Origin
 
@@ -32,6 +33,22 @@ def is_remote(location: str) -> bool:
         return True
     head, sep, _ = location.partition(":")
     return bool(sep) and "/" not in head and not Path(location).exists() and len(head) > 1
+
+
+def locate(location: str) -> str:
+    """`location` as a git process can take it from any folder: a local path made absolute
+    (git runs in the copy's folder, not the user's; and a copy is named after its location), a
+    URL as given. `UsageError` for a `file://` URL naming a host: git would read the host as
+    part of the path, or find no path at all."""
+    if not is_remote(location):
+        return os.path.abspath(location)
+    parsed = urllib.parse.urlsplit(location)
+    if parsed.scheme == "file" and parsed.netloc not in ("", "localhost"):
+        raise UsageError(
+            f"{location}: a file:// URL takes an absolute path (file:///path/to/repo);"
+            " give a relative path without file://"
+        )
+    return location
 
 
 def tip(repo: repository.Repository, url: str, ref: str) -> str | None:
@@ -53,8 +70,8 @@ class Mirror:
     """A bare copy of the repository at `url`, kept in `cache`."""
 
     def __init__(self, url: str, cache: Path) -> None:
-        self.url = url
-        digest = hashlib.sha256(url.encode()).hexdigest()[:16]
+        self.url = locate(url)
+        digest = hashlib.sha256(self.url.encode()).hexdigest()[:16]
         self.path = cache / f"{digest}.git"
         if not (self.path / "HEAD").is_file():
             self.path.parent.mkdir(parents=True, exist_ok=True)

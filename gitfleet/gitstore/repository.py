@@ -23,8 +23,10 @@ SAFE_CONFIG = (("safe.bareRepository", "explicit"), ("core.fsmonitor", "false"))
 
 
 def safe_environment(git_dir: Path) -> dict[str, str]:
-    """Environment for git processes working on `git_dir`."""
-    env = {"GIT_DIR": str(git_dir), "GIT_CONFIG_COUNT": str(len(SAFE_CONFIG))}
+    """Environment for git processes working on `git_dir`. The path is made absolute: git runs
+    in whatever folder its caller chose (gitpython: the work tree), not necessarily the one a
+    relative `git_dir` was given from."""
+    env = {"GIT_DIR": os.path.abspath(git_dir), "GIT_CONFIG_COUNT": str(len(SAFE_CONFIG))}
     for index, (key, value) in enumerate(SAFE_CONFIG):
         env[f"GIT_CONFIG_KEY_{index}"] = key
         env[f"GIT_CONFIG_VALUE_{index}"] = value
@@ -60,11 +62,11 @@ class Repository:
     """One repository's object database, read through gitpython's git command wrapper."""
 
     def __init__(self, git_dir: Path, display: str) -> None:
-        self.git_dir = git_dir
+        self.git_dir = Path(os.path.abspath(git_dir))
         self.display = display
         """How the user named the repository, for messages."""
         try:
-            self._repo = git.Repo(git_dir)
+            self._repo = git.Repo(self.git_dir)
         except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
             raise SourceError(Origin(display), "not a Git repository") from exc
         self._repo.git.update_environment(**safe_environment(git_dir))

@@ -5,7 +5,9 @@ Aspects covered:
   reads the files each time (a rotated Secret is used at once; `username` defaults to git);
 - ssh-auth (`ssh-privatekey`, `known_hosts`): ssh is told the key and the known hosts, and to
   check the server's key;
-- a folder with neither is an error naming what it expected.
+- a folder with neither is an error naming what it expected;
+- a folder named relative to the current one works wherever git runs (it runs the status push
+  in the copy's folder).
 """
 
 from __future__ import annotations
@@ -35,11 +37,12 @@ def _copy(remote: Remote, tmp_path: Path, secret: Path) -> _fetch.ClusterRemote:
     )
 
 
-def _fill(copy: _fetch.ClusterRemote) -> dict[str, str]:
-    """What git would send to https://git.example for the copy."""
+def _fill(copy: _fetch.ClusterRemote, cwd: Path | None = None) -> dict[str, str]:
+    """What git would send to https://git.example for the copy, asked from `cwd`."""
     done = subprocess.run(
         ["git", "credential", "fill"],
         input="protocol=https\nhost=git.example\n\n",
+        cwd=cwd,
         env={**os.environ, "GIT_DIR": str(copy.path), "GIT_TERMINAL_PROMPT": "0"},
         capture_output=True,
         text=True,
@@ -64,6 +67,16 @@ def test_basic_auth_reads_the_files_each_time(remote: Remote, tmp_path: Path) ->
     (secret / "username").unlink()
     found = _fill(copy)
     assert (found["username"], found["password"]) == ("git", "token-2")
+
+
+def test_a_relative_folder_is_read_from_any_folder(
+    remote: Remote, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "secret").mkdir()
+    (tmp_path / "secret" / "password").write_text("token-1")
+    monkeypatch.chdir(tmp_path)
+    copy = _copy(remote, tmp_path, Path("secret"))
+    assert _fill(copy, cwd=copy.path)["password"] == "token-1"
 
 
 def test_ssh_auth(tmp_path: Path) -> None:

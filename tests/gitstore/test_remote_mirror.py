@@ -1,7 +1,8 @@
 """A remote repository through a bare copy in a cache folder.
 
 Aspects covered:
-- which locations are remote;
+- which locations are remote; how git is given each (a local path made absolute, a URL as
+  written, a `file://` URL naming a host refused);
 - fetching brings the remote's branches (and drops deleted ones);
 - pushing a ref by compare-and-swap: created, replaced, and refused when the remote moved.
 """
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from gitfleet.errors import RefConflictError
+from gitfleet.errors import RefConflictError, UsageError
 from gitfleet.gitstore import refs, remote, status
 
 GitRepo = Any
@@ -32,6 +33,30 @@ GitRepo = Any
 )
 def test_remote_locations(location: str, expected: bool) -> None:
     assert remote.is_remote(location) is expected
+
+
+@pytest.mark.parametrize(
+    ("location", "expected"),
+    [
+        pytest.param("https://example.com/fleet.git", "https://example.com/fleet.git", id="https"),
+        pytest.param("git@example.com:fleet.git", "git@example.com:fleet.git", id="scp-like"),
+        pytest.param("file:///srv/fleet.git", "file:///srv/fleet.git", id="file url"),
+        pytest.param("file://localhost/srv/f.git", "file://localhost/srv/f.git", id="localhost"),
+        pytest.param("../fleet.git", "{cwd}/fleet.git", id="relative path"),
+        pytest.param("fleet.git", "{cwd}/work/fleet.git", id="plain name"),
+    ],
+)
+def test_locations_as_git_takes_them(
+    location: str, expected: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    assert remote.locate(location) == expected.format(cwd=tmp_path)
+
+
+def test_a_file_url_naming_a_host_is_refused() -> None:
+    with pytest.raises(UsageError, match="file:///path/to/repo"):
+        remote.locate("file://fleet.git")
 
 
 def test_fetch_and_push(git_repo: GitRepo, bare_remote: Path, tmp_path: Path) -> None:

@@ -2,8 +2,9 @@
 git never honours what the source itself contains.
 
 Aspects covered:
-- the top of a repository, a bare repository and a linked worktree open; a subfolder of a
-  repository, a plain folder and a missing folder do not;
+- the top of a repository, a bare repository and a linked worktree open, also when named
+  relative to the current folder; a subfolder of a repository, a plain folder and a missing
+  folder do not;
 - every git process gets GIT_DIR and configuration that outranks the repository's;
 - a bare repository committed inside a source is never used implicitly: its config (an
   fsmonitor command that would create a marker) never runs, whether the outer repository, the
@@ -22,13 +23,23 @@ from gitfleet.errors import SourceError
 from gitfleet.gitstore import repository
 
 
-def test_repository_tops_open(git_repo: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "relative", [pytest.param(False, id="absolute"), pytest.param(True, id="relative")]
+)
+def test_repository_tops_open(
+    git_repo: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, relative: bool
+) -> None:
     commit = git_repo.commit({"apps/a.yaml": "a: 1\n"})
     bare = tmp_path / "bare.git"
     git_repo.git("clone", "-q", "--bare", str(git_repo.path), str(bare))
     worktree = tmp_path / "worktree"
     git_repo.git("worktree", "add", "-q", "--detach", str(worktree), commit)
-    for top in (git_repo.path, bare, worktree):
+    tops = [git_repo.path, bare, worktree]
+    if relative:  # git runs in another folder than the one the path is relative to
+        (tmp_path / "elsewhere").mkdir()
+        monkeypatch.chdir(tmp_path / "elsewhere")
+        tops = [Path("..") / top.relative_to(tmp_path) for top in tops]
+    for top in tops:
         opened = repository.open_repository(top)
         assert opened is not None, top
         assert opened.commit_of("HEAD") == commit
