@@ -13,24 +13,32 @@ from gitfleet.gitstore import clusterrepos
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def repo_option(func: F) -> F:
+def repo_option_saying(text: str) -> Callable[[F], F]:
+    """`--repo P` (default `.`); `text` says what the command reads there."""
     return click.option(
         "--repo",
         "repo",
         default=".",
         show_default=True,
         type=click.Path(file_okay=False),
-        help="A Git repository (read at --rev) or a plain directory.",
-    )(func)
+        help=text,
+    )
 
 
-def rev_option(func: F) -> F:
-    return click.option(
-        "--rev",
-        "rev",
-        default=None,
-        help="Source revision (default: the source branch of gitfleet.yaml, else HEAD).",
-    )(func)
+repo_option = repo_option_saying(
+    "A Git repository (its commit --rev) or a plain folder (its files)."
+)
+
+
+def rev_option_saying(text: str) -> Callable[[F], F]:
+    """`--rev R`; `text` says what is read without it."""
+    return click.option("--rev", "rev", default=None, help=text)
+
+
+rev_option = rev_option_saying(
+    "The source commit to read (default: the source branch of gitfleet.yaml, else HEAD;"
+    " uncommitted changes do not count)."
+)
 
 
 def output_option(func: F) -> F:

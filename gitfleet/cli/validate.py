@@ -1,10 +1,13 @@
 """`gitfleet validate`: every problem of a source, one line each, `path:line:col: severity: msg`.
 
-Loads the source (a commit of a Git repository, or a plain folder) and validates it. Paths are
-printed as seen from the working directory (prefixed with `--repo` when it is not `.`), so
-editors and CI annotations can open them. `-o json` prints a list of {path, line, col,
-severity, message}. Exit 0 when there is no error (warnings allowed), 1 on any error or when
-there is no source to read, 2 on a usage error (such as `--rev` with a plain folder).
+Loads the source and validates it: what the user is working on, so a repository's working tree
+(the files a commit of everything would hold, uncommitted changes included) unless `--rev`
+names a commit; a bare repository at its source branch; any other folder as plain files. Which
+of these it read is said on stderr. Paths are printed as seen from the working directory
+(prefixed with `--repo` when it is not `.`), so editors and CI annotations can open them.
+`-o json` prints a list of {path, line, col, severity, message}. Exit 0 when there is no error
+(warnings allowed), 1 on any error or when there is no source to read, 2 on a usage error
+(such as `--rev` with a plain folder).
 """
 
 from __future__ import annotations
@@ -28,14 +31,32 @@ def _as_seen_from_here(item: diagnostic.Diagnostic, repo: str) -> diagnostic.Dia
     return dataclasses.replace(item, origin=dataclasses.replace(item.origin, path=path))
 
 
+def _what_was_read(loaded: source.LoadedSource, repo: str, rev: str | None) -> str:
+    if loaded.working_tree:
+        return f"the working tree of {repo} (uncommitted changes included)"
+    if loaded.revision is None:
+        return f"the folder {repo}"
+    branch = loaded.config.source_branch
+    named = f"--rev {rev}" if rev else f"source branch {branch}" if branch else "HEAD"
+    return f"commit {loaded.revision[:12]} of {repo} ({named})"
+
+
 @click.command()
-@options.repo_option
-@options.rev_option
+@options.repo_option_saying(
+    "A repository's top (its working tree, or the commit --rev), a bare repository (at the"
+    " source branch of gitfleet.yaml, else HEAD) or a plain folder."
+)
+@options.rev_option_saying("Check this commit instead of the working tree.")
 @options.output_option
 def validate(repo: str, rev: str | None, output: str) -> None:
-    """Check a source repository: YAML, schemas, and Karmada's rules."""
+    """Check a source repository: YAML, schemas, and Karmada's rules.
+
+    In a repository's working tree it checks the files as they are, uncommitted changes
+    included and files Git ignores left out: what a commit of everything would hold. --rev
+    checks a commit instead. It says on stderr what it read.
+    """
     try:
-        loaded = source.load(repo, rev)
+        loaded = source.load(repo, rev, working_tree=True)
     except errors.UsageError as error:
         raise click.UsageError(str(error)) from error
     except errors.InputError as error:
@@ -43,5 +64,6 @@ def validate(repo: str, rev: str | None, output: str) -> None:
     found = [_as_seen_from_here(d, repo) for d in validation.validate(loaded)]
     human = "".join(f"{d}\n" for d in found)
     out.emit([d.to_json() for d in found], output, human)
+    click.echo(f"checked {_what_was_read(loaded, repo, rev)}", err=True)
     if any(d.severity is diagnostic.Severity.ERROR for d in found):
         sys.exit(1)

@@ -61,10 +61,12 @@ def find_git_dir(path: Path) -> Path | None:
 class Repository:
     """One repository's object database, read through gitpython's git command wrapper."""
 
-    def __init__(self, git_dir: Path, display: str) -> None:
+    def __init__(self, git_dir: Path, display: str, *, work_tree: Path | None = None) -> None:
         self.git_dir = Path(os.path.abspath(git_dir))
         self.display = display
         """How the user named the repository, for messages."""
+        self.work_tree = Path(os.path.abspath(work_tree)) if work_tree is not None else None
+        """The folder checked out from it (None: a bare repository); read only by `worktree`."""
         try:
             self._repo = git.Repo(self.git_dir)
         except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
@@ -77,13 +79,17 @@ class Repository:
     def fail(self, message: str) -> SourceError:
         return SourceError(Origin(self.display), message)
 
-    def run(self, *args: str, stdin: bytes | None = None) -> tuple[int, bytes, bytes]:
-        """Run `git ARGS`; returns (exit code, stdout, stderr)."""
+    def run(
+        self, *args: str, stdin: bytes | None = None, env: Mapping[str, str] | None = None
+    ) -> tuple[int, bytes, bytes]:
+        """Run `git ARGS` (with `env` added to the environment); returns (exit code, stdout,
+        stderr)."""
         try:
             process = self._repo.git.execute(
                 ["git", *args],
                 as_process=True,
                 istream=subprocess.PIPE if stdin is not None else None,
+                env=env,
             )
         except git.GitCommandNotFound as exc:
             raise self.fail("cannot run git: is it installed?") from exc
@@ -156,5 +162,8 @@ class Repository:
 
 def open_repository(path: str | os.PathLike[str]) -> Repository | None:
     """The repository whose top (or bare repository) `path` is; None for any other folder."""
-    git_dir = find_git_dir(Path(path))
-    return Repository(git_dir, os.fspath(path)) if git_dir is not None else None
+    top = Path(path)
+    git_dir = find_git_dir(top)
+    if git_dir is None:
+        return None
+    return Repository(git_dir, os.fspath(path), work_tree=top if git_dir != top else None)

@@ -137,7 +137,10 @@ class LoadedSource:
     diagnostics: tuple[diagnostic.Diagnostic, ...]
     """Problems found while loading (YAML, files, schema of Karmada kinds), sorted."""
     revision: str | None
-    """The commit read, or None for a plain directory."""
+    """The commit read, or None for a folder."""
+    working_tree: bool = False
+    """The folder was a repository's working tree: its files as they are now, tracked or not,
+    ignored ones left out."""
     config: SourceConfig
     third_party_customizations: tuple[Customization, ...] = ()
     """Rules from `config.third_party_customizations`, sorted by name."""

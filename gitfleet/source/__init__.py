@@ -1,7 +1,9 @@
 """Load: one source revision's files into typed objects, each with the file and line it came from.
 
 `load(repo, rev)` reads the commit `rev` of a Git repository from its object database (no
-checkout) when `repo` is the top of a repository, or the files of any other folder. It never
+checkout) when `repo` is the top of a repository, or the files of any other folder; asked for
+the working tree, it reads a repository's top as a folder, but only the files `git add --all`
+would commit (`gitstore.worktree`). It never
 raises for bad content: YAML and schema problems, unreadable or oversized files, symbolic links
 and submodules all become located diagnostics, and the documents that could be read are still
 returned, so `validate` can show every problem at once. It raises `SourceError` only when there
@@ -26,7 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from gitfleet.errors import SourceError, UsageError
-from gitfleet.gitstore import repository
+from gitfleet.gitstore import repository, worktree
 from gitfleet.model import config, diagnostic, loaded
 from gitfleet.model.loaded import Document, LoadedSource, Role, SourceConfig
 from gitfleet.model.origin import Origin
@@ -46,13 +48,16 @@ def load(
     repo: str | os.PathLike[str],
     rev: str | None = None,
     *,
+    working_tree: bool = False,
     max_file_size: int | None = None,
     require_repository: bool = False,
 ) -> LoadedSource:
     """The source at `repo` (commit `rev`, default: gitfleet.yaml's sourceBranch, else HEAD).
 
-    `max_file_size` overrides gitfleet.yaml's `maxFileSize`; `require_repository` makes a plain
-    folder an error (for commands that must commit).
+    `working_tree`: without `rev`, a repository's working tree is read instead of a commit (a
+    bare repository has none, and is read at a commit still). `max_file_size` overrides
+    gitfleet.yaml's `maxFileSize`; `require_repository` makes a plain folder an error (for
+    commands that must commit).
     """
     path = Path(repo)
     where = Origin(os.fspath(repo))
@@ -66,6 +71,8 @@ def load(
             raise SourceError(where, "not a Git repository (its top must hold .git)")
         return _load(_files.FolderFiles(path), max_file_size)
     try:
+        if working_tree and rev is None and repo_.work_tree is not None:
+            return _load(_files.FolderFiles(path, worktree.source_paths(repo_)), max_file_size)
         commit, settings = _commit(repo_, rev, max_file_size)
         files = _files.CommitFiles(repo_, commit, _cache.FILES.size)
         return _load(files, max_file_size, settings)
@@ -215,6 +222,7 @@ def _load(
         documents=tuple(classified.documents),
         diagnostics=tuple(diagnostic.sorted_diagnostics(problems + classified.diagnostics)),
         revision=files.revision,
+        working_tree=files.working_tree,
         config=settings,
         third_party_customizations=third_party,
     )

@@ -1,10 +1,12 @@
-"""Where a source's files come from: a commit's tree, or a plain folder.
+"""Where a source's files come from: a commit's tree, or a folder (a plain one, or a
+repository's working tree, of which only the paths git lists are read).
 
 Both list entries (path, kind, size; for a commit also the blob id that names the content) with
 folders pruned by the caller, and read the contents of the entries asked for. Neither follows a
 symbolic link: a commit's links are never resolved, and a folder's are listed as links (and
-opened with O_NOFOLLOW, should one appear between listing and reading). `.git` folders of a
-plain folder are never entered.
+opened with O_NOFOLLOW, should one appear between listing and reading); a folder is walked
+from its top, so a link standing for a folder on the way to a listed path is listed as a link,
+never gone through. `.git` folders of a plain folder are never entered.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ KnownSize = Callable[[str, str], int | None]
 
 class Files(Protocol):
     revision: str | None
+    working_tree: bool
 
     def root_entry(self, name: str) -> Entry | None:
         """The entry named `name` at the root, without listing everything."""
@@ -63,6 +66,7 @@ class CommitFiles:
     def __init__(self, repo: repository.Repository, commit: str, known: KnownSize) -> None:
         self.repo = repo
         self.revision: str | None = commit
+        self.working_tree = False
         self.known = known
 
     def entries(self, skip: Skip) -> list[Entry]:
@@ -94,11 +98,21 @@ def _tree_entry(entry: Entry) -> tree.TreeEntry:
 
 
 class FolderFiles:
-    """The files below a plain folder."""
+    """The files below a folder: all of them, or only the `listed` ones (a working tree's, as
+    git lists them; a listed folder is a submodule or a nested repository)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, listed: frozenset[str] | None = None) -> None:
         self.root = root
         self.revision: str | None = None
+        self.listed = listed
+        self.working_tree = listed is not None
+        self._above = frozenset(
+            path[:at] for path in listed or () for at, c in enumerate(path) if c == "/"
+        )
+        """The folders holding listed paths: the only ones walked into."""
+
+    def _wanted(self, path: str) -> bool:
+        return self.listed is None or path in self.listed or path in self._above
 
     def _walk(self, folder: str, skip: Skip) -> Iterator[Entry]:
         directory = self.root / folder if folder else self.root
@@ -108,10 +122,14 @@ class FolderFiles:
             raise SourceError(Origin(folder or "."), f"cannot list folder: {exc.strerror}") from exc
         for item in listing:
             path = f"{folder}/{item.name}" if folder else item.name
+            if not self._wanted(path):
+                continue
             if item.is_symlink():
                 yield Entry(path, Kind.SYMLINK)
             elif item.is_dir(follow_symlinks=False):
-                if item.name != ".git" and not skip(path):
+                if self.listed is not None and path in self.listed:
+                    yield Entry(path, Kind.SUBMODULE)
+                elif item.name != ".git" and not skip(path):
                     yield from self._walk(path, skip)
             elif item.is_file(follow_symlinks=False):
                 yield Entry(path, Kind.FILE, item.stat(follow_symlinks=False).st_size)
@@ -120,6 +138,8 @@ class FolderFiles:
         return sorted(self._walk("", skip), key=lambda e: e.path)
 
     def root_entry(self, name: str) -> Entry | None:
+        if not self._wanted(name):
+            return None
         try:
             info = os.lstat(self.root / name)
         except OSError:

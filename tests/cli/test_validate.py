@@ -1,11 +1,14 @@
 """`gitfleet validate`: output formats, paths and exit codes.
 
 Aspects covered:
-- a clean source prints nothing and exits 0; warnings alone exit 0; any error exits 1;
+- a clean source prints nothing on stdout and exits 0; warnings alone exit 0; any error exits
+  1; stderr says what was read (a folder, a working tree, a commit and how it was chosen);
 - each problem is one line `path:line:col: severity: message`, paths as seen from the working
   directory (prefixed with --repo, bare with the default `.`);
 - `-o json` is a stable, sorted list of {path, line, col, severity, message};
-- a Git repository is read at --rev (default HEAD), not from the working tree;
+- a repository's top is read as its working tree (on any branch, whatever the source branch;
+  uncommitted and untracked files included), or at the commit --rev; a bare repository at its
+  source branch;
 - --rev with a plain folder is a usage error (exit 2); an unknown revision exits 1 with one
   located line on stderr.
 """
@@ -36,7 +39,8 @@ def write(root: Path, files: dict[str, str]) -> Path:
 
 def test_clean_source_prints_nothing(cli: Invoke, tmp_path: Path) -> None:
     result = cli("validate", "--repo", str(write(tmp_path, CLEAN)))
-    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr == f"checked the folder {tmp_path}\n"
 
 
 def test_warnings_alone_pass(cli: Invoke, tmp_path: Path) -> None:
@@ -98,14 +102,39 @@ def test_json_output(cli: Invoke, tmp_path: Path) -> None:
     assert result.stdout == cli("validate", "--repo", str(root), "-o", "json").stdout
 
 
-def test_git_repository_is_read_at_a_revision(cli: Invoke, git_repo: Any) -> None:
+def test_the_working_tree_is_read(cli: Invoke, git_repo: Any) -> None:
+    git_repo.commit({**CLEAN, "gitfleet.yaml": "sourceBranch: main\n"})
+    git_repo.git("checkout", "-q", "-b", "feature")
+    (git_repo.path / "untracked.yaml").write_text("not: [valid\n")
+    result = cli("validate", "--repo", str(git_repo.path))
+    assert result.exit_code == 1
+    assert result.stdout.startswith(f"{git_repo.path}/untracked.yaml:2:1: error:")
+    assert result.stderr == (
+        f"checked the working tree of {git_repo.path} (uncommitted changes included)\n"
+    )
+
+
+def test_a_commit_is_read_at_rev(cli: Invoke, git_repo: Any) -> None:
     first = git_repo.commit({**CLEAN, "x.yaml": "kind: X\n"})
     git_repo.commit({"x.yaml": None})
-    (git_repo.path / "untracked.yaml").write_text("not: [valid\n")
     assert cli("validate", "--repo", str(git_repo.path)).exit_code == 0
     old = cli("validate", "--repo", str(git_repo.path), "--rev", first)
     assert old.exit_code == 1
     assert old.stdout.endswith("x.yaml:1:1: error: document has no apiVersion\n")
+    assert old.stderr == f"checked commit {first[:12]} of {git_repo.path} (--rev {first})\n"
+
+
+def test_a_bare_repository_is_read_at_its_source_branch(
+    cli: Invoke, git_repo: Any, tmp_path: Path
+) -> None:
+    released = git_repo.commit({**CLEAN, "gitfleet.yaml": "sourceBranch: release\n"})
+    git_repo.git("branch", "release")
+    git_repo.commit({"x.yaml": "kind: X\n"})
+    bare = tmp_path / "fleet.git"
+    git_repo.git("clone", "-q", "--bare", str(git_repo.path), str(bare))
+    result = cli("validate", "--repo", str(bare))
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr == f"checked commit {released[:12]} of {bare} (source branch release)\n"
 
 
 def test_rev_of_a_plain_folder_is_a_usage_error(cli: Invoke, tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """Bad input never crashes `gitfleet validate` and never changes anything.
 
-Each case is a committed source (a real Git repository, read at HEAD) or a missing folder;
+Each case is a committed source (a real Git repository, read as its working tree, or at a
+commit with --rev) or a missing folder;
 each must give exit 1, the expected one-line `path:line:col: ...` problem, no traceback, and
 leave every file and the repository as they were.
 
@@ -142,7 +143,7 @@ def test_crafted_tree_entry(cli: Invoke, git_repo: Any, name: str) -> None:
     ).stdout.strip()  # fmt: skip
     commit = git_repo.git("commit-tree", tree, "-p", "HEAD", "-m", "crafted")
     git_repo.git("update-ref", "refs/heads/main", commit)
-    result = run(cli, git_repo.path)
+    result = run(cli, git_repo.path, "--rev", "main")
     assert result.exit_code == 1
     assert result.stderr == (
         f"{git_repo.path}: invalid revision {commit}: tree entry {name!r} in the root folder\n"
@@ -150,16 +151,16 @@ def test_crafted_tree_entry(cli: Invoke, git_repo: Any, name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("rev", "expected"),
+    ("committed", "expected"),
     [
-        pytest.param(("--rev", "nope"), "unknown revision 'nope'", id="unknown revision"),
-        pytest.param((), "empty repository: no commits yet", id="empty repository"),
+        pytest.param(True, "unknown revision 'nope'", id="unknown revision"),
+        pytest.param(False, "empty repository: no commits yet", id="empty repository"),
     ],
 )
-def test_no_commit_to_read(cli: Invoke, git_repo: Any, rev: tuple[str, ...], expected: str) -> None:
-    if rev:
+def test_no_commit_to_read(cli: Invoke, git_repo: Any, committed: bool, expected: str) -> None:
+    if committed:
         git_repo.commit({"a.yaml": OK})
-    result = run(cli, git_repo.path, *rev)
+    result = run(cli, git_repo.path, "--rev", "nope")
     assert result.exit_code == 1
     assert result.stderr == f"{git_repo.path}: {expected}\n"
 
