@@ -25,7 +25,7 @@ from gitfleet.preview import markdown, report
 @click.command("preview")
 @click.option("--base", required=True, help="The revision merged into (e.g. origin/main).")
 @click.option("--head", required=True, help="The revision with the change (e.g. HEAD).")
-@options.repo_option
+@options.repo_option_saying("The Git repository holding --base and --head.")
 @click.option(
     "--rendered-branch",
     default=None,

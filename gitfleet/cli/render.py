@@ -159,7 +159,9 @@ def human(outcome: Outcome) -> str:
 
 
 @click.command("render")
-@options.repo_option
+@options.repo_option_saying(
+    "A Git repository (its commit --rev) or, with --out, a plain folder (its files)."
+)
 @options.rev_option
 @click.option(
     "--branch",
@@ -190,7 +192,11 @@ def render_command(
     new_history: bool,
     output: str,
 ) -> None:
-    """Render a source commit onto the rendered branch."""
+    """Render a source commit onto the rendered branch, or into a folder with --out.
+
+    The commit is --rev, else the source branch of gitfleet.yaml, else HEAD: uncommitted
+    changes do not count (gitfleet validate checks them).
+    """
     if branch is not None and out_dir is not None:
         raise click.UsageError("--branch and --out exclude each other")
     if new_history and out_dir is not None:

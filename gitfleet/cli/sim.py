@@ -31,7 +31,8 @@ plans_from_repo = simulated.plans_from_repo
     "--from-repo",
     "repo",
     type=click.Path(file_okay=False),
-    help="Start one cluster per Cluster defined in this source.",
+    help="Start one cluster per Cluster defined in this source (a repository's commit, as"
+    " render reads it, or a plain folder).",
 )
 @click.option(
     "--kubeconfig-dir",

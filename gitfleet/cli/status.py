@@ -116,7 +116,9 @@ def human(view: FleetView) -> str:
 
 
 @click.command("status")
-@options.repo_option
+@options.repo_option_saying(
+    "The Git repository: its rendered branch, status refs, and the source commit rendered."
+)
 @click.option("--branch", default=None, help="Rendered branch (default: from gitfleet.yaml).")
 @click.option(
     "--grace",
