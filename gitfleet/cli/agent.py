@@ -27,13 +27,13 @@ from typing import Any, TypeVar
 import click
 
 from gitfleet import errors
-from gitfleet.cli import options, signals
+from gitfleet.cli import options, signals, suggest
 from gitfleet.cli import output as out
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@click.group()
+@click.group(cls=suggest.SuggestingGroup)
 def agent() -> None:
     """Apply rendered manifests to member clusters and report their status."""
 

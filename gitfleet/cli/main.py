@@ -11,6 +11,7 @@ import sys
 import click
 
 from gitfleet import __version__
+from gitfleet.cli import suggest
 
 COMMANDS = {
     "init": "gitfleet.cli.init:init",
@@ -32,7 +33,7 @@ def _available(name: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-class LazyGroup(click.Group):
+class LazyGroup(suggest.SuggestingGroup):
     """A group whose commands live in their own modules and load on demand."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:

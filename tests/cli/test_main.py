@@ -1,11 +1,28 @@
-"""The `gitfleet` process: the cycle collector's settings it runs with."""
+"""The `gitfleet` process and its command group.
+
+Aspects covered:
+- the cycle collector's settings it runs with;
+- a mistyped command or subcommand is a usage error (exit 2) naming the closest one; a name
+  like none stays a plain "No such command";
+- shell completion through the installed `gitfleet` script: the bash, zsh and fish scripts are
+  generated, and bash completes commands, subcommands and options.
+"""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+from conftest import Invoke
 
 from gitfleet.cli import main
+
+SCRIPT = Path(sysconfig.get_path("scripts")) / "gitfleet"
+"""The entry point pip installed, as a user's shell runs it."""
 
 
 def test_the_command_runs_with_fewer_young_collections() -> None:
@@ -18,3 +35,53 @@ def test_the_command_runs_with_fewer_young_collections() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[-1] == str(main.YOUNG_COLLECTION_THRESHOLD)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(("rendr",), "No such command 'rendr'. Did you mean 'render'?", id="command"),
+        pytest.param(("stats",), "No such command 'stats'. Did you mean 'status'?", id="status"),
+        pytest.param(("agent", "pul"), "No such command 'pul'. Did you mean 'pull'?", id="agent"),
+        pytest.param(("xyzzy",), "No such command 'xyzzy'.\n", id="like none"),
+    ],
+)
+def test_mistyped_commands(cli: Invoke, args: tuple[str, ...], message: str) -> None:
+    done = cli(*args)
+    assert done.exit_code == 2
+    assert message in done.stderr
+
+
+def _complete(**env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(SCRIPT)], env={**os.environ, **env}, capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.mark.parametrize(
+    ("shell", "marker"),
+    [
+        pytest.param("bash", "complete -o nosort -F _gitfleet_completion gitfleet", id="bash"),
+        pytest.param("zsh", "#compdef gitfleet", id="zsh"),
+        pytest.param("fish", "complete --no-files --command gitfleet", id="fish"),
+    ],
+)
+def test_completion_scripts(shell: str, marker: str) -> None:
+    done = _complete(_GITFLEET_COMPLETE=f"{shell}_source")
+    assert done.returncode == 0, done.stderr
+    assert marker in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        pytest.param("gitfleet ren", ["plain,render"], id="command"),
+        pytest.param("gitfleet agent p", ["plain,pull", "plain,push"], id="subcommand"),
+        pytest.param("gitfleet validate --r", ["plain,--repo", "plain,--rev"], id="option"),
+    ],
+)
+def test_bash_completes(words: str, expected: list[str]) -> None:
+    cword = str(len(words.split()) - 1)
+    done = _complete(_GITFLEET_COMPLETE="bash_complete", COMP_WORDS=words, COMP_CWORD=cword)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == expected
