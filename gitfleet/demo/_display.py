@@ -73,9 +73,11 @@ class Display:
                 self.stream.flush()
 
     def close(self) -> None:
-        """Leave the table on the screen as it is, and write below it from now on."""
+        """Leave the table on the screen as it is, and write below it from now on, without
+        drawing it again under every line told."""
         with self.lock:
             self.drawn = 0
+            self.shown = []
 
 
 def _cells(rows: Sequence[Sequence[str]]) -> list[str]:

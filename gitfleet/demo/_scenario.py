@@ -223,7 +223,11 @@ class Scenario:
         self._step("unhealthy", started, f"failover found {name} not ready")
         moved = self.wait(
             f"shop/web leaving {name}",
-            lambda s: name not in s.placed(WEB) and sum(s.placed(WEB).values()) == SCALE_TO,
+            lambda s: (
+                name not in s.placed(WEB)
+                and sum(s.placed(WEB).values()) == SCALE_TO
+                and s.applied(WEB)
+            ),
         )
         after = moved.placed(WEB)
         self._step("moved", started, f"shop/web moved off {name}: {placement(after)}")

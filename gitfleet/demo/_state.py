@@ -1,6 +1,7 @@
 """What the demo watches, read from the bare repository the way a user would with
 `gitfleet status`: the fleet view (`gitfleet.status.read`), plus the rendered tip's commit
-message, its render.yaml failover section and its bindings."""
+message, its render.yaml failover section and its bindings, all of the commit the view is of
+(the reconciler may move the branch between the two reads: then both are read again)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,15 @@ class State:
             row.synced and row.converged and row.ready == "True"
             for row in self.view.clusters
             if row.name not in down
+        )
+
+    def applied(self, key: ResourceKey) -> bool:
+        """Every cluster the tip places the workload on reports the replicas the tip asks of
+        it (ready or not yet): the table shows the placement."""
+        replicas = self.ready_replicas(key)
+        return all(
+            name in replicas and replicas[name][1] == wanted
+            for name, wanted in self.placed(key).items()
         )
 
     def runs(self, key: ResourceKey) -> bool:
@@ -98,14 +108,22 @@ def _bindings(
     return (section if isinstance(section, dict) else {}), previous.bindings
 
 
+READS = 20
+"""How many times a state is read while the branch keeps moving between its two reads (the
+reconciler renders a few times a step; the last read is taken when it moved every time)."""
+
+
 def read(remote: Path) -> State:
     """The state of the fleet whose repository is `remote`."""
-    now = datetime.datetime.now(datetime.UTC)
-    view = status_read.read(str(remote), now=now)
     repo = repository.open_repository(remote)
     assert repo is not None, f"{remote} is not a repository"
     try:
-        tip = rendered.read_tip(repo, view.rendered.branch or loaded.DEFAULT_RENDERED_BRANCH)
+        for _ in range(READS):
+            view = status_read.read(str(remote), now=datetime.datetime.now(datetime.UTC))
+            branch = view.rendered.branch or loaded.DEFAULT_RENDERED_BRANCH
+            tip = rendered.read_tip(repo, branch)
+            if (tip.commit if tip is not None else None) == view.rendered.commit:
+                break
         if tip is None:
             return State(view, "", {}, {})
         section, bindings = _bindings(repo, tip)

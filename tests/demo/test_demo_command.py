@@ -4,8 +4,10 @@ Aspects covered:
 - in-process (`-o json`): exit 0 and a summary saying that every cluster (Push and Pull)
   converged, the scale and the override reached them, the failed cluster's web replicas moved
   to the others and stayed there after it recovered; the story is told on standard error with
-  the reconciler's failover commits; every demo thread is stopped and the temporary folder
-  removed;
+  the reconciler's failover commits; every table names its rendered commit with that commit's
+  own message, and the table of the step that moves web off the failed cluster already shows
+  the new placement (the replicas each cluster was asked for); every demo thread is stopped
+  and the temporary folder removed;
 - as a command (`--keep`): everything keeps running after the summary, `gitfleet status`
   works on the kept repository meanwhile, SIGINT stops it with exit 0 and the folder stays;
 - as a command, Ctrl-C twice while it starts: exit 130 and a summary saying it was stopped,
@@ -52,8 +54,43 @@ def test_the_demo_tells_the_whole_story(
     assert failover["afterRecovery"] == failover["after"], "nothing moves back"
     assert f"failover: {down} NotReady since" in done.stderr
     assert f"failover: {down} Ready again" in done.stderr
+    told = done.stderr.splitlines()
+    _assert_tables_name_their_commit(told)
+    assert _desired_after(told, f"shop/web moved off {down}:") == failover["after"]
     assert summary["workspace"] is None and list(tmp_path.iterdir()) == []
     assert not [t for t in threading.enumerate() if t.name.startswith("gitfleet-")]
+
+
+def _assert_tables_name_their_commit(told: list[str]) -> None:
+    """Each table's first line (`  rendered <sha>: <message>`) gives the message the commit
+    was told with (`    reconciler rendered <sha>: <message>`)."""
+    messages = dict(
+        line.split("reconciler rendered ", 1)[1].split(": ", 1)
+        for line in told
+        if "reconciler rendered " in line
+    )
+    heads = [
+        line.strip().removeprefix("rendered ") for line in told if line.startswith("  rendered ")
+    ]
+    assert heads, told
+    for head in heads:
+        commit, message = head.split(": ", 1)
+        assert messages[commit] == message, head
+
+
+def _desired_after(told: list[str], step: str) -> dict[str, int]:
+    """The replicas of shop/web each cluster runs or is asked to run (the `ready/desired`
+    column) in the table written after the line telling `step`."""
+    at = next(i for i, line in enumerate(told) if step in line)
+    header = next(i for i in range(at, len(told)) if told[i].strip().startswith("CLUSTER"))
+    desired = {}
+    for line in told[header + 1 :]:
+        cells = line.split()
+        if line[:2] != "  " or line[2:3].isspace() or len(cells) < 6:
+            break  # the table's rows are indented by two spaces, the lines told otherwise
+        if cells[5] != "-":
+            desired[cells[0]] = int(cells[5].split("/")[1])
+    return {name: n for name, n in desired.items() if n}
 
 
 class Running:
