@@ -57,7 +57,9 @@ class Workspace:
     @classmethod
     def create(cls, root: Path) -> Workspace:
         """The example fleet committed in `root/source` with the demo's failover settings,
-        and pushed to the bare repository `root/fleet.git`."""
+        and pushed to the bare repository `root/fleet.git`. `root` is made absolute: git runs
+        in other folders, and the bare repository is reached by a file:// URL."""
+        root = root.absolute()
         root.mkdir(parents=True, exist_ok=True)
         _, branch, _ = scaffold.scaffold(root / "source")
         made = cls(root, branch)

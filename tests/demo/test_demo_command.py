@@ -8,8 +8,9 @@ Aspects covered:
   own message, and the table of the step that moves web off the failed cluster already shows
   the new placement (the replicas each cluster was asked for); every demo thread is stopped
   and the temporary folder removed;
-- as a command (`--keep`): everything keeps running after the summary, `gitfleet status`
-  works on the kept repository meanwhile, SIGINT stops it with exit 0 and the folder stays;
+- as a command (`--keep`, `--dir` relative to the current folder): everything keeps running
+  after the summary, `gitfleet status` works on the kept repository meanwhile, SIGINT stops
+  it with exit 0 and the folder stays;
 - as a command, Ctrl-C twice while it starts: exit 130 and a summary saying it was stopped,
   no traceback.
 
@@ -97,11 +98,11 @@ class Running:
     """`gitfleet demo --fast -o json` as a process, its standard error read as it comes (so
     the demo never blocks on a full pipe)."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, cwd: Path | None = None) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1"}
         command = [sys.executable, "-m", "gitfleet", "demo", "--fast", "-o", "json", *args]
         self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd
         )
         self.told: list[str] = []
         self._new_line = threading.Condition()
@@ -151,7 +152,7 @@ class Running:
 
 def test_keep_leaves_everything_running_until_interrupted(tmp_path: Path) -> None:
     folder = tmp_path / "demo"
-    demo = Running("--keep", "--dir", str(folder))
+    demo = Running("--keep", "--dir", "demo", cwd=tmp_path)
     try:
         demo.until("press Ctrl-C to stop")
         assert demo.said("try: gitfleet status --repo"), "".join(demo.told)
@@ -168,7 +169,7 @@ def test_keep_leaves_everything_running_until_interrupted(tmp_path: Path) -> Non
         demo.kill()
     assert code == 0, "".join(demo.told[-60:])
     summary = json.loads(out)
-    assert summary["ok"] and summary["workspace"] == str(folder)
+    assert summary["ok"] and summary["workspace"] == "demo"
     assert (folder / "fleet.git").is_dir() and (folder / "source" / "gitfleet.yaml").is_file()
 
 
