@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 import click
 
 from gitfleet import errors
-from gitfleet.gitstore import clusterrepos
+from gitfleet.gitstore import clusterrepos, remote
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -65,7 +65,7 @@ def _cluster_template(ctx: click.Context, param: click.Parameter, value: str | N
     if clusterrepos.PLACEHOLDER not in value:
         raise click.BadParameter(f"expected a URL with {clusterrepos.PLACEHOLDER} in it")
     try:
-        clusterrepos.cluster_url(value, "cluster")
+        remote.locate(clusterrepos.cluster_url(value, "cluster"))
     except errors.UsageError as error:
         raise click.BadParameter(str(error)) from error
     return value

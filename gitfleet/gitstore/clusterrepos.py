@@ -28,8 +28,13 @@ PLACEHOLDER = "{cluster}"
 
 
 def cluster_url(template: str, cluster: str) -> str:
-    """The repository URL of `cluster` (a local path made absolute, see `remote.locate`)."""
-    return remote.locate(template.replace(PLACEHOLDER, cluster))
+    """The repository URL of `cluster`, as the template writes it."""
+    return template.replace(PLACEHOLDER, cluster)
+
+
+def _located(template: str, cluster: str) -> str:
+    """The repository of `cluster` as git is given it here (see `remote.locate`)."""
+    return remote.locate(cluster_url(template, cluster))
 
 
 class Copy(enum.StrEnum):
@@ -59,7 +64,7 @@ def _copy_one(repo: Repository, template: str, cluster: str) -> Outcome:
     local = refs.read_ref(repo, ref)
     if local is None:
         return Outcome(cluster, Copy.FAILED, f"{ref} does not exist")
-    url = cluster_url(template, cluster)
+    url = _located(template, cluster)
     there = remote.tip(repo, url, ref)
     if there == local.commit:
         return Outcome(cluster, Copy.UP_TO_DATE)
@@ -96,8 +101,8 @@ def fetch_status(repo: Repository, template: str, clusters: Iterable[str]) -> di
     problems = {}
     for cluster in sorted(set(clusters)):
         ref = status.status_ref(cluster)
-        url = cluster_url(template, cluster)
         try:
+            url = _located(template, cluster)
             tip = remote.tip(repo, url, ref)
         except GitfleetError as exc:  # one cluster's host must not stop the others
             problems[cluster] = str(exc)
