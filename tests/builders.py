@@ -11,7 +11,7 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from gitfleet.model import cluster, config, objects, policy, work
+from gitfleet.model import cluster, config, objects, policy, scope, work
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import ResourceKey, ResourceTemplate
 
@@ -28,17 +28,21 @@ _TYPED: dict[str, tuple[Any, str]] = {
 
 
 def object_set(docs: Iterable[Doc], path: str = "source.yaml") -> objects.ObjectSet:
-    """The typed objects of `docs`; document i is at `path` line i+1."""
-    groups: dict[str, list[Any]] = {"templates": [], **{f: [] for _, f in _TYPED.values()}}
+    """The typed objects of `docs`, each in its effective namespace as the loader gives them
+    (`model.scope`); document i is at `path` line i+1."""
+    made: list[Any] = []
     for line, doc in enumerate(docs, start=1):
         origin = Origin(path, line, 1)
         typed = _TYPED.get(str(doc.get("kind", "")))
         if typed and str(doc.get("apiVersion", "")).endswith(".karmada.io/v1alpha1"):
-            cls, field = typed
-            groups[field].append(cls.from_doc(copy.deepcopy(doc), origin))
+            made.append(typed[0].from_doc(copy.deepcopy(doc), origin))
         else:
             body: Any = copy.deepcopy(doc)
-            groups["templates"].append(ResourceTemplate(body, origin))
+            made.append(ResourceTemplate(body, origin))
+    groups: dict[str, list[Any]] = {"templates": [], **{f: [] for _, f in _TYPED.values()}}
+    for item in scope.effective(made)[0]:
+        typed = _TYPED.get(type(item).KIND if not isinstance(item, ResourceTemplate) else "")
+        groups[typed[1] if typed else "templates"].append(item)
     return objects.ObjectSet(**{k: tuple(v) for k, v in groups.items()})
 
 
@@ -97,6 +101,22 @@ def make_object(api_version: str, kind: str, name: str, namespace: str = "", **m
     if namespace:
         metadata["namespace"] = namespace
     return {"apiVersion": api_version, "kind": kind, "metadata": metadata}
+
+
+def make_crd(group: str, kind: str, scope: str = "Namespaced", version: str = "v1") -> Doc:
+    """A CustomResourceDefinition of `kind` in `group` (scope Namespaced or Cluster)."""
+    plural = kind.lower() + "s"
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": f"{plural}.{group}"},
+        "spec": {
+            "group": group,
+            "scope": scope,
+            "names": {"kind": kind, "plural": plural},
+            "versions": [{"name": version, "served": True, "storage": True}],
+        },
+    }
 
 
 def selector(kind: str = "Deployment", api_version: str = "apps/v1", **rest: Any) -> Doc:

@@ -8,9 +8,10 @@ the next. Scheduling is left to the scheduler: the detector carries the previous
 over untouched. `distribute_dependencies` is Karmada's dependencies distributor, which needs the
 schedule result and so runs after the scheduler.
 
-Private modules: `_scope` (effective namespace), `_filter` (templates never propagated),
-`_defaults` (Karmada's policy defaults), `_match` (policy choice), `_claim` (claim metadata and
-permanent ids), `_binding` (binding building), `_dependencies` (dependency distribution).
+Templates come in with their effective namespace (`model.scope`, which the loader applies).
+Private modules: `_filter` (templates never propagated), `_defaults` (Karmada's policy
+defaults), `_match` (policy choice), `_claim` (claim metadata and permanent ids), `_binding`
+(binding building), `_dependencies` (dependency distribution).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from gitfleet.detector import (
     _dependencies,
     _filter,
     _match,
-    _scope,
     detection,
 )
 from gitfleet.model import diagnostic, objects, policy
@@ -111,14 +111,12 @@ class _Source:
         ]
 
 
-def _effective_templates(
+def _unique_templates(
     objs: objects.ObjectSet, diagnostics: list[diagnostic.Diagnostic]
 ) -> list[ResourceTemplate]:
-    """Templates with their effective namespace; a key defined twice keeps the first."""
-    crds = _scope.crd_scopes(objs.templates)
+    """The templates by key; a key defined twice keeps the first."""
     seen: dict[ResourceKey, ResourceTemplate] = {}
-    for raw in sorted(objs.templates, key=lambda t: (t.origin.path, t.origin.line, t.origin.col)):
-        t = _scope.effective(raw, crds, diagnostics)
+    for t in sorted(objs.templates, key=lambda t: (t.origin.path, t.origin.line, t.origin.col)):
         first = seen.get(t.key)
         if first is not None:
             diagnostics.append(
@@ -316,7 +314,7 @@ def detect(
     wins. Pure and deterministic.
     """
     diagnostics: list[diagnostic.Diagnostic] = []
-    templates = _effective_templates(objs, diagnostics)
+    templates = _unique_templates(objs, diagnostics)
     source = _Source.of(objs, templates)
     index = _previous_index(previous or {})
     detector = _Detector(source, interp, diagnostics)

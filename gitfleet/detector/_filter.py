@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from gitfleet.detector import _scope
+from gitfleet.model import scope
 from gitfleet.model.template import ResourceTemplate
 
 KARMADA_GROUPS = frozenset(
@@ -101,7 +101,7 @@ def auto_propagated_namespace(template: ResourceTemplate) -> bool:
     if template.api_version != "v1" or template.kind != "Namespace":
         return False
     name = template.name
-    if is_reserved_namespace(name) or name == _scope.DEFAULT_NAMESPACE:
+    if is_reserved_namespace(name) or name == scope.DEFAULT_NAMESPACE:
         return False
     if is_skipped_namespace(name):
         return False

@@ -11,7 +11,7 @@ import dataclasses
 import enum
 from typing import Any
 
-from gitfleet.model import config, diagnostic, meta, objects, policy, template
+from gitfleet.model import config, diagnostic, meta, objects, policy, scope, template
 from gitfleet.model.origin import UNKNOWN, Origin
 
 CONFIG_FILE = "gitfleet.yaml"
@@ -67,6 +67,8 @@ class SourceConfig:
     """A folder of Karmada's third-party interpreter rules (`<group>/<version>/<Kind>/
     customizations.yaml`), loaded as built-in rules below the user's own; not read as documents."""
     failover: FailoverSettings = FailoverSettings()
+    default_namespace: str = scope.DEFAULT_NAMESPACE
+    """The namespace of every namespaced object that names none (`model.scope`)."""
     origin: Origin = UNKNOWN
     """Where the settings were read (the whole file), for errors about them."""
 

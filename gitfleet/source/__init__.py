@@ -15,6 +15,10 @@ the same path with the same blob id, is neither read nor parsed again, and gives
 same documents, objects and diagnostics (`_cache`), so reloading a repository after a commit
 costs what the commit changed. Nothing else about the result differs from a first load.
 
+Every namespaced object comes out in its effective namespace and every cluster-scoped one
+without any (`model.scope`, with gitfleet.yaml's `defaultNamespace`), so all later stages agree
+on where an object lives.
+
 What it leaves to others: every check that needs more than one document (`validation`), and
 what the objects mean (the stages).
 """
@@ -29,7 +33,7 @@ from pathlib import Path
 
 from gitfleet.errors import SourceError, UsageError
 from gitfleet.gitstore import repository, worktree
-from gitfleet.model import config, diagnostic, loaded
+from gitfleet.model import config, diagnostic, loaded, scope
 from gitfleet.model.loaded import Document, LoadedSource, Role, SourceConfig
 from gitfleet.model.origin import Origin
 from gitfleet.source import _cache, _classify, _config, _files, _globs, _locate, _yaml
@@ -217,8 +221,10 @@ def _load(
     for entry in wanted:
         classified.extend(found[entry.path])
     third_party = _third_party([found[e.path] for e in rules], classified.diagnostics)
+    placed, warnings = scope.effective(classified.objects, settings.default_namespace)
+    problems += warnings
     return LoadedSource(
-        objects=_classify.object_set(classified.objects),
+        objects=_classify.object_set(placed),
         documents=tuple(classified.documents),
         diagnostics=tuple(diagnostic.sorted_diagnostics(problems + classified.diagnostics)),
         revision=files.revision,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gitfleet.model import diagnostic, loaded, policy
+from gitfleet.model import diagnostic, loaded, policy, rules, scope
 from gitfleet.model.origin import Origin
 from gitfleet.source import _globs
 
@@ -26,6 +26,7 @@ _FAILOVER_KEYS = (
     "purgeMode",
     "gracefulEvictionTimeout",
 )
+_NAMESPACE = rules.dns1123_label()
 _BAD_REF = re.compile(r"\.\.|@\{|//|[\x00-\x20~^:?*\[\\\x7f]|^[-/.]|/\.|[/.]$|\.lock$")
 """What `git check-ref-format` refuses in a branch name (the parts that matter here)."""
 
@@ -92,6 +93,19 @@ class _Reader:
         self.error(key, f"{self.prefix}{key}: expected a duration such as 40s, 5m or 1h")
         return default
 
+    def namespace(self, key: str) -> str | None:
+        value = self.body.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            self.error(key, f"{key}: expected a string")
+            return None
+        problem = _NAMESPACE.problem(value)
+        if problem:
+            self.error(key, f"{key}: {problem}")
+            return None
+        return value
+
     def folder(self, key: str) -> str | None:
         value = self.body.get(key)
         if value is None:
@@ -110,6 +124,7 @@ _KEYS = (
     "renderedBranch",
     "maxFileSize",
     "thirdPartyCustomizations",
+    "defaultNamespace",
 )
 
 
@@ -132,6 +147,7 @@ def parse(body: Any, origin: Origin) -> tuple[loaded.SourceConfig, list[diagnost
         max_file_size=reader.size("maxFileSize") or loaded.DEFAULT_MAX_FILE_SIZE,
         third_party_customizations=reader.folder("thirdPartyCustomizations"),
         failover=_failover(reader),
+        default_namespace=reader.namespace("defaultNamespace") or scope.DEFAULT_NAMESPACE,
         origin=origin,
     )
     return config, reader.problems

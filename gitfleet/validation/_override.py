@@ -28,8 +28,7 @@ _ADD, _REMOVE, _REPLACE = (
 
 def check(obj: Override, report: _report.Report) -> None:
     spec = obj.spec
-    namespace = _propagation.policy_namespace(obj) if isinstance(obj, policy.OverridePolicy) else ""
-    _propagation.check_selectors_namespace(spec.resource_selectors, namespace, report)
+    _propagation.check_selectors_namespace(spec.resource_selectors, obj.namespace, report)
     if spec.target_cluster is not None and spec.override_rules:
         report.error(("spec", "targetCluster"), "cannot be used together with overrideRules")
     if _has_deprecated_overriders(spec.overriders) and spec.override_rules:

@@ -11,7 +11,7 @@ constraints the model does not carry (at least one selector, weights >= 1, affin
 
 from __future__ import annotations
 
-from gitfleet.model import meta, policy
+from gitfleet.model import policy
 from gitfleet.validation import _affinity, _report, _syntax
 
 Propagation = policy.PropagationPolicy | policy.ClusterPropagationPolicy
@@ -20,11 +20,6 @@ Keys = tuple[str | int, ...]
 INT32 = (-(2**31), 2**31 - 1)
 AFFINITY_NAME_MAX = 32
 DEFAULT_TOLERATION_SECONDS = 300
-
-
-def policy_namespace(obj: meta.ApiObject) -> str:
-    """The namespace a namespaced policy lives in (kubectl's `default` when unset)."""
-    return obj.namespace or "default"
 
 
 def check(obj: Propagation, report: _report.Report) -> None:
@@ -63,8 +58,7 @@ def _selectors(obj: Propagation, report: _report.Report) -> None:
     selectors = obj.spec.resource_selectors
     if not selectors:
         report.error(("spec", "resourceSelectors"), "at least one resource selector is required")
-    namespace = policy_namespace(obj) if obj.NAMESPACED else ""
-    check_selectors_namespace(selectors, namespace, report)
+    check_selectors_namespace(selectors, obj.namespace, report)
     if obj.spec.preemption is policy.PreemptionBehavior.ALWAYS:
         for index, selector in enumerate(selectors):
             if not selector.name:

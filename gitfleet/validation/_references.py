@@ -1,12 +1,12 @@
 """Checks across objects: duplicates, policies that select nothing, clusters nobody defines.
 
-A duplicate (same apiVersion, kind, namespace and name; a namespaced Karmada object without a
-namespace is in `default`) is an error at the later definition, naming the first. A policy
+A duplicate (same apiVersion, kind, namespace and name, every object in its effective
+namespace, `model.scope`) is an error at the later definition, naming the first. A policy
 whose selectors match no template, and a cluster name (in any cluster affinity, static weight,
 override target or suspension) that no Cluster defines, are warnings: legal, but usually a typo.
 Selectors match as Karmada's ResourceSelectorPriority does (kind, namespace, then name or label
-selector: the model's `selectors.label_selector_matches`); a template without a namespace counts
-as being in `default`, so the warning never fires for a template the detector might still place.
+selector: the model's `selectors.label_selector_matches`), against the templates in their
+effective namespaces, as the detector matches them.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from gitfleet.model import diagnostic, loaded, meta, objects, policy, selectors, template
-from gitfleet.validation import _affinity, _propagation, _report
+from gitfleet.validation import _affinity, _report
 
 Obj = meta.ApiObject | template.ResourceTemplate
 Policy = (
@@ -46,8 +46,7 @@ def policies(found: objects.ObjectSet) -> Iterator[Policy]:
 def _identity(obj: Obj) -> tuple[str, str, str, str]:
     if isinstance(obj, template.ResourceTemplate):
         return obj.api_version, obj.kind, obj.namespace, obj.name
-    namespace = (obj.namespace or "default") if obj.NAMESPACED else ""
-    return obj.API_VERSION, obj.KIND, namespace, obj.name
+    return obj.API_VERSION, obj.KIND, obj.namespace, obj.name
 
 
 def duplicates(items: Iterable[Obj]) -> list[diagnostic.Diagnostic]:
@@ -63,9 +62,7 @@ def duplicates(items: Iterable[Obj]) -> list[diagnostic.Diagnostic]:
 
 
 class _Templates:
-    """Templates indexed for selector matching: by kind, by kind and namespace, and by name.
-
-    A namespace is the template's own, or `default` when it has none."""
+    """Templates indexed for selector matching: by kind, by kind and namespace, and by name."""
 
     def __init__(self, items: Iterable[template.ResourceTemplate]) -> None:
         self.count = 0
@@ -74,7 +71,7 @@ class _Templates:
         self.names: set[tuple[str, str, str, str]] = set()
         self.names_anywhere: set[tuple[str, str, str]] = set()
         for item in items:
-            kind, namespace = (item.api_version, item.kind), item.namespace or "default"
+            kind, namespace = (item.api_version, item.kind), item.namespace
             self.by_kind.setdefault(kind, []).append(item)
             self.by_namespace.setdefault((*kind, namespace), []).append(item)
             self.names.add((*kind, namespace, item.name))
@@ -103,7 +100,7 @@ class _Templates:
 
 def _selects_something(obj: Policy, templates: _Templates) -> bool:
     chosen = obj.spec.resource_selectors
-    namespace = _propagation.policy_namespace(obj) if obj.NAMESPACED else ""
+    namespace = obj.namespace
     if not chosen:  # an override policy without selectors applies to everything
         return templates.count > 0
     return any(templates.any_selected(s, namespace) for s in chosen)

@@ -4,8 +4,8 @@ pkg/detector/detector.go EventFilter and Reconcile, pkg/controllers/namespace).
 
 Aspects: Karmada's own API groups, events, Leases, reserved and skipped namespaces, the
 extension-apiserver-authentication ConfigMap, the claimed-by label, non-deletable kinds;
-namespace auto-propagation and its exceptions; effective namespaces (default for namespaced
-kinds, cleared for cluster-scoped ones, CRD scope from the source).
+namespace auto-propagation and its exceptions; bindings in the effective namespace
+(`model.scope`: default for namespaced kinds, none for cluster-scoped ones, CRD scope).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from builders import make_cluster_policy, make_object, selector
+from builders import make_cluster_policy, make_crd, make_object, selector
 from detector.detector_checks import Detect, decision_of
 
 from gitfleet.detector import detection
@@ -137,61 +137,28 @@ def test_auto_propagated_namespaces(
     assert ("namespace controller sends it to every cluster" in message) is expected
 
 
-CRD = {
-    "apiVersion": "apiextensions.k8s.io/v1",
-    "kind": "CustomResourceDefinition",
-    "metadata": {"name": "gadgets.example.io"},
-    "spec": {
-        "group": "example.io",
-        "scope": "Cluster",
-        "names": {"kind": "Gadget", "plural": "gadgets"},
-        "versions": [{"name": "v1", "served": True, "storage": True}],
-    },
-}
-
-
 @pytest.mark.parametrize(
-    ("docs", "namespace", "binding_kind", "warns"),
+    ("docs", "namespace", "binding_kind"),
     [
         pytest.param(
             [make_object("v1", "ConfigMap", "x")],
             "default",
             "ResourceBinding",
-            False,
-            id="kubectl: a namespaced kind without namespace lands in default",
+            id="a namespaced kind without namespace: in default",
         ),
         pytest.param(
-            [make_object("rbac.authorization.k8s.io/v1", "ClusterRole", "x", "shop")],
+            [
+                make_crd("example.io", "Gadget", "Cluster"),
+                make_object("example.io/v1", "Gadget", "x"),
+            ],
             "",
             "ClusterResourceBinding",
-            True,
-            id="apiserver: a cluster-scoped kind's namespace is cleared",
-        ),
-        pytest.param(
-            [CRD, make_object("example.io/v1", "Gadget", "x")],
-            "",
-            "ClusterResourceBinding",
-            False,
             id="CRD spec.scope Cluster in the source",
-        ),
-        pytest.param(
-            [make_object("example.io/v1", "Gadget", "x")],
-            "default",
-            "ResourceBinding",
-            True,
-            id="unknown kind without CRD: assumed namespaced, with a warning",
-        ),
-        pytest.param(
-            [make_object("example.io/v1", "Gadget", "x", "shop")],
-            "shop",
-            "ResourceBinding",
-            False,
-            id="unknown kind with a namespace: namespaced",
         ),
     ],
 )
-def test_effective_namespace(
-    detect: Detect, docs: list[dict[str, Any]], namespace: str, binding_kind: str, warns: bool
+def test_binding_follows_the_effective_namespace(
+    detect: Detect, docs: list[dict[str, Any]], namespace: str, binding_kind: str
 ) -> None:
     kind, api_version = docs[-1]["kind"], docs[-1]["apiVersion"]
     result = detect([*docs, everything(api_version, kind)])
@@ -201,7 +168,6 @@ def test_effective_namespace(
     assert binding_kind == decision.binding.KIND
     assert decision.binding.namespace == namespace
     assert decision.binding.spec.resource.namespace == namespace
-    assert any(d.severity == diagnostic.Severity.WARNING for d in result.diagnostics) is warns
 
 
 def test_same_object_twice_is_an_error(detect: Detect) -> None:

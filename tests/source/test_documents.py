@@ -63,7 +63,7 @@ def test_kinds_are_typed_grouped_and_sorted(load_folder: LoadFolder) -> None:
     assert [str(c.origin) for c in objects.clusters] == ["clusters.yaml:8:1", "clusters.yaml:1:1"]
     assert [p.name for p in objects.propagation_policies] == ["web"]
     assert [str(t.key) for t in objects.templates] == [  # apps/v1 sorts before v1
-        "Deployment/z",
+        "Deployment/default/z",
         "ConfigMap/other/a",
         "ConfigMap/shop/b",
     ]

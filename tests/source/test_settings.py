@@ -5,7 +5,8 @@ Aspects covered:
 - include and exclude globs (`**`, patterns without `/` at any depth, folders covering what
   is below them, exclude winning);
 - absolute patterns and `..` segments are refused, located at the pattern, and dropped;
-- unknown settings, bad branch names and bad sizes are located errors with defaults kept;
+- unknown settings, bad branch names, sizes and default namespaces are located errors with
+  defaults kept;
 - the `failover` section: durations with units, a null default toleration, its own unknown
   keys and bad values located, defaults kept;
 - the size limit (from gitfleet.yaml or the `max_file_size` argument) is an error per file;
@@ -50,12 +51,14 @@ sourceBranch: release
 renderedBranch: fleet/out
 maxFileSize: 2Ki
 thirdPartyCustomizations: vendor/karmada
+defaultNamespace: apps
 """
     config = load_folder({"gitfleet.yaml": settings}).config
     assert (config.include, config.exclude) == (("apps/**",), ("secret-*.yaml",))
     assert (config.source_branch, config.rendered_branch) == ("release", "fleet/out")
     assert config.max_file_size == 2048
     assert config.third_party_customizations == "vendor/karmada"
+    assert config.default_namespace == "apps"
     assert str(config.origin) == "gitfleet.yaml:1:1"
 
 
@@ -129,6 +132,9 @@ def test_patterns_leaving_the_source_are_refused(
         pytest.param("include: apps\n", "1:1", "expected a list of patterns", id="not a list"),
         pytest.param("thirdPartyCustomizations: /opt\n", "1:1", "a folder inside", id="abs"),
         pytest.param("- a\n", "1:1", "must be a mapping", id="list"),
+        pytest.param("defaultNamespace: Apps\n", "1:1", "'Apps' is not a DNS-1123 label",
+                     id="namespace"),
+        pytest.param("defaultNamespace: [a]\n", "1:1", "expected a string", id="namespace type"),
         pytest.param("failover: 3\n", "1:1", "failover: expected a mapping", id="failover"),
         pytest.param("failover: {heartbeat: 3}\n", "1:12", "unknown setting 'heartbeat'",
                      id="failover unknown"),
@@ -150,6 +156,7 @@ def test_bad_settings_are_located(
     assert str(problem.origin) == f"gitfleet.yaml:{where}"
     assert message in problem.message
     assert result.config.rendered_branch == loaded.DEFAULT_RENDERED_BRANCH
+    assert result.config.default_namespace == "default"
 
 
 def test_file_size_limit(folder: WriteFolder) -> None:

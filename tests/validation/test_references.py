@@ -37,9 +37,8 @@ def test_missing_namespace_is_default(check: Check) -> None:
     in_default = PROPAGATION.replace("namespace: shop\n", "namespace: default\n", 1)
     without = PROPAGATION.replace("  namespace: shop\n", "", 1)
     found = check({"a.yaml": in_default, "b.yaml": without})
-    assert "b.yaml:1:1: error: duplicate PropagationPolicy web: first defined at a.yaml:1:1" in (
-        found
-    )
+    duplicate = "duplicate PropagationPolicy default/web: first defined at a.yaml:1:1"
+    assert f"b.yaml:1:1: error: {duplicate}" in found
 
 
 def test_policies_that_select_nothing(check: Check) -> None:

@@ -1,31 +1,36 @@
-"""Whether a template is namespaced, and its effective namespace.
+"""Where each object of a source lives: the namespace the API server would store it in.
 
-Karmada learns a kind's scope from API discovery; a source repository has no API server, so
-gitfleet decides from, in order: the CustomResourceDefinitions in the source (`spec.scope`), a
-list of Kubernetes' built-in cluster-scoped kinds, and otherwise namespaced. Then it does what
-`kubectl apply` and the API server would do with the document:
+Karmada learns a kind's scope from API discovery and its API server fills in what a document
+leaves out; a source repository has neither, so this module does it once, for every object a
+source loads (templates and Karmada's own kinds alike), and every later stage reads the result.
 
-- a namespaced kind without `metadata.namespace` lands in `default` (kubectl's namespace when
-  none is configured);
-- a cluster-scoped kind with `metadata.namespace` has it cleared (the API server ignores it for
-  cluster-scoped objects), with a warning;
-- a kind that is neither built in nor defined by a CRD in the source is assumed namespaced,
-  with a warning when that assumption puts it in `default`.
+Scope: Karmada's kinds declare theirs (`ApiObject.NAMESPACED`: PropagationPolicy and
+OverridePolicy are namespaced; Cluster, the cluster policies and ResourceInterpreterCustomization
+are not). A template's comes from, in order: the CustomResourceDefinitions in the source
+(`spec.scope`), a list of Kubernetes' built-in cluster-scoped kinds, and otherwise namespaced.
+Then, as `kubectl apply` and the API server would:
 
-Every later stage reads the templates this module returns, so a binding, its Work and the
-applied object agree on the namespace.
+- a namespaced object without `metadata.namespace` lands in the source's default namespace
+  (`defaultNamespace` in gitfleet.yaml, else `default`: kubectl's namespace when its context
+  names none);
+- a cluster-scoped object with `metadata.namespace` has it cleared (the API server ignores it),
+  with a warning;
+- a template of a kind that is neither built in nor defined by a CRD in the source is assumed
+  namespaced, with a warning when that assumption puts it in the default namespace.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
+from typing import Any
 
-from gitfleet.model import diagnostic
+from gitfleet.model import diagnostic, meta
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawMeta, RawObject, ResourceTemplate
 
 DEFAULT_NAMESPACE = "default"
+"""kubectl's namespace when its context names none; `defaultNamespace`'s default."""
 CRD_GROUP = "apiextensions.k8s.io"
 
 CLUSTER_SCOPED: frozenset[tuple[str, str]] = frozenset(
@@ -131,53 +136,85 @@ def crd_scopes(templates: Iterable[ResourceTemplate]) -> dict[tuple[str, str], b
     return scopes
 
 
-def _with_namespace(template: ResourceTemplate, namespace: str) -> ResourceTemplate:
-    """A copy of the template whose metadata.namespace is `namespace` (absent when empty)."""
-    meta: RawMeta = {**template.metadata}
-    if namespace:
-        meta["namespace"] = namespace
-    else:
-        meta.pop("namespace", None)
-    body: RawObject = {**template.body, "metadata": meta}
-    return dataclasses.replace(template, body=body)
-
-
-def _namespace_origin(template: ResourceTemplate) -> Origin:
-    """Where the namespace is (or would be) written; located only when a warning needs it,
-    since locating a field parses the file again."""
-    return template.origin.at("metadata", "namespace")
+Obj = meta.ApiObject | ResourceTemplate
 
 
 def effective(
+    items: Iterable[Obj], default_namespace: str = DEFAULT_NAMESPACE
+) -> tuple[list[Obj], list[diagnostic.Diagnostic]]:
+    """Every object as the API server would store it (see the module docstring), in the same
+    order, and the warnings that raised; objects that need no change are returned as they are."""
+    objects = list(items)
+    crds = crd_scopes(o for o in objects if isinstance(o, ResourceTemplate))
+    warnings: list[diagnostic.Diagnostic] = []
+    out: list[Obj] = []
+    for obj in objects:
+        if isinstance(obj, ResourceTemplate):
+            out.append(_template(obj, crds, default_namespace, warnings))
+        else:
+            out.append(_karmada(obj, default_namespace, warnings))
+    return out, warnings
+
+
+def _ignored(kind: str, name: str, origin: Origin) -> diagnostic.Diagnostic:
+    return diagnostic.warning(
+        origin.at("metadata", "namespace"),
+        f"{kind} {name}: metadata.namespace is ignored, {kind} is cluster-scoped",
+    )
+
+
+def _karmada(
+    obj: meta.ApiObject, default_namespace: str, warnings: list[diagnostic.Diagnostic]
+) -> meta.ApiObject:
+    if obj.NAMESPACED:
+        namespace = obj.namespace or default_namespace
+    else:
+        if obj.namespace:
+            warnings.append(_ignored(obj.KIND, obj.name, obj.origin))
+        namespace = ""
+    if namespace == obj.namespace:
+        return obj
+    changed: Any = obj  # every ApiObject is a frozen dataclass with `metadata`
+    metadata = dataclasses.replace(changed.metadata, namespace=namespace)
+    result: meta.ApiObject = dataclasses.replace(changed, metadata=metadata)
+    return result
+
+
+def _with_namespace(template: ResourceTemplate, namespace: str) -> ResourceTemplate:
+    """A copy of the template whose metadata.namespace is `namespace` (absent when empty)."""
+    metadata: RawMeta = {**template.metadata}
+    if namespace:
+        metadata["namespace"] = namespace
+    else:
+        metadata.pop("namespace", None)
+    body: RawObject = {**template.body, "metadata": metadata}
+    return dataclasses.replace(template, body=body)
+
+
+def _template(
     template: ResourceTemplate,
     crds: Mapping[tuple[str, str], bool],
-    diagnostics: list[diagnostic.Diagnostic],
+    default_namespace: str,
+    warnings: list[diagnostic.Diagnostic],
 ) -> ResourceTemplate:
-    """The template as the API server would store it (see the module docstring)."""
     scope_key = (template.key.group, template.kind)
     namespaced = crds.get(scope_key)
     if namespaced is None:
         namespaced = scope_key not in CLUSTER_SCOPED
     if not namespaced:
         if template.namespace:
-            diagnostics.append(
-                diagnostic.warning(
-                    _namespace_origin(template),
-                    f"{template.kind} {template.name}: metadata.namespace is ignored, "
-                    f"{template.kind} is cluster-scoped",
-                )
-            )
+            warnings.append(_ignored(template.kind, template.name, template.origin))
             return _with_namespace(template, "")
         return template
     if template.namespace:
         return template
     if scope_key not in NAMESPACED and scope_key not in crds:
-        diagnostics.append(
+        warnings.append(
             diagnostic.warning(
-                _namespace_origin(template),
+                template.origin.at("metadata", "namespace"),
                 f"{template.kind} {template.name}: no CustomResourceDefinition in the source "
                 f"says whether {template.kind} is namespaced; assuming namespace "
-                f"{DEFAULT_NAMESPACE!r} (set metadata.namespace, or add the CRD)",
+                f"{default_namespace!r} (set metadata.namespace, or add the CRD)",
             )
         )
-    return _with_namespace(template, DEFAULT_NAMESPACE)
+    return _with_namespace(template, default_namespace)
