@@ -8,6 +8,11 @@ so gitfleet ignores them with a warning. Everything else is a resource template,
 Every object needs apiVersion, kind and metadata.name; names and namespaces must be usable as
 one path segment (Kubernetes' rule for object names in API paths), because later stages write
 files named after them.
+
+A list document (`kind: List`, or any `*List` kind, with `items`) stands for its items, as
+kubectl applies it (apimachinery's unstructured list decoding): each item is read as a
+document of its own, located at its place in the list; an item naming neither apiVersion nor
+kind takes the list's apiVersion and its kind without the `List` suffix.
 """
 
 from __future__ import annotations
@@ -103,6 +108,9 @@ class Classified:
                 diagnostic.error(origin, f"document is {shape}, not a Kubernetes object")
             )
             return
+        if _is_list(value):
+            self._items(value, origin)
+            return
         problem = _identity_problem(value, origin)
         if problem is not None:
             where, message = problem
@@ -117,6 +125,19 @@ class Classified:
         else:
             self.documents.append(loaded.Document(value, origin, loaded.Role.TEMPLATE))
             self.objects.append(template.ResourceTemplate(value, origin))  # type: ignore[arg-type]
+
+    def _items(self, body: dict[str, Any], origin: Origin) -> None:
+        items = body.get("items") or []
+        if not isinstance(items, list):
+            self.diagnostics.append(
+                diagnostic.error(origin.at("items"), f"{body['kind']}: items must be a list")
+            )
+            return
+        api_version, kind = body.get("apiVersion"), body["kind"].removesuffix("List")
+        for index, item in enumerate(items):
+            if isinstance(item, dict) and "apiVersion" not in item and "kind" not in item:
+                item = {"apiVersion": api_version, "kind": kind, **item}
+            self.add(item, origin.at("items", index))
 
     def _karmada(self, model: type[meta.ApiObject], body: dict[str, Any], origin: Origin) -> None:
         meta_body = body["metadata"]
@@ -140,6 +161,11 @@ class Classified:
         )
         self.documents.append(loaded.Document(body, origin, loaded.Role.IGNORED))
         self.diagnostics.append(warning)
+
+
+def _is_list(body: dict[str, Any]) -> bool:
+    kind = body.get("kind")
+    return isinstance(kind, str) and kind.endswith("List") and "items" in body
 
 
 def _identity_problem(body: dict[str, Any], origin: Origin) -> tuple[Origin, str] | None:

@@ -6,6 +6,7 @@ Aspects covered:
 - each problem is one line `path:line:col: severity: message`, paths as seen from the working
   directory (prefixed with --repo, bare with the default `.`);
 - `-o json` is a stable, sorted list of {path, line, col, severity, message};
+- a `kind: List` is read as its items, each problem at its own line;
 - a repository's top is read as its working tree (on any branch, whatever the source branch;
   uncommitted and untracked files included), or at the commit --rev; a bare repository at its
   source branch;
@@ -149,3 +150,20 @@ def test_unknown_revision(cli: Invoke, git_repo: Any) -> None:
     assert result.exit_code == 1
     assert result.stderr == f"{git_repo.path}: unknown revision 'v9'\n"
     assert result.stdout == ""
+
+
+def test_list_items_are_read_and_located(cli: Invoke, tmp_path: Path) -> None:
+    """A `kind: List` is read as its items, each checked where it is written."""
+    items = (
+        "apiVersion: v1\nkind: List\nitems:\n"
+        "- {apiVersion: v1, kind: ConfigMap, metadata: {name: ok, namespace: shop}}\n"
+        "- apiVersion: cluster.karmada.io/v1alpha1\n  kind: Cluster\n"
+        "  metadata: {name: member9}\n  spec: {syncMode: Sideways}\n"
+    )
+    root = write(tmp_path, {**CLEAN, "list.yaml": items})
+    result = cli("validate", "--repo", str(root))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        f"{root}/list.yaml:8:10: error: Cluster member9: spec.syncMode: unsupported value "
+        "'Sideways': expected one of 'Push', 'Pull'"
+    ]

@@ -9,7 +9,9 @@ Aspects covered:
 - other kinds of Karmada's API groups are ignored with a warning; a known kind with another
   version is an error;
 - documents without apiVersion, kind or metadata.name, names that are not one path segment,
-  and documents that are lists or scalars are errors.
+  and documents that are lists or scalars are errors;
+- `kind: List` and typed `*List` documents are unwrapped into their items (nested lists too),
+  each located at its place in the list; problems with an item are located at it.
 """
 
 from __future__ import annotations
@@ -153,3 +155,78 @@ def test_documents_that_are_not_objects(load_folder: LoadFolder, text: str, expe
     result = load_folder({"a.yaml": text})
     assert [str(d) for d in result.diagnostics] == [f"a.yaml:{expected}"]
     assert result.objects.templates == ()
+
+
+LIST = """\
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: a, namespace: shop}
+- apiVersion: policy.karmada.io/v1alpha1
+  kind: PropagationPolicy
+  metadata: {name: web, namespace: shop}
+  spec:
+    resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]
+- apiVersion: v1
+  kind: List
+  items:
+  - {apiVersion: v1, kind: Secret, metadata: {name: inner, namespace: shop}}
+---
+apiVersion: v1
+kind: ConfigMapList
+items:
+- metadata: {name: typed, namespace: shop}
+"""
+
+
+def test_list_documents_are_unwrapped(load_folder: LoadFolder) -> None:
+    """kubectl applies a List's items (nested Lists too); a typed list's items without
+    apiVersion and kind take the list's."""
+    result = load_folder({"a.yaml": LIST})
+    assert result.ok, result.diagnostics
+    objects = result.objects
+    found = {str(t.key): str(t.origin) for t in objects.templates}
+    assert found == {
+        "ConfigMap/shop/a": "a.yaml:4:3",
+        "Secret/shop/inner": "a.yaml:15:5",
+        "ConfigMap/shop/typed": "a.yaml:20:3",
+    }
+    [pp] = objects.propagation_policies
+    assert (pp.name, str(pp.origin), str(pp.origin.at("spec"))) == (
+        "web",
+        "a.yaml:7:3",
+        "a.yaml:10:3",
+    )
+    assert [d.kind for d in result.documents] == [
+        "ConfigMap",
+        "PropagationPolicy",
+        "Secret",
+        "ConfigMap",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ConfigMap}\n",
+            "4:3: error: ConfigMap has no metadata.name",
+            id="an item without a name",
+        ),
+        pytest.param(
+            "apiVersion: v1\nkind: List\nitems:\n- text\n",
+            "4:3: error: document is a scalar, not a Kubernetes object",
+            id="an item that is not an object",
+        ),
+        pytest.param(
+            "apiVersion: v1\nkind: List\nitems: {a: b}\n",
+            "3:1: error: List: items must be a list",
+            id="items not a list",
+        ),
+    ],
+)
+def test_list_items_are_located(load_folder: LoadFolder, text: str, expected: str) -> None:
+    result = load_folder({"a.yaml": text})
+    assert [str(d) for d in result.diagnostics] == [f"a.yaml:{expected}"]
