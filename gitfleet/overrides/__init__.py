@@ -5,7 +5,11 @@
 as that cluster receives it, with the record Karmada writes of what was applied. All matching
 ClusterOverridePolicies are applied first, then the OverridePolicies of the manifest's
 namespace (cluster-scoped manifests, Namespaces included, get only the former); `_selection`
-says which rules and in which order, `_overriders` what one block of overriders does.
+says which rules and in which order, `_overriders` what one block of overriders does. As in
+Karmada (ApplyOverridePolicies), each kind of policy is matched once, against the manifest as
+it enters that kind's turn: ClusterOverridePolicies against the manifest as given, and
+OverridePolicies against the manifest the ClusterOverridePolicies left, so a cluster policy
+that changes or removes a label decides which OverridePolicies select it.
 
 The template is never modified: work happens on a copy, and a rule that cannot be applied
 raises `OverrideError` located at the failing overrider in the policy's file, naming the
@@ -72,6 +76,20 @@ def _error(
     )
 
 
+def _apply_matches(
+    doc: dict[str, Any],
+    matches: Sequence[_selection.Match],
+    template: ResourceTemplate,
+    target: cluster.Cluster,
+) -> dict[str, Any]:
+    for match in matches:
+        try:
+            doc = _overriders.apply(doc, match.rule.overriders)
+        except _patch.Failure as failure:
+            raise _error(match, failure, template, target) from failure
+    return doc
+
+
 class Overrides:
     """The override policies of one source, prepared once and applied to many manifests."""
 
@@ -85,14 +103,12 @@ class Overrides:
     def apply(self, manifest: RawObject, target: cluster.Cluster) -> Overridden:
         """`manifest` as `target` receives it; raises `OverrideError` (see the module)."""
         template = ResourceTemplate(manifest, UNKNOWN)
-        cluster_matches = self._catalog.cluster_matches(template, target)
-        namespaced_matches = self._catalog.namespaced_matches(template, target)
         doc: dict[str, Any] = _patch.plain(manifest)
-        for match in (*cluster_matches, *namespaced_matches):
-            try:
-                doc = _overriders.apply(doc, match.rule.overriders)
-            except _patch.Failure as failure:
-                raise _error(match, failure, template, target) from failure
+        cluster_matches = self._catalog.cluster_matches(template, target)
+        doc = _apply_matches(doc, cluster_matches, template, target)
+        overridden = ResourceTemplate(cast(RawObject, doc), UNKNOWN)
+        namespaced_matches = self._catalog.namespaced_matches(overridden, target)
+        doc = _apply_matches(doc, namespaced_matches, template, target)
         return Overridden(
             manifest=cast(RawObject, doc),
             applied_cluster_overrides=tuple(

@@ -1,7 +1,9 @@
 """Which rules apply and in which order: ClusterOverridePolicies before OverridePolicies,
 OverridePolicies only from the manifest's namespace and never for cluster-scoped manifests,
 selectors filtering, ascending implicit priority then name (later wins), rules in declaration
-order filtered by targetCluster, and the deprecated targetCluster + overriders form."""
+order filtered by targetCluster, and the deprecated targetCluster + overriders form;
+OverridePolicies selected (and ranked) against the manifest the ClusterOverridePolicies left,
+ClusterOverridePolicies all selected against the manifest as given."""
 
 from __future__ import annotations
 
@@ -194,3 +196,73 @@ def test_target_cluster_by_labels_and_fields(make_cluster: Any, make_policy: Any
     dev_us = make_cluster("b", {"env": "dev"}, region="us")
     assert _order(overrides.apply(MANIFEST, prod_eu, [op], [])) == [["p", "prod"], ["p", "eu"]]
     assert _order(overrides.apply(MANIFEST, dev_us, [op], [])) == []
+
+
+def _labels(operator: str, **labels: str) -> list[dict[str, Any]]:
+    return [{"overriders": {"labelsOverrider": [{"operator": operator, "value": labels}]}}]
+
+
+TIER_API = [
+    {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "labelSelector": {"matchLabels": {"tier": "api"}},
+    }
+]
+
+
+@pytest.mark.parametrize(
+    ("cluster_policies", "policies", "expected"),
+    [
+        pytest.param(
+            [("strip", None, _labels("remove", tier=""))],
+            [("by-label", BY_LABEL, _rules((None, "l")))],
+            ["strip"],
+            id="a cluster policy removes the label an OverridePolicy selects on",
+        ),
+        pytest.param(
+            [("retier", None, _labels("replace", tier="api"))],
+            [("web", BY_LABEL, _rules((None, "w"))), ("api", TIER_API, _rules((None, "a")))],
+            ["retier", "api"],
+            id="a cluster policy changes the label: the policy for the new value applies",
+        ),
+        pytest.param(
+            [("tag", None, _labels("add", tier="api"))],
+            [("b-kind", BY_KIND, _rules((None, "k"))), ("a-api", TIER_API, _rules((None, "a")))],
+            ["tag", "b-kind", "a-api"],
+            id="implicit priority is that of the overridden manifest",
+        ),
+        pytest.param(
+            [("a-tag", None, _labels("add", tier="api")), ("b-api", TIER_API, _rules((None, "c")))],
+            [],
+            ["a-tag"],
+            id="cluster policies are all matched against the manifest as given",
+        ),
+    ],
+)
+def test_override_policies_match_what_cluster_policies_left(
+    cluster_policies: list[tuple[str, Any, list[dict[str, Any]]]],
+    policies: list[tuple[str, Any, list[dict[str, Any]]]],
+    expected: list[str],
+    make_cluster: Any,
+    make_policy: Any,
+) -> None:
+    """Karmada's ApplyOverridePolicies: OverridePolicies are selected against the manifest
+    after every ClusterOverridePolicy (applyNamespacedOverrides on the modified object), and
+    ClusterOverridePolicies are all selected once, before any of them applies."""
+
+    def made(items: list[tuple[str, Any, list[dict[str, Any]]]], namespace: Any) -> list[Any]:
+        return [
+            make_policy(
+                name,
+                {"overrideRules": rules, **({"resourceSelectors": sel} if sel else {})},
+                namespace=namespace,
+            )
+            for name, sel, rules in items
+        ]
+
+    result = overrides.apply(
+        MANIFEST, make_cluster("c"), made(policies, "default"), made(cluster_policies, None)
+    )
+    applied = [*result.applied_cluster_overrides, *result.applied_overrides]
+    assert [a.policy_name for a in applied] == expected
