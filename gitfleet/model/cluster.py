@@ -6,6 +6,7 @@ declared capacity and API list; status reported by the cluster's agent supersede
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 
 from gitfleet.model import meta
@@ -77,7 +78,9 @@ class ClusterSpec:
         (), doc="Taints; only clusters whose taints a policy tolerates are chosen."
     )
     resource_models: tuple[ResourceModel, ...] = field(
-        (), doc="Node size grades, for estimating how many replicas fit."
+        (),
+        doc="Node size grades, for estimating how many replicas fit; Karmada's nine default "
+        "grades when empty.",
     )
 
 
@@ -159,3 +162,54 @@ class Cluster(meta.ApiObject):
     spec: ClusterSpec = field()
     status: ClusterStatus = field(ClusterStatus())
     origin: Origin = meta.origin_field()
+
+
+MAX_INT64 = 2**63 - 1
+_GIB = 1024**3
+
+
+def _grade(grade: int, cpu: tuple[int, int], memory: tuple[int, int]) -> ResourceModel:
+    return ResourceModel(
+        grade=grade,
+        ranges=(
+            ResourceModelRange(name="cpu", min=str(cpu[0]), max=str(cpu[1])),
+            ResourceModelRange(name="memory", min=str(memory[0]), max=str(memory[1])),
+        ),
+    )
+
+
+DEFAULT_RESOURCE_MODELS = (
+    _grade(0, (0, 1), (0, 4 * _GIB)),
+    _grade(1, (1, 2), (4 * _GIB, 16 * _GIB)),
+    _grade(2, (2, 4), (16 * _GIB, 32 * _GIB)),
+    _grade(3, (4, 8), (32 * _GIB, 64 * _GIB)),
+    _grade(4, (8, 16), (64 * _GIB, 128 * _GIB)),
+    _grade(5, (16, 32), (128 * _GIB, 256 * _GIB)),
+    _grade(6, (32, 64), (256 * _GIB, 512 * _GIB)),
+    _grade(7, (64, 128), (512 * _GIB, 1024 * _GIB)),
+    _grade(8, (128, MAX_INT64), (1024 * _GIB, MAX_INT64)),
+)
+"""The models Karmada gives a Cluster created without any (SetDefaultClusterResourceModels)."""
+
+
+def standard_resource_models(models: tuple[ResourceModel, ...]) -> tuple[ResourceModel, ...]:
+    """The resource models Karmada stores for a Cluster declaring `models`, which its webhook
+    validates and its estimator reads (pkg/registry/cluster/strategy.go PrepareForCreate,
+    pkg/apis/cluster/mutation: SetDefaultClusterResourceModels and
+    StandardizeClusterResourceModels, with CustomizedClusterResourceModeling on by default).
+
+    None declared: Karmada's nine default grades. Otherwise sorted by grade, with every min of
+    the first grade set to 0 and every max of the last grade to the largest int64, whatever
+    was written there.
+    """
+    if not models:
+        return DEFAULT_RESOURCE_MODELS
+    ordered = sorted(models, key=lambda m: m.grade)
+    ordered[0] = dataclasses.replace(
+        ordered[0], ranges=tuple(dataclasses.replace(r, min="0") for r in ordered[0].ranges)
+    )
+    ordered[-1] = dataclasses.replace(
+        ordered[-1],
+        ranges=tuple(dataclasses.replace(r, max=str(MAX_INT64)) for r in ordered[-1].ranges),
+    )
+    return tuple(ordered)

@@ -229,10 +229,10 @@ def _model_nodes(c: cluster.Cluster) -> list[tuple[_Resources, int]] | None:
     Karmada's would fail and fall back to the summary. First-fit packing of identical
     replicas fills every node to its own limit, so the count multiplies."""
     summary = c.status.resource_summary
-    if not c.spec.resource_models or summary is None:
+    if summary is None:
         return None
     templates: dict[int, _Resources] = {}
-    for model in c.spec.resource_models:
+    for model in cluster.standard_resource_models(c.spec.resource_models):
         mins = {
             r.name: _nanos(r.min, f"cluster {c.name} resourceModels {r.name}") for r in model.ranges
         }

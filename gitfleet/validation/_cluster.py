@@ -20,7 +20,6 @@ NAME_MAX = 48
 """Karmada keeps 15 characters of a label for the execution namespace's prefix."""
 _TAINT_EFFECTS = ("NoSchedule", "NoExecute")
 _PROXY_SCHEMES = ("http", "https", "socks5")
-_INT64_MAX = 2**63 - 1
 
 
 def check(obj: cluster.Cluster, report: _report.Report) -> None:
@@ -112,28 +111,33 @@ def _quantities(
 
 
 def _models(models: tuple[cluster.ResourceModel, ...], report: _report.Report) -> None:
-    """ValidateClusterResourceModels: grades differ, same resources in the same order, ranges
-    contiguous from 0 to the largest int64, max above min. Reports the first problem, as Karmada."""
+    """ValidateClusterResourceModels on the models as Karmada stores them
+    (`cluster.standard_resource_models`: sorted by grade, the first grade from 0, the last one
+    up to the largest int64): grades differ, same resources in the same order, max above min,
+    intervals contiguous. Reports the first problem, as Karmada."""
     keys = ("spec", "resourceModels")
-    bounds: list[list[tuple[str, int, int]]] = []
     for index, model in enumerate(models):
-        row = []
         for range_index, item in enumerate(model.ranges):
             where = (*keys, index, "ranges", range_index)
-            low = _parse(report, (*where, "min"), item.min)
-            high = _parse(report, (*where, "max"), item.max)
-            if low is None or high is None:
+            if _parse(report, (*where, "min"), item.min) is None:
                 return
-            row.append((item.name, low, high))
-        bounds.append(row)
-    problem = _models_problem(models, bounds)
+            if _parse(report, (*where, "max"), item.max) is None:
+                return
+    if not models:
+        return
+    problem = _models_problem(cluster.standard_resource_models(models))
     if problem:
         report.error(keys, problem)
 
 
-def _models_problem(
-    models: tuple[cluster.ResourceModel, ...], bounds: list[list[tuple[str, int, int]]]
-) -> str | None:
+def _models_problem(models: tuple[cluster.ResourceModel, ...]) -> str | None:
+    bounds = [
+        [
+            (item.name, quantity.parse(item.min).nanos, quantity.parse(item.max).nanos)
+            for item in m.ranges
+        ]
+        for m in models
+    ]
     for index, (model, row) in enumerate(zip(models, bounds, strict=True)):
         previous = bounds[index - 1] if index else None
         if previous is not None and model.grade == models[index - 1].grade:
@@ -143,12 +147,8 @@ def _models_problem(
         for column, (name, low, high) in enumerate(row):
             if high <= low:
                 return "each resource's max must be greater than its min"
-            if previous is None and low != 0:
-                return "the first model's min values must be 0"
             if previous is not None and previous[column][0] != name:
                 return "every model must list the same resources in the same order"
             if previous is not None and previous[column][2] != low:
                 return "model intervals must be contiguous (each min equal to the previous max)"
-            if index == len(models) - 1 and (high + 10**9 - 1) // 10**9 != _INT64_MAX:
-                return "the last model's max values must be 9223372036854775807"
     return None

@@ -7,7 +7,8 @@ Aspects covered:
 - resource models: one virtual node per counted node of each grade with the grade's minimums
   and 110 pods, first-fit packing, at most the pods left; falls back to the summary when the
   models cannot be used; which names count as scalar resources
-  (cases from Karmada's general_test.go).
+  (cases from Karmada's general_test.go); the models as Karmada stores them (its default
+  grades when none are declared, the first grade from 0, any order).
 """
 
 from __future__ import annotations
@@ -183,11 +184,22 @@ def test_resource_models(
     assert _models(modelings, asked, models, pods) == expected
 
 
-def test_models_need_the_clusters_resource_models() -> None:
-    """Counted nodes without `spec.resourceModels`: Karmada's model estimate fails and the
-    summary answers."""
+def test_counted_nodes_without_models_use_karmadas_default_grades() -> None:
+    """A Cluster created without `spec.resourceModels` gets Karmada's nine default grades
+    (SetDefaultClusterResourceModels): one node each of grades 0 (no CPU), 1 (1 CPU) and 2
+    (2 CPUs) hold 3 one-CPU replicas, whatever the summary says."""
     resource_summary = summary(cpu="10") | {"allocatableModelings": ONE_EACH}
-    assert _estimate(resource_summary, {"cpu": "1"}) == 10
+    assert _estimate(resource_summary, {"cpu": "1"}) == 3
+
+
+def test_models_are_read_as_karmada_stores_them() -> None:
+    """The first grade's mins count as 0 and grades in any order (StandardizeClusterResourceModels):
+    a first grade written from 1 CPU still holds no one-CPU replica."""
+    written = [
+        {"grade": 1, "ranges": [{"name": "cpu", "min": "2", "max": "8"}]},
+        {"grade": 0, "ranges": [{"name": "cpu", "min": "1", "max": "2"}]},
+    ]
+    assert _models([{"grade": 0, "count": 4}, {"grade": 1, "count": 1}], {"cpu": "1"}, written) == 2
 
 
 @pytest.mark.parametrize(

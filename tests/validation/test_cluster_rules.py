@@ -6,7 +6,8 @@ Aspects covered:
 - provider, region and zones are label values; zone and zones do not mix;
 - taints: key syntax, effect NoSchedule or NoExecute (not PreferNoSchedule), unique by key
   and effect;
-- resource models: contiguous grades from 0 to the largest int64 (first problem only);
+- resource models: contiguous grades (first problem only), checked as Karmada stores them:
+  sorted by grade, the first grade's mins 0 and the last grade's maxes the largest int64;
 - declared capacity must be quantities.
 """
 
@@ -64,10 +65,6 @@ CASES = [
         "spec.resourceModels: model intervals must be contiguous", id="gap between models",
     ),
     pytest.param(
-        '{name: cpu, min: "4", max: "9223372036854775807"}', '{name: cpu, min: "4", max: "8"}',
-        "20:3", "spec.resourceModels: the last model's max values must be", id="last max",
-    ),
-    pytest.param(
         "    allocatable: {cpu: \"64\",", "    allocatable: {cpu: lots,", "30:19",
         "status.resourceSummary.allocatable.cpu: ", id="capacity quantity",
     ),
@@ -81,3 +78,28 @@ def test_cluster_rule(check: Check, old: str, new: str, where: str, message: str
     renamed = "Member_1" if "Member_1" in new else ("m" * 49 if "m" * 49 in new else "member1")
     assert found[0].startswith(f"{MEMBER}:{where}: error: Cluster {renamed}: "), found[0]
     assert message in found[0]
+
+
+MODELS = """\
+    - grade: 0
+      ranges:
+        - {name: cpu, min: "0", max: "4"}
+    - grade: 1
+      ranges:
+        - {name: cpu, min: "4", max: "9223372036854775807"}
+"""
+
+
+def test_models_are_standardized_before_validation(check: Check) -> None:
+    """Karmada's PrepareForCreate sorts the models by grade, sets the first grade's mins to 0
+    and the last grade's maxes to the largest int64, then validates: so neither the order,
+    nor those bounds as written, is an error."""
+    written = """\
+    - grade: 1
+      ranges:
+        - {name: cpu, min: "4", max: "8"}
+    - grade: 0
+      ranges:
+        - {name: cpu, min: "1", max: "4"}
+"""
+    assert [line for line in check(variant(MEMBER, MODELS, written)) if "error" in line] == []
