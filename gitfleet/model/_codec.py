@@ -3,8 +3,9 @@
 Every API kind is declared once, as dataclasses; this module derives from those declarations
 the decoder (with errors that name the field and point at its line), the encoder (Go's
 `omitempty`: absent and empty values are left out, so a document round-trips to what the user
-wrote) and the JSON Schema. Field names are the Go JSON names: snake_case turned to camelCase
-unless a field sets `json=` explicitly.
+wrote) and the JSON Schema. A field's `rules.Rule` (allowed values, bounds, name syntax) is
+both enforced by the decoder and carried by the schema. Field names are the Go JSON names:
+snake_case turned to camelCase unless a field sets `json=` explicitly.
 """
 
 from __future__ import annotations
@@ -19,18 +20,27 @@ from typing import Any
 
 from gitfleet.errors import SchemaError
 from gitfleet.model.origin import Origin, PathKey
+from gitfleet.model.rules import Rule
 
 JSON = Any
 """Any JSON value: kept as loaded, never mutated."""
 
 _JSON_NAME = "json"
 _DOC = "doc"
+_RULE = "rule"
 _SKIP = "skip"
 
 
-def field(default: Any = dataclasses.MISSING, *, json: str | None = None, doc: str = "") -> Any:
-    """Declare a model field; without a default it is required."""
-    metadata = {_JSON_NAME: json, _DOC: doc}
+def field(
+    default: Any = dataclasses.MISSING,
+    *,
+    json: str | None = None,
+    doc: str = "",
+    rule: Rule | None = None,
+) -> Any:
+    """Declare a model field; without a default it is required. `rule` constrains its value
+    beyond its type (the decoder enforces it, the JSON Schema carries it)."""
+    metadata = {_JSON_NAME: json, _DOC: doc, _RULE: rule}
     if isinstance(default, (list, dict)):
         raise TypeError("mutable defaults are not allowed; use () or None")
     return dataclasses.field(default=default, metadata=metadata)
@@ -54,6 +64,7 @@ class _Field:
     required: bool
     default: Any
     doc: str
+    rule: Rule | None
 
 
 @functools.cache
@@ -73,6 +84,7 @@ def fields_of(cls: type) -> tuple[_Field, ...]:
                 required=required,
                 default=None if required else f.default,
                 doc=f.metadata.get(_DOC, ""),
+                rule=f.metadata.get(_RULE),
             )
         )
     return tuple(result)
@@ -231,6 +243,9 @@ class _Decoder:
                     raise self.fail((*path, f.json), "required field is missing")
                 continue
             kwargs[f.attr] = self.value(f.hint, raw, (*path, f.json))
+            problem = f.rule.problem(raw) if f.rule is not None else None
+            if problem:
+                raise self.fail((*path, f.json), problem)
         return cls(**kwargs)
 
 
@@ -301,6 +316,8 @@ def json_schema(hint: Any, definitions: dict[str, Any]) -> dict[str, Any]:
             properties = {}
             for f in fields_of(typing.cast(type, hint)):
                 prop = json_schema(f.hint, definitions)
+                if f.rule is not None:
+                    prop = {**prop, **f.rule.schema()}
                 if f.doc:
                     prop = {**prop, "description": f.doc}
                 properties[f.json] = prop

@@ -9,11 +9,14 @@ from __future__ import annotations
 import dataclasses
 import enum
 
-from gitfleet.model import meta
+from gitfleet.model import meta, rules
 from gitfleet.model._codec import field
 from gitfleet.model.origin import Origin
 
 API_VERSION = "cluster.karmada.io/v1alpha1"
+NAME_MAX = 48
+"""Karmada keeps 15 characters of a label for the execution namespace's prefix
+(pkg/apis/cluster/validation ValidateClusterName)."""
 
 
 class SyncMode(enum.StrEnum):
@@ -42,7 +45,9 @@ class ResourceModelRange:
 class ResourceModel:
     """One grade of node sizes, for the estimator."""
 
-    grade: int = field(doc="Grade of this model; grades ascend with node size.")
+    grade: int = field(
+        doc="Grade of this model; grades ascend with node size.", rule=rules.Rule(minimum=0)
+    )
     ranges: tuple[ResourceModelRange, ...] = field(doc="One interval per resource.")
 
 
@@ -114,7 +119,7 @@ class NodeSummary:
 class AllocatableModeling:
     """How many nodes of a grade a cluster has."""
 
-    grade: int = field(doc="Grade of a resource model.")
+    grade: int = field(doc="Grade of a resource model.", rule=rules.Rule(minimum=0))
     count: int = field(doc="Number of nodes of that grade.")
 
 
@@ -153,12 +158,19 @@ class ClusterStatus:
 
 
 @meta.frozen
+class ClusterMeta(meta.ObjectMeta):
+    """Object metadata of a Cluster, whose name is also a label value and part of a namespace."""
+
+    name: str = field("", doc="Name of the member cluster.", rule=rules.dns1123_label(NAME_MAX))
+
+
+@meta.frozen
 class Cluster(meta.ApiObject):
     """A member cluster."""
 
     API_VERSION = API_VERSION
     KIND = "Cluster"
-    metadata: meta.ObjectMeta = field()
+    metadata: ClusterMeta = field()
     spec: ClusterSpec = field()
     status: ClusterStatus = field(ClusterStatus())
     origin: Origin = meta.origin_field()

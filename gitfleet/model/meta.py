@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any, ClassVar, Self, TypeVar, dataclass_transform
 
 from gitfleet import errors
-from gitfleet.model import _codec
+from gitfleet.model import _codec, rules
 from gitfleet.model._codec import field, internal
 from gitfleet.model.origin import UNKNOWN, Origin
 
@@ -119,7 +119,10 @@ class Taint:
 
     key: str = field(doc="Taint key.")
     value: str = field("", doc="Taint value.")
-    effect: str = field(doc="NoSchedule, PreferNoSchedule or NoExecute.")
+    effect: str = field(
+        doc="NoSchedule or NoExecute (Karmada refuses PreferNoSchedule on a Cluster).",
+        rule=rules.Rule(one_of=("NoSchedule", "NoExecute")),
+    )
     time_added: str | None = field(None, doc="When a NoExecute taint was added.")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-from gitfleet.model import meta
+from gitfleet.model import meta, rules
 from gitfleet.model._codec import field
 from gitfleet.model.origin import Origin
 
@@ -132,8 +132,10 @@ class SpreadConstraint:
         None, doc="Group clusters by this field: cluster, region, zone or provider."
     )
     spread_by_label: str = field("", doc="Group clusters by this label (not with spreadByField).")
-    max_groups: int = field(0, doc="Most groups to select.")
-    min_groups: int = field(0, doc="Fewest groups to select (at least 1).")
+    max_groups: int = field(0, doc="Most groups to select.", rule=rules.Rule(minimum=0))
+    min_groups: int = field(
+        0, doc="Fewest groups to select (at least 1).", rule=rules.Rule(minimum=0)
+    )
 
 
 @meta.frozen
@@ -141,7 +143,7 @@ class StaticClusterWeight:
     """A weight for the clusters an affinity selects."""
 
     target_cluster: ClusterAffinity = field(doc="The clusters this weight applies to.")
-    weight: int = field(doc="Weight, at least 1.")
+    weight: int = field(doc="Weight, at least 1.", rule=rules.Rule(minimum=1))
 
 
 @meta.frozen
@@ -214,7 +216,9 @@ class DecisionConditions:
     """When an application failover is decided."""
 
     toleration_seconds: int | None = field(
-        None, doc="How long an unhealthy application is tolerated before failover (default 300)."
+        None,
+        doc="How long an unhealthy application is tolerated before failover (default 300).",
+        rule=rules.Rule(minimum=0),
     )
 
 
@@ -241,7 +245,9 @@ class ApplicationFailoverBehavior:
     purge_mode: PurgeMode | None = field(
         None, doc="How the old cluster's copy is removed: Directly, Gracefully (default) or Never."
     )
-    grace_period_seconds: int | None = field(None, doc="How long Gracefully waits (default 600).")
+    grace_period_seconds: int | None = field(
+        None, doc="How long Gracefully waits (default 600).", rule=rules.Rule(minimum=1)
+    )
     state_preservation: StatePreservation | None = field(
         None, doc="Values preserved across the failover."
     )
@@ -251,7 +257,11 @@ class ApplicationFailoverBehavior:
 class ClusterFailoverBehavior:
     """Failover when a whole cluster fails."""
 
-    purge_mode: PurgeMode | None = field(None, doc="How the failed cluster's copy is removed.")
+    purge_mode: PurgeMode | None = field(
+        None,
+        doc="How the failed cluster's copy is removed: Directly or Gracefully.",
+        rule=rules.Rule(one_of=(PurgeMode.DIRECTLY, PurgeMode.GRACEFULLY)),
+    )
     state_preservation: StatePreservation | None = field(
         None, doc="Values preserved across the failover."
     )
@@ -298,7 +308,9 @@ class SchedulePriority:
 class PropagationSpec:
     """What a (Cluster)PropagationPolicy selects and where it places it."""
 
-    resource_selectors: tuple[ResourceSelector, ...] = field(doc="At least one selector.")
+    resource_selectors: tuple[ResourceSelector, ...] = field(
+        doc="At least one selector.", rule=rules.Rule(min_items=1)
+    )
     association: bool = field(False, doc="Deprecated: use propagateDeps.")
     propagate_deps: bool = field(False, doc="Dependencies follow the workload's placement.")
     placement: Placement = field(Placement(), doc="Where the resources go.")
@@ -384,7 +396,10 @@ class CommandArgsOverrider:
     """Adds to or removes from a container's command or args."""
 
     container_name: str = field(doc="The container to change.")
-    operator: OverriderOperator = field(doc="add or remove.")
+    operator: OverriderOperator = field(
+        doc="add or remove.",
+        rule=rules.Rule(one_of=(OverriderOperator.ADD, OverriderOperator.REMOVE)),
+    )
     value: tuple[str, ...] = field((), doc="Items to add or remove.")
 
 

@@ -35,7 +35,7 @@ class Rule:
         """The JSON Schema keywords of the rule."""
         out: dict[str, Any] = {}
         if self.one_of:
-            out["enum"] = list(self.one_of)
+            out["enum"] = [str(v) for v in self.one_of]
         if self.minimum is not None:
             out["minimum"] = self.minimum
         if self.min_items is not None:
@@ -64,7 +64,7 @@ class Rule:
         """Why `value` breaks the rule, or None (values of another type are the type's
         business)."""
         if self.one_of and value not in self.one_of:
-            allowed = ", ".join(repr(v) for v in self.one_of)
+            allowed = ", ".join(repr(str(v)) for v in self.one_of)
             return f"unsupported value {value!r}: expected one of {allowed}"
         if self.minimum is not None and _number(value) and value < self.minimum:
             return f"must be at least {self.minimum}, got {value}"

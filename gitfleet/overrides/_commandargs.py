@@ -2,9 +2,9 @@
 (Karmada: pkg/util/overridemanager/commandargsoverride.go).
 
 For each container (see `_podspec`) whose name equals `containerName`: when the list is
-absent, an `add` operation creates it with the values (`add`) or empty (any other operator);
-when present, a `replace` sets it to the old list plus the values (`add`), without every
-element equal to one of the values (`remove`), or unchanged (any other operator).
+absent, an `add` operation creates it with the values (`add`) or empty (`remove`); when
+present, a `replace` sets it to the old list plus the values (`add`), or without every element
+equal to one of the values (`remove`). The model allows no other operator here.
 """
 
 from __future__ import annotations
@@ -18,10 +18,8 @@ from gitfleet.overrides import _patch, _podspec
 def _edit(current: list[str], overrider: policy.CommandArgsOverrider) -> list[str]:
     if overrider.operator is policy.OverriderOperator.ADD:
         return [*current, *overrider.value]
-    if overrider.operator is policy.OverriderOperator.REMOVE:
-        dropped = set(overrider.value)
-        return [item for item in current if item not in dropped]
-    return list(current)
+    dropped = set(overrider.value)
+    return [item for item in current if item not in dropped]
 
 
 def ops(

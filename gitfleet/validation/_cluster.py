@@ -1,10 +1,12 @@
 """What Karmada refuses in a Cluster, and quantities the scheduler could not read.
 
-Ported from pkg/apis/cluster/validation/validation.go (ValidateClusterName, ValidateClusterSpec,
+Ported from pkg/apis/cluster/validation/validation.go (ValidateClusterSpec,
 ValidateClusterAPIEndpoint, ValidateClusterProxyURL, validateClusterSpecForFieldSelector,
 ValidateClusterResourceModels) and pkg/util/lifted/validateclustertaints.go (taints: label-key
-keys, label-value values, effect NoSchedule or NoExecute, unique by key and effect). Declared
-capacity (`status.resourceSummary`) must be quantities too: the scheduler divides by them.
+keys, label-value values, unique by key and effect). The name (ValidateClusterName) and the
+taint effects are field rules of the model (`cluster.ClusterMeta`, `meta.Taint`), which the
+loader enforces and the JSON Schemas carry. Declared capacity (`status.resourceSummary`) must
+be quantities too: the scheduler divides by them.
 """
 
 from __future__ import annotations
@@ -16,16 +18,10 @@ from gitfleet.interpreter import _quantity as quantity
 from gitfleet.model import cluster, meta
 from gitfleet.validation import _report, _syntax
 
-NAME_MAX = 48
-"""Karmada keeps 15 characters of a label for the execution namespace's prefix."""
-_TAINT_EFFECTS = ("NoSchedule", "NoExecute")
 _PROXY_SCHEMES = ("http", "https", "socks5")
 
 
 def check(obj: cluster.Cluster, report: _report.Report) -> None:
-    problem = _syntax.dns1123_label(obj.name, NAME_MAX)
-    if problem:
-        report.error(("metadata", "name"), problem)
     spec = obj.spec
     if spec.api_endpoint:
         _endpoint(report, spec.api_endpoint)
@@ -87,9 +83,6 @@ def _taints(taints: tuple[meta.Taint, ...], report: _report.Report) -> None:
         problem = _syntax.label_value(taint.value)
         if problem:
             report.error((*keys, "value"), problem)
-        if taint.effect not in _TAINT_EFFECTS:
-            message = f"unsupported effect {taint.effect!r}: must be NoSchedule or NoExecute"
-            report.error((*keys, "effect"), message)
         if (taint.key, taint.effect) in seen:
             report.error(keys, "taints must be unique by key and effect")
         seen.add((taint.key, taint.effect))

@@ -5,8 +5,9 @@ validateJSONPatchSubPaths, validateOverrideOperator, emptyOverrides): deprecated
 targetCluster/overriders next to overrideRules, labels and annotations syntax, image predicate
 paths, fieldOverrider json XOR yaml, JSON pointers, values for add/replace and none for remove,
 selectors in the policy's own namespace. Plus what fails only when Karmada applies the policy:
-plaintext paths that are not JSON pointers, and the CRD's operators of command/args overriders
-(add or remove). The deprecated spec-level overriders are checked like a rule.
+plaintext paths that are not JSON pointers. The CRD's operators of command/args overriders
+(add or remove) are a field rule of the model (`policy.CommandArgsOverrider`). The deprecated
+spec-level overriders are checked like a rule.
 """
 
 from __future__ import annotations
@@ -59,14 +60,6 @@ def _overriders(overriders: policy.Overriders, base: Keys, report: _report.Repor
         if image.predicate is not None:
             where = (*base, "imageOverrider", index, "predicate", "path")
             _pointer(report, where, image.predicate.path)
-    for name, items in (
-        ("commandOverrider", overriders.command_overrider),
-        ("argsOverrider", overriders.args_overrider),
-    ):
-        for index, item in enumerate(items):
-            if item.operator is _REPLACE:
-                message = "unsupported operator 'replace': expected 'add' or 'remove'"
-                report.error((*base, name, index, "operator"), message)
     for index, labels in enumerate(overriders.labels_overrider):
         for key, value in (labels.value or {}).items():
             problem = _syntax.qualified_name(key) or _syntax.label_value(value)

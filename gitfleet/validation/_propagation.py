@@ -5,8 +5,10 @@ ValidateClusterAffinities, ValidateOverflowAffinities, ValidateSpreadConstraint,
 ValidateWorkloadAffinity, validateClusterTolerations, ValidateFailover, validateSuspension,
 validateResourceSelectors*), checked after the defaults its mutating webhook and the CRD apply
 (pkg/webhook/propagationpolicy/mutating.go, pkg/util/helper/policy.go), plus the CRD's own
-constraints the model does not carry (at least one selector, weights >= 1, affinity names of
-1..32 characters, 32-bit integers, cluster failover without `Never`).
+constraints the model does not carry (affinity names of 1..32 characters, 32-bit integers).
+Constraints on a single value (at least one selector, weights >= 1, group counts >= 0,
+cluster failover without `Never`, positive grace periods) are field rules of the model, which
+the loader enforces and the JSON Schemas carry.
 """
 
 from __future__ import annotations
@@ -56,8 +58,6 @@ def check_selectors_namespace(
 
 def _selectors(obj: Propagation, report: _report.Report) -> None:
     selectors = obj.spec.resource_selectors
-    if not selectors:
-        report.error(("spec", "resourceSelectors"), "at least one resource selector is required")
     check_selectors_namespace(selectors, obj.namespace, report)
     if obj.spec.preemption is policy.PreemptionBehavior.ALWAYS:
         for index, selector in enumerate(selectors):
@@ -88,7 +88,6 @@ def _placement(placement: policy.Placement, report: _report.Report) -> None:
         _affinity.cluster_affinity(report, keys, affinity)
     _terms(placement, report)
     _spread(placement.spread_constraints, report)
-    _weights(placement.replica_scheduling, report)
     _workload_affinity(placement.workload_affinity, report)
     for index, toleration in enumerate(placement.cluster_tolerations):
         if toleration.operator not in ("", "Exists", "Equal"):
@@ -142,10 +141,6 @@ def _spread(constraints: tuple[policy.SpreadConstraint, ...], report: _report.Re
         minimum = constraint.min_groups or 1  # the webhook's default
         if constraint.spread_by_field is not None and constraint.spread_by_label:
             report.error((*base, index), "spreadByLabel cannot be used together with spreadByField")
-        if constraint.min_groups < 0:
-            report.error((*base, index, "minGroups"), "must not be negative")
-        if constraint.max_groups < 0:
-            report.error((*base, index, "maxGroups"), "must not be negative")
         if constraint.max_groups > 0 and constraint.max_groups < minimum:
             report.error((*base, index, "maxGroups"), f"must not be lower than minGroups {minimum}")
         if field is not None:
@@ -155,14 +150,6 @@ def _spread(constraints: tuple[policy.SpreadConstraint, ...], report: _report.Re
     if fields and policy.SpreadFieldValue.CLUSTER not in fields:
         message = "spreading by a field needs a cluster spread constraint too"
         report.error(base, message)
-
-
-def _weights(strategy: policy.ReplicaSchedulingStrategy | None, report: _report.Report) -> None:
-    preference = strategy.weight_preference if strategy else None
-    base: Keys = ("spec", "placement", "replicaScheduling", "weightPreference", "staticWeightList")
-    for index, weight in enumerate(preference.static_weight_list if preference else ()):
-        if weight.weight < 1:
-            report.error((*base, index, "weight"), "must be at least 1")
 
 
 def _workload_affinity(affinity: policy.WorkloadAffinity | None, report: _report.Report) -> None:
@@ -190,15 +177,10 @@ def _failover(spec: policy.PropagationSpec, report: _report.Report) -> None:
         seconds = application.decision_conditions.toleration_seconds
         seconds = DEFAULT_TOLERATION_SECONDS if seconds is None else seconds
         keys = (*base, "application", "decisionConditions", "tolerationSeconds")
-        if seconds < 0:
-            report.error(keys, "must not be negative")
         _int32(report, keys, seconds)
         _grace_period(application, report)
         _preservation(application.state_preservation, (*base, "application"), report)
     if failover.cluster is not None:
-        if failover.cluster.purge_mode is policy.PurgeMode.NEVER:
-            message = "unsupported value 'Never': expected 'Directly' or 'Gracefully'"
-            report.error((*base, "cluster", "purgeMode"), message)
         _preservation(failover.cluster.state_preservation, (*base, "cluster"), report)
 
 
@@ -208,11 +190,8 @@ def _grace_period(application: policy.ApplicationFailoverBehavior, report: _repo
     period = application.grace_period_seconds
     if mode is not policy.PurgeMode.GRACEFULLY and period is not None:
         report.error(keys, "only applies when purgeMode is Gracefully")
-    if period is None:
-        return
-    if period <= 0:
-        report.error(keys, "must be greater than 0")
-    _int32(report, keys, period)
+    if period is not None:
+        _int32(report, keys, period)
 
 
 def _preservation(

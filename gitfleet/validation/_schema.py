@@ -3,8 +3,9 @@
 The loader decodes a document with the model and stops at the first bad field; here the
 document is checked against its kind's JSON Schema (`schemas.build()`, one validator per kind,
 compiled once) so the user sees all of them. A document the model decoded is valid against its
-schema by construction (both come from the same declarations), so only documents the loader
-rejected are checked again. Null values are dropped first, as the API server prunes them.
+schema by construction (both come from the same declarations, field rules included), so only
+documents the loader rejected are checked again. Null values are dropped first, as the API
+server prunes them. A broken field rule reads as the decoder words it (`rules.Rule`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
 
-from gitfleet.model import diagnostic, loaded
+from gitfleet.model import diagnostic, loaded, rules
 from gitfleet.model.origin import PathKey
 from gitfleet.validation import _report, schemas
 
+_RULE_KEYWORDS = frozenset({"enum", "minimum", "minItems", "maxLength", "pattern"})
 _JSON_TYPES = {
     bool: "boolean",
     int: "integer",
@@ -71,9 +73,8 @@ def _problems(error: jsonschema.ValidationError) -> Iterator[tuple[tuple[PathKey
                 yield (*path, key), "required field is missing"
     elif rule in ("type", "anyOf"):
         yield path, f"expected {_expected(error.schema)}, got {_type_name(instance)}"
-    elif rule == "enum":
-        allowed = ", ".join(repr(v) for v in error.validator_value)
-        yield path, f"unsupported value {instance!r}: expected one of {allowed}"
+    elif rule in _RULE_KEYWORDS:
+        yield path, rules.Rule.from_schema(error.schema).problem(instance) or error.message
     else:
         yield path, error.message
 
@@ -84,7 +85,10 @@ def check(document: loaded.Document) -> list[diagnostic.Diagnostic]:
     if validator is None:
         return []
     report = _report.Report(document.origin, document.subject)
+    seen: set[tuple[tuple[PathKey, ...], str]] = set()
     for error in validator.iter_errors(_without_nulls(document.body)):
         for keys, message in _problems(error):
-            report.error(keys, message)
+            if (keys, message) not in seen:  # a pattern and a length may both say it
+                seen.add((keys, message))
+                report.error(keys, message)
     return report.diagnostics

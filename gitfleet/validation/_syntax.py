@@ -1,10 +1,11 @@
 """The syntax rules Kubernetes applies to names, labels and pointers, as one-line problems.
 
 Ported from k8s.io/apimachinery/pkg/util/validation (IsQualifiedName, IsValidLabelValue,
-IsDNS1123Label, IsDNS1123Subdomain), apimachinery's ValidateAnnotations size limit, and
-RFC 6901 for JSON pointers (Karmada checks them with go-openapi/jsonpointer, which wants "" or
-a leading "/"; gitfleet also refuses `~` escapes other than `~0` and `~1`, which JSON Patch
-rejects when the override is applied). Each function returns None for a valid value.
+IsDNS1123Subdomain; IsDNS1123Label is a field rule, `model.rules`), apimachinery's
+ValidateAnnotations size limit, and RFC 6901 for JSON pointers (Karmada checks them with
+go-openapi/jsonpointer, which wants "" or a leading "/"; gitfleet also refuses `~` escapes
+other than `~0` and `~1`, which JSON Patch rejects when the override is applied). Each
+function returns None for a valid value.
 """
 
 from __future__ import annotations
@@ -13,23 +14,9 @@ import re
 from collections.abc import Mapping
 
 _NAME = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")
-_DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
 _DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
 _POINTER_ESCAPE = re.compile(r"~(?![01])")
 ANNOTATIONS_MAX_BYTES = 256 * 1024
-
-
-def dns1123_label(value: str, max_length: int = 63) -> str | None:
-    if not value:
-        return "must not be empty"
-    if len(value) > max_length:
-        return f"{value!r} must be no more than {max_length} characters"
-    if not _DNS1123_LABEL.fullmatch(value):
-        return (
-            f"{value!r} must consist of lower case alphanumeric characters or '-', "
-            "and start and end with an alphanumeric character"
-        )
-    return None
 
 
 def dns1123_subdomain(value: str) -> str | None:

@@ -53,13 +53,13 @@ def test_cluster_keeps_go_json_names() -> None:
         pytest.param({"resourceSelector": []}, "unknown field 'resourceSelector'", id="typo"),
         pytest.param({}, "spec.resourceSelectors: required field is missing", id="missing"),
         pytest.param(
-            {"resourceSelectors": [], "priority": "high"},
+            {"resourceSelectors": [{"apiVersion": "v1", "kind": "ConfigMap"}], "priority": "high"},
             "spec.priority: expected integer, got string",
             id="mistyped",
         ),
         pytest.param(
             {
-                "resourceSelectors": [],
+                "resourceSelectors": [{"apiVersion": "v1", "kind": "ConfigMap"}],
                 "placement": {"replicaScheduling": {"replicaSchedulingType": "Split"}},
             },
             "unsupported value 'Split'",

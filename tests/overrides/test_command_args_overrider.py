@@ -123,13 +123,6 @@ def _entry(kind: str, container: str, operator: str, *values: str) -> dict[str, 
             [],
             id="cronjob is not edited",
         ),
-        pytest.param(
-            "Deployment",
-            [NGINX],
-            _entry("commandOverrider", "nginx", "replace", "x"),
-            [{"op": "replace", "path": f"{TEMPLATE}/0/command", "value": ["nginx", "-v", "-t"]}],
-            id="replace operator leaves the list as it is",
-        ),
     ],
 )
 def test_command_args_operations(

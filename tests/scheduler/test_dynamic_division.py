@@ -119,9 +119,9 @@ def _divide(
         pytest.param(
             AGG,
             6,
-            {"A": 10, "B": 1},
-            {"A": 2, "B": 2},
-            {"A": 4, "B": 2},
+            {"a": 10, "b": 1},
+            {"a": 2, "b": 2},
+            {"a": 4, "b": 2},
             id="clusters outside the prefix keep theirs",
         ),
         pytest.param(

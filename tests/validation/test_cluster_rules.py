@@ -24,11 +24,12 @@ MEMBER = "clusters/member1.yaml"
 CASES = [
     pytest.param(
         "  name: member1\n", "  name: Member_1\n", "4:3",
-        "metadata.name: 'Member_1' must consist of lower case", id="name syntax",
+        "metadata.name: 'Member_1' is not a DNS-1123 label: at most 48 lower case",
+        id="name syntax",
     ),
     pytest.param(
         "  name: member1\n", "  name: " + "m" * 49 + "\n", "4:3",
-        "must be no more than 48 characters", id="name length",
+        "is not a DNS-1123 label: at most 48", id="name length",
     ),
     pytest.param(
         "https://10.0.0.1:6443", "https://admin@10.0.0.1:6443", "9:3",
@@ -52,7 +53,8 @@ CASES = [
     ),
     pytest.param(
         "      effect: NoSchedule\n", "      effect: PreferNoSchedule\n", "19:7",
-        "spec.taints.0.effect: unsupported effect 'PreferNoSchedule'", id="taint effect",
+        "spec.taints.0.effect: unsupported value 'PreferNoSchedule': expected one of "
+        "'NoSchedule', 'NoExecute'", id="taint effect",
     ),
     pytest.param(
         "      effect: NoSchedule\n",

@@ -71,7 +71,9 @@ CASES = [
     pytest.param(
         "{containerName: web, operator: add, value: [--verbose]}",
         "{containerName: web, operator: replace, value: [--verbose]}",
-        "23:34", RULE + "argsOverrider.0.operator: unsupported operator 'replace'",
+        "23:34",
+        RULE + "argsOverrider.0.operator: unsupported value 'replace': "
+        "expected one of 'add', 'remove'",
         id="args replace",
     ),
     pytest.param(

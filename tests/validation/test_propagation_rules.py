@@ -102,7 +102,7 @@ CASES = [
     pytest.param(
         WEB, "{spreadByField: cluster, maxGroups: 2, minGroups: 1}",
         "{spreadByField: cluster, minGroups: -1}",
-        "28:34", "spreadConstraints.0.minGroups: must not be negative", id="negative min",
+        "28:34", "spreadConstraints.0.minGroups: must be at least 0, got -1", id="negative min",
     ),
     pytest.param(
         WEB, "{spreadByField: cluster, maxGroups: 2, minGroups: 1}",
@@ -205,18 +205,30 @@ def test_overflow_rules(check: Check) -> None:
 
 def test_application_failover_rules(check: Check) -> None:
     failover = (
-        "  failover:\n    application:\n      decisionConditions: {tolerationSeconds: -1}\n"
-        "      purgeMode: Directly\n      gracePeriodSeconds: 0\n"
+        "  failover:\n    application:\n      decisionConditions: {tolerationSeconds: 10}\n"
+        "      purgeMode: Directly\n      gracePeriodSeconds: 5\n"
         "      statePreservation:\n        rules:\n"
         "          - {aliasLabelName: 'bad label', jsonPath: '{.status}'}\n"
     )
     found = check(variant(WEB, "  propagateDeps: true\n", failover))
     assert [line.split(": ", 3)[3] for line in found if "error" in line] == [
         "spec.propagateDeps: must be true when application failover is set",
-        "spec.failover.application.decisionConditions.tolerationSeconds: must not be negative",
-        "spec.failover.application.gracePeriodSeconds: must be greater than 0",
         "spec.failover.application.gracePeriodSeconds: only applies when purgeMode is Gracefully",
         "spec.failover.application.statePreservation.rules.0.aliasLabelName: "
         "'bad label': name part must consist of alphanumeric characters, '-', '_' or '.', "
         "and start and end with an alphanumeric character",
+    ]
+
+
+def test_application_failover_bounds(check: Check) -> None:
+    """Field rules: every broken one is reported, before Karmada's webhook rules."""
+    failover = (
+        "  failover:\n    application:\n      decisionConditions: {tolerationSeconds: -1}\n"
+        "      gracePeriodSeconds: 0\n"
+    )
+    found = check(variant(WEB, "  propagateDeps: true\n", failover))
+    assert [line.split(": ", 3)[3] for line in found if "error" in line] == [
+        "spec.failover.application.decisionConditions.tolerationSeconds: "
+        "must be at least 0, got -1",
+        "spec.failover.application.gracePeriodSeconds: must be at least 1, got 0",
     ]

@@ -15,12 +15,13 @@ Aspects covered:
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 from scheduler_builders import make_binding, make_cluster
 
-from gitfleet.model import cluster, work
+from gitfleet.model import cluster, meta, work
 from gitfleet.scheduler import framework
 from gitfleet.scheduler.plugins import (
     api_enablement,
@@ -214,7 +215,10 @@ def test_taint_toleration(
     expected: str | None,
 ) -> None:
     binding = make_binding(placement=placement, clusters=targets)
-    c = make_cluster("member", taints=taints)
+    c = make_cluster("member")
+    # built field by field: a Cluster document refuses PreferNoSchedule, the plugin ignores it
+    spec = dataclasses.replace(c.spec, taints=tuple(meta.Taint(**t) for t in taints))
+    c = dataclasses.replace(c, spec=spec)
     assert _verdict(taint_toleration.TaintToleration(), binding, c) == expected
 
 
