@@ -4,7 +4,9 @@ interpret` does (Karmada: pkg/karmadactl/interpret).
 `-f` names a file of customizations, or a folder in Karmada's third-party layout. `--check`
 compiles every script and checks it defines its function; `--operation` runs one operation
 (Karmada's names, any case) on `--desired-file` and/or `--observed-file`, with `--status-file`
-(a YAML list of aggregated status items) and `--desired-replica`. The result is one object keyed
+and `--desired-replica`. The status file holds aggregated status items as karmadactl reads
+them, one per YAML (or JSON) document, or as one list; an empty file, or one holding only
+`null`, stands for nil status items (a list `[]` for an empty one). The result is one object keyed
 as the `output` of Karmada's interpreter test data (`replica`, `requires`, `retained`, ...),
 printed as YAML, or JSON with `-o json`. Exit 1 when a script fails (the error names the
 `luaScript` field's file:line:col and the Lua line), 2 on a usage error.
@@ -24,7 +26,7 @@ from gitfleet import errors
 from gitfleet.cli import options
 from gitfleet.cli import output as out
 from gitfleet.interpreter import lua
-from gitfleet.model import _codec, config, diagnostic, work
+from gitfleet.model import config, diagnostic, work
 from gitfleet.model.template import RawObject
 
 
@@ -45,7 +47,7 @@ from gitfleet.model.template import RawObject
     "--status-file",
     type=click.Path(exists=True, dir_okay=False),
     default=None,
-    help="Aggregated status items (a YAML list), for AggregateStatus.",
+    help="Aggregated status items (one per document, or a list), for AggregateStatus.",
 )
 @click.option("--desired-replica", type=int, default=0, help="Replicas for ReviseReplica.")
 @options.output_option
@@ -125,12 +127,9 @@ def _status_items(path: str | None) -> list[work.AggregatedStatusItem] | None:
     if path is None:
         return None
     found = _documents(path)
-    if len(found) != 1 or not isinstance(found[0][0], list):
-        raise errors.UsageError(f"{path} must hold one YAML list of aggregated status items")
-    items, origin = found[0]
-    out = []
-    for i, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise errors.SchemaError(origin.at(i), "a status item must be an object")
-        out.append(_codec.decode(work.AggregatedStatusItem, item, origin.at(i), lenient=True))
-    return out
+    if not found:
+        return None
+    if len(found) == 1 and isinstance(found[0][0], list):
+        items, origin = found[0]
+        return [lua.status_item(item, origin.at(i)) for i, item in enumerate(items)]
+    return [lua.status_item(item, origin) for item, origin in found]

@@ -7,7 +7,11 @@ Aspects covered:
 - `-f` also takes a folder in Karmada's third-party layout;
 - a failing script exits 1 with `file:line:col` of its `luaScript` and the Lua line;
 - usage errors exit 2: neither or both of --check/--operation, unknown operation, missing or
-  conflicting objects, a kind no customization targets is exit 1 (an input problem).
+  conflicting objects, InterpretHealth or InterpretStatus without the observed object; a kind
+  no customization targets is exit 1 (an input problem);
+- `--status-file` as karmadactl reads it (a YAML stream of items) or as one list;
+  items without clusterName; an empty or null file is nil items, `[]` an empty list; an item
+  that is not an object is a located error.
 """
 
 from __future__ import annotations
@@ -253,12 +257,12 @@ USAGE = [
         ["--operation", "Explode", "--desired-file", "pool.yaml"], "not supported", id="unknown"
     ),
     pytest.param(
-        ["--operation", "InterpretHealth"], "needs the desired or the observed", id="no object"
+        ["--operation", "InterpretReplica"], "needs the desired or the observed", id="no object"
     ),
     pytest.param(
         [
             "--operation",
-            "InterpretHealth",
+            "InterpretReplica",
             "--desired-file",
             "pool.yaml",
             "--observed-file",
@@ -271,6 +275,16 @@ USAGE = [
         ["--operation", "Retain", "--desired-file", "pool.yaml"],
         "needs the observed",
         id="retain one",
+    ),
+    pytest.param(
+        ["--operation", "InterpretHealth", "--desired-file", "pool.yaml"],
+        "InterpretHealth needs the observed object, as a member cluster runs it (--observed-file)",
+        id="health of a desired object",
+    ),
+    pytest.param(
+        ["--operation", "InterpretStatus", "--desired-file", "pool.yaml"],
+        "(--observed-file)",
+        id="status of a desired object",
     ),
     pytest.param(
         ["--operation", "Retain", "--desired-file", "absent.yaml"], "does not exist", id="no file"
@@ -294,3 +308,72 @@ def test_kind_without_customization(cli: Invoke, files: dict[str, str], tmp_path
     )  # fmt: skip
     assert result.exit_code == 1
     assert "no customization targets apps.example.io/v1 Lake" in result.stderr
+
+
+ITEMS_RIC = """\
+apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: items
+spec:
+  target:
+    apiVersion: apps.example.io/v1
+    kind: Pool
+  customizations:
+    statusAggregation:
+      luaScript: |
+        function AggregateStatus(obj, items)
+          if items == nil then
+            obj.status = {items = "nil"}
+            return obj
+          end
+          local names = {}
+          for _, item in ipairs(items) do table.insert(names, "[" .. item.clusterName .. "]") end
+          obj.status = {items = table.concat(names, ",")}
+          return obj
+        end
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "seen"),
+    [
+        pytest.param(
+            "clusterName: a\nstatus: {ready: 1}\n---\nclusterName: b\n", "[a],[b]", id="stream"
+        ),
+        pytest.param('[{"clusterName": "a"}, {"clusterName": "b"}]\n', "[a],[b]", id="json list"),
+        pytest.param("- {clusterName: a}\n- {clusterName: b}\n", "[a],[b]", id="list"),
+        pytest.param("- {status: {ready: 1}}\n", "[]", id="item without clusterName"),
+        pytest.param("[]\n", "", id="empty list"),
+        pytest.param("", "nil", id="empty file"),
+        pytest.param("null\n", "nil", id="null"),
+    ],
+)
+def test_status_file_shapes(
+    cli: Invoke, files: dict[str, str], tmp_path: Path, text: str, seen: str
+) -> None:
+    """Status items as karmadactl reads them (one per document) or as one list; Karmada's
+    third-party test data has items without clusterName; nothing at all is nil items."""
+    (tmp_path / "items.ric.yaml").write_text(ITEMS_RIC)
+    (tmp_path / "status.yaml").write_text(text)
+    result = cli(
+        "interpret", "-f", str(tmp_path / "items.ric.yaml"), "--operation", "AggregateStatus",
+        "--desired-file", files["pool.yaml"], "--status-file", str(tmp_path / "status.yaml"),
+        "-o", "json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["aggregatedStatus"]["status"] == {"items": seen}
+
+
+def test_status_item_that_is_not_an_object(
+    cli: Invoke, files: dict[str, str], tmp_path: Path
+) -> None:
+    (tmp_path / "status.yaml").write_text("clusterName: a\n---\n- b\n")
+    result = cli(
+        "interpret", "-f", files["ric.yaml"], "--operation", "AggregateStatus",
+        "--desired-file", files["pool.yaml"], "--status-file", str(tmp_path / "status.yaml"),
+    )  # fmt: skip
+    assert result.exit_code == 1
+    assert (
+        result.stderr.strip() == f"{tmp_path / 'status.yaml'}:3:1: a status item must be an object"
+    )

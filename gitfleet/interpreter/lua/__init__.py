@@ -8,7 +8,8 @@ Public API:
 - `check(customization) -> list[Diagnostic]`: compile every script, find its function.
 - `load_thirdparty(folder) -> list[ResourceInterpreterCustomization]`.
 - `interpret(customizations, operation, ...) -> dict`: one operation, keyed as Karmada's
-  interpreter test data (what `gitfleet interpret` prints); `operation_named(name)`.
+  interpreter test data (what `gitfleet interpret` prints); `operation_named(name)`;
+  `status_item(value, origin)`: a status item as Karmada reads one.
 - `Sandbox(limits)`, `Limits`: the runtime, for callers that want their own limits.
 - `read_customizations(path)`, `parse_yaml(path, text)`: the YAML the above take, read with
   positions (for files outside a source repository).
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from gitfleet.interpreter.lua._check import check
 from gitfleet.interpreter.lua._customizations import FUNCTIONS, LuaLayer
-from gitfleet.interpreter.lua._interpret import interpret, operation_named
+from gitfleet.interpreter.lua._interpret import interpret, operation_named, status_item
 from gitfleet.interpreter.lua._sandbox import Limits, Sandbox
 from gitfleet.interpreter.lua._thirdparty import load_thirdparty, read_customizations
 from gitfleet.interpreter.lua._yamlfile import documents as parse_yaml
@@ -34,4 +35,5 @@ __all__ = [
     "operation_named",
     "parse_yaml",
     "read_customizations",
+    "status_item",
 ]

@@ -1,10 +1,13 @@
 """One operation of a set of customizations on given objects, as `karmadactl interpret` runs it.
 
 Karmada: pkg/util/interpreter/rule.go (the rules, their arguments and result names) and
-pkg/karmadactl/interpret. Retain takes the desired and the observed object; every other
-operation exactly one of them. The result is keyed as the `output` of Karmada's interpreter test
-data: `retained`, `replica` and `requires`, `components`, `revised`, `status`,
-`aggregatedStatus`, `healthy`, `dependencies`; values are JSON (Go's omitempty for typed ones).
+pkg/karmadactl/interpret. Retain takes the desired and the observed object; InterpretHealth
+and InterpretStatus the observed one (their functions read a member cluster's object, and a
+desired object would give a plausible but meaningless answer, where karmadactl takes either);
+every other operation exactly one of them. The result is keyed as the `output` of Karmada's
+interpreter test data: `retained`, `replica` and `requires`, `components`, `revised`,
+`status`, `aggregatedStatus`, `healthy`, `dependencies`; values are JSON (Go's omitempty for
+typed ones).
 """
 
 from __future__ import annotations
@@ -12,13 +15,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from gitfleet.errors import LuaError, UsageError
+from gitfleet.errors import LuaError, SchemaError, UsageError
 from gitfleet.interpreter import native
 from gitfleet.interpreter._layer import Operation
 from gitfleet.interpreter.lua import _customizations, _sandbox
 from gitfleet.model import _codec, config, work
-from gitfleet.model.origin import UNKNOWN
+from gitfleet.model.origin import UNKNOWN, Origin
 from gitfleet.model.template import RawObject
+
+_OBSERVED = frozenset({Operation.INTERPRET_HEALTH, Operation.INTERPRET_STATUS})
+"""Operations whose function takes the object as a member cluster runs it."""
 
 
 def operation_named(name: str) -> Operation:
@@ -28,6 +34,18 @@ def operation_named(name: str) -> Operation:
             return operation
     names = ", ".join(o.value for o in Operation)
     raise UsageError(f"operation {name!r} is not supported; use one of: {names}")
+
+
+def status_item(value: Any, origin: Origin) -> work.AggregatedStatusItem:
+    """One aggregated status item as Go's encoding/json reads it into Karmada's type: unknown
+    fields ignored, a missing `clusterName` empty (the test data of Karmada's third-party
+    customizations has such items, and expects an answer)."""
+    if not isinstance(value, dict):
+        raise SchemaError(origin, "a status item must be an object")
+    item: work.AggregatedStatusItem = _codec.decode(
+        work.AggregatedStatusItem, {"clusterName": "", **value}, origin, lenient=True
+    )
+    return item
 
 
 def interpret(
@@ -46,10 +64,15 @@ def interpret(
     layer = _customizations.LuaLayer(customizations, sandbox=sandbox, now=now)
     if operation is Operation.RETAIN:
         if desired is None:
-            raise UsageError("Retain needs the desired object")
+            raise UsageError("Retain needs the desired object (--desired-file)")
         if observed is None:
-            raise UsageError("Retain needs the observed object")
+            raise UsageError("Retain needs the observed object (--observed-file)")
         obj = desired
+    elif operation in _OBSERVED and (observed is None or desired is not None):
+        raise UsageError(
+            f"{operation} needs the observed object, as a member cluster runs it "
+            "(--observed-file), and no desired object"
+        )
     else:
         if desired is not None and observed is not None:
             raise UsageError(f"{operation} takes the desired or the observed object, not both")

@@ -58,10 +58,7 @@ def run(case: Case, sandbox: lua.Sandbox | None = None) -> dict[str, Any]:
     status_items = None
     if items is not None:
         status_items = [
-            _codec.decode(
-                work.AggregatedStatusItem, {"clusterName": "", **item}, case.origin, lenient=True
-            )
-            for item in items
+            lua.status_item(item, case.origin.at("statusItems", i)) for i, item in enumerate(items)
         ]
     return lua.interpret(
         case.customizations,
