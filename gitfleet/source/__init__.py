@@ -17,7 +17,8 @@ costs what the commit changed. Nothing else about the result differs from a firs
 
 Every namespaced object comes out in its effective namespace and every cluster-scoped one
 without any (`model.scope`, with gitfleet.yaml's `defaultNamespace`), so all later stages agree
-on where an object lives.
+on where an object lives; an object given a namespace (or relieved of one) is a new copy in
+every load, the others are the cached ones.
 
 What it leaves to others: every check that needs more than one document (`validation`), and
 what the objects mean (the stages).
