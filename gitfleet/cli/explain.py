@@ -400,7 +400,7 @@ def explain(resource: str, namespace: str, repo: str, rev: str | None, output: s
         group_kind = resolve_kind(kind_token, placement.detection.templates)
     except errors.UsageError as error:
         raise click.UsageError(str(error)) from error
-    wanted_namespace = namespace or "default"
+    wanted_namespace = namespace or loaded.config.default_namespace
     template = _find(placement, group_kind, wanted_namespace, name)
     if template is None:
         click.echo(_not_found(placement, group_kind, wanted_namespace, name), err=True)

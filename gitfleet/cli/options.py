@@ -54,7 +54,13 @@ def output_option(func: F) -> F:
 
 
 def namespace_option(func: F) -> F:
-    return click.option("-n", "--namespace", "namespace", default="", help="Namespace.")(func)
+    return click.option(
+        "-n",
+        "--namespace",
+        "namespace",
+        default="",
+        help="Namespace of KIND/NAME (default: defaultNamespace in gitfleet.yaml, else default).",
+    )(func)
 
 
 def _cluster_template(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -6,7 +6,7 @@ spellings of KIND (case, plural, short names, group-qualified, CRD names from th
 ambiguity); `-o json` with stable keys; dependencies attached and the workloads a dependency
 follows; the namespace controller; exit codes (not in the source, not propagated, load errors,
 unknown kind, --rev of a plain folder); "did you mean" for a mistyped kind, name or namespace;
-plain folders and Git revisions.
+plain folders and Git revisions; without -n, the namespace is the source's defaultNamespace.
 """
 
 from __future__ import annotations
@@ -234,3 +234,29 @@ def test_git_revisions(cli: Any, git_repo: Any) -> None:
     assert "east: ClusterAffinity" in now.output
     then = cli("explain", "deploy/web", "-n", "shop", "--repo", str(git_repo.path), "--rev", first)
     assert "clusters: east=2, west=2" in then.output
+
+
+def test_without_namespace_looks_in_the_source_default(cli: Any, tmp_path: Path) -> None:
+    policy = make_policy("web", selector(name="web"))
+    del policy["metadata"]["namespace"]
+    files = {
+        "gitfleet.yaml": "defaultNamespace: apps\n",
+        "web.yaml": yaml.safe_dump_all(
+            [
+                {
+                    "apiVersion": "apps/v1",
+                    "kind": "Deployment",
+                    "metadata": {"name": "web"},
+                    "spec": {"replicas": 2},
+                },
+                policy,
+                make_cluster("east", cpu="8"),
+            ],
+            sort_keys=False,
+        ),
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).write_text(text)
+    result = cli("explain", "deploy/web", "--repo", str(tmp_path), "-o", "json")
+    (binding,) = json.loads(result.output)["bindings"]
+    assert binding["clusters"] == [{"name": "east", "replicas": 2}]
