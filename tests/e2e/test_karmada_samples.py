@@ -38,10 +38,13 @@ def _repository(git_repo: GitRepo, sample: str, extra: dict[str, str] | None = N
 
 def _render(cli: Invoke, git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     monkeypatch.chdir(git_repo.path.parent)
-    validated = cli("validate", "--repo", str(git_repo.path))
+    repo = git_repo.path.name
+    validated = cli("validate", "--repo", repo)
     assert validated.exit_code == 0, validated.output
-    assert validated.output == ""
-    result = cli("render", "--repo", str(git_repo.path), "-o", "json")
+    assert (
+        validated.output == f"checked the working tree of {repo} (uncommitted changes included)\n"
+    )
+    result = cli("render", "--repo", repo, "-o", "json")
     assert result.exit_code == 0, result.output
     report: dict[str, Any] = json.loads(result.output)
     return report
@@ -125,9 +128,10 @@ def test_validate_warns_about_a_policy_that_selects_nothing(
     typo = policy.replace("web-propagation", "typo", 1).replace("name: web\n", "name: wbe\n")
     _repository(git_repo, "nginx", {"nginx/other.yaml": typo})
     monkeypatch.chdir(git_repo.path.parent)
-    result = cli("validate", "--repo", str(git_repo.path))
+    result = cli("validate", "--repo", "source")
     assert result.exit_code == 0, result.output
     assert result.output == (
-        f"{git_repo.path}/nginx/other.yaml:6:3: warning: PropagationPolicy default/typo: "
+        "source/nginx/other.yaml:6:3: warning: PropagationPolicy default/typo: "
         "spec.resourceSelectors: selects no resource template\n"
+        "checked the working tree of source (uncommitted changes included)\n"
     )
