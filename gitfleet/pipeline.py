@@ -407,8 +407,10 @@ def _yaml_doc(data: bytes) -> dict[str, Any] | None:
         return found
     import yaml
 
+    from gitfleet.model import yamllimits
+
     try:
-        doc = yaml.load(data, Loader=yaml.CSafeLoader)
+        doc = yamllimits.load(data)
     except yaml.YAMLError:
         return None
     return doc if isinstance(doc, dict) else None

@@ -27,7 +27,7 @@ import yaml
 from gitfleet import errors
 from gitfleet.agent import apply, fleet, kube, worker
 from gitfleet.gitstore import remote, rendered, repository, status, tree
-from gitfleet.model import loaded
+from gitfleet.model import loaded, yamllimits
 from gitfleet.model.origin import Origin
 
 log = logging.getLogger(__name__)
@@ -92,7 +92,7 @@ class _Repo:
         if entry is None or entry.kind is not tree.EntryKind.FILE:
             return loaded.DEFAULT_RENDERED_BRANCH
         try:
-            settings = yaml.safe_load(tree.read_blobs(self.repo, [entry])[entry.path])
+            settings = yamllimits.load(tree.read_blobs(self.repo, [entry])[entry.path])
         except (yaml.YAMLError, errors.GitfleetError):
             return loaded.DEFAULT_RENDERED_BRANCH
         branch = settings.get("renderedBranch") if isinstance(settings, dict) else None

@@ -30,7 +30,7 @@ import yaml
 
 from gitfleet.agent import apply, identity
 from gitfleet.gitstore import status
-from gitfleet.model import cluster, meta
+from gitfleet.model import cluster, meta, yamllimits
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ def _decode(data: bytes | None) -> dict[str, Any]:
     if not data:
         return {}
     try:
-        found = yaml.safe_load(data)
+        found = yamllimits.load(data)
     except yaml.YAMLError:
         return {}
     return found if isinstance(found, dict) else {}

@@ -22,12 +22,12 @@ import yaml
 
 from gitfleet.agent import identity
 from gitfleet.gitstore import rendered
+from gitfleet.model import yamllimits
 
 KUSTOMIZATION = "kustomization.yaml"
 CLUSTER_SCOPED = "_cluster"
 CORE_GROUP = "core"
 ALLOW_PRUNE_TRAILER = rendered.ALLOW_PRUNE_TRAILER
-_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -94,7 +94,7 @@ def _check(path: str, parts: list[str], doc: Any) -> tuple[identity.ObjectRef | 
 
 def _parse_file(path: str, parts: list[str], data: bytes) -> tuple[Manifest | None, str]:
     try:
-        docs = [d for d in yaml.load_all(data, Loader=_LOADER) if d is not None]
+        docs = [d for d in yamllimits.load_all(data) if d is not None]
     except yaml.YAMLError as exc:
         return None, f"{path}: not valid YAML: {exc}".replace("\n", " ")
     if len(docs) != 1:

@@ -18,6 +18,7 @@ import yaml
 
 from gitfleet.errors import UsageError
 from gitfleet.gitstore import objects
+from gitfleet.model import yamllimits
 
 RENDER_FILE = "render.yaml"
 _OWNED = frozenset({"works", "bindings", RENDER_FILE})
@@ -31,7 +32,7 @@ def _is_previous_render(folder: Path) -> bool:
     if marker.is_symlink() or not marker.is_file():
         return False
     try:
-        doc = yaml.safe_load(marker.read_bytes())
+        doc = yamllimits.load(marker.read_bytes())
     except yaml.YAMLError:
         return False
     return isinstance(doc, dict) and doc.get("kind") == "Render"

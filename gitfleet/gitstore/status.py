@@ -27,7 +27,7 @@ import yaml
 from gitfleet.errors import RefConflictError, SchemaError
 from gitfleet.gitstore import objects, refs, rendered, store
 from gitfleet.gitstore.repository import Repository
-from gitfleet.model import _codec, cluster, meta
+from gitfleet.model import _codec, cluster, meta, yamllimits
 from gitfleet.model.origin import Origin
 
 STATUS_REFS = "refs/heads/gitfleet/status/"
@@ -164,7 +164,7 @@ def decode_cluster_status(data: bytes | None, where: str) -> cluster.ClusterStat
     """The Karmada ClusterStatus under `status` in a `cluster.yaml`; None when there is none
     or it does not decode (another version's report, or a damaged one)."""
     try:
-        doc = yaml.load(data or b"", Loader=yaml.CSafeLoader)
+        doc = yamllimits.load(data or b"")
     except yaml.YAMLError:
         return None
     raw = doc.get("status") if isinstance(doc, dict) else None

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from gitfleet.model import policy
+from gitfleet.model import policy, yamllimits
 from gitfleet.overrides import _gojson, _goyaml, _patch
 
 
@@ -29,7 +29,10 @@ def _patched(document: Any, operations: Sequence[policy.PatchOperation], kind: s
 
 
 def _parse(text: str, parse: Callable[[str], Any], kind: str) -> Any:
+    too_deep = yamllimits.too_deep(text.encode())
     try:
+        if too_deep is not None:
+            raise ValueError(too_deep.message)
         return parse(text)
     except ValueError as error:
         raise _patch.Failure(("fieldPath",), f"the field does not hold {kind}: {error}") from error

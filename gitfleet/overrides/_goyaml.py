@@ -22,7 +22,7 @@ from typing import Any, cast
 
 import yaml
 
-from gitfleet.model import yamlscalars
+from gitfleet.model import yamllimits, yamlscalars
 from gitfleet.overrides import _gojson
 
 _PREFIX = "tag:yaml.org,2002:"
@@ -174,7 +174,7 @@ def load(text: str) -> Any:
     """The first document of `text` as the JSON value Karmada patches."""
     loader = _Loader(text)
     try:
-        node = loader.get_node() if loader.check_node() else None
+        node = next(yamllimits.composed(loader, text), None)
         value = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as error:
         raise DocumentError(str(error).replace("\n", " ")) from error

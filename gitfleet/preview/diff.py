@@ -15,6 +15,8 @@ from collections.abc import Mapping
 
 import yaml
 
+from gitfleet.model import yamllimits
+
 Tree = Mapping[str, bytes]
 """A rendered tree: file contents by path from the root."""
 
@@ -128,7 +130,7 @@ def placement_of(data: bytes | None) -> dict[str, int | None]:
     if data is None:
         return {}
     try:
-        doc = yaml.safe_load(data)
+        doc = yamllimits.load(data)
     except yaml.YAMLError:
         return {}
     spec = doc.get("spec") if isinstance(doc, dict) else None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from gitfleet.model import yamllimits
 from gitfleet.render import _yaml
 
 _INT = re.compile(r"-?[0-9]+")
@@ -23,6 +24,7 @@ _FLOAT = re.compile(r"-?[0-9]+\.[0-9]*(e[-+][0-9]+)?")
 _ESCAPE = re.compile(r'\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\\"tnr0])')
 _SIMPLE = {"\\": "\\", '"': '"', "t": "\t", "n": "\n", "r": "\r", "0": "\0"}
 _WORDS: dict[str, Any] = {"null": None, "true": True, "false": False}
+_MAX_INDENT = 2 * yamllimits.MAX_DEPTH
 
 
 class _Unreadable(Exception):
@@ -87,6 +89,8 @@ class _Reader:
         return len(line) - len(content), content
 
     def mapping(self, indent: int) -> dict[str, Any]:
+        if indent > _MAX_INDENT:  # deeper than the writer ever goes: the full reader decides
+            raise _Unreadable
         found: dict[str, Any] = {}
         while (line := self.peek()) is not None and line[0] == indent:
             content = line[1]
@@ -119,6 +123,8 @@ class _Reader:
         return found
 
     def sequence(self, indent: int) -> list[Any]:
+        if indent > _MAX_INDENT:
+            raise _Unreadable
         found: list[Any] = []
         while (line := self.peek()) is not None and line[0] == indent:
             content = line[1]

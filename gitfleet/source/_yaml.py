@@ -10,14 +10,10 @@ the core ones (`!!python/...`, `!foo`, `!!binary`, ...) are errors located at th
 node. An error inside one document does not hide the documents after it; a syntax error ends
 the file.
 
-Safety, checked before or around libyaml, because the C composer recurses without a limit and
-aliases share nodes that later stages would copy out in full:
-- bytes that are not UTF-8 text (NUL, invalid sequences) are refused before parsing;
-- nesting deeper than `MAX_DEPTH` is refused before composing: a cheap bound from the bytes
-  (flow brackets, block indentation) clears ordinary files, and only files that fail it are
-  measured exactly from libyaml's event stream, which does not recurse;
-- when a file has anchors, each document's alias expansion is walked with a budget
-  (`MAX_EXPANDED_VALUES`, and `MAX_DEPTH` once expanded).
+Safety: bytes that are not UTF-8 text (NUL, invalid sequences) are refused before parsing;
+nesting, aliases and merge keys are held to `model.yamllimits`, checked on the text before
+composing and on each composed document before any value is built (merge keys are flattened
+here, so only a document within those limits reaches `_merge_sources`).
 """
 
 from __future__ import annotations
@@ -25,7 +21,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-import re
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any, ClassVar
 
@@ -33,27 +28,17 @@ import yaml
 from yaml import nodes
 from yaml._yaml import CParser
 
+from gitfleet.model import yamllimits as _limits
 from gitfleet.model import yamlscalars as _scalars
 
-MAX_DEPTH = 200
-"""Deepest nesting of collections a document may have (Kubernetes objects stay far below)."""
-MAX_EXPANDED_VALUES = 1_000_000
-"""Most values one document may hold once its aliases are expanded."""
-
-_FLOW_BUDGET = 80
-_BLOCK_BUDGET = 60
-# A block collection starts at a column no smaller than its parent's, and one column holds at
-# most two levels (a mapping and the sequence that is one of its values), so lines whose
-# structural prefix (indentation, `- `, `? `, `: `) stays under _BLOCK_BUDGET columns nest at
-# most 2 * _BLOCK_BUDGET block levels; flow collections add at most one level per bracket.
-assert 2 * _BLOCK_BUDGET + _FLOW_BUDGET <= MAX_DEPTH
+MAX_DEPTH = _limits.MAX_DEPTH
+MAX_EXPANDED_VALUES = _limits.MAX_EXPANDED_VALUES
 MERGE_TAG = _scalars.MERGE
 _STR = _scalars.STR
 _plain_tag = functools.lru_cache(maxsize=1 << 16)(_scalars.implicit_tag)
 """Tags of plain scalars, remembered: manifests repeat the same keys and values endlessly."""
 _SEQ = "tag:yaml.org,2002:seq"
 _MAP = "tag:yaml.org,2002:map"
-_DEEP_PREFIX = re.compile(rb"^[ \t?:-]{%d}" % _BLOCK_BUDGET, re.MULTILINE)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -66,13 +51,8 @@ class Parsed:
     col: int
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class Problem:
-    """Something wrong at a place in the file (1-based line and column; 0 = whole file)."""
-
-    line: int
-    col: int
-    message: str
+Problem = _limits.Problem
+"""Something wrong at a place in the file (1-based line and column; 0 = whole file)."""
 
 
 class _Refused(Exception):
@@ -280,79 +260,16 @@ def _merge_sources(value: nodes.Node, merged: list[tuple[nodes.Node, nodes.Node]
             _merge_sources(inner, merged)
 
 
-def _position(text: str, offset: int) -> tuple[int, int]:
-    line_start = text.rfind("\n", 0, offset) + 1
-    return text.count("\n", 0, offset) + 1, offset - line_start + 1
-
-
 def _decode(data: bytes) -> tuple[str | None, Problem | None]:
     nul = data.find(b"\0")
     if nul >= 0:
-        line, col = _position(data[:nul].decode("utf-8", "replace"), nul)
+        line, col = _limits.position(data[:nul].decode("utf-8", "replace"), nul)
         return None, Problem(line, col, "binary file (NUL byte) is not YAML")
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:
-        line, col = _position(data[: exc.start].decode("utf-8", "replace"), exc.start)
+        line, col = _limits.position(data[: exc.start].decode("utf-8", "replace"), exc.start)
         return None, Problem(line, col, "file is not UTF-8 text")
-
-
-def _too_deep(data: bytes) -> Problem | None:
-    flow = data.count(b"[") + data.count(b"{")
-    if flow <= _FLOW_BUDGET and _DEEP_PREFIX.search(data) is None:
-        return None
-    flow_depth = 0
-    for offset, byte in enumerate(data):
-        if byte in b"[{":
-            flow_depth += 1
-            if flow_depth > MAX_DEPTH:
-                line, col = _position(data[:offset].decode("utf-8", "replace"), offset)
-                return Problem(line, col, f"nesting deeper than {MAX_DEPTH} levels")
-        elif byte in b"]}":
-            flow_depth = max(flow_depth - 1, 0)
-    depth = 0
-    try:
-        for event in yaml.parse(data, Loader=yaml.CSafeLoader):
-            if isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    mark = event.start_mark
-                    assert mark is not None
-                    message = f"nesting deeper than {MAX_DEPTH} levels"
-                    return Problem(mark.line + 1, mark.column + 1, message)
-            elif isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
-    except yaml.MarkedYAMLError as exc:
-        # Newer libyaml builds stop at their own nesting limit before we count that deep.
-        if "nesting depth" in str(exc.problem) and exc.problem_mark is not None:
-            mark = exc.problem_mark
-            message = f"nesting deeper than {MAX_DEPTH} levels"
-            return Problem(mark.line + 1, mark.column + 1, message)
-        return None  # the real parse reports the syntax error, located
-    except yaml.YAMLError:
-        return None
-    return None
-
-
-def _expansion_problem(value: Any, root: tuple[int, int]) -> Problem | None:
-    """Walk a document as later stages will see it, aliases expanded, within a budget."""
-    budget = MAX_EXPANDED_VALUES
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        budget -= 1
-        if budget < 0:
-            return Problem(*root, f"aliases expand to more than {MAX_EXPANDED_VALUES} values")
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        if depth > MAX_DEPTH:
-            return Problem(*root, f"aliases nest deeper than {MAX_DEPTH} levels")
-        stack.extend((child, depth + 1) for child in children)
-    return None
 
 
 def _syntax_problem(exc: yaml.YAMLError, text: str) -> Problem:
@@ -364,20 +281,25 @@ def _syntax_problem(exc: yaml.YAMLError, text: str) -> Problem:
         return Problem(mark.line + 1, mark.column + 1, message)
     position = getattr(exc, "position", None)
     if isinstance(position, int):
-        return Problem(*_position(text, position), message)
+        return Problem(*_limits.position(text, position), message)
     return Problem(0, 0, message)
 
 
 def _documents(loader: _Loader, has_anchors: bool) -> Iterator[Parsed | Problem]:
     index = 0
     while loader.check_node():
-        try:
-            value = loader.get_data()
-        except _Refused as refused:
-            yield refused.problem
+        node = loader.get_node()
+        assert node is not None  # check_node() said there is one
+        problem = _limits.expansion_problem(node) if has_anchors else None
+        if problem is not None:
+            yield problem
         else:
-            problem = _expansion_problem(value, loader.root) if has_anchors else None
-            yield problem or Parsed(index, value, *loader.root)
+            try:
+                value = loader.construct_document(node)
+            except _Refused as refused:
+                yield refused.problem
+            else:
+                yield Parsed(index, value, *loader.root)
         index += 1
 
 
@@ -385,7 +307,7 @@ def parse(data: bytes) -> tuple[list[Parsed], list[Problem]]:
     """All documents of a file (empty ones included, as None) and every problem found."""
     text, problem = _decode(data)
     if problem is None:
-        problem = _too_deep(data)
+        problem = _limits.too_deep(data)
     if text is None or problem is not None:
         return [], [problem] if problem else []
     documents: list[Parsed] = []

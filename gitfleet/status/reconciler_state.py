@@ -24,7 +24,7 @@ import yaml
 from gitfleet import render as rendering
 from gitfleet.gitstore import status
 from gitfleet.gitstore.repository import Repository
-from gitfleet.model import diagnostic
+from gitfleet.model import diagnostic, yamllimits
 
 NAME = "_reconciler"
 """The status ref's name under `refs/heads/gitfleet/status/`: not a valid cluster name, so it
@@ -167,7 +167,7 @@ def _int(doc: Mapping[str, Any], key: str) -> int:
 def load(data: bytes) -> ReconcilerState | None:
     """The state in a `reconciler.yaml`; None if it is not one."""
     try:
-        doc = yaml.safe_load(data)
+        doc = yamllimits.load(data)
     except yaml.YAMLError:
         return None
     if not isinstance(doc, dict) or doc.get("kind") != KIND:

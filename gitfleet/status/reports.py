@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from gitfleet.gitstore import status
-from gitfleet.model import cluster, meta, work
+from gitfleet.model import cluster, meta, work, yamllimits
 from gitfleet.model.template import ResourceKey
 
 WORKS_FILE = "works.yaml"
@@ -77,7 +77,7 @@ def _document(data: bytes | None, name: str, problems: list[str]) -> dict[str, A
     if data is None:
         return {}
     try:
-        doc = yaml.load(data, Loader=yaml.CSafeLoader)
+        doc = yamllimits.load(data)
     except yaml.YAMLError as exc:
         problems.append(f"{name}: not valid YAML: {exc}".replace("\n", " "))
         return {}

@@ -16,6 +16,7 @@ import yaml
 from yaml import nodes
 
 from gitfleet.errors import YamlError
+from gitfleet.model import yamllimits
 from gitfleet.model.origin import Locator, Origin, PathKey
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
@@ -37,9 +38,7 @@ def documents(path: str, text: str) -> list[tuple[Any, Origin]]:
     loader = _Loader(text)
     out = []
     try:
-        while loader.check_node():
-            node = loader.get_node()
-            assert node is not None  # check_node() said there is one
+        for node in yamllimits.composed(loader, text):
             value = loader.construct_document(node)
             if value is None:
                 continue

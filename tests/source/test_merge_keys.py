@@ -1,0 +1,53 @@
+"""Merge keys (`<<`) in source files: counted in the expansion budget, cycles refused, located.
+
+Aspects covered:
+- every hostile text of `hostile_yaml.CASES` (a mapping merging itself, directly or through
+  another mapping, a merge-key billion laughs, a merge chain deeper than the bound, ...) is
+  refused where it goes over, within a second, never a RecursionError; so is a mapping that
+  merges itself through a list of sources;
+- only the refused document is left out: the file's other documents still load;
+- ordinary merges still load with Kubernetes' precedence (own keys, then earlier sources), and
+  a merged key's position is found in its source mapping.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hostile_yaml import CASES, SELF_MERGE
+
+from gitfleet.source import _locate, _yaml
+
+OK = b"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [*CASES, pytest.param("a: &m {x: 1, <<: [{y: 2}, *m]}\n", (1, 18), SELF_MERGE, id="list")],
+)
+def test_hostile_merges_are_refused_and_located(
+    text: str, where: tuple[int, int], message: str
+) -> None:
+    started = time.monotonic()
+    documents, problems = _yaml.parse(text.encode() + OK)
+    assert time.monotonic() - started < 1
+    assert [(p.line, p.col, p.message) for p in problems] == [(*where, message)]
+    if "[" * 1000 not in text:  # an unclosed bracket swallows the rest of the file
+        assert [d.value["metadata"]["name"] for d in documents] == ["ok"]
+
+
+def test_ordinary_merges_keep_their_precedence() -> None:
+    data = b"""\
+defaults: &defaults {replicas: 1, image: web:1, tier: back}
+extra: &extra {tier: front, zone: a}
+app:
+  <<: [*defaults, *extra]
+  replicas: 3
+"""
+    [document], problems = _yaml.parse(data)
+    assert not problems
+    assert document.value["app"] == {"replicas": 3, "image": "web:1", "tier": "back", "zone": "a"}
+    locator = _locate.FileLocator(data)
+    assert locator.locate(0, ("app", "zone")) == (2, 29)
+    assert locator.locate(0, ("app", "replicas")) == (5, 3)
