@@ -1,11 +1,16 @@
 """Resource templates: any document that is not a Karmada API object, kept raw.
 
 Templates are never mutated; stages that change one (revise replicas, override) deep-copy it.
+Whatever they change, the object stays the same object: `identity_change` says how a changed
+copy is another one (its apiVersion, kind, namespace, name or generateName differ), which
+overrides and interpreter scripts may never do (the rendered path, the agent's check of it,
+status and prune all go by the template's identity).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from gitfleet.model.origin import Origin
@@ -91,3 +96,54 @@ class ResourceTemplate:
     @property
     def uid(self) -> str:
         return self.metadata.get("uid", "")
+
+
+IDENTITY_FIELDS: tuple[tuple[str, ...], ...] = (
+    ("apiVersion",),
+    ("kind",),
+    ("metadata", "namespace"),
+    ("metadata", "name"),
+    ("metadata", "generateName"),
+)
+"""The fields that say which object a manifest is."""
+
+
+def _field(doc: Any, keys: tuple[str, ...]) -> Any:
+    for key in keys:
+        doc = doc.get(key) if isinstance(doc, Mapping) else None
+    return "" if doc is None else doc
+
+
+def identity_of(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of `doc`'s identity fields alone, to compare a changed `doc` with later."""
+    found: dict[str, Any] = {}
+    for keys in IDENTITY_FIELDS:
+        value = _field(doc, keys)
+        if value != "":
+            *parents, last = keys
+            holder = found
+            for key in parents:
+                holder = holder.setdefault(key, {})
+            holder[last] = value
+    return found
+
+
+def identity_change(before: Mapping[str, Any], after: Any) -> str | None:
+    """How `after` stops being the object `before` is (`"kind 'ConfigMap' became 'Secret'"`),
+    None when it is the same object. An absent field and an empty one are the same."""
+    for keys in IDENTITY_FIELDS:
+        old, new = _field(before, keys), _field(after, keys)
+        if old != new:
+            return f"{'.'.join(keys)} {old!r} became {new!r}"
+    return None
+
+
+def identity_fields_at(pointer: str) -> tuple[str, ...]:
+    """The identity fields (dotted) that a JSON pointer names, holds or reaches into: ("kind",)
+    for `/kind`, the metadata ones for `/metadata`, all of them for the root `""`."""
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+    return tuple(
+        ".".join(keys)
+        for keys in IDENTITY_FIELDS
+        if list(keys[: len(tokens)]) == tokens[: len(keys)]
+    )

@@ -6,15 +6,17 @@ targetCluster/overriders next to overrideRules, labels and annotations syntax, i
 paths, fieldOverrider json XOR yaml, JSON pointers, values for add/replace and none for remove,
 selectors in the policy's own namespace. Plus what fails only when Karmada applies the policy:
 plaintext paths that are not JSON pointers. The CRD's operators of command/args overriders
-(add or remove) are a field rule of the model (`policy.CommandArgsOverrider`). The deprecated
+(add or remove) are a field rule of the model (`policy.CommandArgsOverrider`). And, gitfleet's
+own rule, overriders that can be seen to change what an object is (`_identity`). The deprecated
 spec-level overriders are checked like a rule.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from gitfleet.model import policy
+from gitfleet.model import policy, template
 from gitfleet.validation import _affinity, _propagation, _report, _syntax
 
 Override = policy.OverridePolicy | policy.ClusterOverridePolicy
@@ -54,6 +56,7 @@ def _has_deprecated_overriders(overriders: policy.Overriders) -> bool:
 
 
 def _overriders(overriders: policy.Overriders, base: Keys, report: _report.Report) -> None:
+    _identity(overriders, base, report)
     for index, plain in enumerate(overriders.plaintext):
         _pointer(report, (*base, "plaintext", index, "path"), plain.path)
     for index, image in enumerate(overriders.image_overrider):
@@ -76,6 +79,43 @@ def _overriders(overriders: policy.Overriders, base: Keys, report: _report.Repor
             report.error(where, problem)
     for index, field in enumerate(overriders.field_overrider):
         _field(field, (*base, "fieldOverrider", index), report)
+
+
+def _identity(overriders: policy.Overriders, base: Keys, report: _report.Report) -> None:
+    """Overriders that change what an object is (its apiVersion, kind, namespace, name or
+    generateName), as far as the policy alone shows it: a path to one of those fields, or the
+    removal or a replacement without a name of the whole object or its metadata. The render
+    refuses every other such change, for the cluster it happens on."""
+    pointers: list[tuple[Keys, str, policy.OverriderOperator | None, Any]] = [
+        ((*base, "plaintext", i, "path"), p.path, p.operator, p.value)
+        for i, p in enumerate(overriders.plaintext)
+    ]
+    pointers += [
+        ((*base, "imageOverrider", i, "predicate", "path"), o.predicate.path, None, None)
+        for i, o in enumerate(overriders.image_overrider)
+        if o.predicate is not None
+    ]
+    pointers += [
+        ((*base, "fieldOverrider", i, "fieldPath"), f.field_path, None, None)
+        for i, f in enumerate(overriders.field_overrider)
+    ]
+    for keys, pointer, operator, value in pointers:
+        fields = template.identity_fields_at(pointer)
+        if len(fields) == 1:
+            changed = fields[0]
+        elif fields and (operator is _REMOVE or _loses_identity(pointer, value)):
+            changed = ", ".join(fields)
+        else:
+            continue
+        report.error(
+            keys, f"{pointer!r} changes {changed}: overriders must not change what an object is"
+        )
+
+
+def _loses_identity(pointer: str, value: Any) -> bool:
+    """Whether a value put at the root or at /metadata leaves out what every object has."""
+    required = ("name",) if pointer == "/metadata" else ("apiVersion", "kind", "metadata")
+    return not isinstance(value, Mapping) or any(not value.get(key) for key in required)
 
 
 def _field(field: policy.FieldOverrider, keys: Keys, report: _report.Report) -> None:

@@ -22,7 +22,7 @@ from gitfleet.errors import LuaError
 from gitfleet.interpreter import _dependencies, _layer, native
 from gitfleet.interpreter._layer import Operation, Replicas
 from gitfleet.interpreter.lua import _results, _sandbox
-from gitfleet.model import _codec, config, work
+from gitfleet.model import _codec, config, template, work
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawObject
 
@@ -159,13 +159,13 @@ class LuaLayer:
 
     def revise_replica(self, obj: RawObject, replicas: int) -> tuple[bool, RawObject]:
         def convert(results: list[_sandbox.Result]) -> RawObject:
-            return _results.unstructured(results, [obj])
+            return _same_object(obj, _results.unstructured(results, [obj]))
 
         return self._single(obj, Operation.REVISE_REPLICA, [obj, replicas], convert, obj)
 
     def retain(self, desired: RawObject, observed: RawObject) -> tuple[bool, RawObject]:
         def convert(results: list[_sandbox.Result]) -> RawObject:
-            return _results.unstructured(results, [desired, observed])
+            return _same_object(desired, _results.unstructured(results, [desired, observed]))
 
         return self._single(desired, Operation.RETAIN, [desired, observed], convert, desired)
 
@@ -206,6 +206,14 @@ class LuaLayer:
             for dep in self._run(rule, obj, [obj], _verified_dependencies):
                 merged.setdefault(json.dumps(_codec.encode(dep), sort_keys=True), dep)
         return True, sorted(merged.values(), key=_dependency_order)
+
+
+def _same_object(given: RawObject, returned: RawObject) -> RawObject:
+    """ReviseReplica and Retain change an object, never which object it is."""
+    change = template.identity_change(given, returned)
+    if change is not None:
+        raise _results.ResultError(f"the returned object is another object: {change}")
+    return returned
 
 
 def _dependency_order(dep: config.DependentObjectReference) -> tuple[str, str, str, str]:
