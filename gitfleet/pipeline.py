@@ -563,6 +563,7 @@ def _context(
         override=override,
         divide=divide,
         group=lambda member: groups[member.name],
+        check=validation.manifest_problems,
     )
 
 

@@ -31,9 +31,11 @@ one build: the manifest is built once with a placeholder cluster label, and each
 copy only has its own label filled in (a manifest whose text makes the placeholder ambiguous is
 built for its cluster instead).
 
-A failure for one cluster (an override that cannot apply, a replica the interpreter cannot
-revise, a manifest over 1 MiB, a path that cannot be built) refuses that cluster's manifest only,
-located at the file and line to fix, and the cluster keeps what the previous render gave it.
+A failure for one cluster (an override that cannot apply or would change what the object is, a
+replica the interpreter cannot revise, a manifest its API server would refuse, such as a label
+an override made a number (the context's `check`, validate's own rule), a manifest over 1 MiB,
+a path that cannot be built) refuses that cluster's manifest only, located at the file and
+line to fix, and the cluster keeps what the previous render gave it.
 A Secret is refused on every cluster unless its template opts in to being written in plain text.
 A cluster whose dispatching is suspended keeps its previous manifest as well.
 """
@@ -53,6 +55,8 @@ from gitfleet.render import _json, _paths, _prune, _yaml
 Binding = work.ResourceBinding | work.ClusterResourceBinding
 Override = Callable[[RawObject, cluster.Cluster], RawObject]
 """A manifest as one cluster receives it after the (Cluster)OverridePolicies."""
+Check = Callable[[RawObject], Sequence[tuple[tuple[str | int, ...], str]]]
+"""What a member's API server would refuse in a manifest: (field path, message) each."""
 Divide = Callable[[int, Sequence[tuple[str, int]], str], Sequence[tuple[str, int]]]
 """Karmada's Webster division: (total, [(cluster, weight)], template uid) -> [(cluster, n)]."""
 
@@ -141,6 +145,7 @@ class Context:
     override: Override
     divide: Divide
     group: Callable[[cluster.Cluster], Hashable] = lambda member: member.name
+    check: Check = lambda manifest: ()
 
 
 def target_clusters(spec: work.ResourceBindingSpec) -> list[work.TargetCluster]:
@@ -287,7 +292,29 @@ def _customized(
         doc = ctx.interp.revise_replica(doc, target.replicas)
     if completions is not None:
         doc = _json.with_field(doc, ("spec", "completions"), completions[target.name])
-    return ctx.override(doc, member)
+    return _overridden(doc, member, ctx)
+
+
+def _overridden(doc: RawObject, member: cluster.Cluster, ctx: Context) -> RawObject:
+    """`doc` after `member`'s overrides; raises what makes it a manifest to refuse."""
+    doc = ctx.override(doc, member)
+    found = ctx.check(doc)
+    if found:
+        raise _Refused(found[0][0], "; ".join(f"{_dotted(k)}: {m}" for k, m in found))
+    return doc
+
+
+def _dotted(keys: Sequence[str | int]) -> str:
+    return ".".join(str(key) for key in keys)
+
+
+class _Refused(errors.GitfleetError):
+    """A manifest, as built for one cluster, that its API server would refuse; `keys` locate
+    the first field at fault in the template."""
+
+    def __init__(self, keys: tuple[str | int, ...], problems: str) -> None:
+        super().__init__(f"the manifest built for this cluster would be refused: {problems}")
+        self.keys = keys
 
 
 def _revises(template: ResourceTemplate, spec: work.ResourceBindingSpec, ctx: Context) -> bool:
@@ -313,14 +340,14 @@ def namespace_manifest(template: ResourceTemplate, member: cluster.Cluster, ctx:
     does (pkg/controllers/namespace/namespace_sync_controller.go buildWorks): cluster override
     policies, then the labels of every member object. A template without an origin path is one
     gitfleet generated (annotated `gitfleet.io/generated-namespace`)."""
-    doc = ctx.override(template.body, member)
+    doc = _overridden(template.body, member, ctx)
     return _limited(_finish(doc, None, member.name, template.origin.path or None))
 
 
 def _origin_of(template: ResourceTemplate, error: errors.GitfleetError) -> Origin:
     if isinstance(error, errors.InputError):
         return error.origin
-    if isinstance(error, errors.InterpretError) and error.keys:
+    if isinstance(error, (errors.InterpretError, _Refused)) and error.keys:
         return template.origin.at(*error.keys)
     return template.origin
 

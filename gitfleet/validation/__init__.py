@@ -2,8 +2,9 @@
 
 `validate(loaded)` returns the sorted list of diagnostics: the loader's own (YAML, files,
 documents), every schema error of Karmada documents (`_schema`), the checks Karmada's webhooks
-make per kind (`_propagation`, `_override`, `_cluster`, `_customization`), checks across
-objects (`_references`) and warnings for fields gitfleet does not support yet
+make per kind (`_propagation`, `_override`, `_cluster`, `_customization`), what a member's API
+server would refuse in a template (`_manifest`, also `manifest_problems` for the render stage),
+checks across objects (`_references`) and warnings for fields gitfleet does not support yet
 (`_unsupported`). It never stops at the first problem. Turning errors into an exit code is the
 command line's business.
 """
@@ -14,6 +15,7 @@ from gitfleet.model import diagnostic, loaded
 from gitfleet.validation import (
     _cluster,
     _customization,
+    _manifest,
     _override,
     _propagation,
     _references,
@@ -22,7 +24,9 @@ from gitfleet.validation import (
     _unsupported,
 )
 
-__all__ = ["validate"]
+__all__ = ["manifest_problems", "validate"]
+
+manifest_problems = _manifest.problems
 
 
 def _documents(source: loaded.LoadedSource) -> list[diagnostic.Diagnostic]:
@@ -72,4 +76,5 @@ def _per_kind(source: loaded.LoadedSource) -> list[diagnostic.Diagnostic]:
 def validate(source: loaded.LoadedSource) -> list[diagnostic.Diagnostic]:
     """Every problem of the source, sorted by file, line and column."""
     found = _documents(source) + _per_kind(source) + _references.across(source.objects)
+    found += _manifest.check(source.objects.templates)
     return diagnostic.sorted_diagnostics(found)

@@ -1,8 +1,8 @@
 """The syntax rules Kubernetes applies to names, labels and pointers, as one-line problems.
 
 Ported from k8s.io/apimachinery/pkg/util/validation (IsQualifiedName, IsValidLabelValue,
-IsDNS1123Subdomain; IsDNS1123Label is a field rule, `model.rules`), apimachinery's
-ValidateAnnotations size limit, and RFC 6901 for JSON pointers (Karmada checks them with
+IsDNS1035Label, IsDNS1123Subdomain, IsConfigMapKey; IsDNS1123Label is a field rule,
+`model.rules`), apimachinery's ValidateAnnotations size limit, and RFC 6901 for JSON pointers (Karmada checks them with
 go-openapi/jsonpointer, which wants "" or a leading "/"; gitfleet also refuses `~` escapes
 other than `~0` and `~1`, which JSON Patch rejects when the override is applied). Each
 function returns None for a valid value.
@@ -13,10 +13,26 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from gitfleet.model import rules
+
 _NAME = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")
 _DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
 _POINTER_ESCAPE = re.compile(r"~(?![01])")
+_CONFIG_MAP_KEY = re.compile(r"[-._a-zA-Z0-9]+")
 ANNOTATIONS_MAX_BYTES = 256 * 1024
+_DNS1123_LABEL = rules.dns1123_label()
+
+
+def dns1123_label(value: str) -> str | None:
+    return _DNS1123_LABEL.problem(value)
+
+
+def dns1035_label(value: str) -> str | None:
+    """A DNS-1035 label: a DNS-1123 label that starts with a letter (Service names)."""
+    problem = dns1123_label(value)
+    if problem is None and not value[0].isalpha():
+        return f"{value!r} must start with a lower case letter"
+    return problem
 
 
 def dns1123_subdomain(value: str) -> str | None:
@@ -29,6 +45,17 @@ def dns1123_subdomain(value: str) -> str | None:
             f"{value!r} must consist of lower case alphanumeric characters, '-' or '.', "
             "and start and end with an alphanumeric character"
         )
+    return None
+
+
+def config_map_key(value: str) -> str | None:
+    """A key of ConfigMap and Secret data: a file name in the volume it is mounted as."""
+    if len(value) > 253:
+        return f"{value!r} must be no more than 253 characters"
+    if not _CONFIG_MAP_KEY.fullmatch(value):
+        return f"{value!r} must consist of alphanumeric characters, '-', '_' or '.'"
+    if value in (".", ".."):
+        return f"{value!r} may not be used"
     return None
 
 
