@@ -48,12 +48,13 @@ def reschedule_required(triggered_at: str | None, last_scheduled: str | None) ->
 
 def placement_changed(current: dict[str, Any], applied_text: str, affinity_name: str) -> bool:
     """The placement differs from the applied one (placementChanged). An unreadable
-    annotation counts as unchanged, as in Karmada."""
+    annotation counts as unchanged, as in Karmada (one nested too deep for Python's reader,
+    which a hand-edited rendered branch can hold, too)."""
     if not applied_text:
         return True
     try:
         applied = json.loads(applied_text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     if not isinstance(applied, dict):
         return False

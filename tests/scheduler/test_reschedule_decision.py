@@ -87,6 +87,7 @@ TWO = _terms(("one", ["a"]), ("two", ["b"]))
             _terms(("one", ["a"])), TWO, "one", False, id="delete another term, target unchanged"
         ),
         pytest.param(AFF, "{not json", "", False, id="invalid applied placement string"),
+        pytest.param(AFF, "[" * 100_000 + "]" * 100_000, "", False, id="nested too deep"),
     ],
 )
 def test_placement_changed(
