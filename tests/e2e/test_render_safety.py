@@ -7,8 +7,8 @@ Aspects covered:
   leaves the other writer's commit in place;
 - a Secret template is refused (with its file and line) unless it opts in, and then written;
 - a manifest over 1 MiB after overrides is refused, located at the template;
-- names that pass validation but cannot be paths (spaces, non-ASCII) are refused, and nothing
-  is written outside the rendered tree;
+- names that cannot be paths (spaces, non-ASCII, too long) fail validation, each located, so
+  nothing is rendered and nothing is written outside the rendered tree;
 - YAML 1.1 and 1.2 readers read the rendered strings as the source meant them;
 - a binding no cluster fits any more keeps its clusters and manifests (Scheduled is False;
   the render lists it under `unscheduled` and exits 3);
@@ -149,13 +149,13 @@ def test_names_that_cannot_be_paths(cli: Invoke, fleet: GitRepo, tmp_path: Path)
     fleet.commit({"extras/policy.yaml": POLICY, "extras/names.yaml": "---\n".join(docs)})
     out = tmp_path / "out"
     result = cli("render", "--repo", str(fleet.path), "--out", str(out), "-o", "json")
-    assert result.exit_code == 0, result.output
-    refused = json.loads(result.output)["refused"]
-    assert sorted(r["resource"].rsplit("/", 1)[1] for r in refused) == ["a b", "café", "x" * 251]
-    assert {(r["path"], r["cluster"]) for r in refused} == {("extras/names.yaml", "")}
-    assert all(r["message"].startswith("name ") and r["line"] > 0 for r in refused)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "source"]
-    assert not list(out.glob("works/*/shop/ConfigMap.core/[!w]*"))
+    assert result.exit_code == 1, result.output
+    errors = json.loads(result.output)["diagnostics"]
+    assert [(e["path"], e["line"], e["severity"]) for e in errors] == [
+        ("extras/names.yaml", line, "error") for line in (5, 20, 35)
+    ]
+    assert all(": metadata.name: name '" in e["message"] for e in errors)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["source"]
 
 
 TRICKY = {
