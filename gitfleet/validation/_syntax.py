@@ -2,10 +2,10 @@
 
 Ported from k8s.io/apimachinery/pkg/util/validation (IsQualifiedName, IsValidLabelValue,
 IsDNS1035Label, IsDNS1123Subdomain, IsConfigMapKey; IsDNS1123Label is a field rule,
-`model.rules`), apimachinery's ValidateAnnotations size limit, and RFC 6901 for JSON pointers (Karmada checks them with
-go-openapi/jsonpointer, which wants "" or a leading "/"; gitfleet also refuses `~` escapes
-other than `~0` and `~1`, which JSON Patch rejects when the override is applied). Each
-function returns None for a valid value.
+`model.rules`), apimachinery's ValidateAnnotations size limit, and RFC 6901 for JSON pointers
+(Karmada checks them with go-openapi/jsonpointer, which wants "" or a leading "/"; gitfleet also
+refuses `~` escapes other than `~0` and `~1`, which JSON Patch rejects when the override is
+applied). Each function returns None for a valid value.
 """
 
 from __future__ import annotations
