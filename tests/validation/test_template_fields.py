@@ -175,12 +175,12 @@ CASES = [
     pytest.param(doc("CronJob", "", "batch/v1", name="c" * 53), "4:3",
                  "metadata.name: '" + "c" * 53 + "' must be no more than 52 characters",
                  id="cronjob name"),
-    pytest.param(doc("Widget", "", "example.io/v1", name="wídget"), "4:3",
+    pytest.param(doc("Widget", "  namespace: shop\n", "example.io/v1", name="wídget"), "4:3",
                  "metadata.name: name 'wídget' is not made of ASCII", id="custom resource name"),
     pytest.param(doc("ConfigMap", "  namespace: prödukt\n"), "5:3",
                  "metadata.namespace: namespace 'prödukt' is not a DNS-1123 label",
                  id="unicode namespace"),
-    pytest.param(doc("Bad_Kind", "", "example.io/v1"), "2:1",
+    pytest.param(doc("Bad_Kind", "  namespace: shop\n", "example.io/v1"), "2:1",
                  "kind: kind 'bad_kind' is not a DNS-1035 label when lowercased", id="kind"),
 ]  # fmt: skip
 
@@ -218,7 +218,8 @@ def test_every_problem_is_reported(check: Check) -> None:
         pytest.param(pod("- {name: c, env: [{name: A, value: '1'}, {name: B}]}\n"), id="env"),
         pytest.param(doc("ClusterRole", "", "rbac.authorization.k8s.io/v1",
                          name="system:aggregate-to-admin"), id="rbac name"),
-        pytest.param(doc("Widget", "spec: {labels: {a: true}}\n", "example.io/v1", name="Big_W"),
+        pytest.param(doc("Widget", "  namespace: shop\nspec: {labels: {a: true}}\n",
+                         "example.io/v1", name="Big_W"),
                      id="custom resource"),
     ],
 )  # fmt: skip
