@@ -91,3 +91,31 @@ def cluster_repos_option(does: str) -> Callable[[F], F]:
         )(func)
 
     return decorate
+
+
+SIGNING_KEY_ENV = "GITFLEET_SIGNING_KEY"
+
+
+def signing_key_option(func: F) -> F:
+    """`--signing-key PATH` (or `$GITFLEET_SIGNING_KEY`): a command-line setting, never a
+    `gitfleet.yaml` one, so that the key stays out of the repository it signs for."""
+    return click.option(
+        "--signing-key",
+        "signing_key",
+        envvar=SIGNING_KEY_ENV,
+        type=click.Path(dir_okay=False, exists=True),
+        default=None,
+        help="SSH private key file: sign every commit written with it (Git's SSH signatures;"
+        f" default: ${SIGNING_KEY_ENV}).",
+    )(func)
+
+
+def allowed_signers_option(option: str, env: str, text: str) -> Callable[[F], F]:
+    """An allowed-signers file (ssh-keygen's format, Git's `gpg.ssh.allowedSignersFile`)."""
+    return click.option(
+        option,
+        envvar=env,
+        type=click.Path(dir_okay=False, exists=True),
+        default=None,
+        help=f"{text} (an ssh-keygen allowed signers file; default: ${env}).",
+    )

@@ -20,9 +20,14 @@ ref from its own repository before rendering, and copies each cluster's works re
 it is published (and again at any later look that finds the copy behind). A cluster whose
 repository fails is logged and listed in the reconciler's status ref, and holds up nothing else.
 
+`--signing-key PATH` signs every commit the reconciler writes (SSH signatures, made by Git);
+`--verify-source-signers FILE` renders only source commits signed by a key the allowed-signers
+FILE lists, and reports any other (`unverified`).
+
 `--once` looks once and exits: 0 when the rendered branch renders the source branch's commit
-(rendered now or before), 1 when that commit is invalid, the rendered branch or a cluster ref
-is not at a render (nothing is built on other history), or the remote cannot be reached. A
+(rendered now or before), 1 when that commit is invalid or not signed by an allowed key, the
+rendered branch or a cluster ref is not at a render (nothing is built on other history), or
+the remote cannot be reached. A
 cluster repository that failed does not change the exit code: the render stands.
 """
 
@@ -42,7 +47,12 @@ from gitfleet.cli import output as out
 from gitfleet.service import events, reconciler, server, target, wakeup
 
 SECRET_ENV = "GITFLEET_WEBHOOK_SECRET"
-_FAILED = {reconciler.Outcome.INVALID, reconciler.Outcome.NO_SOURCE, reconciler.Outcome.BLOCKED}
+_FAILED = {
+    reconciler.Outcome.INVALID,
+    reconciler.Outcome.NO_SOURCE,
+    reconciler.Outcome.BLOCKED,
+    reconciler.Outcome.UNVERIFIED,
+}
 _DEFAULT_LIMITS = server.Limits()
 _LIMITS = ("max_body", "timeout", "connections")
 """The parameters that set `server.Limits` fields of the same names."""
@@ -148,6 +158,12 @@ def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, i
 @options.cluster_repos_option(
     "fetch each cluster's status ref from there before rendering, copy its works ref there after."
 )
+@options.signing_key_option
+@options.allowed_signers_option(
+    "--verify-source-signers",
+    "GITFLEET_SOURCE_SIGNERS",
+    "Render only source commits signed by a key listed here",
+)
 @click.option("--once", is_flag=True, help="Look once, then exit (1 if not rendered).")
 @click.option(
     "-o",
@@ -170,6 +186,8 @@ def reconcile(
     watch: bool,
     cache: str | None,
     cluster_repos: str | None,
+    signing_key: str | None,
+    verify_source_signers: str | None,
     once: bool,
     output: str,
 ) -> None:
@@ -194,6 +212,8 @@ def reconcile(
         webhook_limits=limits,
         cache=Path(cache) if cache else None,
         cluster_repos=cluster_repos,
+        signing_key=Path(signing_key) if signing_key else None,
+        source_signers=Path(verify_source_signers) if verify_source_signers else None,
     )
     log = events.LineLog(sys.stdout, output)
     wake = wakeup.Wakeup()

@@ -21,6 +21,9 @@ is not one (reset to a source commit, say), nothing is rendered and the error sa
 recover (exit 1). `--new-history` is that recovery: each such ref gets a parentless render (the
 branch's rendered from scratch, as its old tip is no render to build on); refs that are renders
 go on as ever.
+
+`--signing-key PATH` (or `$GITFLEET_SIGNING_KEY`) signs the rendered commit and every cluster
+ref's commit with that SSH private key (Git's SSH signatures), for agents that verify them.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import click
@@ -36,7 +40,7 @@ from gitfleet import __version__, inputs, pipeline, source
 from gitfleet.cli import options
 from gitfleet.cli import output as out
 from gitfleet.errors import GitfleetError, InputError, RefConflictError, UsageError
-from gitfleet.gitstore import folder, objects, rendered, repository
+from gitfleet.gitstore import folder, objects, rendered, repository, signing
 
 UNSCHEDULED_EXIT = 3
 """The exit status of a render made (committed, or written to a folder) in which some resource
@@ -74,10 +78,11 @@ def run(
     out_dir: str | None,
     full: bool,
     new_history: bool = False,
+    signing_key: str | None = None,
 ) -> Outcome:
     """Load, render and publish (or write to `out_dir`, from no previous render when the
     branch is not at one); `ForeignHistoryError` when a ref to publish on is not at a render,
-    unless `new_history`."""
+    unless `new_history`. With `signing_key`, every commit made is signed with it."""
     loaded = source.load(repo_path, rev, require_repository=out_dir is None)
     repo = repository.open_repository(repo_path) if loaded.revision is not None else None
     try:
@@ -103,6 +108,7 @@ def run(
             version=__version__,
             tip=found.tip,
             new_history=new_history,
+            signer=signing.Signer(Path(signing_key)) if signing_key else None,
         )
         replaced = tuple(foreign)
         return Outcome(result, found.branch, published.commit, published.created, None, replaced)
@@ -182,6 +188,7 @@ def human(outcome: Outcome) -> str:
     help="Replace a rendered branch or cluster ref that is not at a render with a new,"
     " parentless render (instead of refusing).",
 )
+@options.signing_key_option
 @options.output_option
 def render_command(
     repo: str,
@@ -190,6 +197,7 @@ def render_command(
     out_dir: str | None,
     full: bool,
     new_history: bool,
+    signing_key: str | None,
     output: str,
 ) -> None:
     """Render a source commit onto the rendered branch, or into a folder with --out.
@@ -202,7 +210,7 @@ def render_command(
     if new_history and out_dir is not None:
         raise click.UsageError("--new-history and --out exclude each other")
     try:
-        outcome = run(repo, rev, branch, out_dir, full, new_history)
+        outcome = run(repo, rev, branch, out_dir, full, new_history, signing_key)
     except UsageError as error:
         raise click.UsageError(str(error)) from error
     except InputError as error:

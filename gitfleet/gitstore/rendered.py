@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from gitfleet.errors import ForeignHistoryError, RefConflictError
-from gitfleet.gitstore import identity, objects, refs, store
+from gitfleet.gitstore import identity, objects, refs, signing, store
 from gitfleet.gitstore.repository import Repository
 
 CLUSTER_REFS = "refs/heads/gitfleet/works/"
@@ -335,6 +335,7 @@ def publish(
     message: str | None = None,
     tip: Tip | None = None,
     new_history: bool = False,
+    signer: signing.Signer | None = None,
 ) -> Published:
     """Commit a render on `branch` if the branch is still at `expected` (None: must not exist),
     and bring every cluster ref in line; `RefConflictError` when another writer moved one.
@@ -351,7 +352,8 @@ def publish(
     A ref that is at a commit that is not a render (`is_render`) is never built on:
     `ForeignHistoryError`, and nothing is written. With `new_history`, each such ref gets a
     parentless commit instead (for the branch, the render must then be the whole tree: made
-    from scratch, as `changes` to no tree at all)."""
+    from scratch, as `changes` to no tree at all). With `signer`, every commit made is
+    signed."""
     fmt = store.object_format(repo)
     if tip is None or tip.commit != expected:
         tip = read_tip(repo, branch)
@@ -400,12 +402,16 @@ def publish(
     clusters = _publish_clusters(
         built, fmt, who, trailers, new_objects, moves, current, frozenset(foreign)
     )
-    store.write(repo, list({o.id: o for o in new_objects}.values()), fmt)
+    stored = signing.write(repo, new_objects, fmt, signer)
+    moves = [refs.Move(m.ref, stored[m.new], m.old) for m in moves]
     refs.update(repo, moves, f"gitfleet render {source_commit}")
     for move in moves:
         _RENDERS.add(move.new)
-    if made is not None and after is not None:
-        _TIPS.put(repo, _make_tip(made.id, built.id, made.data, after))
+    if made is not None:
+        commit = stored[made.id]
+        if after is not None:
+            _TIPS.put(repo, _make_tip(commit, built.id, made.data, after))
+    clusters = {name: stored[new] for name, new in clusters.items()}
     return Published(commit=commit, created=created, clusters=clusters)
 
 

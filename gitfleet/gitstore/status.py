@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 import yaml
 
 from gitfleet.errors import RefConflictError, SchemaError
-from gitfleet.gitstore import objects, refs, rendered, store
+from gitfleet.gitstore import objects, refs, rendered, signing, store
 from gitfleet.gitstore.repository import Repository
 from gitfleet.model import _codec, cluster, meta, yamllimits
 from gitfleet.model.origin import Origin
@@ -133,20 +133,21 @@ def write_status(
     rendered_commit: str,
     author: objects.Signature | None = None,
     move: MoveRef | None = None,
+    signer: signing.Signer | None = None,
 ) -> str:
     """Replace the status of `cluster` with `files` if its ref is still at `expected` (None: it
     must not exist yet); returns the new commit. `RefConflictError` when someone else moved it.
 
     `move` publishes the ref elsewhere (a remote, see `remote.Mirror.push`); by default the
-    ref of `repo` itself moves."""
+    ref of `repo` itself moves. With `signer`, the commit is signed."""
     commit, made = build(repo, cluster, files, rendered_commit=rendered_commit, author=author)
-    store.write(repo, made, store.object_format(repo))
+    new = signing.write(repo, made, store.object_format(repo), signer)[commit.id]
     ref = status_ref(cluster)
     try:
-        (move or _move_local(repo))(ref, commit.id, expected)
+        (move or _move_local(repo))(ref, new, expected)
     except RefConflictError as exc:
         raise RefConflictError(f"{ref} was moved by another writer; report again") from exc
-    return commit.id
+    return new
 
 
 def _move_local(repo: Repository) -> MoveRef:

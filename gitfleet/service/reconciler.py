@@ -45,7 +45,7 @@ from pathlib import Path
 from gitfleet import __version__, failover, inputs, pipeline, source
 from gitfleet import render as rendering
 from gitfleet.errors import ForeignHistoryError, GitfleetError, InputError, RefConflictError
-from gitfleet.gitstore import refs, rendered
+from gitfleet.gitstore import refs, rendered, signing
 from gitfleet.model import diagnostic, loaded
 from gitfleet.model.origin import Origin
 from gitfleet.service import (
@@ -91,6 +91,11 @@ class Settings:
     cluster_repos: str | None = None
     """URL of each cluster's own repository, `{cluster}` standing for its name (None: the
     clusters use the main repository)."""
+    signing_key: Path | None = None
+    """An SSH private key: every commit the reconciler writes (renders, cluster refs, its
+    status ref) is signed with it."""
+    source_signers: Path | None = None
+    """An allowed-signers file: only source commits signed by a key it lists are rendered."""
 
 
 class Outcome(enum.StrEnum):
@@ -108,6 +113,8 @@ class Outcome(enum.StrEnum):
     INVALID = "invalid"
     BLOCKED = "blocked"
     """The rendered branch or a cluster ref is not at a render: nothing is built on it."""
+    UNVERIFIED = "unverified"
+    """The source commit is not signed by an allowed key (`Settings.source_signers`)."""
     STOPPED = "stopped"
 
 
@@ -136,6 +143,7 @@ class Reconciler:
         self.clock = clock
         self.target = target.open_target(settings.repo, settings.cache)
         self.repo = self.target.repo
+        self._signer = signing.Signer(settings.signing_key) if settings.signing_key else None
         self._source_branch = settings.branch
         """None until known (`_settle_branch`)."""
         self._hook: server.WebhookServer | None = None
@@ -234,6 +242,10 @@ class Reconciler:
     def _handle(self, commit: str, timings: dict[str, float]) -> Outcome:
         if self._failed == commit:
             return Outcome.INVALID
+        if self.settings.source_signers is not None:
+            verdict = signing.verify(self.repo, commit, self.settings.source_signers)
+            if not verdict.trusted:
+                return self._unverified(commit, verdict, self.settings.source_signers, timings)
         with _timed(timings, "load"):
             try:
                 loaded_source = source.load(self.repo.git_dir, commit)
@@ -314,6 +326,7 @@ class Reconciler:
                 source_commit=commit,
                 version=__version__,
                 message=result.message(f"render {commit}"),
+                signer=self._signer,
             )
         if not self.target.remote:
             return publication
@@ -390,13 +403,38 @@ class Reconciler:
         """Log and record `error` (once for the same commit and error: every look finds it
         again until the ref is fixed)."""
         self._blocked_on = commit
-        last = self._state.last_error
-        if last is None or (last.source_commit, last.message) != (commit, str(error)):
-            self._emit("blocked", commit, branch=self._branch, error=str(error))
-            when = reconciler_state.rfc3339(self.clock())
-            found = reconciler_state.LastError(source_commit=commit, message=str(error), time=when)
-            self._record(dataclasses.replace(self._state, last_error=found), timings)
+        self._refuse_once(commit, str(error), timings, "blocked", branch=self._branch)
         return Outcome.BLOCKED
+
+    def _unverified(
+        self,
+        commit: str,
+        verdict: signing.Verdict,
+        allowed: Path,
+        timings: dict[str, float],
+    ) -> Outcome:
+        """A source commit not signed by an allowed key: reported, not rendered (once for the
+        same commit; the next commit of the branch is checked afresh)."""
+        message = f"not rendered: {verdict.describe(allowed)} ({verdict.trust})"
+        self._refuse_once(commit, message, timings, "unverified", reason=str(verdict.trust))
+        return Outcome.UNVERIFIED
+
+    def _refuse_once(
+        self,
+        commit: str,
+        message: str,
+        timings: dict[str, float],
+        event: str,
+        **fields: events.Value,
+    ) -> None:
+        """Log `event` and record `message` as the last error, unless they are already
+        recorded for `commit` (every look finds the same again)."""
+        last = self._state.last_error
+        if last is None or (last.source_commit, last.message) != (commit, message):
+            self._emit(event, commit, **fields, error=message)
+            when = reconciler_state.rfc3339(self.clock())
+            found = reconciler_state.LastError(source_commit=commit, message=message, time=when)
+            self._record(dataclasses.replace(self._state, last_error=found), timings)
 
     def _abandon(self, commit: str) -> Outcome:
         self._emit("abandoned", commit, reason="stopping")
@@ -441,7 +479,11 @@ class Reconciler:
             _, expected = reconciler_state.read(self.repo)
             try:
                 reconciler_state.write(
-                    self.repo, self._state, expected=expected, move=self.target.move_ref()
+                    self.repo,
+                    self._state,
+                    expected=expected,
+                    move=self.target.move_ref(),
+                    signer=self._signer,
                 )
                 return
             except RefConflictError:

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from gitfleet.errors import GitfleetError, SourceError
-from gitfleet.gitstore import objects, refs, remote, rendered, repository, status
+from gitfleet.gitstore import objects, refs, remote, rendered, repository, signing, status
 from gitfleet.model.origin import Origin
 
 
@@ -79,16 +79,17 @@ class Target:
         source_commit: str,
         version: str,
         message: str | None = None,
+        signer: signing.Signer | None = None,
     ) -> Publication:
         """Commit a render (its `changes` to `tip`, the branch's tip it was rendered on) onto
         `branch` if it is still at that tip, with the per-cluster refs; `RefConflictError` if
         any of them moved. Locally this publishes it; a mirror's refs still have to be pushed.
-        `message` defaults to `render <source commit>`."""
+        `message` defaults to `render <source commit>`; `signer` signs every commit."""
         expected = tip.commit if tip is not None else None
         before = refs.list_refs(self.repo, rendered.CLUSTER_REFS)
         published = rendered.publish(
             self.repo, branch, changes=changes, expected=expected, tip=tip,
-            source_commit=source_commit, version=version, message=message,
+            source_commit=source_commit, version=version, message=message, signer=signer,
         )  # fmt: skip
         moves = [
             refs.Move(ref, new, _commit(before.get(ref)))

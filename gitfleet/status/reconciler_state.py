@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from gitfleet import render as rendering
-from gitfleet.gitstore import status
+from gitfleet.gitstore import signing, status
 from gitfleet.gitstore.repository import Repository
 from gitfleet.model import diagnostic, yamllimits
 
@@ -233,9 +233,10 @@ def write(
     *,
     expected: str | None,
     move: status.MoveRef | None = None,
+    signer: signing.Signer | None = None,
 ) -> str:
-    """Replace the status ref's content if it is still at `expected`; its new commit.
-    `RefConflictError` when another reconciler wrote it first."""
+    """Replace the status ref's content if it is still at `expected`; its new commit (signed
+    by `signer`, when given). `RefConflictError` when another reconciler wrote it first."""
     return status.write_status(
         repo,
         NAME,
@@ -243,4 +244,5 @@ def write(
         expected=expected,
         rendered_commit=current.last_rendered,
         move=move,
+        signer=signer,
     )
