@@ -121,6 +121,9 @@ class SyncResult:
     pruned: tuple[ObjectResult, ...] = ()
     error: str = ""
     cancelled: bool = False
+    refused: str = ""
+    """Why the rendered commit was refused without a look at the cluster (`verify`'s
+    reasons), "" when it was not."""
 
     @property
     def converged(self) -> bool:

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from gitfleet import errors, source
-from gitfleet.agent import workdir
+from gitfleet.agent import verify, workdir
 from gitfleet.gitstore import rendered as rendered_branch
 from gitfleet.gitstore import works
 from gitfleet.gitstore.repository import Repository
@@ -50,6 +50,8 @@ class Round:
     customizations: tuple[config.ResourceInterpreterCustomization, ...] = ()
     thirdparty: tuple[config.ResourceInterpreterCustomization, ...] = ()
     source_trailers: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    refusal: verify.Refusal | None = None
+    """Why the rendered commit must not be applied (its signature), None when it may."""
 
     def interpreter(self) -> Interpreter:
         """A fresh interpreter chain (Lua runtimes are not shared between threads)."""

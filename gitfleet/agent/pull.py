@@ -15,7 +15,8 @@ the status ref, which the agent pushes, alone, with a lease (`_fetch.ClusterRemo
 So nothing is ever applied, let alone pruned, from a fetch that failed or a commit that did not
 arrive whole: the last complete commit stays the desired state, and drift is still repaired
 while the remote is down. A remote that cannot be reached is looked at with exponential backoff;
-a force-pushed ref is simply the next desired state. On a start the agent resumes from what it
+a force-pushed ref is simply the next desired state (with `allowed_signers`, only if the
+reconciler signed it: see `verify`). On a start the agent resumes from what it
 finds: the status ref's last report (so a restart writes nothing new), the cluster's inventory
 (read by the applier), and, when the remote is down, the last complete commit of its copy.
 
@@ -33,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gitfleet import errors
-from gitfleet.agent import _credentials, _fetch, apply, fleet, kube, worker
+from gitfleet.agent import _credentials, _fetch, apply, fleet, kube, verify, worker
 from gitfleet.gitstore import clusterrepos, rendered, works
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,8 @@ class Settings:
     """A folder holding the Git credential (a mounted Secret, see `_credentials`)."""
     retry: kube.Retry = dataclasses.field(default_factory=kube.Retry)
     options: apply.Options = dataclasses.field(default_factory=apply.Options)
+    allowed_signers: Path | None = None
+    """Apply only commits signed by a key this file lists (None: any commit)."""
 
     @property
     def url(self) -> str:
@@ -174,7 +177,8 @@ class PullAgent:
             return False
         trailers = rendered.commit_trailers(self.repo, commit) or {}
         commit_info = works.RenderedCommit(commit=commit, trailers=trailers, clusters=(self.name,))
-        self.current = fleet.Round(commit_info, ())
+        refusal = verify.check(self.repo, commit, self.settings.allowed_signers)
+        self.current = fleet.Round(commit_info, (), refusal=refusal)
         log.info("cluster %s: desired state is now %s", self.name, commit)
         return True
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import yaml
 
 from gitfleet import errors
-from gitfleet.agent import apply, fleet, kube, worker
+from gitfleet.agent import apply, fleet, kube, verify, worker
 from gitfleet.gitstore import remote, rendered, repository, status, tree
 from gitfleet.model import loaded, yamllimits
 from gitfleet.model.origin import Origin
@@ -50,6 +50,8 @@ class Settings:
     backoff: worker.Backoff = dataclasses.field(default_factory=worker.Backoff)
     watch: bool = True
     """React to ref changes of a local repository at once (else: only every `interval`)."""
+    allowed_signers: Path | None = None
+    """Apply only rendered commits signed by a key this file lists (None: any commit)."""
 
 
 class _Repo:
@@ -135,7 +137,11 @@ class PushAgent:
                 return self.current
             if self.current is not None and self.current.rendered.commit == tip:
                 return self.current
-            return fleet.resolve(self.repo.repo, self.repo.path, tip, self.settings.kubeconfig_dir)
+            round_ = fleet.resolve(
+                self.repo.repo, self.repo.path, tip, self.settings.kubeconfig_dir
+            )
+            refusal = verify.check(self.repo.repo, tip, self.settings.allowed_signers)
+            return dataclasses.replace(round_, refusal=refusal)
         except errors.GitfleetError as exc:
             log.warning("cannot read %s: %s", self.branch, exc)
             return self.current

@@ -11,7 +11,8 @@ The ref `refs/heads/gitfleet/status/<cluster>` holds two files (DESIGN.md sectio
   `apiVersion`, `kind`, `namespace`, `name`, whether it is `applied`, its `health`
   (Healthy, Unhealthy, Unknown), the `status` the interpreter reflects, the `message` of a
   failure and the fields found `drifted` by this sync; then `pendingDeletions`, leftovers whose
-  deletion failed.
+  deletion failed; and `refused`, the reason a rendered commit was not applied at all (its
+  signature, see `verify`).
 
 A report is written only when it says something new: when either file changed (the heartbeat
 time aside), or when the last heartbeat is older than the heartbeat interval. A fresh agent
@@ -72,6 +73,8 @@ def works_document(result: apply.SyncResult) -> dict[str, Any]:
     }
     if result.error:
         doc["error"] = result.error
+    if result.refused:
+        doc["refused"] = result.refused
     pending = [
         {**_ref_fields(p.ref), "message": p.message}
         for p in result.pruned

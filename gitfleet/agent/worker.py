@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Mapping
 
 from gitfleet import errors
-from gitfleet.agent import apply, clusterinfo, fleet, kube, report
+from gitfleet.agent import apply, clusterinfo, fleet, kube, report, verify
 from gitfleet.gitstore import repository, status
 from gitfleet.interpreter import Interpreter
 from gitfleet.model import cluster
@@ -140,7 +140,10 @@ class ClusterWorker:
 
     def _sync(self, round_: fleet.Round) -> tuple[apply.SyncResult, bool]:
         """The sync's result, and whether the cluster answered (`kube.ConfigurationError`
-        when the agent cannot use its access to it)."""
+        when the agent cannot use its access to it). A refused rendered commit is not read,
+        and nothing is written to the cluster."""
+        if round_.refusal is not None:
+            return self._refused(round_, round_.refusal), self._reachable()
         work_set = round_.work_set(self.repo, self.name)
         client = self._client()
         try:
@@ -170,6 +173,21 @@ class ClusterWorker:
             stop=self.stop,
         )
         return synced, True
+
+    def _refused(self, round_: fleet.Round, refusal: verify.Refusal) -> apply.SyncResult:
+        log.error("cluster %s: %s", self.name, refusal.message)
+        return dataclasses.replace(self._skipped(round_, refusal.message), refused=refusal.reason)
+
+    def _reachable(self) -> bool:
+        """Whether the cluster answers (`kube.ConfigurationError` when the agent cannot use
+        its access to it)."""
+        try:
+            self._client().check_access()
+        except kube.ConfigurationError:
+            raise
+        except errors.ClusterAPIError:
+            return False
+        return True
 
     def _interpreter_for(self, round_: fleet.Round) -> Interpreter:
         """The round's interpreter chain, made once per rendered commit for this thread."""

@@ -31,6 +31,7 @@ from gitfleet.cli import options, signals, suggest
 from gitfleet.cli import output as out
 
 F = TypeVar("F", bound=Callable[..., Any])
+ALLOWED_SIGNERS_ENV = "GITFLEET_ALLOWED_SIGNERS"
 
 
 @click.group(cls=suggest.SuggestingGroup)
@@ -60,6 +61,7 @@ def _summary(result: Any) -> dict[str, Any]:
         "pruned": sum(1 for p in result.pruned if p.action is apply.Action.PRUNED),
         "drifted": len(result.drifted),
         "error": result.error,
+        "refused": result.refused,
     }
 
 
@@ -110,6 +112,11 @@ def _sync_options(func: F) -> F:
         click.option(
             "--once", is_flag=True, help="Sync the current rendered commit once and exit."
         ),
+        options.allowed_signers_option(
+            "--allowed-signers",
+            ALLOWED_SIGNERS_ENV,
+            "Apply only rendered commits signed by a key listed here",
+        ),
         options.output_option,
     ]
     for decorate in reversed(decorators):
@@ -117,12 +124,17 @@ def _sync_options(func: F) -> F:
     return func
 
 
-def _logging(once: bool) -> None:
+def _logging(once: bool, allowed_signers: str | None) -> None:
     if not logging.getLogger().handlers:
         logging.basicConfig(
             level=logging.WARNING if once else logging.INFO,
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
             stream=sys.stderr,
+        )
+    if allowed_signers is None:
+        logging.getLogger(__name__).warning(
+            "signatures are not checked (no --allowed-signers): whoever can write the rendered"
+            " refs controls the clusters"
         )
 
 
@@ -151,12 +163,13 @@ def push(
     max_prune_share: float,
     cache_dir: str | None,
     once: bool,
+    allowed_signers: str | None,
     output: str,
 ) -> None:
     """Apply the rendered branch to every Push cluster, from outside them."""
     from gitfleet.agent import apply, push
 
-    _logging(once)
+    _logging(once, allowed_signers)
     settings = push.Settings(
         repo=repo,
         kubeconfig_dir=Path(kubeconfig_dir),
@@ -165,6 +178,7 @@ def push(
         heartbeat=heartbeat,
         cache_dir=Path(cache_dir) if cache_dir else None,
         options=apply.Options(max_prune_share=max_prune_share),
+        allowed_signers=Path(allowed_signers) if allowed_signers else None,
     )
     try:
         pusher = push.PushAgent(settings)
@@ -188,6 +202,10 @@ def push(
 
 _PASSED_ON = ("interval", "heartbeat", "max_prune_share")
 """Options given to `pull --print-manifests` that the printed Deployment passes on."""
+
+
+def _text_of(path: str | None) -> str | None:
+    return Path(path).read_text(encoding="utf-8", errors="replace") if path else None
 
 
 def _passed_on(ctx: click.Context) -> tuple[str, ...]:
@@ -244,6 +262,7 @@ def pull(
     max_prune_share: float,
     cache_dir: str | None,
     once: bool,
+    allowed_signers: str | None,
     output: str,
     print_manifests: bool,
     image: str | None,
@@ -260,12 +279,13 @@ def pull(
             ref=ref,
             image=image or manifests.DEFAULT_IMAGE,
             extra_args=_passed_on(ctx),
+            allowed_signers=_text_of(allowed_signers),
         )
         click.echo(text, nl=False)
         return
     if repo is None or cluster is None:
         raise click.UsageError("--repo and --cluster are required (unless --print-manifests)")
-    _logging(once)
+    _logging(once, allowed_signers)
     settings = pull.Settings(
         repo=repo,
         cluster=cluster,
@@ -276,6 +296,7 @@ def pull(
         credentials=Path(credentials) if credentials else None,
         retry=kube.Retry(),
         options=apply.Options(max_prune_share=max_prune_share),
+        allowed_signers=Path(allowed_signers) if allowed_signers else None,
     )
     try:
         puller = pull.PullAgent(settings)

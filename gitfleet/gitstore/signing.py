@@ -150,7 +150,7 @@ def verify(repo: Repository, commit: str, allowed: Path) -> Verdict:
     if code != 0:
         raise repo.fail(f"cannot check {commit}: {err.decode(errors='replace').strip()}")
     fields = out.decode(errors="replace").rstrip("\n").split("\0")
-    result, trust, key, signer = (fields + ["", "", "", ""])[:4]
+    result, trust, key, signer = [*fields, "", "", "", ""][:4]
     if result == "N":
         return Verdict(commit, Trust.UNSIGNED)
     if result == "B":
@@ -158,4 +158,3 @@ def verify(repo: Repository, commit: str, allowed: Path) -> Verdict:
     if result == "G" and trust == "fully":
         return Verdict(commit, Trust.TRUSTED, key, signer)
     return Verdict(commit, Trust.UNTRUSTED, key)
-

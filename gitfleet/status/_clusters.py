@@ -7,7 +7,8 @@ the cluster's own ref, the render that wrote the commit it applied. `current`: t
 agent applied is the one the rendered branch's tip has for the cluster. `synced` (SYNCED): it is
 current and the agent's last sync of it had no error (every manifest applied, nothing left
 undeleted, the report readable); a cluster that applied the latest render with errors is not
-synced.
+synced. A cluster whose agent refused the rendered commit it reports (`refused`: its signature
+did not verify) applied nothing of it: it is neither current nor synced.
 
 Ready follows Karmada's cluster controller (pkg/controllers/cluster/cluster_controller.go
 tryUpdateClusterHealth): a cluster whose agent has not reported within the grace period is
@@ -55,6 +56,9 @@ class ClusterRow:
     applied: int = 0
     drifted: int = 0
     errors: tuple[str, ...] = ()
+    refused: str = ""
+    """Why its agent refused the rendered commit it reported (its signature), nothing of
+    which it applied; "" when it did not refuse it."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -74,6 +78,7 @@ class ClusterRow:
             "applied": self.applied,
             "drifted": self.drifted,
             "errors": list(self.errors),
+            "refused": self.refused,
         }
 
 
@@ -126,6 +131,7 @@ def row(
         return ClusterRow(name=name, mode=mode, ready=ready, reason=reason, message=message)
     errors = _errors(report)
     clean = not errors and report.converged is not False
+    current = False if report.refused else applied.current
     return ClusterRow(
         name=name,
         mode=mode,
@@ -136,13 +142,14 @@ def row(
         heartbeat=report.heartbeat,
         rendered_commit=applied.rendered_commit,
         reported_commit=report.rendered_commit,
-        current=applied.current,
-        synced=None if applied.current is None else applied.current and clean,
+        current=current,
+        synced=None if current is None else current and clean,
         converged=report.converged,
         manifests=len(report.manifests),
         applied=sum(1 for m in report.manifests if m.applied),
         drifted=sum(1 for m in report.manifests if m.drifted),
         errors=errors,
+        refused=report.refused,
     )
 
 

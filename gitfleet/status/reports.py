@@ -52,6 +52,8 @@ class ClusterReport:
     """None: no `works.yaml` yet."""
     error: str = ""
     """What stopped the last sync, if anything did."""
+    refused: str = ""
+    """Why the agent refused the rendered commit (its signature), "" when it did not."""
     manifests: tuple[ManifestReport, ...] = ()
     pending_deletions: tuple[str, ...] = ()
     """Leftovers whose deletion failed, each `Kind/namespace/name: message`."""
@@ -157,6 +159,7 @@ def decode(
         status=decoded,
         converged=converged if isinstance(converged, bool) else None,
         error=_text(works, "error"),
+        refused=_text(works, "refused"),
         manifests=tuple(m for m in manifests if m is not None),
         pending_deletions=tuple(_pending(p) for p in pending) if isinstance(pending, list) else (),
         problems=tuple(problems),

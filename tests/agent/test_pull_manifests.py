@@ -8,6 +8,8 @@ Aspects covered:
   only the apply role writes, and nothing grants escalate, bind or impersonate;
 - filled in: cluster, repository (a URL per cluster), ref, image and the options given on the
   command line; placeholders stay visible when not given, and the comments are kept;
+- with `--allowed-signers FILE`: a ConfigMap holding the file, mounted read-only into the
+  Deployment, whose agent is given `--allowed-signers` (none of it without);
 - the command: `--print-manifests`, its conflict with `--once`, `--repo` and `--cluster`
   required otherwise, a bad cluster name, nothing rendered yet (exit 1), and a converged
   `--once` (exit 0) with its summary.
@@ -125,6 +127,33 @@ def test_print_manifests(cli: Invoke) -> None:
     container = _container(_docs(done.output))
     assert container["image"] == "img:1"
     assert container["args"][-3:] == ["--repo=https://g/x.git", "--cluster=m1", "--heartbeat=30.0"]
+    assert "--allowed-signers" not in " ".join(container["args"])
+    assert "ConfigMap/gitfleet-allowed-signers" not in _docs(done.output)
+
+
+def test_print_manifests_with_allowed_signers(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    signers = 'reconciler@fleet namespaces="git" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKEY\n'
+    (tmp_path / "allowed_signers").write_text(signers)
+    monkeypatch.chdir(tmp_path)
+    done = cli(
+        "agent", "pull", "--print-manifests", "--cluster", "m1", "--repo", "https://g/x.git",
+        "--allowed-signers", "allowed_signers",
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    docs = _docs(done.output)
+    config_map = docs["ConfigMap/gitfleet-allowed-signers"]
+    assert config_map["metadata"]["namespace"] == "gitfleet-system"
+    assert config_map["data"] == {"allowed_signers": signers}
+    pod = docs["Deployment/gitfleet-agent"]["spec"]["template"]["spec"]
+    container = pod["containers"][0]
+    assert "--allowed-signers=/etc/gitfleet/signers/allowed_signers" in container["args"]
+    mount = {"name": "allowed-signers", "mountPath": "/etc/gitfleet/signers", "readOnly": True}
+    assert mount in container["volumeMounts"]
+    volume = {"name": "allowed-signers", "configMap": {"name": "gitfleet-allowed-signers"}}
+    assert volume in pod["volumes"]
+    assert "# The public keys whose signatures the agent accepts" in done.output
 
 
 @pytest.mark.parametrize(

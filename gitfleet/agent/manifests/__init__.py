@@ -1,7 +1,8 @@
 """The Kubernetes manifests that run the pull agent in a member cluster, shipped with the package:
 a Namespace, a ServiceAccount, RBAC in three parts (read-only status, the inventory ConfigMap,
 and what the fleet applies), a Secret for the Git credential, and a Deployment running
-`gitfleet agent pull`.
+`gitfleet agent pull`; given the allowed signers, a ConfigMap holding them, mounted into the
+Deployment and named by its `--allowed-signers`.
 
 `render(...)` gives them as one YAML stream filled in for a cluster and a repository (what
 `gitfleet agent pull --print-manifests` prints); the comments, which say why each part is
@@ -15,12 +16,15 @@ import importlib.resources
 import io
 from typing import Any
 
-from ruamel.yaml import YAML
+from ruamel.yaml import YAML, scalarstring
 
 from gitfleet import __version__
 from gitfleet.gitstore import clusterrepos
 
 FILES = ("namespace.yaml", "serviceaccount.yaml", "rbac.yaml", "secret.yaml", "deployment.yaml")
+SIGNERS_FILE = "allowed-signers.yaml"
+SIGNERS_DIR = "/etc/gitfleet/signers"
+SIGNERS_KEY = "allowed_signers"
 DEFAULT_IMAGE = f"gitfleet:{__version__}"
 """An image with git, Python and this version of gitfleet installed (docs/security.md)."""
 CLUSTER_PLACEHOLDER = "CLUSTER-NAME"
@@ -37,15 +41,30 @@ def _yaml() -> YAML:
 
 
 def _fill_deployment(
-    doc: Any, *, cluster: str, repo: str, ref: str | None, image: str, extra: tuple[str, ...]
+    doc: Any,
+    *,
+    cluster: str,
+    repo: str,
+    ref: str | None,
+    image: str,
+    extra: tuple[str, ...],
+    signers: Any,
 ) -> None:
+    """`signers`: the allowed signers ConfigMap to mount (None: signatures not checked)."""
     doc["metadata"]["labels"][CLUSTER_LABEL] = cluster
-    container = doc["spec"]["template"]["spec"]["containers"][0]
+    pod = doc["spec"]["template"]["spec"]
+    container = pod["containers"][0]
     container["image"] = image
     args = container["args"]
     args += [f"--repo={repo}", f"--cluster={cluster}"]
     if ref:
         args.append(f"--ref={ref}")
+    if signers is not None:
+        name = signers["metadata"]["name"]
+        args.append(f"--allowed-signers={SIGNERS_DIR}/{SIGNERS_KEY}")
+        mount = {"name": "allowed-signers", "mountPath": SIGNERS_DIR, "readOnly": True}
+        container["volumeMounts"].append(mount)
+        pod["volumes"].append({"name": "allowed-signers", "configMap": {"name": name}})
     args += list(extra)
 
 
@@ -56,20 +75,38 @@ def render(
     ref: str | None = None,
     image: str = DEFAULT_IMAGE,
     extra_args: tuple[str, ...] = (),
+    allowed_signers: str | None = None,
 ) -> str:
     """The manifests as one YAML stream, for `cluster` pulling from `repo` (`{cluster}` in it is
-    replaced by the name); `extra_args` go to the agent's command line."""
+    replaced by the name); `extra_args` go to the agent's command line; `allowed_signers`, the
+    text of an allowed-signers file, goes into a ConfigMap the agent checks commits with."""
     name = cluster or CLUSTER_PLACEHOLDER
     url = clusterrepos.cluster_url(repo or REPO_PLACEHOLDER, name)
     yaml = _yaml()
     out = io.StringIO()
     folder = importlib.resources.files(__name__)
+
+    def load(file: str) -> list[Any]:
+        return list(yaml.load_all(folder.joinpath(file).read_text(encoding="utf-8")))
+
+    signers = None
+    if allowed_signers is not None:
+        signers = load(SIGNERS_FILE)[0]
+        signers["data"][SIGNERS_KEY] = scalarstring.LiteralScalarString(allowed_signers)
     for file in FILES:
-        docs = list(yaml.load_all(folder.joinpath(file).read_text(encoding="utf-8")))
+        docs = load(file)
         for doc in docs:
             if doc.get("kind") == "Deployment":
                 _fill_deployment(
-                    doc, cluster=name, repo=url, ref=ref, image=image, extra=extra_args
+                    doc,
+                    cluster=name,
+                    repo=url,
+                    ref=ref,
+                    image=image,
+                    extra=extra_args,
+                    signers=signers,
                 )
+        if file == "secret.yaml" and signers is not None:
+            docs.append(signers)
         yaml.dump_all(docs, out)
     return out.getvalue()

@@ -1,0 +1,290 @@
+"""Signed renders end to end, through the command line: `gitfleet render --signing-key`, a bare
+remote, a push agent (Push cluster p1) and a pull agent on its own ref (Pull cluster q1), both
+with `--allowed-signers`, simulated member clusters and `gitfleet status`. Keys are made with
+ssh-keygen for each test; paths are typed relative to the current folder.
+
+Aspects covered:
+- a signed render is applied by both agents; the rendered commit and the cluster refs carry
+  good signatures Git itself verifies;
+- an unsigned render is refused by both agents: nothing applied, `UnsignedRender` in the status
+  ref and in `gitfleet status`, exit 1;
+- a cluster ref and the rendered branch tampered with after a signed render (an unsigned
+  commit, a commit signed by a stranger's key) are refused and reported, and the clusters keep
+  what ran; a signed render afterwards is applied again;
+- key rotation: with the old and the new key allowed, renders signed by either are applied;
+  once the old key is removed from the list, a render signed by it is refused
+  (`UntrustedSigner`);
+- `gitfleet reconcile --verify-source-signers`: an unsigned source commit is reported and not
+  rendered (exit 1); a signed one is rendered, and with `--signing-key` its render and the
+  reconciler's status ref are signed;
+- without `--allowed-signers`, agents apply an unsigned render and warn that they do not check.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from builders import make_cluster, make_deployment, make_object, make_policy
+from conftest import GIT_ENV
+from simfixture import RunningSim, SimFactory, make_sim_cluster_fixture
+
+from gitfleet.gitstore import rendered, status
+
+__all__ = ["make_sim_cluster_fixture"]
+
+CLUSTERS = ("p1", "q1")
+FRESH = ("--grace", "1e9")
+
+
+def _keygen(folder: Path, name: str) -> str:
+    """A new ed25519 key pair in `folder`; its public key line (type and key)."""
+    subprocess.run(
+        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", str(folder / name)],
+        check=True,
+    )
+    kind, key = (folder / f"{name}.pub").read_text().split()[:2]
+    return f"{kind} {key}"
+
+
+@pytest.fixture(name="keys")
+def keys_fixture(tmp_path: Path) -> Path:
+    """keys/: `old`, `new` and `stranger` key pairs, and allowed-signers files `both` (old and
+    new, as during a rotation), `old-only` and `new-only`."""
+    folder = tmp_path / "keys"
+    folder.mkdir()
+    public = {name: _keygen(folder, name) for name in ("old", "new", "stranger")}
+    lists = {"both": ("old", "new"), "old-only": ("old",), "new-only": ("new",)}
+    for file, names in lists.items():
+        lines = [f'reconciler@fleet namespaces="git" {public[n]}\n' for n in names]
+        (folder / file).write_text("".join(lines))
+    return folder
+
+
+def _source(replicas: int) -> str:
+    clusters = [make_cluster(name) for name in CLUSTERS]
+    clusters[1]["spec"]["syncMode"] = "Pull"
+    placement = {"clusterAffinity": {"clusterNames": list(CLUSTERS)}}
+    docs = [
+        *clusters,
+        make_object("v1", "Namespace", "shop"),
+        make_deployment(replicas=replicas),
+        make_policy("web", placement=placement),
+    ]
+    return yaml.safe_dump_all(docs)
+
+
+class Fleet:
+    """The source checkout (`source/`), its bare remote (`remote.git`), the member clusters;
+    commands run from the test's folder, with relative paths."""
+
+    def __init__(self, git_repo: Any, cli: Any, members: dict[str, RunningSim]) -> None:
+        self.repo = git_repo
+        self.cli = cli
+        self.members = members
+
+    def git(self, *args: str) -> str:
+        found: str = self.repo.git(*args)
+        return found
+
+    def commit(self, replicas: int, *, sign_with: str | None = None) -> str:
+        self.repo.commit({"fleet.yaml": _source(replicas)}, f"web: {replicas} replicas")
+        if sign_with is not None:
+            key = Path("keys", sign_with).resolve()
+            self.git("-c", "gpg.format=ssh", "-c", f"user.signingKey={key}",
+                     "commit", "-q", "--amend", "--no-edit", "-S")  # fmt: skip
+        return self.git("rev-parse", "HEAD")
+
+    def render(self, replicas: int, key: str | None) -> None:
+        self.commit(replicas)
+        signing = ("--signing-key", f"keys/{key}") if key else ()
+        done = self.cli("render", "--repo", "source", *signing)
+        assert done.exit_code == 0, done.output
+        self.publish()
+
+    def publish(self) -> None:
+        self.git(
+            "push", "-q", "-f", "origin", "main", "+refs/heads/gitfleet/*:refs/heads/gitfleet/*"
+        )
+
+    def agents(self, allowed: str | None = "both") -> dict[str, Any]:
+        """Both agents once; each one's result."""
+        check = ("--allowed-signers", f"keys/{allowed}") if allowed else ()
+        push = self.cli(
+            "agent", "push", "--repo", "remote.git", "--kubeconfig-dir", "kubeconfigs",
+            "--cache-dir", "cache/push", "--once", "-o", "json", *check,
+        )  # fmt: skip
+        pull = self.cli(
+            "agent", "pull", "--repo", "remote.git", "--cluster", "q1",
+            "--kubeconfig", "kubeconfigs/q1.yaml", "--cache-dir", "cache/q1", "--once",
+            "-o", "json", *check,
+        )  # fmt: skip
+        return {"p1": push, "q1": pull}
+
+    def replicas(self, cluster: str) -> int | None:
+        web = self.members[cluster].objects.get("apps/v1", "Deployment", "web", "shop")
+        return None if web is None else int(web["spec"]["replicas"])
+
+    def works_report(self, cluster: str) -> dict[str, Any]:
+        text = self.git(
+            "--git-dir=../remote.git", "show", f"{status.status_ref(cluster)}:works.yaml"
+        )
+        found: dict[str, Any] = yaml.safe_load(text)
+        return found
+
+    def status(self) -> dict[str, dict[str, Any]]:
+        done = self.cli("status", "--repo", "remote.git", "-o", "json", *FRESH)
+        assert done.exit_code == 0, done.output
+        return {c["name"]: c for c in json.loads(done.output)["clusters"]}
+
+    def signature(self, rev: str, allowed: str = "both") -> str:
+        """Git's own verdict: `%G?` and the signer, against keys/`allowed`."""
+        signers = Path("keys", allowed).resolve()
+        return self.git("-c", f"gpg.ssh.allowedSignersFile={signers}", "log", "-1",
+                        "--format=%G? %GS", rev)  # fmt: skip
+
+
+@pytest.fixture(name="fleet")
+def fleet_fixture(
+    git_repo: Any,
+    bare_remote: Path,
+    cli: Any,
+    make_sim_cluster: SimFactory,
+    keys: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Fleet:
+    members = {name: make_sim_cluster(name) for name in CLUSTERS}
+    monkeypatch.chdir(tmp_path)
+    return Fleet(git_repo, cli, members)
+
+
+def _converged(results: dict[str, Any]) -> dict[str, bool]:
+    return {n: r.exit_code == 0 for n, r in results.items()}
+
+
+def test_a_signed_render_is_applied_by_both_agents(fleet: Fleet) -> None:
+    fleet.render(4, key="old")
+    for ref in ("gitfleet/rendered", *(rendered.cluster_ref(c) for c in CLUSTERS)):
+        assert fleet.signature(ref) == "G reconciler@fleet"
+    results = fleet.agents()
+    assert _converged(results) == {"p1": True, "q1": True}, results["q1"].output
+    assert (fleet.replicas("p1"), fleet.replicas("q1")) == (4, 4)
+    assert "refused" not in fleet.works_report("q1")
+
+
+def test_an_unsigned_render_is_refused_by_both_agents_and_reported(fleet: Fleet) -> None:
+    fleet.render(4, key=None)
+    results = fleet.agents()
+    assert _converged(results) == {"p1": False, "q1": False}
+    for name, done in results.items():
+        (row,) = json.loads(done.stdout)["clusters"]
+        assert row["refused"] == "UnsignedRender", name
+        assert "is not signed" in row["error"]
+        assert fleet.replicas(name) is None
+        report = fleet.works_report(name)
+        assert (report["refused"], report["converged"], report["manifests"]) == (
+            "UnsignedRender", False, [],
+        )  # fmt: skip
+    rows = fleet.status()
+    assert {n: (r["refused"], r["synced"]) for n, r in rows.items()} == {
+        "p1": ("UnsignedRender", False),
+        "q1": ("UnsignedRender", False),
+    }
+
+
+def _tamper(fleet: Fleet, ref: str, replicas: int, *config: str) -> None:
+    """What someone with write access but no reconciler key can do: change the replicas in
+    every manifest of `ref` and force-push a new commit (signed with `config`, if any)."""
+    work = Path("attacker")
+    if not work.exists():
+        subprocess.run(["git", "clone", "-q", "remote.git", str(work)], check=True)
+    env = {**GIT_ENV, "PATH": subprocess.os.environ["PATH"]}
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=work, env=env, check=True, capture_output=True)
+
+    git("fetch", "-q", "origin", f"+{ref}:refs/tampered")
+    git("checkout", "-q", "--detach", "refs/tampered")
+    for path in work.glob("works/*/shop/Deployment.apps/web.yaml"):
+        doc = yaml.safe_load(path.read_text())
+        doc["spec"]["replicas"] = replicas
+        path.write_text(yaml.safe_dump(doc))
+    git(*config, "commit", "-q", "-a", "-m", "more replicas")
+    git("push", "-q", "-f", "origin", f"HEAD:{ref}")
+
+
+def test_a_tampered_ref_is_refused_and_the_cluster_keeps_what_ran(fleet: Fleet) -> None:
+    fleet.render(4, key="old")
+    assert _converged(fleet.agents()) == {"p1": True, "q1": True}
+    stranger = ("-c", "gpg.format=ssh", "-c", f"user.signingKey={Path('keys/stranger').resolve()}",
+                "-c", "commit.gpgSign=true")  # fmt: skip
+    _tamper(fleet, "refs/heads/gitfleet/rendered", 40, *stranger)
+    _tamper(fleet, rendered.cluster_ref("q1"), 40)
+    results = fleet.agents()
+    assert _converged(results) == {"p1": False, "q1": False}
+    assert (fleet.replicas("p1"), fleet.replicas("q1")) == (4, 4)
+    rows = fleet.status()
+    assert {n: r["refused"] for n, r in rows.items()} == {
+        "p1": "UntrustedSigner",
+        "q1": "UnsignedRender",
+    }
+    assert "not allowed by keys/both" in fleet.works_report("p1")["error"]
+
+    fleet.render(6, key="new")
+    assert _converged(fleet.agents()) == {"p1": True, "q1": True}
+    assert (fleet.replicas("p1"), fleet.replicas("q1")) == (6, 6)
+
+
+def test_a_rotated_key(fleet: Fleet) -> None:
+    fleet.render(4, key="old")
+    assert _converged(fleet.agents("both")) == {"p1": True, "q1": True}
+    fleet.render(6, key="new")
+    assert _converged(fleet.agents("both")) == {"p1": True, "q1": True}
+    assert (fleet.replicas("p1"), fleet.replicas("q1")) == (6, 6)
+    fleet.render(8, key="old")
+    results = fleet.agents("new-only")
+    assert _converged(results) == {"p1": False, "q1": False}
+    assert (fleet.replicas("p1"), fleet.replicas("q1")) == (6, 6)
+    assert {n: fleet.works_report(n)["refused"] for n in CLUSTERS} == dict.fromkeys(
+        CLUSTERS, "UntrustedSigner"
+    )
+
+
+def test_without_allowed_signers_agents_apply_what_they_find_and_warn(
+    fleet: Fleet, caplog: pytest.LogCaptureFixture
+) -> None:
+    fleet.render(4, key=None)
+    results = fleet.agents(allowed=None)
+    assert _converged(results) == {"p1": True, "q1": True}
+    assert caplog.text.count("signatures are not checked (no --allowed-signers)") == 2
+    assert (fleet.replicas("p1"), fleet.replicas("q1")) == (4, 4)
+
+
+def test_reconcile_renders_only_signed_source_commits(fleet: Fleet) -> None:
+    unsigned = fleet.commit(4)
+    reconcile = (
+        "reconcile", "--repo", "source", "--once", "--no-watch",
+        "--verify-source-signers", "keys/old-only", "--signing-key", "keys/new",
+    )  # fmt: skip
+    refused = fleet.cli(*reconcile)
+    assert refused.exit_code == 1
+    assert f"unverified source={unsigned}" in refused.stdout
+    assert "reason=Unsigned" in refused.stdout
+    assert fleet.git("for-each-ref", "refs/heads/gitfleet/rendered") == ""
+    state = yaml.safe_load(fleet.git("show", "gitfleet/status/_reconciler:reconciler.yaml"))
+    assert state["lastError"]["sourceCommit"] == unsigned
+    assert "is not signed" in state["lastError"]["message"]
+
+    signed = fleet.commit(6, sign_with="old")
+    done = fleet.cli(*reconcile)
+    assert done.exit_code == 0, done.output
+    tip = fleet.git("log", "-1", "--format=%(trailers:key=Source-Commit,valueonly)",
+                    "gitfleet/rendered")  # fmt: skip
+    assert tip.strip() == signed
+    assert fleet.signature("gitfleet/rendered") == "G reconciler@fleet"
+    assert fleet.signature(status.status_ref("_reconciler")) == "G reconciler@fleet"
