@@ -10,9 +10,11 @@ Measures, each in a fresh process-free call of the same code path as the command
 - peak memory of the 1,000 x 50 run (budget 1 GiB; the large run's is printed after it);
 - the floor: `git fast-import` of the identical output into an empty repository, and
   gitfleet's full render as a ratio to it (target within 3x).
-`--large` also runs 10,000 templates x 200 clusters (no budgets; takes minutes).
+`--large` also runs 10,000 templates x 200 clusters (no budgets; takes minutes). `--signed` runs
+the 1,000 x 50 fleet again with every commit signed (`--signing-key`, a throwaway SSH key): one
+ssh-keygen per commit, so its full render (51 commits) costs what 51 signatures cost more.
 
-    python -m bench.bench_render [--large]      (from the repository root)
+    python -m bench.bench_render [--large] [--signed]      (from the repository root)
 """
 
 from __future__ import annotations
@@ -219,20 +221,22 @@ def generate(path: Path, templates: int, clusters: int) -> None:
     _git(path, "commit", "-q", "-m", "fleet")
 
 
-def _timed(repo: Path, full: bool = False) -> tuple[float, render_command.Outcome]:
+def _timed(
+    repo: Path, full: bool = False, key: str | None = None
+) -> tuple[float, render_command.Outcome]:
     start = time.perf_counter()
-    outcome = render_command.run(str(repo), None, None, None, full)
+    outcome = render_command.run(str(repo), None, None, None, full, signing_key=key)
     elapsed = time.perf_counter() - start
     assert outcome.result.ok, [str(d) for d in outcome.result.diagnostics][:5]
     return elapsed, outcome
 
 
-def _change(repo: Path, name: str) -> tuple[float, render_command.Outcome]:
+def _change(repo: Path, name: str, key: str | None) -> tuple[float, render_command.Outcome]:
     """Commit a new image tag for one template, then render."""
     changed = repo / "apps" / f"{name}.yaml"
     changed.write_text(changed.read_text().replace(":1.", ":2."))
     _git(repo, "commit", "-q", "-am", f"bump {name}")
-    return _timed(repo)
+    return _timed(repo, key=key)
 
 
 def _fast_import_floor(repo: Path, scratch: Path) -> tuple[float, int]:
@@ -258,21 +262,25 @@ def _fast_import_floor(repo: Path, scratch: Path) -> tuple[float, int]:
     return elapsed, len(files)
 
 
-def run_fleet(templates: int, clusters: int, budgets: bool) -> bool:
+def run_fleet(templates: int, clusters: int, budgets: bool, signed: bool = False) -> bool:
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "source"
-        print(f"fleet: {templates} templates x {clusters} clusters")
+        key = None
+        if signed:
+            key = str(Path(tmp) / "key")
+            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key], check=True)
+        print(f"fleet: {templates} templates x {clusters} clusters{', signed' if signed else ''}")
         generate(repo, templates, clusters)
-        full, outcome = _timed(repo)
+        full, outcome = _timed(repo, key=key)
         manifests = sum(len(c.added) for c in outcome.result.clusters.values())
         floor, files = _fast_import_floor(repo, Path(tmp) / "floor.git")
         print(f"  full render + commit: {full:7.2f} s  ({manifests} manifests, {files} files)")
         print(f"  git fast-import floor:{floor:7.2f} s  ratio {full / floor:.2f}x (target 3x)")
-        first, _ = _change(repo, "app00007")
-        one, outcome = _change(repo, "app00013")
+        first, _ = _change(repo, "app00007", key)
+        one, outcome = _change(repo, "app00013", key)
         assert outcome.created and outcome.result.rendered_bindings == 1
-        noop, outcome = _timed(repo)
+        noop, outcome = _timed(repo, key=key)
         assert not outcome.created and outcome.result.rendered_bindings == 0
         print(f"  first change after start (previous bindings read cold): {first:7.2f} s")
         print(f"  one template changed: {one:7.2f} s  (1 binding rendered)")
@@ -292,6 +300,7 @@ def _peak_mib() -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--large", action="store_true", help="also 10,000 x 200 (slow)")
+    parser.add_argument("--signed", action="store_true", help="also 1,000 x 50, signed")
     args = parser.parse_args()
     main_module.tune_collector()  # as `gitfleet` sets the process up
     ok = run_fleet(1000, 50, budgets=True)
@@ -299,6 +308,8 @@ def main() -> None:
     within = peak <= MEMORY_BUDGET_MIB
     verdict = "ok" if within else "OVER"
     print(f"peak memory: {peak:.0f} MiB (budget {MEMORY_BUDGET_MIB} MiB) -> {verdict}")
+    if args.signed:
+        ok &= run_fleet(1000, 50, budgets=True, signed=True)
     if args.large:
         run_fleet(10_000, 200, budgets=False)
         print(f"peak memory with the large fleet: {_peak_mib():.0f} MiB (no budget)")
