@@ -65,11 +65,14 @@ def _kind(value: Any) -> str:
 
 
 def replicas(results: Sequence[Result]) -> tuple[int, work.ReplicaRequirements | None]:
-    """GetReplicas: a number (truncated to int32) and a requirements table or nil."""
+    """GetReplicas: a number (truncated to int32, not negative) and a requirements table or
+    nil. Karmada takes a negative count as it is, and the member clusters then refuse the
+    workload's manifests; here it is the script's error, so the template's last good binding
+    stays in place."""
     first, second = _nth(results, 0), _nth(results, 1)
     if first.lua_type != "number" or first.json is None:
         raise ResultError(f"the returned replica type is {first.lua_type}, not number")
-    count = _int32(json.loads(first.json))
+    count = _replica_count(json.loads(first.json), "replica")
     if second.lua_type == "nil":
         return count, None
     if second.lua_type != "table":
@@ -89,15 +92,18 @@ def _requirements(text: str) -> work.ReplicaRequirements:
     return requirements
 
 
-def _int32(value: float) -> int:
+def _replica_count(value: float, what: str) -> int:
     count = math.trunc(value)
     if not -_INT32 <= count < _INT32:
-        raise ResultError(f"replica {value} is out of the int32 range")
+        raise ResultError(f"{what} {value} is out of the int32 range")
+    if count < 0:
+        raise ResultError(f"{what} {count} is negative")
     return count
 
 
 def components(results: Sequence[Result]) -> list[work.Component]:
-    """GetComponents: a list of {name, replicas, replicaRequirements}, or nil for none."""
+    """GetComponents: a list of {name, replicas, replicaRequirements}, or nil for none; no
+    component's replicas may be negative (see `replicas`)."""
     first = _nth(results, 0)
     if first.lua_type == "nil":
         return []
@@ -110,6 +116,7 @@ def components(results: Sequence[Result]) -> list[work.Component]:
         if isinstance(item, dict):
             item = {"name": "", "replicas": 0, **item}
         component = _decode(work.Component, item, f"components[{i}]")
+        _replica_count(component.replicas, f"components[{i}].replicas")
         out.append(_canonical_requests(component, nested=True))
     return out
 

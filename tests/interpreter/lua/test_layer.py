@@ -93,7 +93,7 @@ def test_dependency_scripts_are_merged(sandbox: lua.Sandbox) -> None:
 REPLICAS = [
     pytest.param("return 3", 3, None, id="count only"),
     pytest.param("return 2.9", 2, None, id="truncated"),
-    pytest.param("return -1.5", -1, None, id="truncated towards zero"),
+    pytest.param("return -0.5", 0, None, id="truncated towards zero"),
     pytest.param(
         "return 1, {resourceRequest = {cpu = '1000m', memory = 1073741824}, unknown = 1}",
         1,
