@@ -112,55 +112,85 @@ def go_number_text(value: int | float) -> str:
 
 
 def repair(result: Any, references: Iterable[Any], *, struct: bool) -> Any:
-    """Karmada's repair of empty tables (`convertEmptySliceToEmptyStructPartly`). `struct`: the
-    target is an object type, so a bare `[]` result becomes `{}`."""
+    """Karmada's repair of empty tables (`convertEmptySliceToEmptyStructPartly`), in place (the
+    result is freshly decoded). `struct`: the target is an object type, so a bare `[]` result
+    becomes `{}`. Python does this after the call, outside the sandbox's time limit, so it
+    walks the result once, a trie of the references' empty paths in hand, without building
+    paths or copies."""
     if result == []:
         return {} if struct else []
-    slices: set[Path] = set()
-    structs: set[Path] = set()
+    empties = _Empties()
     for reference in references:
-        _empty_paths(reference, (), slices, structs)
-    return _fix(result, (), slices, structs)
+        empties.record(reference)
+    _fix(result, empties)
+    return result
 
 
-def _empty_paths(value: Any, path: Path, slices: set[Path], structs: set[Path]) -> None:
-    if isinstance(value, dict):
+class _Empties:
+    """The references' empty values below one path: `struct` if one held `{}` there, `slice` if
+    one held `[]`; `keys` leads to longer paths."""
+
+    __slots__ = ("keys", "slice", "struct")
+
+    def __init__(self) -> None:
+        self.keys: dict[str, _Empties] = {}
+        self.slice = False
+        self.struct = False
+
+    def record(self, value: Any) -> None:
+        """The empty values inside a reference's `value` at this path."""
+        if isinstance(value, dict):
+            for key, item in value.items():
+                child = self.keys.get(str(key))
+                if child is None:
+                    child = self.keys[str(key)] = _Empties()
+                child._note(item)
+        elif isinstance(value, list):
+            for item in value:
+                self._note(item)
+
+    def _note(self, item: Any) -> None:
+        if isinstance(item, list) and not item:
+            self.slice = True
+        elif isinstance(item, dict) and not item:
+            self.struct = True
+        else:
+            self.record(item)
+
+
+_NOTHING = _Empties()
+
+
+def _fix(value: Any, empties: _Empties) -> None:
+    if type(value) is dict:
+        keys = empties.keys
+        doomed = []
         for key, item in value.items():
-            _record(item, (*path, str(key)), slices, structs)
-    elif isinstance(value, list):
+            kind = type(item)
+            if kind is list or kind is dict:
+                below = keys.get(key, _NOTHING)
+                if kind is list and not item:
+                    if below.struct:
+                        value[key] = {}
+                    elif not below.slice:
+                        doomed.append(key)
+                else:
+                    _fix(item, below)
+        for key in doomed:
+            del value[key]
+    elif type(value) is list:
+        empty_items = False
         for item in value:
-            _record(item, path, slices, structs)
+            kind = type(item)
+            if kind is list and not item:
+                empty_items = True
+            elif kind is list or kind is dict:
+                _fix(item, empties)
+        if empty_items and empties.struct:
+            value[:] = [{} if _is_empty_list(item) else item for item in value]
+        elif empty_items and not empties.slice:
+            value[:] = [item for item in value if not _is_empty_list(item)]
 
 
-def _record(item: Any, path: Path, slices: set[Path], structs: set[Path]) -> None:
-    if isinstance(item, list) and not item:
-        slices.add(path)
-    elif isinstance(item, dict) and not item:
-        structs.add(path)
-    else:
-        _empty_paths(item, path, slices, structs)
-
-
-_DELETE = object()
-
-
-def _fix(value: Any, path: Path, slices: set[Path], structs: set[Path]) -> Any:
-    if isinstance(value, dict):
-        out = {}
-        for key, item in value.items():
-            fixed = _fix_item(item, (*path, key), slices, structs)
-            if fixed is not _DELETE:
-                out[key] = fixed
-        return out
-    if isinstance(value, list):
-        fixed_items = (_fix_item(item, path, slices, structs) for item in value)
-        return [item for item in fixed_items if item is not _DELETE]
-    return value
-
-
-def _fix_item(item: Any, path: Path, slices: set[Path], structs: set[Path]) -> Any:
-    if isinstance(item, list) and not item:
-        if path in structs:
-            return {}
-        return item if path in slices else _DELETE
-    return _fix(item, path, slices, structs)
+def _is_empty_list(item: Any) -> bool:
+    return type(item) is list and not item
