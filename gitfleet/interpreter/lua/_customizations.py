@@ -40,6 +40,10 @@ FUNCTIONS: dict[Operation, str] = {
 }
 """The global function each operation's script defines (luavm/lua.go)."""
 
+_RESULTS = {Operation.INTERPRET_REPLICA: 2}
+"""How many of a function's results its operation reads, when not one (luavm/lua.go `nRets`):
+the rest are ignored, as Karmada ignores them."""
+
 _JSON_NAMES = {f.attr: f.json for f in _codec.fields_of(config.CustomizationRules)}
 
 
@@ -131,7 +135,13 @@ class LuaLayer:
         convert: Callable[[list[_sandbox.Result]], T],
     ) -> T:
         try:
-            results = self.sandbox.call(rule.script, rule.function, args, now=self._now)
+            results = self.sandbox.call(
+                rule.script,
+                rule.function,
+                args,
+                now=self._now,
+                results=_RESULTS.get(rule.operation, 1),
+            )
             return convert(results)
         except _sandbox.ScriptError as e:
             raise _error(rule, obj, e.message, e.line) from None

@@ -10,6 +10,11 @@ keyed by the document's JSON text: building the tables again is then one run of 
 The constructor builds what `_convert.to_lua` builds (nulls dropped, also inside arrays); a
 document Lua cannot compile as one expression (nested too deeply, too many constants) keeps
 going through `to_lua`. Cached constructors are bounded by the total size of their documents.
+
+The values Python helpers return to a running script (`kube` results, `os.date`'s parts) come as
+such a constructor's source (`constructor_source`), which sandbox.lua compiles and keeps: the
+helpers run while the script's coroutine runs, when Python must not call into Lua, and their
+results repeat as much as the documents they are computed from.
 """
 
 from __future__ import annotations
@@ -70,12 +75,17 @@ class Inputs:
             store[text] = make
 
     def _constructor(self, value: Any) -> Any:
-        parts = ["return "]
-        _literal(value, parts)
         try:
-            return self._compile("".join(parts)) or _COMPILE_FAILED
+            return self._compile(constructor_source(value)) or _COMPILE_FAILED
         except (lupa.LuaError, UnicodeEncodeError):
             return _COMPILE_FAILED
+
+
+def constructor_source(value: Any) -> str:
+    """A Lua chunk returning `value` as `_convert.to_lua` converts it."""
+    parts = ["return "]
+    _literal(value, parts)
+    return "".join(parts)
 
 
 def _literal(value: Any, out: list[str]) -> None:

@@ -11,22 +11,21 @@ the native interpreter's rules, so a Lua customization and a built-in kind agree
   nil when there are none, as Go's nil slice arrives in Lua.
 
 Each function returns `(True, value)` or `(False, message)`; sandbox.lua raises the message as a
-Lua error at the script's call. Table arguments arrive as JSON text (sandbox.lua `encode`).
+Lua error at the script's call. Table arguments arrive as JSON text (sandbox.lua `encode`), table
+results leave as a constructor's source (`_inputs.constructor_source`).
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
 from typing import Any
 
 from gitfleet.interpreter import _dependencies, _fields, _quantity, _requirements
-from gitfleet.interpreter.lua import _convert
+from gitfleet.interpreter.lua import _convert, _inputs
 from gitfleet.model import _codec
 
 Result = tuple[bool, Any]
-ToLua = Callable[[Any], Any]
 
 _NUMBER = re.compile(r"([+-]?)0*([0-9]*)(?:\.([0-9]*))?(.*)")
 _CACHE_SIZE = 256
@@ -110,35 +109,37 @@ def _pow10(n: int) -> float:
     return 0.0 if n < 0 else float("inf")
 
 
-def pod_requirements(to_lua: ToLua, template: str) -> Result:
+def pod_requirements(template: str) -> Result:
     try:
-        found = _requirements_json(template)
+        return True, _requirements_source(template)
     except (_fields.FieldError, _convert.ConversionError) as e:
         return False, f"fail to convert lua value to PodTemplateSpec: {e}"
-    return True, None if found is None else to_lua(found)
 
 
-def pod_dependencies(to_lua: ToLua, template: str, namespace: str) -> Result:
+def pod_dependencies(template: str, namespace: str) -> Result:
     try:
-        found = _dependencies_json(template, namespace)
+        return True, _dependencies_source(template, namespace)
     except (_fields.FieldError, _convert.ConversionError) as e:
         return False, f"fail to convert lua value to corev1.PodTemplateSpec: {e}"
-    return True, None if found is None else to_lua(found)
 
 
 # Pod templates repeat (every render asks again about the same workloads), so results are kept
-# by the template's JSON text; callers only read them (to_lua copies into Lua).
+# by the template's JSON text.
 @functools.lru_cache(maxsize=_CACHE_SIZE)
-def _requirements_json(template: str) -> Any:
+def _requirements_source(template: str) -> str | None:
     requirements = _requirements.from_pod_template(_pod_template(template), ())
-    return None if requirements is None else _codec.encode(requirements)
+    if requirements is None:
+        return None
+    return _inputs.constructor_source(_codec.encode(requirements))
 
 
 @functools.lru_cache(maxsize=_CACHE_SIZE)
-def _dependencies_json(template: str, namespace: str) -> Any:
+def _dependencies_source(template: str, namespace: str) -> str | None:
     spec = _fields.mapping(_pod_template(template), ()).get("spec")
     found = _dependencies.pod_dependencies(spec, namespace, ("spec",))
-    return [_codec.encode(d) for d in found] or None
+    if not found:
+        return None
+    return _inputs.constructor_source([_codec.encode(d) for d in found])
 
 
 def _pod_template(text: str) -> Any:

@@ -1,7 +1,8 @@
 """`os.time` and `os.date` as Karmada's safe os library has them, on a clock the caller passes in.
 
 Karmada: pkg/util/lifted/lua/oslib_safe.go (gopher-lua's os.date/os.time formatting each `%x`
-flag through a Go time layout). Two deliberate differences keep interpretation a pure function:
+flag through a Go time layout). Python computes a time's parts (`date_parts`); sandbox.lua
+applies the format. Two deliberate differences keep interpretation a pure function:
 "now" is the time the caller gives the sandbox (not the machine's clock), and every time is in
 UTC (the machine's time zone is not an input). Karmada's own quirks are kept: `%a` prints the
 literal `mon` (its layout string is lowercase), unknown flags print as written, and `*t` has
@@ -11,8 +12,10 @@ literal `mon` (its layout string is lowercase), unknown flags print as written, 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+import math
 from typing import Any
+
+from gitfleet.interpreter.lua import _inputs
 
 Result = tuple[bool, Any]
 
@@ -23,11 +26,13 @@ _MONTHS = (
 )  # fmt: skip
 
 
-def _flag(c: str, t: datetime.datetime) -> str:
-    """One `%c` conversion (oslib_safe.go cDateFlagToGo, rendered as Go's layout would)."""
+def _flags(t: datetime.datetime) -> dict[str, str]:
+    """What each `%c` flag prints (oslib_safe.go cDateFlagToGo, rendered as Go's layout would);
+    `%%` prints `%`."""
     month = _MONTHS[t.month - 1]
     hour12 = t.hour % 12 or 12
-    simple = {
+    return {
+        "%": "%",
         "a": "mon",
         "A": _DAYS[t.weekday()],
         "b": month[:3],
@@ -50,49 +55,46 @@ def _flag(c: str, t: datetime.datetime) -> str:
         "Z": "UTC",
         "w": str((t.weekday() + 1) % 7),
     }
-    return simple.get(c, "%" + c)
 
 
-def strftime(fmt: str, t: datetime.datetime) -> str:
-    out, i = [], 0
-    while i < len(fmt):
-        c = fmt[i]
-        if c == "%" and i + 1 < len(fmt):
-            nxt = fmt[i + 1]
-            out.append("%" if nxt == "%" else _flag(nxt, t))
-            i += 2
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
-
-
-def os_date(to_lua: Callable[[Any], Any], fmt: str | None, seconds: float) -> Result:
-    fmt = "%c" if fmt is None else fmt.removeprefix("!")
+def date_parts(seconds: float) -> Result:
+    """A time's `*t` fields and flag texts (as a constructor's source, `_inputs`). The format
+    is applied in Lua (sandbox.lua, with string.gsub), where its length costs C speed under the
+    sandbox's time limit, not Python's."""
     try:
         t = datetime.datetime.fromtimestamp(int(seconds), datetime.UTC)
     except (OverflowError, OSError, ValueError):
         return False, f"time {seconds} is out of range"
-    if fmt.startswith("*t"):
-        fields = {
-            "year": t.year, "month": t.month, "day": t.day, "hour": t.hour, "min": t.minute,
-            "sec": t.second, "wday": (t.weekday() + 1) % 7 + 1, "yday": 0, "isdst": False,
-        }  # fmt: skip
-        return True, to_lua(fields)
-    return True, strftime(fmt, t)
+    fields = {
+        "year": t.year, "month": t.month, "day": t.day, "hour": t.hour, "min": t.minute,
+        "sec": t.second, "wday": (t.weekday() + 1) % 7 + 1, "yday": 0, "isdst": False,
+    }  # fmt: skip
+    return True, _inputs.constructor_source({"fields": fields, "flags": _flags(t)})
+
+
+_FIELDS = (("year", -1), ("month", -1), ("day", -1), ("hour", 12), ("min", 0), ("sec", 0))
+_INT64 = 2**63
 
 
 def os_time(*fields: Any) -> Result:
     """Seconds since the epoch of a date table; out-of-range parts carry over as Go's time.Date
-    normalizes them. Missing parts: day, month and year -1, hour 12, min and sec 0."""
-    year, month, day, hour, minute, second = (
-        int(v) if isinstance(v, int | float) and not isinstance(v, bool) else default
-        for v, default in zip(fields, (-1, -1, -1, 12, 0, 0), strict=True)
-    )
-    months = year * 12 + (month - 1)
-    y, m = divmod(months, 12)
+    normalizes them. Missing parts: day, month and year -1, hour 12, min and sec 0. A part or a
+    result beyond Go's int64 is an error (Go would wrap it silently)."""
+    parts = []
+    for value, (name, default) in zip(fields, _FIELDS, strict=True):
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            parts.append(default)
+        elif math.isfinite(value) and -_INT64 <= value < _INT64:
+            parts.append(int(value))
+        else:
+            return False, f"field '{name}' {value} is out of range"
+    year, month, day, hour, minute, second = parts
+    y, m = divmod(year * 12 + (month - 1), 12)
     days = _days_from_civil(y, m + 1) + day - 1
-    return True, days * 86400 + hour * 3600 + minute * 60 + second
+    seconds = days * 86400 + hour * 3600 + minute * 60 + second
+    if not -_INT64 <= seconds < _INT64:
+        return False, "the date is out of range"
+    return True, seconds
 
 
 def _days_from_civil(year: int, month: int) -> int:

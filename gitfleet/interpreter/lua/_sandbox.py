@@ -4,13 +4,15 @@ Why PUC Lua 5.1: Karmada runs gopher-lua, which has 5.1 semantics (`tostring(2)`
 LuaJIT's compiled loops would not honour the instruction hook. What a script can reach is built
 by sandbox.lua; this module owns the runtime around it:
 
-- limits (`Limits`): an instruction budget per call (a count hook, so `while true do end` stops),
-  the runtime's memory cap (lupa's allocator), size caps for strings given to C pattern
-  functions, and a processor-time limit for the work instructions do not count (PUC 5.1's
-  string interning turns quadratic when many strings share a hash). C pattern matching cannot
-  be interrupted by the hook, so patterns.lua sends a call to the C matcher only when its worst
-  case is small and otherwise to a matcher written in Lua, which the hook bounds (rather than
-  running calls in a killable worker: a process per call would cost far more than the calls);
+- limits (`Limits`, listed with their defaults in docs/security.md): a wall-clock time per call,
+  enforced by the watchdog (_watchdog.py) between any two VM instructions; an instruction
+  budget per call (a count hook, so `while true do end` stops the same way on every machine);
+  the runtime's memory cap (lupa's allocator); the longest script; caps on the strings library
+  functions take and build; and the most values a result may hold. The hook and the watchdog
+  act between instructions only, so no single library call may run long: strings.lua and
+  tables.lua bound every C function that works in proportion to its arguments, or replace it
+  with Lua the hook reaches (a process per call, which could be killed, would cost far more
+  than the calls);
 - arguments converted once per call (`_inputs`: a compiled constructor for documents met
   before), results returned as JSON text (json.lua) that `_convert.decode` reads;
 - compiled chunks cached per script text (after the rewrite that tracks key order, _rewrite.py);
@@ -30,17 +32,20 @@ import functools
 import importlib.resources
 import math
 import threading
+import time
 import typing
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import lupa.lua51 as lupa  # type: ignore[import-untyped]
 
-from gitfleet.interpreter.lua import _convert, _inputs, _kube, _osdate, _rewrite
+from gitfleet.interpreter.lua import _convert, _inputs, _kube, _osdate, _rewrite, _watchdog
 
 CHUNKNAME = "script"
 HOOK_EVERY = 1000
 """Instructions between two calls of the count hook."""
+_MAX_MESSAGE = 1000
+"""Bytes of an error message kept (a script can raise a string of any length)."""
 LIMIT_MESSAGE = "instruction limit exceeded"
 MEMORY_MESSAGE = "memory limit exceeded"
 TIME_MESSAGE = "time limit exceeded"
@@ -50,24 +55,36 @@ _SOFT_MEMORY_FLOOR = 0.75
 its line) if live data is still past the second."""
 _MAX_DEPTH = 200
 _CACHE_SIZE = 512
+_LIBRARIES = ("guards", "strings", "tables", "json")
+"""The Lua files sandbox.lua loads, each compiled under its own name (guards.lua relies on it)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Limits:
     """What one call may use."""
 
+    seconds: float = 1.0
+    """Wall-clock time per call (Karmada gives a call one second); Python's reading of the
+    results comes after it, kept short by `max_values`. Under load a call near the limit can
+    pass on one run and fail on the next; the instruction budget, which does not depend on the
+    machine, stops runaway loops first."""
     instructions: int = 50_000_000
-    """Lua VM instructions per call (Karmada stops a call after one second of gopher-lua)."""
+    """Lua VM instructions per call."""
     memory: int = 64 * 1024 * 1024
     """Bytes the whole runtime may allocate."""
+    max_script: int = 64 * 1024
+    """Longest script source, in bytes (Karmada's largest third-party script has 9 KB)."""
     max_string: int = 1_000_000
-    """Longest subject or pattern for pattern functions, longest `string.rep` result (Karmada
-    caps string library arguments at this length)."""
+    """Longest string a library function takes (Karmada caps string library arguments at this
+    length) or builds (`string.rep`, `table.concat`, `os.date`)."""
+    max_quantities: int = 64 * 1024
+    """Total length of the quantity strings of one `kube.resourceAdd` or
+    `kube.getResourceQuantity` call (Python parses them a character at a time)."""
     pattern_cost: float = 3e7
     """Worst-case steps above which a pattern runs in the hook-bounded Lua matcher."""
-    seconds: float = 1.0
-    """Processor time per call: a safety net for work the instruction count cannot see (a
-    successful call's result never depends on it; Karmada allows one second of wall time)."""
+    max_values: int = 50_000
+    """Most values (tables, keys, scalars) in one result or `kube` table argument: Python
+    decodes them after the call, outside the hook's reach."""
 
 
 class Result(typing.NamedTuple):
@@ -108,7 +125,7 @@ def _guarded(
 
 @functools.cache
 def _lua_source(name: str) -> str:
-    """A Lua file of this package: sandbox.lua, patterns.lua or json.lua."""
+    """A Lua file of this package: sandbox.lua and the libraries it loads."""
     return (importlib.resources.files(__package__) / name).read_text(encoding="utf-8")
 
 
@@ -119,9 +136,11 @@ class Sandbox:
         self.limits = limits
         self._lock = threading.RLock()
         self._budget = math.ceil(limits.instructions / HOOK_EVERY)
+        self._watch = _watchdog.watch(limits.seconds)
         self._start()
 
     def _start(self) -> None:
+        self._watch.target(None)  # the old runtime's worker goes with it
         runtime = lupa.LuaRuntime(
             register_eval=False,
             register_builtins=False,
@@ -130,14 +149,13 @@ class Sandbox:
             attribute_filter=_deny_attributes,
         )
         self._inputs = _inputs.Inputs(runtime, self._constructor)
-        to_lua = self._inputs.to_lua
         helpers: dict[str, Callable[..., tuple[bool, Any]]] = {
             "os_time": _osdate.os_time,
-            "os_date": functools.partial(_osdate.os_date, to_lua),
+            "date_parts": _osdate.date_parts,
             "resource_add": _kube.resource_add,
             "resource_quantity": _kube.resource_quantity,
-            "pod_requirements": functools.partial(_kube.pod_requirements, to_lua),
-            "pod_dependencies": functools.partial(_kube.pod_dependencies, to_lua),
+            "pod_requirements": _kube.pod_requirements,
+            "pod_dependencies": _kube.pod_dependencies,
         }
         python = runtime.table_from({name: _guarded(name, f) for name, f in helpers.items()})
         config = runtime.table_from(
@@ -146,26 +164,32 @@ class Sandbox:
                 "limit_message": LIMIT_MESSAGE,
                 "memory_message": MEMORY_MESSAGE,
                 "time_message": TIME_MESSAGE,
-                "seconds": self.limits.seconds,
                 "soft_memory_kb": self.limits.memory * _SOFT_MEMORY / 1024,
                 "soft_memory_floor_kb": self.limits.memory * _SOFT_MEMORY_FLOOR / 1024,
                 "max_string": self.limits.max_string,
+                "max_quantities": self.limits.max_quantities,
+                "max_values": self.limits.max_values,
+                "max_message": _MAX_MESSAGE,
                 "pattern_cost": self.limits.pattern_cost,
                 "hook_every": HOOK_EVERY,
+                "monotonic": time.monotonic,
                 "max_depth": _MAX_DEPTH,
                 "track": _rewrite.TRACK,
                 "track_dynamic": _rewrite.TRACK_DYNAMIC,
                 "frame": _rewrite.FRAME,
                 "key": _rewrite.KEY,
                 "python": python,
-                "patterns": runtime.compile(_lua_source("patterns.lua"), name="=patterns"),
-                "json": runtime.compile(_lua_source("json.lua"), name="=json"),
+                **{
+                    name: runtime.compile(_lua_source(f"{name}.lua"), name=f"={name}")
+                    for name in _LIBRARIES
+                },
             }
         )
         self._api = runtime.compile(_lua_source("sandbox.lua"), name="=sandbox")(config)
         runtime.execute("local g = _G for name in pairs(g) do g[name] = nil end")
         self._runtime = runtime
         self._chunks: dict[str, Any] = {}
+        self._watch.target(int(str(self._api.worker()).partition(": ")[2], 16))
 
     def _constructor(self, source: str) -> Any:
         """A compiled document constructor, or None if Lua cannot compile it (_inputs.py)."""
@@ -190,6 +214,11 @@ class Sandbox:
     def _compile(self, source: str) -> Any:
         if source.startswith("\x1b"):
             return ScriptError("binary chunks are not accepted")
+        size = len(source.encode())
+        if size > self.limits.max_script:
+            return ScriptError(
+                f"script of {size} bytes exceeds the limit of {self.limits.max_script}"
+            )
         chunk, message = self._loadstring(_rewrite.rewrite(source))
         if chunk is None:
             original, message = self._loadstring(source)
@@ -205,21 +234,32 @@ class Sandbox:
         return result, ""
 
     def call(
-        self, source: str, function: str, args: Sequence[Any], *, now: float = 0.0
+        self,
+        source: str,
+        function: str,
+        args: Sequence[Any],
+        *,
+        now: float = 0.0,
+        results: int | None = None,
     ) -> list[Result]:
         """Run `source`, then its global `function` with `args` (JSON values, or `ABSENT` for a
         Lua nil). Each result is its Lua type and, for strings, numbers, booleans and tables,
-        its JSON text (`_convert.decode` reads it), else None."""
+        its JSON text (`_convert.decode` reads it), else None. `results` keeps the first so
+        many (nil padded), as Karmada's `RunScript` does; the others are not even encoded."""
         with self._lock:
             chunk = self._chunk(source)
             try:
                 lua_args = [None if a is ABSENT else self._inputs.to_lua(a) for a in args]
-                try:
-                    result = self._api.invoke(
-                        chunk, function, self._budget, math.floor(now), len(lua_args), *lua_args
-                    )
-                except UnicodeDecodeError:
-                    result = self._api.cleaned()
+                result = self._watched(
+                    self._api.invoke,
+                    chunk,
+                    function,
+                    self._budget,
+                    math.floor(now),
+                    results,
+                    len(lua_args),
+                    *lua_args,
+                )
             except lupa.LuaMemoryError:
                 self._recover()
                 raise ScriptError("not enough memory") from None
@@ -236,11 +276,20 @@ class Sandbox:
         """Run `source` (not the function) and return the Lua type of its global `function`."""
         with self._lock:
             chunk = self._chunk(source)
-            try:
-                result = self._api.probe(chunk, function, self._budget)
-            except UnicodeDecodeError:
-                result = self._api.cleaned()
+            result = self._watched(self._api.probe, chunk, function, self._budget)
             return str(self._succeeded(result)[1])
+
+    def _watched(self, entry: Any, chunk: Any, function: str, budget: int, *args: Any) -> Any:
+        """An entry point of sandbox.lua run under the watchdog (it takes the call's deadline
+        after its budget); what it returned, cleaned when Python cannot read it (sandbox.lua
+        `cleaned`)."""
+        deadline = self._watch.start()
+        try:
+            return entry(chunk, function, budget, deadline, *args)
+        except UnicodeDecodeError:
+            return self._api.cleaned()
+        finally:
+            self._watch.stop()
 
     def _succeeded(self, result: Any) -> tuple[Any, ...]:
         """What sandbox.lua's entry points return: (true, ...), or (false, message, line)."""

@@ -2,26 +2,31 @@
 -- string keys is an object, one with keys 1..n an array, an empty table `[]`; mixed keys, holes,
 -- a table met twice, functions and NaN are errors. Invalid UTF-8 becomes U+FFFD (`valid_utf8`),
 -- as Go's encoder writes it. Loaded by sandbox.lua; Python parses the text (C speed, unlike
--- walking tables).
+-- walking tables). Python's parsing is not under the sandbox's time limit, so one text holds at
+-- most `max_values` values (each table, key and scalar counts).
 
-local max_depth = ...
+local max_depth, max_values = ...
 
 local type, error, tostring, rawget, raw_next = type, error, tostring, rawget, next
 local floor, huge = math.floor, math.huge
 local byte, char, sub, format = string.byte, string.char, string.sub, string.format
 local find, gsub = string.find, string.gsub
+local NON_ASCII = "[\128-\255]"
 local concat = table.concat
 
 
 local ESCAPES = {['"'] = '\\"', ["\\"] = "\\\\"}
 
+-- `s` with every byte that does not start a valid UTF-8 sequence replaced by U+FFFD, as Go's
+-- encoder writes it; `s` itself when it is valid. A C search skips each run of ASCII bytes.
 local function valid_utf8(s)
-  local out, i, n, changed = {}, 1, #s, false
-  while i <= n do
+  local i = find(s, NON_ASCII)
+  if i == nil then return s end
+  local out, m, n, run = {}, 0, #s, 1
+  while i ~= nil do
     local c = byte(s, i)
     local len, low, high = 0, 128, 191
-    if c < 128 then len = 1
-    elseif c >= 194 and c <= 223 then len = 2
+    if c >= 194 and c <= 223 then len = 2
     elseif c >= 224 and c <= 239 then
       len = 3
       if c == 224 then low = 160 elseif c == 237 then high = 159 end
@@ -30,7 +35,7 @@ local function valid_utf8(s)
       if c == 240 then low = 144 elseif c == 244 then high = 143 end
     end
     local ok = len > 0 and i + len - 1 <= n
-    if ok and len > 1 then
+    if ok then
       local c2 = byte(s, i + 1)
       ok = c2 >= low and c2 <= high
       for j = i + 2, i + len - 1 do
@@ -39,24 +44,31 @@ local function valid_utf8(s)
       end
     end
     if ok then
-      out[#out + 1] = sub(s, i, i + len - 1)
       i = i + len
     else
-      out[#out + 1] = "\239\191\189"
-      changed = true
+      out[m + 1] = sub(s, run, i - 1)
+      out[m + 2] = "\239\191\189"
+      m = m + 2
       i = i + 1
+      run = i
     end
+    i = find(s, NON_ASCII, i)
   end
-  if changed then return concat(out) end
-  return s
+  if m == 0 then return s end
+  out[m + 1] = sub(s, run)
+  return concat(out)
 end
 
 -- The encoder appends to one buffer, reused from call to call. Speed matters (pod templates go
 -- through it on every kube call): plain searches, no new strings where a buffer entry will do,
 -- values taken with their keys. Control characters are left raw (Python's parser takes them
 -- with strict off). A table met twice is an error (gopher-json's `visited`): `seen[t] == gen`.
-local buf, n = {}, 0
+local buf, n, values = {}, 0, 0
 local seen, gen = setmetatable({}, {__mode = "k"}), 0
+
+local function too_many()
+  error(format("cannot encode more than %d values", max_values), 0)
+end
 
 local function escaped(s)
   if find(s, '"', 1, true) or find(s, "\\", 1, true) then return (gsub(s, '["\\]', ESCAPES)) end
@@ -77,6 +89,8 @@ local function put_table(v, depth)
     local sep = '{"'
     while k ~= nil do
       if type(k) ~= "string" then error("cannot encode mixed or invalid key types", 0) end
+      values = values + 2
+      if values > max_values then too_many() end
       buf[n + 1] = sep
       buf[n + 2] = escaped(k)
       buf[n + 3] = '":'
@@ -88,14 +102,16 @@ local function put_table(v, depth)
     n = n + 1
     buf[n] = "}"
   elseif type(k) == "number" then
-    local count = 0
+    local size = 0
     while k ~= nil do
       if type(k) ~= "number" then error("cannot encode mixed or invalid key types", 0) end
-      count = count + 1
+      size = size + 1
       k = raw_next(v, k)
     end
+    values = values + size
+    if values > max_values then too_many() end
     local sep = "["
-    for i = 1, count do
+    for i = 1, size do
       local item = rawget(v, i)
       if item == nil then error("cannot encode sparse array", 0) end
       n = n + 1
@@ -133,13 +149,14 @@ put = function(v, depth)
 end
 
 local function encode(v)
-  n, gen = 0, gen + 1
+  if n > 4096 then buf = {} end  -- a failed encoding's pieces
+  n, values, gen = 0, 1, gen + 1
   put(v, 0)
   local text = concat(buf, "", 1, n)
   if n > 4096 then buf = {} end  -- do not keep a large document's pieces alive
-  return text
+  -- Cleaning the whole text cleans each string as Go does: the bytes around a string are
+  -- ASCII, so no sequence, valid or not, runs past its end.
+  return valid_utf8(text)
 end
 
--- Scanning every text for invalid UTF-8 would cost more than encoding it, and scripts rarely
--- make such strings: the sandbox cleans a text only when Python could not read it.
 return {encode = encode, valid_utf8 = valid_utf8}

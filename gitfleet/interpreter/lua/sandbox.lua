@@ -7,10 +7,11 @@
 -- else is reachable from a script: no io, os.execute, package, load*, dofile, string.dump, debug,
 -- coroutine, getfenv/setfenv, raw* or metatables; the Python side strips the globals afterwards.
 --
--- Bounds: a count hook stops a call after its instruction budget (wrapped pcall/xpcall cannot
--- swallow that stop); pattern functions and string.rep come from patterns.lua, which keeps them
--- within the hook's reach; memory is capped by the runtime's allocator. Values go back to Python
--- as JSON text (json.lua).
+-- Bounds: scripts run in one coroutine, the worker, whose count hook stops a call after its
+-- instruction budget or when the watchdog (_watchdog.py) finds it past its deadline (wrapped
+-- pcall/xpcall cannot swallow either stop); the string and table functions come from strings.lua
+-- and tables.lua, which keep every single call short; memory is capped by the runtime's
+-- allocator. Values go back to Python as JSON text (json.lua).
 --
 -- gopher-lua (Karmada's VM) iterates `pairs` in array order, then in first-insertion order of the
 -- other keys. Script sources are rewritten (_rewrite.py) so that every table constructor goes
@@ -19,18 +20,20 @@
 local cfg = ...
 
 local type, select, error, tostring, tonumber = type, select, error, tostring, tonumber
-local raw_next, rawget, rawset, rawequal = next, rawget, rawset, rawequal
+local raw_next, rawget, rawset, rawequal, ipairs = next, rawget, rawset, rawequal, ipairs
 local setmetatable, getmetatable = setmetatable, getmetatable
 local raw_pcall, raw_xpcall, unpack = pcall, xpcall, unpack
 local setfenv, loadstring, collectgarbage = setfenv, loadstring, collectgarbage
 local sethook, getinfo = debug.sethook, debug.getinfo
+local create, resume, yield = coroutine.create, coroutine.resume, coroutine.yield
 local floor, huge = math.floor, math.huge
 local byte, sub, format = string.byte, string.sub, string.format
-local c_match = string.match
-local sort = table.sort
+local c_match, c_gsub = string.match, string.gsub
 
 local SCRIPT_SOURCE = "=" .. cfg.chunkname
 local HOOK_EVERY = cfg.hook_every
+local MAX_MESSAGE = cfg.max_message
+local MAX_STRING = cfg.max_string
 
 ---------------------------------------------------------------------------------------------
 -- Where in the script we are: the innermost frame of a customization chunk.
@@ -61,26 +64,29 @@ local function stop(message)
   error(stop_message, 0)
 end
 
--- Every HOOK_EVERY instructions: spend the budget; watch memory, so that a script growing it
--- slowly is stopped with its line (the allocator's hard cap stops fast growth, without one); and
--- every few calls watch the processor time, for work the instruction count does not see (string
--- interning is quadratic when many strings share a hash: PUC 5.1 hashes only some characters of
--- a long string). Past the soft memory limit a full collection tells garbage from live data; a
--- script whose live data stays above the floor is stopped, so collections cannot pile up.
+-- Every HOOK_EVERY instructions: spend the budget, and watch memory, so that a script growing it
+-- slowly is stopped with its line (the allocator's hard cap stops fast growth, without one). Past
+-- the soft memory limit a full collection tells garbage from live data; a script whose live data
+-- stays above the floor is stopped, so collections cannot pile up. A "line" event is the
+-- watchdog's doing (the sandbox asks for counts only): the call is past its deadline, unless the
+-- watchdog meant the previous call (the clock tells). No stop while the error handler runs (an
+-- error there would replace the message with "error in error handling").
 local SOFT_MEMORY_FLOOR_KB = cfg.soft_memory_floor_kb
-local SECONDS = cfg.seconds
-local cpu_clock = os.clock
-local deadline, hooks = nil, 0  -- the deadline is set by a call's first hook: short calls need none
+local monotonic = cfg.monotonic
+local in_handler, deadline = false, huge
 
-local function count_hook()
+local function count_hook(event)
+  if event == "line" then
+    sethook(count_hook, "", HOOK_EVERY)
+    if not in_handler and monotonic() >= deadline then
+      remaining = -1
+      stop(cfg.time_message)
+    end
+    return
+  end
+  if in_handler then return end
   remaining = remaining - 1
   if remaining < 0 then stop(cfg.limit_message) end
-  hooks = hooks + 1
-  if deadline == nil then
-    deadline = cpu_clock() + SECONDS
-  elseif hooks % 8 == 0 and cpu_clock() > deadline then
-    stop(cfg.time_message)
-  end
   if collectgarbage("count") > SOFT_MEMORY_KB then
     collectgarbage("collect")
     if collectgarbage("count") > SOFT_MEMORY_FLOOR_KB then stop(cfg.memory_message) end
@@ -99,6 +105,10 @@ end
 local function safe_xpcall(f, handler)
   return after_protected(raw_xpcall(f, handler))
 end
+
+local guards = cfg.guards(function() return stop_message end)
+local strings = cfg.strings(cfg, guards)
+local tables = cfg.tables(cfg, guards)
 
 ---------------------------------------------------------------------------------------------
 -- Tables that remember the order their keys were first inserted in (gopher-lua's order).
@@ -174,7 +184,7 @@ end
 
 -- Positive integer keys ascending, then listed keys in order, then any other key.
 local function ordered_keys(t)
-  local keys, n = {}, 0
+  local keys, n, last = {}, 0, 0
   local listed, named, nnamed = {}, {}, 0
   local order = ORDER[t]
   if order then
@@ -192,13 +202,18 @@ local function ordered_keys(t)
     if is_array_key(k) then
       n = n + 1
       keys[n] = k
+      if k > last then last = k end
     elseif not listed[k] then
       nnamed = nnamed + 1
       named[nnamed] = k
     end
     k = raw_next(t, k)
   end
-  sort(keys)
+  if last == n then
+    for i = 1, n do keys[i] = i end  -- n distinct keys from 1 to n: all of them
+  else
+    tables.sort(keys)
+  end
   for i = 1, nnamed do keys[n + i] = named[i] end
   return keys, n + nnamed
 end
@@ -249,8 +264,7 @@ end
 ---------------------------------------------------------------------------------------------
 -- Libraries scripts see.
 
-local patterns = cfg.patterns(cfg, function() return stop_message end)
-local json = cfg.json(cfg.max_depth)
+local json = cfg.json(cfg.max_depth, cfg.max_values)
 local encode, valid_utf8 = json.encode, json.valid_utf8
 
 -- A string Python cannot read (invalid UTF-8, which scripts can make) fails lupa's conversion;
@@ -277,18 +291,9 @@ local function readonly(t, name)
   })
 end
 
-local safe_string = {
-  byte = string.byte, char = string.char, find = patterns.find, format = string.format,
-  gmatch = patterns.gmatch, gfind = patterns.gmatch, gsub = patterns.gsub, len = string.len,
-  lower = string.lower, match = patterns.match, rep = patterns.rep, reverse = string.reverse,
-  sub = string.sub, upper = string.upper,
-}
+local safe_string = {gfind = strings.gmatch}
+for name, f in raw_next, strings do safe_string[name] = f end
 getmetatable("").__index = safe_string
-
-local safe_table = {
-  concat = table.concat, getn = table.getn, insert = table.insert, maxn = table.maxn,
-  remove = table.remove, sort = table.sort,
-}
 
 -- math.random is made deterministic (Park-Miller, reseeded for every call) so that a render is a
 -- pure function of its inputs.
@@ -327,36 +332,110 @@ local function call_python(f, ...)
   return value
 end
 
+-- A helper's table result comes as the source of a chunk that builds it (_inputs.py
+-- `constructor_source`); the compiled chunk is kept, so that a result met again costs one run
+-- of it, and every call gets tables of its own.
+local MAX_BUILDERS = 256
+local builders, nbuilders = {}, 0
+
+local function built(source)
+  if source == nil then return nil end
+  local build = builders[source]
+  if build == nil then
+    build = loadstring(source, "=input") or error("internal error: a helper's result does not compile", 2)
+    if nbuilders >= MAX_BUILDERS then builders, nbuilders = {}, 0 end
+    builders[source], nbuilders = build, nbuilders + 1
+  end
+  return build()
+end
+
+-- os.date: Python gives a time's parts (the last time asked for is kept: a call mostly asks
+-- for `now` again and again) and the format is applied here. Go's flag scanner (oslib_safe.go
+-- strftime) reads `%` and the next byte, as `%%(.)` does, and leaves an unknown flag as written,
+-- as gsub does when given nothing for it. Each flag is a Lua call the hook sees, and the result
+-- is capped as string.rep's is (one `%c` prints 19 bytes).
+local date_time, date_parts = nil, nil
+local DATE_FIELDS = {"year", "month", "day", "hour", "min", "sec", "wday", "yday", "isdst"}
+
+local function apply_date_format(fmt, flags)
+  local size = #fmt
+  return (c_gsub(fmt, "%%(.)", function(flag)
+    local text = flags[flag]
+    if text ~= nil then
+      size = size + #text - 2
+      if size > MAX_STRING then
+        error(format("os.date result of more than %d bytes exceeds the limit", MAX_STRING), 0)
+      end
+    end
+    return text
+  end))
+end
+
+local function date(fmt, t)
+  if fmt == nil then
+    fmt = "%c"
+  else
+    fmt = string_arg(fmt, 1, "date")
+    if #fmt > MAX_STRING then
+      error(format("string length %d exceeds the maximum allowed input string length %d in 'date'", #fmt, MAX_STRING), 2)
+    end
+    if byte(fmt, 1) == 33 then fmt = c_gsub(fmt, "^!+", "") end -- Go's TrimLeft(fmt, "!")
+  end
+  if t ~= nil and type(t) ~= "number" then error("bad argument #2 to 'date' (number expected, got " .. type(t) .. ")", 2) end
+  t = t or clock
+  if t ~= date_time then
+    date_parts = built(call_python(py.date_parts, t))
+    date_time = t
+  end
+  if sub(fmt, 1, 2) == "*t" then
+    local fields = setmetatable({}, TRACKED)
+    for _, k in ipairs(DATE_FIELDS) do fields[k] = date_parts.fields[k] end
+    return fields
+  end
+  return apply_date_format(fmt, date_parts.flags)
+end
+
 local safe_os = {
   time = function(t)
     if t == nil then return clock end
     if type(t) ~= "table" then error("bad argument #1 to 'time' (table expected, got " .. type(t) .. ")", 2) end
     return call_python(py.os_time, t.year, t.month, t.day, t.hour, t.min, t.sec)
   end,
-  date = function(fmt, t)
-    if fmt ~= nil then fmt = string_arg(fmt, 1, "date") end
-    if t ~= nil and type(t) ~= "number" then error("bad argument #2 to 'date' (number expected, got " .. type(t) .. ")", 2) end
-    return call_python(py.os_date, fmt, t or clock)
-  end,
+  date = date,
 }
 
 -- A kube function's table argument, as Karmada converts it to a Go type first.
 local function encode_argument(t, target)
   local ok, text = raw_pcall(encode, t)
-  if not ok then error("fail to convert lua value to " .. target .. ": " .. tostring(text), 3) end
+  if not ok then
+    if stop_message ~= nil then error(stop_message, 0) end
+    error("fail to convert lua value to " .. target .. ": " .. tostring(text), 3)
+  end
   return text
+end
+
+-- Quantity strings are parsed in Python, a byte at a time: their total length is capped.
+local MAX_QUANTITIES = cfg.max_quantities
+
+local function check_quantities(fname, size)
+  if size > MAX_QUANTITIES then
+    error(format("%s arguments of %d bytes exceed the limit of %d bytes", fname, size, MAX_QUANTITIES), 3)
+  end
 end
 
 local kube = {
   resourceAdd = function(...)
     local n = select("#", ...)
     local args = {...}
+    local size = 0
     for i = 1, n do
       local v = args[i]
       if v ~= nil and type(v) ~= "string" then
         error(format("bad argument #%d to resourceAdd (string expected, got %s)", i, type(v)), 2)
       end
+      size = size + (v and #v or 0)
     end
+    check_quantities("resourceAdd", size)
     return call_python(py.resource_add, n, ...)
   end,
   getResourceQuantity = function(...)
@@ -365,13 +444,14 @@ local kube = {
     if v ~= nil and type(v) ~= "string" then
       error("bad argument #1 to getResourceQuantity (string expected, got " .. type(v) .. ")", 2)
     end
+    check_quantities("getResourceQuantity", v and #v or 0)
     return call_python(py.resource_quantity, v)
   end,
   accuratePodRequirements = function(...)
     if select("#", ...) ~= 1 then error("getPodRequirements only accepts one argument", 2) end
     local t = ...
     if type(t) ~= "table" then error("bad argument #1 to accuratePodRequirements (table expected, got " .. type(t) .. ")", 2) end
-    return call_python(py.pod_requirements, encode_argument(t, "PodTemplateSpec"))
+    return built(call_python(py.pod_requirements, encode_argument(t, "PodTemplateSpec")))
   end,
   getPodDependencies = function(...)
     if select("#", ...) ~= 2 then error("getPodDependencies only accepts two argument", 2) end
@@ -380,7 +460,7 @@ local kube = {
     if ns == nil then ns = "default"
     elseif type(ns) == "number" then ns = tostring(ns)
     elseif type(ns) ~= "string" then error("bad argument #2 to getPodDependencies (string expected, got " .. type(ns) .. ")", 2) end
-    return call_python(py.pod_dependencies, encode_argument(t, "corev1.PodTemplateSpec"), ns)
+    return built(call_python(py.pod_dependencies, encode_argument(t, "corev1.PodTemplateSpec"), ns))
   end,
 }
 
@@ -395,7 +475,7 @@ local SAFE = {
   assert = assert, error = error, ipairs = ipairs, next = ordered_next, pairs = ordered_pairs,
   pcall = safe_pcall, xpcall = safe_xpcall, print = function() end, select = select,
   tonumber = tonumber, tostring = tostring, type = type, unpack = unpack,
-  string = readonly(safe_string, "string"), table = readonly(safe_table, "table"),
+  string = readonly(safe_string, "string"), table = readonly(tables, "table"),
   math = readonly(safe_math, "math"), os = readonly(safe_os, "os"),
 }
 for _, name in ipairs({"collectgarbage", "dofile", "getfenv", "getmetatable", "load", "loadfile",
@@ -435,18 +515,23 @@ end
 ---------------------------------------------------------------------------------------------
 -- Entry points for Python.
 
+-- Error messages are clipped: a script can raise a string of any length.
+local function clipped(message)
+  if #message <= MAX_MESSAGE then return message end
+  return sub(message, 1, MAX_MESSAGE) .. format("... (%d more bytes)", #message - MAX_MESSAGE)
+end
+
 local function on_error(err)
+  in_handler = true
   if type(err) ~= "string" then
     err = "(error object is a " .. type(err) .. " value)"
   end
-  local line = nil
   local head = cfg.chunkname .. ":"
   if sub(err, 1, #head) == head then
-    local n, rest = c_match(sub(err, #head + 1), "^(%d+): (.*)$")
-    if n then return {message = rest, line = tonumber(n)} end
+    local n = c_match(sub(err, #head + 1, #head + 12), "^(%d+): ")
+    if n then return {message = clipped(sub(err, #head + #n + 3)), line = tonumber(n)} end
   end
-  line = script_line(2)
-  return {message = err, line = line}
+  return {message = clipped(err), line = script_line(2)}
 end
 
 local last
@@ -458,24 +543,24 @@ end
 
 local function finish(ok, ...)
   remaining = huge
-  deadline = huge
   if not ok then
     local e = ...
     if type(e) == "table" then return keep(false, e.message, e.line) end
-    return keep(false, tostring(e), nil)
+    return keep(false, clipped(tostring(e)), nil)
   end
   return keep(true, ...)
 end
 
--- Results go back as (count, type1, json1, type2, json2, ...); values JSON cannot hold (functions)
--- go back as their type only, for Python to report.
+-- Results go back as (count, type1, json1, type2, json2, ...): the first `wanted` values (nil
+-- padded), or all of them when `wanted` is nil. Values JSON cannot hold (functions) go back as
+-- their type only, for Python to report.
 local ENCODABLE = {table = true, string = true, number = true, boolean = true}
 
-local function encode_results(...)
-  local n = select("#", ...)
+local function encode_results(wanted, ...)
+  local n = wanted or select("#", ...)
   local out = {n}
   for i = 1, n do
-    local v = select(i, ...)
+    local v = (select(i, ...))
     local t = type(v)
     out[2 * i] = t
     out[2 * i + 1] = ENCODABLE[t] and encode(v) or false
@@ -483,7 +568,44 @@ local function encode_results(...)
   return unpack(out, 1, 2 * n + 1)
 end
 
+local function prepare(chunk, budget, now, ends)
+  remaining = budget
+  deadline = ends
+  stop_message = nil
+  in_handler = false
+  top = 0
+  seed = 1
+  clock = now
+  local env = setmetatable({}, ENV)
+  rawset(env, "_G", env)
+  setfenv(chunk, env)
+  local ok, err = raw_xpcall(chunk, on_error)
+  return ok, err, env
+end
+
+-- The worker: the coroutine every script runs in, resumed with one job (a function and its
+-- arguments) per call. Its count hook is the sandbox's; the watchdog knows it by its address
+-- (`api.worker`).
+local function serve(job, ...)
+  return serve(yield(job(...))) -- a tail call: the worker's stack does not grow
+end
+local worker = create(serve)
+sethook(worker, count_hook, "", HOOK_EVERY)
+
+local function resumed(ok, ...)
+  if not ok then error("the sandbox's worker failed: " .. tostring((...)), 0) end
+  return ...
+end
+
+local function in_worker(job, ...)
+  return resumed(resume(worker, job, ...))
+end
+
 local api = {}
+
+function api.worker()
+  return tostring(worker)
+end
 
 function api.compile(source)
   if byte(source, 1) == 27 then return nil, "binary chunks are not accepted" end
@@ -495,34 +617,28 @@ function api.constructor(source)
   return loadstring(source, "=input")
 end
 
-local function prepare(chunk, budget, now)
-  remaining = budget
-  deadline = nil
-  stop_message = nil
-  top = 0
-  seed = 1
-  clock = now
-  local env = setmetatable({}, ENV)
-  rawset(env, "_G", env)
-  setfenv(chunk, env)
-  local ok, err = raw_xpcall(chunk, on_error)
-  return ok, err, env
-end
-
-function api.invoke(chunk, fname, budget, now, nargs, ...)
-  local ok, err, env = prepare(chunk, budget, now)
+local function invoke(chunk, fname, budget, ends, now, wanted, nargs, ...)
+  local ok, err, env = prepare(chunk, budget, now, ends)
   if not ok then return finish(false, err) end
   local f = rawget(env, fname)
   if f == nil then return finish(false, {message = "not found function " .. fname}) end
   if type(f) ~= "function" then return finish(false, {message = fname .. " is not a function: " .. type(f)}) end
   local args = {...}
-  return finish(raw_xpcall(function() return encode_results(f(unpack(args, 1, nargs))) end, on_error))
+  return finish(raw_xpcall(function() return encode_results(wanted, f(unpack(args, 1, nargs))) end, on_error))
 end
 
-function api.probe(chunk, fname, budget)
-  local ok, err, env = prepare(chunk, budget, 0)
+local function probe(chunk, fname, budget, ends)
+  local ok, err, env = prepare(chunk, budget, 0, ends)
   if not ok then return finish(false, err) end
   return finish(true, type(rawget(env, fname)))
+end
+
+function api.invoke(...)
+  return in_worker(invoke, ...)
+end
+
+function api.probe(...)
+  return in_worker(probe, ...)
 end
 
 -- What the last entry point returned, cleaned (see `cleaned`).
@@ -534,7 +650,5 @@ function api.collect()
   collectgarbage("collect")
   return collectgarbage("count")
 end
-
-sethook(count_hook, "", HOOK_EVERY)
 
 return api

@@ -1,5 +1,6 @@
 """Lua interpreter fixtures: sandboxes (default and tight limits), a way to run a script's
-function and read its results, and customizations written as YAML (so errors have lines)."""
+function and read its results, customizations written as YAML (so errors have lines), and a
+health script around a body (for scripts that must fail)."""
 
 from __future__ import annotations
 
@@ -106,3 +107,20 @@ def deployment(
     if status:
         obj["status"] = status
     return obj
+
+
+LUA_SCRIPT_LINE = 11
+"""Line of `luaScript:` in `make_customization`'s YAML (the script starts on the next line)."""
+HEALTHY = deployment(readyReplicas=3)
+
+
+def health_layer(sandbox: lua.Sandbox, body: str) -> lua.LuaLayer:
+    """A layer whose InterpretHealth runs `body` (its first line is the script's line 2)."""
+    script = "function InterpretHealth(observedObj)\n" + body + "\nend\n"
+    return lua.LuaLayer([make_customization(healthInterpretation=script)], sandbox=sandbox, now=0.0)
+
+
+def assert_still_works(sandbox: lua.Sandbox) -> None:
+    """The sandbox answers a plain script after whatever happened before."""
+    body = "return observedObj.status.readyReplicas == observedObj.spec.replicas"
+    assert health_layer(sandbox, body).interpret_health(HEALTHY) == (True, True)

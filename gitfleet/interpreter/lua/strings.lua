@@ -1,25 +1,29 @@
--- Lua patterns for customization scripts: string.find/match/gmatch/gsub and string.rep with bounds
--- (loaded by sandbox.lua, which passes the limits and a function telling whether the call's
--- instruction budget is spent).
+-- The string library scripts see (loaded by sandbox.lua, which passes the limits and guards.lua).
 --
--- C pattern matching (lstrlib.c) cannot be interrupted by the count hook and backtracks up to
--- (subject length)^(number of `*`, `+`, `-` items) steps. So a call goes to the C functions only
--- when that worst case, computed from the pattern, stays under `pattern_cost`; otherwise it runs
--- in the matcher below, a transcription of lstrlib.c's 5.1 matcher in Lua, which the hook bounds.
--- Both give the same results and errors. Plain searches too large for memchr+memcmp's quadratic
--- worst case use Knuth-Morris-Pratt. Subjects and patterns are capped at `max_string` bytes, as
--- Karmada caps string arguments, and so is a string.rep result.
+-- Every function whose C implementation does work in proportion to its arguments is bounded, so
+-- that no single call keeps the watchdog (_watchdog.py) waiting long:
+-- - string arguments are capped at `max_string` bytes, as Karmada caps them (string_safe.go:
+--   byte, find, format's format string, gmatch, lower, match, reverse, sub, upper; here also
+--   gsub and its replacement), and so are string.rep's results;
+-- - C pattern matching (lstrlib.c) backtracks up to (subject length)^(number of `*`, `+`, `-`
+--   items) steps, and gsub re-reads its replacement string for every match. So a call goes to
+--   the C functions only when that worst case, computed from the pattern, stays under
+--   `pattern_cost`; otherwise it runs in the matcher below, a transcription of lstrlib.c's 5.1
+--   matcher in Lua, which the count hook bounds. Both give the same results and errors. Plain
+--   searches too large for memchr+memcmp's quadratic worst case use Knuth-Morris-Pratt.
+-- char, len and the rest take at most a few thousand values or none.
 
-local limits, stopped = ...
+local limits, guards = ...
 
 local type, error, tostring, tonumber, select = type, error, tostring, tonumber, select
 local raw_pcall, unpack = pcall, unpack
-local floor, huge = math.floor, math.huge
+local floor, huge, min = math.floor, math.huge, math.min
 local byte, char, sub, format = string.byte, string.char, string.sub, string.format
 local c_find = string.find
 local concat = table.concat
+local c_call, protect, stopped = guards.c_call, guards.protect, guards.stopped
+local is_stringish, is_numberish, truncate = guards.is_stringish, guards.is_numberish, guards.truncate
 
-local CHUNK = "patterns"
 local MAX_STRING = limits.max_string
 
 local function pack(...)
@@ -450,22 +454,7 @@ local function plain_find(s, pat, init)
   return nil
 end
 
-local C = {find = string.find, match = string.match, gmatch = string.gmatch, gsub = string.gsub, rep = string.rep}
-
-local function is_stringish(v)
-  local t = type(v)
-  return t == "string" or t == "number"
-end
-
-local function is_numberish(v)
-  return v == nil or tonumber(v) ~= nil
-end
-
-local function truncate(n)
-  n = tonumber(n)
-  if n >= 0 then return floor(n) end
-  return -floor(-n)
-end
+local C = string
 
 local function check_size(s, fname)
   if #s > MAX_STRING then
@@ -482,37 +471,10 @@ local function start_index(init, len)
   return init
 end
 
-local function protect_result(ok, ...)
-  if not ok then
-    local stop = stopped()
-    if stop ~= nil then error(stop, 0) end
-    error(..., 0)
-  end
-  return ...
-end
-
--- Runs the Lua matcher; its errors carry no position, as those of the C functions.
-local function protect(f, ...)
-  return protect_result(raw_pcall(f, ...))
-end
-
--- A C string function called from here: its error would carry this file's position (luaL_error
--- names the caller), so it is raised again without one, as if the script had called it.
-local function c_result(ok, ...)
-  if ok then return ... end
-  local message = ...
-  if type(message) == "string" then message = C.gsub(message, "^" .. CHUNK .. ":%d+: ", "") end
-  error(message, 0)
-end
-
-local function c_call(f, ...)
-  return c_result(raw_pcall(f, ...))
-end
-
 -- Bad arguments go to the C function, which rejects them before matching anything, with
 -- Lua's own message.
 local function find(s, pat, init, plain)
-  if not (is_stringish(s) and is_stringish(pat) and is_numberish(init)) then return c_call(C.find, s, pat, init, plain) end
+  if not (is_stringish(s) and is_stringish(pat) and is_numberish(init)) then return c_call("find", C.find, s, pat, init, plain) end
   s, pat = tostring(s), tostring(pat)
   check_size(s, "find")
   check_size(pat, "find")
@@ -520,29 +482,29 @@ local function find(s, pat, init, plain)
   local zero = C.find(pat, "\0", 1, true)
   local head = zero and sub(pat, 1, zero - 1) or pat
   if plain or not C.find(head, "[%^%$%*%+%?%.%(%[%%%-]") then
-    if (#s - first + 2) * (#pat + 1) <= PATTERN_COST then return c_call(C.find, s, pat, first, true) end
+    if (#s - first + 2) * (#pat + 1) <= PATTERN_COST then return c_call("find", C.find, s, pat, first, true) end
     return plain_find(s, pat, first)
   end
-  if pattern_cost(#s - first + 1, head, true) <= PATTERN_COST then return c_call(C.find, s, pat, first) end
+  if pattern_cost(#s - first + 1, head, true) <= PATTERN_COST then return c_call("find", C.find, s, pat, first) end
   return protect(lua_find, s, pat, first, true)
 end
 
 local function match_(s, pat, init)
-  if not (is_stringish(s) and is_stringish(pat) and is_numberish(init)) then return c_call(C.match, s, pat, init) end
+  if not (is_stringish(s) and is_stringish(pat) and is_numberish(init)) then return c_call("match", C.match, s, pat, init) end
   s, pat = tostring(s), tostring(pat)
   check_size(s, "match")
   check_size(pat, "match")
   local first = start_index(init, #s)
-  if pattern_cost(#s - first + 1, pat, true) <= PATTERN_COST then return c_call(C.match, s, pat, first) end
+  if pattern_cost(#s - first + 1, pat, true) <= PATTERN_COST then return c_call("match", C.match, s, pat, first) end
   return protect(lua_find, s, pat, first, false)
 end
 
 local function gmatch(s, pat)
-  if not (is_stringish(s) and is_stringish(pat)) then return c_call(C.gmatch, s, pat) end
+  if not (is_stringish(s) and is_stringish(pat)) then return c_call("gmatch", C.gmatch, s, pat) end
   s, pat = tostring(s), tostring(pat)
   check_size(s, "gmatch")
   check_size(pat, "gmatch")
-  if pattern_cost(#s, pat, false) <= PATTERN_COST then return c_call(C.gmatch, s, pat) end
+  if pattern_cost(#s, pat, false) <= PATTERN_COST then return c_call("gmatch", C.gmatch, s, pat) end
   local iter = lua_gmatch(s, pat)
   -- The script's loop calls this iterator itself: its errors name the loop's line, as C's do.
   return function()
@@ -560,24 +522,43 @@ local function gsub(s, pat, repl, max_n)
   local rtype = type(repl)
   if not (is_stringish(s) and is_stringish(pat) and is_numberish(max_n))
       or not (rtype == "string" or rtype == "number" or rtype == "function" or rtype == "table") then
-    return c_call(C.gsub, s, pat, repl, max_n)
+    return c_call("gsub", C.gsub, s, pat, repl, max_n)
   end
   s, pat = tostring(s), tostring(pat)
   check_size(s, "gsub")
   check_size(pat, "gsub")
   if max_n == nil then max_n = #s + 1 else max_n = truncate(max_n) end
-  if pattern_cost(#s, pat, true) <= PATTERN_COST then return c_call(C.gsub, s, pat, repl, max_n) end
+  local cost = pattern_cost(#s, pat, true)
+  if rtype == "string" or rtype == "number" then
+    repl = tostring(repl)
+    check_size(repl, "gsub")
+    cost = cost + min(max_n, #s + 1) * #repl  -- every match reads the whole replacement
+  end
+  if cost <= PATTERN_COST then return c_call("gsub", C.gsub, s, pat, repl, max_n) end
   return protect(lua_gsub, s, pat, repl, max_n)
 end
 
 local function rep(s, n)
-  if not (is_stringish(s) and tonumber(n) ~= nil) then return c_call(C.rep, s, n) end
+  if not (is_stringish(s) and tonumber(n) ~= nil) then return c_call("rep", C.rep, s, n) end
   s, n = tostring(s), truncate(n)
   if n <= 0 or #s == 0 then return "" end
   if #s * n > MAX_STRING then
     error(format("string.rep result of %.0f bytes exceeds the limit of %d bytes", #s * n, MAX_STRING), 2)
   end
-  return c_call(C.rep, s, n)
+  return c_call("rep", C.rep, s, n)
 end
 
-return {find = find, match = match_, gmatch = gmatch, gsub = gsub, rep = rep}
+-- A C function whose work grows with its first argument (its format string, for format).
+local function capped(fname)
+  local f = C[fname]
+  return function(s, ...)
+    if type(s) == "string" then check_size(s, fname) end
+    return c_call(fname, f, s, ...)
+  end
+end
+
+return {
+  byte = capped("byte"), char = C.char, find = find, format = capped("format"), gmatch = gmatch,
+  gsub = gsub, len = C.len, lower = capped("lower"), match = match_, rep = rep,
+  reverse = capped("reverse"), sub = capped("sub"), upper = capped("upper"),
+}

@@ -1,0 +1,149 @@
+"""The wall-clock limit of Lua calls: a thread that stops a call still running at its deadline.
+
+PUC Lua runs its hooks between VM instructions only, and the count hook the sandbox keeps (an
+instruction budget) cannot see time: one instruction or library call can take milliseconds (a
+concatenation of large strings, a string interned into a long hash chain), thousands of them
+take seconds. `lua_sethook` is the one Lua API function made to be called while the state runs
+(lua.c calls it from its SIGINT handler): this module's thread calls it, through ctypes on
+lupa's own Lua library, on the Lua thread that runs scripts (sandbox.lua's worker coroutine),
+adding line events to the hook's mask. The next new line, backward jump or function entry
+runs the hook with a "line" event, which the sandbox never asks for otherwise: sandbox.lua's
+hook stops the call with the time limit's message, at the script's line.
+
+So a call ends at its deadline plus at most one poll period plus the longest single instruction
+or library call; the sandbox keeps those short (patterns.lua, tables.lua, argument caps). lupa
+releases the GIL while Lua runs, so the thread gets to run.
+
+A `Watch` is one sandbox's view: the address of its worker, the hook function to set, and the
+deadline of its running call, if any. Its lock orders a firing against a runtime restart, so the
+thread never touches a Lua thread that is gone. A firing can land just after its call ended,
+in the next call: the hook then compares the clock with that call's deadline and goes on.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+import time
+import weakref
+
+import lupa.lua51 as lupa  # type: ignore[import-untyped]
+
+_MASK_LATE = (1 << 2) | (1 << 3)
+"""LUA_MASKLINE | LUA_MASKCOUNT (lua.h): the count hook the sandbox set, and line events."""
+_POLL = 0.02
+"""Seconds between two looks at running calls: the longest a late call goes unnoticed."""
+_IDLE = 1.0
+"""Seconds without a call after which the thread stops polling until the next call."""
+
+
+def _lua_library() -> ctypes.CDLL:
+    library = ctypes.PyDLL(lupa.__file__)  # keeps the GIL: no wait to take it back
+    library.lua_sethook.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+    library.lua_sethook.restype = ctypes.c_int
+    library.lua_gethook.argtypes = [ctypes.c_void_p]
+    library.lua_gethook.restype = ctypes.c_void_p
+    library.lua_gethookcount.argtypes = [ctypes.c_void_p]
+    library.lua_gethookcount.restype = ctypes.c_int
+    return library
+
+
+_LUA = _lua_library()
+
+
+class Watch:
+    """One sandbox's calls as the watchdog sees them."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.lock = threading.Lock()
+        self.deadline: float | None = None
+        self._state: int | None = None
+        self._hook: int | None = None
+        self._count = 0
+
+    def target(self, address: int | None) -> None:
+        """The Lua thread (a `lua_State *`) that runs this sandbox's scripts, once its count
+        hook is set; None while the runtime is being replaced."""
+        with self.lock:
+            self._state = address
+            if address is not None:
+                self._hook = _LUA.lua_gethook(address)
+                self._count = _LUA.lua_gethookcount(address)
+
+    def start(self) -> float:
+        """A call begins; its deadline (`time.monotonic`)."""
+        deadline = self.deadline = time.monotonic() + self.seconds
+        _WATCHDOG.calling()
+        return deadline
+
+    def stop(self) -> None:
+        """The call ended."""
+        self.deadline = None
+
+    def fire_if_late(self, now: float) -> bool:
+        """Make a late call's next instruction run the hook; whether a call is running."""
+        deadline = self.deadline
+        if deadline is None:
+            return False
+        if now >= deadline:
+            with self.lock:
+                if self._state is not None and self._hook:
+                    _LUA.lua_sethook(self._state, self._hook, _MASK_LATE, self._count)
+        return True
+
+
+class _Watchdog:
+    """The thread that looks at every sandbox's running call. It polls while calls come, and
+    sleeps after `_IDLE` seconds without one until the next call wakes it."""
+
+    def __init__(self) -> None:
+        self._watches: weakref.WeakSet[Watch] = weakref.WeakSet()
+        self._calls = 0
+        self._sleeping = True
+        self._wake = threading.Event()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def add(self, watch: Watch) -> None:
+        with self._lock:
+            self._watches.add(watch)
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._run, name="gitfleet-lua-watchdog", daemon=True
+                )
+                self._thread.start()
+
+    def calling(self) -> None:
+        self._calls += 1
+        if self._sleeping:
+            self._sleeping = False
+            self._wake.set()
+
+    def _run(self) -> None:
+        seen, quiet_since = self._calls, time.monotonic()
+        while True:
+            now = time.monotonic()
+            with self._lock:
+                watches = list(self._watches)
+            running = [w.fire_if_late(now) for w in watches]
+            if any(running) or self._calls != seen:
+                seen, quiet_since = self._calls, now
+            elif now - quiet_since >= _IDLE:
+                self._sleeping = True
+                if self._calls == seen:  # a call that began before the flag was set
+                    self._wake.wait()
+                self._wake.clear()
+                seen, quiet_since = self._calls, time.monotonic()
+                continue
+            time.sleep(_POLL)
+
+
+_WATCHDOG = _Watchdog()
+
+
+def watch(seconds: float) -> Watch:
+    """A new sandbox's watch, followed by the watchdog thread from now on."""
+    found = Watch(seconds)
+    _WATCHDOG.add(found)
+    return found
