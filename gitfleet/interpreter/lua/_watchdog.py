@@ -95,7 +95,9 @@ class Watch:
 
 class _Watchdog:
     """The thread that looks at every sandbox's running call. It polls while calls come, and
-    sleeps after `_IDLE` seconds without one until the next call wakes it."""
+    sleeps after `_IDLE` seconds without one until the next call wakes it. It lives as long as
+    the process, so its name is not of the `gitfleet-` threads, those a command starts and
+    stops before it ends."""
 
     def __init__(self) -> None:
         self._watches: weakref.WeakSet[Watch] = weakref.WeakSet()
@@ -109,9 +111,7 @@ class _Watchdog:
         with self._lock:
             self._watches.add(watch)
             if self._thread is None:
-                self._thread = threading.Thread(
-                    target=self._run, name="gitfleet-lua-watchdog", daemon=True
-                )
+                self._thread = threading.Thread(target=self._run, name="lua-watchdog", daemon=True)
                 self._thread.start()
 
     def calling(self) -> None:
