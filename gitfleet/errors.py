@@ -21,6 +21,11 @@ class UsageError(GitfleetError):
     the command line maps it to click's usage error (exit 2)."""
 
 
+class ListenError(GitfleetError):
+    """An address to serve on (webhook, metrics) cannot be listened on: in use, not this
+    machine's, unknown."""
+
+
 class InputError(GitfleetError):
     """The user's input is wrong; `origin` says where."""
 

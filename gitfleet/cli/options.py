@@ -119,3 +119,38 @@ def allowed_signers_option(option: str, env: str, text: str) -> Callable[[F], F]
         default=None,
         help=f"{text} (an ssh-keygen allowed signers file; default: ${env}).",
     )
+
+
+def _listen_address(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> tuple[str, int] | None:
+    from gitfleet.monitor import endpoint
+
+    if value is None:
+        return None
+    try:
+        return endpoint.parse_address(value, "metrics address")
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from error
+
+
+metrics_address_option = click.option(
+    "--metrics-address",
+    "metrics_address",
+    default=None,
+    metavar="HOST:PORT",
+    callback=_listen_address,
+    help="Serve Prometheus metrics (/metrics) and probes (/healthz, /readyz) here (:PORT: on"
+    " every address; PORT: on 127.0.0.1).",
+)
+
+
+def log_format_option(func: F) -> F:
+    return click.option(
+        "--log-format",
+        "log_format",
+        type=click.Choice(["text", "json"]),
+        default="text",
+        show_default=True,
+        help="Log lines as text, or as one JSON object each.",
+    )(func)

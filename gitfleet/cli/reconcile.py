@@ -34,8 +34,10 @@ cluster repository that failed does not change the exit code: the render stands.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -44,6 +46,7 @@ from click.core import ParameterSource
 from gitfleet import errors
 from gitfleet.cli import options, signals
 from gitfleet.cli import output as out
+from gitfleet.monitor import endpoint, health, logs, metrics
 from gitfleet.service import events, reconciler, server, target, wakeup
 
 SECRET_ENV = "GITFLEET_WEBHOOK_SECRET"
@@ -168,11 +171,14 @@ def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, i
 @click.option(
     "-o",
     "--output",
+    "--log-format",
+    "output",
     type=click.Choice(["text", "json"]),
     default="text",
     show_default=True,
     help="Log format: key=value text or one JSON object per line.",
 )
+@options.metrics_address_option
 def reconcile(
     repo: str,
     branch: str | None,
@@ -190,6 +196,7 @@ def reconcile(
     verify_source_signers: str | None,
     once: bool,
     output: str,
+    metrics_address: tuple[str, int] | None,
 ) -> None:
     """Render every new commit of the source branch onto the rendered branch.
 
@@ -215,10 +222,14 @@ def reconcile(
         signing_key=Path(signing_key) if signing_key else None,
         source_signers=Path(verify_source_signers) if verify_source_signers else None,
     )
+    logs.configure(output, logging.WARNING)
     log = events.LineLog(sys.stdout, output)
     wake = wakeup.Wakeup()
+    registry = metrics.new_registry()
+    counts = metrics.ReconcilerMetrics(registry)
+    alive = health.Health()
     try:
-        service = reconciler.Reconciler(settings, log, wake)
+        service = reconciler.Reconciler(settings, log, wake, counts=counts, alive=alive)
     except errors.UsageError as error:
         raise click.UsageError(str(error)) from error
     except errors.InputError as error:
@@ -230,8 +241,17 @@ def reconcile(
         with signals.on_stop_signal(wake.stop):
             if once:
                 sys.exit(_once(service))
-            service.run()
-    except server.ListenError as error:
+            with endpoint.serving(metrics_address, registry, alive) as served:
+                if served is not None:
+                    host, port = served.address
+                    log(
+                        events.Event(
+                            "metrics-listening", "", time.time(), {"address": f"{host}:{port}"}
+                        )
+                    )
+                counts.leader.set(1)
+                service.run()
+    except errors.ListenError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(1)
     finally:

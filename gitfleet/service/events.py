@@ -9,11 +9,12 @@ engine) never interleave within a line.
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import json
 import threading
 from collections.abc import Callable, Mapping
 from typing import IO
+
+from gitfleet.monitor import logs
 
 Value = str | int | float | bool | None
 
@@ -28,16 +29,16 @@ class Event:
     fields: Mapping[str, Value] = dataclasses.field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Value]:
-        return {"time": _stamp(self.time), "event": self.name, "source": self.source, **self.fields}
+        return {
+            "time": logs.stamp(self.time),
+            "event": self.name,
+            "source": self.source,
+            **self.fields,
+        }
 
 
 Sink = Callable[[Event], None]
 """Where events go: a log stream, or a list in tests."""
-
-
-def _stamp(when: float) -> str:
-    moment = datetime.datetime.fromtimestamp(when, datetime.UTC)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _text_value(value: Value) -> str:
@@ -54,7 +55,7 @@ def _text_value(value: Value) -> str:
 
 def text_line(event: Event) -> str:
     """`<time> <event> source=<sha> key=value ...` (values with spaces are JSON-quoted)."""
-    parts = [_stamp(event.time), event.name, f"source={_text_value(event.source)}"]
+    parts = [logs.stamp(event.time), event.name, f"source={_text_value(event.source)}"]
     parts += [f"{key}={_text_value(value)}" for key, value in event.fields.items()]
     return " ".join(parts)
 

@@ -48,6 +48,7 @@ from gitfleet.errors import ForeignHistoryError, GitfleetError, InputError, RefC
 from gitfleet.gitstore import refs, rendered, signing
 from gitfleet.model import diagnostic, loaded
 from gitfleet.model.origin import Origin
+from gitfleet.monitor import health, metrics
 from gitfleet.service import (
     backoff,
     copies,
@@ -64,6 +65,10 @@ MAX_CONFLICTS = 5
 """Renders made again in one look after lost races before giving up until the next look."""
 DEFAULT_BRANCH = "main"
 """The source branch when neither the settings nor gitfleet.yaml name one."""
+ERROR_RESULT = "error"
+"""The result a look that failed (remote unreachable, lost races, a bug) is counted under."""
+_LOOP = "reconcile"
+"""The reconciler's loop, as health knows it."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -136,11 +141,18 @@ class Reconciler:
         sink: events.Sink,
         wake: wakeup.Wakeup | None = None,
         clock: Callable[[], float] = time.time,
+        *,
+        counts: metrics.ReconcilerMetrics | None = None,
+        alive: health.Health | None = None,
     ) -> None:
+        """`counts` and `alive` are what the metrics endpoint serves (by default, a registry
+        and a health of the reconciler's own, served by nobody)."""
         self.settings = settings
         self.sink = sink
         self.wake = wake or wakeup.Wakeup()
         self.clock = clock
+        self.counts = counts or metrics.ReconcilerMetrics(metrics.new_registry())
+        self.alive = alive or health.Health()
         self.target = target.open_target(settings.repo, settings.cache)
         self.repo = self.target.repo
         self._signer = signing.Signer(settings.signing_key) if settings.signing_key else None
@@ -221,6 +233,9 @@ class Reconciler:
             outcome = self._handle(commit, timings)
             if outcome not in (Outcome.STOPPED, Outcome.BLOCKED):
                 self._handled = (commit, self._tip_commit())
+            if outcome is not Outcome.STOPPED:
+                self.counts.renders.labels(str(outcome)).inc()
+                self.counts.render_duration.observe(sum(timings.values()))
         if self._cluster_repo_errors() != self._state.cluster_repos:
             self._record(self._state, dict(self._state.timings))
         return outcome
@@ -363,6 +378,7 @@ class Reconciler:
             fields["refused"] = len(result.refusals)
         fields["unscheduled"] = len(unscheduled)
         fields["seconds"] = sum(timings.values())
+        self._count(result, unscheduled)
         self._emit(str(outcome), commit, **fields)
         self._copy_works(commit)
         self._failed = self._blocked_on = None
@@ -377,6 +393,20 @@ class Reconciler:
             timings,
         )
         return outcome
+
+    def _count(
+        self,
+        result: pipeline.RenderResult | None,
+        unscheduled: tuple[rendering.Unscheduled, ...],
+    ) -> None:
+        """The gauges of a render now on the rendered branch (`result`: None when it was made
+        before, whose bindings and refusals are then left as last counted)."""
+        self.counts.last_success.set(self.clock())
+        self.counts.unscheduled.set(len(unscheduled))
+        if result is not None:
+            placement = result.placement
+            self.counts.bindings.set(len(placement.bindings) if placement is not None else 0)
+            self.counts.refusals.set(len(result.refusals))
 
     def _invalid(
         self, commit: str, found: list[diagnostic.Diagnostic], timings: dict[str, float]
@@ -511,12 +541,14 @@ class Reconciler:
                 self.sink,
                 self.clock,
                 self.settings.webhook_limits,
+                replied=lambda status: self.counts.webhook_requests.labels(str(status)).inc(),
             )
         self._hook = hook
         return watch, hook
 
     def run(self) -> None:
         """Look at start, then on every poke or interval, until stopped."""
+        self.alive.pending(_LOOP, "no look done yet")
         watch, hook = self._triggers()
         try:
             if watch is not None:
@@ -541,18 +573,22 @@ class Reconciler:
                 hook.close()
             if watch is not None:
                 watch.join(5)
+            self.alive.end(_LOOP)
             self._emit("stopped", self._state.last_seen)
 
     def _loop(self) -> None:
         delays = backoff.Backoff(self.settings.retry_base, self.settings.retry_cap)
         self.wake.poke("start")
+        allowance = health.allowance(self.settings.interval)
         while not self.wake.stopped:
+            self.alive.beat(_LOOP, self.settings.interval + allowance)
             reasons = self.wake.wait(self.settings.interval)
             if self.wake.stopped:
                 return
             try:
                 self.cycle(",".join(reasons) or "poll")
                 delays.reset()
+                self.alive.done(_LOOP)
                 continue
             except target.RemoteUnavailable as error:
                 delay = delays.next_delay()
@@ -561,6 +597,8 @@ class Reconciler:
                 delay = delays.next_delay()
                 message = f"{type(error).__name__}: {error}"
                 self._emit("error", self._state.last_seen, error=message, retry_in=delay)
+            self.counts.renders.labels(ERROR_RESULT).inc()
+            self.alive.beat(_LOOP, delay + allowance)
             if not self.wake.sleep(delay):
                 return
             self.wake.poke("retry")

@@ -24,6 +24,7 @@ from collections.abc import Callable
 import h11
 
 from gitfleet import errors
+from gitfleet.monitor import endpoint as monitor_endpoint
 from gitfleet.service import endpoint, events, replay, wakeup
 
 MIB = 1024 * 1024
@@ -56,22 +57,13 @@ class Limits:
     """Seconds during which a delivery already accepted is refused."""
 
 
-class ListenError(errors.GitfleetError):
-    """The webhook's address cannot be listened on (in use, not this machine's, unknown)."""
-
-
 def parse_address(text: str) -> tuple[str, int]:
     """`HOST:PORT` (`[::1]:PORT` for IPv6); a bare `PORT` listens on 127.0.0.1."""
-    host, sep, port = text.rpartition(":")
-    if not sep:
-        host, port = "127.0.0.1", text
-    if not port.isdigit() or int(port) > 65535:
-        raise ValueError(f"webhook address {text!r}: expected HOST:PORT")
-    return host.strip("[]") or "0.0.0.0", int(port)
+    return monitor_endpoint.parse_address(text, "webhook address")
 
 
 class WebhookServer:
-    """Listens on `address` (bound at once: `ListenError` if it cannot be) from `start`
+    """Listens on `address` (bound at once: `errors.ListenError` if it cannot be) from `start`
     until `close`."""
 
     def __init__(
@@ -83,8 +75,11 @@ class WebhookServer:
         sink: events.Sink,
         clock: Callable[[], float] = time.time,
         limits: Limits = Limits(),
+        replied: Callable[[int], None] = lambda status: None,
     ) -> None:
+        """`replied` hears the status of every reply sent (the metrics count them)."""
         self.limits = limits
+        self.replied = replied
         self.endpoint = endpoint.Endpoint(
             secret,
             source_ref,
@@ -179,6 +174,7 @@ class WebhookServer:
         except (TimeoutError, OSError) as error:
             self.endpoint.dropped(f"did not take the reply: {_why(error)}", client.peer)
             return
+        self.replied(reply.status)
         await client.linger()
 
     async def _answer(self, client: _Client) -> endpoint.Reply:
@@ -210,7 +206,7 @@ def _listen(address: tuple[str, int]) -> socket.socket:
         listener.listen(BACKLOG)
     except OSError as error:
         listener.close()
-        raise ListenError(f"webhook address {host}:{port}: {_why(error)}") from error
+        raise errors.ListenError(f"webhook address {host}:{port}: {_why(error)}") from error
     listener.setblocking(False)
     return listener
 

@@ -19,11 +19,11 @@ import socket
 import struct
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli.logged import read_until
 
 from gitfleet.service import webhook
 
@@ -39,22 +39,6 @@ def _start(repo: Path, tmp_path: Path) -> subprocess.Popen[str]:
         cwd=repo, env={**os.environ, "GITFLEET_WEBHOOK_SECRET": SECRET.decode()},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-
-
-def _read_until(process: subprocess.Popen[str], event: str, lines: list[str]) -> dict[str, Any]:
-    """Read log lines into `lines` up to the first `event`; the process is killed (and the
-    test fails) if it does not come within BOUND seconds."""
-    assert process.stdout is not None
-    watchdog = threading.Timer(BOUND, process.kill)
-    watchdog.start()
-    try:
-        while line := process.stdout.readline():
-            lines.append(line)
-            if (found := json.loads(line))["event"] == event:
-                return found  # type: ignore[no-any-return]
-    finally:
-        watchdog.cancel()
-    pytest.fail(f"the process ended before logging {event}")
 
 
 def _misbehave(address: tuple[str, int]) -> None:
@@ -80,7 +64,7 @@ def test_misbehaving_clients_leave_the_service_serving(git_repo: Any, tmp_path: 
     process = _start(git_repo.path, tmp_path)
     lines: list[str] = []
     try:
-        host, port = _read_until(process, "listening", lines)["address"].rsplit(":", 1)
+        host, port = read_until(process, "listening", lines)["address"].rsplit(":", 1)
         _misbehave((host, int(port)))
         body = json.dumps({"ref": "refs/heads/main", "after": head}).encode()
         signed = {
@@ -91,7 +75,7 @@ def test_misbehaving_clients_leave_the_service_serving(git_repo: Any, tmp_path: 
         conn.request("POST", "/", body, signed)
         assert conn.getresponse().status == 202
         conn.close()
-        assert _read_until(process, "webhook", lines)["source"] == head
+        assert read_until(process, "webhook", lines)["source"] == head
     finally:
         process.send_signal(signal.SIGTERM)
         out, err = process.communicate(timeout=BOUND)

@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from service.service_helpers import EXAMPLE, Fleet, Running, Start, git
@@ -32,7 +33,8 @@ def fleet_fixture(tmp_path: Path) -> Fleet:
 
 @pytest.fixture(name="start")
 def start_fixture() -> Iterator[Start]:
-    """`start(settings, wake=None, on_event=None)`: a reconciler running on a thread;
+    """`start(settings, wake=None, on_event=None, **observers)`: a reconciler running on a
+    thread (`observers`: its `counts` and `alive`);
     stopped and closed at the end of the test. `on_event` sees each event as it is logged
     (before the reconciler goes on), to act at a chosen moment."""
     started: list[Running] = []
@@ -41,6 +43,7 @@ def start_fixture() -> Iterator[Start]:
         settings: reconciler.Settings,
         wake: wakeup.Wakeup | None = None,
         on_event: Callable[[events.Event], None] | None = None,
+        **observers: Any,
     ) -> Running:
         logged: list[events.Event] = []
 
@@ -49,7 +52,7 @@ def start_fixture() -> Iterator[Start]:
             if on_event is not None:
                 on_event(event)
 
-        service = reconciler.Reconciler(settings, sink, wake)
+        service = reconciler.Reconciler(settings, sink, wake, **observers)
         thread = threading.Thread(target=service.run, daemon=True)
         running = Running(service, logged, thread)
         started.append(running)

@@ -137,6 +137,13 @@ class Fleet:
         return found
 
 
+def break_web(fleet: Fleet) -> str:
+    """Push a commit whose web app does not load (a YAML error in WEB)."""
+    path = fleet.work / WEB
+    path.write_text(path.read_text().replace("replicas: 6", "replicas: [6"), encoding="utf-8")
+    return fleet.commit_and_push()
+
+
 @dataclasses.dataclass
 class Running:
     """A reconciler running `run()` on a thread, and the events it logged so far."""

@@ -12,17 +12,11 @@ Aspects covered:
 
 from __future__ import annotations
 
-from service.service_helpers import WEB, Fleet
+from service.service_helpers import WEB, Fleet, break_web
 
 from gitfleet.service import events, reconciler
 
 STATUS = "refs/heads/gitfleet/status/_reconciler"
-
-
-def break_web(fleet: Fleet) -> str:
-    path = fleet.work / WEB
-    path.write_text(path.read_text().replace("replicas: 6", "replicas: [6"), encoding="utf-8")
-    return fleet.commit_and_push()
 
 
 def test_invalid_commit_keeps_the_last_good_render(fleet: Fleet) -> None:
