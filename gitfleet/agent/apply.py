@@ -124,6 +124,8 @@ class SyncResult:
     refused: str = ""
     """Why the rendered commit was refused without a look at the cluster (`verify`'s
     reasons), "" when it was not."""
+    guard_refused: bool = False
+    """The prune guard refused the sync (`error` says why)."""
 
     @property
     def converged(self) -> bool:
@@ -227,7 +229,7 @@ class _Sync:
             allowed=work_set.allow_prune,
         )
         if refused:
-            return self._stopped(refused)
+            return dataclasses.replace(self._stopped(refused), guard_refused=True)
         desired = [
             inventory.Entry(m.ref, stamp.annotations_of(configs[m.ref])[stamp.CONTENT_HASH])
             for m in work_set.manifests

@@ -36,11 +36,14 @@ from pathlib import Path
 from gitfleet import errors
 from gitfleet.agent import _credentials, _fetch, apply, fleet, kube, verify, worker
 from gitfleet.gitstore import clusterrepos, rendered, works
+from gitfleet.monitor import health, metrics
 
 log = logging.getLogger(__name__)
 
 _CLUSTER_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,46}[a-z0-9])?")
 """Karmada's cluster names: DNS labels of at most 48 characters."""
+_LOOP = "look"
+"""The loop that looks at the remote, as health knows it."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -88,8 +91,17 @@ def check(settings: Settings) -> None:
 class PullAgent:
     """The agent of one cluster, over one remote repository."""
 
-    def __init__(self, settings: Settings, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        clock: Callable[[], float] = time.time,
+        counts: metrics.AgentMetrics | None = None,
+        alive: health.Health | None = None,
+    ) -> None:
+        """`counts` and `alive`: the metrics and health the agent's endpoint serves."""
         check(settings)
+        self.alive = alive or health.Health()
         self.settings = settings
         self.name = settings.cluster
         cache = settings.cache_dir or Path.home() / ".cache" / "gitfleet"
@@ -123,6 +135,8 @@ class PullAgent:
             options=settings.options,
             pace=settings.pace,
             clock=clock,
+            counts=counts,
+            alive=self.alive,
         )
 
     def _read_status(self) -> None:
@@ -211,18 +225,22 @@ class PullAgent:
     def run(self) -> None:
         """Look every `interval` (with backoff while looks fail) and sync, until `stop()`."""
         pace = self.settings.pace
+        allowance = health.allowance(pace.interval)
         self.worker.start()
         try:
             while not self.stopping.is_set():
+                self.alive.beat(_LOOP, pace.interval + allowance)
                 if self.look():
                     self.worker.wake.set()
                 if self.error:
                     log.warning("cluster %s: %s", self.name, self.error)
                 self.failures = self.failures + 1 if self.error else 0
                 delay = pace.backoff.delay(self.failures) if self.failures else pace.interval
+                self.alive.beat(_LOOP, delay + allowance)
                 self.stopping.wait(delay)
         finally:
             self.worker.halt()
+            self.alive.end(_LOOP)
 
     def stop(self) -> None:
         """Stop looking, and the worker at its next request boundary."""

@@ -29,8 +29,12 @@ from gitfleet.agent import apply, fleet, kube, verify, worker
 from gitfleet.gitstore import remote, rendered, repository, status, tree
 from gitfleet.model import loaded, yamllimits
 from gitfleet.model.origin import Origin
+from gitfleet.monitor import health, metrics
 
 log = logging.getLogger(__name__)
+
+_LOOP = "rendered branch"
+"""The loop that reads the rendered branch, as health knows it."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -109,9 +113,14 @@ class PushAgent:
         settings: Settings,
         *,
         clock: Callable[[], float] = time.time,
+        counts: metrics.AgentMetrics | None = None,
+        alive: health.Health | None = None,
     ) -> None:
+        """`counts` and `alive`: the metrics and health the agent's endpoint serves."""
         self.settings = settings
         self.clock = clock
+        self.counts = counts or metrics.AgentMetrics(metrics.new_registry(), clock)
+        self.alive = alive or health.Health()
         self.stopping = threading.Event()
         self.changed = threading.Event()
         self.repo = _Repo(settings)
@@ -157,6 +166,8 @@ class PushAgent:
             options=settings.options,
             pace=worker.Pace(settings.interval, settings.heartbeat, settings.backoff),
             clock=self.clock,
+            counts=self.counts,
+            alive=self.alive,
         )
 
     def _staff(self, round_: fleet.Round) -> None:
@@ -198,8 +209,11 @@ class PushAgent:
         if self.settings.watch and self.repo.mirror is None:
             watcher = threading.Thread(target=self._watch, name="gitfleet-push-watch", daemon=True)
             watcher.start()
+        allowance = health.allowance(self.settings.interval)
+        self.alive.pending(_LOOP, f"no rendered commit read from {self.branch} yet")
         try:
             while not self.stopping.is_set():
+                self.alive.beat(_LOOP, self.settings.interval + allowance)
                 round_ = self._resolve()
                 if round_ is not None and round_ is not self.current:
                     log.info("applying %s", round_.rendered.commit)
@@ -210,12 +224,14 @@ class PushAgent:
                             each.start()
                         else:
                             each.wake.set()
+                    self.alive.done(_LOOP)
                 self.changed.wait(self.settings.interval)
                 self.changed.clear()
         finally:
             self.stop()
             for each in list(self.workers.values()):
                 each.close()
+            self.alive.end(_LOOP)
 
     def _watch(self) -> None:
         """Wake the loop when the rendered branch's ref (or the packed refs) change."""

@@ -26,10 +26,14 @@ from gitfleet.agent import apply, clusterinfo, fleet, kube, report, verify
 from gitfleet.gitstore import repository, status
 from gitfleet.interpreter import Interpreter
 from gitfleet.model import cluster
+from gitfleet.monitor import health, metrics
 
 log = logging.getLogger(__name__)
 
 MISCONFIGURED = "the agent cannot use its access to the cluster, so it reports nothing"
+_COUNTED_APPLIES = frozenset({*apply.WRITTEN, apply.Action.FAILED})
+"""The actions `gitfleet_cluster_applies_total` counts: writes, and writes that failed."""
+_COUNTED_PRUNES = {apply.Action.PRUNED: "pruned", apply.Action.PRUNE_FAILED: "failed"}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -66,9 +70,12 @@ class ClusterWorker:
         options: apply.Options | None = None,
         pace: Pace = Pace(),
         clock: Callable[[], float] = time.time,
+        counts: metrics.AgentMetrics | None = None,
+        alive: health.Health | None = None,
     ) -> None:
         """`repo` is the worker's own handle (closed with it); `current` gives the round to
-        sync to; `move` publishes the status ref elsewhere (a remote)."""
+        sync to; `move` publishes the status ref elsewhere (a remote); `counts` and `alive`
+        are the agent's metrics and health (by default, the worker's own, served by nobody)."""
         self.target = target
         self.name = target.name
         self.repo = repo
@@ -78,6 +85,11 @@ class ClusterWorker:
         self.options = options or apply.Options()
         self.pace = pace
         self.clock = clock
+        self.counts = counts or metrics.AgentMetrics(metrics.new_registry(), clock)
+        self.alive = alive or health.Health()
+        self.loop = f"cluster {target.name}"
+        """The worker's loop, as health knows it (not ready until its first sync is done)."""
+        self.alive.pending(self.loop, "no sync done yet")
         self.stop = threading.Event()
         self.wake = threading.Event()
         self.client: kube.KubeClient | None = None
@@ -88,6 +100,8 @@ class ClusterWorker:
         self.reporter = report.Reporter.resume(
             self.name, self._write, pace.heartbeat, stored.files if stored else {}
         )
+        if self.reporter.last_beat is not None:
+            self.counts.heartbeat(self.name, self.reporter.last_beat)
         self.thread: threading.Thread | None = None
 
     # ---- one round ---------------------------------------------------------------------
@@ -111,6 +125,12 @@ class ClusterWorker:
         heartbeat: its cluster is not known to be down, so it must not look NotReady. The
         result says why; the heartbeat on the status ref ages, and failover treats the
         cluster as it treats any agent that stopped reporting."""
+        started = time.monotonic()
+        result = self._step(round_)
+        self._count(result, time.monotonic() - started)
+        return result
+
+    def _step(self, round_: fleet.Round) -> apply.SyncResult:
         try:
             result, reached = self._sync(round_)
         except kube.ConfigurationError as exc:
@@ -125,6 +145,24 @@ class ClusterWorker:
         except kube.ConfigurationError as exc:  # refused while collecting the cluster's status
             return self._misconfigured(round_, exc)
         return result
+
+    def _count(self, result: apply.SyncResult, seconds: float) -> None:
+        """What a sync did, into the agent's metrics."""
+        name, counts = self.name, self.counts
+        if result.guard_refused:
+            counts.guard_refusals.labels(name).inc()
+        refused = result.guard_refused or bool(result.refused)
+        outcome = "converged" if result.converged else "refused" if refused else "failed"
+        counts.syncs.labels(name, outcome).inc()
+        counts.sync_duration.labels(name).observe(seconds)
+        for each in result.objects:
+            if each.action in _COUNTED_APPLIES:
+                counts.applies.labels(name, str(each.action)).inc()
+            if each.drift:
+                counts.drift_repaired.labels(name).inc()
+        for each in result.pruned:
+            if each.action in _COUNTED_PRUNES:
+                counts.prunes.labels(name, _COUNTED_PRUNES[each.action]).inc()
 
     def _misconfigured(self, round_: fleet.Round, error: Exception) -> apply.SyncResult:
         log.error("cluster %s: %s; nothing reported", self.name, error)
@@ -210,7 +248,8 @@ class ClusterWorker:
         elif self.status is None or wrote or result.error or self.reporter.due(now):
             self.status = clusterinfo.collect(self._client(), previous, stamp)
         try:
-            self.reporter.report(result, self.status, now=now, timestamp=stamp)
+            if self.reporter.report(result, self.status, now=now, timestamp=stamp):
+                self.counts.heartbeat(self.name, now)
         except errors.GitfleetError as exc:
             log.warning("cluster %s: cannot write its status: %s", self.name, exc)
             stored = status.read_status(self.repo, self.name)
@@ -239,17 +278,22 @@ class ClusterWorker:
 
     def run(self) -> None:
         pace = self.pace
+        allowance = health.allowance(pace.interval)
+        self.alive.beat(self.loop, allowance)
         while not self.stop.is_set():
             round_ = self.current()
             if round_ is not None:
                 result = self.step(round_)
                 self.failures = self.failures + 1 if result.error else 0
+                self.alive.done(self.loop)
             # A quiet cluster still reports every heartbeat, so failover never mistakes it for
             # a dead one.
             quiet = min(pace.interval, pace.heartbeat)
             delay = pace.backoff.delay(self.failures) if self.failures else quiet
+            self.alive.beat(self.loop, delay + allowance)
             self.wake.wait(delay)
             self.wake.clear()
+        self.alive.end(self.loop)
 
     def halt(self) -> None:
         self.stop.set()

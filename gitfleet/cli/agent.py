@@ -39,14 +39,31 @@ def agent() -> None:
     """Apply rendered manifests to member clusters and report their status."""
 
 
-def _drive(runner: Any, once: bool) -> Any:
+class _Observed:
+    """The metrics and health of an agent, and where they are served."""
+
+    def __init__(self, address: tuple[str, int] | None) -> None:
+        from gitfleet.monitor import health, metrics
+
+        self.address = address
+        self.registry = metrics.new_registry()
+        self.counts = metrics.AgentMetrics(self.registry)
+        self.alive = health.Health()
+
+
+def _drive(runner: Any, once: bool, observed: _Observed) -> Any:
     """Run an agent until SIGINT or SIGTERM, or `once`; what `once()` returned (None when
-    it ran until stopped)."""
+    it ran until stopped, serving its metrics meanwhile)."""
+    from gitfleet.monitor import endpoint
+
     with signals.on_stop_signal(runner.stop):
-        if not once:
+        if once:
+            return runner.once()
+        with endpoint.serving(observed.address, observed.registry, observed.alive) as served:
+            if served is not None:
+                logging.getLogger(__name__).info("metrics on %s:%d", *served.address)
             runner.run()
-            return None
-        return runner.once()
+        return None
 
 
 def _summary(result: Any) -> dict[str, Any]:
@@ -82,7 +99,7 @@ def _number(name: str, kind: click.FloatRange, default: float, text: str) -> Cal
 
 
 def _sync_options(func: F) -> F:
-    """The options every agent takes: pace, prune guard, cache, --once and -o."""
+    """The options every agent takes: pace, prune guard, cache, --once, -o, metrics, logs."""
     decorators = [
         _number(
             "--interval",
@@ -118,19 +135,18 @@ def _sync_options(func: F) -> F:
             "Apply only rendered commits signed by a key listed here",
         ),
         options.output_option,
+        options.metrics_address_option,
+        options.log_format_option,
     ]
     for decorate in reversed(decorators):
         func = decorate(func)
     return func
 
 
-def _logging(once: bool, allowed_signers: str | None) -> None:
-    if not logging.getLogger().handlers:
-        logging.basicConfig(
-            level=logging.WARNING if once else logging.INFO,
-            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-            stream=sys.stderr,
-        )
+def _logging(once: bool, log_format: str, allowed_signers: str | None) -> None:
+    from gitfleet.monitor import logs
+
+    logs.configure(log_format, logging.WARNING if once else logging.INFO)
     if allowed_signers is None:
         logging.getLogger(__name__).warning(
             "signatures are not checked (no --allowed-signers): whoever can write the rendered"
@@ -165,11 +181,14 @@ def push(
     once: bool,
     allowed_signers: str | None,
     output: str,
+    metrics_address: tuple[str, int] | None,
+    log_format: str,
 ) -> None:
     """Apply the rendered branch to every Push cluster, from outside them."""
     from gitfleet.agent import apply, push
 
-    _logging(once, allowed_signers)
+    _logging(once, log_format, allowed_signers)
+    observed = _Observed(metrics_address)
     settings = push.Settings(
         repo=repo,
         kubeconfig_dir=Path(kubeconfig_dir),
@@ -181,14 +200,14 @@ def push(
         allowed_signers=Path(allowed_signers) if allowed_signers else None,
     )
     try:
-        pusher = push.PushAgent(settings)
+        pusher = push.PushAgent(settings, counts=observed.counts, alive=observed.alive)
     except errors.UsageError as error:
         raise click.UsageError(str(error)) from error
     except errors.InputError as error:
         out.fail_input(error)
     except errors.GitfleetError as error:
         raise click.ClickException(str(error)) from error
-    results = _drive(pusher, once)
+    results = _drive(pusher, once, observed)
     if not once or pusher.stopping.is_set():
         return
     if results is None:
@@ -264,6 +283,8 @@ def pull(
     once: bool,
     allowed_signers: str | None,
     output: str,
+    metrics_address: tuple[str, int] | None,
+    log_format: str,
     print_manifests: bool,
     image: str | None,
 ) -> None:
@@ -285,7 +306,8 @@ def pull(
         return
     if repo is None or cluster is None:
         raise click.UsageError("--repo and --cluster are required (unless --print-manifests)")
-    _logging(once, allowed_signers)
+    _logging(once, log_format, allowed_signers)
+    observed = _Observed(metrics_address)
     settings = pull.Settings(
         repo=repo,
         cluster=cluster,
@@ -299,13 +321,13 @@ def pull(
         allowed_signers=Path(allowed_signers) if allowed_signers else None,
     )
     try:
-        puller = pull.PullAgent(settings)
+        puller = pull.PullAgent(settings, counts=observed.counts, alive=observed.alive)
     except errors.UsageError as error:
         raise click.UsageError(str(error)) from error
     except errors.InputError as error:
         out.fail_input(error)
     try:
-        result = _drive(puller, once)
+        result = _drive(puller, once, observed)
     finally:
         puller.close()
     if not once or puller.stopping.is_set():

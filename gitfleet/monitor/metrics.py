@@ -85,7 +85,8 @@ class AgentMetrics:
         self.clock = clock
         self.syncs = prometheus_client.Counter(
             "gitfleet_cluster_syncs",
-            "Syncs of a cluster, by result: converged, failed, refused (by the prune guard).",
+            "Syncs of a cluster, by result: converged, failed, refused (by the prune guard, or a"
+            " rendered commit that failed verification).",
             ["cluster", "result"],
             registry=registry,
         )
@@ -115,7 +116,7 @@ class AgentMetrics:
         )
         self.sync_duration = prometheus_client.Histogram(
             "gitfleet_cluster_sync_duration_seconds",
-            "Time a sync of a cluster took (apply, prune, read back).",
+            "Time a sync of a cluster took (apply, prune, read back, report).",
             ["cluster"],
             buckets=DURATION_BUCKETS,
             registry=registry,
