@@ -195,6 +195,7 @@ BUILTIN: tuple[ResourceType, ...] = (
         [("rolebindings", "RoleBinding", ""), ("roles", "Role", "")],
         [("clusterrolebindings", "ClusterRoleBinding", ""), ("clusterroles", "ClusterRole", "")],
     ),
+    *_types("coordination.k8s.io", "v1", [("leases", "Lease", "")]),
     *_types("storage.k8s.io", "v1", [], [("storageclasses", "StorageClass", "sc")]),
     *_types("scheduling.k8s.io", "v1", [], [("priorityclasses", "PriorityClass", "pc")]),
     *_types(
