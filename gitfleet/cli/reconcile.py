@@ -39,6 +39,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 from click.core import ParameterSource
@@ -47,7 +48,7 @@ from gitfleet import errors
 from gitfleet.cli import options, signals
 from gitfleet.cli import output as out
 from gitfleet.monitor import endpoint, health, logs, metrics
-from gitfleet.service import events, reconciler, server, target, wakeup
+from gitfleet.service import events, lease, reconciler, server, target, wakeup
 
 SECRET_ENV = "GITFLEET_WEBHOOK_SECRET"
 _FAILED = {
@@ -59,6 +60,42 @@ _FAILED = {
 _DEFAULT_LIMITS = server.Limits()
 _LIMITS = ("max_body", "timeout", "connections")
 """The parameters that set `server.Limits` fields of the same names."""
+_LEASE = (
+    "lease_namespace",
+    "lease_name",
+    "kubeconfig",
+    "lease_identity",
+    "lease_duration",
+    "renew_deadline",
+    "retry_period",
+)
+"""The parameters of leader election (`lease.LeaseSettings`)."""
+_LEASE_DEFAULTS = lease.LeaseSettings(namespace="", name="", identity="")
+
+
+def _election(elect: bool, once: bool, **given: Any) -> lease.LeaseSettings | None:
+    """The election's settings (None without --leader-elect, whose options are then usage
+    errors, as is --leader-elect with --once)."""
+    if not elect:
+        _refuse_given(_LEASE, "--leader-elect")
+        return None
+    if once:
+        raise click.UsageError("--leader-elect and --once exclude each other")
+    identity, kubeconfig = given.pop("lease_identity"), given.pop("kubeconfig")
+    settings = lease.LeaseSettings(
+        namespace=given.pop("lease_namespace"),
+        name=given.pop("lease_name"),
+        **({"identity": identity} if identity else {}),
+        kubeconfig=Path(kubeconfig) if kubeconfig else None,
+        lease_duration=given.pop("lease_duration"),
+        renew_deadline=given.pop("renew_deadline"),
+        retry_period=given.pop("retry_period"),
+    )
+    try:
+        settings.check()
+    except errors.UsageError as error:
+        raise click.UsageError(str(error)) from error
+    return settings
 
 
 def _secret(path: str | None) -> bytes:
@@ -70,15 +107,20 @@ def _secret(path: str | None) -> bytes:
         raise click.BadParameter(str(error), param_hint="--webhook-secret-file") from error
 
 
+def _refuse_given(names: tuple[str, ...], needed: str) -> None:
+    """A usage error if any option of `names` was given: they apply only with `needed`."""
+    ctx = click.get_current_context()
+    for param in ctx.command.params:
+        given = ctx.get_parameter_source(param.name or "") is ParameterSource.COMMANDLINE
+        if given and param.name in names:
+            raise click.UsageError(f"{param.opts[0]} applies to {needed}, which is not given")
+
+
 def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, int] | None, bytes]:
     """The webhook's address and secret; a webhook without a secret is a usage error, and so
     is a webhook limit given without a webhook."""
     if address is None:
-        ctx = click.get_current_context()
-        for param in ctx.command.params:
-            given = ctx.get_parameter_source(param.name or "") is ParameterSource.COMMANDLINE
-            if given and param.name in _LIMITS:
-                raise click.UsageError(f"{param.opts[0]} applies to --webhook, which is not given")
+        _refuse_given(_LIMITS, "--webhook")
         return None, b""
     try:
         parsed = server.parse_address(address)
@@ -179,6 +221,59 @@ def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, i
     help="Log format: key=value text or one JSON object per line.",
 )
 @options.metrics_address_option
+@click.option(
+    "--leader-elect",
+    "elect",
+    is_flag=True,
+    help="Render only while holding a coordination.k8s.io Lease (run several replicas).",
+)
+@click.option(
+    "--lease-namespace",
+    envvar="POD_NAMESPACE",
+    default="default",
+    show_default=True,
+    help="Namespace of the Lease (default: $POD_NAMESPACE, else default).",
+)
+@click.option(
+    "--lease-name", default="gitfleet-reconciler", show_default=True, help="Name of the Lease."
+)
+@click.option(
+    "--kubeconfig",
+    type=click.Path(dir_okay=False, exists=True),
+    default=None,
+    help="Kubeconfig of the cluster holding the Lease (default: the pod's service account).",
+)
+@click.option(
+    "--lease-identity",
+    default=None,
+    help="This replica's name in the Lease (default: host name and a unique suffix).",
+)
+@click.option(
+    "--lease-duration",
+    type=click.FloatRange(min=1),
+    default=_LEASE_DEFAULTS.lease_duration,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long standbys wait, after the Lease was last renewed, before taking it.",
+)
+@click.option(
+    "--lease-renew-deadline",
+    "renew_deadline",
+    type=click.FloatRange(min=0.1),
+    default=_LEASE_DEFAULTS.renew_deadline,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long the leader goes on without renewing before it stops rendering.",
+)
+@click.option(
+    "--lease-retry-period",
+    "retry_period",
+    type=click.FloatRange(min=0.05),
+    default=_LEASE_DEFAULTS.retry_period,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds between tries to take or renew the Lease.",
+)
 def reconcile(
     repo: str,
     branch: str | None,
@@ -197,6 +292,8 @@ def reconcile(
     once: bool,
     output: str,
     metrics_address: tuple[str, int] | None,
+    elect: bool,
+    **election: Any,
 ) -> None:
     """Render every new commit of the source branch onto the rendered branch.
 
@@ -205,6 +302,7 @@ def reconcile(
     --rendered-branch, else the renderedBranch of the commit rendered, else gitfleet/rendered.
     """
     address, secret = _webhook(webhook, webhook_secret_file)
+    election_settings = _election(elect, once, **election)
     limits = dataclasses.replace(
         _DEFAULT_LIMITS, max_body=max_body, timeout=timeout, connections=connections
     )
@@ -230,6 +328,11 @@ def reconcile(
     alive = health.Health()
     try:
         service = reconciler.Reconciler(settings, log, wake, counts=counts, alive=alive)
+        elector = (
+            lease.Elector(election_settings, log, counts=counts, alive=alive)
+            if election_settings is not None
+            else None
+        )
     except errors.UsageError as error:
         raise click.UsageError(str(error)) from error
     except errors.InputError as error:
@@ -238,7 +341,7 @@ def reconcile(
         click.echo(f"error: {error}", err=True)
         sys.exit(1)
     try:
-        with signals.on_stop_signal(wake.stop):
+        with signals.on_stop_signal(wake.stop if elector is None else elector.stop):
             if once:
                 sys.exit(_once(service))
             with endpoint.serving(metrics_address, registry, alive) as served:
@@ -249,8 +352,14 @@ def reconcile(
                             "metrics-listening", "", time.time(), {"address": f"{host}:{port}"}
                         )
                     )
-                counts.leader.set(1)
-                service.run()
+                if elector is None:
+                    counts.leader.set(1)
+                    service.run()
+                elif elector.run(service.run, wake.stop) is lease.Ending.LOST:
+                    click.echo(
+                        "error: leadership lost: the lease was not renewed in time", err=True
+                    )
+                    sys.exit(1)
     except errors.ListenError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(1)
