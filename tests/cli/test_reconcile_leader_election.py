@@ -3,7 +3,7 @@
 Aspects covered:
 - the first replica leads and renders; the second stands by, naming the holder;
 - when the leader dies without releasing (SIGKILL), the second takes over once the lease
-  expired and renders the next commit; SIGTERM then releases the lease and exits 0;
+  expired and handles the next commit; SIGTERM then releases the lease and exits 0;
 - lease options without --leader-elect, --leader-elect with --once, and timings under which
   two leaders could overlap are usage errors (exit 2).
 """
