@@ -13,6 +13,9 @@ push. `--print-manifests` prints the Kubernetes manifests that run it, filled in
 An agent that cannot use its access to a cluster (no kubeconfig, an unreadable one, credentials
 refused) reports nothing for it, not even a heartbeat, and says why; `--once` then exits 1.
 
+Both serve Prometheus metrics and the probes `/healthz` and `/readyz` on `--metrics-address`
+while they run, and log one JSON object a line with `--log-format json`.
+
 Each command of the group lives in this module and shares its options.
 """
 

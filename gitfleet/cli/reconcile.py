@@ -24,6 +24,11 @@ repository fails is logged and listed in the reconciler's status ref, and holds 
 `--verify-source-signers FILE` renders only source commits signed by a key the allowed-signers
 FILE lists, and reports any other (`unverified`).
 
+`--metrics-address HOST:PORT` serves Prometheus metrics (`/metrics`) and the probes `/healthz`
+and `/readyz` (`gitfleet.monitor`). `--leader-elect` renders only while holding the Lease
+`--lease-namespace`/`--lease-name` (`service.lease`); a leader that cannot renew it in time
+exits 1.
+
 `--once` looks once and exits: 0 when the rendered branch renders the source branch's commit
 (rendered now or before), 1 when that commit is invalid or not signed by an allowed key, the
 rendered branch or a cluster ref is not at a render (nothing is built on other history), or
