@@ -226,6 +226,7 @@ class PullAgent:
         """Look every `interval` (with backoff while looks fail) and sync, until `stop()`."""
         pace = self.settings.pace
         allowance = health.allowance(pace.interval)
+        self.alive.done(health.STARTING)  # the worker waits for its first sync
         self.worker.start()
         try:
             while not self.stopping.is_set():

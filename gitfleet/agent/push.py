@@ -211,6 +211,7 @@ class PushAgent:
             watcher.start()
         allowance = health.allowance(self.settings.interval)
         self.alive.pending(_LOOP, f"no rendered commit read from {self.branch} yet")
+        self.alive.done(health.STARTING)
         try:
             while not self.stopping.is_set():
                 self.alive.beat(_LOOP, self.settings.interval + allowance)

@@ -6,9 +6,10 @@ within)` with the time until its next pass (its wait, then the work, whose allow
 `allowance(interval)`); a loop stuck in a request or a render misses that deadline, and
 `/healthz` fails, so Kubernetes restarts the process. A loop that ends on purpose calls `end`.
 
-Ready: nothing is `pending` any more. The reconciler is pending until its first look is done;
-an agent until each of its clusters' first sync is; a standby reconciler until the API server
-answered its lease loop.
+Ready: the loops have started (`STARTING` is done: a process whose loops have not yet said
+what they wait for is not ready) and nothing is `pending` any more. The reconciler is pending
+until its first look is done; an agent until each of its clusters' first sync is; a standby
+reconciler until the API server answered its lease loop.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ LIVENESS_INTERVALS = 3
 """Intervals a loop's work may take before it is deemed stuck."""
 LIVENESS_FLOOR = 60.0
 """The least time a loop's work may take before it is deemed stuck, in seconds."""
+STARTING = "starting"
+"""Pending from the start; done by a loop once it has said what else it waits for."""
 
 
 def allowance(interval: float) -> float:
@@ -35,7 +38,7 @@ class Health:
         self.clock = clock
         self._lock = threading.Lock()
         self._deadlines: dict[str, float] = {}
-        self._pending: dict[str, str] = {}
+        self._pending: dict[str, str] = {STARTING: "the loops have not started yet"}
 
     def beat(self, loop: str, within: float) -> None:
         """`loop` is alive and will come round again within `within` seconds."""

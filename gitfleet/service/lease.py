@@ -293,6 +293,7 @@ class Elector:
         `lead` return."""
         self.counts.leader.set(0)
         self.alive.pending(_LOOP, "no answer from the API server yet")
+        self.alive.done(health.STARTING)
         try:
             if not self._acquire():
                 return Ending.STOPPED

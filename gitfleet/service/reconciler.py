@@ -549,6 +549,7 @@ class Reconciler:
     def run(self) -> None:
         """Look at start, then on every poke or interval, until stopped."""
         self.alive.pending(_LOOP, "no look done yet")
+        self.alive.done(health.STARTING)
         watch, hook = self._triggers()
         try:
             if watch is not None:

@@ -3,7 +3,7 @@
 Aspects covered:
 - a loop is alive until the deadline it gave, overdue after it; a loop that ended is no
   longer waited for; the work allowance grows with the interval, never below its floor;
-- readiness waits for every pending condition, and says which;
+- readiness waits for the loops to start and for every pending condition, and says which;
 - `/healthz` and `/readyz` answer 200 `ok`, or 503 with the reason; `/metrics` is Prometheus'
   text format of the registry; any other path is 404;
 - an address in use is a `ListenError` naming it; addresses parse as HOST:PORT, :PORT, PORT.
@@ -44,6 +44,7 @@ def test_a_loop_is_alive_until_its_deadline() -> None:
 def test_an_ended_loop_is_not_waited_for() -> None:
     clock = Clock()
     state = health.Health(clock)
+    state.done(health.STARTING)
     state.beat("cluster member1", 5)
     state.pending("cluster member1", "no sync done yet")
     state.end("cluster member1")
@@ -61,6 +62,8 @@ def test_allowance(interval: float, allowed: float) -> None:
 
 def test_ready_once_nothing_is_pending() -> None:
     state = health.Health()
+    assert state.readiness() == "starting: the loops have not started yet"
+    state.done(health.STARTING)
     state.pending("b", "waiting for b")
     state.pending("a", "waiting for a")
     assert state.readiness() == "a: waiting for a; b: waiting for b"
@@ -84,6 +87,7 @@ def test_probes_answer_what_they_mean(
 ) -> None:
     url, state, _ = served
     assert get(url + "/healthz") == (200, "ok\n")
+    state.done(health.STARTING)
     state.pending("reconcile", "no look done yet")
     assert get(url + "/readyz") == (503, "reconcile: no look done yet\n")
     state.done("reconcile")
