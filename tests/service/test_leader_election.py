@@ -245,9 +245,19 @@ def test_a_leader_that_cannot_renew_stops_rendering(
 ) -> None:
     one = replicas("one")
     wait_for(lambda: one.find("rendered"), "the leader's render")
-    taken = _lease(leases)
-    taken["spec"] = {**taken["spec"], "holderIdentity": "intruder", "leaseDurationSeconds": 3600}
-    leases.replace_namespaced_lease(NAME, NAMESPACE, taken)
+
+    def intrude() -> bool:
+        """Take the lease for another holder (False: the leader renewed it in between)."""
+        taken = _lease(leases)
+        taken["spec"] = {**taken["spec"], "holderIdentity": "intruder", "leaseDurationSeconds": 60}
+        try:
+            leases.replace_namespaced_lease(NAME, NAMESPACE, taken)
+        except ApiException as error:
+            assert error.status == 409
+            return False
+        return True
+
+    wait_for(intrude, "the lease taken from the leader")
     wait_for(lambda: one.ending, "the leader giving up")
     assert one.ending == [lease.Ending.LOST]
     (lost,) = one.find("leadership-lost")
