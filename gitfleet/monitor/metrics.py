@@ -30,7 +30,7 @@ class ReconcilerMetrics:
         self.renders = prometheus_client.Counter(
             "gitfleet_renders",
             "Looks that handled a new source commit (or a failover due), by result: rendered,"
-            " unchanged, up-to-date, invalid, blocked, error.",
+            " unchanged, up-to-date, invalid, unverified, blocked, error.",
             ["result"],
             registry=registry,
         )
