@@ -12,7 +12,8 @@ manifest and every pruned object:
    gitfleet's labels; an object whose content hash annotation equals the desired one and that
    has not drifted (`drift`) is left alone, so a sync that changes nothing makes no write.
    Others get a server-side apply (field manager `gitfleet`, force), the desired manifest
-   first passed through the interpreter's Retain for fields the member owns. After the first
+   first given the native defaults apply needs (`native_defaults`) and passed through the
+   interpreter's Retain for fields the member owns. After the first
    phase, CRDs must be Established before custom resources are applied.
 5. Delete the leftovers, in reverse order, each only if it still carries gitfleet's labels;
    a refused delete stays in the inventory and is tried again next sync.
@@ -43,6 +44,7 @@ from gitfleet.agent import (
     identity,
     inventory,
     kube,
+    native_defaults,
     order,
     prune,
     stamp,
@@ -211,7 +213,7 @@ class _Sync:
             return self._stopped(str(exc))
         configs = {
             m.ref: stamp.stamp(
-                m.body,
+                native_defaults.fill(m.body),
                 cluster=work_set.cluster,
                 source_path=m.path,
                 source_commit=work_set.source_commit,

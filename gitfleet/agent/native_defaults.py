@@ -1,0 +1,74 @@
+"""Defaults of native kinds that server-side apply needs before the API server would set them.
+
+Server-side apply merges a list of ports by its keys: a Service port by `port` and `protocol`,
+a container port by `containerPort` and `protocol`. Users leave `protocol` out (it defaults to
+TCP), and API servers before 1.20's late patches and 1.21 reject such an apply outright
+("associative list with keys has an element that omits key field \"protocol\""), where a
+client-side `kubectl apply` works. So the applier fills in `TCP` first, as Flux's apply layer
+does; on servers that default it themselves this changes nothing, since it is the value they
+would store.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+Obj = dict[str, Any]
+
+DEFAULT_PROTOCOL = "TCP"
+
+_POD_SPEC_PATHS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("v1", "Pod"): ("spec",),
+    ("v1", "PodTemplate"): ("template", "spec"),
+    ("v1", "ReplicationController"): ("spec", "template", "spec"),
+    ("apps/v1", "Deployment"): ("spec", "template", "spec"),
+    ("apps/v1", "StatefulSet"): ("spec", "template", "spec"),
+    ("apps/v1", "DaemonSet"): ("spec", "template", "spec"),
+    ("apps/v1", "ReplicaSet"): ("spec", "template", "spec"),
+    ("batch/v1", "Job"): ("spec", "template", "spec"),
+    ("batch/v1", "CronJob"): ("spec", "jobTemplate", "spec", "template", "spec"),
+    ("batch/v1beta1", "CronJob"): ("spec", "jobTemplate", "spec", "template", "spec"),
+}
+"""Where each native kind that runs pods keeps its pod spec."""
+
+
+def _at(obj: Any, path: tuple[str, ...]) -> Any:
+    for key in path:
+        obj = obj.get(key) if isinstance(obj, dict) else None
+    return obj
+
+
+def _without_protocol(ports: Any) -> list[Obj]:
+    if not isinstance(ports, list):
+        return []
+    return [p for p in ports if isinstance(p, dict) and not p.get("protocol")]
+
+
+def _ports_missing_protocol(manifest: Obj) -> list[Obj]:
+    """The ports of `manifest` (a Service's, or its pod spec's containers') that leave
+    `protocol` out."""
+    key = (manifest.get("apiVersion", ""), manifest.get("kind", ""))
+    if key == ("v1", "Service"):
+        return _without_protocol(_at(manifest, ("spec", "ports")))
+    path = _POD_SPEC_PATHS.get(key)
+    spec = _at(manifest, path) if path else None
+    if not isinstance(spec, dict):
+        return []
+    found = []
+    for group in ("containers", "initContainers"):
+        for container in spec.get(group) or []:
+            if isinstance(container, dict):
+                found += _without_protocol(container.get("ports"))
+    return found
+
+
+def fill(manifest: Obj) -> Obj:
+    """`manifest` with the defaults filled in: the same object when none is missing, else a
+    changed copy (the manifest itself is never changed)."""
+    if not _ports_missing_protocol(manifest):
+        return manifest
+    filled = copy.deepcopy(manifest)
+    for port in _ports_missing_protocol(filled):
+        port["protocol"] = DEFAULT_PROTOCOL
+    return filled
