@@ -18,6 +18,13 @@ A cluster that does not answer `/version` is reported not Ready (ClusterNotReach
 previous report is kept then, as Karmada keeps it. Credentials the cluster refuses
 (`kube.ConfigurationError`) are not the cluster's failure: `collect` raises them, and the agent
 reports nothing.
+
+Capacity is collected, never invented: when the nodes or pods cannot be listed (the agent's
+RBAC lacks them, a timeout), the node and resource summaries of the previous report are kept
+(none on a first report, so the Cluster's declared capacity stays in force), as Karmada's
+cluster status controller keeps the last summary when it cannot build its informers, and the
+condition `CompleteResourceSummary` says False with the reason. A cluster that answers with no
+nodes is genuinely empty: its summaries say zero nodes and no allocatable resources.
 """
 
 from __future__ import annotations
@@ -33,6 +40,9 @@ from gitfleet.model import cluster, meta
 
 NODES = kube.ResourceType("v1", "Node", "nodes", namespaced=False)
 PODS = kube.ResourceType("v1", "Pod", "pods", namespaced=True)
+SUMMARY_CONDITION = "CompleteResourceSummary"
+"""Whether the node and resource summaries were collected by this report."""
+SUMMARY_COLLECTED, SUMMARY_UNAVAILABLE = "ResourceSummaryCollected", "ResourceSummaryUnavailable"
 _NATIVE = ("cpu", "memory", "pods", "ephemeral-storage")
 _BINARY = frozenset({"memory", "ephemeral-storage"})
 
@@ -160,9 +170,19 @@ def api_enablements(client: kube.KubeClient) -> tuple[cluster.APIEnablement, ...
     return tuple(found)
 
 
-def _ready(status: str, reason: str, message: str, since: str) -> meta.Condition:
+def _condition(
+    kind: str,
+    previous: cluster.ClusterStatus | None,
+    status: str,
+    reason: str,
+    message: str,
+    now: str,
+) -> meta.Condition:
+    """A condition, keeping the previous transition time while its status holds."""
+    old = next((c for c in (previous.conditions if previous else ()) if c.type == kind), None)
+    since = old.last_transition_time if old is not None and old.status == status else now
     return meta.Condition(
-        type="Ready", status=status, reason=reason, message=message, last_transition_time=since
+        type=kind, status=status, reason=reason, message=message, last_transition_time=since
     )
 
 
@@ -170,9 +190,13 @@ def ready_condition(
     previous: cluster.ClusterStatus | None, status: str, reason: str, message: str, now: str
 ) -> meta.Condition:
     """The Ready condition, keeping the previous transition time while the status holds."""
-    old = next((c for c in (previous.conditions if previous else ()) if c.type == "Ready"), None)
-    since = old.last_transition_time if old is not None and old.status == status else now
-    return _ready(status, reason, message, since or now)
+    return _condition("Ready", previous, status, reason, message, now)
+
+
+def _summary_condition(
+    previous: cluster.ClusterStatus | None, status: str, reason: str, message: str, now: str
+) -> meta.Condition:
+    return _condition(SUMMARY_CONDITION, previous, status, reason, message, now)
 
 
 def collect(
@@ -188,14 +212,27 @@ def collect(
         return dataclasses.replace(previous or cluster.ClusterStatus(), conditions=(condition,))
     try:
         healthy = _healthy(client)
-        nodes = client.list_objects(NODES)
-        pods = client.list_objects(PODS)
         enabled = api_enablements(client)
     except kube.ConfigurationError:
         raise
     except errors.ClusterAPIError as exc:
         condition = ready_condition(previous, "False", "ClusterNotReady", str(exc), now)
         return dataclasses.replace(previous or cluster.ClusterStatus(), conditions=(condition,))
+    try:
+        nodes = client.list_objects(NODES)
+        pods = client.list_objects(PODS)
+    except errors.ClusterAPIError as exc:
+        node_summary = previous.node_summary if previous else None
+        summary = previous.resource_summary if previous else None
+        collected = _summary_condition(previous, "False", SUMMARY_UNAVAILABLE, str(exc), now)
+    else:
+        node_summary = cluster.NodeSummary(
+            total_num=len(nodes), ready_num=sum(1 for n in nodes if _node_ready(n))
+        )
+        summary = resource_summary(nodes, pods)
+        collected = _summary_condition(
+            previous, "True", SUMMARY_COLLECTED, "collected nodes and pods from the cluster", now
+        )
     if healthy:
         condition = ready_condition(
             previous,
@@ -211,11 +248,9 @@ def collect(
     return cluster.ClusterStatus(
         kubernetes_version=str(version.get("gitVersion", "")),
         api_enablements=enabled,
-        conditions=(condition,),
-        node_summary=cluster.NodeSummary(
-            total_num=len(nodes), ready_num=sum(1 for n in nodes if _node_ready(n))
-        ),
-        resource_summary=resource_summary(nodes, pods),
+        conditions=(condition, collected),
+        node_summary=node_summary,
+        resource_summary=summary,
     )
 
 

@@ -5,7 +5,10 @@ Aspects covered:
   nodes, Ready with a transition time that holds while the status holds;
 - allocated counts the requests of running pods, allocating those of unscheduled ones;
 - a pod's requests: containers summed, init containers as a maximum, overhead added;
-- a cluster that does not answer is not Ready, and keeps the rest of its last report.
+- a cluster that does not answer is not Ready, and keeps the rest of its last report;
+- CompleteResourceSummary says whether nodes and pods were collected; a cluster without nodes
+  is reported as empty (zero nodes, nothing allocatable), not as unknown. (An agent that may
+  not list nodes: tests/e2e/test_real_capacity.py.)
 """
 
 from __future__ import annotations
@@ -51,7 +54,8 @@ def test_a_healthy_cluster(make_sim_cluster: SimFactory) -> None:
         "pods": 220,
     }
     assert [(c.type, c.status, c.last_transition_time) for c in first.conditions] == [
-        ("Ready", "True", T1)
+        ("Ready", "True", T1),
+        (clusterinfo.SUMMARY_CONDITION, "True", T1),
     ]
     assert later.conditions[0].last_transition_time == T1
     assert later.resource_summary is not None
@@ -99,3 +103,18 @@ def test_an_unreachable_cluster_keeps_its_last_report(sim_cluster: RunningSim) -
     assert condition.last_transition_time == T2
     assert away.kubernetes_version == first.kubernetes_version
     assert away.resource_summary == first.resource_summary
+
+
+def test_a_cluster_without_nodes_is_empty(make_sim_cluster: SimFactory) -> None:
+    running = make_sim_cluster("member1", nodes=0)
+    client = kube.KubeClient(running.kubeconfig, retry=kube.NO_WAIT)
+    try:
+        reported = clusterinfo.collect(client, None, T1)
+    finally:
+        client.close()
+    assert reported.node_summary is not None
+    assert (reported.node_summary.total_num, reported.node_summary.ready_num) == (0, 0)
+    assert reported.resource_summary is not None
+    assert reported.resource_summary.allocatable is None
+    collected = [c for c in reported.conditions if c.type == clusterinfo.SUMMARY_CONDITION]
+    assert [c.status for c in collected] == ["True"]
