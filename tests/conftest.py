@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import realk8s_session
 from click.testing import CliRunner, Result
 
 from gitfleet.cli.main import cli as gitfleet_cli
@@ -76,6 +77,18 @@ def bare_remote_fixture(tmp_path: Path, git_repo: GitRepo) -> Iterator[Path]:
     git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
     git_repo.git("remote", "add", "origin", str(remote))
     yield remote
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    realk8s_session.configure(config)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    realk8s_session.schedule(config, items)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    realk8s_session.finish(config)
 
 
 Invoke = Callable[..., Result]

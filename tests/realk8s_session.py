@@ -1,0 +1,97 @@
+"""The real API server tier in a test session: tests marked `realk8s` run last, and the
+binaries they need are built in the background while the rest of the suite runs.
+
+Where the tier comes from, in order:
+- `GITFLEET_REALK8S=off`: left out, each such test skipped with that reason;
+- `GITFLEET_REALK8S=DIR`: clusters someone else runs (kind on GitHub), a kubeconfig each;
+- else the binaries of `realk8s.py`, built on first use and cached.
+
+A machine that cannot build them (not Debian 12, no root) skips these tests with a one-line
+reason; under `CI=true` that is a failure instead, so CI never passes without the tier.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import realk8s
+
+MARK = "realk8s"
+_BUILD = pytest.StashKey[subprocess.Popen[bytes]]()
+_BUILD_LOG = pytest.StashKey[Path]()
+
+
+def configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", f"{MARK}: runs against real kube-apiservers (tests/realk8s.py); runs last"
+    )
+
+
+def _chosen() -> str:
+    return os.environ.get(realk8s.ENV_CLUSTERS, "")
+
+
+def schedule(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Move the tier's tests to the end and start the build they wait for, if one is due."""
+    real = [item for item in items if item.get_closest_marker(MARK)]
+    if not real:
+        return
+    items[:] = [item for item in items if not item.get_closest_marker(MARK)] + real
+    if _chosen() or realk8s.built() is not None or realk8s.why_not_buildable():
+        return
+    cache = realk8s.cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    log = cache / "build.log"
+    with open(log, "wb") as out:
+        config.stash[_BUILD] = subprocess.Popen(
+            [sys.executable, str(Path(realk8s.__file__)), "build"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    config.stash[_BUILD_LOG] = log
+
+
+def finish(config: pytest.Config) -> None:
+    """A build still running when the session ends (it stopped early) is stopped with it;
+    the next build goes on from the last finished step."""
+    build = config.stash.get(_BUILD, None)
+    if build is not None and build.poll() is None:
+        os.killpg(build.pid, signal.SIGTERM)
+        build.wait()
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"the real API server tier is required under CI=true: {reason}")
+    pytest.skip(reason)
+
+
+def binaries(config: pytest.Config) -> realk8s.Binaries:
+    """The tier's binaries, once the session's build (if any) finished; fails or skips the
+    calling test when there are none."""
+    build = config.stash.get(_BUILD, None)
+    if build is not None and build.wait() != 0:
+        log = config.stash[_BUILD_LOG]
+        tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-5:]
+        _unavailable(f"building kube-apiserver failed (see {log}): {' | '.join(tail)}")
+    found = realk8s.built()
+    if found is None:
+        _unavailable(realk8s.why_not_buildable() or "kube-apiserver is not built")
+        raise AssertionError("unreachable")
+    return found
+
+
+def external() -> Path | None:
+    """The folder of kubeconfigs the tier is taken from, if the environment names one;
+    skips the calling test when the tier is turned off."""
+    chosen = _chosen()
+    if chosen == "off":
+        pytest.skip(f"{realk8s.ENV_CLUSTERS}=off")
+    return Path(chosen) if chosen else None
