@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import realk8s_session
 from click.testing import CliRunner, Result
+from realk8s_session import real_tier_fixture  # noqa: F401
 
 from gitfleet.cli.main import cli as gitfleet_cli
 

@@ -16,12 +16,23 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 import realk8s
 
 MARK = "realk8s"
+CLUSTERS = ("aws-euw1", "aws-use1-a", "aws-use1-b", "gcp-euw1-a", "gcp-euw1-gpu")
+"""The tier's clusters: the example fleet's."""
+PULL_AGENT = realk8s.ServiceAccount("gitfleet-system", "gitfleet-agent")
+"""The pull agent's identity in its printed manifests."""
+OBSERVER = realk8s.ServiceAccount("default", "observer")
+"""An identity with no permissions until a test grants some."""
+
+Kubeconfig = Callable[[str, str], Path]
+"""`kubeconfig(cluster, user)`: a kubeconfig for the administrator ("admin") or a service
+account's user name (`ServiceAccount.user`)."""
 _BUILD = pytest.StashKey[subprocess.Popen[bytes]]()
 _BUILD_LOG = pytest.StashKey[Path]()
 
@@ -95,3 +106,22 @@ def external() -> Path | None:
     if chosen == "off":
         pytest.skip(f"{realk8s.ENV_CLUSTERS}=off")
     return Path(chosen) if chosen else None
+
+
+@pytest.fixture(name="real_tier", scope="session")
+def real_tier_fixture(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Kubeconfig]:
+    """Real API servers, one per cluster of `CLUSTERS`, for the whole session."""
+    given = external()
+    if given is not None:
+        out = tmp_path_factory.mktemp("tier-credentials")
+        yield lambda cluster, user: realk8s.external_kubeconfig(given, out, cluster, user)
+        return
+    tier = realk8s.start(
+        tmp_path_factory.mktemp("tier"), CLUSTERS, binaries(request.config), [PULL_AGENT, OBSERVER]
+    )
+    try:
+        yield tier.kubeconfig
+    finally:
+        tier.stop()

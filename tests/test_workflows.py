@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import realk8s
+import realk8s_session
 import yaml
 
 from gitfleet.cli import main
@@ -96,6 +98,24 @@ def test_workflow_uses_only_checkout_and_setup_python() -> None:
         if "uses" in step
     }
     assert used == ALLOWED_ACTIONS
+
+
+def test_kind_job_runs_the_real_cluster_tier_on_the_fleets_clusters() -> None:
+    """The kind job starts a cluster per Cluster the tier expects and points the realk8s
+    tests at their kubeconfigs, with the README's installation."""
+    job = workflow()["jobs"]["kind"]
+    (start, tests) = runs("kind")
+    assert '--kubeconfig "$KUBECONFIGS/$cluster.yaml"' in start
+    named = re.search(r"for cluster in ([\w\- ]+); do", start)
+    assert named and tuple(named.group(1).split()) == realk8s_session.CLUSTERS
+    assert tests == quick_start()[1] + " -m " + realk8s_session.MARK
+    step = next(s for s in job["steps"] if s.get("run") == tests)
+    assert step["env"][realk8s.ENV_CLUSTERS] == job["env"]["KUBECONFIGS"]
+
+
+def test_test_job_leaves_the_local_tier_to_the_kind_job() -> None:
+    (step,) = [s for s in steps("test") if "run" in s]
+    assert step["env"] == {realk8s.ENV_CLUSTERS: "off"}
 
 
 def test_test_job_runs_the_readme_command_which_is_ci_run() -> None:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-import realk8s
+import realk8s_session
 import yaml
 
 from gitfleet import sim
@@ -31,8 +31,7 @@ from gitfleet.sim import _bootstrap, _quantity
 Ref = tuple[str, str, str, str]
 """apiVersion, kind, namespace, name."""
 
-AGENT_ACCOUNT = realk8s.ServiceAccount("gitfleet-system", "gitfleet-agent")
-"""The pull agent's identity in its printed manifests."""
+AGENT_ACCOUNT = realk8s_session.PULL_AGENT
 
 _RBAC_KINDS = frozenset(
     {"Namespace", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"}
@@ -112,16 +111,21 @@ def simulated_members(folder: Path, plans: Sequence[simulated.ClusterPlan]) -> M
 
 
 def real_members(
-    folder: Path, plans: Sequence[simulated.ClusterPlan], kubeconfig: Callable[[str, str], Path]
+    folder: Path,
+    plans: Sequence[simulated.ClusterPlan],
+    kubeconfig: Callable[[str, str], Path],
+    *,
+    add_nodes: bool,
 ) -> Members:
     """Members already running; `kubeconfig(cluster, user)` writes a kubeconfig for a user
-    ("admin", or a service account's user name). Each gets its simulated twin's nodes and the
-    pull agent's printed RBAC."""
+    ("admin", or a service account's user name). Each gets the pull agent's printed RBAC and,
+    with `add_nodes` (servers without kubelets), its simulated twin's nodes."""
     members = Members("real", folder)
     folder.mkdir(parents=True, exist_ok=True)
     for plan in plans:
         members.kubeconfig(plan.name).write_bytes(kubeconfig(plan.name, "admin").read_bytes())
-        _add_nodes(members, plan)
+        if add_nodes:
+            _add_nodes(members, plan)
         for doc in agent_rbac(plan.name):
             namespace = (doc.get("metadata") or {}).get("namespace")
             members.resource(plan.name, doc["apiVersion"], doc["kind"]).create(

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import realk8s_session
 import yaml
 from click.testing import CliRunner, Result
 from e2e.members import Members, Ref, real_members, simulated_members
@@ -144,8 +145,10 @@ def story_fixture(
     if request.param == "sim":
         members = simulated_members(root / "kubeconfigs", plans)
     else:
+        assert {plan.name for plan in plans} <= set(realk8s_session.CLUSTERS)
         tier = request.getfixturevalue("real_tier")
-        members = real_members(root / "kubeconfigs", plans, tier)
+        kubelets = realk8s_session.external() is not None
+        members = real_members(root / "kubeconfigs", plans, tier, add_nodes=not kubelets)
     story = Story(root, root / "fleet", root / "fleet.git", members, runner)
     try:
         story.git("clone", "-q", "--bare", str(story.source), str(story.remote), cwd=root)
