@@ -15,7 +15,8 @@ memory and ephemeral storage in bytes, extended resources in whole units.
 
 A cluster that does not answer `/version` is reported not Ready (ClusterNotReachable); one whose
 `/readyz` (else `/healthz`) is not `ok` is reported not Ready (ClusterNotReady). The rest of the
-previous report is kept then, as Karmada keeps it. Credentials the cluster refuses
+previous report is kept then, as Karmada keeps it, and `CompleteResourceSummary` says its
+summaries were not collected. Credentials the cluster refuses
 (`kube.ConfigurationError`) are not the cluster's failure: `collect` raises them, and the agent
 reports nothing.
 
@@ -36,13 +37,12 @@ from typing import Any
 from gitfleet import errors
 from gitfleet.agent import kube
 from gitfleet.interpreter import _quantity as quantity
-from gitfleet.model import cluster, meta
+from gitfleet.model import capacity, cluster, meta
 
 NODES = kube.ResourceType("v1", "Node", "nodes", namespaced=False)
 PODS = kube.ResourceType("v1", "Pod", "pods", namespaced=True)
-SUMMARY_CONDITION = "CompleteResourceSummary"
-"""Whether the node and resource summaries were collected by this report."""
-SUMMARY_COLLECTED, SUMMARY_UNAVAILABLE = "ResourceSummaryCollected", "ResourceSummaryUnavailable"
+SUMMARY_CONDITION = capacity.SUMMARY_CONDITION
+SUMMARY_COLLECTED, SUMMARY_UNAVAILABLE = capacity.SUMMARY_COLLECTED, capacity.SUMMARY_UNAVAILABLE
 _NATIVE = ("cpu", "memory", "pods", "ephemeral-storage")
 _BINARY = frozenset({"memory", "ephemeral-storage"})
 
@@ -199,6 +199,15 @@ def _summary_condition(
     return _condition(SUMMARY_CONDITION, previous, status, reason, message, now)
 
 
+def _kept(
+    previous: cluster.ClusterStatus | None, reason: str, message: str, now: str
+) -> cluster.ClusterStatus:
+    """The previous report, not Ready for `reason`; its summaries were not collected now."""
+    ready = ready_condition(previous, "False", reason, message, now)
+    collected = _summary_condition(previous, "False", SUMMARY_UNAVAILABLE, message, now)
+    return dataclasses.replace(previous or cluster.ClusterStatus(), conditions=(ready, collected))
+
+
 def collect(
     client: kube.KubeClient, previous: cluster.ClusterStatus | None, now: str
 ) -> cluster.ClusterStatus:
@@ -208,16 +217,14 @@ def collect(
     except kube.ConfigurationError:
         raise
     except errors.ClusterAPIError as exc:
-        condition = ready_condition(previous, "False", "ClusterNotReachable", str(exc), now)
-        return dataclasses.replace(previous or cluster.ClusterStatus(), conditions=(condition,))
+        return _kept(previous, "ClusterNotReachable", str(exc), now)
     try:
         healthy = _healthy(client)
         enabled = api_enablements(client)
     except kube.ConfigurationError:
         raise
     except errors.ClusterAPIError as exc:
-        condition = ready_condition(previous, "False", "ClusterNotReady", str(exc), now)
-        return dataclasses.replace(previous or cluster.ClusterStatus(), conditions=(condition,))
+        return _kept(previous, "ClusterNotReady", str(exc), now)
     try:
         nodes = client.list_objects(NODES)
         pods = client.list_objects(PODS)

@@ -5,10 +5,11 @@ Aspects covered:
   nodes, Ready with a transition time that holds while the status holds;
 - allocated counts the requests of running pods, allocating those of unscheduled ones;
 - a pod's requests: containers summed, init containers as a maximum, overhead added;
-- a cluster that does not answer is not Ready, and keeps the rest of its last report;
+- a cluster that does not answer is not Ready, and keeps the rest of its last report, whose
+  summaries CompleteResourceSummary says were not collected now;
 - CompleteResourceSummary says whether nodes and pods were collected; a cluster without nodes
   is reported as empty (zero nodes, nothing allocatable), not as unknown. (An agent that may
-  not list nodes: tests/e2e/test_real_capacity.py.)
+  not list nodes: tests/agent/test_capacity_on_real_servers.py.)
 """
 
 from __future__ import annotations
@@ -103,6 +104,8 @@ def test_an_unreachable_cluster_keeps_its_last_report(sim_cluster: RunningSim) -
     assert condition.last_transition_time == T2
     assert away.kubernetes_version == first.kubernetes_version
     assert away.resource_summary == first.resource_summary
+    kept = [(c.type, c.status, c.reason) for c in away.conditions[1:]]
+    assert kept == [(clusterinfo.SUMMARY_CONDITION, "False", clusterinfo.SUMMARY_UNAVAILABLE)]
 
 
 def test_a_cluster_without_nodes_is_empty(make_sim_cluster: SimFactory) -> None:
