@@ -2,7 +2,9 @@
 
 Loads the source, runs the placement half of the pipeline and prints, for one resource: the
 policy that claims it (with file and line) and why every other candidate lost; the binding; each
-filter's verdict per cluster, the scores and the replica arithmetic; the Scheduled condition;
+filter's verdict per cluster, the scores and the replica arithmetic, and where a cluster's
+capacity held fewer replicas than wanted, whether it reported itself empty or its capacity is
+the last known or the declared one (not collected now); the Scheduled condition;
 the dependencies that followed it (or the workloads it followed). KIND is spelled as kubectl
 accepts it: kind, plural or short name, any case, optionally qualified by group
 (`deployments.apps`, `deploy.v1.apps`). Exit 1 when the resource is not in the source or is not
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import difflib
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import click
@@ -28,8 +30,9 @@ from gitfleet.cli import options
 from gitfleet.cli import output as out
 from gitfleet.detector import detection
 from gitfleet.gitstore import repository
-from gitfleet.model import _codec, diagnostic, work
+from gitfleet.model import _codec, capacity, cluster, diagnostic, work
 from gitfleet.model.template import ResourceKey, ResourceTemplate
+from gitfleet.scheduler import core
 
 GroupKind = tuple[str, str]
 
@@ -208,8 +211,58 @@ def bindings_of(
     ]
 
 
-def report(placement: pipeline.Placement, template: ResourceTemplate) -> dict[str, Any]:
-    """Everything `explain` says about one template, with stable keys."""
+def _limits(
+    placement: pipeline.Placement,
+    found: Iterable[detection.Binding],
+    reported: Mapping[str, cluster.ClusterStatus],
+) -> list[dict[str, Any]]:
+    """The clusters whose capacity holds fewer replicas than a binding wants, each with where
+    that capacity comes from (`model.capacity`): a zero from a cluster that reported no nodes
+    is an empty cluster, not a failure; a summary not collected now is the last known or the
+    declared one."""
+    limits: dict[str, dict[str, Any]] = {}
+    for b in found:
+        outcome = placement.outcome(detection.BindingRef.of(b))
+        if outcome is None or not core.asks_estimator(b.spec):
+            continue
+        for attempt in outcome.diagnosis.attempts:
+            for c in attempt.candidates:
+                if c.available >= b.spec.replicas or c.name in limits:
+                    continue
+                limits[c.name] = {
+                    "cluster": c.name,
+                    "replicas": b.spec.replicas,
+                    "available": c.available,
+                    **capacity.of(reported.get(c.name)).to_json(),
+                }
+    return [limits[name] for name in sorted(limits)]
+
+
+def _limit_line(limit: dict[str, Any]) -> str | None:
+    """Why a cluster's capacity is what it is, unless its agent collected it just now."""
+    fits = f"capacity: {limit['cluster']} fits {limit['available']} of {limit['replicas']} replicas"
+    why = f" ({limit['reason']}): {limit['message']}" if limit["reason"] else ""
+    nodes = limit["nodes"]
+    source = capacity.Source(limit["source"])
+    if source is capacity.Source.EMPTY:
+        return f"{fits}: it reported no nodes (an empty cluster)"
+    if source is capacity.Source.LAST_KNOWN:
+        counted = f", {nodes['ready']}/{nodes['total']} nodes" if nodes is not None else ""
+        return f"{fits} by its last known summary{counted}: not collected now{why}"
+    if source is capacity.Source.DECLARED:
+        if why:
+            return f"{fits} by the capacity declared in the source: never collected{why}"
+        return f"{fits} by the capacity declared in the source: its agent reported none"
+    return None
+
+
+def report(
+    placement: pipeline.Placement,
+    template: ResourceTemplate,
+    reported: Mapping[str, cluster.ClusterStatus],
+) -> dict[str, Any]:
+    """Everything `explain` says about one template, with stable keys (`reported`: each
+    cluster's reported status, by name)."""
     decision = placement.detection.decision(template.key)
     assert decision is not None
     found = bindings_of(placement, template)
@@ -221,6 +274,7 @@ def report(placement: pipeline.Placement, template: ResourceTemplate) -> dict[st
         "decision": decision.to_json(),
         "bindings": [_binding_json(b) for b in found],
         "schedules": [o.diagnosis.to_json() for o in outcomes],
+        "capacity": _limits(placement, found, reported),
         "dependencies": [
             {
                 "references": [_codec.encode(r) for r in d.references],
@@ -296,6 +350,7 @@ def human(placement: pipeline.Placement, template: ResourceTemplate, data: dict[
         if outcome is not None:
             lines.append("scheduling:")
             lines.extend(f"  {line}" for line in outcome.diagnosis.lines())
+    lines.extend(line for limit in data["capacity"] if (line := _limit_line(limit)) is not None)
     for deps in data["dependencies"]:
         lines.append("dependencies (propagateDeps):")
         lines.extend(f"  attached: {a}" for a in deps["attached"])
@@ -405,7 +460,7 @@ def explain(resource: str, namespace: str, repo: str, rev: str | None, output: s
     if template is None:
         click.echo(_not_found(placement, group_kind, wanted_namespace, name), err=True)
         sys.exit(1)
-    data = {**report(placement, template), "inputs": _inputs(found, placement)}
+    data = {**report(placement, template, found.status), "inputs": _inputs(found, placement)}
     out.emit(data, output, human(placement, template, data))
     if not data["bindings"] and data["namespaceSync"] is None:
         sys.exit(1)

@@ -4,12 +4,14 @@ Reads the rendered branch's tip, every cluster's status ref and the source commi
 rendered from (`gitfleet.status.read`), and prints what the reconciler last reported on its own
 status ref (when there is one: the source commits it last saw and rendered, its last error with
 file and line, the seconds each step took, each cluster's repository not in line), a table of
-clusters (ready, last heartbeat, the rendered commit applied, synced: whether it is the
-current render of the cluster's folder and was applied without error, the same for Push and
-Pull clusters, drifted manifests, errors) and a table of resources (the
-clusters each is in, whether the scheduler placed it, replicas ready out of desired, health,
-clusters that applied it), then what went wrong, cluster by cluster, and each resource not
-scheduled with the scheduler's reason. With `--cluster-repos TEMPLATE` (a repository per
+clusters (ready; capacity: ready/total nodes, `empty (0 nodes)` for a cluster that reported no
+nodes, `last known` or `declared` when its agent could not collect them; last heartbeat; the
+rendered commit applied; synced: whether it is the current render of the cluster's folder and
+was applied without error, the same for Push and Pull clusters; drifted manifests; errors) and
+a table of resources (the clusters each is in, whether the scheduler placed it, replicas ready
+out of desired, health, clusters that applied it), then what went wrong, cluster by cluster
+(a ready cluster's capacity not collected among it), and each resource not scheduled with the
+scheduler's reason. With `--cluster-repos TEMPLATE` (a repository per
 cluster), each cluster's status ref is first fetched from its own repository into the one read.
 `-o json` prints the same, with each resource's aggregated status and its items as Karmada's
 ResourceBinding status holds them, and the reconciler's status file under `reconciler` (null
@@ -27,7 +29,8 @@ import click
 from gitfleet import errors
 from gitfleet.cli import options
 from gitfleet.cli import output as out
-from gitfleet.status import FleetView, read, reconciler_state
+from gitfleet.model import capacity
+from gitfleet.status import ClusterRow, FleetView, read, reconciler_state
 
 SHORT = 12
 
@@ -46,6 +49,34 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 
 def _yes_no(value: bool | None) -> str:
     return "-" if value is None else ("yes" if value else "no")
+
+
+def _nodes(found: capacity.Capacity) -> str:
+    nodes = found.nodes
+    return "" if nodes is None else f"{nodes.ready_num}/{nodes.total_num} nodes"
+
+
+def _capacity(found: capacity.Capacity | None) -> str:
+    """Ready/total nodes, `empty (0 nodes)`, `last known ...` or `declared`, as kubectl shows a
+    count and the state it is in."""
+    if found is None:
+        return "-"
+    if found.source is capacity.Source.EMPTY:
+        return "empty (0 nodes)"
+    if found.source is capacity.Source.LAST_KNOWN:
+        return f"last known {_nodes(found)}".rstrip()
+    if found.source is capacity.Source.DECLARED:
+        return "declared"
+    return _nodes(found) or "-"
+
+
+def _capacity_problem(c: ClusterRow) -> list[str]:
+    """Why a ready cluster's capacity was not collected (a cluster not ready says why above)."""
+    found = c.capacity
+    if found is None or c.ready != "True" or not found.reason:
+        return []
+    kept = "last known summary kept" if found.nodes is not None else "declared capacity in force"
+    return [f"{c.name}: capacity not collected ({found.reason}): {found.message}; {kept}"]
 
 
 def _reconciler(state: reconciler_state.ReconcilerState) -> list[str]:
@@ -81,11 +112,22 @@ def human(view: FleetView) -> str:
     if view.reconciler is not None:
         lines += _reconciler(view.reconciler)
     clusters = [
-        [c.name, c.mode or "-", c.ready, c.heartbeat or "-", _short(c.rendered_commit)]
+        [c.name, c.mode or "-", c.ready, _capacity(c.capacity), c.heartbeat or "-"]
+        + [_short(c.rendered_commit)]
         + ([_yes_no(c.synced), str(c.drifted), str(len(c.errors))] if c.reported else ["-"] * 3)
         for c in view.clusters
     ]
-    header = ["CLUSTER", "MODE", "READY", "HEARTBEAT", "APPLIED", "SYNCED", "DRIFTED", "ERRORS"]
+    header = [
+        "CLUSTER",
+        "MODE",
+        "READY",
+        "CAPACITY",
+        "HEARTBEAT",
+        "APPLIED",
+        "SYNCED",
+        "DRIFTED",
+        "ERRORS",
+    ]
     lines += _table(header, clusters) if clusters else ["no clusters"]
     resources = [
         [
@@ -102,6 +144,7 @@ def human(view: FleetView) -> str:
     header = ["RESOURCE", "CLUSTERS", "SCHEDULED", "READY", "HEALTH", "APPLIED"]
     lines += _table(header, resources) if resources else ["no resources"]
     problems = [f"{c.name}: {c.ready}: {c.message}" for c in view.clusters if c.ready != "True"]
+    problems += [p for c in view.clusters for p in _capacity_problem(c)]
     problems += [f"{c.name}: {e}" for c in view.clusters for e in c.errors]
     problems += [f"{r.key}: {r.error}" for r in view.resources if r.error]
     problems += [

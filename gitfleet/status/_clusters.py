@@ -9,6 +9,8 @@ current and the agent's last sync of it had no error (every manifest applied, no
 undeleted, the report readable); a cluster that applied the latest render with errors is not
 synced. A cluster whose agent refused the rendered commit it reports (`refused`: its signature
 did not verify) applied nothing of it: it is neither current nor synced.
+`capacity`: the nodes it reported and whether it collected them for that report
+(`model.capacity`): collected, empty (no nodes), the last known summary or the declared one.
 
 Ready follows Karmada's cluster controller (pkg/controllers/cluster/cluster_controller.go
 tryUpdateClusterHealth): a cluster whose agent has not reported within the grace period is
@@ -24,7 +26,7 @@ import datetime
 from collections.abc import Mapping
 from typing import Any
 
-from gitfleet.model import times
+from gitfleet.model import capacity, times
 from gitfleet.status import reports
 
 STALE_REASON = "ClusterStatusUnknown"
@@ -59,6 +61,8 @@ class ClusterRow:
     refused: str = ""
     """Why its agent refused the rendered commit it reported (its signature), nothing of
     which it applied; "" when it did not refuse it."""
+    capacity: capacity.Capacity | None = None
+    """Where the capacity it reported comes from (None: it has not reported)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -79,6 +83,7 @@ class ClusterRow:
             "drifted": self.drifted,
             "errors": list(self.errors),
             "refused": self.refused,
+            "capacity": self.capacity.to_json() if self.capacity is not None else None,
         }
 
 
@@ -150,6 +155,7 @@ def row(
         drifted=sum(1 for m in report.manifests if m.drifted),
         errors=errors,
         refused=report.refused,
+        capacity=capacity.of(report.status),
     )
 
 

@@ -121,6 +121,7 @@ def test_json_output_has_stable_keys(cli: Any, source: str) -> None:
     data = json.loads(result.output)
     assert sorted(data) == [
         "bindings",
+        "capacity",
         "decision",
         "dependencies",
         "diagnostics",

@@ -107,11 +107,12 @@ def test_human(fleet: GitRepo, cli: Invoke) -> None:
     assert lines[0].startswith("gitfleet/rendered at ")
     assert not any(line.startswith("reconciler") for line in lines)
     assert lines[2].split() == [
-        "CLUSTER", "MODE", "READY", "HEARTBEAT", "APPLIED", "SYNCED", "DRIFTED", "ERRORS",
+        "CLUSTER", "MODE", "READY", "CAPACITY", "HEARTBEAT", "APPLIED", "SYNCED", "DRIFTED",
+        "ERRORS",
     ]  # fmt: skip
     m1 = lines[3].split()
-    assert m1[:3] == ["m1", "Push", "True"] and m1[5:] == ["yes", "0", "0"]
-    assert lines[4].split() == ["m2", "Pull", "Unknown", "-", "-", "-", "-", "-"]
+    assert m1[:4] == ["m1", "Push", "True", "declared"] and m1[6:] == ["yes", "0", "0"]
+    assert lines[4].split() == ["m2", "Pull", "Unknown", "-", "-", "-", "-", "-", "-"]
     assert lines[6].split() == ["RESOURCE", "CLUSTERS", "SCHEDULED", "READY", "HEALTH", "APPLIED"]
     assert lines[7].split() == ["Deployment/shop/web", "2", "yes", "3/8", "Unknown", "1/2"]
     assert "m2: Unknown: its agent has not reported yet" in lines
@@ -191,7 +192,7 @@ def test_reconciler_last_seen_and_rendered(fleet: GitRepo, cli: Invoke) -> None:
     )
     assert [line.split(":")[0] for line in more] == ["  timings"]
     table = lines.index(next(line for line in lines if line.startswith("CLUSTER ")))
-    assert lines[table + 2].split() == ["m2", "Pull", "Unknown", "-", "-", "-", "-", "-"]
+    assert lines[table + 2].split() == ["m2", "Pull", "Unknown", "-", "-", "-", "-", "-", "-"]
 
 
 def test_reconciler_last_error(fleet: GitRepo, cli: Invoke) -> None:

@@ -73,8 +73,9 @@ def test_applied_and_synced_mean_the_same_for_push_and_pull(rendered: GitRepo, c
     assert clusters["pull"]["reportedCommit"] == rendered.git("rev-parse", "gitfleet/works/pull")
     assert clusters["push"]["reportedCommit"] == tip
     table = _table(cli)
-    assert table["push"][1:] == ["Push", "True", "2026-01-01T00:10:00Z", tip[:12], "yes", "0", "0"]
-    assert table["pull"][1:] == ["Pull", "True", "2026-01-01T00:10:00Z", tip[:12], "yes", "0", "0"]
+    for name, mode in (("push", "Push"), ("pull", "Pull")):
+        beat = "2026-01-01T00:10:00Z"
+        assert table[name][1:] == [mode, "True", "declared", beat, tip[:12], "yes", "0", "0"]
 
 
 def test_errors_are_not_synced(rendered: GitRepo, cli: Invoke) -> None:
@@ -82,7 +83,7 @@ def test_errors_are_not_synced(rendered: GitRepo, cli: Invoke) -> None:
     clusters = _clusters(cli)
     for name in ("push", "pull"):
         assert (clusters[name]["current"], clusters[name]["synced"]) == (True, False)
-        assert _table(cli)[name][5:] == ["no", "0", "2"]
+        assert _table(cli)[name][6:] == ["no", "0", "2"]
 
 
 def test_an_older_render_is_named_for_both(rendered: GitRepo, cli: Invoke) -> None:

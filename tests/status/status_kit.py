@@ -14,7 +14,7 @@ from typing import Any
 from gitfleet.agent import apply, identity, report
 from gitfleet.gitstore import repository
 from gitfleet.gitstore import status as status_refs
-from gitfleet.model import cluster, meta, policy, work
+from gitfleet.model import capacity, cluster, meta, policy, work
 from gitfleet.model.origin import Origin
 
 NOW = "2026-01-01T00:10:00Z"
@@ -82,6 +82,34 @@ def report_files(
         report.CLUSTER_FILE: report.encode(summary),
         report.WORKS_FILE: report.encode(report.works_document(result)),
     }
+
+
+def capacity_status(
+    nodes: tuple[int, int] | None, cpu: str | None = None, *, unavailable: str = ""
+) -> cluster.ClusterStatus:
+    """A ready cluster as its agent reports its capacity: `nodes` (ready, total) and `cpu`
+    allocatable listed now, or, when `unavailable` says why they could not be, the summaries
+    kept from an earlier report (`nodes` None: there was none)."""
+    summary = None
+    if nodes is not None:
+        allocatable = {"cpu": cpu, "memory": "64Gi", "pods": "110"} if cpu else None
+        summary = cluster.ResourceSummary(allocatable=allocatable)
+    reason = capacity.SUMMARY_UNAVAILABLE if unavailable else capacity.SUMMARY_COLLECTED
+    collected = meta.Condition(
+        type=capacity.SUMMARY_CONDITION,
+        status="False" if unavailable else "True",
+        reason=reason,
+        message=unavailable or "collected nodes and pods from the cluster",
+    )
+    ready = ready_status()
+    return dataclasses.replace(
+        ready,
+        conditions=(*ready.conditions, collected),
+        node_summary=None
+        if nodes is None
+        else cluster.NodeSummary(ready_num=nodes[0], total_num=nodes[1]),
+        resource_summary=summary,
+    )
 
 
 def no_room_status() -> cluster.ClusterStatus:

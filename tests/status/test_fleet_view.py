@@ -231,8 +231,9 @@ def test_the_json_keys() -> None:
     assert doc["reconciler"] is None
     assert doc["observedAt"] == "2026-01-01T00:10:30Z"
     assert sorted(doc["clusters"][0]) == [
-        "applied", "converged", "current", "drifted", "errors", "heartbeat", "manifests",
-        "message", "mode", "name", "ready", "reason", "refused", "renderedCommit", "reported",
+        "applied", "capacity", "converged", "current", "drifted", "errors", "heartbeat",
+        "manifests", "message", "mode", "name", "ready", "reason", "refused", "renderedCommit",
+        "reported",
         "reportedCommit", "synced",
     ]  # fmt: skip
     resource = doc["resources"][0]
