@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 
 WRITE_VERBS = frozenset({"create", "update", "patch", "delete", "deletecollection"})
 DEFAULT_WATCH_SECONDS = 1800
+NOT_FOUND_PAGE = "404 page not found\n"
+"""What the API server answers, as plain text, under a group version it does not serve."""
 _HEARTBEAT_SECONDS = 1.0
 _TRUE = ("true", "1")
 
@@ -145,6 +147,8 @@ class Api:
                 document = self.store.catalog.resource_list(group, version)
             return self._discovery(request, document)
         with self.store.lock:
+            if self.store.catalog.resource_list(group, version) is None:
+                return Response(404, NOT_FOUND_PAGE)
             target = self._target(group, version, rest)
         return self._dispatch(request, target)
 
@@ -381,7 +385,22 @@ class Api:
             if content_type == "application/apply-patch+yaml" and not request.query.get(
                 "fieldManager"
             ):
-                raise _errors.bad_request("fieldManager is required for apply requests")
+                raise _errors.ApiError(
+                    422,
+                    'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is'
+                    " required for apply patch",
+                    details={
+                        "group": "meta.k8s.io",
+                        "kind": "PatchOptions",
+                        "causes": [
+                            {
+                                "reason": "FieldValueRequired",
+                                "message": "Required value: is required for apply patch",
+                                "field": "fieldManager",
+                            }
+                        ],
+                    },
+                )
             obj, created = registry.patch(
                 resource,
                 target.version,

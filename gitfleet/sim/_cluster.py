@@ -227,7 +227,9 @@ class SimCluster(_Started):
         self.token = token or secrets.token_hex(16)
         self.kubernetes_version = kubernetes_version
         self.store = _store.Store(history=event_history)
-        self.registry = _registry.Registry(self.store, seed=name)
+        self.registry = _registry.Registry(
+            self.store, seed=name, kubernetes_version=kubernetes_version
+        )
         self.controller = _controller.Controller(self.registry, ready_delay=ready_delay)
         self.api = _api.Api(
             self.registry, kubernetes_version=kubernetes_version, after_write=self.controller.step

@@ -38,10 +38,11 @@ class ApiError(Exception):
         reason: str | None = None,
         details: _json.Obj | None = None,
     ) -> None:
+        """`reason` "" leaves it out, as the server does for errors it does not classify."""
         super().__init__(message)
         self.code = code
         self.message = message
-        self.reason = reason or REASONS.get(code, "Unknown")
+        self.reason = REASONS.get(code, "Unknown") if reason is None else reason
         self.details = details
 
     def status(self) -> _json.Obj:
@@ -51,9 +52,10 @@ class ApiError(Exception):
             "metadata": {},
             "status": "Failure",
             "message": self.message,
-            "reason": self.reason,
             "code": self.code,
         }
+        if self.reason:
+            body["reason"] = self.reason
         if self.details is not None:
             body["details"] = self.details
         return body

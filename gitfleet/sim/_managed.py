@@ -147,10 +147,8 @@ def apply(
     write: Write,
     *,
     force: bool,
-    describe: tuple[str, str, str],
 ) -> _json.Obj:
-    """The object after `write.manager` applies `config` to `live` (None: not there yet).
-    `describe` is (group, plural, name) for the conflict Status."""
+    """The object after `write.manager` applies `config` to `live` (None: not there yet)."""
     config = _strip_nulls(config)
     entries = decode(live)
     applied = _fieldset(config, write)
@@ -166,7 +164,7 @@ def apply(
             if _fields.get(current, path) != _fields.get(config, path):
                 conflicts.append((entry, path))
     if conflicts and not force:
-        raise _conflict_error(conflicts, describe)
+        raise _conflict_error(conflicts)
     for entry, path in conflicts:
         entry.fields.discard(path)
     merged: _json.Obj = _patch.merge(
@@ -206,14 +204,20 @@ def _strip_nulls(value: Any) -> Any:
     return value
 
 
-def _conflict_error(
-    conflicts: list[tuple[Entry, _fields.Path]], describe: tuple[str, str, str]
-) -> _errors.ApiError:
-    group, plural, name = describe
+def _manager_named(entry: Entry) -> str:
+    """How a conflict names a manager: an updater with the API version it wrote through, an
+    applier by name alone (apiserver fieldmanager/internal/conflict.go printManager)."""
+    if entry.operation == APPLY:
+        return f'"{entry.manager}"'
+    return f'"{entry.manager}" using {entry.api_version}'
+
+
+def _conflict_error(conflicts: list[tuple[Entry, _fields.Path]]) -> _errors.ApiError:
+    """409 Conflict with a cause per field; like the API server's, its details name no object."""
     causes = [
         {
-            "type": "FieldManagerConflict",
-            "message": f'conflict with "{entry.manager}" using {entry.api_version}',
+            "reason": "FieldManagerConflict",
+            "message": f"conflict with {_manager_named(entry)}",
             "field": _fields.describe(path),
         }
         for entry, path in conflicts
@@ -221,6 +225,4 @@ def _conflict_error(
     lines = [f"{cause['message']}: {cause['field']}" for cause in causes]
     count = len(conflicts)
     message = f"Apply failed with {count} conflict{'s' if count > 1 else ''}: " + "\n".join(lines)
-    return _errors.ApiError(
-        409, message, details=_errors.object_details(group, plural, name, causes=causes)
-    )
+    return _errors.ApiError(409, message, details={"causes": causes})

@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from gitfleet.sim import (
+    _apply_keys,
     _defaults,
     _errors,
     _json,
@@ -73,9 +74,12 @@ class Registry:
         store: _store.Store,
         *,
         seed: str,
+        kubernetes_version: str = "",
         clock: Callable[[], datetime.datetime] | None = None,
     ) -> None:
         self.store = store
+        self.kubernetes_version = kubernetes_version
+        """The version the cluster claims: its apply refuses what that version refuses."""
         self.clock = clock or (lambda: datetime.datetime.now(datetime.UTC))
         self._random = random.Random(seed)
         self._next_service_ip = 1
@@ -94,7 +98,9 @@ class Registry:
     def resource(self, group: str, version: str, plural: str) -> _resources.ResourceType:
         found = self.store.catalog.find(group, version, plural)
         if found is None:
-            raise _errors.ApiError(404, "the server could not find the requested resource")
+            raise _errors.ApiError(
+                404, "the server could not find the requested resource", details={}
+            )
         return found
 
     def existing(self, resource: _resources.ResourceType, namespace: str, name: str) -> _json.Obj:
@@ -417,6 +423,7 @@ class Registry:
         ):
             raise _errors.bad_request("apply configurations must set apiVersion and kind")
         config = self.check_body(resource, version, document, namespace)
+        _apply_keys.check(config, self.kubernetes_version)
         if config["metadata"].get("name", name) != name:
             raise _errors.bad_request(
                 f"the name of the object ({config['metadata'].get('name')}) does not match the "
@@ -424,8 +431,7 @@ class Registry:
             )
         config["metadata"]["name"] = name
         live = self.store.get(resource.group, resource.plural, namespace, name)
-        describe = (resource.group, resource.plural, name)
-        merged = _managed.apply(live, config, write, force=force, describe=describe)
+        merged = _managed.apply(live, config, write, force=force)
         if live is None:
             if write.subresource:
                 raise _errors.not_found(resource.group, resource.plural, name)

@@ -4,17 +4,20 @@ Covers: apply creates (201) and records an Apply entry whose fieldsV1 lists exac
 applied fields; re-applying the same configuration changes nothing (same resourceVersion);
 a changed value updates; a field the manager stops applying is removed, unless another
 manager also owns it; a different value for another manager's field is a 409 Conflict
-naming the manager and the field, and `force=true` takes the field over; two managers each
-own their own container of one list (keyed by name); a YAML body; missing fieldManager is a
-400; a create without apply records an Update entry for its manager; apply to the status
-subresource.
+naming the manager (with the API version it wrote through when it updated, not applied)
+and the field, and `force=true` takes the field over; two managers each own their own
+container of one list (keyed by name); a YAML body; missing fieldManager is a 422 on
+PatchOptions; a create without apply records an Update entry for its manager; apply to the
+status subresource; a port without `protocol` is refused as the claimed Kubernetes version
+refuses it (container ports before 1.20, Service ports before 1.21).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from simfixture import RunningSim, config_map, deployment, failure, raw, status_of
+import pytest
+from simfixture import RunningSim, SimFactory, config_map, deployment, failure, raw, status_of
 
 
 def _apply(sim: RunningSim, body: dict[str, Any], manager: str, force: bool = False) -> Any:
@@ -76,12 +79,32 @@ def test_conflicting_value_is_a_conflict_naming_manager_and_field(
     body = deployment(replicas=5)
     error = failure(lambda: _apply(sim_cluster, body, "autoscaler"))
     status = status_of(error)
-    causes = {(c["field"], c["message"]) for c in status["details"]["causes"]}
     assert (error.status, status["reason"]) == (409, "Conflict")
-    assert (".spec.replicas", 'conflict with "gitfleet" using apps/v1') in causes
+    assert status["details"] == {
+        "causes": [
+            {
+                "reason": "FieldManagerConflict",
+                "message": 'conflict with "gitfleet"',
+                "field": ".spec.replicas",
+            }
+        ]
+    }
+    assert (
+        status["message"]
+        == 'Apply failed with 1 conflict: conflict with "gitfleet": .spec.replicas'
+    )
     assert (
         sim_cluster.objects.get("apps/v1", "Deployment", "web", "default")["spec"]["replicas"] == 2
     )
+
+
+def test_a_conflict_with_an_updater_names_its_api_version(sim_cluster: RunningSim) -> None:
+    sim_cluster.resource("v1", "ConfigMap").create(
+        body=config_map("cfg", a="1"), namespace="default"
+    )
+    error = failure(lambda: _apply(sim_cluster, config_map("cfg", a="2"), "gitfleet"))
+    (cause,) = status_of(error)["details"]["causes"]
+    assert cause["message"].endswith('" using v1')
 
 
 def test_same_value_is_shared_without_conflict(sim_cluster: RunningSim) -> None:
@@ -159,7 +182,11 @@ def test_apply_needs_a_field_manager(sim_cluster: RunningSim) -> None:
         body=config_map("y"),
         headers={"Content-Type": "application/apply-patch+yaml"},
     )
-    assert (status, body["reason"]) == (400, "BadRequest")
+    assert (status, body["reason"]) == (422, "Invalid")
+    assert body["message"] == (
+        'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for'
+        " apply patch"
+    )
 
 
 def test_plain_writes_record_update_entries(sim_cluster: RunningSim) -> None:
@@ -213,3 +240,46 @@ def test_apply_to_status_changes_only_status(sim_cluster: RunningSim) -> None:
 def test_apply_into_missing_namespace_is_not_found(sim_cluster: RunningSim) -> None:
     error = failure(lambda: _apply(sim_cluster, config_map("x", "nowhere"), "gitfleet"))
     assert error.status == 404
+
+
+OMITS = 'element 0: associative list with keys has an element that omits key field "protocol"'
+
+
+@pytest.mark.parametrize(
+    ("version", "kind", "refused"),
+    [
+        pytest.param(
+            "v1.19.16",
+            "Deployment",
+            f'.spec.template.spec.containers[name="web"].ports: {OMITS}',
+            id="1.19 container port",
+        ),
+        pytest.param("v1.20.2", "Deployment", None, id="1.20 container port"),
+        pytest.param(
+            "v1.20.2",
+            "Service",
+            f".spec.ports: {OMITS} (and doesn't have default value)",
+            id="1.20 service port",
+        ),
+        pytest.param("v1.21.0", "Service", None, id="1.21 service port"),
+    ],
+)
+def test_apply_of_a_port_without_protocol_follows_the_claimed_version(
+    make_sim_cluster: SimFactory, version: str, kind: str, refused: str | None
+) -> None:
+    running = make_sim_cluster("old", kubernetes_version=version)
+    body = deployment() if kind == "Deployment" else {
+        "apiVersion": "v1", "kind": "Service", "metadata": {"name": "web", "namespace": "default"},
+        "spec": {"ports": [{"port": 80}]},
+    }  # fmt: skip
+    if kind == "Deployment":
+        body["spec"]["template"]["spec"]["containers"][0]["ports"] = [{"containerPort": 80}]
+    if refused is None:
+        assert _apply(running, body, "gitfleet").metadata.name == "web"
+        return
+    status = status_of(failure(lambda: _apply(running, body, "gitfleet")))
+    assert (status["code"], status["message"]) == (
+        500,
+        f"failed to create typed patch object: {refused}",
+    )
+    assert "reason" not in status

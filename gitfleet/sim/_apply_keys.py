@@ -1,0 +1,80 @@
+"""Key fields server-side apply requires before the API server learned their defaults.
+
+Apply builds a typed object from the configuration before anything is defaulted, and a list
+merged by keys (`listType=map`) needs every key of every element. `protocol` is a key of
+container ports and of Service ports, and users leave it out (it defaults to TCP). Kubernetes
+1.20 declared the default of container ports' `protocol` (structured-merge-diff 4.0.2 fills
+key defaults; its message gained "(and doesn't have default value)" then), Kubernetes 1.21 that
+of Service ports (kubernetes/kubernetes#98576). Before that the apply fails with 500 and the
+error of the first element found, as a real server of the version the cluster claims answers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from gitfleet.sim import _errors, _json
+
+CONTAINER_PORTS_DEFAULTED = (1, 20)
+SERVICE_PORTS_DEFAULTED = (1, 21)
+
+_POD_SPECS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("v1", "Pod"): ("spec",),
+    ("v1", "PodTemplate"): ("template", "spec"),
+    ("v1", "ReplicationController"): ("spec", "template", "spec"),
+    ("apps/v1", "Deployment"): ("spec", "template", "spec"),
+    ("apps/v1", "StatefulSet"): ("spec", "template", "spec"),
+    ("apps/v1", "DaemonSet"): ("spec", "template", "spec"),
+    ("apps/v1", "ReplicaSet"): ("spec", "template", "spec"),
+    ("batch/v1", "Job"): ("spec", "template", "spec"),
+    ("batch/v1", "CronJob"): ("spec", "jobTemplate", "spec", "template", "spec"),
+    ("batch/v1beta1", "CronJob"): ("spec", "jobTemplate", "spec", "template", "spec"),
+}
+"""Where each built-in kind that runs pods keeps its pod spec (the agent's native defaults
+keep the same table: the simulator imports nothing else of gitfleet)."""
+
+_VERSION = re.compile(r"v?(\d+)\.(\d+)")
+
+
+def release(kubernetes_version: str) -> tuple[int, int] | None:
+    """(major, minor) of a version such as `v1.20.2` (None: not a version, taken as current)."""
+    found = _VERSION.match(kubernetes_version)
+    return (int(found.group(1)), int(found.group(2))) if found else None
+
+
+def _ports(obj: _json.Obj, before: tuple[int, int]) -> Iterator[tuple[str, Any]]:
+    """(path, ports) of each keyed list of ports the release `before` cannot default."""
+    key = (obj.get("apiVersion", ""), obj.get("kind", ""))
+    if key == ("v1", "Service") and before < SERVICE_PORTS_DEFAULTED:
+        yield ".spec.ports", _json.dig(obj, "spec", "ports")
+    path = _POD_SPECS.get(key)
+    if path is None or before >= CONTAINER_PORTS_DEFAULTED:
+        return
+    spec = _json.dig(obj, *path)
+    if not isinstance(spec, dict):
+        return
+    where = "." + ".".join(path)
+    for field in ("initContainers", "containers"):
+        for container in spec.get(field) or []:
+            if isinstance(container, dict):
+                name = container.get("name", "")
+                yield f'{where}.{field}[name="{name}"].ports', container.get("ports")
+
+
+def check(config: _json.Obj, kubernetes_version: str) -> None:
+    """Refuse an apply configuration as the API server of `kubernetes_version` does."""
+    found = release(kubernetes_version)
+    if found is None:
+        return
+    suffix = " (and doesn't have default value)" if found >= CONTAINER_PORTS_DEFAULTED else ""
+    for path, ports in _ports(config, found):
+        for index, port in enumerate(ports if isinstance(ports, list) else []):
+            if isinstance(port, dict) and port.get("protocol") is None:
+                raise _errors.ApiError(
+                    500,
+                    f"failed to create typed patch object: {path}: element {index}: associative"
+                    f' list with keys has an element that omits key field "protocol"{suffix}',
+                    reason="",
+                )

@@ -1,0 +1,182 @@
+"""The simulated member answers as a real kube-apiserver of the version it claims, request by
+request, with the same assertions on both (the real one from the tier of real API servers).
+
+Aspects covered:
+- server-side apply of a Service port without `protocol`: before Kubernetes 1.21 a 500 with the
+  server's own message and no reason; from 1.21 it applies; a container port without it
+  applies from 1.20;
+- the agent's apply (native defaults first) applies that Service on both;
+- an apply conflict with another applier: 409, the manager named without an API version, the
+  causes under `reason`, no object in the details;
+- an apply without fieldManager: 422 on PatchOptions;
+- a group version the server does not serve: 404 with a plain-text page; a resource a served
+  group version lacks: 404 Status with empty details.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import realk8s
+import realk8s_session
+import yaml
+
+from gitfleet import errors, sim
+from gitfleet.agent import kube, native_defaults
+
+NAMESPACE = "answers"
+APPLY = "application/apply-patch+yaml"
+SERVICE = kube.ResourceType("v1", "Service", "services", namespaced=True)
+KINDS = [pytest.param("sim", id="sim"), pytest.param("real", id="real", marks=pytest.mark.realk8s)]
+
+
+@pytest.fixture(name="member", params=KINDS)
+def member_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[kube.KubeClient]:
+    """An administrator's client of a member with namespace `answers`: a simulated cluster
+    claiming the real tier's version, or a server of the tier."""
+    if request.param == "sim":
+        cluster = sim.SimCluster("alpha", kubernetes_version=realk8s.KUBERNETES_VERSION)
+        cluster.start()
+        request.addfinalizer(cluster.stop)
+        kubeconfig = tmp_path / "alpha.yaml"
+        cluster.kubeconfig(kubeconfig)
+    else:
+        tier: realk8s_session.Kubeconfig = request.getfixturevalue("real_tier")
+        kubeconfig = tier(realk8s_session.CLUSTERS[0], "admin")
+    client = kube.KubeClient(kubeconfig, retry=kube.NO_WAIT)
+    namespace = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NAMESPACE}}
+    client.apply(kube.ResourceType("v1", "Namespace", "namespaces", False), namespace, manager="t")
+    yield client
+    client.close()
+
+
+def _minor(client: kube.KubeClient) -> int:
+    return int(str(client.get_path("/version")["minor"]).rstrip("+"))
+
+
+def _answer(client: kube.KubeClient, method: str, path: str, **options: Any) -> tuple[int, Any]:
+    """(HTTP status, body) of one request, errors included."""
+    try:
+        return client.request(method, path, "request", **options)
+    except errors.ClusterAPIError as error:
+        return error.code, error.status
+
+
+def _apply(
+    client: kube.KubeClient, path: str, body: dict[str, Any], manager: str | None = "first"
+) -> tuple[int, Any]:
+    query = {"fieldManager": manager} if manager else None
+    return _answer(
+        client, "PATCH", path, body=yaml.safe_dump(body), content_type=APPLY, query=query
+    )
+
+
+def _service(name: str, port: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": {"name": name, "namespace": NAMESPACE},
+        "spec": {
+            "selector": {"app": name},
+            "ports": [{"name": "a", "port": 80, **port}, {"name": "b", "port": 81}],
+        },
+    }
+
+
+def _services(name: str = "") -> str:
+    return f"/api/v1/namespaces/{NAMESPACE}/services" + (f"/{name}" if name else "")
+
+
+def test_a_service_port_without_protocol(member: kube.KubeClient) -> None:
+    code, body = _apply(member, _services("web"), _service("web", {"protocol": "TCP"}))
+    if _minor(member) >= 21:
+        assert code in (200, 201)
+        return
+    assert code == 500
+    assert body == {
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": "failed to create typed patch object: .spec.ports: element 1: associative"
+        ' list with keys has an element that omits key field "protocol" (and doesn\'t have'
+        " default value)",
+        "code": 500,
+    }
+
+
+def test_a_container_port_without_protocol(member: kube.KubeClient) -> None:
+    labels = {"app": "web"}
+    pod = {"metadata": {"labels": labels}, "spec": {"containers": [
+        {"name": "web", "image": "nginx", "ports": [{"containerPort": 80}]}
+    ]}}  # fmt: skip
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": NAMESPACE},
+        "spec": {"selector": {"matchLabels": labels}, "template": pod},
+    }
+    path = f"/apis/apps/v1/namespaces/{NAMESPACE}/deployments/web"
+    assert _apply(member, path, deployment)[0] in (200, 201)
+
+
+def test_the_agent_applies_a_service_without_protocol(member: kube.KubeClient) -> None:
+    manifest = _service("agent", {})
+    applied, _ = member.apply(SERVICE, native_defaults.fill(manifest), manager="gitfleet")
+    assert [p["protocol"] for p in applied["spec"]["ports"]] == ["TCP", "TCP"]
+
+
+def test_an_apply_conflict(member: kube.KubeClient) -> None:
+    path = f"/api/v1/namespaces/{NAMESPACE}/configmaps/settings"
+    config = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}}
+    assert _apply(member, path, {**config, "data": {"a": "1"}})[0] in (200, 201)
+    code, body = _apply(member, path, {**config, "data": {"a": "2"}}, manager="second")
+    assert code == 409
+    assert body == {
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": 'Apply failed with 1 conflict: conflict with "first": .data.a',
+        "reason": "Conflict",
+        "details": {
+            "causes": [
+                {
+                    "reason": "FieldManagerConflict",
+                    "message": 'conflict with "first"',
+                    "field": ".data.a",
+                }
+            ]
+        },
+        "code": 409,
+    }
+
+
+def test_an_apply_without_field_manager(member: kube.KubeClient) -> None:
+    code, body = _apply(member, _services("nameless"), _service("nameless", {}), manager=None)
+    assert (code, body["reason"]) == (422, "Invalid")
+    assert body["message"] == (
+        'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for'
+        " apply patch"
+    )
+    assert body["details"]["causes"] == [
+        {
+            "reason": "FieldValueRequired",
+            "message": "Required value: is required for apply patch",
+            "field": "fieldManager",
+        }
+    ]
+
+
+def test_what_is_not_served(member: kube.KubeClient) -> None:
+    unknown_group = _answer(member, "GET", f"/apis/example.com/v1/namespaces/{NAMESPACE}/gizmos/x")
+    assert unknown_group == (404, {"message": "404 page not found"})
+    code, body = _answer(member, "GET", f"/api/v1/namespaces/{NAMESPACE}/gizmos/x")
+    assert (code, body["message"], body["details"]) == (
+        404,
+        "the server could not find the requested resource",
+        {},
+    )
