@@ -125,15 +125,19 @@ def test_test_job_runs_the_readme_command_which_is_ci_run() -> None:
 
 def test_ci_run_runs_as_on_a_new_machine(tmp_path: Path) -> None:
     """.ci/run's set-up lines, run in a shell that has XDG settings and a home: the command
-    then sees a new, empty home and no XDG variable."""
+    then sees a new, empty home and no XDG variable, and the real-server tier's build cache of
+    the old home."""
     lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     set_up = [line for line in lines if line.startswith(("for ", "export ", "trap "))]
-    probe = "\n".join([*set_up, 'ls -A "$HOME" | wc -l; compgen -e | grep -c ^XDG_ || true'])
+    probe = "\n".join(
+        [*set_up, 'ls -A "$HOME" | wc -l; compgen -e | grep -c ^XDG_ || true',
+         'echo "$GITFLEET_REALK8S_CACHE"']
+    )  # fmt: skip
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)}
     (tmp_path / ".gitconfig").write_text("[user]\n\tname = someone\n")
     done = subprocess.run(["bash", "-c", probe], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["0", "0"]
+    assert done.stdout.split() == ["0", "0", f"{tmp_path}/.cache/gitfleet/realk8s"]
 
 
 @pytest.mark.parametrize("job", ["test", "lint"])

@@ -2,11 +2,11 @@
 
 Server-side apply merges a list of ports by its keys: a Service port by `port` and `protocol`,
 a container port by `containerPort` and `protocol`. Users leave `protocol` out (it defaults to
-TCP), and API servers before 1.20's late patches and 1.21 reject such an apply outright
-("associative list with keys has an element that omits key field \"protocol\""), where a
-client-side `kubectl apply` works. So the applier fills in `TCP` first, as Flux's apply layer
-does; on servers that default it themselves this changes nothing, since it is the value they
-would store.
+TCP), and API servers that do not yet know that default for server-side apply (container ports
+before 1.20, Service ports before 1.21) reject such an apply outright ("associative list with
+keys has an element that omits key field \"protocol\""), where a client-side `kubectl apply`
+works. So the applier fills in `TCP` first, as Flux's apply layer does; on servers that
+default it themselves this changes nothing, since it is the value they would store.
 """
 
 from __future__ import annotations
