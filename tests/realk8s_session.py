@@ -29,6 +29,11 @@ PULL_AGENT = realk8s.ServiceAccount("gitfleet-system", "gitfleet-agent")
 """The pull agent's identity in its printed manifests."""
 OBSERVER = realk8s.ServiceAccount("default", "observer")
 """An identity with no permissions until a test grants some."""
+SERVER_KINDS = [
+    pytest.param("sim", id="sim"),
+    pytest.param("real", id="real", marks=pytest.mark.realk8s),
+]
+"""Parameters of a fixture that gives a simulated API server, then a real one."""
 
 Kubeconfig = Callable[[str, str], Path]
 """`kubeconfig(cluster, user)`: a kubeconfig for the administrator ("admin") or a service

@@ -131,10 +131,8 @@ _IDENTITY = {
     "GIT_COMMITTER_NAME": "user", "GIT_COMMITTER_EMAIL": "user@example.com",
 }  # fmt: skip
 
-KINDS = [pytest.param("sim", id="sim"), pytest.param("real", id="real", marks=pytest.mark.realk8s)]
 
-
-@pytest.fixture(name="story", scope="module", params=KINDS)
+@pytest.fixture(name="story", scope="module", params=realk8s_session.SERVER_KINDS)
 def story_fixture(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Story]:

@@ -30,10 +30,9 @@ from gitfleet.agent import kube, native_defaults
 NAMESPACE = "answers"
 APPLY = "application/apply-patch+yaml"
 SERVICE = kube.ResourceType("v1", "Service", "services", namespaced=True)
-KINDS = [pytest.param("sim", id="sim"), pytest.param("real", id="real", marks=pytest.mark.realk8s)]
 
 
-@pytest.fixture(name="member", params=KINDS)
+@pytest.fixture(name="member", params=realk8s_session.SERVER_KINDS)
 def member_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[kube.KubeClient]:
     """An administrator's client of a member with namespace `answers`: a simulated cluster
     claiming the real tier's version, or a server of the tier."""
