@@ -13,10 +13,12 @@ path as on the rendered branch, so a file means the same in either ref. Their co
 only when that folder changed; a cluster that left the fleet gets one commit with no files, so
 its agent prunes from a complete desired state instead of guessing from a missing ref.
 Every commit carries the trailers `Source-Commit` and `Gitfleet-Render`, and those trailers are
-what makes a commit a render: a publication builds only on renders. When the branch or a cluster
-ref is at any other commit (reset to a source commit, say), it refuses (`ForeignHistoryError`,
-saying how to recover) rather than make that history the rendered one, unless asked for a new
-history, which replaces each such ref with a parentless render.
+what makes a commit a render: a publication builds only on renders. A cluster ref's commit also
+names its cluster (`Gitfleet-Cluster`), so that, once signed, it cannot pass for another
+cluster's (the agents check it, `agent.verify`); a rendered-branch commit names none. When the
+branch or a cluster ref is at any other commit (reset to a source commit, say), it refuses
+(`ForeignHistoryError`, saying how to recover) rather than make that history the rendered one,
+unless asked for a new history, which replaces each such ref with a parentless render.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ CARRIED_TRAILERS = (ALLOW_PRUNE_TRAILER,)
 """Trailers of the source commit copied onto the rendered and per-cluster commits, so that an
 agent which can read only its own cluster's ref still sees them."""
 RENDER_TRAILER = "Gitfleet-Render"
+CLUSTER_TRAILER = "Gitfleet-Cluster"
 
 
 def branch_ref(branch: str) -> str:
@@ -443,8 +446,9 @@ def _publish_clusters(
         if adopted and state is not None and state.tree == trees[-1].id:
             continue
         parents = [state.commit] if adopted and state is not None else []
+        named = [*trailers, (CLUSTER_TRAILER, name)]
         made = objects.commit_object(
-            trees[-1].id, parents, who, f"render {source} for {name}", trailers, fmt
+            trees[-1].id, parents, who, f"render {source} for {name}", named, fmt
         )
         new_objects.extend([*trees, made])
         moves.append(refs.Move(ref, made.id, state.commit if state else None))

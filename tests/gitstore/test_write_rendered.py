@@ -2,7 +2,8 @@
 
 Aspects covered:
 - the first publication creates the branch and one ref per cluster, each holding only its own
-  `works/<cluster>/` folder, every commit with the Source-Commit and Gitfleet-Render trailers;
+  `works/<cluster>/` folder, every commit with the Source-Commit and Gitfleet-Render trailers,
+  a cluster ref's commit also with Gitfleet-Cluster naming its cluster;
 - the tip reads back: trailers, every file's blob id, contents on demand;
 - the same files again make no commit and move no ref;
 - a change commits on top of the tip and moves only the changed cluster's ref;
@@ -48,9 +49,12 @@ def test_first_publication(repo: repository.Repository) -> None:
         "works/east/kustomization.yaml",
         "works/east/shop/Deployment.apps/web.yaml",
     ]
-    for commit in (done.commit, *done.clusters.values()):
+    rendering = [f"Source-Commit: {1:040x}", "Gitfleet-Render: 0.1.0"]
+    trailers = git(repo, "log", "-1", "--format=%(trailers:only)", done.commit)
+    assert trailers.splitlines() == rendering
+    for name, commit in done.clusters.items():
         trailers = git(repo, "log", "-1", "--format=%(trailers:only)", commit)
-        assert trailers.splitlines() == [f"Source-Commit: {1:040x}", "Gitfleet-Render: 0.1.0"]
+        assert trailers.splitlines() == [*rendering, f"Gitfleet-Cluster: {name}"]
     assert git(repo, "rev-parse", "refs/heads/gitfleet/works/west") == done.clusters["west"]
     tip = rendered.read_tip(repo, BRANCH)
     assert tip is not None
@@ -161,4 +165,5 @@ def test_source_allow_prune_trailer_reaches_every_cluster_ref(repo: repository.R
         "Source-Commit": source,
         "Gitfleet-Render": "0.1.0",
         "Gitfleet-Allow-Prune": "east",
+        "Gitfleet-Cluster": "east",
     }
