@@ -17,6 +17,12 @@ then fetches what is new:
   must allow filters (`uploadpack.allowFilter`) and speak protocol version 2, which lets a
   client ask for any object by id.
 
+To tell whether a commit follows the one last applied (`follows`, for `verify`), the copy
+fetches that one by id when it lacks it, then deepens the history of the new commit (`git
+fetch --deepen`, by id; commits alone on a sparse copy), doubling the depth each time, until it
+reaches that commit or holds the whole history. A new commit on top of the last is one small
+fetch; a ref moved to an older render costs its history, once.
+
 Whatever was fetched, the folder is then checked object by object (`git rev-list --objects
 --missing=print`, lazy fetching off): a folder with an object missing is `complete=False`, and
 the agent does not take it as its desired state (see `pull`).
@@ -31,11 +37,12 @@ import logging
 import os
 import subprocess
 import tempfile
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
 from gitfleet.errors import RefConflictError, SourceError
-from gitfleet.gitstore import remote, rendered, repository, status
+from gitfleet.gitstore import lineage, remote, rendered, repository, status
 from gitfleet.model.origin import Origin
 
 log = logging.getLogger(__name__)
@@ -90,6 +97,8 @@ class ClusterRemote:
         self.sparse = sparse
         self.mirror = remote.Mirror(url, cache)
         self.path = self.mirror.path
+        self._fetching = threading.Lock()
+        """One fetch at a time: the agent's looks and its worker's history checks."""
         self._configure([("remote.origin.url", self.mirror.url), *settings])
 
     def _configure(self, settings: list[tuple[str, str]]) -> None:
@@ -135,7 +144,7 @@ class ClusterRemote:
 
     def _fetch(self, *args: str, stdin: bytes | None = None) -> int:
         """Run one fetch; the bytes of the pack it received."""
-        with tempfile.TemporaryDirectory(prefix="gitfleet-fetch-") as folder:
+        with self._fetching, tempfile.TemporaryDirectory(prefix="gitfleet-fetch-") as folder:
             trace = Path(folder) / "pack"
             done = self._git(*args, stdin=stdin, trace=trace)
             self._check(done, "cannot fetch")
@@ -224,6 +233,34 @@ class ClusterRemote:
         done = self._git("rev-list", "--objects", "--missing=print", folder)
         listing = self._check(done, f"cannot list {self.cluster}'s folder").decode()
         return sorted(line[1:] for line in listing.splitlines() if line.startswith("?"))
+
+    def follows(self, commit: str, base: str) -> bool:
+        """`lineage.follows` on the copy, once it holds `base` and enough of the history of
+        `commit` (see the module docstring); `SourceError` when that cannot be fetched."""
+        only = ["--filter=tree:0"] if self.sparse else []
+        by_id = ("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", *only)
+        if not self._has(base):
+            try:
+                self._fetch(*by_id, "--depth=1", REMOTE, base)
+            except SourceError as exc:  # gone from the remote: `lineage` says it is unreadable
+                log.info("cluster %s: %s not fetched: %s", self.cluster, base, exc)
+        depth = 1
+        while self._has(base) and self._git("merge-base", "--is-ancestor", base, commit).returncode:
+            before = self._count(commit)
+            self._fetch(*by_id, f"--deepen={depth}", REMOTE, commit)
+            if self._count(commit) == before:
+                break
+            depth *= 2
+        repo = self.open()
+        try:
+            return lineage.follows(repo, commit, base)
+        finally:
+            repo.close()
+
+    def _count(self, commit: str) -> int:
+        """How many commits of the history of `commit` the copy holds."""
+        done = self._git("rev-list", "--count", commit)
+        return int(self._check(done, f"cannot read the history of {commit}").decode())
 
     def push_status(self, ref: str, new: str, expected: str | None) -> None:
         """Move the remote's status ref to `new` by compare-and-swap. When another writer

@@ -128,6 +128,8 @@ class SyncResult:
     reasons), "" when it was not."""
     guard_refused: bool = False
     """The prune guard refused the sync (`error` says why)."""
+    last_applied: str = ""
+    """When refused: the commit applied before, which the cluster keeps ("" when none)."""
 
     @property
     def converged(self) -> bool:

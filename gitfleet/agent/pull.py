@@ -16,9 +16,11 @@ So nothing is ever applied, let alone pruned, from a fetch that failed or a comm
 arrive whole: the last complete commit stays the desired state, and drift is still repaired
 while the remote is down. A remote that cannot be reached is looked at with exponential backoff;
 a force-pushed ref is simply the next desired state (with `allowed_signers`, only if the
-reconciler signed it: see `verify`). On a start the agent resumes from what it
-finds: the status ref's last report (so a restart writes nothing new), the cluster's inventory
-(read by the applier), and, when the remote is down, the last complete commit of its copy.
+reconciler signed it for this cluster, and it follows the commit last applied: see `verify`).
+On a start the agent resumes from what it finds: the status ref's last report (so a restart
+writes nothing new, and the commit it names as applied is the one to follow), the cluster's
+inventory (read by the applier), and, when the remote is down, the last complete commit of its
+copy.
 
 `once()` does one look and one sync; `run()` loops until `stop()`.
 """
@@ -137,6 +139,7 @@ class PullAgent:
             clock=clock,
             counts=counts,
             alive=self.alive,
+            follows=self.remote.follows if settings.allowed_signers else None,
         )
 
     def _read_status(self) -> None:
@@ -191,7 +194,8 @@ class PullAgent:
             return False
         trailers = rendered.commit_trailers(self.repo, commit) or {}
         commit_info = works.RenderedCommit(commit=commit, trailers=trailers, clusters=(self.name,))
-        refusal = verify.check(self.repo, commit, self.settings.allowed_signers)
+        cluster = None if self.settings.sparse else self.name
+        refusal = verify.check(self.repo, commit, self.settings.allowed_signers, cluster=cluster)
         self.current = fleet.Round(commit_info, (), refusal=refusal)
         log.info("cluster %s: desired state is now %s", self.name, commit)
         return True

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
+import functools
 import logging
 import threading
 import time
@@ -26,7 +27,7 @@ import yaml
 
 from gitfleet import errors
 from gitfleet.agent import apply, fleet, kube, verify, worker
-from gitfleet.gitstore import remote, rendered, repository, status, tree
+from gitfleet.gitstore import lineage, remote, rendered, repository, status, tree
 from gitfleet.model import loaded, yamllimits
 from gitfleet.model.origin import Origin
 from gitfleet.monitor import health, metrics
@@ -149,7 +150,8 @@ class PushAgent:
             round_ = fleet.resolve(
                 self.repo.repo, self.repo.path, tip, self.settings.kubeconfig_dir
             )
-            refusal = verify.check(self.repo.repo, tip, self.settings.allowed_signers)
+            allowed = self.settings.allowed_signers
+            refusal = verify.check(self.repo.repo, tip, allowed, cluster=None)
             return dataclasses.replace(round_, refusal=refusal)
         except errors.GitfleetError as exc:
             log.warning("cannot read %s: %s", self.branch, exc)
@@ -157,9 +159,10 @@ class PushAgent:
 
     def _worker(self, target: fleet.Target) -> worker.ClusterWorker:
         settings = self.settings
+        repo = self.repo.open()
         return worker.ClusterWorker(
             target,
-            repo=self.repo.open(),
+            repo=repo,
             current=lambda: self.current,
             move=self.repo.move,
             retry=settings.retry,
@@ -168,6 +171,7 @@ class PushAgent:
             clock=self.clock,
             counts=self.counts,
             alive=self.alive,
+            follows=functools.partial(lineage.follows, repo) if settings.allowed_signers else None,
         )
 
     def _staff(self, round_: fleet.Round) -> None:

@@ -11,8 +11,11 @@ The ref `refs/heads/gitfleet/status/<cluster>` holds two files (DESIGN.md sectio
   `apiVersion`, `kind`, `namespace`, `name`, whether it is `applied`, its `health`
   (Healthy, Unhealthy, Unknown), the `status` the interpreter reflects, the `message` of a
   failure and the fields found `drifted` by this sync; then `pendingDeletions`, leftovers whose
-  deletion failed; and `refused`, the reason a rendered commit was not applied at all (its
-  signature, see `verify`).
+  deletion failed; and `refused`, the reason a rendered commit was not applied at all (see
+  `verify`), with `lastAppliedCommit`, the one the cluster keeps.
+
+What the report names as applied (`last_applied`: `renderedCommit`, or `lastAppliedCommit`
+after a refusal) is where a restarted agent takes up its check that it never goes backwards.
 
 A report is written only when it says something new: when either file changed (the heartbeat
 time aside), or when the last heartbeat is older than the heartbeat interval. A fresh agent
@@ -24,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import logging
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -38,6 +42,7 @@ log = logging.getLogger(__name__)
 CLUSTER_FILE = status.CLUSTER_FILE
 WORKS_FILE = "works.yaml"
 HEARTBEAT_KEY = "heartbeatTime"
+_COMMIT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 
 def _ref_fields(ref: identity.ObjectRef) -> dict[str, str]:
@@ -75,6 +80,8 @@ def works_document(result: apply.SyncResult) -> dict[str, Any]:
         doc["error"] = result.error
     if result.refused:
         doc["refused"] = result.refused
+    if result.refused and result.last_applied:
+        doc["lastAppliedCommit"] = result.last_applied
     pending = [
         {**_ref_fields(p.ref), "message": p.message}
         for p in result.pruned
@@ -108,6 +115,13 @@ def _decode(data: bytes | None) -> dict[str, Any]:
     except yaml.YAMLError:
         return {}
     return found if isinstance(found, dict) else {}
+
+
+def last_applied(files: Mapping[str, bytes]) -> str | None:
+    """The commit a status ref's report says was applied last, None when it names none."""
+    doc = _decode(files.get(WORKS_FILE))
+    found = doc.get("lastAppliedCommit" if doc.get("refused") else "renderedCommit")
+    return found if isinstance(found, str) and _COMMIT_ID.fullmatch(found) else None
 
 
 Write = Callable[[Mapping[str, bytes], str], None]

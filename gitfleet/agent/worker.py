@@ -72,10 +72,13 @@ class ClusterWorker:
         clock: Callable[[], float] = time.time,
         counts: metrics.AgentMetrics | None = None,
         alive: health.Health | None = None,
+        follows: verify.Follows | None = None,
     ) -> None:
         """`repo` is the worker's own handle (closed with it); `current` gives the round to
         sync to; `move` publishes the status ref elsewhere (a remote); `counts` and `alive`
-        are the agent's metrics and health (by default, the worker's own, served by nobody)."""
+        are the agent's metrics and health (by default, the worker's own, served by nobody);
+        `follows`, when verifying, tells whether a commit may be applied after the last one
+        (`verify`)."""
         self.target = target
         self.name = target.name
         self.repo = repo
@@ -102,6 +105,10 @@ class ClusterWorker:
         )
         if self.reporter.last_beat is not None:
             self.counts.heartbeat(self.name, self.reporter.last_beat)
+        self.follows = follows
+        self.applied = report.last_applied(stored.files if stored else {})
+        """The rendered commit last applied: no commit that does not follow it is."""
+        self._history: tuple[tuple[str, str | None], verify.Refusal | None] | None = None
         self.thread: threading.Thread | None = None
 
     # ---- one round ---------------------------------------------------------------------
@@ -178,10 +185,13 @@ class ClusterWorker:
 
     def _sync(self, round_: fleet.Round) -> tuple[apply.SyncResult, bool]:
         """The sync's result, and whether the cluster answered (`kube.ConfigurationError`
-        when the agent cannot use its access to it). A refused rendered commit is not read,
-        and nothing is written to the cluster."""
-        if round_.refusal is not None:
-            return self._refused(round_, round_.refusal), self._reachable()
+        when the agent cannot use its access to it). A refused rendered commit (its
+        signature, or one that does not follow the commit last applied) is not read, and
+        nothing is written to the cluster."""
+        refusal = round_.refusal or self._rollback(round_.rendered.commit)
+        if refusal is not None:
+            return self._refused(round_, refusal), self._reachable()
+        self.applied = round_.rendered.commit
         work_set = round_.work_set(self.repo, self.name)
         client = self._client()
         try:
@@ -214,7 +224,20 @@ class ClusterWorker:
 
     def _refused(self, round_: fleet.Round, refusal: verify.Refusal) -> apply.SyncResult:
         log.error("cluster %s: %s", self.name, refusal.message)
-        return dataclasses.replace(self._skipped(round_, refusal.message), refused=refusal.reason)
+        return dataclasses.replace(
+            self._skipped(round_, refusal.message),
+            refused=refusal.reason,
+            last_applied=self.applied or "",
+        )
+
+    def _rollback(self, commit: str) -> verify.Refusal | None:
+        """Why `commit` does not follow the commit last applied (checked once per pair)."""
+        if self.follows is None:
+            return None
+        key = (commit, self.applied)
+        if self._history is None or self._history[0] != key:
+            self._history = (key, verify.rollback(commit, self.applied, self.follows))
+        return self._history[1]
 
     def _reachable(self) -> bool:
         """Whether the cluster answers (`kube.ConfigurationError` when the agent cannot use

@@ -135,7 +135,8 @@ def _sync_options(func: F) -> F:
         options.allowed_signers_option(
             "--allowed-signers",
             ALLOWED_SIGNERS_ENV,
-            "Apply only rendered commits signed by a key listed here",
+            "Apply only rendered commits signed by a key listed here, meant for the cluster"
+            " and not older than the commit last applied",
         ),
         options.output_option,
         options.metrics_address_option,

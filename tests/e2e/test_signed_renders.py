@@ -17,7 +17,15 @@ Aspects covered:
 - `gitfleet reconcile --verify-source-signers`: an unsigned source commit is reported and not
   rendered (exit 1); a signed one is rendered, and with `--signing-key` its render and the
   reconciler's status ref are signed;
-- without `--allowed-signers`, agents apply an unsigned render and warn that they do not check.
+- without `--allowed-signers`, agents apply an unsigned render and warn that they do not check;
+- a replayed render: a pull agent's ref pointed at another cluster's signed commit, and the
+  rendered branch pointed at a cluster ref's, are refused (`WrongCluster`);
+- a rollback: both refs moved back to an older signed render (of the same history, or its
+  first, parentless commit) is refused (`Rollback`), also by agents started afresh (from the
+  status ref; the pull agent with an empty cache), and a newer render is applied again;
+- what goes forward is applied: successive renders (some never seen by the agents), a cluster
+  added later, a cluster ref deleted and written again, and `render --new-history` after the
+  refs were reset; a cluster ref's commits chain on each other.
 """
 
 from __future__ import annotations
@@ -39,6 +47,8 @@ __all__ = ["make_sim_cluster_fixture"]
 
 CLUSTERS = ("p1", "q1")
 FRESH = ("--grace", "1e9")
+START = 1_780_000_000
+"""The committer time of the first render; each render is a minute later."""
 
 
 def _keygen(folder: Path, name: str) -> str:
@@ -65,10 +75,13 @@ def keys_fixture(tmp_path: Path) -> Path:
     return folder
 
 
-def _source(replicas: int) -> str:
-    clusters = [make_cluster(name) for name in CLUSTERS]
-    clusters[1]["spec"]["syncMode"] = "Pull"
-    placement = {"clusterAffinity": {"clusterNames": list(CLUSTERS)}}
+def _source(replicas: int, names: tuple[str, ...]) -> str:
+    """Push cluster p1 and Pull clusters q…, each running `replicas` of web."""
+    clusters = [make_cluster(name) for name in names]
+    for each in clusters:
+        if each["metadata"]["name"].startswith("q"):
+            each["spec"]["syncMode"] = "Pull"
+    placement = {"clusterAffinity": {"clusterNames": list(names)}}
     docs = [
         *clusters,
         make_object("v1", "Namespace", "shop"),
@@ -82,27 +95,44 @@ class Fleet:
     """The source checkout (`source/`), its bare remote (`remote.git`), the member clusters;
     commands run from the test's folder, with relative paths."""
 
-    def __init__(self, git_repo: Any, cli: Any, members: dict[str, RunningSim]) -> None:
+    def __init__(
+        self,
+        git_repo: Any,
+        cli: Any,
+        members: dict[str, RunningSim],
+        monkeypatch: pytest.MonkeyPatch,
+    ) -> None:
         self.repo = git_repo
         self.cli = cli
         self.members = members
+        self.monkeypatch = monkeypatch
+        self.renders = 0
 
     def git(self, *args: str) -> str:
         found: str = self.repo.git(*args)
         return found
 
-    def commit(self, replicas: int, *, sign_with: str | None = None) -> str:
-        self.repo.commit({"fleet.yaml": _source(replicas)}, f"web: {replicas} replicas")
+    def commit(
+        self, replicas: int, *, sign_with: str | None = None, clusters: tuple[str, ...] = CLUSTERS
+    ) -> str:
+        self.repo.commit({"fleet.yaml": _source(replicas, clusters)}, f"web: {replicas} replicas")
         if sign_with is not None:
             key = Path("keys", sign_with).resolve()
             self.git("-c", "gpg.format=ssh", "-c", f"user.signingKey={key}",
                      "commit", "-q", "--amend", "--no-edit", "-S")  # fmt: skip
         return self.git("rev-parse", "HEAD")
 
-    def render(self, replicas: int, key: str | None) -> None:
-        self.commit(replicas)
+    def render(
+        self, replicas: int, key: str | None, *options: str, clusters: tuple[str, ...] = CLUSTERS
+    ) -> None:
+        """Commit the source and render it, a minute after the last render."""
+        self.commit(replicas, clusters=clusters)
+        self.renders += 1
+        for who, value in (("NAME", "reconciler"), ("EMAIL", "reconciler@fleet"),
+                           ("DATE", f"@{START + 60 * self.renders} +0000")):  # fmt: skip
+            self.monkeypatch.setenv(f"GIT_COMMITTER_{who}", value)
         signing = ("--signing-key", f"keys/{key}") if key else ()
-        done = self.cli("render", "--repo", "source", *signing)
+        done = self.cli("render", "--repo", "source", *signing, *options)
         assert done.exit_code == 0, done.output
         self.publish()
 
@@ -118,12 +148,16 @@ class Fleet:
             "agent", "push", "--repo", "remote.git", "--kubeconfig-dir", "kubeconfigs",
             "--cache-dir", "cache/push", "--once", "-o", "json", *check,
         )  # fmt: skip
-        pull = self.cli(
-            "agent", "pull", "--repo", "remote.git", "--cluster", "q1",
-            "--kubeconfig", "kubeconfigs/q1.yaml", "--cache-dir", "cache/q1", "--once",
-            "-o", "json", *check,
+        return {"p1": push, "q1": self.pull("q1", allowed)}
+
+    def pull(self, cluster: str, allowed: str | None = "both", cache: str = "") -> Any:
+        """The pull agent of `cluster` once, its Git copy in `cache` (default: cache/CLUSTER)."""
+        check = ("--allowed-signers", f"keys/{allowed}") if allowed else ()
+        return self.cli(
+            "agent", "pull", "--repo", "remote.git", "--cluster", cluster,
+            "--kubeconfig", f"kubeconfigs/{cluster}.yaml", "--cache-dir",
+            cache or f"cache/{cluster}", "--once", "-o", "json", *check,
         )  # fmt: skip
-        return {"p1": push, "q1": pull}
 
     def replicas(self, cluster: str) -> int | None:
         web = self.members[cluster].objects.get("apps/v1", "Deployment", "web", "shop")
@@ -160,7 +194,7 @@ def fleet_fixture(
 ) -> Fleet:
     members = {name: make_sim_cluster(name) for name in CLUSTERS}
     monkeypatch.chdir(tmp_path)
-    return Fleet(git_repo, cli, members)
+    return Fleet(git_repo, cli, members, monkeypatch)
 
 
 def _converged(results: dict[str, Any]) -> dict[str, bool]:
@@ -288,3 +322,109 @@ def test_reconcile_renders_only_signed_source_commits(fleet: Fleet) -> None:
     assert tip.strip() == signed
     assert fleet.signature("gitfleet/rendered") == "G reconciler@fleet"
     assert fleet.signature(status.status_ref("_reconciler")) == "G reconciler@fleet"
+
+
+BRANCH = rendered.branch_ref("gitfleet/rendered")
+Q1 = rendered.cluster_ref("q1")
+
+
+def _point(fleet: Fleet, ref: str, commit: str) -> None:
+    """What someone with write access can do with signed commits alone: force-push one of
+    them to `ref`."""
+    fleet.git("push", "-q", "-f", "origin", f"{commit}:{ref}")
+
+
+def _tips(fleet: Fleet) -> dict[str, str]:
+    """Where the remote's rendered branch and q1's ref are."""
+    return {ref: fleet.git("--git-dir=../remote.git", "rev-parse", ref) for ref in (BRANCH, Q1)}
+
+
+def _refused(results: dict[str, Any]) -> dict[str, str]:
+    return {n: json.loads(r.stdout)["clusters"][0]["refused"] for n, r in results.items()}
+
+
+def test_another_clusters_signed_render_is_refused(fleet: Fleet) -> None:
+    fleet.render(4, key="old")
+    assert _converged(fleet.agents()) == {"p1": True, "q1": True}
+    p1_commit = fleet.git("rev-parse", rendered.cluster_ref("p1"))
+    _point(fleet, Q1, p1_commit)
+    _point(fleet, BRANCH, fleet.git("rev-parse", Q1))
+    results = fleet.agents()
+    assert _refused(results) == {"p1": "WrongCluster", "q1": "WrongCluster"}
+    assert (fleet.replicas("p1"), fleet.replicas("q1")) == (4, 4)
+    assert (
+        f"refused {p1_commit}: it is a render for cluster p1, read from cluster q1's ref"
+        in (fleet.works_report("q1")["error"])
+    )
+    assert (
+        "a render for cluster q1, read from a ref of the whole fleet"
+        in (fleet.works_report("p1")["error"])
+    )
+    assert {n: r["refused"] for n, r in fleet.status().items()} == {
+        "p1": "WrongCluster",
+        "q1": "WrongCluster",
+    }
+
+
+def test_a_ref_rolled_back_to_an_older_signed_render_is_refused(fleet: Fleet) -> None:
+    history = []
+    for replicas in (4, 6, 8):
+        fleet.render(replicas, key="old")
+        assert _converged(fleet.agents()) == {"p1": True, "q1": True}
+        history.append(_tips(fleet))
+    for older in history[1], history[0]:  # a render of the history, then its first commit
+        for ref, commit in older.items():
+            _point(fleet, ref, commit)
+        results = fleet.agents()
+        assert _refused(results) == {"p1": "Rollback", "q1": "Rollback"}
+        assert (fleet.replicas("p1"), fleet.replicas("q1")) == (8, 8)
+    report = fleet.works_report("q1")
+    assert (report["renderedCommit"], report["lastAppliedCommit"]) == (
+        history[0][Q1], history[2][Q1],
+    )  # fmt: skip
+    assert f"does not descend from {history[2][Q1]}, the commit last applied" in report["error"]
+    assert fleet.works_report("p1")["lastAppliedCommit"] == history[2][BRANCH]
+    assert {n: r["refused"] for n, r in fleet.status().items()} == dict.fromkeys(
+        CLUSTERS, "Rollback"
+    )
+    # An agent with no copy of its own learns what it applied from its status ref.
+    assert _refused({"q1": fleet.pull("q1", cache="cache/new-q1")}) == {"q1": "Rollback"}
+
+    fleet.render(10, key="old")
+    assert _converged(fleet.agents()) == {"p1": True, "q1": True}
+    assert (fleet.replicas("p1"), fleet.replicas("q1")) == (10, 10)
+
+
+def test_what_goes_forward_is_applied(fleet: Fleet, make_sim_cluster: SimFactory) -> None:
+    fleet.render(4, key="old")
+    assert _converged(fleet.agents()) == {"p1": True, "q1": True}
+    first = _tips(fleet)
+    fleet.render(5, key="old")  # never seen by the agents
+    fleet.render(6, key="old")
+    assert _converged(fleet.agents()) == {"p1": True, "q1": True}
+    assert (fleet.replicas("p1"), fleet.replicas("q1")) == (6, 6)
+    chain = fleet.git("log", "--format=%H", Q1).splitlines()
+    assert len(chain) == 3
+    assert chain[-1] == first[Q1]
+
+    fleet.members["q2"] = make_sim_cluster("q2")
+    fleet.render(7, key="old", clusters=("p1", "q1", "q2"))
+    assert fleet.pull("q2").exit_code == 0
+    assert _converged(fleet.agents()) == {"p1": True, "q1": True}
+    assert (fleet.replicas("q1"), fleet.replicas("q2")) == (7, 7)
+
+    # The reconciler writes a deleted cluster ref again, as a new, parentless history.
+    fleet.git("update-ref", "-d", Q1)
+    fleet.git("push", "-q", "origin", f":{Q1}")
+    fleet.render(8, key="old", clusters=("p1", "q1", "q2"))
+    assert fleet.git("log", "--format=%P", Q1) == ""
+    assert _converged(fleet.agents()) == {"p1": True, "q1": True}
+    assert fleet.replicas("q1") == 8
+
+    # The documented recovery when the refs were reset to something else than a render.
+    for ref in (BRANCH, Q1):
+        fleet.git("update-ref", ref, "main")
+    fleet.render(9, "old", "--new-history", clusters=("p1", "q1", "q2"))
+    assert [fleet.git("log", "--format=%P", ref) for ref in (BRANCH, Q1)] == ["", ""]
+    assert _converged(fleet.agents()) == {"p1": True, "q1": True}
+    assert (fleet.replicas("p1"), fleet.replicas("q1")) == (9, 9)
