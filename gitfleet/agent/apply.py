@@ -17,8 +17,8 @@ manifest and every pruned object:
    phase, CRDs must be Established before custom resources are applied.
 5. Delete the leftovers, in reverse order, each only if it still carries gitfleet's labels;
    a refused delete stays in the inventory and is tried again next sync.
-6. Read back what was written, for health and reflected status (`health`), and store the
-   final inventory.
+6. Read back what was written, for health and reflected status (`health`) and the few fields
+   a report keeps (`observed`), and store the final inventory.
 
 A failure is confined to its object: the others go on, and the result says what failed and
 why. An immutable field (a workload's selector, a Job's template) is reported; the object is
@@ -45,6 +45,7 @@ from gitfleet.agent import (
     inventory,
     kube,
     native_defaults,
+    observed,
     order,
     prune,
     stamp,
@@ -105,6 +106,8 @@ class ObjectResult:
     """Fields found changed in the cluster (and put back), or `(object)` if it was deleted."""
     health: work.ResourceHealth = work.ResourceHealth.UNKNOWN
     status: Any = None
+    observed: Obj | None = None
+    """The fields of the live object a report keeps (`observed`), None when not read back."""
 
     @property
     def applied(self) -> bool:
@@ -553,7 +556,9 @@ class _Sync:
             seen = self.live.get(key)
             if result.applied and seen is not None:
                 found_health, status = health.observe(self.interpreter, seen)
-                self.results[key] = dataclasses.replace(result, health=found_health, status=status)
+                self.results[key] = dataclasses.replace(
+                    result, health=found_health, status=status, observed=observed.fields(seen)
+                )
 
     def _fetch(
         self, api_version: str, kind: str, refs: list[identity.ObjectRef]

@@ -9,7 +9,9 @@ The ref `refs/heads/gitfleet/status/<cluster>` holds two files (DESIGN.md sectio
 - `works.yaml`: `cluster`, `renderedCommit`, `sourceCommit`, `converged`, the `error` that
   stopped the sync if any, and `manifests`: for each file of the Work directory its `path`,
   `apiVersion`, `kind`, `namespace`, `name`, whether it is `applied`, its `health`
-  (Healthy, Unhealthy, Unknown), the `status` the interpreter reflects, the `message` of a
+  (Healthy, Unhealthy, Unknown), the `status` the interpreter reflects, `observed`: the few
+  fields of the live object `gitfleet get` prints (`agent.observed`: labels, creation time,
+  replicas, selector, containers' images, a Service's addresses), the `message` of a
   failure and the fields found `drifted` by this sync; then `pendingDeletions`, leftovers whose
   deletion failed; and `refused`, the reason a rendered commit was not applied at all (see
   `verify`), with `lastAppliedCommit`, the one the cluster keeps.
@@ -61,6 +63,8 @@ def _manifest(result: apply.ObjectResult) -> dict[str, Any]:
     }
     if result.status is not None:
         entry["status"] = result.status
+    if result.observed:
+        entry["observed"] = result.observed
     if result.message:
         entry["message"] = result.message
     if result.drift:

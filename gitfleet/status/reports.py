@@ -32,6 +32,9 @@ class ManifestReport:
     health: work.ResourceHealth
     status: Any = None
     """The status the interpreter reflected (None: none)."""
+    observed: dict[str, Any] | None = None
+    """The few fields of the live object the agent kept (`agent.observed`); None in reports
+    of agents that did not keep them."""
     message: str = ""
     """Why it failed, when it did."""
     drifted: tuple[str, ...] = ()
@@ -115,12 +118,14 @@ def _manifest(entry: Any, problems: list[str]) -> ManifestReport | None:
         problems.append(f"{WORKS_FILE}: a manifest without kind and name: {entry!r}"[:200])
         return None
     drifted = entry.get("drifted")
+    observed = entry.get("observed")
     return ManifestReport(
         path=_text(entry, "path"),
         key=_key(entry),
         applied=entry.get("applied") is True,
         health=_health(entry.get("health")),
         status=entry.get("status"),
+        observed=observed if isinstance(observed, dict) else None,
         message=_text(entry, "message"),
         drifted=tuple(str(f) for f in drifted) if isinstance(drifted, list) else (),
     )
