@@ -19,6 +19,7 @@ COMMANDS = {
     "render": "gitfleet.cli.render:render",
     "preview": "gitfleet.cli.preview:preview",
     "explain": "gitfleet.cli.explain:explain",
+    "get": "gitfleet.cli.get:get",
     "interpret": "gitfleet.cli.interpret:interpret",
     "reconcile": "gitfleet.cli.reconcile:reconcile",
     "agent": "gitfleet.cli.agent:agent",

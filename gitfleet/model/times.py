@@ -26,3 +26,32 @@ def text(moment: datetime.datetime) -> str:
 
 def later(moment: datetime.datetime, seconds: float) -> datetime.datetime:
     return moment + datetime.timedelta(seconds=seconds)
+
+
+def human_duration(seconds: float) -> str:
+    """A duration as kubectl prints an AGE (apimachinery's `duration.HumanDuration`). The
+    simulated cluster prints its own tables with its own copy: it imports nothing of gitfleet."""
+    whole = int(seconds)
+    if whole < -1:
+        return "<invalid>"
+    if whole < 0:
+        return "0s"
+    if whole < 120:
+        return f"{whole}s"
+    minutes, hours, days = whole // 60, whole // 3600, whole // 86400
+    if minutes < 10:
+        return f"{minutes}m{whole % 60}s" if whole % 60 else f"{minutes}m"
+    if minutes < 180:
+        return f"{minutes}m"
+    if hours < 8:
+        return f"{hours}h{minutes % 60}m" if minutes % 60 else f"{hours}h"
+    if hours < 48:
+        return f"{hours}h"
+    if hours < 24 * 8:
+        return f"{days}d{hours % 24}h" if hours % 24 else f"{days}d"
+    if hours < 24 * 365 * 2:
+        return f"{days}d"
+    years, rest = days // 365, days % 365
+    if hours < 24 * 365 * 8:
+        return f"{years}y{rest}d" if rest else f"{years}y"
+    return f"{years}y"

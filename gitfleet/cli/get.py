@@ -1,0 +1,201 @@
+"""`gitfleet get KIND [NAME]`: a kind's objects in every member cluster, as their agents last
+reported them (karmada-search, printed as `karmadactl get` prints it).
+
+KIND is spelled as kubectl accepts it (`explain.resolve_kind`): kind, plural or short name, any
+case, optionally group-qualified; the kinds known are Kubernetes' own, those the source defines
+or uses and those the agents reported. `-n` (default: the source's `defaultNamespace`, else
+`default`) or `-A`, `-l` in kubectl's selector syntax, `--cluster` (repeatable) narrow the
+list. The table has kubectl's columns for the kind with CLUSTER after NAME and ADOPTION last
+(`search.columns`); `-o wide` adds kubectl's wide columns; `-o json` / `-o yaml` print a
+kubectl List whose items carry `resource.karmada.io/cached-from-cluster`.
+
+`--live` reads Push clusters now, through the kubeconfigs in `--kubeconfig-dir` (`search.live`);
+Pull clusters, and Push clusters that cannot be read, are shown as last reported, each with a
+note on stderr saying so and why. Nothing found: kubectl's "No resources found" on stderr,
+exit 0; NAME found nowhere, an unknown KIND or a selector that does not parse: exit 1.
+"""
+
+from __future__ import annotations
+
+import datetime
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from gitfleet import errors, search
+from gitfleet.cli import explain, options
+from gitfleet.cli import output as out
+from gitfleet.model import labelquery
+from gitfleet.model.origin import Origin
+from gitfleet.model.template import ResourceTemplate
+from gitfleet.search import columns, read
+from gitfleet.status import reports
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)
+
+
+def _reported_kinds(found: Mapping[str, reports.ClusterReport]) -> list[ResourceTemplate]:
+    """The kinds the agents reported, as templates `resolve_kind` knows them by."""
+    seen = {(m.key.api_version, m.key.kind) for r in found.values() for m in r.manifests}
+    return [
+        ResourceTemplate({"apiVersion": v, "kind": k, "metadata": {}}, Origin("(reported)"))
+        for v, k in sorted(seen)
+    ]
+
+
+def _live(
+    fleet: read.Fleet, query: search.Query, kubeconfig_dir: Path, label_selector: str
+) -> tuple[list[search.Found], list[str]]:
+    """Every wanted cluster read live where it can be; the others from their reports."""
+    from gitfleet.search import live  # the kubernetes client: only for --live
+
+    names = sorted(n for n in set(fleet.modes) | set(fleet.reports) if query.wants_cluster(n))
+    found: list[search.Found] = []
+    notes: list[str] = []
+    read_live: set[str] = set()
+    for name in names:
+        outcome = live.read(name, fleet.modes.get(name, ""), kubeconfig_dir, query, label_selector)
+        if outcome.fallback:
+            notes.append(f"{name}: shown as last reported ({outcome.fallback})")
+        else:
+            read_live.add(name)
+            found += outcome.found
+    return search.merged(found, search.reported(fleet.reports, query, skip=read_live)), notes
+
+
+def _query(
+    token: str,
+    name: str,
+    fleet: read.Fleet,
+    namespace: str,
+    all_namespaces: bool,
+    selector: str,
+    clusters: Sequence[str],
+) -> search.Query:
+    templates = [*fleet.templates, *_reported_kinds(fleet.reports)]
+    try:
+        group, kind = explain.resolve_kind(token, templates)
+    except errors.UsageError as exc:
+        _fail(str(exc))
+    try:
+        parsed = labelquery.parse(selector)
+    except ValueError as exc:
+        _fail(f"-l {selector!r}: {exc}")
+    return search.Query(
+        group=group,
+        kind=kind,
+        name=name,
+        namespace=None if all_namespaces else (namespace or fleet.default_namespace),
+        selector=parsed,
+        clusters=frozenset(clusters),
+    )
+
+
+@click.command("get")
+@click.argument("kind")
+@click.argument("name", required=False, default="")
+@options.repo_option_saying("The Git repository: its status refs and its source at HEAD.")
+@click.option(
+    "-n",
+    "--namespace",
+    "namespace",
+    default="",
+    help="Namespace (default: defaultNamespace in gitfleet.yaml, else default).",
+)
+@click.option(
+    "-A", "--all-namespaces", "all_namespaces", is_flag=True, help="List every namespace."
+)
+@click.option("-l", "--selector", "selector", default="", help="Label selector (kubectl's syntax).")
+@click.option(
+    "--cluster",
+    "clusters",
+    multiple=True,
+    help="Only this member cluster (repeat for several).",
+)
+@click.option(
+    "--live",
+    is_flag=True,
+    help="Read Push clusters now through --kubeconfig-dir; Pull clusters as last reported.",
+)
+@click.option(
+    "--kubeconfig-dir",
+    "kubeconfig_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="With --live: a kubeconfig per Push cluster, <dir>/<cluster>.yaml.",
+)
+@options.cluster_repos_option(
+    "fetch each cluster's status ref from there into the repository first."
+)
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    type=click.Choice(["text", "wide", "json", "yaml"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+def get(
+    kind: str,
+    name: str,
+    repo: str,
+    namespace: str,
+    all_namespaces: bool,
+    selector: str,
+    clusters: tuple[str, ...],
+    live: bool,
+    kubeconfig_dir: Path | None,
+    cluster_repos: str | None,
+    output: str,
+) -> None:
+    """List KIND's objects in every member cluster (karmada-search)."""
+    if all_namespaces and namespace:
+        raise click.UsageError("-n and -A cannot be used together")
+    if live and kubeconfig_dir is None:
+        raise click.UsageError("--live needs --kubeconfig-dir")
+    if kubeconfig_dir is not None and not live:
+        raise click.UsageError("--kubeconfig-dir is only used with --live")
+    now = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
+    try:
+        fleet = read.fleet(repo, cluster_repos=cluster_repos)
+    except errors.InputError as error:
+        out.fail_input(error)
+    except errors.GitfleetError as error:
+        _fail(str(error))
+    query = _query(kind, name, fleet, namespace, all_namespaces, selector, clusters)
+    notes = list(fleet.notes)
+    unknown = sorted(set(clusters) - set(fleet.modes) - set(fleet.reports))
+    notes += [f"{c}: no such cluster (not declared, never reported)" for c in unknown]
+    if live:
+        assert kubeconfig_dir is not None
+        found, fallbacks = _live(fleet, query, kubeconfig_dir, selector)
+        notes += fallbacks
+    else:
+        found = search.reported(fleet.reports, query)
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
+    if name and not found:
+        _fail(f"{query.kind} {name!r} not found in any cluster")
+    if output in ("json", "yaml"):
+        out.emit(search.as_list(found), output, "")
+        return
+    if not found:
+        where = "" if all_namespaces else f" in {query.namespace} namespace"
+        click.echo(f"No resources found{where}.", err=True)
+        return
+    table = columns.rows(
+        found,
+        query.group,
+        query.kind,
+        now=now,
+        wide=output == "wide",
+        all_namespaces=all_namespaces,
+    )
+    click.echo(columns.layout(table), nl=False)

@@ -1,0 +1,230 @@
+"""kubectl's table for a kind, as `karmadactl get` prints it across clusters.
+
+The columns and cells follow kube-apiserver's printers (pkg/printers/internalversion/
+printers.go) for the kinds whose fields a report keeps: Deployment, StatefulSet, ReplicaSet,
+DaemonSet and Service; `-o wide` adds their priority-1 columns. Every other kind prints NAME
+and AGE. karmadactl puts CLUSTER after NAME and ADOPTION last (wide only for pods);
+`--all-namespaces` puts NAMESPACE first. Columns are laid out as kubectl's tab writer does: at
+least three spaces between them, at least six characters wide. AGE is counted from `now`.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from gitfleet import search
+from gitfleet.model import times
+
+NONE = "<none>"
+UNKNOWN = "<unknown>"
+PADDING = 3
+MIN_WIDTH = 6
+
+Cells = Callable[[Mapping[str, Any]], list[str]]
+
+
+def _dig(obj: Any, *path: str) -> Any:
+    for step in path:
+        if not isinstance(obj, Mapping):
+            return None
+        obj = obj.get(step)
+    return obj
+
+
+def _count(obj: Mapping[str, Any], *path: str) -> str:
+    value = _dig(obj, *path)
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else "0"
+
+
+def _desired(obj: Mapping[str, Any]) -> str:
+    """`spec.replicas`; an old report without it falls back on the observed count."""
+    value = _dig(obj, "spec", "replicas")
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return _count(obj, "status", "replicas")
+
+
+def _containers(obj: Mapping[str, Any]) -> list[str]:
+    found = _dig(obj, "spec", "template", "spec", "containers")
+    containers = [c for c in found if isinstance(c, Mapping)] if isinstance(found, list) else []
+    return [
+        ",".join(str(c.get("name", "")) for c in containers),
+        ",".join(str(c.get("image", "")) for c in containers),
+    ]
+
+
+def _selector(obj: Mapping[str, Any]) -> str:
+    """metav1.FormatLabelSelector: requirements sorted by key, `<none>` when empty."""
+    selector = _dig(obj, "spec", "selector")
+    if not isinstance(selector, Mapping):
+        return NONE
+    parts: list[tuple[str, str]] = []
+    labels = selector.get("matchLabels")
+    if isinstance(labels, Mapping):
+        parts += [(str(k), f"{k}={v}") for k, v in labels.items()]
+    expressions = selector.get("matchExpressions")
+    for expr in expressions if isinstance(expressions, list) else []:
+        if not isinstance(expr, Mapping):
+            continue
+        key, op = str(expr.get("key", "")), str(expr.get("operator", ""))
+        values = ",".join(sorted(str(v) for v in expr.get("values") or []))
+        spelled = {"In": f"{key} in ({values})", "NotIn": f"{key} notin ({values})"}
+        parts.append((key, spelled.get(op, key if op == "Exists" else f"!{key}")))
+    return ",".join(text for _, text in sorted(parts)) or NONE
+
+
+def _map_selector(value: Any) -> str:
+    """A plain key=value selector (a Service's, a node selector), sorted."""
+    if not isinstance(value, Mapping) or not value:
+        return NONE
+    return ",".join(f"{k}={value[k]}" for k in sorted(value))
+
+
+def _deployment(obj: Mapping[str, Any]) -> list[str]:
+    return [
+        f"{_count(obj, 'status', 'readyReplicas')}/{_desired(obj)}",
+        _count(obj, "status", "updatedReplicas"),
+        _count(obj, "status", "availableReplicas"),
+    ]
+
+
+def _stateful_set(obj: Mapping[str, Any]) -> list[str]:
+    return [f"{_count(obj, 'status', 'readyReplicas')}/{_desired(obj)}"]
+
+
+def _replica_set(obj: Mapping[str, Any]) -> list[str]:
+    return [
+        _desired(obj),
+        _count(obj, "status", "replicas"),
+        _count(obj, "status", "readyReplicas"),
+    ]
+
+
+def _daemon_set(obj: Mapping[str, Any]) -> list[str]:
+    fields = (
+        "desiredNumberScheduled",
+        "currentNumberScheduled",
+        "numberReady",
+        "updatedNumberScheduled",
+        "numberAvailable",
+    )
+    node_selector = _map_selector(_dig(obj, "spec", "template", "spec", "nodeSelector"))
+    return [*(_count(obj, "status", f) for f in fields), node_selector]
+
+
+def _external_ip(obj: Mapping[str, Any]) -> str:
+    kind = _dig(obj, "spec", "type") or "ClusterIP"
+    external = [str(ip) for ip in _dig(obj, "spec", "externalIPs") or []]
+    if kind == "ExternalName":
+        return str(_dig(obj, "spec", "externalName") or NONE)
+    if kind == "LoadBalancer":
+        ingress = _dig(obj, "status", "loadBalancer", "ingress") or []
+        found = [
+            str(i.get("ip") or i.get("hostname")) for i in ingress if isinstance(i, Mapping)
+        ] + external
+        return ",".join(found) if found else "<pending>"
+    return ",".join(external) if external else NONE
+
+
+def _ports(obj: Mapping[str, Any]) -> str:
+    ports = _dig(obj, "spec", "ports")
+    spelled = [
+        f"{p.get('port')}:{p['nodePort']}/{p.get('protocol', 'TCP')}"
+        if p.get("nodePort")
+        else f"{p.get('port')}/{p.get('protocol', 'TCP')}"
+        for p in (ports if isinstance(ports, list) else [])
+        if isinstance(p, Mapping)
+    ]
+    return ",".join(spelled) if spelled else NONE
+
+
+def _service(obj: Mapping[str, Any]) -> list[str]:
+    cluster_ip = _dig(obj, "spec", "clusterIP")
+    return [
+        str(_dig(obj, "spec", "type") or "ClusterIP"),
+        str(cluster_ip) if cluster_ip else NONE,
+        _external_ip(obj),
+        _ports(obj),
+    ]
+
+
+Printer = tuple[tuple[str, ...], Cells, tuple[str, ...], Cells]
+"""(columns between NAME and AGE, their cells, wide columns after AGE, their cells)."""
+
+
+def _no_cells(obj: Mapping[str, Any]) -> list[str]:
+    return []
+
+
+PRINTERS: Mapping[tuple[str, str], Printer] = {
+    ("apps", "Deployment"): (
+        ("READY", "UP-TO-DATE", "AVAILABLE"),
+        _deployment,
+        ("CONTAINERS", "IMAGES", "SELECTOR"),
+        lambda obj: [*_containers(obj), _selector(obj)],
+    ),
+    ("apps", "StatefulSet"): (("READY",), _stateful_set, ("CONTAINERS", "IMAGES"), _containers),
+    ("apps", "ReplicaSet"): (
+        ("DESIRED", "CURRENT", "READY"),
+        _replica_set,
+        ("CONTAINERS", "IMAGES", "SELECTOR"),
+        lambda obj: [*_containers(obj), _selector(obj)],
+    ),
+    ("apps", "DaemonSet"): (
+        ("DESIRED", "CURRENT", "READY", "UP-TO-DATE", "AVAILABLE", "NODE SELECTOR"),
+        _daemon_set,
+        ("CONTAINERS", "IMAGES", "SELECTOR"),
+        lambda obj: [*_containers(obj), _selector(obj)],
+    ),
+    ("", "Service"): (
+        ("TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)"),
+        _service,
+        ("SELECTOR",),
+        lambda obj: [_map_selector(_dig(obj, "spec", "selector"))],
+    ),
+}
+DEFAULT: Printer = ((), _no_cells, (), _no_cells)
+
+
+def age(obj: Mapping[str, Any], now: datetime.datetime) -> str:
+    created = _dig(obj, "metadata", "creationTimestamp")
+    moment = times.parse(created) if isinstance(created, str) else None
+    return UNKNOWN if moment is None else times.human_duration((now - moment).total_seconds())
+
+
+def rows(
+    found: Sequence[search.Found],
+    group: str,
+    kind: str,
+    *,
+    now: datetime.datetime,
+    wide: bool = False,
+    all_namespaces: bool = False,
+) -> list[list[str]]:
+    """The header, then a row per object."""
+    middle, cells, extra, extra_cells = PRINTERS.get((group, kind), DEFAULT)
+    adoption = wide or (group, kind) != ("", "Pod")
+    header = ["NAME", "CLUSTER", *middle, "AGE", *(extra if wide else ())]
+    header += ["ADOPTION"] if adoption else []
+    table = [(["NAMESPACE"] if all_namespaces else []) + header]
+    for f in found:
+        metadata = f.obj.get("metadata") or {}
+        row = [str(metadata.get("name", "")), f.cluster, *cells(f.obj), age(f.obj, now)]
+        row += extra_cells(f.obj) if wide else []
+        row += ["Y" if f.adopted else "N"] if adoption else []
+        table.append(([str(metadata.get("namespace") or "")] if all_namespaces else []) + row)
+    return table
+
+
+def layout(table: Sequence[Sequence[str]]) -> str:
+    """kubectl's tab writer: each column but the last padded to its widest cell plus three."""
+    if not table:
+        return ""
+    last = len(table[0]) - 1
+    widths = [max(MIN_WIDTH, max(len(r[i]) for r in table) + PADDING) for i in range(len(table[0]))]
+    return "".join(
+        "".join(cell if i == last else cell.ljust(widths[i]) for i, cell in enumerate(r)) + "\n"
+        for r in table
+    )

@@ -1,0 +1,220 @@
+"""`gitfleet get` (karmada-search) end to end: a source pushed to a bare remote, `gitfleet render`,
+the push agent for two Push clusters and a pull agent for a Pull cluster, on simulated members;
+then `gitfleet get` from another directory with `--repo` relative to it.
+
+Aspects covered:
+- a kind is listed across every cluster, in kubectl's columns with CLUSTER after NAME and
+  ADOPTION last, READY counted from what the agents reported; kind spelled as kubectl does
+  (`deploy`, `deployments.apps`, `Deployment`), a NAME narrows to one object;
+- `-l` in kubectl's selector syntax, `--cluster`, `-n`, `-A` (NAMESPACE first), `-o wide`
+  (containers, images, selector), a Service's columns;
+- `-o json`: a kubectl List, each item annotated with its cluster and holding the labels and
+  status reported, byte-identical from one run to the next; `-o yaml` the same List;
+- `--live`: Push clusters read through their kubeconfigs (an object nobody applied shows with
+  ADOPTION N), the Pull cluster shown as last reported with a note saying so;
+- bad input: an unknown kind (with a suggestion), a selector that does not parse, a NAME found
+  nowhere, a folder that is not a repository: exit 1 with a message; conflicting flags: exit 2.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from builders import make_cluster, make_deployment, make_object, make_policy, selector
+from simfixture import RunningSim, SimFactory, make_sim_cluster_fixture
+
+__all__ = ["make_sim_cluster_fixture"]
+
+PUSH, PULL = ("p1", "p2"), ("q1",)
+
+
+def _service() -> dict[str, Any]:
+    service = make_object("v1", "Service", "web", "shop", labels={"app": "web"})
+    service["spec"] = {"selector": {"app": "web"}, "ports": [{"port": 80, "protocol": "TCP"}]}
+    return service
+
+
+def _source() -> str:
+    clusters = [make_cluster(name) for name in (*PUSH, *PULL)]
+    clusters[-1]["spec"]["syncMode"] = "Pull"
+    docs = [
+        *clusters,
+        make_object("v1", "Namespace", "shop"),
+        make_deployment("web", replicas=2, labels={"app": "web", "tier": "front"}),
+        make_deployment("api", replicas=1, labels={"app": "api", "tier": "back"}),
+        _service(),
+        make_policy("shop", selector(), selector("Service", "v1")),
+    ]
+    return yaml.safe_dump_all(docs)
+
+
+class Fleet:
+    def __init__(self, git_repo: Any, remote: Path, cli: Any, members: dict[str, RunningSim]):
+        self.repo, self.remote, self.cli, self.members = git_repo, remote, cli, members
+        self.kubeconfigs = next(iter(members.values())).kubeconfig.parent
+        self.cache = remote.parent / "cache"
+
+    def agents(self) -> None:
+        url = f"file://{self.remote}"
+        push = self.cli(
+            "agent", "push", "--repo", url, "--kubeconfig-dir", str(self.kubeconfigs),
+            "--cache-dir", str(self.cache / "push"), "--once",
+        )  # fmt: skip
+        assert push.exit_code == 0, push.output
+        for name in PULL:
+            pull = self.cli(
+                "agent", "pull", "--repo", url, "--cluster", name,
+                "--kubeconfig", str(self.kubeconfigs / f"{name}.yaml"),
+                "--cache-dir", str(self.cache / name), "--once",
+            )  # fmt: skip
+            assert pull.exit_code == 0, pull.output
+
+    def get(self, *args: str, code: int = 0) -> Any:
+        done = self.cli("get", *args, "--repo", "../remote.git")
+        assert done.exit_code == code, done.output
+        return done
+
+
+@pytest.fixture(name="fleet")
+def fleet_fixture(
+    git_repo: Any,
+    bare_remote: Path,
+    cli: Any,
+    make_sim_cluster: SimFactory,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Fleet:
+    members = {name: make_sim_cluster(name) for name in (*PUSH, *PULL)}
+    git_repo.commit({"fleet.yaml": _source()}, "shop")
+    assert cli("render", "--repo", str(git_repo.path)).exit_code == 0
+    git_repo.git("push", "-q", "origin", "main", "+refs/heads/gitfleet/*:refs/heads/gitfleet/*")
+    fleet = Fleet(git_repo, bare_remote, cli, members)
+    fleet.agents()
+    for member in members.values():
+        member.cluster.settle()
+    fleet.agents()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    return fleet
+
+
+def _rows(text: str) -> list[list[str]]:
+    return [line.split() for line in text.splitlines()]
+
+
+def test_a_kind_is_listed_across_every_cluster(fleet: Fleet) -> None:
+    rows = _rows(fleet.get("deploy", "-n", "shop").stdout)
+    assert rows[0] == ["NAME", "CLUSTER", "READY", "UP-TO-DATE", "AVAILABLE", "AGE", "ADOPTION"]
+    assert [(r[0], r[1], r[2], r[3], r[4], r[6]) for r in rows[1:]] == [
+        ("api", "p1", "1/1", "1", "1", "Y"),
+        ("api", "p2", "1/1", "1", "1", "Y"),
+        ("api", "q1", "1/1", "1", "1", "Y"),
+        ("web", "p1", "2/2", "2", "2", "Y"),
+        ("web", "p2", "2/2", "2", "2", "Y"),
+        ("web", "q1", "2/2", "2", "2", "Y"),
+    ]
+    assert all(r[5] != "<unknown>" for r in rows[1:])
+    assert (
+        fleet.get("deployments.apps", "-n", "shop").stdout
+        == fleet.get("Deployment", "-n", "shop").stdout
+    )
+    one = _rows(fleet.get("deploy", "web", "-n", "shop").stdout)
+    assert [r[:2] for r in one[1:]] == [["web", "p1"], ["web", "p2"], ["web", "q1"]]
+
+
+def test_selectors_clusters_and_namespaces(fleet: Fleet) -> None:
+    front = _rows(fleet.get("deploy", "-n", "shop", "-l", "tier=front").stdout)
+    assert {r[0] for r in front[1:]} == {"web"}
+    both = _rows(fleet.get("deploy", "-n", "shop", "-l", "tier in (front,back),!canary").stdout)
+    assert len(both) == 7
+    assert fleet.get("deploy", "-n", "shop", "-l", "tier!=front,tier!=back").stderr == (
+        "No resources found in shop namespace.\n"
+    )
+    p1 = _rows(fleet.get("deploy", "-n", "shop", "--cluster", "p1").stdout)
+    assert [r[:2] for r in p1[1:]] == [["api", "p1"], ["web", "p1"]]
+    assert fleet.get("deploy").stderr == "No resources found in default namespace.\n"
+    everywhere = _rows(fleet.get("deploy", "-A", "--cluster", "q1").stdout)
+    assert everywhere[0][:3] == ["NAMESPACE", "NAME", "CLUSTER"]
+    assert [r[:3] for r in everywhere[1:]] == [["shop", "api", "q1"], ["shop", "web", "q1"]]
+
+
+def test_wide_and_service_columns(fleet: Fleet) -> None:
+    wide = _rows(fleet.get("deploy", "web", "-n", "shop", "-o", "wide", "--cluster", "p2").stdout)
+    assert wide[0][-4:] == ["CONTAINERS", "IMAGES", "SELECTOR", "ADOPTION"]
+    assert wide[1][-4:] == ["main", "nginx", "app=web", "Y"]
+    services = fleet.get("svc", "-n", "shop", "--cluster", "p1").stdout.splitlines()
+    assert services[0].split() == [
+        "NAME", "CLUSTER", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE", "ADOPTION"
+    ]  # fmt: skip
+    cells = services[1].split()
+    assert (cells[0], cells[1], cells[2], cells[4], cells[5]) == (
+        "web", "p1", "ClusterIP", "<none>", "80/TCP"
+    )  # fmt: skip
+
+
+def test_json_is_a_list_annotated_with_clusters_and_stable(fleet: Fleet) -> None:
+    first = fleet.get("deploy", "-n", "shop", "-o", "json").stdout
+    assert fleet.get("deploy", "-n", "shop", "-o", "json").stdout == first
+    listed = json.loads(first)
+    assert (listed["apiVersion"], listed["kind"]) == ("v1", "List")
+    items = listed["items"]
+    cached_from = "resource.karmada.io/cached-from-cluster"
+    where = [(i["metadata"]["name"], i["metadata"]["annotations"][cached_from]) for i in items]
+    assert where == [(n, c) for n in ("api", "web") for c in ("p1", "p2", "q1")]
+    web = items[-1]
+    assert web["metadata"]["labels"]["tier"] == "front"
+    assert web["metadata"]["labels"]["gitfleet.io/cluster"] == "q1"
+    assert web["spec"]["replicas"] == 2
+    assert web["status"]["readyReplicas"] == 2
+    as_yaml = yaml.safe_load(fleet.get("deploy", "-n", "shop", "-o", "yaml").stdout)
+    assert as_yaml == listed
+
+
+def test_live_reads_push_clusters_and_leaves_pull_ones_to_their_reports(fleet: Fleet) -> None:
+    stray = make_deployment("stray", replicas=1)
+    fleet.members["p1"].objects.put(stray)
+    args = ("deploy", "-n", "shop", "--live", "--kubeconfig-dir", str(fleet.kubeconfigs))
+    done = fleet.get(*args)
+    rows = _rows(done.stdout)
+    assert [(r[0], r[1], r[-1]) for r in rows[1:]] == [
+        ("api", "p1", "Y"),
+        ("api", "p2", "Y"),
+        ("api", "q1", "Y"),
+        ("stray", "p1", "N"),
+        ("web", "p1", "Y"),
+        ("web", "p2", "Y"),
+        ("web", "q1", "Y"),
+    ]
+    assert "note: q1: shown as last reported (a Pull cluster is not reachable from here)" in (
+        done.stderr
+    )
+    assert "stray" not in fleet.get("deploy", "-n", "shop").stdout
+    missing = fleet.get("deploy", "-n", "shop", "--live", "--kubeconfig-dir", "nowhere")
+    assert "note: p1: shown as last reported (no kubeconfig nowhere/p1.yaml)" in missing.stderr
+    assert len(_rows(missing.stdout)) == 7
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        pytest.param(("deploymnts",), 1, "did you mean deployment", id="unknown kind"),
+        pytest.param(("deploy", "-l", "a in b"), 1, "unable to parse", id="bad selector"),
+        pytest.param(("deploy", "nope", "-n", "shop"), 1, "not found", id="name found nowhere"),
+        pytest.param(("deploy", "-A", "-n", "shop"), 2, "cannot be used together", id="-n -A"),
+        pytest.param(("deploy", "--live"), 2, "--kubeconfig-dir", id="live without dir"),
+    ],
+)
+def test_bad_input(fleet: Fleet, args: tuple[str, ...], code: int, message: str) -> None:
+    done = fleet.get(*args, code=code)
+    assert message in done.output
+
+
+def test_not_a_repository(fleet: Fleet, tmp_path: Path) -> None:
+    done = fleet.cli("get", "deploy", "--repo", ".")
+    assert done.exit_code == 1
+    assert "not a Git repository" in done.output
