@@ -121,7 +121,8 @@ def _query(
 @click.option(
     "--live",
     is_flag=True,
-    help="Read Push clusters now through --kubeconfig-dir; Pull clusters as last reported.",
+    help="Read Push clusters now, each through its kubeconfig in --kubeconfig-dir (Pull"
+    " clusters: as last reported).",
 )
 @click.option(
     "--kubeconfig-dir",
