@@ -1,9 +1,11 @@
 -- JSON text of Lua values, as Karmada's runtime encodes them (layeh.com/gopher-json): a table with
 -- string keys is an object, one with keys 1..n an array, an empty table `[]`; mixed keys, holes,
--- a table met twice, functions and NaN are errors. Invalid UTF-8 becomes U+FFFD (`valid_utf8`),
--- as Go's encoder writes it. Loaded by sandbox.lua; Python parses the text (C speed, unlike
--- walking tables). Python's parsing is not under the sandbox's time limit, so one text holds at
--- most `max_values` values (each table, key and scalar counts).
+-- a table met twice, functions and NaN are errors. `valid_utf8` makes invalid UTF-8 U+FFFD, as
+-- Go's encoder writes it; the sandbox applies it only to a text Python cannot read (scanning
+-- every text would cost more than encoding it; cleaning a whole text cleans each string in it,
+-- as the bytes around a string are ASCII). Loaded by sandbox.lua; Python parses the text (C
+-- speed, unlike walking tables). Python's parsing is not under the sandbox's time limit, so one
+-- text holds at most `max_values` values (each table, key and scalar counts).
 
 local max_depth, max_values = ...
 
@@ -154,9 +156,7 @@ local function encode(v)
   put(v, 0)
   local text = concat(buf, "", 1, n)
   if n > 4096 then buf = {} end  -- do not keep a large document's pieces alive
-  -- Cleaning the whole text cleans each string as Go does: the bytes around a string are
-  -- ASCII, so no sequence, valid or not, runs past its end.
-  return valid_utf8(text)
+  return text
 end
 
 return {encode = encode, valid_utf8 = valid_utf8}

@@ -534,7 +534,7 @@ local function on_error(err)
   return {message = clipped(err), line = script_line(2)}
 end
 
-local last
+local last, left  -- what the last entry point returned, and the budget its call left
 
 local function keep(...)
   last = {n = select("#", ...), ...}
@@ -542,7 +542,7 @@ local function keep(...)
 end
 
 local function finish(ok, ...)
-  remaining = huge
+  left, remaining = remaining, huge
   if not ok then
     local e = ...
     if type(e) == "table" then return keep(false, e.message, e.line) end
@@ -641,9 +641,19 @@ function api.probe(...)
   return in_worker(probe, ...)
 end
 
--- What the last entry point returned, cleaned (see `cleaned`).
+-- What the last entry point returned, cleaned (see `cleaned`): in the worker, on what is left of
+-- its call's budget and time (a script can return a long string of invalid bytes).
+local function clean_last()
+  local values = last
+  remaining, in_handler = left, false
+  local ok, err = raw_xpcall(function() return keep(cleaned(unpack(values, 1, values.n))) end, on_error)
+  if not ok then return finish(false, err) end
+  remaining = huge
+  return unpack(last, 1, last.n)
+end
+
 function api.cleaned()
-  return cleaned(unpack(last, 1, last.n))
+  return in_worker(clean_last)
 end
 
 function api.collect()

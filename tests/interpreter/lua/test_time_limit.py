@@ -15,7 +15,8 @@ Aspects covered:
   comparison function, concat, maxn, getn, unpack and select over thousands of values,
   pairs/next/ipairs over large tables;
 - math functions with thousands of arguments; os.date with long formats; os.time;
-- the kube library on long quantities and large pod templates; encoding large results;
+- the kube library on long quantities and large pod templates; encoding large results, and
+  cleaning results of invalid UTF-8;
 - pcall/error loops, and the limit under the defaults (one second) through `gitfleet interpret`
   and `gitfleet validate` (whose check runs a script's top level), as a user types them.
 """
@@ -202,17 +203,12 @@ def test_a_call_ends_in_time_whatever_it_calls(body: str) -> None:
     assert_still_works(sandbox)
 
 
-def test_encoding_a_large_result_ends_in_time() -> None:
-    """Results are encoded inside the call: a result too long to encode in time stops there
-    (after the script's function returned, so the error names no Lua line). Its strings need
-    escaping, which makes encoding them far longer than building them."""
+def _assert_result_handling_ends_in_time(body: str) -> None:
+    """`body` returns a result whose handling after the script's function returned runs out of
+    time (so the error names no Lua line)."""
     seconds = 0.4
     sandbox = lua.Sandbox(
         lua.Limits(seconds=seconds, instructions=10**12, max_values=10**9, memory=256 * 1024 * 1024)
-    )
-    body = (
-        "local q = string.rep('\\\\\"', 20)\n"
-        "local t = {} for i = 1, 300000 do t[i] = q end\nreturn t"
     )
     started = time.monotonic()
     with pytest.raises(LuaError) as caught:
@@ -220,6 +216,23 @@ def test_encoding_a_large_result_ends_in_time() -> None:
     assert time.monotonic() - started < seconds + MARGIN
     assert caught.value.message.endswith("Deployment default/web: time limit exceeded")
     assert_still_works(sandbox)
+
+
+def test_encoding_a_large_result_ends_in_time() -> None:
+    """Results are encoded inside the call. Strings that need escaping make encoding them far
+    longer than building them."""
+    _assert_result_handling_ends_in_time(
+        "local q = string.rep('\\\\\"', 20)\n"
+        "local t = {} for i = 1, 300000 do t[i] = q end\nreturn t"
+    )
+
+
+def test_cleaning_a_large_invalid_utf8_result_ends_in_time() -> None:
+    """A result Python cannot read is cleaned of invalid UTF-8 on what is left of its call's
+    time: megabytes of invalid bytes, each replaced in Lua."""
+    _assert_result_handling_ends_in_time(
+        "local s = string.rep('\\255', 1000000)\nreturn {s, s, s, s, s, s}"
+    )
 
 
 HOSTILE = """
