@@ -10,9 +10,16 @@ adding line events to the hook's mask. The next new line, backward jump or funct
 runs the hook with a "line" event, which the sandbox never asks for otherwise: sandbox.lua's
 hook stops the call with the time limit's message, at the script's line.
 
-So a call ends at its deadline plus at most one poll period plus the longest single instruction
-or library call; the sandbox keeps those short (patterns.lua, tables.lua, argument caps). lupa
-releases the GIL while Lua runs, so the thread gets to run.
+The thread sleeps until the earliest deadline of the calls running when it last looked, or, with
+none running, until a call starts. A call wakes it only when it would otherwise sleep past that
+call's deadline: when it sleeps for want of calls, or when a sandbox with a shorter limit starts
+one. Calls that follow one another (one limit, each deadline later than the last) never wake
+it: it wakes at the first call's deadline, long after that call ended, looks at the call then
+running and sleeps until its deadline. So a call costs reading the clock and two attributes, the
+thread wakes about once per time limit while calls come, and a late call ends at its deadline
+(plus the thread's wake-up) plus the longest single instruction or library call; the sandbox
+keeps those short (strings.lua, tables.lua, argument caps). lupa releases the GIL while Lua
+runs, so the thread gets to run.
 
 A `Watch` is one sandbox's view: the address of its worker, the hook function to set, and the
 deadline of its running call, if any. Its lock orders a firing against a runtime restart, so the
@@ -23,6 +30,7 @@ in the next call: the hook then compares the clock with that call's deadline and
 from __future__ import annotations
 
 import ctypes
+import math
 import threading
 import time
 import weakref
@@ -31,10 +39,8 @@ import lupa.lua51 as lupa  # type: ignore[import-untyped]
 
 _MASK_LATE = (1 << 2) | (1 << 3)
 """LUA_MASKLINE | LUA_MASKCOUNT (lua.h): the count hook the sandbox set, and line events."""
-_POLL = 0.02
-"""Seconds between two looks at running calls: the longest a late call goes unnoticed."""
-_IDLE = 1.0
-"""Seconds without a call after which the thread stops polling until the next call."""
+_AGAIN = 0.02
+"""Seconds between two firings at a call still running past its deadline."""
 
 
 def _lua_library() -> ctypes.CDLL:
@@ -74,36 +80,37 @@ class Watch:
     def start(self) -> float:
         """A call begins; its deadline (`time.monotonic`)."""
         deadline = self.deadline = time.monotonic() + self.seconds
-        _WATCHDOG.calling()
+        if deadline < _WATCHDOG.wakes_at:
+            _WATCHDOG.wake()
         return deadline
 
     def stop(self) -> None:
         """The call ended."""
         self.deadline = None
 
-    def fire_if_late(self, now: float) -> bool:
-        """Make a late call's next instruction run the hook; whether a call is running."""
+    def fire_if_late(self, now: float) -> float | None:
+        """Make a late call's next instruction run the hook; when to look at the running call
+        again, if any: at its deadline, or soon if it is late (the hook lets a call its error
+        handler is finishing go on)."""
         deadline = self.deadline
-        if deadline is None:
-            return False
-        if now >= deadline:
-            with self.lock:
-                if self._state is not None and self._hook:
-                    _LUA.lua_sethook(self._state, self._hook, _MASK_LATE, self._count)
-        return True
+        if deadline is None or now < deadline:
+            return deadline
+        with self.lock:
+            if self._state is not None and self._hook:
+                _LUA.lua_sethook(self._state, self._hook, _MASK_LATE, self._count)
+        return now + _AGAIN
 
 
 class _Watchdog:
-    """The thread that looks at every sandbox's running call. It polls while calls come, and
-    sleeps after `_IDLE` seconds without one until the next call wakes it. It lives as long as
-    the process, so its name is not of the `gitfleet-` threads, those a command starts and
-    stops before it ends."""
+    """The thread that looks at every sandbox's running call, each time the earliest deadline it
+    knows of comes. It lives as long as the process, so its name is not of the `gitfleet-`
+    threads, those a command starts and stops before it ends."""
 
     def __init__(self) -> None:
         self._watches: weakref.WeakSet[Watch] = weakref.WeakSet()
-        self._calls = 0
-        self._sleeping = True
-        self._wake = threading.Event()
+        self.wakes_at = math.inf
+        """When the thread will look next (`time.monotonic`); a call due earlier wakes it."""
+        self._woken = threading.Event()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
@@ -114,29 +121,21 @@ class _Watchdog:
                 self._thread = threading.Thread(target=self._run, name="lua-watchdog", daemon=True)
                 self._thread.start()
 
-    def calling(self) -> None:
-        self._calls += 1
-        if self._sleeping:
-            self._sleeping = False
-            self._wake.set()
+    def wake(self) -> None:
+        self._woken.set()
 
     def _run(self) -> None:
-        seen, quiet_since = self._calls, time.monotonic()
         while True:
+            # Cleared, and due to sleep for good, before looking: a call that starts after the
+            # look wakes the thread, or finds it woken already.
+            self._woken.clear()
+            self.wakes_at = math.inf
             now = time.monotonic()
             with self._lock:
                 watches = list(self._watches)
-            running = [w.fire_if_late(now) for w in watches]
-            if any(running) or self._calls != seen:
-                seen, quiet_since = self._calls, now
-            elif now - quiet_since >= _IDLE:
-                self._sleeping = True
-                if self._calls == seen:  # a call that began before the flag was set
-                    self._wake.wait()
-                self._wake.clear()
-                seen, quiet_since = self._calls, time.monotonic()
-                continue
-            time.sleep(_POLL)
+            due = [d for d in (w.fire_if_late(now) for w in watches) if d is not None]
+            self.wakes_at = min(due, default=math.inf)
+            self._woken.wait(None if not due else self.wakes_at - now)
 
 
 _WATCHDOG = _Watchdog()

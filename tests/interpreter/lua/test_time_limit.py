@@ -17,12 +17,14 @@ Aspects covered:
 - math functions with thousands of arguments; os.date with long formats; os.time;
 - the kube library on long quantities and large pod templates; encoding large results, and
   cleaning results of invalid UTF-8;
+- a shorter limit while a longer call runs in another sandbox;
 - pcall/error loops, and the limit under the defaults (one second) through `gitfleet interpret`
   and `gitfleet validate` (whose check runs a script's top level), as a user types them.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
@@ -43,7 +45,7 @@ from tests.interpreter.lua.conftest import (
 LIMITS = lua.Limits(seconds=0.5, instructions=10**12)
 """Time is the only limit these scripts reach."""
 MARGIN = 0.5
-"""Seconds a stopped call may take beyond its limit: the watchdog's poll, the last library call
+"""Seconds a stopped call may take beyond its limit: the watchdog's wake-up, the last library call
 or VM instruction, and a loaded test machine."""
 
 BIG = "local s = string.rep('x', 1000000)\n"
@@ -201,6 +203,31 @@ def test_a_call_ends_in_time_whatever_it_calls(body: str) -> None:
     assert str(error).startswith(f"ric.yaml:{LUA_SCRIPT_LINE}:")
     assert "InterpretHealth: Deployment default/web: lua line " in error.message
     assert_still_works(sandbox)
+
+
+def test_a_shorter_limit_holds_while_a_longer_call_runs() -> None:
+    """The watchdog sleeps until the deadline of the call it knows of: a call of a sandbox with a
+    shorter limit, starting while a longer call runs in another thread, must wake it."""
+    longer = health_layer(
+        lua.Sandbox(lua.Limits(seconds=3.0, instructions=10**12)), "while 1 do end"
+    )
+    failed: list[LuaError] = []
+
+    def run_longer() -> None:
+        try:
+            longer.interpret_health(HEALTHY)
+        except LuaError as e:
+            failed.append(e)
+
+    background = threading.Thread(target=run_longer)
+    background.start()
+    try:
+        time.sleep(0.2)  # the longer call runs, and the watchdog sleeps until its deadline
+        test_a_call_ends_in_time_whatever_it_calls("while true do end")
+        assert background.is_alive()
+    finally:
+        background.join()
+    assert "time limit exceeded" in failed[0].message
 
 
 def _assert_result_handling_ends_in_time(body: str) -> None:

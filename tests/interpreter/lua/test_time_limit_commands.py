@@ -33,7 +33,7 @@ SCRIPT_LINE = 14
 """Line of GetReplicas's `luaScript:` in the Widget customization."""
 WIDGETS = 2
 MARGIN = 1.5
-"""Seconds a command may take beyond the script's limits: the watchdog's poll, the last library
+"""Seconds a command may take beyond the script's limits: the watchdog's wake-up, the last library
 call, and a loaded test machine."""
 HARMLESS = "          local spec = desiredObj.spec or {}\n"
 HOSTILE = (
