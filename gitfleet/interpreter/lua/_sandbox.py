@@ -33,6 +33,7 @@ import importlib.resources
 import math
 import threading
 import time
+import types
 import typing
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -185,7 +186,9 @@ class Sandbox:
                 },
             }
         )
-        self._api = runtime.compile(_lua_source("sandbox.lua"), name="=sandbox")(config)
+        api = runtime.compile(_lua_source("sandbox.lua"), name="=sandbox")(config)
+        # Entry points taken out of their Lua table once: each lookup would be a call into Lua.
+        self._api = types.SimpleNamespace(**dict(api.items()))
         runtime.execute("local g = _G for name in pairs(g) do g[name] = nil end")
         self._runtime = runtime
         self._chunks: dict[str, Any] = {}
