@@ -242,15 +242,16 @@ class PushAgent:
         """Wake the loop when the rendered branch's ref (or the packed refs) change."""
         import watchfiles
 
-        ref_file = str(self.repo.git_dir / self.branch)
-        packed = str(self.repo.git_dir / "packed-refs")
+        refs_home = repository.common_dir(self.repo.git_dir)
+        ref_file = str(refs_home / self.branch)
+        packed = str(refs_home / "packed-refs")
 
         def relevant(_: object, path: str) -> bool:
             return path.startswith(ref_file) or path == packed
 
         try:
             for _ in watchfiles.watch(
-                self.repo.git_dir,
+                refs_home,
                 watch_filter=relevant,
                 stop_event=self.stopping,
                 debounce=50,

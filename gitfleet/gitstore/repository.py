@@ -33,14 +33,20 @@ def safe_environment(git_dir: Path) -> dict[str, str]:
     return env
 
 
+def common_dir(git_dir: Path) -> Path:
+    """Where the objects and refs of `git_dir` live: itself, or for a linked worktree's git
+    directory the common folder its `commondir` file names."""
+    if (git_dir / "commondir").is_file():
+        return (git_dir / (git_dir / "commondir").read_text(encoding="utf-8").strip()).resolve()
+    return git_dir
+
+
 def _is_git_dir(path: Path) -> bool:
     """What git itself checks: a HEAD file, and objects/ and refs/ folders (in the common
-    folder that a linked worktree's `commondir` names)."""
+    folder)."""
     if not (path / "HEAD").is_file():
         return False
-    common = path
-    if (path / "commondir").is_file():
-        common = path / (path / "commondir").read_text(encoding="utf-8").strip()
+    common = common_dir(path)
     return (common / "objects").is_dir() and (common / "refs").is_dir()
 
 

@@ -45,7 +45,7 @@ from pathlib import Path
 from gitfleet import __version__, failover, inputs, pipeline, source
 from gitfleet import render as rendering
 from gitfleet.errors import ForeignHistoryError, GitfleetError, InputError, RefConflictError
-from gitfleet.gitstore import refs, rendered, signing
+from gitfleet.gitstore import refs, rendered, repository, signing
 from gitfleet.model import diagnostic, loaded
 from gitfleet.model.origin import Origin
 from gitfleet.monitor import health, metrics
@@ -530,7 +530,8 @@ class Reconciler:
     def _triggers(self) -> tuple[watcher.RefWatcher | None, server.WebhookServer | None]:
         watch = None
         if self.settings.watch and not self.target.remote:
-            watch = watcher.RefWatcher(self.repo.git_dir, self._source_ref, self.wake)
+            refs_home = repository.common_dir(self.repo.git_dir)
+            watch = watcher.RefWatcher(refs_home, self._source_ref, self.wake)
         hook = None
         if self.settings.webhook is not None:
             hook = server.WebhookServer(

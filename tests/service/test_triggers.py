@@ -2,7 +2,9 @@
 
 Aspects covered:
 - with the watcher (and polling every hour), a commit pushed to a bare repository is
-  rendered before a bounded wait expires, and the look says the watcher triggered it;
+  rendered before a bounded wait expires, and the look says the watcher triggered it; the
+  same when --repo is a linked worktree (`git worktree add`), whose refs live in the common
+  git directory;
 - with polling only, a pushed commit is rendered within a few intervals;
 - a signed GitHub webhook triggers a render; an unsigned one is refused (401) and renders
   nothing;
@@ -14,7 +16,9 @@ from __future__ import annotations
 
 import http.client
 import json
+import subprocess
 import time
+from pathlib import Path
 
 from service.service_helpers import Fleet, Start, wait_for
 
@@ -31,6 +35,22 @@ def settings(fleet: Fleet, **overrides: object) -> reconciler.Settings:
 
 def test_watcher_renders_a_pushed_commit_at_once(fleet: Fleet, start: Start) -> None:
     running = start(settings(fleet))
+    wait_for(lambda: fleet.rendered_source() is not None, "the first render")
+    pushed = fleet.push_change()
+    wait_for(lambda: fleet.rendered_source() == pushed, "the pushed commit rendered")
+    (seen,) = running.find("seen", pushed)
+    assert seen.fields["trigger"] == "watch"
+
+
+def test_watcher_of_a_linked_worktree_watches_the_common_refs(
+    fleet: Fleet, start: Start, tmp_path: Path
+) -> None:
+    linked = tmp_path / "linked"
+    subprocess.run(
+        ["git", "-C", str(fleet.remote), "worktree", "add", "-q", "--detach", str(linked)],
+        check=True,
+    )
+    running = start(settings(fleet, repo=str(linked)))
     wait_for(lambda: fleet.rendered_source() is not None, "the first render")
     pushed = fleet.push_change()
     wait_for(lambda: fleet.rendered_source() == pushed, "the pushed commit rendered")
