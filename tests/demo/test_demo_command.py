@@ -35,6 +35,8 @@ import pytest
 Invoke = Any
 BOUND = 120.0
 """Seconds after a signal that only a hung demo exceeds (it normally ends within seconds)."""
+MODES = ("Push", "Pull", "-")
+"""What the MODE column of the demo's status table holds."""
 
 
 def test_the_demo_tells_the_whole_story(
@@ -87,8 +89,8 @@ def _desired_after(told: list[str], step: str) -> dict[str, int]:
     desired = {}
     for line in told[header + 1 :]:
         cells = line.split()
-        if line[:2] != "  " or line[2:3].isspace() or len(cells) < 6:
-            break  # the table's rows are indented by two spaces, the lines told otherwise
+        if line[:2] != "  " or line[2:3].isspace() or len(cells) < 6 or cells[1] not in MODES:
+            break  # a row: indented by two spaces, its MODE second (a step's `  ✓` line is not)
         if cells[5] != "-":
             desired[cells[0]] = int(cells[5].split("/")[1])
     return {name: n for name, n in desired.items() if n}
