@@ -169,6 +169,11 @@ class KubeClient:
                 from kubernetes import client, config, dynamic
 
                 configuration = client.Configuration()
+                # One folder for the client's life, whatever number of attempts discovery
+                # takes, holding the discovery cache and the certificates the kubeconfig
+                # carries as data (the loader writes them to files); `close` removes it.
+                if self._cache_dir is None:
+                    self._cache_dir = tempfile.mkdtemp(prefix="gitfleet-discovery-")
                 try:
                     if self.kubeconfig == IN_CLUSTER:
                         config.load_incluster_config(  # type: ignore[no-untyped-call]
@@ -176,17 +181,15 @@ class KubeClient:
                         )
                     else:
                         config.load_kube_config(  # type: ignore[no-untyped-call]
-                            config_file=str(self.kubeconfig), client_configuration=configuration
+                            config_file=str(self.kubeconfig),
+                            client_configuration=configuration,
+                            temp_file_path=self._cache_dir,
                         )
                 except (config.ConfigException, yaml.YAMLError, *_UNREADABLE) as exc:
                     raise ConfigurationError(_unusable(self.kubeconfig, exc)) from exc
                 configuration.retries = 0  # retries are ours, with backoff
                 configuration.connection_pool_maxsize = self._pool_size
                 api = client.ApiClient(configuration)
-                # One folder for the client's life, whatever number of attempts discovery
-                # takes; `close` removes it.
-                if self._cache_dir is None:
-                    self._cache_dir = tempfile.mkdtemp(prefix="gitfleet-discovery-")
                 try:
                     self._dynamic = dynamic.DynamicClient(  # type: ignore[no-untyped-call]
                         api, cache_file=str(Path(self._cache_dir) / "discovery.json")
