@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import difflib
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import click
 
 from gitfleet import errors, inputs, pipeline, source
-from gitfleet.cli import options
+from gitfleet.cli import kinds, options
 from gitfleet.cli import output as out
 from gitfleet.detector import detection
 from gitfleet.gitstore import repository
@@ -34,127 +34,14 @@ from gitfleet.model import _codec, capacity, cluster, diagnostic, work
 from gitfleet.model.template import ResourceKey, ResourceTemplate
 from gitfleet.scheduler import core
 
-GroupKind = tuple[str, str]
-
-BUILTIN: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
-    ("", "Pod", "pods", ("po",)),
-    ("", "Service", "services", ("svc",)),
-    ("", "ConfigMap", "configmaps", ("cm",)),
-    ("", "Secret", "secrets", ()),
-    ("", "ServiceAccount", "serviceaccounts", ("sa",)),
-    ("", "PersistentVolumeClaim", "persistentvolumeclaims", ("pvc",)),
-    ("", "PersistentVolume", "persistentvolumes", ("pv",)),
-    ("", "Namespace", "namespaces", ("ns",)),
-    ("", "Node", "nodes", ("no",)),
-    ("", "Endpoints", "endpoints", ("ep",)),
-    ("", "LimitRange", "limitranges", ("limits",)),
-    ("", "ResourceQuota", "resourcequotas", ("quota",)),
-    ("", "ReplicationController", "replicationcontrollers", ("rc",)),
-    ("", "Event", "events", ("ev",)),
-    ("", "PodTemplate", "podtemplates", ()),
-    ("apps", "Deployment", "deployments", ("deploy",)),
-    ("apps", "StatefulSet", "statefulsets", ("sts",)),
-    ("apps", "DaemonSet", "daemonsets", ("ds",)),
-    ("apps", "ReplicaSet", "replicasets", ("rs",)),
-    ("apps", "ControllerRevision", "controllerrevisions", ()),
-    ("batch", "Job", "jobs", ()),
-    ("batch", "CronJob", "cronjobs", ("cj",)),
-    ("autoscaling", "HorizontalPodAutoscaler", "horizontalpodautoscalers", ("hpa",)),
-    ("networking.k8s.io", "Ingress", "ingresses", ("ing",)),
-    ("networking.k8s.io", "IngressClass", "ingressclasses", ()),
-    ("networking.k8s.io", "NetworkPolicy", "networkpolicies", ("netpol",)),
-    ("policy", "PodDisruptionBudget", "poddisruptionbudgets", ("pdb",)),
-    ("rbac.authorization.k8s.io", "Role", "roles", ()),
-    ("rbac.authorization.k8s.io", "RoleBinding", "rolebindings", ()),
-    ("rbac.authorization.k8s.io", "ClusterRole", "clusterroles", ()),
-    ("rbac.authorization.k8s.io", "ClusterRoleBinding", "clusterrolebindings", ()),
-    ("storage.k8s.io", "StorageClass", "storageclasses", ("sc",)),
-    (
-        "apiextensions.k8s.io",
-        "CustomResourceDefinition",
-        "customresourcedefinitions",
-        ("crd", "crds"),
-    ),
-    ("scheduling.k8s.io", "PriorityClass", "priorityclasses", ("pc",)),
-    ("discovery.k8s.io", "EndpointSlice", "endpointslices", ()),
-    ("certificates.k8s.io", "CertificateSigningRequest", "certificatesigningrequests", ("csr",)),
-    ("events.k8s.io", "Event", "events", ("ev",)),
-)
-"""Kubernetes' kinds with their resource (plural) and short names, as kubectl knows them."""
-
-
-def guess_plural(kind: str) -> str:
-    """kubectl's guess of a kind's resource name (meta.UnsafeGuessKindToResource)."""
-    singular = kind.lower()
-    if singular.endswith("s"):
-        return singular + "es"
-    if singular.endswith("y"):
-        return singular[:-1] + "ies"
-    return singular + "s"
-
-
-def _names(templates: Iterable[ResourceTemplate]) -> dict[GroupKind, set[str]]:
-    """Every spelling of every kind: built-in, defined by a CRD in the source, or used."""
-    names: dict[GroupKind, set[str]] = {}
-    for group, kind, plural, short in BUILTIN:
-        names[(group, kind)] = {kind.lower(), plural, *short}
-    for t in templates:
-        spelled = names.setdefault((t.key.group, t.kind), set())
-        spelled.update({t.kind.lower(), guess_plural(t.kind)})
-        if t.kind == "CustomResourceDefinition":
-            spec = t.body.get("spec") or {}
-            crd = spec.get("names") or {}
-            if isinstance(crd, dict) and isinstance(crd.get("kind"), str):
-                defined = names.setdefault((str(spec.get("group", "")), crd["kind"]), set())
-                words = [crd.get("plural"), crd.get("singular"), *(crd.get("shortNames") or [])]
-                defined.update(w.lower() for w in words if isinstance(w, str))
-                defined.add(crd["kind"].lower())
-    return names
-
-
-def resolve_kind(token: str, templates: Sequence[ResourceTemplate]) -> GroupKind:
-    """The (group, kind) a kubectl-style KIND names; UsageError when none or several do.
-    Several spellings may fit (`events`): kinds used in the source come first, then the core
-    group, as kubectl prefers it."""
-    word, _, qualifier = token.lower().partition(".")
-    version, _, rest = qualifier.partition(".")
-    groups = {qualifier}
-    if version[:1] == "v" and version[1:2].isdigit():
-        groups.add(rest)
-    found = sorted(
-        gk
-        for gk, spelled in _names(templates).items()
-        if word in spelled and (not qualifier or gk[0].lower() in groups)
-    )
-    if not found:
-        kinds = {s: k.lower() for (_, k), spelled in _names(templates).items() for s in spelled}
-        close = difflib.get_close_matches(word, sorted(kinds), n=5, cutoff=0.6)
-        hint = _did_you_mean(dict.fromkeys(kinds[s] for s in close))
-        raise errors.UsageError(f"unknown kind {token!r}{hint}")
-    used = {(t.key.group, t.kind) for t in templates}
-    if len(found) > 1 and any(gk in used for gk in found):
-        found = [gk for gk in found if gk in used]
-    if len(found) > 1 and found[0][0] == "":
-        found = found[:1]
-    if len(found) > 1:
-        spelled = ", ".join(f"{guess_plural(k)}.{g or 'core'}" for g, k in found)
-        raise errors.UsageError(f"kind {token!r} is ambiguous: qualify it ({spelled})")
-    return found[0]
-
 
 def _closest(word: str, known: Iterable[str]) -> list[str]:
     """The known words closest to a mistyped one, closest first."""
     return difflib.get_close_matches(word, sorted(set(known)), n=3, cutoff=0.6)
 
 
-def _did_you_mean(close: Iterable[str], option: str = "") -> str:
-    """` (did you mean a or b?)`, or "" when nothing is close."""
-    words = [f"{option}{w}" for w in close]
-    return f" (did you mean {' or '.join(words[:3])}?)" if words else ""
-
-
 def _find(
-    placement: pipeline.Placement, group_kind: GroupKind, namespace: str, name: str
+    placement: pipeline.Placement, group_kind: kinds.GroupKind, namespace: str, name: str
 ) -> ResourceTemplate | None:
     for t in placement.detection.templates:
         if (t.key.group, t.kind, t.name) == (*group_kind, name) and t.namespace in (
@@ -390,7 +277,7 @@ def _load(repo: str, rev: str | None) -> source.LoadedSource:
 
 
 def _not_found(
-    placement: pipeline.Placement, group_kind: GroupKind, namespace: str, name: str
+    placement: pipeline.Placement, group_kind: kinds.GroupKind, namespace: str, name: str
 ) -> str:
     """Why KIND/NAME is not explained, with the namespaces it is in, or the names of that kind
     in the namespace (and the namespaces) closest to what was typed."""
@@ -400,10 +287,10 @@ def _not_found(
         hint = f" (it is in namespace {', '.join(elsewhere)}: use -n)"
     else:
         names = [t.name for t in same_kind if t.namespace in (namespace, "")]
-        hint = _did_you_mean(_closest(name, names))
+        hint = kinds.did_you_mean(_closest(name, names))
         namespaces = {t.namespace for t in placement.detection.templates if t.namespace}
         if not hint and namespace not in namespaces:
-            hint = _did_you_mean(_closest(namespace, namespaces), "-n ")
+            hint = kinds.did_you_mean(_closest(namespace, namespaces), "-n ")
     return f"{group_kind[1]} {name} is not in the source in namespace {namespace}{hint}"
 
 
@@ -452,7 +339,7 @@ def explain(resource: str, namespace: str, repo: str, rev: str | None, output: s
     found = _render_inputs(repo, loaded)
     placement = pipeline.placement(loaded, found.previous, found.status, now=found.now)
     try:
-        group_kind = resolve_kind(kind_token, placement.detection.templates)
+        group_kind = kinds.resolve(kind_token, placement.detection.templates)
     except errors.UsageError as error:
         raise click.UsageError(str(error)) from error
     wanted_namespace = namespace or loaded.config.default_namespace

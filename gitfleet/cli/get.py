@@ -1,7 +1,7 @@
 """`gitfleet get KIND [NAME]`: a kind's objects in every member cluster, as their agents last
 reported them (karmada-search, printed as `karmadactl get` prints it).
 
-KIND is spelled as kubectl accepts it (`explain.resolve_kind`): kind, plural or short name, any
+KIND is spelled as kubectl accepts it (`kinds.resolve`): kind, plural or short name, any
 case, optionally group-qualified; the kinds known are Kubernetes' own, those the source defines
 or uses and those the agents reported. `-n` (default: the source's `defaultNamespace`, else
 `default`) or `-A`, `-l` in kubectl's selector syntax, `--cluster` (repeatable) narrow the
@@ -26,7 +26,7 @@ from typing import NoReturn
 import click
 
 from gitfleet import errors, search
-from gitfleet.cli import explain, options
+from gitfleet.cli import kinds, options
 from gitfleet.cli import output as out
 from gitfleet.model import labelquery
 from gitfleet.model.origin import Origin
@@ -41,7 +41,7 @@ def _fail(message: str) -> NoReturn:
 
 
 def _reported_kinds(found: Mapping[str, reports.ClusterReport]) -> list[ResourceTemplate]:
-    """The kinds the agents reported, as templates `resolve_kind` knows them by."""
+    """The kinds the agents reported, as templates `kinds.resolve` knows them by."""
     seen = {(m.key.api_version, m.key.kind) for r in found.values() for m in r.manifests}
     return [
         ResourceTemplate({"apiVersion": v, "kind": k, "metadata": {}}, Origin("(reported)"))
@@ -80,7 +80,7 @@ def _query(
 ) -> search.Query:
     templates = [*fleet.templates, *_reported_kinds(fleet.reports)]
     try:
-        group, kind = explain.resolve_kind(token, templates)
+        group, kind = kinds.resolve(token, templates)
     except errors.UsageError as exc:
         _fail(str(exc))
     try:

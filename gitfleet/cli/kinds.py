@@ -1,0 +1,123 @@
+"""kubectl's spellings of a kind (kind, plural, short name, group-qualified, a CRD's names from
+the source), for the commands that take a KIND: explain and get."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+
+from gitfleet import errors
+from gitfleet.model.template import ResourceTemplate
+
+GroupKind = tuple[str, str]
+
+BUILTIN: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("", "Pod", "pods", ("po",)),
+    ("", "Service", "services", ("svc",)),
+    ("", "ConfigMap", "configmaps", ("cm",)),
+    ("", "Secret", "secrets", ()),
+    ("", "ServiceAccount", "serviceaccounts", ("sa",)),
+    ("", "PersistentVolumeClaim", "persistentvolumeclaims", ("pvc",)),
+    ("", "PersistentVolume", "persistentvolumes", ("pv",)),
+    ("", "Namespace", "namespaces", ("ns",)),
+    ("", "Node", "nodes", ("no",)),
+    ("", "Endpoints", "endpoints", ("ep",)),
+    ("", "LimitRange", "limitranges", ("limits",)),
+    ("", "ResourceQuota", "resourcequotas", ("quota",)),
+    ("", "ReplicationController", "replicationcontrollers", ("rc",)),
+    ("", "Event", "events", ("ev",)),
+    ("", "PodTemplate", "podtemplates", ()),
+    ("apps", "Deployment", "deployments", ("deploy",)),
+    ("apps", "StatefulSet", "statefulsets", ("sts",)),
+    ("apps", "DaemonSet", "daemonsets", ("ds",)),
+    ("apps", "ReplicaSet", "replicasets", ("rs",)),
+    ("apps", "ControllerRevision", "controllerrevisions", ()),
+    ("batch", "Job", "jobs", ()),
+    ("batch", "CronJob", "cronjobs", ("cj",)),
+    ("autoscaling", "HorizontalPodAutoscaler", "horizontalpodautoscalers", ("hpa",)),
+    ("networking.k8s.io", "Ingress", "ingresses", ("ing",)),
+    ("networking.k8s.io", "IngressClass", "ingressclasses", ()),
+    ("networking.k8s.io", "NetworkPolicy", "networkpolicies", ("netpol",)),
+    ("policy", "PodDisruptionBudget", "poddisruptionbudgets", ("pdb",)),
+    ("rbac.authorization.k8s.io", "Role", "roles", ()),
+    ("rbac.authorization.k8s.io", "RoleBinding", "rolebindings", ()),
+    ("rbac.authorization.k8s.io", "ClusterRole", "clusterroles", ()),
+    ("rbac.authorization.k8s.io", "ClusterRoleBinding", "clusterrolebindings", ()),
+    ("storage.k8s.io", "StorageClass", "storageclasses", ("sc",)),
+    (
+        "apiextensions.k8s.io",
+        "CustomResourceDefinition",
+        "customresourcedefinitions",
+        ("crd", "crds"),
+    ),
+    ("scheduling.k8s.io", "PriorityClass", "priorityclasses", ("pc",)),
+    ("discovery.k8s.io", "EndpointSlice", "endpointslices", ()),
+    ("certificates.k8s.io", "CertificateSigningRequest", "certificatesigningrequests", ("csr",)),
+    ("events.k8s.io", "Event", "events", ("ev",)),
+)
+"""Kubernetes' kinds with their resource (plural) and short names, as kubectl knows them."""
+
+
+def guess_plural(kind: str) -> str:
+    """kubectl's guess of a kind's resource name (meta.UnsafeGuessKindToResource)."""
+    singular = kind.lower()
+    if singular.endswith("s"):
+        return singular + "es"
+    if singular.endswith("y"):
+        return singular[:-1] + "ies"
+    return singular + "s"
+
+
+def _names(templates: Iterable[ResourceTemplate]) -> dict[GroupKind, set[str]]:
+    """Every spelling of every kind: built-in, defined by a CRD in the source, or used."""
+    names: dict[GroupKind, set[str]] = {}
+    for group, kind, plural, short in BUILTIN:
+        names[(group, kind)] = {kind.lower(), plural, *short}
+    for t in templates:
+        spelled = names.setdefault((t.key.group, t.kind), set())
+        spelled.update({t.kind.lower(), guess_plural(t.kind)})
+        if t.kind == "CustomResourceDefinition":
+            spec = t.body.get("spec") or {}
+            crd = spec.get("names") or {}
+            if isinstance(crd, dict) and isinstance(crd.get("kind"), str):
+                defined = names.setdefault((str(spec.get("group", "")), crd["kind"]), set())
+                words = [crd.get("plural"), crd.get("singular"), *(crd.get("shortNames") or [])]
+                defined.update(w.lower() for w in words if isinstance(w, str))
+                defined.add(crd["kind"].lower())
+    return names
+
+
+def resolve(token: str, templates: Sequence[ResourceTemplate]) -> GroupKind:
+    """The (group, kind) a kubectl-style KIND names; UsageError when none or several do.
+    Several spellings may fit (`events`): kinds used in the source come first, then the core
+    group, as kubectl prefers it."""
+    word, _, qualifier = token.lower().partition(".")
+    version, _, rest = qualifier.partition(".")
+    groups = {qualifier}
+    if version[:1] == "v" and version[1:2].isdigit():
+        groups.add(rest)
+    found = sorted(
+        gk
+        for gk, spelled in _names(templates).items()
+        if word in spelled and (not qualifier or gk[0].lower() in groups)
+    )
+    if not found:
+        kinds = {s: k.lower() for (_, k), spelled in _names(templates).items() for s in spelled}
+        close = difflib.get_close_matches(word, sorted(kinds), n=5, cutoff=0.6)
+        hint = did_you_mean(dict.fromkeys(kinds[s] for s in close))
+        raise errors.UsageError(f"unknown kind {token!r}{hint}")
+    used = {(t.key.group, t.kind) for t in templates}
+    if len(found) > 1 and any(gk in used for gk in found):
+        found = [gk for gk in found if gk in used]
+    if len(found) > 1 and found[0][0] == "":
+        found = found[:1]
+    if len(found) > 1:
+        spelled = ", ".join(f"{guess_plural(k)}.{g or 'core'}" for g, k in found)
+        raise errors.UsageError(f"kind {token!r} is ambiguous: qualify it ({spelled})")
+    return found[0]
+
+
+def did_you_mean(close: Iterable[str], option: str = "") -> str:
+    """` (did you mean a or b?)`, or "" when nothing is close."""
+    words = [f"{option}{w}" for w in close]
+    return f" (did you mean {' or '.join(words[:3])}?)" if words else ""
