@@ -4,8 +4,9 @@
 A fixed list of paths, so the report stays small whatever the object holds, and never a
 Secret's or ConfigMap's data: labels and creation time (for `-l` and AGE), a workload's
 desired replicas, selector, node selector and containers' names and images (READY,
-DESIRED, `-o wide`), a
-Service's type, addresses and ports. The result has the object's own shape (`metadata`,
+DESIRED, `-o wide`; a CronJob's from its Job template), a Job's completions and parallelism,
+a CronJob's schedule and suspension, a Service's type, addresses and ports, an Ingress's
+class, TLS settings and its rules' hosts. The result has the object's own shape (`metadata`,
 `spec`), so a reader handles a reported object and a live one alike.
 """
 
@@ -25,10 +26,23 @@ KEPT: tuple[tuple[str, ...], ...] = (
     ("spec", "externalName"),
     ("spec", "ports"),
     ("spec", "template", "spec", "nodeSelector"),
+    ("spec", "completions"),
+    ("spec", "parallelism"),
+    ("spec", "schedule"),
+    ("spec", "suspend"),
+    ("spec", "jobTemplate", "spec", "selector"),
+    ("spec", "ingressClassName"),
+    ("spec", "tls"),
 )
 """Paths copied as they are."""
 CONTAINER_FIELDS = ("name", "image")
 """What is kept of each container of a workload's pod template."""
+POD_TEMPLATES: tuple[tuple[str, ...], ...] = (
+    ("spec", "template", "spec", "containers"),
+    ("spec", "jobTemplate", "spec", "template", "spec", "containers"),
+)
+RULE_FIELDS = ("host",)
+"""What is kept of each rule of an Ingress (its paths and backends are not printed)."""
 
 
 def _at(obj: Any, path: tuple[str, ...]) -> Any:
@@ -52,12 +66,17 @@ def fields(obj: Mapping[str, Any]) -> dict[str, Any]:
         value = _at(obj, path)
         if value is not None:
             _put(out, path, value)
-    containers = _at(obj, ("spec", "template", "spec", "containers"))
-    if isinstance(containers, list):
-        kept = [
-            {k: c[k] for k in CONTAINER_FIELDS if k in c}
-            for c in containers
-            if isinstance(c, Mapping)
-        ]
-        _put(out, ("spec", "template", "spec", "containers"), kept)
+    for path in POD_TEMPLATES:
+        _keep_items(obj, out, path, CONTAINER_FIELDS)
+    _keep_items(obj, out, ("spec", "rules"), RULE_FIELDS)
     return out
+
+
+def _keep_items(
+    obj: Mapping[str, Any], out: dict[str, Any], path: tuple[str, ...], keys: tuple[str, ...]
+) -> None:
+    """Of each item of the list at `path`, only `keys`."""
+    items = _at(obj, path)
+    if isinstance(items, list):
+        kept = [{k: i[k] for k in keys if k in i} for i in items if isinstance(i, Mapping)]
+        _put(out, path, kept)

@@ -1,23 +1,26 @@
 """`gitfleet get KIND [NAME]`: a kind's objects in every member cluster, as their agents last
 reported them (karmada-search, printed as `karmadactl get` prints it).
 
-KIND is spelled as kubectl accepts it (`kinds.resolve`): kind, plural or short name, any
-case, optionally group-qualified; the kinds known are Kubernetes' own, those the source defines
-or uses and those the agents reported. `-n` (default: the source's `defaultNamespace`, else
-`default`) or `-A`, `-l` in kubectl's selector syntax, `--cluster` (repeatable) narrow the
-list. The table has kubectl's columns for the kind with CLUSTER after NAME and ADOPTION last
-(`search.columns`); `-o wide` adds kubectl's wide columns; `-o json` / `-o yaml` print a
-kubectl List whose items carry `resource.karmada.io/cached-from-cluster`.
+KIND is spelled as kubectl accepts it (`kinds.resolve`): kind, plural or short name, any case,
+optionally group-qualified; the kinds known are Kubernetes' own, those the source defines or
+uses and those the agents reported. `-n` (default: the source's `defaultNamespace`, else
+`default`) or `-A`, `-l` in kubectl's selector syntax, `--cluster` (repeatable; also
+karmadactl's `-C`/`--clusters`, comma-separated) narrow the list: a cluster the source does not
+declare and no agent reported is an error, as karmadactl's is. The table has kubectl's columns
+for the kind with CLUSTER after NAME and ADOPTION last (`search.columns`); `-o wide` adds
+kubectl's wide columns; `-o json` / `-o yaml` print a kubectl List whose items carry
+`resource.karmada.io/cached-from-cluster`.
 
 `--live` reads Push clusters now, through the kubeconfigs in `--kubeconfig-dir` (`search.live`);
 Pull clusters, and Push clusters that cannot be read, are shown as last reported, each with a
-note on stderr saying so and why. Nothing found: kubectl's "No resources found" on stderr,
-exit 0; NAME found nowhere, an unknown KIND or a selector that does not parse: exit 1.
+note on stderr saying so and why. Nothing found: kubectl's "No resources found" on stderr, exit
+0; NAME found nowhere, an unknown KIND or cluster or a selector that does not parse: exit 1.
 """
 
 from __future__ import annotations
 
 import datetime
+import difflib
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -69,6 +72,22 @@ def _live(
     return search.merged(found, search.reported(fleet.reports, query, skip=read_live)), notes
 
 
+def _clusters(spelled: Sequence[str], fleet: read.Fleet) -> list[str]:
+    """The clusters asked for (repeated or comma-separated); those the fleet does not know
+    fail, each with the closest known name."""
+    asked = [c.strip() for each in spelled for c in each.split(",") if c.strip()]
+    known = sorted(set(fleet.modes) | set(fleet.reports))
+    unknown = [c for c in asked if c not in known]
+    if unknown:
+        hints = [
+            f"; did you mean {close[0]!r} for {c!r}?"
+            for c in unknown
+            if (close := difflib.get_close_matches(c, known, n=1))
+        ]
+        _fail(f"clusters don't exist: {','.join(unknown)}{''.join(hints)}")
+    return asked
+
+
 def _query(
     token: str,
     name: str,
@@ -114,9 +133,11 @@ def _query(
 @click.option("-l", "--selector", "selector", default="", help="Label selector (kubectl's syntax).")
 @click.option(
     "--cluster",
+    "--clusters",
+    "-C",
     "clusters",
     multiple=True,
-    help="Only this member cluster (repeat for several).",
+    help="Only these member clusters (repeat, or separate with commas).",
 )
 @click.option(
     "--live",
@@ -170,10 +191,9 @@ def get(
         out.fail_input(error)
     except errors.GitfleetError as error:
         _fail(str(error))
-    query = _query(kind, name, fleet, namespace, all_namespaces, selector, clusters)
+    wanted = _clusters(clusters, fleet)
+    query = _query(kind, name, fleet, namespace, all_namespaces, selector, wanted)
     notes = list(fleet.notes)
-    unknown = sorted(set(clusters) - set(fleet.modes) - set(fleet.reports))
-    notes += [f"{c}: no such cluster (not declared, never reported)" for c in unknown]
     if live:
         assert kubeconfig_dir is not None
         found, fallbacks = _live(fleet, query, kubeconfig_dir, selector)

@@ -2,10 +2,11 @@
 
 The columns and cells follow kube-apiserver's printers (pkg/printers/internalversion/
 printers.go) for the kinds whose fields a report keeps: Deployment, StatefulSet, ReplicaSet,
-DaemonSet and Service; `-o wide` adds their priority-1 columns. Every other kind prints NAME
-and AGE. karmadactl puts CLUSTER after NAME and ADOPTION last (wide only for pods);
-`--all-namespaces` puts NAMESPACE first. Columns are laid out as kubectl's tab writer does: at
-least three spaces between them, at least six characters wide. AGE is counted from `now`.
+DaemonSet, Job, CronJob, Service, Ingress and Namespace; `-o wide` adds their priority-1
+columns. Every other kind prints NAME and AGE. karmadactl puts CLUSTER after NAME and ADOPTION
+last (wide only for pods); `--all-namespaces` puts NAMESPACE first. Columns are laid out as
+kubectl's tab writer does: at least three spaces between them, at least six characters wide.
+AGE, a Job's DURATION and a CronJob's LAST SCHEDULE are counted from `now`.
 """
 
 from __future__ import annotations
@@ -21,8 +22,11 @@ NONE = "<none>"
 UNKNOWN = "<unknown>"
 PADDING = 3
 MIN_WIDTH = 6
+LOAD_BALANCER_WIDTH = 16
+HOSTS_SHOWN = 3
 
-Cells = Callable[[Mapping[str, Any]], list[str]]
+Cells = Callable[[Mapping[str, Any], datetime.datetime], list[str]]
+"""A printer's cells of one object; `now` for the cells that print a time since."""
 
 
 def _dig(obj: Any, *path: str) -> Any:
@@ -46,8 +50,9 @@ def _desired(obj: Mapping[str, Any]) -> str:
     return _count(obj, "status", "replicas")
 
 
-def _containers(obj: Mapping[str, Any]) -> list[str]:
-    found = _dig(obj, "spec", "template", "spec", "containers")
+def _containers(obj: Mapping[str, Any], *pod_template: str) -> list[str]:
+    """CONTAINERS and IMAGES of the pod template at `pod_template` (a workload's own)."""
+    found = _dig(obj, *(pod_template or ("spec", "template")), "spec", "containers")
     containers = [c for c in found if isinstance(c, Mapping)] if isinstance(found, list) else []
     return [
         ",".join(str(c.get("name", "")) for c in containers),
@@ -55,9 +60,10 @@ def _containers(obj: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def _selector(obj: Mapping[str, Any]) -> str:
-    """metav1.FormatLabelSelector: requirements sorted by key, `<none>` when empty."""
-    selector = _dig(obj, "spec", "selector")
+def _selector(obj: Mapping[str, Any], *spec: str) -> str:
+    """metav1.FormatLabelSelector of the selector in `spec` (the object's own): requirements
+    sorted by key, `<none>` when empty."""
+    selector = _dig(obj, *(spec or ("spec",)), "selector")
     if not isinstance(selector, Mapping):
         return NONE
     parts: list[tuple[str, str]] = []
@@ -82,7 +88,7 @@ def _map_selector(value: Any) -> str:
     return ",".join(f"{k}={value[k]}" for k in sorted(value))
 
 
-def _deployment(obj: Mapping[str, Any]) -> list[str]:
+def _deployment(obj: Mapping[str, Any], now: datetime.datetime) -> list[str]:
     return [
         f"{_count(obj, 'status', 'readyReplicas')}/{_desired(obj)}",
         _count(obj, "status", "updatedReplicas"),
@@ -90,11 +96,11 @@ def _deployment(obj: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def _stateful_set(obj: Mapping[str, Any]) -> list[str]:
+def _stateful_set(obj: Mapping[str, Any], now: datetime.datetime) -> list[str]:
     return [f"{_count(obj, 'status', 'readyReplicas')}/{_desired(obj)}"]
 
 
-def _replica_set(obj: Mapping[str, Any]) -> list[str]:
+def _replica_set(obj: Mapping[str, Any], now: datetime.datetime) -> list[str]:
     return [
         _desired(obj),
         _count(obj, "status", "replicas"),
@@ -102,7 +108,7 @@ def _replica_set(obj: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def _daemon_set(obj: Mapping[str, Any]) -> list[str]:
+def _daemon_set(obj: Mapping[str, Any], now: datetime.datetime) -> list[str]:
     fields = (
         "desiredNumberScheduled",
         "currentNumberScheduled",
@@ -112,6 +118,101 @@ def _daemon_set(obj: Mapping[str, Any]) -> list[str]:
     )
     node_selector = _map_selector(_dig(obj, "spec", "template", "spec", "nodeSelector"))
     return [*(_count(obj, "status", f) for f in fields), node_selector]
+
+
+def _int(obj: Mapping[str, Any], *path: str) -> int | None:
+    value = _dig(obj, *path)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _time(obj: Mapping[str, Any], *path: str) -> datetime.datetime | None:
+    value = _dig(obj, *path)
+    return times.parse(value) if isinstance(value, str) else None
+
+
+def _since(obj: Mapping[str, Any], now: datetime.datetime, *path: str) -> str | None:
+    """The time since the timestamp at `path` as kubectl prints it; None without one."""
+    moment = _time(obj, *path)
+    return None if moment is None else times.human_duration((now - moment).total_seconds())
+
+
+def _job(obj: Mapping[str, Any], now: datetime.datetime) -> list[str]:
+    """COMPLETIONS (succeeded of completions, or of one with parallel workers) and DURATION
+    (start to completion, or to now while it runs)."""
+    succeeded = _count(obj, "status", "succeeded")
+    completions, parallelism = _int(obj, "spec", "completions"), _int(obj, "spec", "parallelism")
+    if completions is not None:
+        done = f"{succeeded}/{completions}"
+    elif parallelism is not None and parallelism > 1:
+        done = f"{succeeded}/1 of {parallelism}"
+    else:
+        done = f"{succeeded}/1"
+    started = _time(obj, "status", "startTime")
+    finished = _time(obj, "status", "completionTime")
+    if started is None:
+        duration = ""
+    else:
+        duration = times.human_duration(((finished or now) - started).total_seconds())
+    return [done, duration]
+
+
+def _cron_job(obj: Mapping[str, Any], now: datetime.datetime) -> list[str]:
+    suspend = _dig(obj, "spec", "suspend")
+    active = _dig(obj, "status", "active")
+    return [
+        str(_dig(obj, "spec", "schedule") or ""),
+        "<unset>" if not isinstance(suspend, bool) else str(suspend),
+        str(len(active) if isinstance(active, list) else 0),
+        _since(obj, now, "status", "lastScheduleTime") or NONE,
+    ]
+
+
+def _load_balancer(obj: Mapping[str, Any], *, wide: bool) -> str:
+    """The ingress points of a load balancer status, sorted, clipped to 16 characters unless
+    wide (kubectl's loadBalancerStatusStringer)."""
+    ingress = _dig(obj, "status", "loadBalancer", "ingress")
+    points = {
+        str(i.get("ip") or i.get("hostname"))
+        for i in (ingress if isinstance(ingress, list) else [])
+        if isinstance(i, Mapping) and (i.get("ip") or i.get("hostname"))
+    }
+    text = ",".join(sorted(points))
+    return (
+        text
+        if wide or len(text) <= LOAD_BALANCER_WIDTH
+        else text[: LOAD_BALANCER_WIDTH - 3] + "..."
+    )
+
+
+def _hosts(obj: Mapping[str, Any]) -> str:
+    """The first three hosts of the rules, `*` when none; once three are found, any rule after
+    them adds `+ N more...` (N: the rules past the third, with or without a host)."""
+    rules = _dig(obj, "spec", "rules")
+    rules = [r for r in rules if isinstance(r, Mapping)] if isinstance(rules, list) else []
+    hosts: list[str] = []
+    more = False
+    for rule in rules:
+        if len(hosts) == HOSTS_SHOWN:
+            more = True
+            break
+        if rule.get("host"):
+            hosts.append(str(rule["host"]))
+    if not hosts:
+        return "*"
+    return ",".join(hosts) + (f" + {len(rules) - HOSTS_SHOWN} more..." if more else "")
+
+
+def _ingress(obj: Mapping[str, Any], now: datetime.datetime) -> list[str]:
+    return [
+        str(_dig(obj, "spec", "ingressClassName") or NONE),
+        _hosts(obj),
+        _load_balancer(obj, wide=False),
+        "80, 443" if _dig(obj, "spec", "tls") else "80",
+    ]
+
+
+def _namespace(obj: Mapping[str, Any], now: datetime.datetime) -> list[str]:
+    return [str(_dig(obj, "status", "phase") or "")]
 
 
 def _external_ip(obj: Mapping[str, Any]) -> str:
@@ -140,7 +241,7 @@ def _ports(obj: Mapping[str, Any]) -> str:
     return ",".join(spelled) if spelled else NONE
 
 
-def _service(obj: Mapping[str, Any]) -> list[str]:
+def _service(obj: Mapping[str, Any], now: datetime.datetime) -> list[str]:
     cluster_ip = _dig(obj, "spec", "clusterIP")
     return [
         str(_dig(obj, "spec", "type") or "ClusterIP"),
@@ -154,44 +255,73 @@ Printer = tuple[tuple[str, ...], Cells, tuple[str, ...], Cells]
 """(columns between NAME and AGE, their cells, wide columns after AGE, their cells)."""
 
 
-def _no_cells(obj: Mapping[str, Any]) -> list[str]:
+def _no_cells(obj: Mapping[str, Any], now: datetime.datetime) -> list[str]:
     return []
 
 
+def _pods_wide(obj: Mapping[str, Any], now: datetime.datetime) -> list[str]:
+    """CONTAINERS, IMAGES and SELECTOR of a workload."""
+    return [*_containers(obj), _selector(obj)]
+
+
+def _jobs_wide(obj: Mapping[str, Any], now: datetime.datetime) -> list[str]:
+    """A CronJob's: those of its Job template."""
+    template = ("spec", "jobTemplate", "spec")
+    return [*_containers(obj, *template, "template"), _selector(obj, *template)]
+
+
+WORKLOAD_WIDE = ("CONTAINERS", "IMAGES", "SELECTOR")
 PRINTERS: Mapping[tuple[str, str], Printer] = {
     ("apps", "Deployment"): (
         ("READY", "UP-TO-DATE", "AVAILABLE"),
         _deployment,
-        ("CONTAINERS", "IMAGES", "SELECTOR"),
-        lambda obj: [*_containers(obj), _selector(obj)],
+        WORKLOAD_WIDE,
+        _pods_wide,
     ),
-    ("apps", "StatefulSet"): (("READY",), _stateful_set, ("CONTAINERS", "IMAGES"), _containers),
+    ("apps", "StatefulSet"): (
+        ("READY",),
+        _stateful_set,
+        ("CONTAINERS", "IMAGES"),
+        lambda obj, now: _containers(obj),
+    ),
     ("apps", "ReplicaSet"): (
         ("DESIRED", "CURRENT", "READY"),
         _replica_set,
-        ("CONTAINERS", "IMAGES", "SELECTOR"),
-        lambda obj: [*_containers(obj), _selector(obj)],
+        WORKLOAD_WIDE,
+        _pods_wide,
     ),
     ("apps", "DaemonSet"): (
         ("DESIRED", "CURRENT", "READY", "UP-TO-DATE", "AVAILABLE", "NODE SELECTOR"),
         _daemon_set,
-        ("CONTAINERS", "IMAGES", "SELECTOR"),
-        lambda obj: [*_containers(obj), _selector(obj)],
+        WORKLOAD_WIDE,
+        _pods_wide,
+    ),
+    ("batch", "Job"): (("COMPLETIONS", "DURATION"), _job, WORKLOAD_WIDE, _pods_wide),
+    ("batch", "CronJob"): (
+        ("SCHEDULE", "SUSPEND", "ACTIVE", "LAST SCHEDULE"),
+        _cron_job,
+        WORKLOAD_WIDE,
+        _jobs_wide,
     ),
     ("", "Service"): (
         ("TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)"),
         _service,
         ("SELECTOR",),
-        lambda obj: [_map_selector(_dig(obj, "spec", "selector"))],
+        lambda obj, now: [_map_selector(_dig(obj, "spec", "selector"))],
     ),
+    ("networking.k8s.io", "Ingress"): (
+        ("CLASS", "HOSTS", "ADDRESS", "PORTS"),
+        _ingress,
+        (),
+        _no_cells,
+    ),
+    ("", "Namespace"): (("STATUS",), _namespace, (), _no_cells),
 }
 DEFAULT: Printer = ((), _no_cells, (), _no_cells)
 
 
 def age(obj: Mapping[str, Any], now: datetime.datetime) -> str:
-    created = _dig(obj, "metadata", "creationTimestamp")
-    moment = times.parse(created) if isinstance(created, str) else None
-    return UNKNOWN if moment is None else times.human_duration((now - moment).total_seconds())
+    return _since(obj, now, "metadata", "creationTimestamp") or UNKNOWN
 
 
 def rows(
@@ -211,8 +341,8 @@ def rows(
     table = [(["NAMESPACE"] if all_namespaces else []) + header]
     for f in found:
         metadata = f.obj.get("metadata") or {}
-        row = [str(metadata.get("name", "")), f.cluster, *cells(f.obj), age(f.obj, now)]
-        row += extra_cells(f.obj) if wide else []
+        row = [str(metadata.get("name", "")), f.cluster, *cells(f.obj, now), age(f.obj, now)]
+        row += extra_cells(f.obj, now) if wide else []
         row += ["Y" if f.adopted else "N"] if adoption else []
         table.append(([str(metadata.get("namespace") or "")] if all_namespaces else []) + row)
     return table

@@ -3,8 +3,10 @@
 Aspects covered:
 - labels, creation time, replicas, selector, node selector, containers' names and images and a
   Service's addresses and ports are kept, in the object's own shape;
+- a Job's completions and parallelism, a CronJob's schedule, suspension and its Job
+  template's containers and selector, an Ingress's class, TLS and rules' hosts are kept;
 - nothing else is: no data of a ConfigMap or Secret, no pod template beyond the containers'
-  names and images, no annotations;
+  names and images, no Ingress paths or backends, no annotations;
 - works.yaml carries them under `observed`, and they read back through `status.reports`;
   an object without any of them adds no key.
 """
@@ -70,6 +72,60 @@ def test_no_data_is_kept() -> None:
     }
     assert observed.fields(secret) == {"metadata": {"creationTimestamp": "2026-01-01T00:00:00Z"}}
     assert observed.fields({"kind": "ConfigMap", "data": {"k": "v"}}) == {}
+
+
+def test_a_cron_jobs_job_template_and_schedule() -> None:
+    cron = {
+        "apiVersion": "batch/v1",
+        "kind": "CronJob",
+        "metadata": {"name": "nightly"},
+        "spec": {
+            "schedule": "0 3 * * *",
+            "suspend": False,
+            "jobTemplate": {
+                "spec": {
+                    "completions": 2,
+                    "template": {
+                        "spec": {"containers": [{"name": "run", "image": "busybox", "args": ["x"]}]}
+                    },
+                }
+            },
+        },
+    }
+    assert observed.fields(cron) == {
+        "spec": {
+            "schedule": "0 3 * * *",
+            "suspend": False,
+            "jobTemplate": {
+                "spec": {
+                    "template": {"spec": {"containers": [{"name": "run", "image": "busybox"}]}}
+                }
+            },
+        }
+    }
+
+
+def test_an_ingresss_hosts_without_its_paths() -> None:
+    ingress = {
+        "apiVersion": "networking.k8s.io/v1",
+        "kind": "Ingress",
+        "metadata": {"name": "web"},
+        "spec": {
+            "ingressClassName": "nginx",
+            "tls": [{"hosts": ["a.example"], "secretName": "tls"}],
+            "rules": [
+                {"host": "a.example", "http": {"paths": [{"path": "/", "pathType": "Prefix"}]}},
+                {"http": {"paths": []}},
+            ],
+        },
+    }
+    assert observed.fields(ingress) == {
+        "spec": {
+            "ingressClassName": "nginx",
+            "tls": [{"hosts": ["a.example"], "secretName": "tls"}],
+            "rules": [{"host": "a.example"}, {}],
+        }
+    }
 
 
 def _result(kept: dict[str, Any] | None) -> apply.SyncResult:

@@ -6,7 +6,8 @@ Aspects covered:
 - a kind is listed across every cluster, in kubectl's columns with CLUSTER after NAME and
   ADOPTION last, READY counted from what the agents reported; kind spelled as kubectl does
   (`deploy`, `deployments.apps`, `Deployment`), a NAME narrows to one object;
-- `-l` in kubectl's selector syntax, `--cluster`, `-n`, `-A` (NAMESPACE first), `-o wide`
+- `-l` in kubectl's selector syntax, `--cluster` (and karmadactl's `-C a,b`; an unknown
+  cluster is an error naming the closest), `-n`, `-A` (NAMESPACE first), `-o wide`
   (containers, images, selector), a Service's columns;
 - `-o json`: a kubectl List, each item annotated with its cluster and holding the labels and
   status reported, byte-identical from one run to the next; `-o yaml` the same List;
@@ -146,6 +147,10 @@ def test_selectors_clusters_and_namespaces(fleet: Fleet) -> None:
     everywhere = _rows(fleet.get("deploy", "-A", "--cluster", "q1").stdout)
     assert everywhere[0][:3] == ["NAMESPACE", "NAME", "CLUSTER"]
     assert [r[:3] for r in everywhere[1:]] == [["shop", "api", "q1"], ["shop", "web", "q1"]]
+    two = _rows(fleet.get("deploy", "api", "-n", "shop", "-C", "q1,p2").stdout)
+    assert [r[:2] for r in two[1:]] == [["api", "p2"], ["api", "q1"]]
+    unknown = fleet.get("deploy", "-n", "shop", "--clusters", "p1,q11,zz", code=1)
+    assert unknown.stderr == "error: clusters don't exist: q11,zz; did you mean 'q1' for 'q11'?\n"
 
 
 def test_wide_and_service_columns(fleet: Fleet) -> None:
