@@ -223,7 +223,7 @@ def push(
         sys.exit(1)
 
 
-_PASSED_ON = ("interval", "heartbeat", "max_prune_share")
+_PASSED_ON = ("interval", "heartbeat", "max_prune_share", "log_format")
 """Options given to `pull --print-manifests` that the printed Deployment passes on."""
 
 
@@ -305,6 +305,7 @@ def pull(
             image=image or manifests.DEFAULT_IMAGE,
             extra_args=_passed_on(ctx),
             allowed_signers=_text_of(allowed_signers),
+            metrics_port=metrics_address[1] if metrics_address else None,
         )
         click.echo(text, nl=False)
         return

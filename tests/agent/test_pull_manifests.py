@@ -8,6 +8,9 @@ Aspects covered:
   only the apply role writes, and nothing grants escalate, bind or impersonate;
 - filled in: cluster, repository (a URL per cluster), ref, image and the options given on the
   command line; placeholders stay visible when not given, and the comments are kept;
+- with `--metrics-address` and `--log-format`: the agent serves metrics on that port in the
+  pod (any address), declared as the container's `metrics` port with liveness and readiness
+  probes on it, and logs in that format; neither without;
 - with `--allowed-signers FILE`: a ConfigMap holding the file, mounted read-only into the
   Deployment, whose agent is given `--allowed-signers` (none of it without);
 - the command: `--print-manifests`, its conflict with `--once`, `--repo` and `--cluster`
@@ -129,6 +132,20 @@ def test_print_manifests(cli: Invoke) -> None:
     assert container["args"][-3:] == ["--repo=https://g/x.git", "--cluster=m1", "--heartbeat=30.0"]
     assert "--allowed-signers" not in " ".join(container["args"])
     assert "ConfigMap/gitfleet-allowed-signers" not in _docs(done.output)
+    assert "ports" not in container and "livenessProbe" not in container
+
+
+def test_print_manifests_with_metrics_and_json_logs(cli: Invoke) -> None:
+    done = cli(
+        "agent", "pull", "--print-manifests", "--cluster", "m1", "--repo", "https://g/x.git",
+        "--metrics-address", "127.0.0.1:9102", "--log-format", "json",
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    container = _container(_docs(done.output))
+    assert container["args"][-2:] == ["--log-format=json", "--metrics-address=:9102"]
+    assert container["ports"] == [{"name": "metrics", "containerPort": 9102}]
+    assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "metrics"}
+    assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "metrics"}
 
 
 def test_print_manifests_with_allowed_signers(

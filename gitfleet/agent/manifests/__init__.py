@@ -49,8 +49,10 @@ def _fill_deployment(
     image: str,
     extra: tuple[str, ...],
     signers: Any,
+    metrics_port: int | None,
 ) -> None:
-    """`signers`: the allowed signers ConfigMap to mount (None: signatures not checked)."""
+    """`signers`: the allowed signers ConfigMap to mount (None: signatures not checked);
+    `metrics_port`: where the agent serves metrics and probes in the pod (None: it does not)."""
     doc["metadata"]["labels"][CLUSTER_LABEL] = cluster
     pod = doc["spec"]["template"]["spec"]
     container = pod["containers"][0]
@@ -66,6 +68,19 @@ def _fill_deployment(
         container["volumeMounts"].append(mount)
         pod["volumes"].append({"name": "allowed-signers", "configMap": {"name": name}})
     args += list(extra)
+    if metrics_port is not None:
+        args.append(f"--metrics-address=:{metrics_port}")
+        container["ports"] = [{"name": "metrics", "containerPort": metrics_port}]
+        container["livenessProbe"] = _probe("/healthz", period=20, failures=3)
+        container["readinessProbe"] = _probe("/readyz", period=10)
+
+
+def _probe(path: str, *, period: int, failures: int | None = None) -> dict[str, Any]:
+    """An HTTP probe on the metrics port, as the reconciler's Deployment in deploy/ has."""
+    probe: dict[str, Any] = {"httpGet": {"path": path, "port": "metrics"}, "periodSeconds": period}
+    if failures is not None:
+        probe["failureThreshold"] = failures
+    return probe
 
 
 def render(
@@ -76,10 +91,13 @@ def render(
     image: str = DEFAULT_IMAGE,
     extra_args: tuple[str, ...] = (),
     allowed_signers: str | None = None,
+    metrics_port: int | None = None,
 ) -> str:
     """The manifests as one YAML stream, for `cluster` pulling from `repo` (`{cluster}` in it is
     replaced by the name); `extra_args` go to the agent's command line; `allowed_signers`, the
-    text of an allowed-signers file, goes into a ConfigMap the agent checks commits with."""
+    text of an allowed-signers file, goes into a ConfigMap the agent checks commits with;
+    `metrics_port`, the port the agent serves metrics and probes on, declared with the
+    Deployment's liveness and readiness probes."""
     name = cluster or CLUSTER_PLACEHOLDER
     url = clusterrepos.cluster_url(repo or REPO_PLACEHOLDER, name)
     yaml = _yaml()
@@ -105,6 +123,7 @@ def render(
                     image=image,
                     extra=extra_args,
                     signers=signers,
+                    metrics_port=metrics_port,
                 )
         if file == "secret.yaml" and signers is not None:
             docs.append(signers)
