@@ -109,6 +109,9 @@ class _ColumnVerdicts(Mapping[str, Verdicts]):
         at = self._positions[name]
         return tuple((c.plugin, c.results[at]) for c in self._columns)
 
+    def __contains__(self, name: object) -> bool:
+        return name in self._positions
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._positions)
 
