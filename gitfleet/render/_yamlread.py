@@ -25,6 +25,7 @@ _ESCAPE = re.compile(r'\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\\"tn
 _SIMPLE = {"\\": "\\", '"': '"', "t": "\t", "n": "\n", "r": "\r", "0": "\0"}
 _WORDS: dict[str, Any] = {"null": None, "true": True, "false": False}
 _MAX_INDENT = 2 * yamllimits.MAX_DEPTH
+_MISSING = object()
 
 
 class _Unreadable(Exception):
@@ -75,11 +76,12 @@ def _scalar(text: str) -> Any:
 
 
 class _Reader:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, blocks: dict[str, Any] | None) -> None:
         self.lines = text.split("\n")
         if self.lines and self.lines[-1] == "":
             self.lines.pop()
         self.at = 0
+        self.blocks = blocks
 
     def peek(self) -> tuple[int, str] | None:
         if self.at >= len(self.lines):
@@ -149,9 +151,9 @@ class _Reader:
             if following is None:
                 raise _Unreadable
             if following[0] == indent and following[1].startswith("- "):
-                return self.sequence(indent)
+                return self.nested(indent, sequence=True)
             if following[0] == indent + 2:
-                return self.mapping(indent + 2)
+                return self.nested(indent + 2, sequence=False)
             raise _Unreadable
         if not rest.startswith(" "):
             raise _Unreadable
@@ -163,6 +165,32 @@ class _Reader:
         if text.startswith("|"):
             return self.block(text, indent + 2)
         return _scalar(text)
+
+    def nested(self, indent: int, sequence: bool) -> Any:
+        """A block sequence or mapping at `indent`; with `blocks`, a block whose text was read
+        before is that value again (values are never changed once read)."""
+        read = self.sequence if sequence else self.mapping
+        if self.blocks is None:
+            return read(indent)
+        lines = self.lines
+        start = end = self.at
+        while end < len(lines):
+            line = lines[end]
+            if line:
+                content = line.lstrip(" ")
+                depth = len(line) - len(content)
+                if depth < indent or (sequence and depth == indent and content[:2] != "- "):
+                    break
+            end += 1
+        text = "\n".join(lines[start:end])
+        found = self.blocks.get(text, _MISSING)
+        if found is not _MISSING:
+            self.at = end
+            return found
+        value = read(indent)
+        if self.at == end:
+            self.blocks[text] = value
+        return value
 
     def block(self, header: str, indent: int) -> str:
         if header not in ("|", "|-", "|+", "|2", "|2-", "|2+"):
@@ -194,13 +222,17 @@ def _is_key(text: str) -> bool:
     return ": " in text or text.endswith(":")
 
 
-def load(data: bytes) -> dict[str, Any] | None:
-    """The mapping the writer wrote as `data`; None when `data` is not in its subset."""
+def load(data: bytes, blocks: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The mapping the writer wrote as `data`; None when `data` is not in its subset.
+
+    `blocks` is a memo shared by the documents read together: a nested mapping or sequence
+    whose text another of them had (bindings of one policy share their placement, target list
+    and conditions) is read once, and is then the same object in each (never to be changed)."""
     try:
         text = data.decode()
         if text == "{}\n":
             return {}
-        reader = _Reader(text)
+        reader = _Reader(text, blocks)
         found = reader.mapping(0)
     except (_Unreadable, UnicodeDecodeError, ValueError):
         return None
