@@ -26,6 +26,9 @@ _SIMPLE = {"\\": "\\", '"': '"', "t": "\t", "n": "\n", "r": "\r", "0": "\0"}
 _WORDS: dict[str, Any] = {"null": None, "true": True, "false": False}
 _MAX_INDENT = 2 * yamllimits.MAX_DEPTH
 _MISSING = object()
+_MEMO_DEPTH = 2
+"""Blocks under keys this deep are read through the memo: a policy's placement, a target
+list, conditions; deeper ones are parts of those."""
 
 
 class _Unreadable(Exception):
@@ -82,6 +85,14 @@ class _Reader:
             self.lines.pop()
         self.at = 0
         self.blocks = blocks
+        self.depths: list[int] = []
+        """Each line's indentation as read (-1: empty), and whether it starts an item."""
+        self.items: list[bool] = []
+        if blocks is not None:
+            for line in self.lines:
+                content = line.lstrip(" ")
+                self.depths.append(len(line) - len(content) if line else -1)
+                self.items.append(content.startswith("- "))
 
     def peek(self) -> tuple[int, str] | None:
         if self.at >= len(self.lines):
@@ -167,22 +178,21 @@ class _Reader:
         return _scalar(text)
 
     def nested(self, indent: int, sequence: bool) -> Any:
-        """A block sequence or mapping at `indent`; with `blocks`, a block whose text was read
-        before is that value again (values are never changed once read)."""
+        """A block sequence or mapping at `indent`; with `blocks`, one under a key of the
+        first two levels whose text was read before is that value again (values are never
+        changed once read; deeper blocks are left to those)."""
         read = self.sequence if sequence else self.mapping
-        if self.blocks is None:
+        key_depth = indent if sequence else indent - 2
+        if self.blocks is None or key_depth > _MEMO_DEPTH:
             return read(indent)
-        lines = self.lines
+        depths, items = self.depths, self.items
         start = end = self.at
-        while end < len(lines):
-            line = lines[end]
-            if line:
-                content = line.lstrip(" ")
-                depth = len(line) - len(content)
-                if depth < indent or (sequence and depth == indent and content[:2] != "- "):
-                    break
+        while end < len(depths):
+            depth = depths[end]
+            if depth >= 0 and (depth < indent or (sequence and depth == indent and not items[end])):
+                break
             end += 1
-        text = "\n".join(lines[start:end])
+        text = "\n".join(self.lines[start:end])
         found = self.blocks.get(text, _MISSING)
         if found is not _MISSING:
             self.at = end
