@@ -13,6 +13,7 @@ mean what the writer meant: `null`, `true`, `false`, integers, floats, otherwise
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -26,6 +27,7 @@ _SIMPLE = {"\\": "\\", '"': '"', "t": "\t", "n": "\n", "r": "\r", "0": "\0"}
 _WORDS: dict[str, Any] = {"null": None, "true": True, "false": False}
 _MAX_INDENT = 2 * yamllimits.MAX_DEPTH
 _MISSING = object()
+_SCALARS = 65_536
 _MEMO_DEPTH = 2
 """Blocks under keys this deep are read through the memo: a policy's placement, a target
 list, conditions; deeper ones are parts of those."""
@@ -55,8 +57,11 @@ def _quoted(text: str) -> tuple[str, str]:
         at = end + 1
 
 
+@functools.lru_cache(maxsize=_SCALARS)
 def _scalar(text: str) -> Any:
-    """A scalar exactly as the writer writes it (anything else is refused)."""
+    """A scalar exactly as the writer writes it (anything else is refused); remembered, as
+    checking the spelling is the dearest part of reading and rendered files repeat their
+    scalars (names, counts, reasons)."""
     if text.startswith('"'):
         value, rest = _quoted(text)
         if rest or _yaml.quoted(value) != text:
@@ -89,10 +94,12 @@ class _Reader:
         """Each line's indentation as read (-1: empty), and whether it starts an item."""
         self.items: list[bool] = []
         if blocks is not None:
-            for line in self.lines:
-                content = line.lstrip(" ")
-                self.depths.append(len(line) - len(content) if line else -1)
-                self.items.append(content.startswith("- "))
+            contents = [line.lstrip(" ") for line in self.lines]
+            self.depths = [
+                len(line) - len(content) if line else -1
+                for line, content in zip(self.lines, contents, strict=True)
+            ]
+            self.items = [content.startswith("- ") for content in contents]
 
     def peek(self) -> tuple[int, str] | None:
         if self.at >= len(self.lines):
