@@ -4,8 +4,9 @@
 Measures, each in a fresh process-free call of the same code path as the command:
 - the first full render and commit (budget 10 s);
 - a render after a commit that changes one template (budget 0.5 s), measured on the second
-  such change: the first after start reads every previous binding (printed too), later ones
-  only those that changed, as a running reconciler does;
+  such change: later changes read only the previous bindings that changed, as a running
+  reconciler does;
+- the first such change after start (budget 0.5 s): it reads every previous binding cold;
 - a no-op render: the same source commit again (budget 0.3 s);
 - peak memory of the 1,000 x 50 run (budget 1 GiB; the large run's is printed after it);
 - the floor: `git fast-import` of the identical output into an empty repository, and
@@ -35,7 +36,7 @@ from gitfleet.cli import main as main_module
 from gitfleet.cli import render as render_command
 from gitfleet.gitstore import rendered, repository
 
-BUDGETS = {"full": 10.0, "one change": 0.5, "no-op": 0.3}
+BUDGETS = {"full": 10.0, "first change": 0.5, "one change": 0.5, "no-op": 0.3}
 MEMORY_BUDGET_MIB = 1024
 NAMESPACES = 10
 STRATEGIES = ("duplicated", "weighted", "aggregated")
@@ -286,7 +287,8 @@ def run_fleet(templates: int, clusters: int, budgets: bool, signed: bool = False
         print(f"  one template changed: {one:7.2f} s  (1 binding rendered)")
         print(f"  no-op render:         {noop:7.2f} s  (the same commit again)")
         if budgets:
-            for what, took in (("full", full), ("one change", one), ("no-op", noop)):
+            timed = (("full", full), ("first change", first), ("one change", one), ("no-op", noop))
+            for what, took in timed:
                 verdict = "ok" if took <= BUDGETS[what] else "OVER"
                 ok &= took <= BUDGETS[what]
                 print(f"  budget {what}: {BUDGETS[what]} s -> {verdict}")

@@ -341,13 +341,23 @@ the same object, which tells the render it can be reused)."""
 _PARSED_LIMIT = 200_000
 
 
-def _parse_binding(path: str, data: bytes) -> _Parsed | None:
-    doc = _yaml_doc(data) or {}
+@dataclasses.dataclass(slots=True)
+class _Shared:
+    """What the bindings read back together share: blocks of text (bindings of one policy
+    share their placement, target list and conditions) and their decoded values, each read
+    and decoded once."""
+
+    blocks: dict[str, Any] = dataclasses.field(default_factory=dict)
+    decoded: meta.Shared = dataclasses.field(default_factory=dict)
+
+
+def _parse_binding(path: str, data: bytes, shared: _Shared) -> _Parsed | None:
+    doc = _yaml_doc(data, shared.blocks) or {}
     cls = _BINDING_KINDS.get(str(doc.get("kind")))
     if cls is None:
         return None
     try:
-        return rendering.Recorded.split(cls.from_doc(doc, Origin(path)))
+        return rendering.Recorded.split(cls.from_doc(doc, Origin(path), shared=shared.decoded))
     except errors.InputError:
         return None
 
@@ -367,8 +377,9 @@ def read_previous(
         _PARSED.clear()
     wanted = [p for p in listed if (p, files[p]) not in _PARSED]
     contents = read([*wanted, rendering.RENDER_FILE])
+    shared = _Shared()
     for path in wanted:
-        _PARSED[(path, files[path])] = _parse_binding(path, contents.get(path, b""))
+        _PARSED[(path, files[path])] = _parse_binding(path, contents.get(path, b""), shared)
     bindings: dict[ResourceKey, Binding] = {}
     digests: dict[ResourceKey, str] = {}
     templates: dict[ResourceKey, str] = {}
@@ -399,10 +410,11 @@ def read_previous(
     )
 
 
-def _yaml_doc(data: bytes) -> dict[str, Any] | None:
-    """A rendered file's document: read by the render's own reader when it is as written,
-    else by a full YAML reader."""
-    found = rendering.read_own_yaml(data)
+def _yaml_doc(data: bytes, blocks: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """A rendered file's document: read by the render's own reader when it is as written
+    (`blocks`: its memo of blocks read before, see `render.read_own_yaml`), else by a full
+    YAML reader."""
+    found = rendering.read_own_yaml(data, blocks)
     if found is not None:
         return found
     import yaml

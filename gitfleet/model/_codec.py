@@ -164,16 +164,33 @@ def _json_names(cls: type) -> frozenset[str]:
     return frozenset(f.json for f in fields_of(cls))
 
 
+Shared = dict[tuple[int, Any], tuple[Any, Any]]
+"""Decoded values of documents decoded together, by (id of the JSON object or array, type
+hint); each entry holds its JSON value, so that the id stays its own."""
+
+
 class _Decoder:
-    def __init__(self, origin: Origin, lenient: bool = False) -> None:
+    def __init__(self, origin: Origin, lenient: bool = False, shared: Shared | None = None) -> None:
         self.origin = origin
         self.lenient = lenient
+        self.shared = shared
 
     def fail(self, path: tuple[PathKey, ...], message: str) -> SchemaError:
         where = ".".join(str(p) for p in path) or "document"
         return SchemaError(self.origin.at(*path), f"{where}: {message}")
 
     def value(self, hint: Any, value: Any, path: tuple[PathKey, ...]) -> Any:
+        if self.shared is None or not isinstance(value, (dict, list)):
+            return self.fresh(hint, value, path)
+        key = (id(value), hint)
+        found = self.shared.get(key)
+        if found is not None and found[0] is value:
+            return found[1]
+        decoded = self.fresh(hint, value, path)
+        self.shared[key] = (value, decoded)
+        return decoded
+
+    def fresh(self, hint: Any, value: Any, path: tuple[PathKey, ...]) -> Any:
         shape, args = _shape(hint)
         if shape is _Shape.ANY:
             return value
@@ -256,11 +273,14 @@ def decode(
     *,
     ignore: frozenset[str] = frozenset(),
     lenient: bool = False,
+    shared: Shared | None = None,
 ) -> Any:
     """Build `cls` from a document; raises `SchemaError` at the first problem, located.
-    `lenient` skips unknown fields, as Go's encoding/json does (for values scripts compute)."""
+    `lenient` skips unknown fields, as Go's encoding/json does (for values scripts compute).
+    `shared` is a memo of documents decoded together: a JSON object or array that is the very
+    same object in several of them (a reader that reads equal text once) is decoded once."""
     body = {k: v for k, v in doc.items() if k not in ignore}
-    return _Decoder(origin, lenient).object(cls, body, ())
+    return _Decoder(origin, lenient, shared).object(cls, body, ())
 
 
 def encode(value: Any) -> JSON:

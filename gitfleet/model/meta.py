@@ -138,6 +138,10 @@ class Condition:
     observed_generation: int = field(0, doc="The generation the condition was computed for.")
 
 
+Shared = _codec.Shared
+"""A memo of decoded values that documents parsed together share (`ApiObject.from_doc`)."""
+
+
 class ApiObject:
     """What every top-level kind shares: its apiVersion/kind, parsing and its origin."""
 
@@ -149,14 +153,19 @@ class ApiObject:
     origin: Origin
 
     @classmethod
-    def from_doc(cls, doc: dict[str, Any], origin: Origin = UNKNOWN) -> Self:
-        """Parse one document of this kind; `SchemaError` names the first bad field."""
+    def from_doc(
+        cls, doc: dict[str, Any], origin: Origin = UNKNOWN, *, shared: Shared | None = None
+    ) -> Self:
+        """Parse one document of this kind; `SchemaError` names the first bad field. `shared`:
+        a memo of the documents parsed together (see `_codec.decode`)."""
         api_version, kind = doc.get("apiVersion"), doc.get("kind")
         if api_version != cls.API_VERSION or kind != cls.KIND:
             raise errors.SchemaError(
                 origin, f"expected {cls.API_VERSION} {cls.KIND}, got {api_version} {kind}"
             )
-        obj: Self = _codec.decode(cls, doc, origin, ignore=frozenset({"apiVersion", "kind"}))
+        obj: Self = _codec.decode(
+            cls, doc, origin, ignore=frozenset({"apiVersion", "kind"}), shared=shared
+        )
         return dataclasses.replace(obj, origin=origin)  # type: ignore[type-var]
 
     def to_doc(self) -> dict[str, Any]:

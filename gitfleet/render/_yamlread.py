@@ -13,6 +13,7 @@ mean what the writer meant: `null`, `true`, `false`, integers, floats, otherwise
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -25,6 +26,11 @@ _ESCAPE = re.compile(r'\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\\"tn
 _SIMPLE = {"\\": "\\", '"': '"', "t": "\t", "n": "\n", "r": "\r", "0": "\0"}
 _WORDS: dict[str, Any] = {"null": None, "true": True, "false": False}
 _MAX_INDENT = 2 * yamllimits.MAX_DEPTH
+_MISSING = object()
+_SCALARS = 65_536
+_MEMO_DEPTH = 2
+"""Blocks under keys this deep are read through the memo: a policy's placement, a target
+list, conditions; deeper ones are parts of those."""
 
 
 class _Unreadable(Exception):
@@ -51,8 +57,11 @@ def _quoted(text: str) -> tuple[str, str]:
         at = end + 1
 
 
+@functools.lru_cache(maxsize=_SCALARS)
 def _scalar(text: str) -> Any:
-    """A scalar exactly as the writer writes it (anything else is refused)."""
+    """A scalar exactly as the writer writes it (anything else is refused); remembered, as
+    checking the spelling is the dearest part of reading and rendered files repeat their
+    scalars (names, counts, reasons)."""
     if text.startswith('"'):
         value, rest = _quoted(text)
         if rest or _yaml.quoted(value) != text:
@@ -75,11 +84,22 @@ def _scalar(text: str) -> Any:
 
 
 class _Reader:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, blocks: dict[str, Any] | None) -> None:
         self.lines = text.split("\n")
         if self.lines and self.lines[-1] == "":
             self.lines.pop()
         self.at = 0
+        self.blocks = blocks
+        self.depths: list[int] = []
+        """Each line's indentation as read (-1: empty), and whether it starts an item."""
+        self.items: list[bool] = []
+        if blocks is not None:
+            contents = [line.lstrip(" ") for line in self.lines]
+            self.depths = [
+                len(line) - len(content) if line else -1
+                for line, content in zip(self.lines, contents, strict=True)
+            ]
+            self.items = [content.startswith("- ") for content in contents]
 
     def peek(self) -> tuple[int, str] | None:
         if self.at >= len(self.lines):
@@ -149,9 +169,9 @@ class _Reader:
             if following is None:
                 raise _Unreadable
             if following[0] == indent and following[1].startswith("- "):
-                return self.sequence(indent)
+                return self.nested(indent, sequence=True)
             if following[0] == indent + 2:
-                return self.mapping(indent + 2)
+                return self.nested(indent + 2, sequence=False)
             raise _Unreadable
         if not rest.startswith(" "):
             raise _Unreadable
@@ -163,6 +183,31 @@ class _Reader:
         if text.startswith("|"):
             return self.block(text, indent + 2)
         return _scalar(text)
+
+    def nested(self, indent: int, sequence: bool) -> Any:
+        """A block sequence or mapping at `indent`; with `blocks`, one under a key of the
+        first two levels whose text was read before is that value again (values are never
+        changed once read; deeper blocks are left to those)."""
+        read = self.sequence if sequence else self.mapping
+        key_depth = indent if sequence else indent - 2
+        if self.blocks is None or key_depth > _MEMO_DEPTH:
+            return read(indent)
+        depths, items = self.depths, self.items
+        start = end = self.at
+        while end < len(depths):
+            depth = depths[end]
+            if depth >= 0 and (depth < indent or (sequence and depth == indent and not items[end])):
+                break
+            end += 1
+        text = "\n".join(self.lines[start:end])
+        found = self.blocks.get(text, _MISSING)
+        if found is not _MISSING:
+            self.at = end
+            return found
+        value = read(indent)
+        if self.at == end:
+            self.blocks[text] = value
+        return value
 
     def block(self, header: str, indent: int) -> str:
         if header not in ("|", "|-", "|+", "|2", "|2-", "|2+"):
@@ -194,13 +239,17 @@ def _is_key(text: str) -> bool:
     return ": " in text or text.endswith(":")
 
 
-def load(data: bytes) -> dict[str, Any] | None:
-    """The mapping the writer wrote as `data`; None when `data` is not in its subset."""
+def load(data: bytes, blocks: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The mapping the writer wrote as `data`; None when `data` is not in its subset.
+
+    `blocks` is a memo shared by the documents read together: a nested mapping or sequence
+    whose text another of them had (bindings of one policy share their placement, target list
+    and conditions) is read once, and is then the same object in each (never to be changed)."""
     try:
         text = data.decode()
         if text == "{}\n":
             return {}
-        reader = _Reader(text)
+        reader = _Reader(text, blocks)
         found = reader.mapping(0)
     except (_Unreadable, UnicodeDecodeError, ValueError):
         return None

@@ -61,7 +61,7 @@ def find_feasible(
         framework.is_workload(spec),
         tuple(t.from_cluster for t in spec.graceful_eviction_tasks),
     )
-    table = clusters.filter_table(key, _verdicts, spec, status)
+    table = clusters.filter_table(key, FRAMEWORK.filters, spec, status)
     own = {
         t.name: table.targeted(clusters.infos[t.name])
         for t in spec.clusters
@@ -72,12 +72,6 @@ def find_feasible(
     feasible = (table.feasible - own.keys()) | (table.targeted_feasible & own.keys())
     view = index.VerdictView(table.verdicts, own)
     return [clusters.infos[name] for name in sorted(feasible)], view
-
-
-def _verdicts(
-    spec: work.ResourceBindingSpec, status: work.ResourceBindingStatus, info: framework.ClusterInfo
-) -> index.Verdicts:
-    return tuple((p.NAME, p.filter(spec, status, info)) for p in FRAMEWORK.filters)
 
 
 def first_failure(verdicts: index.Verdicts) -> framework.Result | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Protocol, Self, runtime_checkable
 
 from gitfleet import errors
@@ -115,13 +115,19 @@ class FilterPlugin(Protocol):
     """Decides whether a cluster fits (Karmada framework.FilterPlugin).
 
     A verdict may depend on the binding's target list (`spec.clusters`) only through whether
-    this cluster is in it; the scheduler relies on that to reuse verdicts between bindings
-    that share a placement.
+    this cluster is in it, and on the rest of the binding only through `verdict_key`; the
+    scheduler relies on both to compute each plugin's verdicts on the fleet once per render
+    and share them between bindings.
     """
 
     NAME: str
 
     def filter(self, spec: Spec, status: Status, info: ClusterInfo) -> Result: ...
+
+    def verdict_key(self, spec: Spec, status: Status) -> Hashable:
+        """What of the binding `filter` reads (whether the cluster is in the result aside):
+        bindings with equal keys get equal verdicts on every cluster not in their result."""
+        ...
 
 
 @runtime_checkable

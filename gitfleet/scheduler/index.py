@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from gitfleet.model import cluster, meta, policy, work
@@ -25,8 +25,26 @@ MAX_TABLES = 4096
 """Filter tables kept at once (a render rarely has more distinct placements)."""
 
 
-Judge = Callable[[framework.Spec, framework.Status, framework.ClusterInfo], Verdicts]
-"""Runs every filter plugin on one cluster."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class Column:
+    """One filter plugin's verdict on every live cluster for one `verdict_key`, as if no
+    cluster were in the binding's result."""
+
+    plugin: str
+    results: tuple[framework.Result, ...]
+    """In the order of `ClusterIndex.live`."""
+    failing: frozenset[str]
+    """The clusters it rejects."""
+
+
+def judge(
+    filters: Sequence[framework.FilterPlugin],
+    spec: framework.Spec,
+    status: framework.Status,
+    info: framework.ClusterInfo,
+) -> Verdicts:
+    """Every filter plugin's verdict on one cluster."""
+    return tuple((p.NAME, p.filter(spec, status, info)) for p in filters)
 
 
 class FilterTable:
@@ -35,7 +53,7 @@ class FilterTable:
     result only through whether the cluster is in it, so these two cover every binding."""
 
     __slots__ = (
-        "_judge",
+        "_filters",
         "_spec",
         "_status",
         "_targeted",
@@ -46,26 +64,28 @@ class FilterTable:
 
     def __init__(
         self,
-        judge: Judge,
+        filters: Sequence[framework.FilterPlugin],
         spec: framework.Spec,
         status: framework.Status,
-        live: Iterable[framework.ClusterInfo],
+        columns: Sequence[Column],
+        positions: Mapping[str, int],
     ) -> None:
-        self._judge = judge
-        self._spec = dataclasses.replace(spec, clusters=())
+        self._filters = filters
+        self._spec = spec
         self._status = status
         self._targeted: dict[str, Verdicts] = {}
         self.targeted_feasible: set[str] = set()
         """Clusters that pass when they are in the result (among those asked about)."""
-        self.verdicts = {info.name: judge(self._spec, status, info) for info in live}
-        self.feasible = frozenset(n for n, vs in self.verdicts.items() if passed(vs))
+        self.verdicts: Mapping[str, Verdicts] = _ColumnVerdicts(columns, positions)
+        failing = frozenset[str]().union(*(c.failing for c in columns))
+        self.feasible = frozenset(n for n in positions if n not in failing)
 
     def targeted(self, info: framework.ClusterInfo) -> Verdicts:
         """The verdicts for `info` when it is in the binding's result."""
         found = self._targeted.get(info.name)
         if found is None:
             spec = dataclasses.replace(self._spec, clusters=(work.TargetCluster(name=info.name),))
-            found = self._targeted[info.name] = self._judge(spec, self._status, info)
+            found = self._targeted[info.name] = judge(self._filters, spec, self._status, info)
             if passed(found):
                 self.targeted_feasible.add(info.name)
         return found
@@ -73,6 +93,30 @@ class FilterTable:
 
 def passed(verdicts: Verdicts) -> bool:
     return all(r.success for _, r in verdicts)
+
+
+class _ColumnVerdicts(Mapping[str, Verdicts]):
+    """A table's verdicts by cluster, assembled from its plugins' columns when asked for (a
+    binding that fits reads none of them)."""
+
+    __slots__ = ("_columns", "_positions")
+
+    def __init__(self, columns: Sequence[Column], positions: Mapping[str, int]) -> None:
+        self._columns = columns
+        self._positions = positions
+
+    def __getitem__(self, name: str) -> Verdicts:
+        at = self._positions[name]
+        return tuple((c.plugin, c.results[at]) for c in self._columns)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._positions
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._positions)
+
+    def __len__(self) -> int:
+        return len(self._positions)
 
 
 class VerdictView(Mapping[str, Verdicts]):
@@ -106,8 +150,9 @@ class ClusterIndex:
             self.infos[c.name] for c in self.clusters if c.metadata.deletion_timestamp is None
         )
         """Clusters not being deleted: the only ones a binding can go to."""
+        self._positions = {info.name: i for i, info in enumerate(self.live)}
         self._filter_tables: dict[Hashable, FilterTable] = {}
-        self._verdicts: dict[Verdicts, Verdicts] = {}
+        self._columns: dict[tuple[str, Hashable], Column] = {}
         self._capacities: dict[str, estimator.Capacity] = {}
         self._requests: dict[Hashable, estimator.Request | None] = {}
         self._estimates: dict[tuple[Hashable, str], int] = {}
@@ -119,31 +164,38 @@ class ClusterIndex:
     def filter_table(
         self,
         key: Hashable,
-        judge: Judge,
+        filters: Sequence[framework.FilterPlugin],
         spec: framework.Spec,
         status: framework.Status,
     ) -> FilterTable:
         """The filter table of every binding with filter key `key`, built from this one's
-        spec and status the first time. Equal verdicts are stored once, so a table costs
-        little more than its keys; past MAX_TABLES keys the memo starts over."""
+        spec and status the first time, out of each plugin's column for its `verdict_key`
+        (computed once per render: bindings of different placements share the verdicts of
+        the plugins that read what they have in common). Past MAX_TABLES keys the memo starts
+        over."""
         table = self._filter_tables.get(key)
         if table is None:
             if len(self._filter_tables) >= MAX_TABLES:
                 self._filter_tables.clear()
-            table = FilterTable(self._interning(judge), spec, status, self.live)
+                self._columns.clear()
+            untargeted = dataclasses.replace(spec, clusters=())
+            columns = [self._column(p, untargeted, status) for p in filters]
+            table = FilterTable(filters, untargeted, status, columns, self._positions)
             self._filter_tables[key] = table
         return table
 
-    def _interning(self, judge: Judge) -> Judge:
-        def judge_once(
-            spec: framework.Spec,
-            status: framework.Status,
-            info: framework.ClusterInfo,
-        ) -> Verdicts:
-            verdicts = judge(spec, status, info)
-            return self._verdicts.setdefault(verdicts, verdicts)
-
-        return judge_once
+    def _column(
+        self, plugin: framework.FilterPlugin, spec: framework.Spec, status: framework.Status
+    ) -> Column:
+        key = (plugin.NAME, plugin.verdict_key(spec, status))
+        found = self._columns.get(key)
+        if found is None:
+            results = tuple(plugin.filter(spec, status, info) for info in self.live)
+            failing = frozenset(
+                info.name for info, r in zip(self.live, results, strict=True) if not r.success
+            )
+            found = self._columns[key] = Column(plugin.NAME, results, failing)
+        return found
 
     def estimates(
         self, requirements: work.ReplicaRequirements | None, names: Iterable[str]

@@ -1,10 +1,11 @@
 """The model round-trips documents: decoding then encoding gives back what the user wrote,
-and unknown or mistyped fields are reported by name at their line."""
+and unknown or mistyped fields are reported by name at their line; documents decoded together
+with a shared memo decode a JSON object they share once, into the value each gets alone."""
 
 import pytest
 
 from gitfleet.errors import SchemaError
-from gitfleet.model import cluster, policy
+from gitfleet.model import cluster, meta, policy
 from gitfleet.model.origin import Origin
 
 PP = {
@@ -35,6 +36,17 @@ def test_propagation_policy_round_trips() -> None:
     assert pp.to_doc() == PP
     assert pp.spec.priority == 0
     assert pp.origin == Origin("a.yaml", 1, 1)
+
+
+def test_documents_decoded_together_share_what_they_share() -> None:
+    other = {**PP, "metadata": {"name": "api", "namespace": "default"}}
+    shared: meta.Shared = {}
+    web = policy.PropagationPolicy.from_doc(PP, shared=shared)
+    api = policy.PropagationPolicy.from_doc(other, shared=shared)
+    assert web.spec.placement is api.spec.placement, "one JSON object, decoded once"
+    assert web == policy.PropagationPolicy.from_doc(PP)
+    assert api == policy.PropagationPolicy.from_doc(other)
+    assert api.metadata.name == "api"
 
 
 def test_cluster_keeps_go_json_names() -> None:

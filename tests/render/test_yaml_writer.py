@@ -13,7 +13,9 @@ Aspects covered:
 - property: any JSON value reads back equal through the loader's reader (pyyaml with go-yaml
   v2's rules), PyYAML's safe loader, ruamel.yaml's YAML 1.2 safe loader and the render's own
   fast reader of what it wrote, and dumping is independent of key insertion order;
-- the fast reader refuses YAML outside the writer's subset (the caller then reads it fully).
+- the fast reader refuses YAML outside the writer's subset (the caller then reads it fully);
+- documents read together with a shared memo read back the same values, a block they share
+  (same text at the same depth) being one object, never confused with the same text elsewhere.
 """
 
 from __future__ import annotations
@@ -260,6 +262,27 @@ def test_every_reader_reads_back_the_same_value(value: dict[str, Any]) -> None:
     data = _round_trip(value)
     reordered = dict(reversed(list(value.items())))
     assert _yaml.dump(reordered) == data
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.dictionaries(KEYS, VALUES, max_size=5), min_size=1, max_size=4))
+def test_documents_read_together_read_back_the_same_values(values: list[dict[str, Any]]) -> None:
+    blocks: dict[str, Any] = {}
+    for value in [*values, *values, *({"k": v, "z": [v]} for v in values)]:
+        assert _yamlread.load(_yaml.dump(value), blocks) == value
+
+
+def test_a_block_documents_share_is_read_once() -> None:
+    shared = {"clusters": [{"name": "a", "replicas": 2}], "note": "x\n\ny\n"}
+    blocks: dict[str, Any] = {}
+    first = _yamlread.load(_yaml.dump({"spec": shared, "name": "one"}), blocks)
+    second = _yamlread.load(_yaml.dump({"spec": shared, "name": "two"}), blocks)
+    deeper = _yamlread.load(_yaml.dump({"top": {"spec": shared}}), blocks)
+    listed = _yamlread.load(_yaml.dump({"items": [["x\n\ny\n"], 1], "n": 1}), blocks)
+    assert first is not None and second is not None and deeper is not None
+    assert first["spec"] is second["spec"]
+    assert (second["name"], deeper["top"]["spec"]) == ("two", shared)
+    assert listed == {"items": [["x\n\ny\n"], 1], "n": 1}
 
 
 @pytest.mark.parametrize(

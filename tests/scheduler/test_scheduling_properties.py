@@ -7,6 +7,8 @@ Aspects covered:
 - nothing goes to a cluster the filters rejected (affinity, or a taint on a cluster that did
   not run the resource before);
 - the same inputs give the same outcome, whatever the order the clusters come in;
+- bindings scheduled on one shared index (filter verdicts shared between placements) get the
+  outcome each gets on its own;
 - steady scaling only adds (scale-up) or only removes (scale-down) on the clusters kept.
 """
 
@@ -27,7 +29,7 @@ from scheduler_builders import (
 )
 
 from gitfleet.model import cluster, work
-from gitfleet.scheduler import assignment, schedule
+from gitfleet.scheduler import ClusterIndex, assignment, schedule
 
 TAINT = {"key": "dedicated", "value": "x", "effect": "NoSchedule"}
 STRATEGIES = ["duplicated", "static", "dynamic", "aggregated"]
@@ -118,6 +120,23 @@ def test_outcome_properties(
         if placement.cluster_affinity is not None:
             assert (c.metadata.labels or {}).get("env") == "a"
         assert not c.spec.taints or name in previous
+
+
+@st.composite
+def shared_fleets(draw: st.DrawFn) -> tuple[list[cluster.Cluster], list[work.ResourceBinding]]:
+    clusters = draw(fleets())
+    return clusters, draw(st.lists(bindings(clusters), min_size=2, max_size=6))
+
+
+@settings(max_examples=100, deadline=None)
+@given(shared_fleets())
+def test_a_shared_index_gives_each_binding_its_own_outcome(
+    scenario: tuple[list[cluster.Cluster], list[work.ResourceBinding]],
+) -> None:
+    clusters, many = scenario
+    fleet = ClusterIndex(clusters)
+    for binding in many:
+        assert schedule(binding, fleet) == schedule(binding, clusters)
 
 
 @settings(max_examples=200, deadline=None)

@@ -10,6 +10,8 @@ the list is complete and "unknown" if not, and both fail.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from gitfleet.scheduler import framework
 
 NAME = "APIEnablement"
@@ -41,6 +43,9 @@ class APIEnablement:
         if key in info.enabled_apis:
             return framework.SUCCESS
         return framework.unschedulable(REASON)
+
+    def verdict_key(self, spec: framework.Spec, status: framework.Status) -> Hashable:
+        return (group_version(spec.resource.api_version), spec.resource.kind)
 
 
 def new() -> APIEnablement:

@@ -10,9 +10,10 @@ minimum; it only exists to keep Karmada's plugin set.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Hashable, Sequence
 
-from gitfleet.model import policy, selectors, work
+from gitfleet.model import meta, policy, selectors, work
 from gitfleet.scheduler import framework
 
 NAME = "ClusterAffinity"
@@ -58,6 +59,13 @@ class ClusterAffinity:
         if wanted is None or any(selectors.cluster_matches(info.cluster, a) for a in wanted):
             return framework.SUCCESS
         return framework.unschedulable(REASON)
+
+    def verdict_key(self, spec: framework.Spec, status: framework.Status) -> Hashable:
+        """The affinities as canonical JSON (their label selectors hold dicts)."""
+        wanted = affinities(spec, status)
+        if wanted is None:
+            return None
+        return json.dumps([meta.to_doc(a) for a in wanted], sort_keys=True)
 
     def score(self, spec: framework.Spec, info: framework.ClusterInfo) -> int:
         return framework.MIN_CLUSTER_SCORE

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from gitfleet.scheduler import framework
 
 NAME = "ClusterEviction"
@@ -20,6 +22,9 @@ class ClusterEviction:
         if any(task.from_cluster == info.name for task in spec.graceful_eviction_tasks):
             return framework.unschedulable(REASON)
         return framework.SUCCESS
+
+    def verdict_key(self, spec: framework.Spec, status: framework.Status) -> Hashable:
+        return tuple(task.from_cluster for task in spec.graceful_eviction_tasks)
 
 
 def new() -> ClusterEviction:

@@ -7,6 +7,8 @@ reason. Which clusters a spread constraint then selects is `spread.py`'s busines
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from gitfleet.model import policy
 from gitfleet.scheduler import framework
 
@@ -33,6 +35,10 @@ class SpreadConstraint:
             if by == policy.SpreadFieldValue.ZONE and not cluster_spec.zones:
                 return framework.unschedulable("cluster(s) did not have zones property")
         return framework.SUCCESS
+
+    def verdict_key(self, spec: framework.Spec, status: framework.Status) -> Hashable:
+        constraints = spec.placement.spread_constraints if spec.placement else ()
+        return tuple(c.spread_by_field for c in constraints)
 
 
 def new() -> SpreadConstraint:

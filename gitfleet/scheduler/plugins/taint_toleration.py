@@ -9,6 +9,8 @@ manager. PreferNoSchedule taints never block.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from gitfleet.model import selectors
 from gitfleet.scheduler import framework
 
@@ -32,6 +34,9 @@ class TaintToleration:
                     f"cluster(s) had untolerated taint {{{selectors.taint_text(taint)}}}"
                 )
         return framework.SUCCESS
+
+    def verdict_key(self, spec: framework.Spec, status: framework.Status) -> Hashable:
+        return spec.placement.cluster_tolerations if spec.placement else ()
 
 
 def new() -> TaintToleration:

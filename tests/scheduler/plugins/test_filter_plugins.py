@@ -10,7 +10,9 @@ Aspects covered:
 - ClusterAffinity: clusterAffinity, the clusterAffinities term in use, overflow affinities for
   workloads only, no affinity;
 - SpreadConstraint: provider/region/zones must be set when spread by;
-- ClusterEviction: a cluster being evicted from takes nothing new.
+- ClusterEviction: a cluster being evicted from takes nothing new;
+- verdict keys: bindings that differ only in what a plugin does not read share its key, and a
+  difference it reads gives another key.
 """
 
 from __future__ import annotations
@@ -321,3 +323,66 @@ def test_spread_constraint(
 def test_cluster_eviction(evictions: list[str], expected: str | None) -> None:
     binding = make_binding(evictions=evictions)
     assert _verdict(cluster_eviction.ClusterEviction(), binding, make_cluster("member")) == expected
+
+
+AFFINITY_A = {"clusterAffinity": {"labelSelector": {"matchLabels": {"env": "a"}}}}
+AFFINITY_B = {"clusterAffinity": {"labelSelector": {"matchLabels": {"env": "b"}}}}
+TOLERATION = {"clusterTolerations": [{"key": "dedicated", "operator": "Exists"}]}
+REGION = {"spreadConstraints": [{"spreadByField": "region", "minGroups": 1}]}
+
+
+@pytest.mark.parametrize(
+    ("plugin", "first", "second", "same"),
+    [
+        pytest.param(
+            api_enablement.new(), make_binding(placement=AFFINITY_A),
+            make_binding(placement=AFFINITY_B, name="api"), True, id="APIEnablement: placement",
+        ),
+        pytest.param(
+            api_enablement.new(), make_binding(), make_binding(kind="StatefulSet"), False,
+            id="APIEnablement: kind",
+        ),
+        pytest.param(
+            taint_toleration.new(), make_binding(placement=AFFINITY_A),
+            make_binding(placement=AFFINITY_B), True, id="TaintToleration: affinity",
+        ),
+        pytest.param(
+            taint_toleration.new(), make_binding(), make_binding(placement=TOLERATION), False,
+            id="TaintToleration: tolerations",
+        ),
+        pytest.param(
+            cluster_affinity.new(), make_binding(placement=AFFINITY_A),
+            make_binding(placement={**AFFINITY_A, **TOLERATION}, kind="StatefulSet"), True,
+            id="ClusterAffinity: tolerations and kind",
+        ),
+        pytest.param(
+            cluster_affinity.new(), make_binding(placement=AFFINITY_A),
+            make_binding(placement=AFFINITY_B), False, id="ClusterAffinity: selector",
+        ),
+        pytest.param(
+            spread_constraint.new(), make_binding(placement=AFFINITY_A),
+            make_binding(placement=AFFINITY_B), True, id="SpreadConstraint: affinity",
+        ),
+        pytest.param(
+            spread_constraint.new(), make_binding(), make_binding(placement=REGION), False,
+            id="SpreadConstraint: spread field",
+        ),
+        pytest.param(
+            cluster_eviction.new(), make_binding(placement=AFFINITY_A),
+            make_binding(placement=AFFINITY_B), True, id="ClusterEviction: affinity",
+        ),
+        pytest.param(
+            cluster_eviction.new(), make_binding(), make_binding(evictions=["member"]), False,
+            id="ClusterEviction: evictions",
+        ),
+    ],
+)  # fmt: skip
+def test_verdict_keys(
+    plugin: framework.FilterPlugin,
+    first: work.ResourceBinding,
+    second: work.ResourceBinding,
+    same: bool,
+) -> None:
+    status = work.ResourceBindingStatus()
+    keys = (plugin.verdict_key(first.spec, status), plugin.verdict_key(second.spec, status))
+    assert (keys[0] == keys[1]) is same
