@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, SupportsBytes
 
 from gitfleet.errors import GitfleetError
 
@@ -61,15 +61,23 @@ class Blob:
     id: str
 
 
-Content = bytes | Blob
-"""A file of a tree to build: new bytes, or an existing blob."""
+Content = bytes | SupportsBytes | Blob
+"""A file of a tree to build: new bytes, a value that makes them when asked (`bytes(value)`),
+or an existing blob. A render gives many clusters files that differ in a line or two: made
+on demand, they need not all be held at once."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class GitObject:
+    """An object to store; a blob's `content` may be made only when it is written."""
+
     kind: str
-    data: bytes
+    content: bytes | SupportsBytes
     id: str
+
+    @property
+    def data(self) -> bytes:
+        return bytes(self.content)
 
 
 class PathError(GitfleetError):
@@ -245,7 +253,7 @@ def _build(
             elif isinstance(content, Blob):
                 files[name] = content.id
             else:
-                files[name] = oid = fmt.object_id(BLOB, content)
+                files[name] = oid = fmt.object_id(BLOB, bytes(content))
                 if oid not in made:
                     made[oid] = GitObject(BLOB, content, oid)
         subs: dict[str, str] = {}
@@ -288,7 +296,7 @@ def _dirty_folders(files: Mapping[str, Content], base: Base, fmt: Format) -> set
         elif isinstance(content, Blob):
             if content.id != old:
                 changed.append(path)
-        elif fmt.object_id(BLOB, content) != old:
+        elif fmt.object_id(BLOB, bytes(content)) != old:
             changed.append(path)
     dirty = {""} if changed else set()
     for path in changed:
