@@ -441,9 +441,9 @@ class RenderResult:
 
     base: Mapping[str, str]
     """Blob id of every file of the previous tree, by path."""
-    changes: Mapping[str, rendering.Data | None]
-    """The files that differ from `base`: new content (bytes, or a manifest that makes them
-    when read), or None for a file removed."""
+    changes: Mapping[str, gitstore_objects.Hashed | None]
+    """The files that differ from `base`: new content with its blob id (the content as bytes,
+    or a manifest that makes them when read), or None for a file removed."""
     changed: bool
     clusters: Mapping[str, ClusterChanges]
     refusals: tuple[rendering.Refusal, ...]
@@ -773,9 +773,13 @@ def _result(
     removed = [p for p in old if p not in paths]
     changed = previous is None or len(paths) != len(old) or bool(removed)
     changed = changed or _differs(written, old, previous, tree, fmt)
-    changes: dict[str, rendering.Data | None] = {}
+    changes: dict[str, gitstore_objects.Hashed | None] = {}
     if changed:
-        changes = {p: tree.files[p] for p, oid in written.items() if old.get(p) != oid}
+        changes = {
+            p: gitstore_objects.Hashed(oid, tree.files[p])
+            for p, oid in written.items()
+            if old.get(p) != oid
+        }
         changes.update(dict.fromkeys(removed))
     else:
         written, removed = {}, []

@@ -61,10 +61,22 @@ class Blob:
     id: str
 
 
-Content = bytes | SupportsBytes | Blob
+@dataclasses.dataclass(frozen=True, slots=True)
+class Hashed:
+    """New content whose blob id the caller already computed (to compare it with the tree it
+    builds on): not hashed again."""
+
+    id: str
+    content: bytes | SupportsBytes
+
+    def __bytes__(self) -> bytes:
+        return bytes(self.content)
+
+
+Content = bytes | SupportsBytes | Blob | Hashed
 """A file of a tree to build: new bytes, a value that makes them when asked (`bytes(value)`),
-or an existing blob. A render gives many clusters files that differ in a line or two: made
-on demand, they need not all be held at once."""
+new content with its id, or an existing blob. A render gives many clusters files that differ
+in a line or two: made on demand, they need not all be held at once."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -252,6 +264,10 @@ def _build(
                 files.pop(name, None)
             elif isinstance(content, Blob):
                 files[name] = content.id
+            elif isinstance(content, Hashed):
+                files[name] = oid = content.id
+                if oid not in made:
+                    made[oid] = GitObject(BLOB, content.content, oid)
             else:
                 files[name] = oid = fmt.object_id(BLOB, bytes(content))
                 if oid not in made:
@@ -293,7 +309,7 @@ def _dirty_folders(files: Mapping[str, Content], base: Base, fmt: Format) -> set
         old = base.files.get(path)
         if old is None:
             changed.append(path)
-        elif isinstance(content, Blob):
+        elif isinstance(content, (Blob, Hashed)):
             if content.id != old:
                 changed.append(path)
         elif fmt.object_id(BLOB, bytes(content)) != old:

@@ -85,7 +85,7 @@ def test_kustomizations(render_docs: Render) -> None:
         make_policy("web", placement={"clusterAffinity": {"clusterNames": ["east", "west"]}}),
     ]
     result = render_docs(docs)
-    listed = yaml.safe_load(result.files["works/east/kustomization.yaml"])
+    listed = yaml.safe_load(bytes(result.files["works/east/kustomization.yaml"]))
     assert listed == {
         "apiVersion": "kustomize.config.k8s.io/v1beta1",
         "kind": "Kustomization",
@@ -95,9 +95,9 @@ def test_kustomizations(render_docs: Render) -> None:
             "shop/Deployment.apps/web.yaml",
         ],
     }
-    idle = yaml.safe_load(result.files["works/idle/kustomization.yaml"])
+    idle = yaml.safe_load(bytes(result.files["works/idle/kustomization.yaml"]))
     assert idle["resources"] == ["_cluster/Namespace.core/alpha.yaml"]
-    report = yaml.safe_load(result.files["render.yaml"])
+    report = yaml.safe_load(bytes(result.files["render.yaml"]))
     assert report["clusters"] == {
         "east": {"manifests": 3},
         "idle": {"manifests": 1},
