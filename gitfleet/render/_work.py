@@ -357,15 +357,38 @@ def _for_cluster(shared: bytes, name: str) -> ClusterManifest:
     return manifest
 
 
-def namespace_manifest(template: ResourceTemplate, member: cluster.Cluster, ctx: Context) -> bytes:
+def namespace_manifest(
+    template: ResourceTemplate, member: cluster.Cluster, ctx: Context, target: str | None = None
+) -> bytes:
     """A Namespace sent to a cluster without a binding, as Karmada's namespace sync controller
     does (pkg/controllers/namespace/namespace_sync_controller.go buildWorks): cluster override
-    policies, then the labels of every member object. A template without an origin path is one
-    gitfleet generated (annotated `gitfleet.io/generated-namespace`)."""
+    policies, then the labels of every member object (its cluster label `target`, default the
+    member's name). A template without an origin path is one gitfleet generated (annotated
+    `gitfleet.io/generated-namespace`)."""
     doc = _overridden(template.body, member, ctx)
-    data = _finish(doc, None, member.name, template.origin.path or None)
+    data = _finish(doc, None, target or member.name, template.origin.path or None)
     _limited(len(data))
     return data
+
+
+class NamespaceBuilds:
+    """Namespace manifests built once per template and group of clusters with the same
+    overrides, each cluster's copy a `ClusterManifest` (as a binding's manifests are)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self._ctx = ctx
+        self._built: dict[Hashable, bytes | None] = {}
+
+    def manifest(self, template: ResourceTemplate, member: cluster.Cluster) -> Data:
+        """`namespace_manifest` of `template` for `member`; raises what refuses it."""
+        key = (template.key, self._ctx.group(member))
+        if key not in self._built:
+            built = namespace_manifest(template, member, self._ctx, _PLACEHOLDER)
+            self._built[key] = built if built.count(_PLACEHOLDER_LINE) == 1 else None
+        found = self._built[key]
+        if found is None:
+            return namespace_manifest(template, member, self._ctx)
+        return _for_cluster(found, member.name)
 
 
 def _origin_of(template: ResourceTemplate, error: errors.GitfleetError) -> Origin:
