@@ -8,19 +8,30 @@ Measures, each in a fresh process-free call of the same code path as the command
   reconciler does;
 - the first such change after start (budget 0.5 s): it reads every previous binding cold;
 - a no-op render: the same source commit again (budget 0.3 s);
-- peak memory of the 1,000 x 50 run (budget 1 GiB; the large run's is printed after it);
+- peak memory of the 1,000 x 50 run (budget 1 GiB);
 - the floor: `git fast-import` of the identical output into an empty repository, and
   gitfleet's full render as a ratio to it (target within 3x).
-`--large` also runs 10,000 templates x 200 clusters (no budgets; takes minutes). `--signed` runs
-the 1,000 x 50 fleet again with every commit signed (`--signing-key`, a throwaway SSH key): one
-ssh-keygen per commit, so its full render (51 commits) costs what 51 signatures cost more.
 
-    python -m bench.bench_render [--large] [--signed]      (from the repository root)
+Larger fleets each run in a fresh process (a "cell"), so that the peak memory printed is the
+cell's own, measured right after its full render and commit:
+- `--grid` prints the curve: templates 1k/5k/10k x clusters 10/50/200, full render time,
+  the fast-import floor of the same output, their ratio, peak memory and manifests (no
+  budgets: it shows how cost grows);
+- `--large` checks the large fleets against their budgets: 10,000 templates x 200 clusters
+  within 60 s, 2x the floor and 2 GiB; 500 templates x 2,000 clusters within 60 s, 2x the
+  floor and 2 GiB (exit 1 when over).
+`--signed` runs the 1,000 x 50 fleet again with every commit signed (`--signing-key`, a
+throwaway SSH key): one ssh-keygen per commit, so its full render (51 commits) costs what 51
+signatures cost more. The machine's load (`uptime`) is printed with the figures: compare
+ratios, not seconds, between runs on a shared machine.
+
+    python -m bench.bench_render [--grid] [--large] [--signed]      (from the repository root)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import subprocess
@@ -38,6 +49,11 @@ from gitfleet.gitstore import rendered, repository
 
 BUDGETS = {"full": 10.0, "first change": 0.5, "one change": 0.5, "no-op": 0.3}
 MEMORY_BUDGET_MIB = 1024
+FLOOR_SLICE = 20_000
+"""Files read at a time to write the fast-import stream."""
+GRID = tuple((t, c) for t in (1000, 5000, 10_000) for c in (10, 50, 200))
+LARGE_BUDGETS = {(10_000, 200): (60.0, 2.0, 2048), (500, 2000): (60.0, 2.0, 2048)}
+"""Large fleets (templates, clusters): full render seconds, ratio to the floor, peak MiB."""
 NAMESPACES = 10
 STRATEGIES = ("duplicated", "weighted", "aggregated")
 ENV = {
@@ -241,26 +257,36 @@ def _change(repo: Path, name: str, key: str | None) -> tuple[float, render_comma
 
 
 def _fast_import_floor(repo: Path, scratch: Path) -> tuple[float, int]:
-    """`git fast-import` of the rendered tree's files into an empty repository."""
+    """`git fast-import` of the rendered tree's files into an empty repository. The stream is
+    written to a file a slice of files at a time (the large fleets' output does not fit in
+    memory twice), then fed to fast-import, which alone is timed."""
     opened = repository.open_repository(repo)
     assert opened is not None
     tip = rendered.read_tip(opened, "gitfleet/rendered")
     assert tip is not None
-    files = rendered.read_files(opened, tip, lambda p: True)
+    paths = sorted(tip.files)
+    stream = scratch.parent / "floor.stream"
+    with stream.open("wb") as out:
+        out.write(
+            b"commit refs/heads/floor\ncommitter bench <bench@example.com> 0 +0000\ndata 5\nfloor\n"
+        )
+        for at in range(0, len(paths), FLOOR_SLICE):
+            chosen = set(paths[at : at + FLOOR_SLICE])
+            files = rendered.read_files(opened, tip, chosen.__contains__)
+            for path in paths[at : at + FLOOR_SLICE]:
+                data = files[path]
+                out.write(b"M 100644 inline %s\ndata %d\n%s\n" % (path.encode(), len(data), data))
+        out.write(b"\n")
     opened.close()
-    parts = [
-        b"commit refs/heads/floor\ncommitter bench <bench@example.com> 0 +0000\ndata 5\nfloor\n"
-    ]
-    for path, data in sorted(files.items()):
-        parts.append(b"M 100644 inline %s\ndata %d\n%s\n" % (path.encode(), len(data), data))
-    stream = b"".join(parts) + b"\n"
     _git(scratch.parent, "init", "-q", "--bare", str(scratch))
-    start = time.perf_counter()
-    subprocess.run(["git", "fast-import", "--quiet"], cwd=scratch, input=stream, check=True)
-    elapsed = time.perf_counter() - start
+    with stream.open("rb") as data:
+        start = time.perf_counter()
+        subprocess.run(["git", "fast-import", "--quiet"], cwd=scratch, stdin=data, check=True)
+        elapsed = time.perf_counter() - start
+    stream.unlink()
     floor_tree = _git(scratch, "rev-parse", "refs/heads/floor^{tree}")
     assert floor_tree == tip.tree, "fast-import built another tree"
-    return elapsed, len(files)
+    return elapsed, len(paths)
 
 
 def run_fleet(templates: int, clusters: int, budgets: bool, signed: bool = False) -> bool:
@@ -299,12 +325,92 @@ def _peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def _load() -> str:
+    return "load average " + ", ".join(f"{n:.2f}" for n in os.getloadavg())
+
+
+def measure_cell(templates: int, clusters: int) -> dict[str, float]:
+    """One fleet's full render and commit, in this process: seconds, peak memory right after
+    it, the fast-import floor of the same output."""
+    with tempfile.TemporaryDirectory(prefix="gitfleet-bench-") as tmp:
+        repo = Path(tmp) / "source"
+        generate(repo, templates, clusters)
+        before = _peak_mib()
+        full, outcome = _timed(repo)
+        peak = _peak_mib()
+        manifests = sum(len(c.added) for c in outcome.result.clusters.values())
+        del outcome
+        floor, files = _fast_import_floor(repo, Path(tmp) / "floor.git")
+    return {
+        "templates": templates, "clusters": clusters, "full": full, "floor": floor,
+        "ratio": full / floor, "peak_mib": peak, "start_mib": before,
+        "manifests": manifests, "files": files,
+    }  # fmt: skip
+
+
+def _cell(templates: int, clusters: int) -> dict[str, float]:
+    """`measure_cell` in a fresh process, so that its peak memory is its own."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.bench_render", "--cell", str(templates), str(clusters)],
+        capture_output=True, check=True, cwd=Path(__file__).resolve().parent.parent,
+    )  # fmt: skip
+    found: dict[str, float] = json.loads(done.stdout.decode().splitlines()[-1])
+    return found
+
+
+_HEADER = (
+    f"{'templates':>9} {'clusters':>8} {'manifests':>9} {'full s':>7} {'floor s':>7}"
+    f" {'ratio':>5} {'peak MiB':>8}"
+)
+
+
+def _row(cell: dict[str, float]) -> str:
+    return (
+        f"{cell['templates']:>9.0f} {cell['clusters']:>8.0f} {cell['manifests']:>9.0f}"
+        f" {cell['full']:>7.2f} {cell['floor']:>7.2f} {cell['ratio']:>5.2f}"
+        f" {cell['peak_mib']:>8.0f}"
+    )
+
+
+def run_grid() -> None:
+    print(f"grid, each cell in a fresh process ({_load()})")
+    print(_HEADER)
+    for templates, clusters in GRID:
+        print(_row(_cell(templates, clusters)), flush=True)
+    print(f"({_load()})")
+
+
+def run_large() -> bool:
+    """The large fleets against their budgets."""
+    ok = True
+    for (templates, clusters), (seconds, ratio, mib) in LARGE_BUDGETS.items():
+        print(f"large fleet: {templates} templates x {clusters} clusters ({_load()})")
+        cell = _cell(templates, clusters)
+        print(_HEADER)
+        print(_row(cell))
+        for what, value, budget in (
+            ("full render s", cell["full"], seconds),
+            ("ratio to floor", cell["ratio"], ratio),
+            ("peak MiB", cell["peak_mib"], mib),
+        ):
+            within = value <= budget
+            ok &= within
+            print(f"  budget {what}: {value:.2f} <= {budget} -> {'ok' if within else 'OVER'}")
+    return ok
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--large", action="store_true", help="also 10,000 x 200 (slow)")
+    parser.add_argument("--grid", action="store_true", help="time and memory over a grid")
+    parser.add_argument("--large", action="store_true", help="the large fleets' budgets")
     parser.add_argument("--signed", action="store_true", help="also 1,000 x 50, signed")
+    parser.add_argument("--cell", nargs=2, type=int, metavar=("TEMPLATES", "CLUSTERS"))
     args = parser.parse_args()
     main_module.tune_collector()  # as `gitfleet` sets the process up
+    if args.cell:
+        print(json.dumps(measure_cell(*args.cell)))
+        return
+    print(f"machine: {os.cpu_count()} cores, {_load()}")
     ok = run_fleet(1000, 50, budgets=True)
     peak = _peak_mib()
     within = peak <= MEMORY_BUDGET_MIB
@@ -312,9 +418,10 @@ def main() -> None:
     print(f"peak memory: {peak:.0f} MiB (budget {MEMORY_BUDGET_MIB} MiB) -> {verdict}")
     if args.signed:
         ok &= run_fleet(1000, 50, budgets=True, signed=True)
+    if args.grid:
+        run_grid()
     if args.large:
-        run_fleet(10_000, 200, budgets=False)
-        print(f"peak memory with the large fleet: {_peak_mib():.0f} MiB (no budget)")
+        ok &= run_large()
     sys.exit(0 if ok and within else 1)
 
 

@@ -453,8 +453,9 @@ class RenderResult:
 
     base: Mapping[str, str]
     """Blob id of every file of the previous tree, by path."""
-    changes: Mapping[str, bytes | None]
-    """The files that differ from `base`: new content, or None for a file removed."""
+    changes: Mapping[str, gitstore_objects.Hashed | None]
+    """The files that differ from `base`: new content with its blob id (the content as bytes,
+    or a manifest that makes them when read), or None for a file removed."""
     changed: bool
     clusters: Mapping[str, ClusterChanges]
     refusals: tuple[rendering.Refusal, ...]
@@ -778,14 +779,19 @@ def _result(
     fmt = gitstore_objects.FORMATS.get(
         previous.object_format if previous else "sha1", gitstore_objects.SHA1
     )
-    written = {p: fmt.object_id(gitstore_objects.BLOB, d) for p, d in tree.files.items()}
+    blob = gitstore_objects.BLOB
+    written = {p: fmt.object_id(blob, bytes(d)) for p, d in tree.files.items()}
     paths = tree.paths
     removed = [p for p in old if p not in paths]
     changed = previous is None or len(paths) != len(old) or bool(removed)
     changed = changed or _differs(written, old, previous, tree, fmt)
-    changes: dict[str, bytes | None] = {}
+    changes: dict[str, gitstore_objects.Hashed | None] = {}
     if changed:
-        changes = {p: tree.files[p] for p, oid in written.items() if old.get(p) != oid}
+        changes = {
+            p: gitstore_objects.Hashed(oid, tree.files[p])
+            for p, oid in written.items()
+            if old.get(p) != oid
+        }
         changes.update(dict.fromkeys(removed))
     else:
         written, removed = {}, []

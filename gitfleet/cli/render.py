@@ -66,7 +66,7 @@ def _materialise(
     """File contents for a folder: kept files are read from the previous render."""
     wanted = {p: c.id for p, c in files.items() if isinstance(c, objects.Blob)}
     blobs = repo.read(set(wanted.values()), objects.BLOB) if repo and wanted else {}
-    found = {p: c for p, c in files.items() if isinstance(c, bytes)}
+    found = {p: bytes(c) for p, c in files.items() if not isinstance(c, objects.Blob)}
     found.update({p: blobs[oid] for p, oid in wanted.items() if oid in blobs})
     return found
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, SupportsBytes
 
 from gitfleet.errors import GitfleetError
 
@@ -61,15 +61,35 @@ class Blob:
     id: str
 
 
-Content = bytes | Blob
-"""A file of a tree to build: new bytes, or an existing blob."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class Hashed:
+    """New content whose blob id the caller already computed (to compare it with the tree it
+    builds on): not hashed again."""
+
+    id: str
+    content: bytes | SupportsBytes
+
+    def __bytes__(self) -> bytes:
+        return bytes(self.content)
+
+
+Content = bytes | SupportsBytes | Blob | Hashed
+"""A file of a tree to build: new bytes, a value that makes them when asked (`bytes(value)`),
+new content with its id, or an existing blob. A render gives many clusters files that differ
+in a line or two: made on demand, they need not all be held at once."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class GitObject:
+    """An object to store; a blob's `content` may be made only when it is written."""
+
     kind: str
-    data: bytes
+    content: bytes | SupportsBytes
     id: str
+
+    @property
+    def data(self) -> bytes:
+        return bytes(self.content)
 
 
 class PathError(GitfleetError):
@@ -244,8 +264,12 @@ def _build(
                 files.pop(name, None)
             elif isinstance(content, Blob):
                 files[name] = content.id
+            elif isinstance(content, Hashed):
+                files[name] = oid = content.id
+                if oid not in made:
+                    made[oid] = GitObject(BLOB, content.content, oid)
             else:
-                files[name] = oid = fmt.object_id(BLOB, content)
+                files[name] = oid = fmt.object_id(BLOB, bytes(content))
                 if oid not in made:
                     made[oid] = GitObject(BLOB, content, oid)
         subs: dict[str, str] = {}
@@ -285,10 +309,10 @@ def _dirty_folders(files: Mapping[str, Content], base: Base, fmt: Format) -> set
         old = base.files.get(path)
         if old is None:
             changed.append(path)
-        elif isinstance(content, Blob):
+        elif isinstance(content, (Blob, Hashed)):
             if content.id != old:
                 changed.append(path)
-        elif fmt.object_id(BLOB, content) != old:
+        elif fmt.object_id(BLOB, bytes(content)) != old:
             changed.append(path)
     dirty = {""} if changed else set()
     for path in changed:

@@ -86,10 +86,14 @@ class Repository:
         return SourceError(Origin(self.display), message)
 
     def run(
-        self, *args: str, stdin: bytes | None = None, env: Mapping[str, str] | None = None
+        self,
+        *args: str,
+        stdin: bytes | Iterable[bytes] | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> tuple[int, bytes, bytes]:
         """Run `git ARGS` (with `env` added to the environment); returns (exit code, stdout,
-        stderr)."""
+        stderr). `stdin` given in pieces is written a piece at a time, all of it before any
+        output is read: only for commands that answer once their input has ended."""
         try:
             process = self._repo.git.execute(
                 ["git", *args],
@@ -99,8 +103,19 @@ class Repository:
             )
         except git.GitCommandNotFound as exc:
             raise self.fail("cannot run git: is it installed?") from exc
-        out, err = process.proc.communicate(stdin)  # type: ignore[union-attr]
-        return process.proc.returncode, out, err  # type: ignore[union-attr]
+        proc = process.proc
+        assert proc is not None
+        if stdin is None or isinstance(stdin, bytes):
+            out, err = proc.communicate(stdin)
+            return proc.returncode, out, err
+        assert proc.stdin is not None
+        try:
+            for piece in stdin:
+                proc.stdin.write(piece)
+        except BrokenPipeError:
+            pass  # git stopped reading: it says why on stderr
+        out, err = proc.communicate()
+        return proc.returncode, out, err
 
     def commit_of(self, rev: str) -> str | None:
         """The commit `rev` names (branch, tag, sha, `HEAD~2`, ...), None if it names none."""

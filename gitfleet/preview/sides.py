@@ -86,6 +86,6 @@ def render(
         found = [d for d in result.diagnostics if d.severity is diagnostic.Severity.ERROR]
         return Side(commit="", files={}, new={}, errors=tuple(found))
     files = {p: oid for p, oid in result.base.items() if p not in result.changes}
-    new = {p: data for p, data in result.changes.items() if data is not None}
+    new = {p: bytes(data) for p, data in result.changes.items() if data is not None}
     files.update({p: fmt.object_id(objects.BLOB, data) for p, data in new.items()})
     return Side(commit="", files=files, new=new, rendered=result.rendered_bindings)

@@ -40,6 +40,8 @@ from gitfleet.render import (
 Binding = work.ResourceBinding | work.ClusterResourceBinding
 Context = _work.Context
 Output = _work.Output
+Data = _work.Data
+ClusterManifest = _work.ClusterManifest
 Refusal = _work.Refusal
 Unscheduled = _unscheduled.Unscheduled
 Override = _work.Override
@@ -104,7 +106,8 @@ class Tree:
     """The rendered tree: new files, previous files kept as they are, what was refused, and
     how many bindings were rendered again (the others were reused)."""
 
-    files: Mapping[str, bytes]
+    files: Mapping[str, Data]
+    """New files, each as bytes or as a manifest that makes them when read."""
     kept: frozenset[str]
     refusals: tuple[Refusal, ...]
     rendered: int
@@ -134,7 +137,7 @@ def _evicting(template: ResourceTemplate, binding: Binding) -> list[str]:
 
 @dataclasses.dataclass(slots=True)
 class _Collected:
-    files: dict[str, bytes] = dataclasses.field(default_factory=dict)
+    files: dict[str, Data] = dataclasses.field(default_factory=dict)
     kept: set[str] = dataclasses.field(default_factory=set)
     refusals: list[Refusal] = dataclasses.field(default_factory=list)
     rendered: int = 0
@@ -218,7 +221,7 @@ class _Listing:
 
     def __init__(self, clusters: Iterable[str], into: _Collected) -> None:
         self.by_cluster: dict[str, list[str]] = {name: [] for name in sorted(clusters)}
-        self.files: dict[str, bytes] = {}
+        self.files: dict[str, Data] = {}
         self.kept: set[str] = set()
         self.into = into
 

@@ -12,6 +12,10 @@ it from a defined one. A namespace the source defines is never generated, even w
 sent (a policy chose other clusters, or it is labelled to skip propagation): that is the
 user's choice. `default` exists on every cluster and is never generated (Karmada's detector
 never propagates templates of the other namespaces every cluster has, `kube-*`).
+
+Each Namespace is built once per group of clusters with the same overrides
+(`_work.NamespaceBuilds`): a fleet of thousands of clusters does not build it thousands of
+times.
 """
 
 from __future__ import annotations
@@ -45,14 +49,18 @@ def needed(listed: Mapping[str, Iterable[str]]) -> dict[str, set[str]]:
 
 
 def _one(
-    template: ResourceTemplate, cluster: str, ctx: _work.Context, reuse: Reuse
+    template: ResourceTemplate,
+    cluster: str,
+    ctx: _work.Context,
+    reuse: Reuse,
+    builds: _work.NamespaceBuilds,
 ) -> _work.Output:
     path = _paths.work_path(cluster, template.key)
     kept = reuse(template, cluster, path)
     if kept is not None:
         return kept
     try:
-        data = _work.namespace_manifest(template, ctx.clusters[cluster], ctx)
+        data = builds.manifest(template, ctx.clusters[cluster])
     except errors.GitfleetError as error:
         origin = error.origin if isinstance(error, errors.InputError) else template.origin
         message = error.message if isinstance(error, errors.InputError) else str(error)
@@ -72,11 +80,12 @@ def outputs(
     namespace it has manifests in (`wanted`, see `needed`) that `defined` does not hold.
     `reuse(template, cluster, path)` gives the previous render's output for a manifest whose
     inputs did not change (None: render it)."""
-    found = [_one(t, name, ctx, reuse) for name in sorted(ctx.clusters) for t in auto]
+    builds = _work.NamespaceBuilds(ctx)
+    found = [_one(t, name, ctx, reuse, builds) for name in sorted(ctx.clusters) for t in auto]
     for name in sorted(wanted):
         if name not in ctx.clusters:
             continue
         for namespace in sorted(wanted[name] - set(defined)):
             if namespace != _ALWAYS_PRESENT:
-                found.append(_one(_namespace_template(namespace), name, ctx, reuse))
+                found.append(_one(_namespace_template(namespace), name, ctx, reuse, builds))
     return found

@@ -29,7 +29,9 @@ Labels and annotations, decided for GitOps (docs/design.md, "Objects in member c
 Clusters that match the same override rules (`Context.group`) and get the same replicas share
 one build: the manifest is built once with a placeholder cluster label, and each cluster's
 copy only has its own label filled in (a manifest whose text makes the placeholder ambiguous is
-built for its cluster instead).
+built for its cluster instead). That copy is a `ClusterManifest`, which makes its bytes only
+when they are read (hashed, written): a render holds each shared build once, however many
+clusters receive it.
 
 A failure for one cluster (an override that cannot apply or would change what the object is, a
 replica the interpreter cannot revise, a manifest its API server would refuse, such as a label
@@ -43,6 +45,7 @@ A cluster whose dispatching is suspended keeps its previous manifest as well.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, cast
 
@@ -125,7 +128,7 @@ class Output:
     """One binding's result: new files by path, paths that keep the previous render's file,
     and what was refused."""
 
-    files: Mapping[str, bytes]
+    files: Mapping[str, Data]
     kept: tuple[str, ...]
     refusals: tuple[Refusal, ...]
     clusters: tuple[str, ...]
@@ -259,13 +262,12 @@ def _finish(doc: RawObject, binding: Binding | None, target: str, source_path: s
     return _yaml.dump(plain)
 
 
-def _limited(data: bytes) -> bytes:
-    """`data`, unless it is over the size a manifest may have (a patch bomb)."""
-    if len(data) > MAX_MANIFEST_BYTES:
+def _limited(size: int) -> None:
+    """Refuse a manifest of `size` bytes over the size a manifest may have (a patch bomb)."""
+    if size > MAX_MANIFEST_BYTES:
         raise errors.GitfleetError(
-            f"manifest is {len(data)} bytes after overrides, over the limit of {MAX_MANIFEST_BYTES}"
+            f"manifest is {size} bytes after overrides, over the limit of {MAX_MANIFEST_BYTES}"
         )
-    return data
 
 
 def is_secret(template: ResourceTemplate) -> bool:
@@ -323,25 +325,70 @@ def _revises(template: ResourceTemplate, spec: work.ResourceBindingSpec, ctx: Co
     )
 
 
-def _for_cluster(shared: bytes, name: str) -> bytes:
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClusterManifest:
+    """A manifest built with the placeholder cluster label, as one cluster receives it: its
+    bytes are made when asked for (`bytes(manifest)`)."""
+
+    shared: bytes
+    line: bytes
+    """The cluster's label line, in place of the placeholder's."""
+
+    def __bytes__(self) -> bytes:
+        return self.shared.replace(_PLACEHOLDER_LINE, self.line)
+
+    def __len__(self) -> int:
+        return len(self.shared) - len(_PLACEHOLDER_LINE) + len(self.line)
+
+
+Data = bytes | ClusterManifest
+"""A rendered file: its bytes, or a manifest that makes them when read."""
+
+
+@functools.lru_cache(maxsize=65536)
+def _label_line(name: str) -> bytes:
+    return f"\n    {CLUSTER_LABEL}: {_yaml.scalar_text(name)}\n".encode()
+
+
+def _for_cluster(shared: bytes, name: str) -> ClusterManifest:
     """A manifest built with the placeholder cluster label, for cluster `name`."""
-    if shared.count(_PLACEHOLDER_LINE) != 1:
-        raise _Unshared
-    line = f"\n    {CLUSTER_LABEL}: {_yaml.scalar_text(name)}\n".encode()
-    return _limited(shared.replace(_PLACEHOLDER_LINE, line))
+    manifest = ClusterManifest(shared, _label_line(name))
+    _limited(len(manifest))
+    return manifest
 
 
-class _Unshared(Exception):
-    """The placeholder label cannot be told apart in a manifest: build it for its cluster."""
-
-
-def namespace_manifest(template: ResourceTemplate, member: cluster.Cluster, ctx: Context) -> bytes:
+def namespace_manifest(
+    template: ResourceTemplate, member: cluster.Cluster, ctx: Context, target: str | None = None
+) -> bytes:
     """A Namespace sent to a cluster without a binding, as Karmada's namespace sync controller
     does (pkg/controllers/namespace/namespace_sync_controller.go buildWorks): cluster override
-    policies, then the labels of every member object. A template without an origin path is one
-    gitfleet generated (annotated `gitfleet.io/generated-namespace`)."""
+    policies, then the labels of every member object (its cluster label `target`, default the
+    member's name). A template without an origin path is one gitfleet generated (annotated
+    `gitfleet.io/generated-namespace`)."""
     doc = _overridden(template.body, member, ctx)
-    return _limited(_finish(doc, None, member.name, template.origin.path or None))
+    data = _finish(doc, None, target or member.name, template.origin.path or None)
+    _limited(len(data))
+    return data
+
+
+class NamespaceBuilds:
+    """Namespace manifests built once per template and group of clusters with the same
+    overrides, each cluster's copy a `ClusterManifest` (as a binding's manifests are)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self._ctx = ctx
+        self._built: dict[Hashable, bytes | None] = {}
+
+    def manifest(self, template: ResourceTemplate, member: cluster.Cluster) -> Data:
+        """`namespace_manifest` of `template` for `member`; raises what refuses it."""
+        key = (template.key, self._ctx.group(member))
+        if key not in self._built:
+            built = namespace_manifest(template, member, self._ctx, _PLACEHOLDER)
+            self._built[key] = built if built.count(_PLACEHOLDER_LINE) == 1 else None
+        found = self._built[key]
+        if found is None:
+            return namespace_manifest(template, member, self._ctx)
+        return _for_cluster(found, member.name)
 
 
 def _origin_of(template: ResourceTemplate, error: errors.GitfleetError) -> Origin:
@@ -379,7 +426,7 @@ def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -
         )
         refusal = Refusal(template.origin.at("metadata"), resource, "", message)
         return Output({}, tuple(paths.values()), (refusal,), names)
-    files: dict[str, bytes] = {}
+    files: dict[str, Data] = {}
     kept: list[str] = []
     refusals: list[Refusal] = []
     try:
@@ -388,7 +435,9 @@ def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -
         refusal = Refusal(_origin_of(template, error), resource, "", _message(error))
         return Output({}, tuple(paths.values()), (refusal,), names)
     revises = _revises(template, binding.spec, ctx)
-    shared: dict[Hashable, bytes] = {}
+    shared: dict[Hashable, bytes | None] = {}
+    """Builds with the placeholder label, by what makes them differ (None: the placeholder
+    cannot be told apart in the build, which is made for each cluster instead)."""
     for target in targets:
         path = paths[target.name]
         member = ctx.clusters.get(target.name)
@@ -408,12 +457,16 @@ def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -
         try:
             if key not in shared:
                 doc = _customized(template, binding, target, member, completions, ctx)
-                shared[key] = _finish(doc, binding, _PLACEHOLDER, template.origin.path)
-            try:
-                files[path] = _for_cluster(shared[key], target.name)
-            except _Unshared:
+                built = _finish(doc, binding, _PLACEHOLDER, template.origin.path)
+                shared[key] = built if built.count(_PLACEHOLDER_LINE) == 1 else None
+            found = shared[key]
+            if found is not None:
+                files[path] = _for_cluster(found, target.name)
+            else:
                 doc = _customized(template, binding, target, member, completions, ctx)
-                files[path] = _limited(_finish(doc, binding, target.name, template.origin.path))
+                own = _finish(doc, binding, target.name, template.origin.path)
+                _limited(len(own))
+                files[path] = own
         except errors.GitfleetError as error:
             origin = _origin_of(template, error)
             refusals.append(Refusal(origin, resource, target.name, _message(error)))

@@ -12,6 +12,7 @@ Aspects covered:
   to a base too, with the same message;
 - SHA-256 repositories get SHA-256 ids;
 - a few objects become loose objects, many become one pack; git verifies both (fsck);
+  objects of every size, up to over one piece of the stream, read back whole;
 - commit objects carry their trailers as git itself parses them.
 """
 
@@ -178,6 +179,24 @@ def test_written_objects_are_verified_by_git(tmp_path: Path, count: int) -> None
     listed = _git(repo.git_dir, "ls-tree", "-r", "--name-only", built.id).splitlines()
     assert listed == sorted(files)
     assert _git(repo.git_dir, "cat-file", "-p", f"{built.id}:d1/f1.yaml") == "i: 1"
+
+
+def test_objects_of_every_size_read_back_whole(tmp_path: Path) -> None:
+    """Each object is compressed with a window fitted to its size, from empty to larger
+    than zlib's largest window, and across several pieces of the stream."""
+    repo = _bare(tmp_path)
+    sizes = [0, 1, 249, 250, 251, 1800, 4000, 40_000, 3 * store.PIECE_BYTES // 2]
+    files = {f"f{n}": bytes(i * 7 % 251 for i in range(n)) for n in sizes}
+    files.update({f"many/g{i}": b"g: %d\n" % i for i in range(store.UNPACK_LIMIT)})
+    built = objects.build_tree(files)
+    store.write(repo, built.objects, objects.SHA1)
+    _git(repo.git_dir, "fsck", "--strict", "--no-dangling")
+    for n in sizes:
+        found = subprocess.run(
+            ["git", "cat-file", "blob", f"{built.id}:f{n}"], cwd=repo.git_dir,
+            capture_output=True, check=True,
+        ).stdout  # fmt: skip
+        assert found == files[f"f{n}"]
 
 
 def test_commit_trailers_as_git_reads_them(tmp_path: Path) -> None:

@@ -123,8 +123,11 @@ def _change_sets(draw: st.DrawFn, tree: dict[str, bytes]) -> Changes:
 def _scenarios(draw: st.DrawFn) -> tuple[dict[str, bytes], Changes, Changes]:
     tree = _valid(draw(st.dictionaries(PATHS, DATA, max_size=10)))
     first = draw(_change_sets(tree))
+    present = {p for p, c in {**tree, **first}.items() if c is not None}
+    refused = any(q.startswith(p + "/") for p in present for q in present)
     after = {p: c for p, c in {**tree, **first}.items() if isinstance(c, bytes)}
-    return tree, first, draw(_change_sets(_valid(after)))
+    # the second change keeps blobs of the tree the first left: the old one if it was refused
+    return tree, first, draw(_change_sets(tree if refused else _valid(after)))
 
 
 def _publish_both(

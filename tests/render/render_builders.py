@@ -59,8 +59,9 @@ class Branch:
             if isinstance(content, objects.Blob):
                 files[path] = content.id
             else:
-                oid = objects.SHA1.object_id(objects.BLOB, content)
-                self.blobs[oid] = content
+                data = bytes(content)
+                oid = objects.SHA1.object_id(objects.BLOB, data)
+                self.blobs[oid] = data
                 files[path] = oid
         self.files = files
         return self.contents()
@@ -71,5 +72,5 @@ class Branch:
 
 def manifest(result: pipeline.RenderResult, path: str) -> Any:
     content = result.files[path]
-    assert isinstance(content, bytes), f"{path} was kept from the previous render"
-    return yaml.safe_load(content)
+    assert not isinstance(content, objects.Blob), f"{path} was kept from the previous render"
+    return yaml.safe_load(bytes(content))

@@ -2,7 +2,8 @@
 
 Aspects covered:
 - a Namespace the source defines without a policy goes to every cluster (Karmada's namespace
-  sync), with cluster override policies applied and gitfleet's labels;
+  sync), with cluster override policies applied and gitfleet's labels; built once per group
+  of clusters with the same overrides, each cluster keeps its own overrides and label;
 - a namespace a placed manifest needs but the source does not define is generated, only on
   the clusters that need it, and marked as generated;
 - never generated: `default`, and namespaces the source defines (even when they are
@@ -12,6 +13,8 @@ Aspects covered:
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 import yaml
@@ -23,18 +26,24 @@ ONLY_WEST = {"clusterAffinity": {"clusterNames": ["west"]}}
 SKIP_LABEL = "namespace.karmada.io/skip-auto-propagation"
 
 
-def test_defined_namespace_goes_everywhere_with_cluster_overrides(render_docs: Render) -> None:
-    labels = {
+def _label_added(name: str, target: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A ClusterOverridePolicy adding the label `x: y`, on the clusters of `target` (default:
+    every cluster)."""
+    rule: dict[str, Any] = {
+        "overriders": {"labelsOverrider": [{"operator": "add", "value": {"x": "y"}}]}
+    }
+    if target is not None:
+        rule["targetCluster"] = target
+    return {
         "apiVersion": "policy.karmada.io/v1alpha1",
         "kind": "ClusterOverridePolicy",
-        "metadata": {"name": "labels"},
-        "spec": {
-            "overrideRules": [
-                {"overriders": {"labelsOverrider": [{"operator": "add", "value": {"x": "y"}}]}}
-            ]
-        },
+        "metadata": {"name": name},
+        "spec": {"overrideRules": [rule]},
     }
-    docs = [*CLUSTERS, make_object("v1", "Namespace", "shop"), labels]
+
+
+def test_defined_namespace_goes_everywhere_with_cluster_overrides(render_docs: Render) -> None:
+    docs = [*CLUSTERS, make_object("v1", "Namespace", "shop"), _label_added("labels")]
     result = render_docs(docs)
     for name in ("east", "west"):
         doc = manifest(result, f"works/{name}/_cluster/Namespace.core/shop.yaml")
@@ -44,6 +53,21 @@ def test_defined_namespace_goes_everywhere_with_cluster_overrides(render_docs: R
             "gitfleet.io/cluster": name,
         }
         assert doc["metadata"]["annotations"] == {"gitfleet.io/source-path": "apps.yaml"}
+
+
+def test_namespace_overrides_follow_each_cluster(render_docs: Render) -> None:
+    """A Namespace is built once per group of clusters with the same overrides: a cluster
+    outside an override's target gets none of it, and each keeps its own cluster label."""
+    only_west = _label_added("west-labels", {"clusterNames": ["west"]})
+    clusters = [*CLUSTERS, cluster("north")]
+    result = render_docs([*clusters, make_object("v1", "Namespace", "shop"), only_west])
+    for name, extra in (("east", {}), ("west", {"x": "y"}), ("north", {})):
+        doc = manifest(result, f"works/{name}/_cluster/Namespace.core/shop.yaml")
+        assert doc["metadata"]["labels"] == {
+            **extra,
+            "gitfleet.io/managed-by": "gitfleet",
+            "gitfleet.io/cluster": name,
+        }
 
 
 def test_needed_namespace_is_generated_where_needed(render_docs: Render) -> None:
@@ -85,7 +109,7 @@ def test_kustomizations(render_docs: Render) -> None:
         make_policy("web", placement={"clusterAffinity": {"clusterNames": ["east", "west"]}}),
     ]
     result = render_docs(docs)
-    listed = yaml.safe_load(result.files["works/east/kustomization.yaml"])
+    listed = yaml.safe_load(bytes(result.files["works/east/kustomization.yaml"]))
     assert listed == {
         "apiVersion": "kustomize.config.k8s.io/v1beta1",
         "kind": "Kustomization",
@@ -95,9 +119,9 @@ def test_kustomizations(render_docs: Render) -> None:
             "shop/Deployment.apps/web.yaml",
         ],
     }
-    idle = yaml.safe_load(result.files["works/idle/kustomization.yaml"])
+    idle = yaml.safe_load(bytes(result.files["works/idle/kustomization.yaml"]))
     assert idle["resources"] == ["_cluster/Namespace.core/alpha.yaml"]
-    report = yaml.safe_load(result.files["render.yaml"])
+    report = yaml.safe_load(bytes(result.files["render.yaml"]))
     assert report["clusters"] == {
         "east": {"manifests": 3},
         "idle": {"manifests": 1},

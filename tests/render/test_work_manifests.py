@@ -146,8 +146,9 @@ def test_numbers_as_karmada_ships_them(render_docs: Render) -> None:
     deployment["spec"]["template"]["spec"]["terminationGracePeriodSeconds"] = 30.0
     deployment["spec"]["minReadySeconds"] = 1.5
     result = render_docs([*CLUSTERS, NS, deployment, make_policy("web")])
-    data = result.files[_path("east")]
-    assert isinstance(data, bytes)
+    content = result.files[_path("east")]
+    assert not isinstance(content, objects.Blob)
+    data = bytes(content)
     assert b"replicas: 2\n" in data
     assert b"terminationGracePeriodSeconds: 30\n" in data
     assert b"minReadySeconds: 1.5\n" in data
@@ -215,7 +216,8 @@ def test_secrets_need_an_explicit_opt_in(
     if not written:
         (refusal,) = result.refusals
         assert refusal.cluster == "" and SECRET_NOTE in refusal.message
-        assert all(b"hunter2" not in c for c in result.files.values() if isinstance(c, bytes))
+        written_files = [c for c in result.files.values() if not isinstance(c, objects.Blob)]
+        assert all(b"hunter2" not in bytes(c) for c in written_files)
 
 
 def test_manifest_over_one_mebibyte_is_refused(render_docs: Render) -> None:
