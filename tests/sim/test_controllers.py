@@ -1,7 +1,9 @@
 """The simulated controllers: what a member cluster does with workloads on its own.
 
 Covers: nodes with the configured allocatable capacity (per node, or a total split exactly);
-a Deployment's pods (owned, labelled, with the template's requests, bound to nodes) and its
+a Deployment's ReplicaSet (named after the template's hash, controlled by the Deployment) and
+its pods (controlled by the ReplicaSet, labelled, with the template's requests, bound to
+nodes) and its
 ready status (replicas, readyReplicas, updatedReplicas, availableReplicas,
 observedGeneration, Available/Progressing); scaling down; a template change replaces the
 pods; StatefulSet ordinal pods; a DaemonSet pod per node; a Job that completes; pods that
@@ -70,9 +72,18 @@ def test_deployment_gets_ready_pods(sim_cluster: RunningSim) -> None:
         "Available": ("True", "MinimumReplicasAvailable"),
         "Progressing": ("True", "NewReplicaSetAvailable"),
     }
+    (replica_set,) = sim_cluster.objects.list("apps/v1", "ReplicaSet", "default")
+    rs_meta = replica_set["metadata"]
+    assert rs_meta["ownerReferences"][0]["uid"] == created.metadata.uid
+    assert rs_meta["name"] == f"web-{rs_meta['labels']['pod-template-hash']}"
+    assert replica_set["spec"]["replicas"] == 3
     assert len(pods) == 3
     for pod in pods:
-        assert pod["metadata"]["ownerReferences"][0]["uid"] == created.metadata.uid
+        assert pod["metadata"]["ownerReferences"][0]["uid"] == rs_meta["uid"]
+        assert pod["metadata"]["name"].startswith(f"{rs_meta['name']}-")
+        assert (
+            pod["metadata"]["labels"]["pod-template-hash"] == rs_meta["labels"]["pod-template-hash"]
+        )
         assert pod["metadata"]["labels"]["app"] == "web"
         assert pod["spec"]["nodeName"].startswith("member1-node-")
         assert pod["spec"]["containers"][0]["resources"]["requests"]["cpu"] == "250m"
