@@ -223,16 +223,16 @@ def place(
     `previous` holds the previous render's bindings (claims and schedule results carry over);
     `cluster_status` the status each cluster reported, by cluster name; `now` (RFC 3339) stamps
     schedules. A binding that cannot be scheduled keeps what the scheduler leaves it (Karmada
-    keeps the previous result except when no cluster fits at all), and the others go on. With a
-    status snapshot (`observed`: heartbeats, health, and the time it was taken), failover runs
-    with `settings` (`gitfleet.failover`; default: gitfleet.yaml's defaults); without one it
-    does not; so does the descheduler, with `deschedule` (default: gitfleet.yaml's defaults),
-    which lowers the previous bindings before they are scheduled. `unchanged` (see
-    `detector.detect`) names the previous bindings that are still the answer: they are neither
-    detected nor scheduled again, unless failover has something to do (a cluster judged
-    unhealthy or tainted NoExecute, a binding with eviction tasks), as time alone moves it on.
-    With `settle`, the bindings that changed are placed once more to learn which have settled
-    (`Placement.settled`).
+    keeps the previous result except when no cluster fits at all), and the others go on.
+    With a status snapshot (`observed`: heartbeats, health, and the time it was taken),
+    failover runs with `settings` (`gitfleet.failover`; default: gitfleet.yaml's defaults);
+    without one it does not. `unchanged` (see `detector.detect`) names the previous bindings
+    that are still the answer: they are neither detected nor scheduled again, unless failover
+    has something to do (a cluster judged unhealthy or tainted NoExecute, a binding with
+    eviction tasks), as time alone moves it on. With `settle`, the bindings that changed are
+    placed once more to learn which have settled (`Placement.settled`).
+    With a snapshot, the descheduler also runs, with `deschedule` (default: gitfleet.yaml's
+    defaults): it lowers the previous bindings before they are scheduled (`_lowered`).
     """
     clusters = effective_clusters(objs.clusters, cluster_status)
     failing = None
@@ -500,11 +500,12 @@ class RenderResult:
     failover_summary: failover.Summary | None = None
     """What failover recorded in render.yaml and changed, when it ran and changed the tree."""
     failover_watch: failover.Watch | None = None
+    """When a render of the same source must be made again for failover (time passing,
+    cluster health or the agents' reports changing)."""
     descheduled: tuple[str, ...] = ()
     """What the descheduler moved, one line per binding, when the render changed the tree."""
     descheduler_watch: descheduler.Watch | None = None
-    """When a render of the same source must be made again for failover (time passing,
-    cluster health or the agents' reports changing)."""
+    """When a render of the same source must be made again for the descheduler."""
 
     @property
     def ok(self) -> bool:

@@ -37,7 +37,6 @@ CONDITION = "Descheduled"
 """The binding condition that records the last lowering."""
 REASON = "UnschedulableReplicas"
 Binding = work.ResourceBinding | work.ClusterResourceBinding
-acts_on = _filter.acts_on
 Lowered = _arithmetic.Lowered
 SUBJECT_LIMIT = 160
 

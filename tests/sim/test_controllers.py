@@ -7,7 +7,8 @@ nodes) and its
 ready status (replicas, readyReplicas, updatedReplicas, availableReplicas,
 observedGeneration, Available/Progressing); scaling down; a template change replaces the
 pods; StatefulSet ordinal pods; a DaemonSet pod per node; a Job that completes; pods that
-do not fit stay Pending/Unschedulable and the workload unready; a pod delay, waited for
+do not fit stay Pending with PodScheduled False/Unschedulable (its transition time kept
+across attempts) and the workload unready; a pod delay, waited for
 with `settle` or seen through a watch;
 LoadBalancer Services get an ingress address; claims get Bound.
 """
@@ -165,8 +166,15 @@ def test_pods_that_do_not_fit_stay_pending(make_sim_cluster: Any) -> None:
     assert (status["replicas"], status["readyReplicas"]) == (3, 2)
     assert {c["type"]: c["status"] for c in status["conditions"]}["Available"] == "False"
     assert len(pending) == 1
-    assert pending[0]["status"]["conditions"][0]["reason"] == "Unschedulable"
-    assert "Insufficient cpu" in pending[0]["status"]["conditions"][0]["message"]
+    (waiting,) = pending[0]["status"]["conditions"]
+    assert (waiting["type"], waiting["status"]) == ("PodScheduled", "False")
+    assert waiting["reason"] == "Unschedulable"
+    assert "Insufficient cpu" in waiting["message"]
+    assert waiting["lastTransitionTime"]
+    sim.objects.put(deployment("other", replicas=1, cpu="400m"))
+    name = pending[0]["metadata"]["name"]
+    (again,) = sim.objects.get("v1", "Pod", name, "default")["status"]["conditions"]
+    assert again == waiting, "another failed attempt keeps the condition and its time"
 
 
 def test_freed_capacity_schedules_pending_pods(make_sim_cluster: Any) -> None:
