@@ -5,16 +5,19 @@ readyReplicas) does not cap it; the cap never lowers a cluster below its ready r
 cluster with as many ready replicas as assigned, a count larger than the assignment, no
 unschedulable pod or a report of older Works leave it as it is; pods count only once
 unschedulable for strictly longer than the threshold; the binding says what was lowered in its
-Descheduled condition; a binding with nothing to lower comes back as it was.
+Descheduled condition; a binding with nothing to lower comes back as it was; the cases of
+Karmada's own descheduler test give Karmada's answers.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 from descheduler_kit import SETTINGS, at, fleet_docs, place, placed, web, workload
 
 from gitfleet import descheduler, pipeline
-from gitfleet.model import loaded, replicas
+from gitfleet.model import loaded, replicas, work
 
 THRESHOLD = SETTINGS.unschedulable_threshold_seconds
 LATE = THRESHOLD + SETTINGS.interval_seconds
@@ -101,3 +104,52 @@ def test_the_condition_says_what_was_lowered(first: pipeline.Placement) -> None:
         "m1 cannot run 2 of 2 replicas, m3 cannot run 1 of 2 replicas "
         f"(unschedulable for more than {THRESHOLD}s)"
     )
+
+
+KARMADA_CASES = [
+    # name, assigned, ready (absent: no status), unschedulable, expected (Karmada's
+    # pkg/descheduler/descheduler_test.go TestDescheduler_worker cases)
+    ("1 cluster without unschedulable replicas", {"m1": 5}, {"m1": 5}, {"m1": 0}, {"m1": 5}),
+    ("1 cluster with 1 unschedulable replicas", {"m1": 5}, {"m1": 4}, {"m1": 1}, {"m1": 4}),
+    ("1 cluster with all unschedulable replicas", {"m1": 5}, {"m1": 0}, {"m1": 5}, {"m1": 0}),
+    ("4 ready and 2 unschedulable", {"m1": 5}, {"m1": 4}, {"m1": 2}, {"m1": 4}),
+    ("0 ready and 2 unschedulable", {"m1": 5}, {"m1": 0}, {"m1": 2}, {"m1": 3}),
+    ("6 ready and 2 unschedulable", {"m1": 5}, {"m1": 6}, {"m1": 2}, {"m1": 5}),
+    (
+        "2 clusters without unschedulable replicas",
+        {"m1": 5, "m2": 10}, {"m1": 5, "m2": 10}, {"m1": 0, "m2": 0}, {"m1": 5, "m2": 10},
+    ),
+    (
+        "2 clusters with 1 unschedulable replica",
+        {"m1": 5, "m2": 10}, {"m1": 5, "m2": 9}, {"m1": 0, "m2": 1}, {"m1": 5, "m2": 9},
+    ),
+    (
+        "2 clusters with unschedulable replicas on each",
+        {"m1": 5, "m2": 10}, {"m1": 2, "m2": 3}, {"m1": 3, "m2": 7}, {"m1": 2, "m2": 3},
+    ),
+    (
+        "2 clusters, one without status",
+        {"m1": 5, "m2": 10}, {"m1": 2}, {"m1": 3, "m2": 7}, {"m1": 2, "m2": 3},
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("assigned", "ready", "unschedulable", "expected"),
+    [pytest.param(*case[1:], id=case[0]) for case in KARMADA_CASES],
+)
+def test_karmadas_cases(
+    first: pipeline.Placement,
+    assigned: dict[str, int],
+    ready: dict[str, int],
+    unschedulable: dict[str, int],
+    expected: dict[str, int],
+) -> None:
+    binding = web(first)
+    targets = tuple(work.TargetCluster(name=n, replicas=r) for n, r in assigned.items())
+    binding = dataclasses.replace(binding, spec=dataclasses.replace(binding.spec, clusters=targets))
+    found = {
+        name: workload(ready.get(name), *([(0, count)] if count else []))
+        for name, count in unschedulable.items()
+    }
+    assert placed(stage(first, found).lower(binding)) == expected
