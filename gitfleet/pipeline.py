@@ -23,6 +23,7 @@ from typing import Any
 
 from gitfleet import (
     __version__,
+    descheduler,
     detector,
     errors,
     failover,
@@ -71,6 +72,8 @@ class Placement:
     diagnostics: tuple[diagnostic.Diagnostic, ...]
     failover: failover.Failover | None = None
     """What failover judged and did, when a status snapshot was given."""
+    descheduler: descheduler.Descheduler | None = None
+    """What the descheduler lowered, when a status snapshot was given and it is enabled."""
     settled: frozenset[ResourceKey] = frozenset()
     """The placed bindings (by template) that come out of the scheduler as they go in: placing
     them again with the same inputs would change nothing (of those that changed, none unless
@@ -170,6 +173,38 @@ def _quiet(
     return lambda template, b: not b.spec.graceful_eviction_tasks and chosen(template, b)
 
 
+def _descheduling(
+    observed: failover.Observed | None, settings: loaded.DeschedulerSettings | None
+) -> descheduler.Descheduler | None:
+    """The descheduler of a render with a status snapshot, unless it is turned off."""
+    chosen = settings or loaded.DeschedulerSettings()
+    if observed is None or not chosen.enabled:
+        return None
+    return descheduler.Descheduler(descheduler_reports(observed), observed.at, chosen)
+
+
+def descheduler_reports(observed: failover.Observed) -> dict[str, descheduler.ClusterReport]:
+    """What the descheduler reads of a status snapshot."""
+    return {
+        name: descheduler.ClusterReport(current=r.current, workloads=r.replicas)
+        for name, r in observed.reports.items()
+    }
+
+
+def _lowered(
+    previous: Mapping[ResourceKey, Binding],
+    unchanged: detector.Unchanged | None,
+    lowering: descheduler.Descheduler,
+) -> tuple[dict[ResourceKey, Binding], detector.Unchanged | None]:
+    """The previous bindings with the replicas their clusters cannot run taken off, and
+    `unchanged` for the others only (a lowered binding must be scheduled again)."""
+    lowered = {key: lowering.lower(b) for key, b in previous.items()}
+    if unchanged is None or not lowering.lowered:
+        return lowered, unchanged
+    chosen, moved = unchanged, frozenset(lowering.lowered)
+    return lowered, lambda template, b: descheduler.key_of(b) not in moved and chosen(template, b)
+
+
 def place(
     objs: objects.ObjectSet,
     interp: interpreter.Interpreter,
@@ -179,6 +214,7 @@ def place(
     now: str | None = None,
     observed: failover.Observed | None = None,
     settings: loaded.FailoverSettings | None = None,
+    deschedule: loaded.DeschedulerSettings | None = None,
     unchanged: detector.Unchanged | None = None,
     settle: bool = False,
 ) -> Placement:
@@ -195,6 +231,8 @@ def place(
     has something to do (a cluster judged unhealthy or tainted NoExecute, a binding with
     eviction tasks), as time alone moves it on. With `settle`, the bindings that changed are
     placed once more to learn which have settled (`Placement.settled`).
+    With a snapshot, the descheduler also runs, with `deschedule` (default: gitfleet.yaml's
+    defaults): it lowers the previous bindings before they are scheduled (`_lowered`).
     """
     clusters = effective_clusters(objs.clusters, cluster_status)
     failing = None
@@ -205,7 +243,11 @@ def place(
         unchanged = _quiet(unchanged, failing)
     fleet = scheduler.ClusterIndex(clusters)
     first = _Round(objs, interp, fleet, now)
-    first.run(previous or {}, unchanged, failing)
+    lowering = _descheduling(observed, deschedule)
+    start = previous or {}
+    if lowering is not None:
+        start, unchanged = _lowered(start, unchanged, lowering)
+    first.run(start, unchanged, failing, lowering)
     prior = _ref_map((previous or {}).values())
     moved = {
         id(b)
@@ -230,6 +272,7 @@ def place(
             diagnostic.sorted_diagnostics([*found.diagnostics, *distribution.diagnostics])
         ),
         failover=failing,
+        descheduler=lowering,
         settled=frozenset(settled),
     )
 
@@ -254,6 +297,7 @@ class _Round:
         previous: Mapping[ResourceKey, Binding],
         unchanged: detector.Unchanged | None,
         failing: failover.Failover | None,
+        lowering: descheduler.Descheduler | None = None,
     ) -> None:
         self.found = detector.detect(self.objs, self.interp, previous, unchanged)
         reused = detection.Outcome.UNCHANGED
@@ -265,9 +309,10 @@ class _Round:
                 placed.append(b)
                 continue
             ref = BindingRef.of(b)
-            outcome, final_binding = _schedule_failing(
-                b, self.fleet, prior.get(ref), self.now, failing
-            )
+            before = prior.get(ref)
+            outcome, final_binding = _schedule_failing(b, self.fleet, before, self.now, failing)
+            if lowering is not None and before is not None:
+                lowering.moved(before, final_binding, outcome.error)
             self.schedules.append(Scheduled(ref, outcome))
             placed.append(final_binding)
         self.distribution = detector.distribute_dependencies(
@@ -470,6 +515,10 @@ class RenderResult:
     failover_watch: failover.Watch | None = None
     """When a render of the same source must be made again for failover (time passing,
     cluster health or the agents' reports changing)."""
+    descheduled: tuple[str, ...] = ()
+    """What the descheduler moved, one line per binding, when the render changed the tree."""
+    descheduler_watch: descheduler.Watch | None = None
+    """When a render of the same source must be made again for the descheduler."""
 
     @property
     def ok(self) -> bool:
@@ -485,9 +534,11 @@ class RenderResult:
         return found
 
     def message(self, default: str) -> str:
-        """The rendered commit's message: `default`, after what failover changed, if anything."""
+        """The rendered commit's message: `default`, after what failover and the descheduler
+        changed, if anything."""
+        text = descheduler.message(self.descheduled, default)
         summary = self.failover_summary
-        return summary.message(default) if summary is not None else default
+        return summary.message(text) if summary is not None else text
 
 
 def _status_used(
@@ -671,6 +722,7 @@ def render(
     )
     tree = rendering.render(plan)
     result = _result(source, previous, placement, tree, warnings)
+    result = _with_descheduler(result, placement.descheduler)
     if failed is None:
         return result
     return dataclasses.replace(
@@ -680,6 +732,15 @@ def render(
             any(b.spec.graceful_eviction_tasks for b in placement.bindings)
         ),
     )
+
+
+def _with_descheduler(
+    result: RenderResult, lowering: descheduler.Descheduler | None
+) -> RenderResult:
+    if lowering is None:
+        return result
+    moved = lowering.changes if result.changed else ()
+    return dataclasses.replace(result, descheduled=moved, descheduler_watch=lowering.watch())
 
 
 def placement(
@@ -718,6 +779,7 @@ def _place(
         now=now,
         observed=observed,
         settings=source.config.failover,
+        deschedule=source.config.descheduler,
         unchanged=unchanged,
         settle=True,
     )

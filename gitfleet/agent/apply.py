@@ -17,8 +17,9 @@ manifest and every pruned object:
    phase, CRDs must be Established before custom resources are applied.
 5. Delete the leftovers, in reverse order, each only if it still carries gitfleet's labels;
    a refused delete stays in the inventory and is tried again next sync.
-6. Read back what was written, for health and reflected status (`health`) and the few fields
-   a report keeps (`observed`), and store the final inventory.
+6. Read back what was written, for health and reflected status (`health`), the few fields
+   a report keeps (`observed`) and a Deployment's unschedulable pods (`unschedulable`), and
+   store the final inventory.
 
 A failure is confined to its object: the others go on, and the result says what failed and
 why. An immutable field (a workload's selector, a Job's template) is reported; the object is
@@ -50,10 +51,11 @@ from gitfleet.agent import (
     prune,
     stamp,
     takeover,
+    unschedulable,
     workdir,
 )
 from gitfleet.interpreter import Interpreter
-from gitfleet.model import work
+from gitfleet.model import replicas, work
 from gitfleet.model.template import RawObject
 
 log = logging.getLogger(__name__)
@@ -108,6 +110,8 @@ class ObjectResult:
     status: Any = None
     observed: Obj | None = None
     """The fields of the live object a report keeps (`observed`), None when not read back."""
+    unschedulable: tuple[replicas.Pending, ...] = ()
+    """A Deployment's pods waiting for a node, by since when (`unschedulable`)."""
 
     @property
     def applied(self) -> bool:
@@ -557,8 +561,17 @@ class _Sync:
             if result.applied and seen is not None:
                 found_health, status = health.observe(self.interpreter, seen)
                 self.results[key] = dataclasses.replace(
-                    result, health=found_health, status=status, observed=observed.fields(seen)
+                    result,
+                    health=found_health,
+                    status=status,
+                    observed=observed.fields(seen),
+                    unschedulable=self._unschedulable(key, seen),
                 )
+
+    def _unschedulable(self, ref: identity.ObjectRef, seen: Obj) -> tuple[replicas.Pending, ...]:
+        if (ref.api_version, ref.kind) != unschedulable.DEPLOYMENT:
+            return ()
+        return unschedulable.find(self.client, seen)
 
     def _fetch(
         self, api_version: str, kind: str, refs: list[identity.ObjectRef]

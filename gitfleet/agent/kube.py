@@ -306,14 +306,18 @@ class KubeClient:
             return None
         return dict(obj)
 
-    def list_objects(self, rtype: ResourceType, label_selector: str = "") -> list[Obj]:
-        """Every object of a kind, in every namespace, matching the label selector."""
+    def list_objects(
+        self, rtype: ResourceType, label_selector: str = "", *, namespace: str = ""
+    ) -> list[Obj]:
+        """Every object of a kind matching the label selector, in `namespace` ("": in every
+        namespace)."""
         items: list[Obj] = []
         query: dict[str, str] = {"limit": str(LIST_PAGE)}
         if label_selector:
             query["labelSelector"] = label_selector
         while True:
-            _, page = self.request("GET", rtype.path(), f"listing {rtype.kind}", query=query)
+            where = rtype.path(namespace)
+            _, page = self.request("GET", where, f"listing {rtype.kind}", query=query)
             for item in page.get("items") or []:
                 item.setdefault("apiVersion", rtype.api_version)
                 item.setdefault("kind", rtype.kind)

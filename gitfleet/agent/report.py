@@ -69,6 +69,10 @@ def _manifest(result: apply.ObjectResult) -> dict[str, Any]:
         entry["message"] = result.message
     if result.drift:
         entry["drifted"] = list(result.drift)
+    if result.unschedulable:
+        entry["unschedulable"] = [
+            {"since": p.since, "replicas": p.replicas} for p in result.unschedulable
+        ]
     return entry
 
 

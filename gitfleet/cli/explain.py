@@ -4,7 +4,8 @@ Loads the source, runs the placement half of the pipeline and prints, for one re
 policy that claims it (with file and line) and why every other candidate lost; the binding; each
 filter's verdict per cluster, the scores and the replica arithmetic, and where a cluster's
 capacity held fewer replicas than wanted, whether it reported itself empty or its capacity is
-the last known or the declared one (not collected now); the Scheduled condition;
+the last known or the declared one (not collected now); the Scheduled condition; when the
+descheduler last lowered the schedule, and why;
 the dependencies that followed it (or the workloads it followed). KIND is spelled as kubectl
 accepts it: kind, plural or short name, any case, optionally qualified by group
 (`deployments.apps`, `deploy.v1.apps`). Exit 1 when the resource is not in the source or is not
@@ -25,7 +26,7 @@ from typing import Any
 
 import click
 
-from gitfleet import errors, inputs, pipeline, source
+from gitfleet import descheduler, errors, inputs, pipeline, source
 from gitfleet.cli import kinds, options
 from gitfleet.cli import output as out
 from gitfleet.detector import detection
@@ -67,6 +68,14 @@ def _scheduled_condition(b: detection.Binding) -> dict[str, str] | None:
     return None
 
 
+def _descheduled(b: detection.Binding) -> dict[str, str | None] | None:
+    """The descheduler's last lowering of the binding's schedule, if any."""
+    for c in b.status.conditions:
+        if c.type == descheduler.CONDITION:
+            return {"time": c.last_transition_time, "message": c.message}
+    return None
+
+
 def _binding_json(b: detection.Binding) -> dict[str, Any]:
     return {
         "kind": b.KIND,
@@ -80,6 +89,7 @@ def _binding_json(b: detection.Binding) -> dict[str, Any]:
             for s in b.spec.required_by
         ],
         "scheduled": _scheduled_condition(b),
+        "descheduled": _descheduled(b),
         "lastScheduledTime": b.status.last_scheduled_time,
     }
 
@@ -212,6 +222,9 @@ def _binding_lines(b: dict[str, Any]) -> list[str]:
             f"condition Scheduled={scheduled['status']} ({scheduled['reason']}): "
             f"{scheduled['message']}"
         )
+    lowered = b["descheduled"]
+    if lowered is not None:
+        lines.append(f"lowered by the descheduler at {lowered['time']}: {lowered['message']}")
     clusters = ", ".join(f"{t['name']}={t['replicas']}" for t in b["clusters"]) or "none"
     lines.append(f"clusters: {clusters}")
     if b["lastScheduledTime"]:

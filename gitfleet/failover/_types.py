@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
-from gitfleet.model import meta, work
+from gitfleet.model import meta, replicas, work
 from gitfleet.model.template import ResourceKey
 
 
@@ -26,6 +26,11 @@ class Report:
     about them."""
     health: Mapping[ResourceKey, work.ResourceHealth] = dataclasses.field(default_factory=dict)
     """Health of each applied object, by the identity of its template."""
+    replicas: Mapping[ResourceKey, replicas.WorkloadReplicas] = dataclasses.field(
+        default_factory=dict
+    )
+    """Ready and unschedulable replicas of each workload that has any of either (for the
+    descheduler, which reads the same snapshot)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

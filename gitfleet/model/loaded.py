@@ -47,6 +47,20 @@ class FailoverSettings:
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class DeschedulerSettings:
+    """`gitfleet.yaml`'s `descheduler`: how often replicas a cluster cannot run are moved, and
+    how long a pod must be unschedulable to count (karmada-descheduler's flags, with their
+    defaults: cmd/descheduler/app/options)."""
+
+    enabled: bool = True
+    interval_seconds: int = 120
+    """Karmada's `--descheduling-interval`: the descheduler acts at each multiple of it."""
+    unschedulable_threshold_seconds: int = 300
+    """Karmada's `--unschedulable-threshold`: a pod counts once it has been unschedulable for
+    longer than this."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class SourceConfig:
     """The settings of `gitfleet.yaml`; every one is optional.
 
@@ -67,6 +81,7 @@ class SourceConfig:
     """A folder of Karmada's third-party interpreter rules (`<group>/<version>/<Kind>/
     customizations.yaml`), loaded as built-in rules below the user's own; not read as documents."""
     failover: FailoverSettings = FailoverSettings()
+    descheduler: DeschedulerSettings = DeschedulerSettings()
     default_namespace: str = scope.DEFAULT_NAMESPACE
     """The namespace of every namespaced object that names none (`model.scope`)."""
     origin: Origin = UNKNOWN

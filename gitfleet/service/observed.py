@@ -1,17 +1,20 @@
-"""What failover needs from the reconciler: a snapshot of what the agents reported, taken now,
-and when the same source commit must be rendered again.
+"""What failover and the descheduler need from the reconciler: a snapshot of what the agents
+reported, taken now, and when the same source commit must be rendered again.
 
 A render with failover is a function of the source, the previous render, the agents' reports
-and the time (`gitfleet.failover`). The source and the previous render move by commits; the
-reports and the time move on their own: a heartbeat expires, a toleration runs out, the
-replacement of a failed cluster becomes healthy. `FailoverWatch.due` says when that may change
-the render: it asks the watch of the last render made on the rendered branch's tip (or, for a
-tip this reconciler did not make, the watch resumed from its render.yaml) whether a snapshot
-taken now differs in a way that matters.
+and the time (`gitfleet.failover`), and so is one with the descheduler
+(`gitfleet.descheduler`). The source and the previous render move by commits; the reports and
+the time move on their own: a heartbeat expires, a toleration runs out, the replacement of a
+failed cluster becomes healthy, a pod waits past the descheduler's threshold.
+`FailoverWatch.due` says when that may change the render: it asks the watches of the last
+render made on the rendered branch's tip (or, for a tip this reconciler did not make, the
+failover watch resumed from its render.yaml, and a descheduler watch that renders again while
+any pod is reported unschedulable) whether a snapshot taken now differs in a way that matters.
 
 The snapshot is read from the status refs as `gitfleet status` reads them
 (`gitfleet.status.read`): each cluster's heartbeat and Ready condition, whether what it
-applied is the tip's render of its folder, and the health of each applied manifest.
+applied is the tip's render of its folder, the health of each applied manifest, and the ready
+and unschedulable replicas of each workload with pods waiting for a node.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable, Mapping
 
-from gitfleet import failover, pipeline
+from gitfleet import descheduler, failover, pipeline
 from gitfleet.gitstore import rendered
 from gitfleet.gitstore.repository import Repository
 from gitfleet.model import loaded, times, work
@@ -36,6 +39,7 @@ def _report(found: reports.ClusterReport, current: bool | None) -> failover.Repo
         health={
             m.key: m.health if m.applied else work.ResourceHealth.UNKNOWN for m in found.manifests
         },
+        replicas={m.key: m.replicas for m in found.manifests if m.unschedulable},
     )
 
 
@@ -55,7 +59,9 @@ class FailoverWatch:
         self.repo = repo
         self.clock = clock
         self.settings = loaded.FailoverSettings()
+        self.deschedule = loaded.DeschedulerSettings()
         self._watch: failover.Watch | None = None
+        self._deschedule_watch = descheduler.Watch()
         self._tip: str | None = None
         """The rendered commit `_watch` is the watch of."""
 
@@ -69,6 +75,7 @@ class FailoverWatch:
     ) -> None:
         """Remember the watch of `result`, rendered as (or found equal to) `commit`."""
         self._watch, self._tip, self.settings = result.failover_watch, commit, settings
+        self._deschedule_watch = result.descheduler_watch or descheduler.Watch()
 
     def due(
         self,
@@ -90,4 +97,13 @@ class FailoverWatch:
                 clusters if isinstance(clusters, dict) else (),
             )
             self._watch, self._tip = watch, tip.commit
-        return watch.due(observed or self.observe(tip), self.settings)
+            self._deschedule_watch = descheduler.Watch()
+        snapshot = observed or self.observe(tip)
+        return watch.due(snapshot, self.settings) or self._descheduling_due(snapshot)
+
+    def _descheduling_due(self, snapshot: failover.Observed) -> bool:
+        """Whether the descheduler may act differently on `snapshot` than in the last render."""
+        if not self.deschedule.enabled:
+            return False
+        reports = pipeline.descheduler_reports(snapshot)
+        return self._deschedule_watch.due(reports, snapshot.at)

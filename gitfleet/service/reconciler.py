@@ -269,6 +269,7 @@ class Reconciler:
                 return self._invalid(commit, [problem], timings)
         self._branch = self.settings.rendered_branch or loaded_source.config.rendered_branch
         self._failover.settings = loaded_source.config.failover
+        self._failover.deschedule = loaded_source.config.descheduler
         self._clusters = tuple(c.name for c in loaded_source.objects.clusters)
         if self._copies is not None:
             self._copies.fetch_status(commit, self._clusters)

@@ -1,10 +1,12 @@
-"""The controllers of a simulated cluster, in one loop: workload controllers (pods for
-Deployments, StatefulSets, ReplicaSets, DaemonSets and Jobs, and their status), a scheduler
-binding pods to nodes by requests, a kubelet that starts pods after `ready_delay` seconds
-(and finishes Job pods after as long again), the namespace controller (deleting a namespace
-deletes its contents, then the namespace), the CRD controller (Established; deleting a CRD
-deletes its objects), the garbage collector (owner references), service load balancers and
-volume binding, and the per-namespace `default` ServiceAccount.
+"""The controllers of a simulated cluster, in one loop: workload controllers (a ReplicaSet per pod
+template for Deployments, the newest scaled to the Deployment's replicas and the older ones to
+zero; pods for StatefulSets, ReplicaSets, DaemonSets and Jobs; and their status), a scheduler
+binding pods to nodes by requests (a pod that fits no node stays Pending with PodScheduled
+False, reason Unschedulable, since the first time it did not fit), a kubelet that starts pods
+after `ready_delay` seconds (and finishes Job pods after as long again), the namespace
+controller (deleting a namespace deletes its contents, then the namespace), the CRD controller
+(Established; deleting a CRD deletes its objects), the garbage collector (owner references),
+service load balancers and volume binding, and the per-namespace `default` ServiceAccount.
 
 `step()` runs after every write, in the writing request (so with `ready_delay=0` a client
 reading after its write sees the outcome), and from a thread for timers. The caller holds
@@ -96,10 +98,10 @@ class Controller:
             kind = (event.group, event.plural)
             if event.type == _store.DELETED:
                 gone.add(metadata.get("uid", ""))
-            if kind in _workloads.HASH_LABEL:
-                workloads[(event.group, event.plural, namespace, name)] = None
-            elif kind == _PODS:
-                schedule = True
+            if kind in _workloads.HASH_LABEL or kind == _PODS:
+                if kind in _workloads.HASH_LABEL:
+                    workloads[(event.group, event.plural, namespace, name)] = None
+                schedule = schedule or kind == _PODS
                 owner = _controller_owner(event.obj)
                 if owner is not None:
                     workloads[(owner[0], owner[1], namespace, owner[2])] = None
@@ -259,20 +261,54 @@ class Controller:
         if obj is None or resource is None or _json.dig(obj, "metadata", "deletionTimestamp"):
             return
         key = (group, plural)
-        uid = obj["metadata"]["uid"]
-        revision = (
-            uid
-            if key == _workloads.JOBS
-            else _pods.template_hash(_json.dig(obj, "spec", "template") or {})
-        )
-        owned = [p for p in self.store.list(*_PODS, namespace) if _owner_uid(p) == uid]
-        desired = self._reconcile_pods(key, obj, owned, revision)
-        owned = [p for p in self.store.list(*_PODS, namespace) if _owner_uid(p) == uid]
+        revision = _revision(key, obj)
+        if key == _workloads.DEPLOYMENTS:
+            desired = self._replica_sets(obj, revision)
+        else:
+            desired = self._reconcile_pods(key, obj, self._pods_of(key, obj), revision)
+        owned = self._pods_of(key, obj)
         changed: _json.Obj = _json.clone(obj)
         changed["status"] = _workloads.status(
             key, obj, owned, revision, self.registry.now(), desired=desired
         )
         self.registry.save(resource, changed)
+
+    def _pods_of(self, key: tuple[str, str], obj: _json.Obj) -> list[_json.Obj]:
+        """The workload's pods: those it controls, or for a Deployment, those its ReplicaSets
+        control."""
+        namespace, uid = obj["metadata"]["namespace"], obj["metadata"]["uid"]
+        owners = {uid}
+        if key == _workloads.DEPLOYMENTS:
+            owners = {rs["metadata"]["uid"] for rs in self._replica_sets_of(obj)}
+        return [p for p in self.store.list(*_PODS, namespace) if _owner_uid(p) in owners]
+
+    def _replica_sets_of(self, deployment: _json.Obj) -> list[_json.Obj]:
+        namespace, uid = deployment["metadata"]["namespace"], deployment["metadata"]["uid"]
+        return [
+            rs
+            for rs in self.store.list(*_workloads.REPLICASETS, namespace)
+            if _owner_uid(rs) == uid
+        ]
+
+    def _replica_sets(self, deployment: _json.Obj, revision: str) -> int:
+        """The Deployment controller's part (a rollout done at once): the ReplicaSet of the
+        current pod template runs the Deployment's replicas, older ones none; the desired
+        count."""
+        desired = _workloads.replicas(deployment)
+        resource = self._builtin(*_workloads.REPLICASETS)
+        current = f"{deployment['metadata']['name']}-{revision}"
+        found = None
+        for rs in self._replica_sets_of(deployment):
+            wanted = desired if rs["metadata"]["name"] == current else 0
+            if rs["metadata"]["name"] == current:
+                found = rs
+            if _json.dig(rs, "spec", "replicas") != wanted:
+                changed = _json.clone(rs)
+                changed["spec"]["replicas"] = wanted
+                self.registry.save(resource, changed)
+        if found is None:
+            self._create(resource, _workloads.replica_set(deployment, current, revision))
+        return desired
 
     def _reconcile_pods(
         self, key: tuple[str, str], obj: _json.Obj, owned: list[_json.Obj], revision: str
@@ -532,6 +568,18 @@ def _controller_owner(obj: _json.Obj) -> tuple[str, str, str] | None:
         if owner.get("controller") and kind is not None:
             return (*kind, owner.get("name", ""))
     return None
+
+
+def _revision(key: tuple[str, str], obj: _json.Obj) -> str:
+    """What labels the workload's current pods: a Job's uid; a ReplicaSet's template hash label
+    when its Deployment set one; else a hash of the pod template."""
+    if key == _workloads.JOBS:
+        return str(obj["metadata"]["uid"])
+    template = _json.dig(obj, "spec", "template") or {}
+    label = _json.dig(template, "metadata", "labels", _workloads.HASH_LABEL[key])
+    if key == _workloads.REPLICASETS and label:
+        return str(label)
+    return _pods.template_hash(template)
 
 
 def _owner_uid(obj: _json.Obj) -> str | None:

@@ -3,8 +3,9 @@ wants, how they are named, and the status the real controllers would report (the
 Karmada's interpreters aggregate: replicas, readyReplicas, updatedReplicas,
 availableReplicas, observedGeneration, conditions; for Jobs active/succeeded/completion).
 
-Pods are owned by the workload directly (a Deployment's ReplicaSet is not modelled).
-Zero counters are left out, as the API's `omitempty` fields are.
+Pods are owned by the workload directly, except a Deployment's: they belong to its
+ReplicaSets (`replica_set`), as on a real cluster. Zero counters are left out, as the API's
+`omitempty` fields are.
 """
 
 from __future__ import annotations
@@ -32,6 +33,43 @@ HASH_LABEL = {
     DAEMONSETS: "controller-revision-hash",
     JOBS: "batch.kubernetes.io/controller-uid",
 }
+
+
+def replica_set(deployment: _json.Obj, name: str, revision: str) -> _json.Obj:
+    """The ReplicaSet running a Deployment's pod template, as the Deployment controller makes
+    it: named after the template's hash, which labels its selector, template and pods."""
+    metadata = deployment["metadata"]
+    template = _json.clone(_json.dig(deployment, "spec", "template") or {})
+    labels = {
+        **(_json.dig(template, "metadata", "labels") or {}),
+        HASH_LABEL[DEPLOYMENTS]: revision,
+    }
+    template.setdefault("metadata", {})["labels"] = labels
+    selector = _json.clone(_json.dig(deployment, "spec", "selector") or {})
+    selector["matchLabels"] = {
+        **(selector.get("matchLabels") or {}),
+        HASH_LABEL[DEPLOYMENTS]: revision,
+    }
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "ReplicaSet",
+        "metadata": {
+            "name": name,
+            "namespace": metadata["namespace"],
+            "labels": labels,
+            "ownerReferences": [
+                {
+                    "apiVersion": "apps/v1",
+                    "kind": "Deployment",
+                    "name": metadata["name"],
+                    "uid": metadata["uid"],
+                    "controller": True,
+                    "blockOwnerDeletion": True,
+                }
+            ],
+        },
+        "spec": {"replicas": replicas(deployment), "selector": selector, "template": template},
+    }
 
 
 def replicas(obj: _json.Obj) -> int:

@@ -26,6 +26,7 @@ _FAILOVER_KEYS = (
     "purgeMode",
     "gracefulEvictionTimeout",
 )
+_DESCHEDULER_KEYS = ("enabled", "deschedulingInterval", "unschedulableThreshold")
 _NAMESPACE = rules.dns1123_label()
 _BAD_REF = re.compile(r"\.\.|@\{|//|[\x00-\x20~^:?*\[\\\x7f]|^[-/.]|/\.|[/.]$|\.lock$")
 """What `git check-ref-format` refuses in a branch name (the parts that matter here)."""
@@ -118,6 +119,7 @@ class _Reader:
 
 _KEYS = (
     "failover",
+    "descheduler",
     "include",
     "exclude",
     "sourceBranch",
@@ -147,6 +149,7 @@ def parse(body: Any, origin: Origin) -> tuple[loaded.SourceConfig, list[diagnost
         max_file_size=reader.size("maxFileSize") or loaded.DEFAULT_MAX_FILE_SIZE,
         third_party_customizations=reader.folder("thirdPartyCustomizations"),
         failover=_failover(reader),
+        descheduler=_descheduler(reader),
         default_namespace=reader.namespace("defaultNamespace") or scope.DEFAULT_NAMESPACE,
         origin=origin,
     )
@@ -155,18 +158,11 @@ def parse(body: Any, origin: Origin) -> tuple[loaded.SourceConfig, list[diagnost
 
 def _failover(reader: _Reader) -> loaded.FailoverSettings:
     """The `failover` settings; a wrong one keeps its default."""
-    body = reader.body.get("failover")
     default = loaded.FailoverSettings()
-    if body is None:
+    section = _section(reader, "failover", _FAILOVER_KEYS)
+    if section is None:
         return default
-    if not isinstance(body, dict):
-        reader.error("failover", "failover: expected a mapping of settings")
-        return default
-    section = _Reader(body, reader.origin.at("failover"), "failover.")
-    for key in body:
-        if key not in _FAILOVER_KEYS:
-            known = ", ".join(_FAILOVER_KEYS)
-            section.error(key, f"failover: unknown setting {key!r} (known: {known})")
+    body = section.body
     enabled = body.get("enabled", default.enabled)
     if not isinstance(enabled, bool):
         section.error("enabled", "failover.enabled: expected true or false")
@@ -192,6 +188,43 @@ def _failover(reader: _Reader) -> loaded.FailoverSettings:
         purge_mode=policy.PurgeMode(mode),
         graceful_eviction_timeout_seconds=section.duration(
             "gracefulEvictionTimeout", default.graceful_eviction_timeout_seconds
+        ),
+    )
+    reader.problems.extend(section.problems)
+    return settings
+
+
+def _section(reader: _Reader, name: str, known: tuple[str, ...]) -> _Reader | None:
+    """A reader of the settings under `name`, its unknown keys reported; None when absent or
+    not a mapping (reported)."""
+    body = reader.body.get(name)
+    if body is None:
+        return None
+    if not isinstance(body, dict):
+        reader.error(name, f"{name}: expected a mapping of settings")
+        return None
+    section = _Reader(body, reader.origin.at(name), f"{name}.")
+    for key in body:
+        if key not in known:
+            section.error(key, f"{name}: unknown setting {key!r} (known: {', '.join(known)})")
+    return section
+
+
+def _descheduler(reader: _Reader) -> loaded.DeschedulerSettings:
+    """The `descheduler` settings; a wrong one keeps its default."""
+    default = loaded.DeschedulerSettings()
+    section = _section(reader, "descheduler", _DESCHEDULER_KEYS)
+    if section is None:
+        return default
+    enabled = section.body.get("enabled", default.enabled)
+    if not isinstance(enabled, bool):
+        section.error("enabled", "descheduler.enabled: expected true or false")
+        enabled = default.enabled
+    settings = loaded.DeschedulerSettings(
+        enabled=enabled,
+        interval_seconds=section.duration("deschedulingInterval", default.interval_seconds),
+        unschedulable_threshold_seconds=section.duration(
+            "unschedulableThreshold", default.unschedulable_threshold_seconds
         ),
     )
     reader.problems.extend(section.problems)

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from gitfleet.gitstore import status
-from gitfleet.model import cluster, meta, work, yamllimits
+from gitfleet.model import cluster, meta, replicas, work, yamllimits
 from gitfleet.model.template import ResourceKey
 
 WORKS_FILE = "works.yaml"
@@ -39,6 +39,16 @@ class ManifestReport:
     """Why it failed, when it did."""
     drifted: tuple[str, ...] = ()
     """Fields found changed in the cluster by the last sync (and put back)."""
+    unschedulable: tuple[replicas.Pending, ...] = ()
+    """The workload's pods waiting for a node, by since when (`agent.unschedulable`); empty
+    in reports of agents that did not count them."""
+
+    @property
+    def replicas(self) -> replicas.WorkloadReplicas:
+        """Ready and unschedulable replicas, as the descheduler reads them."""
+        found = self.status.get("readyReplicas") if isinstance(self.status, dict) else None
+        ready = found if isinstance(found, int) and not isinstance(found, bool) else None
+        return replicas.WorkloadReplicas(ready=ready, unschedulable=self.unschedulable)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -128,7 +138,25 @@ def _manifest(entry: Any, problems: list[str]) -> ManifestReport | None:
         observed=observed if isinstance(observed, dict) else None,
         message=_text(entry, "message"),
         drifted=tuple(str(f) for f in drifted) if isinstance(drifted, list) else (),
+        unschedulable=_unschedulable(entry.get("unschedulable")),
     )
+
+
+def _unschedulable(value: Any) -> tuple[replicas.Pending, ...]:
+    """A manifest's `unschedulable` entries (anything unreadable left out, at most
+    `replicas.MAX_PENDING` of them)."""
+    if not isinstance(value, list):
+        return ()
+    found = [
+        replicas.Pending(e["since"], e["replicas"])
+        for e in value
+        if isinstance(e, dict)
+        and isinstance(e.get("since"), str)
+        and isinstance(e.get("replicas"), int)
+        and not isinstance(e.get("replicas"), bool)
+        and e["replicas"] > 0
+    ]
+    return tuple(sorted(found)[: replicas.MAX_PENDING])
 
 
 def _pending(entry: Any) -> str:

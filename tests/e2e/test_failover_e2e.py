@@ -17,16 +17,15 @@ Aspects covered:
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
 import yaml
 from builders import make_cluster, make_deployment, make_object, make_policy
+from e2e import stepped
 from simfixture import SimFactory, make_sim_cluster_fixture
 
 from gitfleet.agent import kube, pull, push, worker
-from gitfleet.gitstore import rendered, repository
 from gitfleet.service import events, reconciler
 
 __all__ = ["make_sim_cluster_fixture"]
@@ -57,24 +56,13 @@ def _source() -> str:
     return yaml.safe_dump_all(docs)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = float(int(time.time()))
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 class Fleet:
     """The remote, the reconciler and the agents, moved one step at a time."""
 
     def __init__(self, remote: Path, kubeconfigs: Path, sims: dict[str, Any]) -> None:
         self.remote = remote
         self.sims = sims
-        self.clock = Clock()
+        self.clock = stepped.Clock()
         self.log: list[events.Event] = []
         settings = reconciler.Settings(repo=str(remote), branch="main", watch=False)
         self.reconciler = reconciler.Reconciler(settings, self.log.append, clock=self.clock)
@@ -113,16 +101,7 @@ class Fleet:
 
     def tip(self) -> tuple[str, dict[str, bytes], str]:
         """The rendered tip: commit, files, message."""
-        repo = repository.open_repository(self.remote)
-        assert repo is not None
-        try:
-            tip = rendered.read_tip(repo, "gitfleet/rendered")
-            assert tip is not None
-            files = rendered.read_files(repo, tip, lambda p: p.startswith("works/"))
-            message = repo.run("log", "-1", "--format=%B", tip.commit)[1].decode()
-            return tip.commit, files, message
-        finally:
-            repo.close()
+        return stepped.tip(self.remote)
 
     def replicas(self) -> dict[str, int]:
         _, files, _ = self.tip()

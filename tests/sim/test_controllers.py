@@ -1,11 +1,14 @@
 """The simulated controllers: what a member cluster does with workloads on its own.
 
 Covers: nodes with the configured allocatable capacity (per node, or a total split exactly);
-a Deployment's pods (owned, labelled, with the template's requests, bound to nodes) and its
+a Deployment's ReplicaSet (named after the template's hash, controlled by the Deployment) and
+its pods (controlled by the ReplicaSet, labelled, with the template's requests, bound to
+nodes) and its
 ready status (replicas, readyReplicas, updatedReplicas, availableReplicas,
 observedGeneration, Available/Progressing); scaling down; a template change replaces the
 pods; StatefulSet ordinal pods; a DaemonSet pod per node; a Job that completes; pods that
-do not fit stay Pending/Unschedulable and the workload unready; a pod delay, waited for
+do not fit stay Pending with PodScheduled False/Unschedulable (its transition time kept
+across attempts) and the workload unready; a pod delay, waited for
 with `settle` or seen through a watch;
 LoadBalancer Services get an ingress address; claims get Bound.
 """
@@ -70,9 +73,18 @@ def test_deployment_gets_ready_pods(sim_cluster: RunningSim) -> None:
         "Available": ("True", "MinimumReplicasAvailable"),
         "Progressing": ("True", "NewReplicaSetAvailable"),
     }
+    (replica_set,) = sim_cluster.objects.list("apps/v1", "ReplicaSet", "default")
+    rs_meta = replica_set["metadata"]
+    assert rs_meta["ownerReferences"][0]["uid"] == created.metadata.uid
+    assert rs_meta["name"] == f"web-{rs_meta['labels']['pod-template-hash']}"
+    assert replica_set["spec"]["replicas"] == 3
     assert len(pods) == 3
     for pod in pods:
-        assert pod["metadata"]["ownerReferences"][0]["uid"] == created.metadata.uid
+        assert pod["metadata"]["ownerReferences"][0]["uid"] == rs_meta["uid"]
+        assert pod["metadata"]["name"].startswith(f"{rs_meta['name']}-")
+        assert (
+            pod["metadata"]["labels"]["pod-template-hash"] == rs_meta["labels"]["pod-template-hash"]
+        )
         assert pod["metadata"]["labels"]["app"] == "web"
         assert pod["spec"]["nodeName"].startswith("member1-node-")
         assert pod["spec"]["containers"][0]["resources"]["requests"]["cpu"] == "250m"
@@ -154,8 +166,15 @@ def test_pods_that_do_not_fit_stay_pending(make_sim_cluster: Any) -> None:
     assert (status["replicas"], status["readyReplicas"]) == (3, 2)
     assert {c["type"]: c["status"] for c in status["conditions"]}["Available"] == "False"
     assert len(pending) == 1
-    assert pending[0]["status"]["conditions"][0]["reason"] == "Unschedulable"
-    assert "Insufficient cpu" in pending[0]["status"]["conditions"][0]["message"]
+    (waiting,) = pending[0]["status"]["conditions"]
+    assert (waiting["type"], waiting["status"]) == ("PodScheduled", "False")
+    assert waiting["reason"] == "Unschedulable"
+    assert "Insufficient cpu" in waiting["message"]
+    assert waiting["lastTransitionTime"]
+    sim.objects.put(deployment("other", replicas=1, cpu="400m"))
+    name = pending[0]["metadata"]["name"]
+    (again,) = sim.objects.get("v1", "Pod", name, "default")["status"]["conditions"]
+    assert again == waiting, "another failed attempt keeps the condition and its time"
 
 
 def test_freed_capacity_schedules_pending_pods(make_sim_cluster: Any) -> None:

@@ -9,6 +9,8 @@ Aspects covered:
   defaults kept;
 - the `failover` section: durations with units, a null default toleration, its own unknown
   keys and bad values located, defaults kept;
+- the `descheduler` section: Karmada's defaults (2m interval, 5m threshold), durations with
+  units, its own unknown keys and bad values located, defaults kept;
 - the size limit (from gitfleet.yaml or the `max_file_size` argument) is an error per file;
 - a third-party customizations folder is loaded as rules, not as documents;
 - symbolic links are never followed: one named like a YAML file is an error, others warn.
@@ -86,6 +88,20 @@ failover:
     assert defaults.failover == loaded.FailoverSettings(heartbeat_grace_seconds=3600)
 
 
+def test_descheduler_settings(load_folder: LoadFolder) -> None:
+    assert load_folder(
+        {"a.yaml": config_map("a")}
+    ).config.descheduler == loaded.DeschedulerSettings(
+        enabled=True, interval_seconds=120, unschedulable_threshold_seconds=300
+    )
+    text = "descheduler: {enabled: false, deschedulingInterval: 5s, unschedulableThreshold: 1m}\n"
+    result = load_folder({"gitfleet.yaml": text})
+    assert result.ok, result.diagnostics
+    assert result.config.descheduler == loaded.DeschedulerSettings(
+        enabled=False, interval_seconds=5, unschedulable_threshold_seconds=60
+    )
+
+
 def test_globs_select_files(load_folder: LoadFolder) -> None:
     result = load_folder(
         {
@@ -146,6 +162,15 @@ def test_patterns_leaving_the_source_are_refused(
                      id="enabled"),
         pytest.param("failover: {defaultTolerationSeconds: -5}\n", "1:12",
                      "seconds >= 0 or null", id="toleration"),
+        pytest.param("descheduler: on\n", "1:1", "descheduler: expected a mapping",
+                     id="descheduler"),
+        pytest.param("descheduler: {interval: 3}\n", "1:15", "unknown setting 'interval'",
+                     id="descheduler unknown"),
+        pytest.param("descheduler: {unschedulableThreshold: -1}\n", "1:15",
+                     "descheduler.unschedulableThreshold: expected a duration",
+                     id="threshold"),
+        pytest.param("descheduler: {enabled: 1}\n", "1:15", "expected true or false",
+                     id="descheduler enabled"),
     ],
 )  # fmt: skip
 def test_bad_settings_are_located(
