@@ -44,6 +44,7 @@ from gitfleet.agent import (
     identity,
     inventory,
     kube,
+    metrics,
     native_defaults,
     observed,
     order,
@@ -108,6 +109,8 @@ class ObjectResult:
     status: Any = None
     observed: Obj | None = None
     """The fields of the live object a report keeps (`observed`), None when not read back."""
+    metrics: Obj | None = None
+    """The pods of a FederatedHPA's target as measured (`metrics`), None for other objects."""
 
     @property
     def applied(self) -> bool:
@@ -557,7 +560,11 @@ class _Sync:
             if result.applied and seen is not None:
                 found_health, status = health.observe(self.interpreter, seen)
                 self.results[key] = dataclasses.replace(
-                    result, health=found_health, status=status, observed=observed.fields(seen)
+                    result,
+                    health=found_health,
+                    status=status,
+                    observed=observed.fields(seen),
+                    metrics=metrics.measure(self.client, seen),
                 )
 
     def _fetch(

@@ -26,6 +26,13 @@ _FAILOVER_KEYS = (
     "purgeMode",
     "gracefulEvictionTimeout",
 )
+_AUTOSCALING_KEYS = (
+    "syncPeriod",
+    "tolerance",
+    "downscaleStabilization",
+    "cpuInitializationPeriod",
+    "initialReadinessDelay",
+)
 _NAMESPACE = rules.dns1123_label()
 _BAD_REF = re.compile(r"\.\.|@\{|//|[\x00-\x20~^:?*\[\\\x7f]|^[-/.]|/\.|[/.]$|\.lock$")
 """What `git check-ref-format` refuses in a branch name (the parts that matter here)."""
@@ -117,6 +124,7 @@ class _Reader:
 
 
 _KEYS = (
+    "autoscaling",
     "failover",
     "include",
     "exclude",
@@ -147,6 +155,7 @@ def parse(body: Any, origin: Origin) -> tuple[loaded.SourceConfig, list[diagnost
         max_file_size=reader.size("maxFileSize") or loaded.DEFAULT_MAX_FILE_SIZE,
         third_party_customizations=reader.folder("thirdPartyCustomizations"),
         failover=_failover(reader),
+        autoscaling=_autoscaling(reader),
         default_namespace=reader.namespace("defaultNamespace") or scope.DEFAULT_NAMESPACE,
         origin=origin,
     )
@@ -192,6 +201,45 @@ def _failover(reader: _Reader) -> loaded.FailoverSettings:
         purge_mode=policy.PurgeMode(mode),
         graceful_eviction_timeout_seconds=section.duration(
             "gracefulEvictionTimeout", default.graceful_eviction_timeout_seconds
+        ),
+    )
+    reader.problems.extend(section.problems)
+    return settings
+
+
+def _autoscaling(reader: _Reader) -> loaded.AutoscalingSettings:
+    """The `autoscaling` settings; a wrong one keeps its default."""
+    body = reader.body.get("autoscaling")
+    default = loaded.AutoscalingSettings()
+    if body is None:
+        return default
+    if not isinstance(body, dict):
+        reader.error("autoscaling", "autoscaling: expected a mapping of settings")
+        return default
+    section = _Reader(body, reader.origin.at("autoscaling"), "autoscaling.")
+    for key in body:
+        if key not in _AUTOSCALING_KEYS:
+            known = ", ".join(_AUTOSCALING_KEYS)
+            section.error(key, f"autoscaling: unknown setting {key!r} (known: {known})")
+    tolerance = body.get("tolerance", default.tolerance)
+    if isinstance(tolerance, bool) or not isinstance(tolerance, int | float) or tolerance < 0:
+        section.error("tolerance", "autoscaling.tolerance: expected a number >= 0, such as 0.1")
+        tolerance = default.tolerance
+    period = section.duration("syncPeriod", default.sync_period_seconds)
+    if period < 1:
+        section.error("syncPeriod", "autoscaling.syncPeriod: must be at least 1s")
+        period = default.sync_period_seconds
+    settings = loaded.AutoscalingSettings(
+        sync_period_seconds=period,
+        tolerance=float(tolerance),
+        downscale_stabilization_seconds=section.duration(
+            "downscaleStabilization", default.downscale_stabilization_seconds
+        ),
+        cpu_initialization_period_seconds=section.duration(
+            "cpuInitializationPeriod", default.cpu_initialization_period_seconds
+        ),
+        initial_readiness_delay_seconds=section.duration(
+            "initialReadinessDelay", default.initial_readiness_delay_seconds
         ),
     )
     reader.problems.extend(section.problems)

@@ -39,6 +39,9 @@ class ManifestReport:
     """Why it failed, when it did."""
     drifted: tuple[str, ...] = ()
     """Fields found changed in the cluster by the last sync (and put back)."""
+    metrics: Any = None
+    """The workload's pods as measured for FederatedHPAs (`agent.metrics`); None when the
+    agent measured nothing (older agents, workloads no FederatedHPA targets)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -128,6 +131,7 @@ def _manifest(entry: Any, problems: list[str]) -> ManifestReport | None:
         observed=observed if isinstance(observed, dict) else None,
         message=_text(entry, "message"),
         drifted=tuple(str(f) for f in drifted) if isinstance(drifted, list) else (),
+        metrics=entry.get("metrics"),
     )
 
 
