@@ -386,3 +386,48 @@ class _Evaluation:
                 "lastTransitionTime": since or moment,
             }  # fmt: skip
         return tuple(found[k] for k in sorted(found))
+
+
+def describe(
+    hpa: autoscaling.FederatedHPA, state: State, target: ResourceKey | None = None
+) -> dict[str, Any]:
+    """What `gitfleet explain` and `gitfleet status` say of a FederatedHPA (stable keys):
+    its target, bounds, the replicas it set and its last decision (None when it never
+    scaled)."""
+    ref = hpa.spec.scale_target_ref
+    shown = str(target) if target is not None else f"{ref.kind}/{hpa.namespace}/{ref.name}"
+    return {
+        "namespace": hpa.namespace,
+        "name": hpa.name,
+        "target": shown,
+        "minReplicas": hpa.spec.min_replicas if hpa.spec.min_replicas is not None else 1,
+        "maxReplicas": hpa.spec.max_replicas,
+        "replicas": state.desired if state.current is not None else None,
+        "lastDecision": state.last.to_doc() if state.last is not None else None,
+        "conditions": [
+            {k: c.get(k) for k in ("type", "status", "reason", "message")} for c in state.conditions
+        ],
+    }
+
+
+def decision_line(found: Mapping[str, Any]) -> str:
+    """One line for a human: `FederatedHPA shop/web: 4 replicas (1..10), last: ...`."""
+    replicas = found["replicas"]
+    head = f"FederatedHPA {found['namespace']}/{found['name']} scales {found['target']}"
+    bounds = f"{found['minReplicas']}..{found['maxReplicas']}"
+    shown = "not evaluated yet" if replicas is None else f"{replicas} replicas"
+    line = f"{head}: {shown} ({bounds})"
+    last = found["lastDecision"]
+    if last is not None:
+        line += f"; last scaled {last['from']} -> {last['to']} at {last['time']}: {last['reason']}"
+    return line
+
+
+def described(objs: objects.ObjectSet, files: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """`describe` of every FederatedHPA of the source, with its file on the rendered branch."""
+    found = []
+    for hpa in objs.federated_hpas:
+        target = _target_of(hpa, objs.templates)
+        state = _state.read(files.get(_state.path(hpa.namespace, hpa.name)))
+        found.append(describe(hpa, state, target.key if target is not None else None))
+    return found
