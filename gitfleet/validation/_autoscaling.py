@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from gitfleet.interpreter import _quantity as quantity
 from gitfleet.model import autoscaling, diagnostic, loaded, template
 from gitfleet.validation import _report
 
@@ -28,8 +29,8 @@ _SOURCES = {
     "Object": "object",
     "External": "external",
 }
-_READ = ("Resource", "ContainerResource")
-"""The metric types gitfleet computes (the others need a custom metrics API)."""
+_READ = ("Resource",)
+"""The metric types gitfleet computes (the others need per-container or custom metrics)."""
 
 
 def check(obj: autoscaling.FederatedHPA, report: _report.Report) -> None:
@@ -74,9 +75,9 @@ def _metric(
     for other in present:
         if other != expected:
             report.error((*keys, other), "must populate the given metric source only")
-    source = metric.resource if metric.type == "Resource" else metric.container_resource
+    source = metric.resource
     if metric.type in _READ and source is not None:
-        where = (*keys, expected or "resource")
+        where = (*keys, "resource")
         if source.name not in ("cpu", "memory"):
             report.warning((*where, "name"), f"gitfleet reads cpu and memory, not {source.name!r}")
         target = source.target
@@ -90,6 +91,11 @@ def _metric(
                 (*where, "target", "averageValue"),
                 "may not set both a target raw value and a target utilization",
             )
+        elif target.average_value is not None:
+            try:
+                quantity.parse(target.average_value)
+            except ValueError as error:
+                report.error((*where, "target", "averageValue"), str(error))
     elif metric.type not in _READ:
         report.warning((*keys, "type"), f"{metric.type} metrics are not read by gitfleet yet")
 
