@@ -44,10 +44,10 @@ from gitfleet.agent import (
     identity,
     inventory,
     kube,
-    metrics,
     native_defaults,
     observed,
     order,
+    podmetrics,
     prune,
     stamp,
     takeover,
@@ -564,7 +564,7 @@ class _Sync:
                     health=found_health,
                     status=status,
                     observed=observed.fields(seen),
-                    metrics=metrics.measure(self.client, seen),
+                    metrics=podmetrics.measure(self.client, seen),
                 )
 
     def _fetch(

@@ -13,7 +13,7 @@ The ref `refs/heads/gitfleet/status/<cluster>` holds two files (DESIGN.md sectio
   fields of the live object `gitfleet get` prints (`agent.observed`: labels, creation time,
   replicas, selector, containers' images, a Service's addresses), the `message` of a
   failure, the fields found `drifted` by this sync and, for a FederatedHPA's target, the
-  `metrics` of its pods (`agent.metrics`); then `pendingDeletions`, leftovers whose
+  `metrics` of its pods (`agent.podmetrics`); then `pendingDeletions`, leftovers whose
   deletion failed; and `refused`, the reason a rendered commit was not applied at all (see
   `verify`), with `lastAppliedCommit`, the one the cluster keeps.
 

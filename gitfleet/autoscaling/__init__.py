@@ -42,7 +42,7 @@ state_path = _state.path
 RESOURCES = _samples.RESOURCES
 TARGET_ANNOTATION = "gitfleet.io/federated-hpa"
 """Put on the manifests of a FederatedHPA's target (value `<namespace>/<name>`): the agents
-measure the workloads that carry it (`agent.metrics`)."""
+measure the workloads that carry it (`agent.podmetrics`)."""
 DEFAULT_UTILIZATION = 80
 """The cpu utilization target of a FederatedHPA without metrics (Karmada's webhook)."""
 

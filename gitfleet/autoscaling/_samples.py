@@ -2,7 +2,7 @@
 the workload in each member cluster, with their readiness, their resource requests and their
 usage from the metrics API (metrics.k8s.io PodMetrics), and the member's own replica counts.
 
-`agent.metrics` writes this under a manifest's `metrics` in works.yaml; `from_report` reads it
+`agent.podmetrics` writes this under a manifest's `metrics` in works.yaml; `from_report` reads it
 back, leniently: a report of an older agent has none, and a damaged entry is left out.
 Quantities are in thousandths (Kubernetes' MilliValue: millicores, millibytes), as Karmada's
 metrics client sums them.

@@ -40,7 +40,7 @@ class ManifestReport:
     drifted: tuple[str, ...] = ()
     """Fields found changed in the cluster by the last sync (and put back)."""
     metrics: Any = None
-    """The workload's pods as measured for FederatedHPAs (`agent.metrics`); None when the
+    """The workload's pods as measured for FederatedHPAs (`agent.podmetrics`); None when the
     agent measured nothing (older agents, workloads no FederatedHPA targets)."""
 
 

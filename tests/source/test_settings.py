@@ -8,7 +8,7 @@ Aspects covered:
 - unknown settings, bad branch names, sizes and default namespaces are located errors with
   defaults kept;
 - the `failover` section: durations with units, a null default toleration, its own unknown
-  keys and bad values located, defaults kept;
+  keys and bad values located, defaults kept; the `autoscaling` section likewise;
 - the size limit (from gitfleet.yaml or the `max_file_size` argument) is an error per file;
 - a third-party customizations folder is loaded as rules, not as documents;
 - symbolic links are never followed: one named like a YAML file is an error, others warn.
@@ -86,6 +86,28 @@ failover:
     assert defaults.failover == loaded.FailoverSettings(heartbeat_grace_seconds=3600)
 
 
+def test_autoscaling_settings(load_folder: LoadFolder) -> None:
+    settings = """\
+autoscaling:
+  syncPeriod: 5s
+  tolerance: 0.2
+  downscaleStabilization: 1m
+  cpuInitializationPeriod: 0
+  initialReadinessDelay: 10s
+"""
+    result = load_folder({"gitfleet.yaml": settings})
+    assert result.ok, result.diagnostics
+    assert result.config.autoscaling == loaded.AutoscalingSettings(
+        sync_period_seconds=5,
+        tolerance=0.2,
+        downscale_stabilization_seconds=60,
+        cpu_initialization_period_seconds=0,
+        initial_readiness_delay_seconds=10,
+    )
+    defaults = load_folder({"gitfleet.yaml": "autoscaling: {tolerance: 0}\n"}).config
+    assert defaults.autoscaling == loaded.AutoscalingSettings(tolerance=0.0)
+
+
 def test_globs_select_files(load_folder: LoadFolder) -> None:
     result = load_folder(
         {
@@ -146,6 +168,16 @@ def test_patterns_leaving_the_source_are_refused(
                      id="enabled"),
         pytest.param("failover: {defaultTolerationSeconds: -5}\n", "1:12",
                      "seconds >= 0 or null", id="toleration"),
+        pytest.param("autoscaling: 15s\n", "1:1", "autoscaling: expected a mapping",
+                     id="autoscaling"),
+        pytest.param("autoscaling: {period: 15s}\n", "1:15", "unknown setting 'period'",
+                     id="autoscaling unknown"),
+        pytest.param("autoscaling: {syncPeriod: 0s}\n", "1:15",
+                     "autoscaling.syncPeriod: must be at least 1s", id="sync period"),
+        pytest.param("autoscaling: {tolerance: high}\n", "1:15",
+                     "autoscaling.tolerance: expected a number >= 0", id="tolerance"),
+        pytest.param("autoscaling: {downscaleStabilization: soon}\n", "1:15",
+                     "autoscaling.downscaleStabilization: expected a duration", id="window"),
     ],
 )  # fmt: skip
 def test_bad_settings_are_located(
