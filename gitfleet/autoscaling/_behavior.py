@@ -211,6 +211,21 @@ def scale_down_limit(
 
 
 _WITHIN = Limited(0, "DesiredWithinRange", "the desired count is within the acceptable range")
+_UP_RATE = (
+    "ScaleUpLimit",
+    "the desired replica count is increasing faster than the maximum scale rate",
+)
+_DOWN_RATE = (
+    "ScaleDownLimit",
+    "the desired replica count is decreasing faster than the maximum scale rate",
+)
+_TOO_MANY = ("TooManyReplicas", "the desired replica count is more than the maximum replica count")
+_TOO_FEW = ("TooFewReplicas", "the desired replica count is less than the minimum replica count")
+
+
+def _ceiling(rate: int, high: int) -> Limited:
+    """The most replicas allowed: the rate's limit, or maxReplicas when that is lower."""
+    return Limited(rate, *_UP_RATE) if high > rate else Limited(high, *_TOO_MANY)
 
 
 def limit_with_behavior(
@@ -224,55 +239,23 @@ def limit_with_behavior(
     """`desired` within the bounds and the policies' rates."""
     low, high = bounds
     if desired > current:
-        up = max(scale_up_limit(current, events, rules.up, now), current)
-        if high > up:
-            allowed = Limited(
-                up, "ScaleUpLimit", "the desired replica count is increasing faster than the "
-                "maximum scale rate",
-            )  # fmt: skip
-        else:
-            allowed = Limited(
-                high, "TooManyReplicas", "the desired replica count is more than the maximum "
-                "replica count",
-            )  # fmt: skip
-        if desired > allowed.replicas:
-            return allowed
+        ceiling = _ceiling(max(scale_up_limit(current, events, rules.up, now), current), high)
+        if desired > ceiling.replicas:
+            return ceiling
     elif desired < current:
         down = min(scale_down_limit(current, events, rules.down, now), current)
-        if low < down:
-            allowed = Limited(
-                down, "ScaleDownLimit", "the desired replica count is decreasing faster than "
-                "the maximum scale rate",
-            )  # fmt: skip
-        else:
-            allowed = Limited(
-                low, "TooFewReplicas", "the desired replica count is less than the minimum "
-                "replica count",
-            )  # fmt: skip
-        if desired < allowed.replicas:
-            return allowed
+        floor = Limited(down, *_DOWN_RATE) if low < down else Limited(low, *_TOO_FEW)
+        if desired < floor.replicas:
+            return floor
     return dataclasses.replace(_WITHIN, replicas=desired)
 
 
 def limit_plain(current: int, desired: int, bounds: tuple[int, int]) -> Limited:
     """`desired` within the bounds, a scale-up to at most max(2 x current, 4)."""
     low, high = bounds
-    up = max(SCALE_UP_LIMIT_FACTOR * current, SCALE_UP_LIMIT_MINIMUM)
-    if high > up:
-        ceiling = Limited(
-            up, "ScaleUpLimit", "the desired replica count is increasing faster than the "
-            "maximum scale rate",
-        )  # fmt: skip
-    else:
-        ceiling = Limited(
-            high, "TooManyReplicas", "the desired replica count is more than the maximum "
-            "replica count",
-        )  # fmt: skip
+    ceiling = _ceiling(max(SCALE_UP_LIMIT_FACTOR * current, SCALE_UP_LIMIT_MINIMUM), high)
     if desired < low:
-        return Limited(
-            low, "TooFewReplicas", "the desired replica count is less than the minimum "
-            "replica count",
-        )  # fmt: skip
+        return Limited(low, *_TOO_FEW)
     if desired > ceiling.replicas:
         return ceiling
     return dataclasses.replace(_WITHIN, replicas=desired)

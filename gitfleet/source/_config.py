@@ -162,20 +162,29 @@ def parse(body: Any, origin: Origin) -> tuple[loaded.SourceConfig, list[diagnost
     return config, reader.problems
 
 
+def _section(reader: _Reader, name: str, keys: tuple[str, ...]) -> _Reader | None:
+    """A reader of the mapping of settings under `name` (None when absent or not a mapping,
+    which is an error), its unknown keys reported."""
+    body = reader.body.get(name)
+    if body is None:
+        return None
+    if not isinstance(body, dict):
+        reader.error(name, f"{name}: expected a mapping of settings")
+        return None
+    section = _Reader(body, reader.origin.at(name), f"{name}.")
+    for key in body:
+        if key not in keys:
+            section.error(key, f"{name}: unknown setting {key!r} (known: {', '.join(keys)})")
+    return section
+
+
 def _failover(reader: _Reader) -> loaded.FailoverSettings:
     """The `failover` settings; a wrong one keeps its default."""
-    body = reader.body.get("failover")
     default = loaded.FailoverSettings()
-    if body is None:
+    section = _section(reader, "failover", _FAILOVER_KEYS)
+    if section is None:
         return default
-    if not isinstance(body, dict):
-        reader.error("failover", "failover: expected a mapping of settings")
-        return default
-    section = _Reader(body, reader.origin.at("failover"), "failover.")
-    for key in body:
-        if key not in _FAILOVER_KEYS:
-            known = ", ".join(_FAILOVER_KEYS)
-            section.error(key, f"failover: unknown setting {key!r} (known: {known})")
+    body = section.body
     enabled = body.get("enabled", default.enabled)
     if not isinstance(enabled, bool):
         section.error("enabled", "failover.enabled: expected true or false")
@@ -209,18 +218,11 @@ def _failover(reader: _Reader) -> loaded.FailoverSettings:
 
 def _autoscaling(reader: _Reader) -> loaded.AutoscalingSettings:
     """The `autoscaling` settings; a wrong one keeps its default."""
-    body = reader.body.get("autoscaling")
     default = loaded.AutoscalingSettings()
-    if body is None:
+    section = _section(reader, "autoscaling", _AUTOSCALING_KEYS)
+    if section is None:
         return default
-    if not isinstance(body, dict):
-        reader.error("autoscaling", "autoscaling: expected a mapping of settings")
-        return default
-    section = _Reader(body, reader.origin.at("autoscaling"), "autoscaling.")
-    for key in body:
-        if key not in _AUTOSCALING_KEYS:
-            known = ", ".join(_AUTOSCALING_KEYS)
-            section.error(key, f"autoscaling: unknown setting {key!r} (known: {known})")
+    body = section.body
     tolerance = body.get("tolerance", default.tolerance)
     if isinstance(tolerance, bool) or not isinstance(tolerance, int | float) or tolerance < 0:
         section.error("tolerance", "autoscaling.tolerance: expected a number >= 0, such as 0.1")
