@@ -255,26 +255,23 @@ class _Evaluation:
     def run(self, workloads: Sequence[Workload]) -> None:
         spec = self.hpa.spec
         low = spec.min_replicas if spec.min_replicas is not None else 1
-        measured = [w for w in workloads if w.spec_replicas or w.pods]
-        if not measured:
-            message = "failed to get replicas in any of clusters, possibly because all of " \
-                "clusters are not ready"  # fmt: skip
+        members = sum(w.spec_replicas for w in workloads)
+        if members == 0:
+            message = (
+                "failed to get replicas in any of clusters, possibly because all of clusters "
+                "are not ready"
+            )
             self._condition("AbleToScale", False, "FailedGetScale", message)
             return
         message = "the HPA controller was able to get the target's current scale"
         self._condition("AbleToScale", True, "SucceededGetScale", message)
-        members = sum(w.spec_replicas for w in measured)
-        if members == 0 and low != 0:
-            message = "scaling is disabled since the replica count of the target is zero"
-            self._condition("ScalingActive", False, "ScalingDisabled", message)
-            return
         if self.current > spec.max_replicas:
             self.desired, self.reason = spec.max_replicas, "above maxReplicas"
             return
         if self.current < low:
             self.desired, self.reason = low, "below minReplicas"
             return
-        proposal = self._propose(measured, members)
+        proposal = self._propose(workloads, members)
         if proposal is None:
             return
         self._normalize(proposal, (low, spec.max_replicas))

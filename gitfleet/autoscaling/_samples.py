@@ -46,7 +46,7 @@ class Workload:
 
     cluster: str
     spec_replicas: int = 0
-    status_replicas: int = 0
+    """The member's own spec.replicas (a Duplicated workload's are the template's)."""
     pods: tuple[Pod, ...] = ()
     complete: bool = True
     """False when the agent could not list every pod or their metrics (the report says why)."""
@@ -89,21 +89,19 @@ def _pod(doc: Any) -> Pod | None:
     )
 
 
-def from_report(cluster: str, metrics: Any, observed: Any, status: Any) -> Workload | None:
+def from_report(cluster: str, metrics: Any, observed: Any) -> Workload | None:
     """The workload of one manifest's report: its `metrics` (None when the agent measured
-    nothing), the `observed` fields (the member's spec.replicas) and the reflected `status`."""
+    nothing) and the `observed` fields (the member's spec.replicas)."""
     if not isinstance(metrics, dict):
         return None
     spec = observed.get("spec") if isinstance(observed, dict) else None
     spec_replicas = _whole(spec.get("replicas")) if isinstance(spec, dict) else None
-    status_replicas = _whole(status.get("replicas")) if isinstance(status, dict) else None
     pods = metrics.get("pods")
     found = [_pod(p) for p in pods] if isinstance(pods, list) else []
     problem = _text(metrics, "problem") or ""
     return Workload(
         cluster=cluster,
         spec_replicas=spec_replicas if spec_replicas is not None else 1,
-        status_replicas=status_replicas or 0,
         pods=tuple(p for p in found if p is not None),
         complete=not problem,
         problem=problem,

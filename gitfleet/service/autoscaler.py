@@ -25,9 +25,7 @@ def measure(repo: Repository) -> pipeline.Measured:
     found: dict[ResourceKey, list[autoscaling.Workload]] = {}
     for name, report in sorted(status_read.reports_of(repo).items()):
         for manifest in report.manifests:
-            workload = autoscaling.from_report(
-                name, manifest.metrics, manifest.observed, manifest.status
-            )
+            workload = autoscaling.from_report(name, manifest.metrics, manifest.observed)
             if workload is not None:
                 found.setdefault(manifest.key, []).append(workload)
     return found

@@ -8,7 +8,7 @@ Aspects covered:
 - bounds: replicas above maxReplicas or below minReplicas are brought within first;
 - without measurements (a command-line render) the last decision stands; a change of the
   template's replicas in the source is a user's scale and wins;
-- a target with no replicas in any cluster is not scaled (scaling disabled);
+- a target with no replicas in any cluster is not scaled (its scale cannot be read);
 - the file is not rewritten when only the metrics moved;
 - measurements are read back from a report; older reports without them give none.
 """
@@ -110,12 +110,12 @@ def test_the_last_decision_stands_until_the_source_scales() -> None:
     assert replicas(scaled) == 7, "the user's scale wins"
 
 
-def test_no_replicas_anywhere_disables_scaling() -> None:
+def test_no_replicas_anywhere_is_not_scaled() -> None:
     idle = dataclasses.replace(pods(90, 0), spec_replicas=0, pods=pods(90, 1).pods)
     found = run([make_deployment(replicas=2), make_federated_hpa()], measured={KEY: [idle]})
     assert replicas(found) == 2
     conditions = found.files["autoscaling/shop/web.yaml"]["status"]["conditions"]
-    assert {"ScalingDisabled"} == {c["reason"] for c in conditions if c["type"] == "ScalingActive"}
+    assert {"FailedGetScale"} == {c["reason"] for c in conditions if c["type"] == "AbleToScale"}
 
 
 def test_the_file_stays_when_only_the_metrics_move() -> None:
@@ -129,9 +129,9 @@ def test_the_file_stays_when_only_the_metrics_move() -> None:
 def test_measurements_are_read_from_reports() -> None:
     metrics = {"pods": [{"name": "web-0", "phase": "Running", "ready": True,
                          "requests": {"cpu": 100}, "usage": {"cpu": 40}}]}  # fmt: skip
-    found = autoscaling.from_report("m1", metrics, {"spec": {"replicas": 1}}, {"replicas": 1})
+    found = autoscaling.from_report("m1", metrics, {"spec": {"replicas": 1}})
     assert found is not None and found.spec_replicas == 1
     assert found.pods[0].usage == {"cpu": 40} and found.pods[0].ready is True
-    assert autoscaling.from_report("m1", None, {}, None) is None, "an older agent's report"
-    broken = autoscaling.from_report("m1", {"pods": ["x", {"name": 3}], "problem": "no API"}, 1, 1)
+    assert autoscaling.from_report("m1", None, {}) is None, "an older agent's report"
+    broken = autoscaling.from_report("m1", {"pods": ["x", {"name": 3}], "problem": "no API"}, 1)
     assert broken is not None and broken.pods == () and not broken.complete
