@@ -20,8 +20,11 @@ from gitfleet.model.template import ResourceKey
 from gitfleet.status import read as status_read
 
 
-def measure(repo: Repository) -> pipeline.Measured:
-    """Every workload the agents measured, by template, from every cluster's last report."""
+def measure(repo: Repository, source: loaded.LoadedSource) -> pipeline.Measured | None:
+    """Every workload the agents measured, by template, from every cluster's last report;
+    None (nothing read) when the source has no FederatedHPA."""
+    if not source.objects.federated_hpas:
+        return None
     found: dict[ResourceKey, list[autoscaling.Workload]] = {}
     for name, report in sorted(status_read.reports_of(repo).items()):
         for manifest in report.manifests:

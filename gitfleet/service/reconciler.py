@@ -308,7 +308,7 @@ class Reconciler:
                     found.status,
                     now=found.now,
                     observed=snapshot,
-                    measured=autoscaler.measure(self.repo),
+                    measured=autoscaler.measure(self.repo, loaded_source),
                 )
             if not result.ok:
                 return self._invalid(commit, list(result.diagnostics), timings)
