@@ -244,7 +244,8 @@ class Reconciler:
 
     def _failover_due(self, snapshot: failover.Observed | None = None) -> bool:
         """Whether time or the agents' reports may change the render of the tip's source
-        (`observed.FailoverWatch`)."""
+        (`observed.FailoverWatch`), or the FederatedHPAs are due for an evaluation
+        (`autoscaler.AutoscaleWatch`)."""
         tip = rendered.read_tip(self.repo, self._branch)
         return self._failover.due(tip, self._render_report, snapshot) or self._autoscale.due()
 
