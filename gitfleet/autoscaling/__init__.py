@@ -195,13 +195,16 @@ def _targets(hpa: autoscaling.FederatedHPA) -> list[_calculator.Target | str]:
             found.append(f"{metric.type} metrics are not read by gitfleet")
             continue
         goal = source.target
-        if goal.average_utilization is not None:
+        if goal.average_utilization is not None and goal.average_utilization > 0:
             found.append(_calculator.Target(source.name, goal.average_utilization))
             continue
         try:
             average = quantity.parse(goal.average_value).milli_value()
         except ValueError as error:
             found.append(f"invalid target averageValue of {source.name}: {error}")
+            continue
+        if average <= 0:
+            found.append(f"the target of {source.name} is not positive")
             continue
         found.append(_calculator.Target(source.name, None, average))
     return found

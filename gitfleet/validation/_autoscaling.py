@@ -80,24 +80,33 @@ def _metric(
         where = (*keys, "resource")
         if source.name not in ("cpu", "memory"):
             report.warning((*where, "name"), f"gitfleet reads cpu and memory, not {source.name!r}")
-        target = source.target
-        if target.average_utilization is None and target.average_value is None:
-            report.error(
-                (*where, "target", "averageUtilization"),
-                "must set either a target raw value or a target utilization",
-            )
-        elif target.average_utilization is not None and target.average_value is not None:
-            report.error(
-                (*where, "target", "averageValue"),
-                "may not set both a target raw value and a target utilization",
-            )
-        elif target.average_value is not None:
-            try:
-                quantity.parse(target.average_value)
-            except ValueError as error:
-                report.error((*where, "target", "averageValue"), str(error))
+        _target(source.target, (*where, "target"), report)
     elif metric.type not in _READ:
         report.warning((*keys, "type"), f"{metric.type} metrics are not read by gitfleet yet")
+
+
+def _target(
+    target: autoscaling.MetricTarget, keys: tuple[str | int, ...], report: _report.Report
+) -> None:
+    """A resource target: a positive utilization or a positive average value, not both."""
+    utilization, value = target.average_utilization, target.average_value
+    if utilization is None and value is None:
+        message = "must set either a target raw value or a target utilization"
+        report.error((*keys, "averageUtilization"), message)
+    elif utilization is not None and value is not None:
+        message = "may not set both a target raw value and a target utilization"
+        report.error((*keys, "averageValue"), message)
+    elif utilization is not None:
+        if utilization <= 0:
+            report.error((*keys, "averageUtilization"), "must be greater than 0")
+    else:
+        try:
+            positive = quantity.parse(value).nanos > 0
+        except ValueError as error:
+            report.error((*keys, "averageValue"), str(error))
+            return
+        if not positive:
+            report.error((*keys, "averageValue"), "must be positive")
 
 
 def _rules(rules: autoscaling.ScalingRules, keys: tuple[str, ...], report: _report.Report) -> None:

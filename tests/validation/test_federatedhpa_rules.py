@@ -101,6 +101,12 @@ CASES = [
     pytest.param("          averageUtilization: 10\n", "          averageValue: lots\n", "25:11",
                  "spec.metrics.0.resource.target.averageValue: quantity 'lots' has an invalid",
                  id="averageValue not a quantity"),
+    pytest.param("          averageUtilization: 10\n", "          averageUtilization: 0\n",
+                 "25:11", "spec.metrics.0.resource.target.averageUtilization: must be greater "
+                 "than 0", id="zero utilization"),
+    pytest.param("          averageUtilization: 10\n", "          averageValue: 0m\n", "25:11",
+                 "spec.metrics.0.resource.target.averageValue: must be positive",
+                 id="zero average value"),
     pytest.param("          averageUtilization: 10\n", "", "23:9",
                  "spec.metrics.0.resource.target.averageUtilization: must set either a target "
                  "raw value or a target utilization", id="no target"),
