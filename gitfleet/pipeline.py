@@ -23,6 +23,7 @@ from typing import Any
 
 from gitfleet import (
     __version__,
+    autoscaling,
     descheduler,
     detector,
     errors,
@@ -359,6 +360,8 @@ class PreviousRender:
     """render.yaml."""
     object_format: str = "sha1"
     recorded: rendering.Recorded = dataclasses.field(default_factory=rendering.Recorded)
+    autoscalers: Mapping[str, Mapping[str, Any]] = dataclasses.field(default_factory=dict)
+    """The FederatedHPA files (`gitfleet.autoscaling`), by path."""
 
     @property
     def source_commit(self) -> str | None:
@@ -421,7 +424,8 @@ def read_previous(
     if len(_PARSED) + len(listed) > _PARSED_LIMIT:
         _PARSED.clear()
     wanted = [p for p in listed if (p, files[p]) not in _PARSED]
-    contents = read([*wanted, rendering.RENDER_FILE])
+    scalers = sorted(p for p in files if p.startswith(f"{autoscaling.FOLDER}/"))
+    contents = read([*wanted, *scalers, rendering.RENDER_FILE])
     shared = _Shared()
     for path in wanted:
         _PARSED[(path, files[path])] = _parse_binding(path, contents.get(path, b""), shared)
@@ -452,7 +456,14 @@ def read_previous(
         report=report,
         object_format=object_format,
         recorded=recorded,
+        autoscalers=_autoscalers(scalers, contents),
     )
+
+
+def _autoscalers(paths: Sequence[str], contents: Mapping[str, bytes]) -> dict[str, Any]:
+    """The FederatedHPA files that can be read back (one that cannot starts afresh)."""
+    found = {p: _yaml_doc(contents.get(p, b"")) for p in paths}
+    return {p: doc for p, doc in found.items() if doc is not None}
 
 
 def _yaml_doc(data: bytes, blocks: dict[str, Any] | None = None) -> dict[str, Any] | None:
@@ -519,6 +530,8 @@ class RenderResult:
     """What the descheduler moved, one line per binding, when the render changed the tree."""
     descheduler_watch: descheduler.Watch | None = None
     """When a render of the same source must be made again for the descheduler."""
+    autoscaled: autoscaling.Autoscaled | None = None
+    """The FederatedHPAs' decisions, when the source has any."""
 
     @property
     def ok(self) -> bool:
@@ -534,11 +547,12 @@ class RenderResult:
         return found
 
     def message(self, default: str) -> str:
-        """The rendered commit's message: `default`, after what failover and the descheduler
-        changed, if anything."""
+        """The rendered commit's message: `default`, after what failover, the descheduler and
+        the FederatedHPAs changed, if anything."""
         text = descheduler.message(self.descheduled, default)
         summary = self.failover_summary
-        return summary.message(text) if summary is not None else text
+        text = summary.message(text) if summary is not None else text
+        return self.autoscaled.message(text) if self.autoscaled is not None else text
 
 
 def _status_used(
@@ -660,6 +674,7 @@ def render(
     now: str | None = None,
     renderer: str = RENDERER,
     observed: failover.Observed | None = None,
+    measured: Measured | None = None,
 ) -> RenderResult:
     """Render one loaded source revision on top of the previous render (None: from scratch).
 
@@ -669,6 +684,8 @@ def render(
     those whose inputs did not change, and must give the same tree. `observed` (the agents'
     heartbeats and health, and when they were read) turns failover on, with the settings of
     the source's gitfleet.yaml; render.yaml records it (`observedAt`, `status`, `failover`).
+    With `measured` too (the agents' measurements of FederatedHPA targets), the FederatedHPAs
+    are evaluated at `observed.at`; without, their last decisions stand (`_autoscale`).
 
     Any error in the source (loading or validation) renders nothing: the result is not `ok`
     and carries the located errors. A render whose files equal the previous render's (apart
@@ -690,6 +707,8 @@ def render(
             base={}, changes={}, changed=False, clusters={}, refusals=(),
             diagnostics=tuple(problems), source_commit=source.revision, placement=None,
         )  # fmt: skip
+    scaled = _autoscale(source, previous, measured, observed)
+    source = dataclasses.replace(source, objects=scaled.objects)
     interp = _interpreter(source)
     recorded = previous.recorded if previous is not None else None
     clusters = effective_clusters(source.objects.clusters, status)
@@ -720,9 +739,11 @@ def render(
         failover=summary.section if summary is not None else None,
         observed_at=observed.at if observed is not None else None,
     )
-    tree = rendering.render(plan)
+    tree = _with_autoscalers(rendering.render(plan), scaled)
     result = _result(source, previous, placement, tree, warnings)
     result = _with_descheduler(result, placement.descheduler)
+    if scaled.decisions:
+        result = dataclasses.replace(result, autoscaled=scaled)
     if failed is None:
         return result
     return dataclasses.replace(
@@ -752,8 +773,50 @@ def placement(
 ) -> Placement:
     """Where a render of `source` with these inputs (see `render`) places everything, every
     binding scheduled again as `render(..., full=True)` does, so that each has its diagnosis:
-    what `gitfleet explain` shows."""
+    what `gitfleet explain` shows (FederatedHPA targets with their last decided replicas)."""
+    scaled = _autoscale(source, previous, None, None)
+    source = dataclasses.replace(source, objects=scaled.objects)
     return _place(source, _interpreter(source), previous, status, now, None, None)
+
+
+Measured = Mapping[ResourceKey, Sequence[autoscaling.Workload]]
+"""The agents' measurements of each workload, by template (`gitfleet.autoscaling`)."""
+
+
+def _autoscale(
+    source: loaded.LoadedSource,
+    previous: PreviousRender | None,
+    measured: Measured | None,
+    observed: failover.Observed | None,
+) -> autoscaling.Autoscaled:
+    """The FederatedHPAs' decisions; each target is measured only on the clusters its
+    previous binding placed it on (Karmada reads the binding's clusters)."""
+    bindings = previous.bindings if previous is not None else {}
+    placed = None
+    if measured is not None and observed is not None:
+        placed = {
+            key: [w for w in found if w.cluster in _cluster_names(bindings.get(key))]
+            for key, found in measured.items()
+        }
+    return autoscaling.autoscale(
+        source.objects,
+        previous.autoscalers if previous is not None else {},
+        placed,
+        observed.at if observed is not None else None,
+        source.config.autoscaling,
+    )
+
+
+def _cluster_names(binding: Binding | None) -> frozenset[str]:
+    return frozenset(c.name for c in binding.spec.clusters) if binding is not None else frozenset()
+
+
+def _with_autoscalers(tree: rendering.Tree, scaled: autoscaling.Autoscaled) -> rendering.Tree:
+    """`tree` with the FederatedHPA files."""
+    if not scaled.files:
+        return tree
+    files = {p: rendering.dump_yaml(doc) for p, doc in scaled.files.items()}
+    return dataclasses.replace(tree, files={**tree.files, **files})
 
 
 def _interpreter(source: loaded.LoadedSource) -> interpreter.Interpreter:

@@ -11,7 +11,7 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from gitfleet.model import cluster, config, objects, policy, scope, work
+from gitfleet.model import autoscaling, cluster, config, objects, policy, scope, work
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import ResourceKey, ResourceTemplate
 
@@ -24,6 +24,7 @@ _TYPED: dict[str, tuple[Any, str]] = {
     "ClusterOverridePolicy": (policy.ClusterOverridePolicy, "cluster_override_policies"),
     "Cluster": (cluster.Cluster, "clusters"),
     "ResourceInterpreterCustomization": (config.ResourceInterpreterCustomization, "customizations"),
+    "FederatedHPA": (autoscaling.FederatedHPA, "federated_hpas"),
 }
 
 
@@ -44,6 +45,32 @@ def object_set(docs: Iterable[Doc], path: str = "source.yaml") -> objects.Object
         typed = _TYPED.get(type(item).KIND if not isinstance(item, ResourceTemplate) else "")
         groups[typed[1] if typed else "templates"].append(item)
     return objects.ObjectSet(**{k: tuple(v) for k, v in groups.items()})
+
+
+def make_federated_hpa(
+    name: str = "web",
+    namespace: str = "shop",
+    *,
+    target: str = "web",
+    min_replicas: int = 1,
+    max_replicas: int = 10,
+    utilization: int = 50,
+    **spec: Any,
+) -> Doc:
+    """A FederatedHPA scaling Deployment `target` on cpu utilization."""
+    metric = {"name": "cpu", "target": {"type": "Utilization", "averageUtilization": utilization}}
+    return {
+        "apiVersion": "autoscaling.karmada.io/v1alpha1",
+        "kind": "FederatedHPA",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": {
+            "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": target},
+            "minReplicas": min_replicas,
+            "maxReplicas": max_replicas,
+            "metrics": [{"type": "Resource", "resource": metric}],
+            **spec,
+        },
+    }
 
 
 def previous_map(

@@ -48,6 +48,7 @@ from gitfleet.agent import (
     native_defaults,
     observed,
     order,
+    podmetrics,
     prune,
     stamp,
     takeover,
@@ -112,6 +113,8 @@ class ObjectResult:
     """The fields of the live object a report keeps (`observed`), None when not read back."""
     unschedulable: tuple[replicas.Pending, ...] = ()
     """A Deployment's pods waiting for a node, by since when (`unschedulable`)."""
+    metrics: Obj | None = None
+    """The pods of a FederatedHPA's target as measured (`metrics`), None for other objects."""
 
     @property
     def applied(self) -> bool:
@@ -566,6 +569,7 @@ class _Sync:
                     status=status,
                     observed=observed.fields(seen),
                     unschedulable=self._unschedulable(key, seen),
+                    metrics=podmetrics.measure(self.client, seen),
                 )
 
     def _unschedulable(self, ref: identity.ObjectRef, seen: Obj) -> tuple[replicas.Pending, ...]:

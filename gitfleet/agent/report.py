@@ -12,7 +12,8 @@ The ref `refs/heads/gitfleet/status/<cluster>` holds two files (DESIGN.md sectio
   (Healthy, Unhealthy, Unknown), the `status` the interpreter reflects, `observed`: the few
   fields of the live object `gitfleet get` prints (`agent.observed`: labels, creation time,
   replicas, selector, containers' images, a Service's addresses), the `message` of a
-  failure and the fields found `drifted` by this sync; then `pendingDeletions`, leftovers whose
+  failure, the fields found `drifted` by this sync and, for a FederatedHPA's target, the
+  `metrics` of its pods (`agent.podmetrics`); then `pendingDeletions`, leftovers whose
   deletion failed; and `refused`, the reason a rendered commit was not applied at all (see
   `verify`), with `lastAppliedCommit`, the one the cluster keeps.
 
@@ -73,6 +74,8 @@ def _manifest(result: apply.ObjectResult) -> dict[str, Any]:
         entry["unschedulable"] = [
             {"since": p.since, "replicas": p.replicas} for p in result.unschedulable
         ]
+    if result.metrics is not None:
+        entry["metrics"] = result.metrics
     return entry
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import click
 
-from gitfleet import descheduler, errors, inputs, pipeline, source
+from gitfleet import autoscaling, descheduler, errors, inputs, pipeline, source
 from gitfleet.cli import kinds, options
 from gitfleet.cli import output as out
 from gitfleet.detector import detection
@@ -255,6 +255,8 @@ def human(placement: pipeline.Placement, template: ResourceTemplate, data: dict[
         lines.append("dependencies (propagateDeps):")
         lines.extend(f"  attached: {a}" for a in deps["attached"])
         lines.extend(f"  not in the source: {m}" for m in deps["missing"])
+    if data.get("autoscaling") is not None:
+        lines.append(f"autoscaling: {autoscaling.decision_line(data['autoscaling'])}")
     if data["namespaceSync"] is not None:
         names = ", ".join(data["namespaceSync"]) or "none"
         lines.append(f"namespace controller: sent to every cluster ({names})")
@@ -263,6 +265,15 @@ def human(placement: pipeline.Placement, template: ResourceTemplate, data: dict[
         for d in data["diagnostics"]
     )
     return "\n".join(lines) + "\n"
+
+
+def _autoscaling(
+    loaded: source.LoadedSource, found: inputs.Inputs, template: ResourceTemplate
+) -> dict[str, Any] | None:
+    """The FederatedHPA that scales the template, with its last decision (None: none)."""
+    files = found.previous.autoscalers if found.previous is not None else {}
+    described = autoscaling.described(loaded.objects, files)
+    return next((d for d in described if d["target"] == str(template.key)), None)
 
 
 def _render_inputs(path: str, loaded: source.LoadedSource) -> inputs.Inputs:
@@ -360,7 +371,11 @@ def explain(resource: str, namespace: str, repo: str, rev: str | None, output: s
     if template is None:
         click.echo(_not_found(placement, group_kind, wanted_namespace, name), err=True)
         sys.exit(1)
-    data = {**report(placement, template, found.status), "inputs": _inputs(found, placement)}
+    data = {
+        **report(placement, template, found.status),
+        "inputs": _inputs(found, placement),
+        "autoscaling": _autoscaling(loaded, found, template),
+    }
     out.emit(data, output, human(placement, template, data))
     if not data["bindings"] and data["namespaceSync"] is None:
         sys.exit(1)

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 import click
 
-from gitfleet import errors
+from gitfleet import autoscaling, errors
 from gitfleet.cli import options
 from gitfleet.cli import output as out
 from gitfleet.model import capacity
@@ -143,6 +143,8 @@ def human(view: FleetView) -> str:
     lines.append("")
     header = ["RESOURCE", "CLUSTERS", "SCHEDULED", "READY", "HEALTH", "APPLIED"]
     lines += _table(header, resources) if resources else ["no resources"]
+    if view.autoscalers:
+        lines += ["", *(autoscaling.decision_line(a) for a in view.autoscalers)]
     problems = [f"{c.name}: {c.ready}: {c.message}" for c in view.clusters if c.ready != "True"]
     problems += [p for c in view.clusters for p in _capacity_problem(c)]
     problems += [f"{c.name}: {e}" for c in view.clusters for e in c.errors]

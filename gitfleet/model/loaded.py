@@ -61,6 +61,24 @@ class DeschedulerSettings:
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class AutoscalingSettings:
+    """`gitfleet.yaml`'s `autoscaling`: how FederatedHPAs are evaluated, as the flags of
+    Karmada's controller manager set it (horizontal-pod-autoscaler-sync-period, -tolerance,
+    -downscale-stabilization, -cpu-initialization-period, -initial-readiness-delay)."""
+
+    sync_period_seconds: int = 15
+    """How often the reconciler evaluates every FederatedHPA."""
+    tolerance: float = 0.1
+    """The smallest change of the metric-to-target ratio (from 1.0) that scales."""
+    downscale_stabilization_seconds: int = 300
+    """The scale-down window of a FederatedHPA whose behaviour does not set one."""
+    cpu_initialization_period_seconds: int = 300
+    """After a pod starts, CPU samples taken before it turned ready are skipped."""
+    initial_readiness_delay_seconds: int = 30
+    """After a pod starts, readiness changes count as its initial readiness."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class SourceConfig:
     """The settings of `gitfleet.yaml`; every one is optional.
 
@@ -82,6 +100,7 @@ class SourceConfig:
     customizations.yaml`), loaded as built-in rules below the user's own; not read as documents."""
     failover: FailoverSettings = FailoverSettings()
     descheduler: DeschedulerSettings = DeschedulerSettings()
+    autoscaling: AutoscalingSettings = AutoscalingSettings()
     default_namespace: str = scope.DEFAULT_NAMESPACE
     """The namespace of every namespaced object that names none (`model.scope`)."""
     origin: Origin = UNKNOWN

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from gitfleet.model import cluster, config, policy, template
+from gitfleet.model import autoscaling, cluster, config, policy, template
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -18,3 +18,4 @@ class ObjectSet:
     cluster_override_policies: tuple[policy.ClusterOverridePolicy, ...] = ()
     clusters: tuple[cluster.Cluster, ...] = ()
     customizations: tuple[config.ResourceInterpreterCustomization, ...] = ()
+    federated_hpas: tuple[autoscaling.FederatedHPA, ...] = ()

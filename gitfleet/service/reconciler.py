@@ -50,6 +50,7 @@ from gitfleet.model import diagnostic, loaded
 from gitfleet.model.origin import Origin
 from gitfleet.monitor import health, metrics
 from gitfleet.service import (
+    autoscaler,
     backoff,
     copies,
     events,
@@ -173,6 +174,7 @@ class Reconciler:
         )
         self._state_loaded = False
         self._failover = observed.FailoverWatch(self.repo, clock)
+        self._autoscale = autoscaler.AutoscaleWatch(clock)
         self._copies = (
             copies.ClusterRepos(self.repo, settings.cluster_repos, sink, clock)
             if settings.cluster_repos is not None
@@ -242,9 +244,10 @@ class Reconciler:
 
     def _failover_due(self, snapshot: failover.Observed | None = None) -> bool:
         """Whether time or the agents' reports may change the render of the tip's source
-        (`observed.FailoverWatch`)."""
+        (`observed.FailoverWatch`), or the FederatedHPAs are due for an evaluation
+        (`autoscaler.AutoscaleWatch`)."""
         tip = rendered.read_tip(self.repo, self._branch)
-        return self._failover.due(tip, self._render_report, snapshot)
+        return self._failover.due(tip, self._render_report, snapshot) or self._autoscale.due()
 
     def _render_report(self, tip: rendered.Tip) -> Mapping[str, object]:
         previous = self._previous(tip)
@@ -302,7 +305,12 @@ class Reconciler:
             self._emit("rendering", commit, branch=self._branch, onto=tip.commit if tip else None)
             with _timed(timings, "render"):
                 result = pipeline.render(
-                    loaded_source, found.previous, found.status, now=found.now, observed=snapshot
+                    loaded_source,
+                    found.previous,
+                    found.status,
+                    now=found.now,
+                    observed=snapshot,
+                    measured=autoscaler.measure(self.repo, loaded_source),
                 )
             if not result.ok:
                 return self._invalid(commit, list(result.diagnostics), timings)
@@ -318,6 +326,7 @@ class Reconciler:
                 return self._abandon(commit)
             published = publication.published
             self._failover.remember(result, published.commit, loaded_source.config.failover)
+            self._autoscale.remember(loaded_source)
             outcome = Outcome.RENDERED if published.created else Outcome.UNCHANGED
             unscheduled = result.unscheduled
             return self._done(outcome, commit, published.commit, timings, unscheduled, result)
@@ -585,7 +594,7 @@ class Reconciler:
         allowance = health.allowance(self.settings.interval)
         while not self.wake.stopped:
             self.alive.beat(_LOOP, self.settings.interval + allowance)
-            reasons = self.wake.wait(self.settings.interval)
+            reasons = self.wake.wait(self._autoscale.wait(self.settings.interval))
             if self.wake.stopped:
                 return
             try:

@@ -27,6 +27,7 @@ from gitfleet.sim import (
     _errors,
     _json,
     _managed,
+    _metrics,
     _openapi,
     _patch,
     _registry,
@@ -97,6 +98,8 @@ class Api:
         self.closing = threading.Event()
         self._kubernetes_version = kubernetes_version
         self._after_write = after_write
+        self.usage = _metrics.Usage()
+        """What pods use, as the metrics API reports it (set by tests)."""
 
     def handle(self, request: Request) -> Response | WatchResponse:
         try:
@@ -248,6 +251,8 @@ class Api:
         if verb == "watch":
             return self._watch(request, target)
         with self.store.lock:
+            if target.resource.group == _metrics.GROUP:
+                return Response(200, self._metrics(request, target))
             if verb == "get":
                 obj = self.registry.existing(target.resource, target.namespace, target.name)
                 if target.subresource == "scale":
@@ -262,6 +267,39 @@ class Api:
             return response
 
     # ---- reads -------------------------------------------------------------------------
+
+    def _metrics(self, request: Request, target: _Target) -> _json.Obj:
+        """PodMetrics or NodeMetrics, one or a list, computed from the pods (`_metrics`)."""
+        now = self.registry.now()
+        pods = [p for p in self.store.list("", "pods") if _metrics.measured(p)]
+        if target.resource.plural == "nodes":
+            nodes = [n for n in self.store.list("", "nodes") if self._matcher(request, target)(n)]
+            items = [_metrics.node_metrics(n, pods, self.usage, now) for n in nodes]
+        else:
+            chosen = [
+                p
+                for p in pods
+                if (not target.namespace or p["metadata"].get("namespace") == target.namespace)
+                and self._matcher(request, target)(p)
+            ]
+            items = [
+                _metrics.pod_metrics(p, usage, now)
+                for p in chosen
+                if (usage := self.usage.of(p)) is not None
+            ]
+        if target.name:
+            if not items:
+                raise _errors.ApiError(404, f'{target.resource.plural} "{target.name}" not found')
+            return items[0]
+        kind = "PodMetricsList" if target.resource.plural == "pods" else "NodeMetricsList"
+        return {
+            "apiVersion": f"{_metrics.GROUP}/{_metrics.VERSION}",
+            "kind": kind,
+            "metadata": {},
+            "items": sorted(
+                items, key=lambda i: (i["metadata"].get("namespace", ""), i["metadata"]["name"])
+            ),
+        }
 
     def _present(self, target: _Target, obj: _json.Obj, *, in_list: bool = False) -> _json.Obj:
         """A copy of a stored object as the client asked for it. Items of built-in lists

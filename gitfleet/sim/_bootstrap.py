@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from gitfleet.sim import _json, _managed, _registry
+from gitfleet.sim import _json, _managed, _metrics, _registry
 
 DEFAULT_NODE_ALLOCATABLE: Mapping[str, str] = {
     "cpu": "4",
@@ -114,3 +114,17 @@ def populate(
         "spec": {"ports": [{"name": "https", "port": 443, "targetPort": 6443}]},
     }
     registry.create(services, service, write=write)
+    _metrics_service(registry)
+
+
+def _metrics_service(registry: _registry.Registry) -> None:
+    """The APIService a metrics-server registers, which announces metrics.k8s.io."""
+    kind = registry.store.catalog.by_plural("apiregistration.k8s.io", "apiservices")
+    assert kind is not None
+    write = _managed.Write(
+        manager="kube-apiserver", api_version="apiregistration.k8s.io/v1", time=registry.now()
+    )
+    body = _metrics.api_service(registry.now())
+    status = body.pop("status")
+    created = registry.create(kind, body, write=write)
+    registry.save(kind, {**_json.clone(created), "status": status})

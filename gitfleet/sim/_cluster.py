@@ -370,6 +370,21 @@ class SimCluster(_Started):
         with self.store.lock:
             self.api.counts.clear()
 
+    # ---- metrics -----------------------------------------------------------------------
+
+    def set_pod_usage(
+        self,
+        namespace: str,
+        usage: Mapping[str, str],
+        *,
+        labels: Mapping[str, str] | None = None,
+        pod: str = "",
+    ) -> None:
+        """What the metrics API reports as used from now on (e.g. {"cpu": "400m"}) by the
+        pod named `pod` of `namespace`, or by its pods whose labels include `labels`
+        (those created later too). Pods nobody set a usage for have no metrics."""
+        self.api.usage.set(namespace, usage, labels=labels, pod=pod)
+
     # ---- faults ------------------------------------------------------------------------
 
     @property

@@ -206,6 +206,27 @@ BUILTIN: tuple[ResourceType, ...] = (
         status=frozenset({"customresourcedefinitions"}),
     ),
     *_types(
+        "apiregistration.k8s.io",
+        "v1",
+        [],
+        [("apiservices", "APIService", "")],
+        status=frozenset({"apiservices"}),
+    ),
+    *(
+        ResourceType(
+            group="metrics.k8s.io",
+            versions=("v1beta1",),
+            plural=plural,
+            kind=kind,
+            namespaced=namespaced,
+            verbs=("get", "list"),
+        )
+        for plural, kind, namespaced in (
+            ("pods", "PodMetrics", True),
+            ("nodes", "NodeMetrics", False),
+        )
+    ),
+    *_types(
         "admissionregistration.k8s.io",
         "v1",
         [],

@@ -22,7 +22,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from gitfleet.errors import SchemaError
-from gitfleet.model import cluster, config, diagnostic, loaded, meta, objects, policy, template
+from gitfleet.model import (
+    autoscaling,
+    cluster,
+    config,
+    diagnostic,
+    loaded,
+    meta,
+    objects,
+    policy,
+    template,
+)
 from gitfleet.model.origin import Origin
 
 KARMADA_KINDS: dict[tuple[str, str], type[meta.ApiObject]] = {
@@ -34,6 +44,7 @@ KARMADA_KINDS: dict[tuple[str, str], type[meta.ApiObject]] = {
         policy.OverridePolicy,
         policy.ClusterOverridePolicy,
         config.ResourceInterpreterCustomization,
+        autoscaling.FederatedHPA,
     )
 }
 """The Karmada kinds a source may hold, by (apiVersion, kind)."""
@@ -208,6 +219,7 @@ _FIELDS: dict[type[Any], str] = {
     policy.ClusterOverridePolicy: "cluster_override_policies",
     cluster.Cluster: "clusters",
     config.ResourceInterpreterCustomization: "customizations",
+    autoscaling.FederatedHPA: "federated_hpas",
 }
 
 

@@ -27,6 +27,13 @@ _FAILOVER_KEYS = (
     "gracefulEvictionTimeout",
 )
 _DESCHEDULER_KEYS = ("enabled", "deschedulingInterval", "unschedulableThreshold")
+_AUTOSCALING_KEYS = (
+    "syncPeriod",
+    "tolerance",
+    "downscaleStabilization",
+    "cpuInitializationPeriod",
+    "initialReadinessDelay",
+)
 _NAMESPACE = rules.dns1123_label()
 _BAD_REF = re.compile(r"\.\.|@\{|//|[\x00-\x20~^:?*\[\\\x7f]|^[-/.]|/\.|[/.]$|\.lock$")
 """What `git check-ref-format` refuses in a branch name (the parts that matter here)."""
@@ -118,6 +125,7 @@ class _Reader:
 
 
 _KEYS = (
+    "autoscaling",
     "failover",
     "descheduler",
     "include",
@@ -150,10 +158,27 @@ def parse(body: Any, origin: Origin) -> tuple[loaded.SourceConfig, list[diagnost
         third_party_customizations=reader.folder("thirdPartyCustomizations"),
         failover=_failover(reader),
         descheduler=_descheduler(reader),
+        autoscaling=_autoscaling(reader),
         default_namespace=reader.namespace("defaultNamespace") or scope.DEFAULT_NAMESPACE,
         origin=origin,
     )
     return config, reader.problems
+
+
+def _section(reader: _Reader, name: str, keys: tuple[str, ...]) -> _Reader | None:
+    """A reader of the mapping of settings under `name` (None when absent or not a mapping,
+    which is an error), its unknown keys reported."""
+    body = reader.body.get(name)
+    if body is None:
+        return None
+    if not isinstance(body, dict):
+        reader.error(name, f"{name}: expected a mapping of settings")
+        return None
+    section = _Reader(body, reader.origin.at(name), f"{name}.")
+    for key in body:
+        if key not in keys:
+            section.error(key, f"{name}: unknown setting {key!r} (known: {', '.join(keys)})")
+    return section
 
 
 def _failover(reader: _Reader) -> loaded.FailoverSettings:
@@ -194,22 +219,6 @@ def _failover(reader: _Reader) -> loaded.FailoverSettings:
     return settings
 
 
-def _section(reader: _Reader, name: str, known: tuple[str, ...]) -> _Reader | None:
-    """A reader of the settings under `name`, its unknown keys reported; None when absent or
-    not a mapping (reported)."""
-    body = reader.body.get(name)
-    if body is None:
-        return None
-    if not isinstance(body, dict):
-        reader.error(name, f"{name}: expected a mapping of settings")
-        return None
-    section = _Reader(body, reader.origin.at(name), f"{name}.")
-    for key in body:
-        if key not in known:
-            section.error(key, f"{name}: unknown setting {key!r} (known: {', '.join(known)})")
-    return section
-
-
 def _descheduler(reader: _Reader) -> loaded.DeschedulerSettings:
     """The `descheduler` settings; a wrong one keeps its default."""
     default = loaded.DeschedulerSettings()
@@ -225,6 +234,38 @@ def _descheduler(reader: _Reader) -> loaded.DeschedulerSettings:
         interval_seconds=section.duration("deschedulingInterval", default.interval_seconds),
         unschedulable_threshold_seconds=section.duration(
             "unschedulableThreshold", default.unschedulable_threshold_seconds
+        ),
+    )
+    reader.problems.extend(section.problems)
+    return settings
+
+
+def _autoscaling(reader: _Reader) -> loaded.AutoscalingSettings:
+    """The `autoscaling` settings; a wrong one keeps its default."""
+    default = loaded.AutoscalingSettings()
+    section = _section(reader, "autoscaling", _AUTOSCALING_KEYS)
+    if section is None:
+        return default
+    body = section.body
+    tolerance = body.get("tolerance", default.tolerance)
+    if isinstance(tolerance, bool) or not isinstance(tolerance, int | float) or tolerance < 0:
+        section.error("tolerance", "autoscaling.tolerance: expected a number >= 0, such as 0.1")
+        tolerance = default.tolerance
+    period = section.duration("syncPeriod", default.sync_period_seconds)
+    if period < 1:
+        section.error("syncPeriod", "autoscaling.syncPeriod: must be at least 1s")
+        period = default.sync_period_seconds
+    settings = loaded.AutoscalingSettings(
+        sync_period_seconds=period,
+        tolerance=float(tolerance),
+        downscale_stabilization_seconds=section.duration(
+            "downscaleStabilization", default.downscale_stabilization_seconds
+        ),
+        cpu_initialization_period_seconds=section.duration(
+            "cpuInitializationPeriod", default.cpu_initialization_period_seconds
+        ),
+        initial_readiness_delay_seconds=section.duration(
+            "initialReadinessDelay", default.initial_readiness_delay_seconds
         ),
     )
     reader.problems.extend(section.problems)

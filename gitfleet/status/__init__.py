@@ -53,6 +53,9 @@ class FleetView:
     """What the view could not take into account, and why."""
     reconciler: reconciler_state.ReconcilerState | None = None
     """None when no reconciler has written its status ref (renders made by `gitfleet render`)."""
+    autoscalers: tuple[dict[str, Any], ...] = ()
+    """Each FederatedHPA of the source rendered and its last decision
+    (`autoscaling.describe`)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -66,6 +69,7 @@ class FleetView:
             "reconciler": (
                 reconciler_state.document(self.reconciler) if self.reconciler is not None else None
             ),
+            "autoscalers": list(self.autoscalers),
         }
 
 
@@ -82,6 +86,7 @@ def fleet(
     grace: float,
     notes: Sequence[str] = (),
     reconciler: reconciler_state.ReconcilerState | None = None,
+    autoscalers: Sequence[dict[str, Any]] = (),
 ) -> FleetView:
     """The fleet as of `now`.
 
@@ -95,4 +100,5 @@ def fleet(
         resources=_resources.rows(bindings, reports_by_cluster, templates, interp),
         notes=tuple(notes),
         reconciler=reconciler,
+        autoscalers=tuple(autoscalers),
     )

@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
+from typing import Any
 
-from gitfleet import errors, inputs, source
+import yaml
+
+from gitfleet import autoscaling, errors, inputs, source
 from gitfleet import status as fleet_status
 from gitfleet.gitstore import clusterrepos, lookup, rendered, repository, status
 from gitfleet.interpreter import Interpreter
-from gitfleet.model import loaded
+from gitfleet.model import loaded, yamllimits
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawObject, ResourceKey
 from gitfleet.status import reconciler_state, reports
@@ -191,9 +194,31 @@ def read(
             grace=DEFAULT_GRACE if grace is None else grace,
             notes=notes,
             reconciler=state,
+            autoscalers=_autoscalers(repo, tip, src),
         )
     finally:
         repo.close()
+
+
+def _autoscalers(
+    repo: repository.Repository, tip: rendered.Tip | None, src: loaded.LoadedSource | None
+) -> list[dict[str, Any]]:
+    """The FederatedHPAs of the source rendered, with their files on the rendered branch."""
+    if src is None or not src.objects.federated_hpas:
+        return []
+    files: dict[str, Any] = {}
+    if tip is not None:
+        found = rendered.read_files(repo, tip, lambda p: p.startswith(f"{autoscaling.FOLDER}/"))
+        files = {p: _document(data) for p, data in found.items()}
+    return autoscaling.described(src.objects, files)
+
+
+def _document(data: bytes) -> Any:
+    """A rendered file's document; None when it cannot be read (shown as not evaluated)."""
+    try:
+        return yamllimits.load(data)
+    except yaml.YAMLError:
+        return None
 
 
 def _folder(path: str) -> bool:

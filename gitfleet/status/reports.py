@@ -39,6 +39,9 @@ class ManifestReport:
     """Why it failed, when it did."""
     drifted: tuple[str, ...] = ()
     """Fields found changed in the cluster by the last sync (and put back)."""
+    metrics: Any = None
+    """The workload's pods as measured for FederatedHPAs (`agent.podmetrics`); None when the
+    agent measured nothing (older agents, workloads no FederatedHPA targets)."""
     unschedulable: tuple[replicas.Pending, ...] = ()
     """The workload's pods waiting for a node, by since when (`agent.unschedulable`); empty
     in reports of agents that did not count them."""
@@ -139,6 +142,7 @@ def _manifest(entry: Any, problems: list[str]) -> ManifestReport | None:
         message=_text(entry, "message"),
         drifted=tuple(str(f) for f in drifted) if isinstance(drifted, list) else (),
         unschedulable=_unschedulable(entry.get("unschedulable")),
+        metrics=entry.get("metrics"),
     )
 
 

@@ -2,17 +2,19 @@
 
 `validate(loaded)` returns the sorted list of diagnostics: the loader's own (YAML, files,
 documents), every schema error of Karmada documents (`_schema`), the checks Karmada's webhooks
-make per kind (`_propagation`, `_override`, `_cluster`, `_customization`), what a member's API
-server would refuse in a template (`_manifest`, also `manifest_problems` for the render stage),
-checks across objects (`_references`) and warnings for fields gitfleet does not support yet
-(`_unsupported`). It never stops at the first problem. Turning errors into an exit code is the
-command line's business.
+make per kind (`_propagation`, `_override`, `_cluster`, `_customization`, `_autoscaling`),
+what a member's API server would refuse in a template (`_manifest`, also `manifest_problems`
+for the render stage), checks across objects (`_references`) and warnings for fields gitfleet
+does not support yet (`_unsupported`). It never stops at the first problem. Turning errors into
+an exit code is the command line's business.
 """
 
 from __future__ import annotations
 
 from gitfleet.model import diagnostic, loaded
+from gitfleet.model import objects as objs
 from gitfleet.validation import (
+    _autoscaling,
     _cluster,
     _customization,
     _manifest,
@@ -70,6 +72,16 @@ def _per_kind(source: loaded.LoadedSource) -> list[diagnostic.Diagnostic]:
         _cluster.check(member, report)
         found += report.diagnostics
     found += _customization.check(objects.customizations)
+    found += _federated_hpas(objects)
+    return found
+
+
+def _federated_hpas(objects: objs.ObjectSet) -> list[diagnostic.Diagnostic]:
+    found = _autoscaling.across(objects.federated_hpas, objects.templates)
+    for hpa in objects.federated_hpas:
+        report = _report.Report(hpa.origin, loaded.subject(hpa))
+        _autoscaling.check(hpa, report)
+        found += report.diagnostics
     return found
 
 

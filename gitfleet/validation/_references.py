@@ -34,6 +34,7 @@ def all_objects(found: objects.ObjectSet) -> Iterator[Obj]:
     yield from found.override_policies
     yield from found.cluster_override_policies
     yield from found.customizations
+    yield from found.federated_hpas
 
 
 def policies(found: objects.ObjectSet) -> Iterator[Policy]:

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gitfleet.model import _codec, cluster, config, meta, policy, work
+from gitfleet.model import _codec, autoscaling, cluster, config, meta, policy, work
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -30,6 +30,7 @@ KINDS: tuple[type[meta.ApiObject], ...] = (
     policy.OverridePolicy,
     policy.ClusterOverridePolicy,
     config.ResourceInterpreterCustomization,
+    autoscaling.FederatedHPA,
     work.ResourceBinding,
     work.ClusterResourceBinding,
 )

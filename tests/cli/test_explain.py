@@ -120,6 +120,7 @@ def test_json_output_has_stable_keys(cli: Any, source: str) -> None:
     result = cli("explain", "deployment/web", "-n", "shop", "--repo", source, "-o", "json")
     data = json.loads(result.output)
     assert sorted(data) == [
+        "autoscaling",
         "bindings",
         "capacity",
         "decision",

@@ -11,6 +11,7 @@ Aspects covered:
   keys and bad values located, defaults kept;
 - the `descheduler` section: Karmada's defaults (2m interval, 5m threshold), durations with
   units, its own unknown keys and bad values located, defaults kept;
+- the `autoscaling` section likewise;
 - the size limit (from gitfleet.yaml or the `max_file_size` argument) is an error per file;
 - a third-party customizations folder is loaded as rules, not as documents;
 - symbolic links are never followed: one named like a YAML file is an error, others warn.
@@ -102,6 +103,28 @@ def test_descheduler_settings(load_folder: LoadFolder) -> None:
     )
 
 
+def test_autoscaling_settings(load_folder: LoadFolder) -> None:
+    settings = """\
+autoscaling:
+  syncPeriod: 5s
+  tolerance: 0.2
+  downscaleStabilization: 1m
+  cpuInitializationPeriod: 0
+  initialReadinessDelay: 10s
+"""
+    result = load_folder({"gitfleet.yaml": settings})
+    assert result.ok, result.diagnostics
+    assert result.config.autoscaling == loaded.AutoscalingSettings(
+        sync_period_seconds=5,
+        tolerance=0.2,
+        downscale_stabilization_seconds=60,
+        cpu_initialization_period_seconds=0,
+        initial_readiness_delay_seconds=10,
+    )
+    defaults = load_folder({"gitfleet.yaml": "autoscaling: {tolerance: 0}\n"}).config
+    assert defaults.autoscaling == loaded.AutoscalingSettings(tolerance=0.0)
+
+
 def test_globs_select_files(load_folder: LoadFolder) -> None:
     result = load_folder(
         {
@@ -171,6 +194,16 @@ def test_patterns_leaving_the_source_are_refused(
                      id="threshold"),
         pytest.param("descheduler: {enabled: 1}\n", "1:15", "expected true or false",
                      id="descheduler enabled"),
+        pytest.param("autoscaling: 15s\n", "1:1", "autoscaling: expected a mapping",
+                     id="autoscaling"),
+        pytest.param("autoscaling: {period: 15s}\n", "1:15", "unknown setting 'period'",
+                     id="autoscaling unknown"),
+        pytest.param("autoscaling: {syncPeriod: 0s}\n", "1:15",
+                     "autoscaling.syncPeriod: must be at least 1s", id="sync period"),
+        pytest.param("autoscaling: {tolerance: high}\n", "1:15",
+                     "autoscaling.tolerance: expected a number >= 0", id="tolerance"),
+        pytest.param("autoscaling: {downscaleStabilization: soon}\n", "1:15",
+                     "autoscaling.downscaleStabilization: expected a duration", id="window"),
     ],
 )  # fmt: skip
 def test_bad_settings_are_located(

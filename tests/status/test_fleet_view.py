@@ -225,8 +225,8 @@ def test_the_json_keys() -> None:
     view = _view([binding(clusters={"m1": 1}, replicas=1)], found)
     doc = view.to_json()
     assert sorted(doc) == [
-        "branch", "clusters", "notes", "observedAt", "reconciler", "renderedCommit", "resources",
-        "sourceCommit",
+        "autoscalers", "branch", "clusters", "notes", "observedAt", "reconciler",
+        "renderedCommit", "resources", "sourceCommit",
     ]  # fmt: skip
     assert doc["reconciler"] is None
     assert doc["observedAt"] == "2026-01-01T00:10:30Z"

@@ -1,0 +1,155 @@
+"""What Karmada refuses in a FederatedHPA, and what gitfleet cannot scale on.
+
+Ported from pkg/util/lifted/validatingfhpa.go (the rules Karmada lifted from Kubernetes'
+HorizontalPodAutoscaler validation): maxReplicas at least minReplicas, a target reference with
+a kind and a name usable in a path, each metric naming the one source its type says, a
+resource target with a utilization or an average value (not both), and scaling rules with at
+least one policy, windows up to an hour and periods up to half an hour. The bounds a single
+field keeps (minReplicas, maxReplicas, policy values) are rules of the model.
+
+Across objects: the target must be a template of the source in the FederatedHPA's namespace,
+and no two FederatedHPAs may scale the same template (Kubernetes reports such HPAs as
+ambiguous and scales neither).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from gitfleet.interpreter import _quantity as quantity
+from gitfleet.model import autoscaling, diagnostic, loaded, template
+from gitfleet.validation import _report
+
+MAX_PERIOD_SECONDS = 1800
+MAX_STABILIZATION_WINDOW_SECONDS = 3600
+_SOURCES = {
+    "Resource": "resource",
+    "ContainerResource": "containerResource",
+    "Pods": "pods",
+    "Object": "object",
+    "External": "external",
+}
+_READ = ("Resource",)
+"""The metric types gitfleet computes (the others need per-container or custom metrics)."""
+
+
+def check(obj: autoscaling.FederatedHPA, report: _report.Report) -> None:
+    spec = obj.spec
+    minimum = spec.min_replicas if spec.min_replicas is not None else 1
+    if spec.max_replicas < minimum:
+        report.error(("spec", "maxReplicas"), "must be greater than or equal to `minReplicas`")
+    ref = spec.scale_target_ref
+    for key, value in (("kind", ref.kind), ("name", ref.name)):
+        if not value:
+            report.error(("spec", "scaleTargetRef", key), "required")
+        elif value in (".", "..") or "/" in value or "%" in value:
+            report.error(("spec", "scaleTargetRef", key), f"{value!r} is not a valid path segment")
+    for index, metric in enumerate(spec.metrics):
+        _metric(metric, ("spec", "metrics", index), report)
+    if spec.behavior is not None:
+        for key, rules in (
+            ("scaleUp", spec.behavior.scale_up),
+            ("scaleDown", spec.behavior.scale_down),
+        ):
+            if rules is not None:
+                _rules(rules, ("spec", "behavior", key), report)
+
+
+def _metric(
+    metric: autoscaling.MetricSpec, keys: tuple[str | int, ...], report: _report.Report
+) -> None:
+    present = [
+        name
+        for name, value in (
+            ("resource", metric.resource),
+            ("containerResource", metric.container_resource),
+            ("pods", metric.pods),
+            ("object", metric.object),
+            ("external", metric.external),
+        )
+        if value is not None
+    ]
+    expected = _SOURCES.get(metric.type)
+    if expected is not None and expected not in present:
+        report.error((*keys, expected), "must populate information for the given metric source")
+    for other in present:
+        if other != expected:
+            report.error((*keys, other), "must populate the given metric source only")
+    source = metric.resource
+    if metric.type in _READ and source is not None:
+        where = (*keys, "resource")
+        if source.name not in ("cpu", "memory"):
+            report.warning((*where, "name"), f"gitfleet reads cpu and memory, not {source.name!r}")
+        _target(source.target, (*where, "target"), report)
+    elif metric.type not in _READ:
+        report.warning((*keys, "type"), f"{metric.type} metrics are not read by gitfleet yet")
+
+
+def _target(
+    target: autoscaling.MetricTarget, keys: tuple[str | int, ...], report: _report.Report
+) -> None:
+    """A resource target: a positive utilization or a positive average value, not both."""
+    utilization, value = target.average_utilization, target.average_value
+    if utilization is None and value is None:
+        message = "must set either a target raw value or a target utilization"
+        report.error((*keys, "averageUtilization"), message)
+    elif utilization is not None and value is not None:
+        message = "may not set both a target raw value and a target utilization"
+        report.error((*keys, "averageValue"), message)
+    elif utilization is not None:
+        if utilization <= 0:
+            report.error((*keys, "averageUtilization"), "must be greater than 0")
+    else:
+        try:
+            positive = quantity.parse(value).nanos > 0
+        except ValueError as error:
+            report.error((*keys, "averageValue"), str(error))
+            return
+        if not positive:
+            report.error((*keys, "averageValue"), "must be positive")
+
+
+def _rules(rules: autoscaling.ScalingRules, keys: tuple[str, ...], report: _report.Report) -> None:
+    window = rules.stabilization_window_seconds
+    if window is not None and window > MAX_STABILIZATION_WINDOW_SECONDS:
+        report.error(
+            (*keys, "stabilizationWindowSeconds"),
+            f"must be less than or equal to {MAX_STABILIZATION_WINDOW_SECONDS}",
+        )
+    for index, policy in enumerate(rules.policies):
+        if policy.period_seconds > MAX_PERIOD_SECONDS:
+            report.error(
+                (*keys, "policies", index, "periodSeconds"),
+                f"must be less than or equal to {MAX_PERIOD_SECONDS}",
+            )
+
+
+def across(
+    hpas: Iterable[autoscaling.FederatedHPA], templates: Iterable[template.ResourceTemplate]
+) -> list[diagnostic.Diagnostic]:
+    """Targets that are no template of the source, and templates scaled twice."""
+    known: dict[tuple[str, str, str], list[str]] = {}
+    for t in templates:
+        known.setdefault((t.namespace, t.kind, t.name), []).append(t.api_version)
+    claimed: dict[tuple[str, str, str], str] = {}
+    found: list[diagnostic.Diagnostic] = []
+    for hpa in hpas:
+        report = _report.Report(hpa.origin, loaded.subject(hpa))
+        ref = hpa.spec.scale_target_ref
+        key = (hpa.namespace, ref.kind, ref.name)
+        versions = known.get(key, [])
+        if not versions or (ref.api_version and ref.api_version not in versions):
+            what = f"{ref.api_version} {ref.kind}".strip()
+            report.error(
+                ("spec", "scaleTargetRef"),
+                f"names no template: no {what} {ref.name!r} in namespace {hpa.namespace!r}",
+            )
+        elif key in claimed:
+            report.error(
+                ("spec", "scaleTargetRef"),
+                f"{ref.kind} {ref.name} is already scaled by FederatedHPA {claimed[key]}",
+            )
+        else:
+            claimed[key] = f"{hpa.namespace}/{hpa.name}"
+        found += report.diagnostics
+    return found

@@ -1,0 +1,163 @@
+"""What Karmada refuses in a FederatedHPA (pkg/util/lifted/validatingfhpa.go), each at its
+field, and what gitfleet cannot scale on.
+
+Aspects covered:
+- replica bounds: minReplicas and maxReplicas at least 1, maxReplicas not below minReplicas;
+- the target: a template of the source in the FederatedHPA's namespace (apiVersion too, when
+  given), scaled by one FederatedHPA only;
+- metrics: the source its type names and no other; a resource target with a utilization or an
+  average value, not both; unknown types; Pods/Object/External warned as not read;
+- behaviour: windows up to 3600 s, periods 1 to 1800 s, policy types and selectPolicy values;
+- through `gitfleet validate` as a user types it, a Karmada sample without a namespace: exit 1
+  and `path:line:col:` for an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+Check = Callable[[dict[str, str]], list[str]]
+TARGET = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: nginx
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: nginx}
+  template:
+    metadata:
+      labels: {app: nginx}
+    spec:
+      containers:
+      - name: nginx
+        image: nginx
+"""
+HPA = """\
+apiVersion: autoscaling.karmada.io/v1alpha1
+kind: FederatedHPA
+metadata:
+  name: nginx
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: nginx
+  minReplicas: 1
+  maxReplicas: 10
+  behavior:
+    scaleDown:
+      stabilizationWindowSeconds: 10
+      policies:
+        - type: Percent
+          value: 100
+          periodSeconds: 15
+  metrics:
+    - type: Resource
+      resource:
+        name: cpu
+        target:
+          type: Utilization
+          averageUtilization: 10
+"""
+
+CASES = [
+    pytest.param("  minReplicas: 1\n", "  minReplicas: 0\n", "10:3",
+                 "spec.minReplicas: must be at least 1", id="minReplicas"),
+    pytest.param("  maxReplicas: 10\n", "  maxReplicas: 0\n", "11:3",
+                 "spec.maxReplicas: must be at least 1", id="maxReplicas"),
+    pytest.param("  minReplicas: 1\n", "  minReplicas: 20\n", "11:3",
+                 "spec.maxReplicas: must be greater than or equal to `minReplicas`",
+                 id="max below min"),
+    pytest.param("    name: nginx\n  minReplicas", "    name: web\n  minReplicas", "6:3",
+                 "spec.scaleTargetRef: names no template: no apps/v1 Deployment 'web' in "
+                 "namespace 'default'", id="no such template"),
+    pytest.param("    apiVersion: apps/v1\n    kind: Deployment\n    name: nginx",
+                 "    apiVersion: apps/v2\n    kind: Deployment\n    name: nginx", "6:3",
+                 "names no template: no apps/v2 Deployment 'nginx'", id="another apiVersion"),
+    pytest.param("      stabilizationWindowSeconds: 10\n",
+                 "      stabilizationWindowSeconds: 3601\n", "14:7",
+                 "spec.behavior.scaleDown.stabilizationWindowSeconds: must be less than or "
+                 "equal to 3600", id="window"),
+    pytest.param("          periodSeconds: 15\n", "          periodSeconds: 1801\n", "18:11",
+                 "spec.behavior.scaleDown.policies.0.periodSeconds: must be less than or equal "
+                 "to 1800", id="period"),
+    pytest.param("        - type: Percent\n", "        - type: Percentage\n", "16:11",
+                 "spec.behavior.scaleDown.policies.0.type: unsupported value 'Percentage'",
+                 id="policy type"),
+    pytest.param("      stabilizationWindowSeconds: 10\n",
+                 "      stabilizationWindowSeconds: 10\n      selectPolicy: Maximum\n", "15:7",
+                 "spec.behavior.scaleDown.selectPolicy: unsupported value 'Maximum'",
+                 id="selectPolicy"),
+    pytest.param("          averageUtilization: 10\n",
+                 "          averageUtilization: 10\n          averageValue: 100m\n", "26:11",
+                 "spec.metrics.0.resource.target.averageValue: may not set both a target raw "
+                 "value and a target utilization", id="both targets"),
+    pytest.param("          averageUtilization: 10\n", "          averageValue: lots\n", "25:11",
+                 "spec.metrics.0.resource.target.averageValue: quantity 'lots' has an invalid",
+                 id="averageValue not a quantity"),
+    pytest.param("          averageUtilization: 10\n", "          averageUtilization: 0\n",
+                 "25:11", "spec.metrics.0.resource.target.averageUtilization: must be greater "
+                 "than 0", id="zero utilization"),
+    pytest.param("          averageUtilization: 10\n", "          averageValue: 0m\n", "25:11",
+                 "spec.metrics.0.resource.target.averageValue: must be positive",
+                 id="zero average value"),
+    pytest.param("          averageUtilization: 10\n", "", "23:9",
+                 "spec.metrics.0.resource.target.averageUtilization: must set either a target "
+                 "raw value or a target utilization", id="no target"),
+    pytest.param("    - type: Resource\n", "    - type: Pods\n", "20:7",
+                 "spec.metrics.0.pods: must populate information for the given metric source",
+                 id="source not matching its type"),
+    pytest.param("    - type: Resource\n", "    - type: Memory\n", "20:7",
+                 "spec.metrics.0.type: unsupported value 'Memory'", id="unknown type"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("old", "new", "where", "message"), CASES)
+def test_refused(check: Check, old: str, new: str, where: str, message: str) -> None:
+    assert HPA.count(old) == 1
+    found = check({"app.yaml": TARGET, "hpa.yaml": HPA.replace(old, new)})
+    errors = [d for d in found if ": error: " in d]
+    assert any(d.startswith(f"hpa.yaml:{where}: error: ") and message in d for d in errors), found
+
+
+def test_a_karmada_sample_is_valid(check: Check) -> None:
+    assert check({"app.yaml": TARGET, "hpa.yaml": HPA}) == []
+
+
+def test_metrics_gitfleet_does_not_read_are_warned(check: Check) -> None:
+    pods_metric = (
+        "    - type: Pods\n      pods:\n        metric: {name: requests}\n"
+        "        target: {type: AverageValue, averageValue: 10}\n"
+    )
+    text = HPA.split("  metrics:\n")[0] + "  metrics:\n" + pods_metric
+    found = check({"app.yaml": TARGET, "hpa.yaml": text})
+    assert found == [
+        "hpa.yaml:20:7: warning: FederatedHPA default/nginx: spec.metrics.0.type: Pods metrics "
+        "are not read by gitfleet yet"
+    ]
+
+
+def test_two_federated_hpas_may_not_scale_one_template(check: Check) -> None:
+    second = HPA.replace("  name: nginx\nspec", "  name: other\nspec")
+    found = check({"app.yaml": TARGET, "hpa.yaml": HPA, "other.yaml": second})
+    assert found == [
+        "other.yaml:6:3: error: FederatedHPA default/other: spec.scaleTargetRef: Deployment "
+        "nginx is already scaled by FederatedHPA default/nginx"
+    ]
+
+
+def test_validate_reports_with_file_and_line(cli: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    source = tmp_path / "fleet"
+    source.mkdir()
+    (source / "app.yaml").write_text(TARGET)
+    (source / "hpa.yaml").write_text(HPA.replace("  maxReplicas: 10\n", "  maxReplicas: 0\n"))
+    monkeypatch.chdir(tmp_path)
+    result = cli("validate", "--repo", "fleet")
+    assert result.exit_code == 1
+    assert "fleet/hpa.yaml:11:3: error: FederatedHPA nginx: spec.maxReplicas:" in result.output
