@@ -12,6 +12,7 @@ import enum
 from typing import Any
 
 from gitfleet.model import config, diagnostic, meta, objects, policy, scope, template
+from gitfleet.model import rollout as rollout_model
 from gitfleet.model.origin import UNKNOWN, Origin
 
 CONFIG_FILE = "gitfleet.yaml"
@@ -67,6 +68,8 @@ class SourceConfig:
     """A folder of Karmada's third-party interpreter rules (`<group>/<version>/<Kind>/
     customizations.yaml`), loaded as built-in rules below the user's own; not read as documents."""
     failover: FailoverSettings = FailoverSettings()
+    rollout: rollout_model.RolloutSettings | None = None
+    """Progressive rollout across clusters (None: every cluster ref moves with the render)."""
     default_namespace: str = scope.DEFAULT_NAMESPACE
     """The namespace of every namespaced object that names none (`model.scope`)."""
     origin: Origin = UNKNOWN

@@ -10,7 +10,9 @@ templates and interpreter of the source it was rendered from, and the time, give
   and ready, health, and the resource's status aggregated through the interpreter's
   AggregateStatus (built-in rules and the source's Lua customizations);
 - the reconciler's own status (`reconciler_state`), as it wrote it: what it last saw and
-  rendered, its last error, each cluster's repository not in line.
+  rendered, its last error, each cluster's repository not in line;
+- the progressive rollout (`rollout_state`), as the reconciler recorded it: its phase, each
+  wave's clusters and what it waits for.
 
 Reading those inputs from a repository is `read`'s business; printing them, `gitfleet status`'s.
 """
@@ -22,6 +24,7 @@ import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gitfleet import rollout
 from gitfleet.interpreter import Interpreter
 from gitfleet.model import times
 from gitfleet.model.template import RawObject, ResourceKey
@@ -53,9 +56,13 @@ class FleetView:
     """What the view could not take into account, and why."""
     reconciler: reconciler_state.ReconcilerState | None = None
     """None when no reconciler has written its status ref (renders made by `gitfleet render`)."""
+    rollout: rollout.State | None = None
+    """The progressive rollout as the reconciler last recorded it (None: no rollout)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """Every key present (null when empty), `rollout` only with a rollout (it is an
+        extension of Karmada's model)."""
+        found: dict[str, Any] = {
             "branch": self.rendered.branch,
             "renderedCommit": self.rendered.commit,
             "sourceCommit": self.rendered.source_commit,
@@ -67,6 +74,9 @@ class FleetView:
                 reconciler_state.document(self.reconciler) if self.reconciler is not None else None
             ),
         }
+        if self.rollout is not None:
+            found["rollout"] = rollout.to_doc(self.rollout)
+        return found
 
 
 def fleet(
@@ -82,6 +92,7 @@ def fleet(
     grace: float,
     notes: Sequence[str] = (),
     reconciler: reconciler_state.ReconcilerState | None = None,
+    rollout_state: rollout.State | None = None,
 ) -> FleetView:
     """The fleet as of `now`.
 
@@ -95,4 +106,5 @@ def fleet(
         resources=_resources.rows(bindings, reports_by_cluster, templates, interp),
         notes=tuple(notes),
         reconciler=reconciler,
+        rollout=rollout_state,
     )
