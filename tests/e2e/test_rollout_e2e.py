@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from builders import make_cluster, make_object, make_policy
 from simfixture import SimFactory, make_sim_cluster_fixture
@@ -152,6 +154,12 @@ class Fleet:
     def look(self) -> reconciler.Outcome:
         return self.reconciler.cycle("test")
 
+    def ship(self, version: str, healthy: bool = True) -> None:
+        """Commit a new version, render it, and let the agents apply what is released."""
+        self.change({"fleet.yaml": _source(version, healthy)})
+        assert self.look() is reconciler.Outcome.RENDERED
+        self.agents()
+
     def agents(self) -> None:
         """Every agent syncs, the clusters settle, and the agents report."""
         for _ in range(2):
@@ -198,7 +206,11 @@ class Fleet:
         return view
 
 
-def _fleet(git_repo: Any, bare_remote: Path, make_sim_cluster: SimFactory) -> Fleet:
+@pytest.fixture(name="fleet")
+def fleet_fixture(
+    git_repo: Any, bare_remote: Path, make_sim_cluster: SimFactory
+) -> Iterator[Fleet]:
+    """The fleet with version 1 of the settings released everywhere."""
     sims = {name: make_sim_cluster(name) for name in CLUSTERS}
     git_repo.commit({"fleet.yaml": _source("1"), "gitfleet.yaml": _settings()}, "fleet")
     git_repo.git("push", "-q", "origin", "main")
@@ -207,7 +219,8 @@ def _fleet(git_repo: Any, bare_remote: Path, make_sim_cluster: SimFactory) -> Fl
     fleet.agents()
     fleet.look()
     assert fleet.versions() == {name: "1" for name in CLUSTERS}
-    return fleet
+    yield fleet
+    fleet.close()
 
 
 def _bake(fleet: Fleet, seconds: float) -> None:
@@ -216,135 +229,97 @@ def _bake(fleet: Fleet, seconds: float) -> None:
     fleet.agents()
 
 
-def test_a_change_reaches_the_last_wave_after_the_canary_baked(
-    git_repo: Any, bare_remote: Path, make_sim_cluster: SimFactory, cli: Any
-) -> None:
-    fleet = _fleet(git_repo, bare_remote, make_sim_cluster)
-    try:
-        source = fleet.change({"fleet.yaml": _source("2")})
-        assert fleet.look() is reconciler.Outcome.RENDERED
-        assert {n: fleet.released(n) for n in CLUSTERS} == {"m1": "2", "q1": "2", "m2": "1"}
-        message = fleet.message(CANARY_PUSH)
-        assert f"rollout: release source {source} to m1 in wave canary" in message
-        assert "wave canary (1/2) released (first wave)" in message
-        assert "Gitfleet-Wave: canary" in message
-        fleet.agents()
-        assert fleet.versions() == {"m1": "2", "q1": "2", "m2": "1"}, "Push and Pull alike"
+def test_a_change_reaches_the_last_wave_after_the_canary_baked(fleet: Fleet, cli: Any) -> None:
+    source = fleet.change({"fleet.yaml": _source("2")})
+    assert fleet.look() is reconciler.Outcome.RENDERED
+    assert {n: fleet.released(n) for n in CLUSTERS} == {"m1": "2", "q1": "2", "m2": "1"}
+    message = fleet.message(CANARY_PUSH)
+    assert f"rollout: release source {source} to m1 in wave canary" in message
+    assert "wave canary (1/2) released (first wave)" in message
+    assert "Gitfleet-Wave: canary" in message
+    fleet.agents()
+    assert fleet.versions() == {"m1": "2", "q1": "2", "m2": "1"}, "Push and Pull alike"
 
-        fleet.look()
-        view = fleet.status(cli)
-        waves = {w["name"]: w for w in view["rollout"]["waves"]}
-        assert waves["canary"]["phase"] == "Baking"
-        assert waves["rest"]["phase"] == "Waiting"
-        assert waves["rest"]["clusters"] == [LAST]
-        held = next(c for c in view["clusters"] if c["name"] == LAST)
-        assert (held["synced"], held["waiting"]) == (True, "wave canary")
+    fleet.look()
+    view = fleet.status(cli)
+    waves = {w["name"]: w for w in view["rollout"]["waves"]}
+    assert waves["canary"]["phase"] == "Baking"
+    assert waves["rest"]["phase"] == "Waiting"
+    assert waves["rest"]["clusters"] == [LAST]
+    held = next(c for c in view["clusters"] if c["name"] == LAST)
+    assert (held["synced"], held["waiting"]) == (True, "wave canary")
 
-        _bake(fleet, 20)
-        fleet.look()
-        assert fleet.released(LAST) == "1", "the canary has not baked long enough"
-        _bake(fleet, 11)
-        fleet.look()
-        assert fleet.released(LAST) == "2"
-        assert "wave rest (2/2) released (wave canary is done)" in fleet.message(LAST)
-        fleet.agents()
-        fleet.look()
-        assert fleet.versions() == {name: "2" for name in CLUSTERS}
-        assert fleet.status(cli)["rollout"]["phase"] == "Complete"
-    finally:
-        fleet.close()
+    _bake(fleet, 20)
+    fleet.look()
+    assert fleet.released(LAST) == "1", "the canary has not baked long enough"
+    _bake(fleet, 11)
+    fleet.look()
+    assert fleet.released(LAST) == "2"
+    assert "wave rest (2/2) released (wave canary is done)" in fleet.message(LAST)
+    fleet.agents()
+    fleet.look()
+    assert fleet.versions() == {name: "2" for name in CLUSTERS}
+    assert fleet.status(cli)["rollout"]["phase"] == "Complete"
 
 
-def test_an_unhealthy_canary_halts_and_rolls_back(
-    git_repo: Any, bare_remote: Path, make_sim_cluster: SimFactory
-) -> None:
-    fleet = _fleet(git_repo, bare_remote, make_sim_cluster)
-    try:
-        last_before = fleet.ref(LAST)
-        canary_before = fleet.ref(CANARY_PUSH)
-        fleet.change({"fleet.yaml": _source("3", healthy=False)})
-        fleet.look()
-        fleet.agents()
-        assert fleet.versions() == {"m1": "3", "q1": "3", "m2": "1"}
-        _bake(fleet, 60)
-        fleet.look()
-        assert fleet.released(CANARY_PUSH) == "3", "within its timeout"
-        _bake(fleet, 61)
-        fleet.look()
-        assert {n: fleet.released(n) for n in CLUSTERS} == {"m1": "1", "q1": "1", "m2": "1"}
-        assert fleet.ref(LAST) == last_before, "nothing else moved"
-        rolled = fleet.ref(CANARY_PUSH)
-        assert fleet.git("rev-parse", f"{rolled}~2").strip() == canary_before, "a new commit"
-        assert "rollout: roll back m1 to source " in fleet.message(CANARY_PUSH)
-        assert "wave canary not healthy within 120s" in fleet.message(CANARY_PUSH)
-        fleet.agents()
-        assert fleet.versions() == {name: "1" for name in CLUSTERS}
-        _bake(fleet, 200)
-        fleet.look()
-        assert fleet.ref(CANARY_PUSH) == rolled, "a halted rollout releases nothing"
-        assert fleet.ref(LAST) == last_before
-    finally:
-        fleet.close()
+def test_an_unhealthy_canary_halts_and_rolls_back(fleet: Fleet) -> None:
+    last_before = fleet.ref(LAST)
+    canary_before = fleet.ref(CANARY_PUSH)
+    fleet.ship("3", healthy=False)
+    assert fleet.versions() == {"m1": "3", "q1": "3", "m2": "1"}
+    _bake(fleet, 60)
+    fleet.look()
+    assert fleet.released(CANARY_PUSH) == "3", "within its timeout"
+    _bake(fleet, 61)
+    fleet.look()
+    assert {n: fleet.released(n) for n in CLUSTERS} == {"m1": "1", "q1": "1", "m2": "1"}
+    assert fleet.ref(LAST) == last_before, "nothing else moved"
+    rolled = fleet.ref(CANARY_PUSH)
+    assert fleet.git("rev-parse", f"{rolled}~2").strip() == canary_before, "a new commit"
+    assert "rollout: roll back m1 to source " in fleet.message(CANARY_PUSH)
+    assert "wave canary not healthy within 120s" in fleet.message(CANARY_PUSH)
+    fleet.agents()
+    assert fleet.versions() == {name: "1" for name in CLUSTERS}
+    _bake(fleet, 200)
+    fleet.look()
+    assert fleet.ref(CANARY_PUSH) == rolled, "a halted rollout releases nothing"
+    assert fleet.ref(LAST) == last_before
 
 
-def test_pause_resume_and_abort_are_commits(
-    git_repo: Any, bare_remote: Path, make_sim_cluster: SimFactory
-) -> None:
-    fleet = _fleet(git_repo, bare_remote, make_sim_cluster)
-    try:
-        fleet.change({"fleet.yaml": _source("2")})
-        fleet.look()
-        fleet.agents()
-        fleet.change({"gitfleet.yaml": _settings("Pause")}, "pause the rollout")
-        fleet.look()
-        _bake(fleet, 40)
-        fleet.look()
-        assert fleet.released(LAST) == "1", "paused"
-        fleet.change({"gitfleet.yaml": _settings("Run")}, "resume the rollout")
-        fleet.look()
-        assert fleet.released(LAST) == "2", "resumed: the canary had baked"
-        fleet.agents()
+def test_pause_resume_and_abort_are_commits(fleet: Fleet) -> None:
+    fleet.ship("2")
+    fleet.change({"gitfleet.yaml": _settings("Pause")}, "pause the rollout")
+    fleet.look()
+    _bake(fleet, 40)
+    fleet.look()
+    assert fleet.released(LAST) == "1", "paused"
+    fleet.change({"gitfleet.yaml": _settings("Run")}, "resume the rollout")
+    fleet.look()
+    assert fleet.released(LAST) == "2", "resumed: the canary had baked"
+    fleet.agents()
 
-        fleet.change({"fleet.yaml": _source("3")})
-        fleet.look()
-        fleet.agents()
-        assert fleet.versions() == {"m1": "3", "q1": "3", "m2": "2"}
-        fleet.change({"gitfleet.yaml": _settings("Abort")}, "abort the rollout")
-        fleet.look()
-        assert {n: fleet.released(n) for n in CLUSTERS} == {"m1": "2", "q1": "2", "m2": "2"}
-        fleet.agents()
-        assert fleet.versions() == {name: "2" for name in CLUSTERS}
-    finally:
-        fleet.close()
+    fleet.ship("3")
+    assert fleet.versions() == {"m1": "3", "q1": "3", "m2": "2"}
+    fleet.change({"gitfleet.yaml": _settings("Abort")}, "abort the rollout")
+    fleet.look()
+    assert {n: fleet.released(n) for n in CLUSTERS} == {"m1": "2", "q1": "2", "m2": "2"}
+    fleet.agents()
+    assert fleet.versions() == {name: "2" for name in CLUSTERS}
 
 
-def test_a_restarted_reconciler_resumes_the_rollout(
-    git_repo: Any, bare_remote: Path, make_sim_cluster: SimFactory
-) -> None:
-    fleet = _fleet(git_repo, bare_remote, make_sim_cluster)
-    try:
-        fleet.change({"fleet.yaml": _source("2")})
-        fleet.look()
-        fleet.agents()
-        fleet.look()
-        _bake(fleet, 20)
-        fleet.restart()
-        fleet.look()
-        assert fleet.released(LAST) == "1"
-        _bake(fleet, 11)
-        fleet.look()
-        assert fleet.released(LAST) == "2", "the bake began before the restart"
-    finally:
-        fleet.close()
+def test_a_restarted_reconciler_resumes_the_rollout(fleet: Fleet) -> None:
+    fleet.ship("2")
+    fleet.look()
+    _bake(fleet, 20)
+    fleet.restart()
+    fleet.look()
+    assert fleet.released(LAST) == "1"
+    _bake(fleet, 11)
+    fleet.look()
+    assert fleet.released(LAST) == "2", "the bake began before the restart"
 
 
-def test_a_commit_can_skip_the_waves(
-    git_repo: Any, bare_remote: Path, make_sim_cluster: SimFactory
-) -> None:
-    fleet = _fleet(git_repo, bare_remote, make_sim_cluster)
-    try:
-        fleet.change({"fleet.yaml": _source("9")}, "hotfix\n\nGitfleet-Rollout: skip")
-        fleet.look()
-        assert {n: fleet.released(n) for n in CLUSTERS} == {name: "9" for name in CLUSTERS}
-    finally:
-        fleet.close()
+def test_a_commit_can_skip_the_waves(fleet: Fleet) -> None:
+    fleet.change({"fleet.yaml": _source("9")}, "hotfix\n\nGitfleet-Rollout: skip")
+    fleet.look()
+    assert {n: fleet.released(n) for n in CLUSTERS} == {name: "9" for name in CLUSTERS}
