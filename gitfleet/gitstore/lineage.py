@@ -7,8 +7,9 @@ has a later committer time than `base`. An older render, of the same history or 
 began before `base`, does not follow it. Between a rendered-branch commit and a cluster ref's
 (a push agent switching to per-cluster refs when a progressive rollout begins, or back), which
 share no history, a commit follows `base` when it was made no earlier than it: the cluster
-commits of a publication are made with its rendered commit, and a rollout's later. Committer times are part of what the reconciler signs,
-so only its key can make a history that starts later.
+commits of a publication are made with its rendered commit, and a rollout's later. Committer
+times are part of what the reconciler signs, so only its key can make a history that starts
+later.
 
 The repository must hold both commits and the history of `commit` down to `base`, or all of it:
 a root the copy only seems to have because its history was fetched shallow is no root, and
