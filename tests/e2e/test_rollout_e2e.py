@@ -248,6 +248,10 @@ def test_a_change_reaches_the_last_wave_after_the_canary_baked(fleet: Fleet, cli
     assert waves["rest"]["clusters"] == [LAST]
     held = next(c for c in view["clusters"] if c["name"] == LAST)
     assert (held["synced"], held["waiting"]) == (True, "wave canary")
+    table = cli("status", "--repo", str(fleet.remote), "--grace", "1e9").output
+    assert "rollout of source " in table and ": Progressing: wave canary (1/2)" in table
+    assert "  canary  Baking   m1, q1    healthy for its bake time (30s)" in table
+    assert "yes (held)" in table
 
     _bake(fleet, 20)
     fleet.look()
