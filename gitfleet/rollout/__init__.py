@@ -14,7 +14,8 @@ last). A wave is done when every cluster of it is current and healthy (its agent
 ref's folder, every manifest applied and Healthy, a heartbeat within the grace period) and,
 if this rollout changed any of its clusters, has stayed so for its `bake` time. The first wave
 not done is the active one: its pending clusters are released, at most `maxUnavailable` of
-them not healthy at a time; the waves after it wait. An active wave not healthy within its
+them given the change and not healthy yet at a time (a cluster unhealthy before the
+rollout reached it does not count); the waves after it wait. An active wave not healthy within its
 `timeout` (counted from when the rollout reached it) halts the rollout; with
 `onFailure: rollback` its clusters that this rollout changed go back to the render last seen
 healthy on them. A halted rollout releases nothing more; a render of another source commit
@@ -138,6 +139,11 @@ class _Look:
         if beat is None or self.now - beat.timestamp() > self.inputs.grace:
             return "no recent heartbeat from its agent"
         return ""
+
+    def released(self, name: str) -> bool:
+        """Whether this rollout has given the cluster its source commit's render."""
+        ref = self.inputs.refs.get(name)
+        return ref is not None and ref.source_commit == self.source
 
     def release(self, name: str, wave: str, reason: str) -> None:
         self.releases.append(
@@ -289,10 +295,7 @@ def _progress(look: _Look, state: State, paused: bool) -> Decision:
         members = kept.clusters
         unhealthy = {n: why for n in members if (why := look.healthy(n))}
         pending = [n for n in members if n in look.pending]
-        changed = any(
-            (ref := look.inputs.refs.get(n)) is not None and ref.source_commit == look.source
-            for n in members
-        )
+        changed = any(look.released(n) for n in members)
         reached = kept.reached if kept.reached is not None else look.now
         if not pending and not unhealthy and all(look.current(n) for n in members):
             since = kept.healthy_since if kept.healthy_since is not None else look.now
@@ -315,7 +318,7 @@ def _progress(look: _Look, state: State, paused: bool) -> Decision:
             continue
         if not paused and look.now - reached > wave.timeout_seconds:
             return _fail(look, state, index, waves, unhealthy)
-        in_flight = [n for n in members if n not in look.pending and n in unhealthy]
+        in_flight = [n for n in members if n in unhealthy and look.released(n)]
         room = 0 if paused else wave.max_unavailable.limit(len(members)) - len(in_flight)
         earlier = f"wave {state.waves[index - 1].name} is done" if index else "first wave"
         for name in pending[: max(0, room)]:
