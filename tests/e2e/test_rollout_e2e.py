@@ -134,7 +134,12 @@ class Fleet:
         )  # fmt: skip
 
     def _reconciler(self) -> reconciler.Reconciler:
-        settings = reconciler.Settings(repo=str(self.remote), branch="main", watch=False)
+        settings = reconciler.Settings(
+            repo=self.remote.as_uri(),
+            branch="main",
+            watch=False,
+            cache=self.remote.parent / "cache",
+        )
         return reconciler.Reconciler(settings, self.log.append, clock=self.clock)
 
     def restart(self) -> None:
