@@ -6,7 +6,8 @@ Aspects covered:
 - the first wave is released at once; the next only once every cluster of the one before is
   healthy on its ref (applied, every manifest healthy, a recent heartbeat) for its bake time;
   a wave this rollout did not change needs no bake;
-- maxUnavailable releases a wave a few clusters at a time;
+- maxUnavailable releases a wave a few clusters at a time, counting only the clusters the
+  rollout changed that are not healthy yet;
 - a wave not healthy within its timeout halts the rollout (nothing more moves); with
   onFailure rollback its clusters go back to the render last healthy on them;
 - Pause watches health but releases nothing and runs no timeout; Abort rolls back; Run after
@@ -241,3 +242,12 @@ def test_the_recorded_state_reads_back() -> None:
     assert world.state is not None
     assert rollout.from_doc(rollout.to_doc(world.state)) == world.state
     assert rollout.from_doc({"kind": "Other"}) is None
+
+
+def test_clusters_unhealthy_before_the_rollout_do_not_use_up_max_unavailable() -> None:
+    world = World(_wave("one", max_unavailable=rollout_model.Budget(count=1)), _wave("two"))
+    world.healthy_everywhere("a1", "a2")
+    assert world.look() == ["a1:new"]
+    world.now += 1
+    world.healthy_everywhere("a2")
+    assert world.look() == ["a2:new"], "a2 was unhealthy on the old render: it does not count"
