@@ -210,7 +210,7 @@ def read(
             notes += [f"status of {c} not fetched: {why}" for c, why in failed.items()]
         found = reports_of(repo)
         state, state_commit = reconciler_state.read(repo)
-        rolling, _ = rollout_state.read(repo)
+        rolling = _rollout(repo, src)
         if state is None and state_commit is not None:
             ref = status.status_ref(reconciler_state.NAME)
             notes.append(f"{ref} holds no {reconciler_state.FILE} of kind {reconciler_state.KIND}")
@@ -232,6 +232,17 @@ def read(
         )
     finally:
         repo.close()
+
+
+def _rollout(
+    repo: repository.Repository, src: loaded.LoadedSource | None
+) -> rollout.State | None:
+    """The recorded rollout, while the source rendered has a `rollout` section (a state left
+    from before it was removed says nothing about the fleet)."""
+    if src is None or src.config.rollout is None:
+        return None
+    state, _ = rollout_state.read(repo)
+    return state
 
 
 def _folder(path: str) -> bool:
