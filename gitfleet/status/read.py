@@ -234,9 +234,7 @@ def read(
         repo.close()
 
 
-def _rollout(
-    repo: repository.Repository, src: loaded.LoadedSource | None
-) -> rollout.State | None:
+def _rollout(repo: repository.Repository, src: loaded.LoadedSource | None) -> rollout.State | None:
     """The recorded rollout, while the source rendered has a `rollout` section (a state left
     from before it was removed says nothing about the fleet)."""
     if src is None or src.config.rollout is None:
