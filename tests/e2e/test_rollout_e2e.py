@@ -14,12 +14,15 @@ Aspects covered:
   `Run` resumes it, an abort rolls the canary back;
 - a reconciler restarted mid-rollout goes on where it was (the bake started before the restart
   is not started again);
-- `Gitfleet-Rollout: skip` on a source commit releases every cluster at once.
+- `Gitfleet-Rollout: skip` on a source commit releases every cluster at once;
+- with signed renders, agents checking signatures and lineage apply the releases, the push
+  agent switching from the rendered branch to its clusters' refs without a refusal.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -110,17 +113,26 @@ class Clock:
 class Fleet:
     """The source, the remote, the reconciler and the agents, moved one step at a time."""
 
-    def __init__(self, source: Any, remote: Path, kubeconfigs: Path, sims: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        source: Any,
+        remote: Path,
+        kubeconfigs: Path,
+        sims: dict[str, Any],
+        keys: tuple[Path, Path] | None = None,
+    ) -> None:
+        """`keys`: the reconciler's signing key and the agents' allowed-signers file."""
         self.source = source
         self.remote = remote
         self.sims = sims
         self.clock = Clock()
         self.log: list[events.Event] = []
+        self.signing_key, allowed = keys or (None, None)
         self.reconciler = self._reconciler()
         self.push = push.PushAgent(
             push.Settings(
                 repo=str(remote), kubeconfig_dir=kubeconfigs, cache_dir=remote.parent / "push",
-                retry=kube.NO_WAIT, heartbeat=10.0,
+                retry=kube.NO_WAIT, heartbeat=10.0, allowed_signers=allowed,
             ),
             clock=self.clock,
         )  # fmt: skip
@@ -128,7 +140,7 @@ class Fleet:
             pull.Settings(
                 repo=remote.as_uri(), cluster=CANARY_PULL,
                 kubeconfig=kubeconfigs / f"{CANARY_PULL}.yaml", cache_dir=remote.parent / "pull",
-                retry=kube.NO_WAIT, pace=worker.Pace(heartbeat=10.0),
+                retry=kube.NO_WAIT, pace=worker.Pace(heartbeat=10.0), allowed_signers=allowed,
             ),
             clock=self.clock,
         )  # fmt: skip
@@ -138,6 +150,7 @@ class Fleet:
             repo=self.remote.as_uri(),
             branch="main",
             watch=False,
+            signing_key=self.signing_key,
             cache=self.remote.parent / "cache",
         )
         return reconciler.Reconciler(settings, self.log.append, clock=self.clock)
@@ -332,3 +345,36 @@ def test_a_commit_can_skip_the_waves(fleet: Fleet) -> None:
     fleet.change({"fleet.yaml": _source("9")}, "hotfix\n\nGitfleet-Rollout: skip")
     fleet.look()
     assert {n: fleet.released(n) for n in CLUSTERS} == {name: "9" for name in CLUSTERS}
+
+
+def test_signed_renders_go_on_when_a_rollout_begins(
+    git_repo: Any, bare_remote: Path, make_sim_cluster: SimFactory, tmp_path: Path
+) -> None:
+    """Agents that check signatures and lineage: the push agent switches from the rendered
+    branch to its clusters' refs without refusing anything, and follows releases."""
+    key = tmp_path / "keys" / "reconciler"
+    key.parent.mkdir()
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    kind, public = Path(f"{key}.pub").read_text().split()[:2]
+    allowed = key.parent / "allowed"
+    allowed.write_text(f'reconciler@fleet namespaces="git" {kind} {public}\n')
+    sims = {name: make_sim_cluster(name) for name in CLUSTERS}
+    git_repo.commit({"fleet.yaml": _source("1")}, "fleet without waves")
+    git_repo.git("push", "-q", "origin", "main")
+    kubeconfigs = sims[CANARY_PUSH].kubeconfig.parent
+    fleet = Fleet(git_repo, bare_remote, kubeconfigs, sims, (key, allowed))
+    try:
+        fleet.look()
+        fleet.agents()
+        assert fleet.versions() == {name: "1" for name in CLUSTERS}
+        fleet.change({"fleet.yaml": _source("2"), "gitfleet.yaml": _settings()}, "waves")
+        fleet.look()
+        fleet.agents()
+        assert fleet.versions() == {"m1": "2", "q1": "2", "m2": "1"}
+        fleet.look()
+        _bake(fleet, 31)
+        fleet.look()
+        fleet.agents()
+        assert fleet.versions() == {name: "2" for name in CLUSTERS}
+    finally:
+        fleet.close()
