@@ -23,8 +23,8 @@ from pathlib import Path
 
 from gitfleet import errors, source
 from gitfleet.agent import verify, workdir
+from gitfleet.gitstore import refs, works
 from gitfleet.gitstore import rendered as rendered_branch
-from gitfleet.gitstore import works
 from gitfleet.gitstore.repository import Repository
 from gitfleet.interpreter import Interpreter
 from gitfleet.model import cluster, config
@@ -52,6 +52,15 @@ class Round:
     source_trailers: Mapping[str, str] = dataclasses.field(default_factory=dict)
     refusal: verify.Refusal | None = None
     """Why the rendered commit must not be applied (its signature), None when it may."""
+    per_cluster: bool = False
+    """The source has a `rollout` section: each cluster applies its own ref (`released`),
+    which the reconciler moves wave by wave, not the rendered branch's tip."""
+    released: Mapping[str, Round] = dataclasses.field(default_factory=dict)
+    """With `per_cluster`: each cluster's round, of the commit its ref is at."""
+
+    def of(self, name: str) -> Round | None:
+        """The round cluster `name` syncs to (None: nothing released to it yet)."""
+        return self.released.get(name) if self.per_cluster else self
 
     def interpreter(self) -> Interpreter:
         """A fresh interpreter chain (Lua runtimes are not shared between threads)."""
@@ -112,4 +121,35 @@ def resolve(repo: Repository, repo_path: Path, commit: str, kubeconfig_dir: Path
         customizations=loaded.objects.customizations,
         thirdparty=loaded.third_party_customizations,
         source_trailers=trailers,
+        per_cluster=loaded.config.rollout is not None,
     )
+
+
+def cluster_commits(repo: Repository, round_: Round) -> dict[str, str]:
+    """The commit of each target's own ref (targets without a ref left out)."""
+    found = refs.list_refs(repo, rendered_branch.CLUSTER_REFS)
+    wanted = {rendered_branch.cluster_ref(t.name): t.name for t in round_.targets}
+    return {wanted[ref]: state.commit for ref, state in found.items() if ref in wanted}
+
+
+def released(
+    repo: Repository, round_: Round, commits: Mapping[str, str], allowed: Path | None
+) -> Round:
+    """`round_` with each cluster's round of the commit its own ref is at (`commits`), checked
+    as a pull agent checks its ref's commit (`verify.check` for that cluster)."""
+    by_cluster = {}
+    for name, commit in sorted(commits.items()):
+        trailers = rendered_branch.commit_trailers(repo, commit) or {}
+        source_commit = trailers.get(rendered_branch.SOURCE_TRAILER)
+        source_trailers = (
+            rendered_branch.commit_trailers(repo, source_commit) if source_commit else None
+        )
+        by_cluster[name] = dataclasses.replace(
+            round_,
+            rendered=works.RenderedCommit(commit=commit, trailers=trailers, clusters=(name,)),
+            source_trailers=source_trailers or {},
+            refusal=verify.check(repo, commit, allowed, cluster=name),
+            per_cluster=False,
+            released={},
+        )
+    return dataclasses.replace(round_, released=by_cluster)

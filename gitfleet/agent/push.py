@@ -1,5 +1,10 @@
 """The push agent: applies the rendered branch to every Push cluster, from outside them.
 
+With a `rollout` section in the source, each cluster applies its own ref
+(`refs/heads/gitfleet/works/<cluster>`, which the reconciler moves wave by wave), as a pull
+agent does, checked as a pull agent checks it; the agent looks at the cluster refs as it looks
+at the branch.
+
 `PushAgent.run()` watches the rendered branch — file events on a local repository's refs plus
 polling every `interval` seconds; a remote URL is fetched into a bare copy in a cache folder
 each round — and hands every new rendered commit (`fleet.resolve`) to one `worker` thread per
@@ -145,14 +150,21 @@ class PushAgent:
             if tip is None:
                 log.warning("%s does not exist yet", self.branch)
                 return self.current
-            if self.current is not None and self.current.rendered.commit == tip:
-                return self.current
-            round_ = fleet.resolve(
-                self.repo.repo, self.repo.path, tip, self.settings.kubeconfig_dir
-            )
             allowed = self.settings.allowed_signers
-            refusal = verify.check(self.repo.repo, tip, allowed, cluster=None)
-            return dataclasses.replace(round_, refusal=refusal)
+            current = self.current
+            if current is None or current.rendered.commit != tip:
+                round_ = fleet.resolve(
+                    self.repo.repo, self.repo.path, tip, self.settings.kubeconfig_dir
+                )
+                refusal = verify.check(self.repo.repo, tip, allowed, cluster=None)
+                current = dataclasses.replace(round_, refusal=refusal)
+            if not current.per_cluster:
+                return current
+            commits = fleet.cluster_commits(self.repo.repo, current)
+            held = {n: r.rendered.commit for n, r in current.released.items()}
+            if current is self.current and commits == held:
+                return current
+            return fleet.released(self.repo.repo, current, commits, allowed)
         except errors.GitfleetError as exc:
             log.warning("cannot read %s: %s", self.branch, exc)
             return self.current
@@ -244,10 +256,11 @@ class PushAgent:
 
         refs_home = repository.common_dir(self.repo.git_dir)
         ref_file = str(refs_home / self.branch)
+        cluster_refs = str(refs_home / rendered.CLUSTER_REFS)
         packed = str(refs_home / "packed-refs")
 
         def relevant(_: object, path: str) -> bool:
-            return path.startswith(ref_file) or path == packed
+            return path.startswith((ref_file, cluster_refs)) or path == packed
 
         try:
             for _ in watchfiles.watch(

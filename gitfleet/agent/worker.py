@@ -133,7 +133,12 @@ class ClusterWorker:
         result says why; the heartbeat on the status ref ages, and failover treats the
         cluster as it treats any agent that stopped reporting."""
         started = time.monotonic()
-        result = self._step(round_)
+        mine = round_.of(self.name)
+        result = (
+            self._step(mine)
+            if mine is not None
+            else self._skipped(round_, f"nothing released to cluster {self.name} yet")
+        )
         self._count(result, time.monotonic() - started)
         return result
 

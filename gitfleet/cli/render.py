@@ -82,7 +82,9 @@ def run(
 ) -> Outcome:
     """Load, render and publish (or write to `out_dir`, from no previous render when the
     branch is not at one); `ForeignHistoryError` when a ref to publish on is not at a render,
-    unless `new_history`. With `signing_key`, every commit made is signed with it."""
+    unless `new_history`. With `signing_key`, every commit made is signed with it. With a
+    `rollout` section in the source, the cluster refs stay where they are: the reconciler's
+    rollout moves them."""
     loaded = source.load(repo_path, rev, require_repository=out_dir is None)
     repo = repository.open_repository(repo_path) if loaded.revision is not None else None
     try:
@@ -109,6 +111,7 @@ def run(
             tip=found.tip,
             new_history=new_history,
             signer=signing.Signer(Path(signing_key)) if signing_key else None,
+            hold_clusters=loaded.config.rollout is not None,
         )
         replaced = tuple(foreign)
         return Outcome(result, found.branch, published.commit, published.created, None, replaced)

@@ -13,9 +13,13 @@ out of desired, health, clusters that applied it), then what went wrong, cluster
 (a ready cluster's capacity not collected among it), and each resource not scheduled with the
 scheduler's reason. With `--cluster-repos TEMPLATE` (a repository per
 cluster), each cluster's status ref is first fetched from its own repository into the one read.
+With a progressive rollout, the phase and each wave (its clusters, its phase, what it waits
+for) come before the clusters, and a cluster whose ref the rollout holds back shows `(held)`
+after SYNCED, which is then about the render released to it (`waiting` in JSON).
 `-o json` prints the same, with each resource's aggregated status and its items as Karmada's
-ResourceBinding status holds them, and the reconciler's status file under `reconciler` (null
-without one). Exit 0 whatever the fleet's state; 1 when the repository cannot be read.
+ResourceBinding status holds them, the reconciler's status file under `reconciler` (null
+without one) and the rollout's under `rollout` (null without one). Exit 0 whatever the fleet's
+state; 1 when the repository cannot be read.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from collections.abc import Sequence
 
 import click
 
-from gitfleet import autoscaling, errors
+from gitfleet import autoscaling, errors, rollout
 from gitfleet.cli import options
 from gitfleet.cli import output as out
 from gitfleet.model import capacity
@@ -103,6 +107,25 @@ def _reconciler(state: reconciler_state.ReconcilerState) -> list[str]:
     return [*lines, ""]
 
 
+def _rollout(state: rollout.State) -> list[str]:
+    """Shown above the clusters: a held cluster's SYNCED is about the render released to it."""
+    lines = [f"rollout of source {_short(state.source_commit)}: {state.phase}"]
+    if state.message:
+        lines[0] += f": {state.message}"
+    rows = [
+        [w.name, str(w.phase), ", ".join(w.clusters) or "-", w.waiting_for or "-"]
+        for w in state.waves
+    ]
+    lines += ["  " + line for line in _table(["WAVE", "PHASE", "CLUSTERS", "WAITING FOR"], rows)]
+    return [*lines, ""]
+
+
+def _sync_cells(c: ClusterRow) -> list[str]:
+    """SYNCED (marked `(held)` when a rollout holds the cluster's ref back), DRIFTED, ERRORS."""
+    synced = _yes_no(c.synced) + (" (held)" if c.waiting else "")
+    return [synced, str(c.drifted), str(len(c.errors))]
+
+
 def human(view: FleetView) -> str:
     rendered = view.rendered
     head = f"{rendered.branch} at {_short(rendered.commit)}"
@@ -111,10 +134,12 @@ def human(view: FleetView) -> str:
     lines = [f"{head}, observed {view.observed_at}", ""]
     if view.reconciler is not None:
         lines += _reconciler(view.reconciler)
+    if view.rollout is not None:
+        lines += _rollout(view.rollout)
     clusters = [
         [c.name, c.mode or "-", c.ready, _capacity(c.capacity), c.heartbeat or "-"]
         + [_short(c.rendered_commit)]
-        + ([_yes_no(c.synced), str(c.drifted), str(len(c.errors))] if c.reported else ["-"] * 3)
+        + (_sync_cells(c) if c.reported else ["-"] * 3)
         for c in view.clusters
     ]
     header = [

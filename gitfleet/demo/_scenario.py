@@ -7,7 +7,11 @@ reports through Git:
    converges, and the simulated European clusters run that image, the others do not;
 4. the Push cluster running most of shop/web goes down: failover notices, its replicas move to
    the other clusters, and its old copy is dropped once they are ready;
-5. it comes back: it is ready again, nothing moves back, and the whole fleet converges.
+5. it comes back: it is ready again, nothing moves back, and the whole fleet converges;
+6. a commit adds a progressive rollout (a canary wave, then the rest) and a ConfigMap for
+   every cluster: the canary gets it first, the others once it stayed healthy for its bake;
+7. a commit ships a release the canary reports unhealthy (a Lua health rule): the rollout
+   halts after the wave's timeout and the canary is rolled back; the others never get it.
 
 Every rendered commit the reconciler makes is told as it appears (its message says why it was
 made), and the status table follows the fleet.
@@ -53,6 +57,74 @@ spec:
           - component: Tag
             operator: replace
             value: "{NEXT_TAG}"
+"""
+
+
+CANARY = "gcp-euw1-gpu"
+"""The rollout's first wave: the one cluster of the example that runs no Widget (which no
+simulated cluster reports healthy: nothing there sets a Widget's status)."""
+RELEASE = ResourceKey("v1", "ConfigMap", "shop", "release")
+RELEASE_FILE = "apps/shop/release.yaml"
+HEALTH_FILE = "interpreter/configmap-health.yaml"
+BAKE, WAVE_TIMEOUT = 1, 5
+ROLLOUT = f"""
+# Added by `gitfleet demo`: changes reach {CANARY} first, the other clusters once it stayed
+# healthy for {BAKE}s; a canary not healthy within {WAVE_TIMEOUT}s is rolled back.
+rollout:
+  waves:
+    - name: canary
+      clusterNames: [{CANARY}]
+      bake: {BAKE}s
+      timeout: {WAVE_TIMEOUT}s
+      onFailure: rollback
+"""
+HEALTH = """\
+# Added by `gitfleet demo`: a ConfigMap saying `healthy: "false"` is unhealthy.
+apiVersion: config.karmada.io/v1alpha1
+kind: ResourceInterpreterCustomization
+metadata:
+  name: configmap-health
+spec:
+  target:
+    apiVersion: v1
+    kind: ConfigMap
+  customizations:
+    healthInterpretation:
+      luaScript: |
+        function InterpretHealth(observedObj)
+          return observedObj.data == nil or observedObj.data.healthy ~= "false"
+        end
+"""
+
+
+def release(version: int, healthy: bool = True) -> str:
+    """The ConfigMap every cluster gets, and its policy."""
+    flag = "" if healthy else '\n  healthy: "false"'
+    return f"""\
+# Added by `gitfleet demo`: a release marker for every cluster, rolled out wave by wave.
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: release
+  namespace: shop
+data:
+  version: "{version}"{flag}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: release
+  namespace: shop
+spec:
+  resourceSelectors:
+    - apiVersion: v1
+      kind: ConfigMap
+      name: release
+  placement:
+    clusterTolerations:
+      - key: dedicated
+        operator: Exists
+        effect: NoSchedule
 """
 
 
@@ -155,6 +227,56 @@ class Scenario:
         self.scale()
         self.override()
         self.fail_over()
+        self.roll_out()
+        self.roll_back()
+
+    def _releases(self) -> dict[str, str]:
+        """The release version each simulated cluster runs ("" where it has none)."""
+        found = {}
+        for cluster in self.services.clusters:
+            obj = cluster.objects.get(RELEASE.api_version, RELEASE.kind, RELEASE.name, "shop")
+            found[cluster.name] = str(((obj or {}).get("data") or {}).get("version", ""))
+        return found
+
+    def _until(self, what: str, done: Callable[[dict[str, str]], bool]) -> dict[str, str]:
+        """Look (the status table follows the fleet) until the clusters' releases are `done`."""
+        found: dict[str, str] = {}
+
+        def check(_: _state.State) -> bool:
+            found.update(self._releases())
+            return done(found)
+
+        self.wait(what, check)
+        return found
+
+    def roll_out(self) -> None:
+        message = f"Roll changes out to {CANARY} first, and add release 1"
+        self.display.say(f"Committing and pushing: {message}")
+        started = time.monotonic()
+        settings = self.workspace.read("gitfleet.yaml") + ROLLOUT
+        self.workspace.commit({"gitfleet.yaml": settings, RELEASE_FILE: release(1)}, message)
+        self._until(
+            "release 1 on the canary only",
+            lambda r: r[CANARY] == "1" and any(v != "1" for n, v in r.items() if n != CANARY),
+        )
+        self._step("canary", started, f"release 1 reached {CANARY}; the others wait")
+        self._until("release 1 everywhere", lambda r: all(v == "1" for v in r.values()))
+        detail = f"{CANARY} stayed healthy {BAKE}s: every cluster runs release 1"
+        self._step("rollout", started, detail)
+
+    def roll_back(self) -> None:
+        message = "Ship release 2, which the canary finds unhealthy"
+        self.display.say(f"Committing and pushing: {message}")
+        started = time.monotonic()
+        files = {RELEASE_FILE: release(2, healthy=False), HEALTH_FILE: HEALTH}
+        self.workspace.commit(files, message)
+        self._until("release 2 on the canary", lambda r: r[CANARY] == "2")
+        self._until("the canary rolled back", lambda r: r[CANARY] == "1")
+        others = self._releases()
+        if any(v != "1" for v in others.values()):
+            raise Failed(f"release 2 reached a cluster after the canary: {others}")
+        detail = f"{CANARY} not healthy within {WAVE_TIMEOUT}s: rolled back to release 1"
+        self._step("rolled-back", started, detail)
 
     def converge_first(self) -> None:
         started = time.monotonic()

@@ -339,6 +339,7 @@ def publish(
     tip: Tip | None = None,
     new_history: bool = False,
     signer: signing.Signer | None = None,
+    hold_clusters: bool = False,
 ) -> Published:
     """Commit a render on `branch` if the branch is still at `expected` (None: must not exist),
     and bring every cluster ref in line; `RefConflictError` when another writer moved one.
@@ -356,7 +357,8 @@ def publish(
     `ForeignHistoryError`, and nothing is written. With `new_history`, each such ref gets a
     parentless commit instead (for the branch, the render must then be the whole tree: made
     from scratch, as `changes` to no tree at all). With `signer`, every commit made is
-    signed."""
+    signed. With `hold_clusters`, no cluster ref moves: a progressive rollout moves them
+    (`releases`)."""
     fmt = store.object_format(repo)
     if tip is None or tip.commit != expected:
         tip = read_tip(repo, branch)
@@ -402,8 +404,12 @@ def publish(
             for k, v in parent.trailers.items()
             if k in (SOURCE_TRAILER, RENDER_TRAILER, *CARRIED_TRAILERS)
         ]
-    clusters = _publish_clusters(
-        built, fmt, who, trailers, new_objects, moves, current, frozenset(foreign)
+    clusters = (
+        {}
+        if hold_clusters
+        else _publish_clusters(
+            built, fmt, who, trailers, new_objects, moves, current, frozenset(foreign)
+        )
     )
     stored = signing.write(repo, new_objects, fmt, signer)
     moves = [refs.Move(m.ref, stored[m.new], m.old) for m in moves]

@@ -12,6 +12,7 @@ import enum
 from typing import Any
 
 from gitfleet.model import config, diagnostic, meta, objects, policy, scope, template
+from gitfleet.model import rollout as rollout_model
 from gitfleet.model.origin import UNKNOWN, Origin
 
 CONFIG_FILE = "gitfleet.yaml"
@@ -101,6 +102,8 @@ class SourceConfig:
     failover: FailoverSettings = FailoverSettings()
     descheduler: DeschedulerSettings = DeschedulerSettings()
     autoscaling: AutoscalingSettings = AutoscalingSettings()
+    rollout: rollout_model.RolloutSettings | None = None
+    """Progressive rollout across clusters (None: every cluster ref moves with the render)."""
     default_namespace: str = scope.DEFAULT_NAMESPACE
     """The namespace of every namespaced object that names none (`model.scope`)."""
     origin: Origin = UNKNOWN

@@ -6,7 +6,8 @@ touches is rendered again), compares the trees (`diff`) and returns a `result.Pr
 `markdown` turns into a pull-request comment and `report` into JSON. `github_comment` posts the
 comment. A head with errors (a tree that cannot be loaded included) is not rendered: the preview
 then carries its located errors. A head that renders carries what its render refuses, and
-which of those the base refuses too: merging it would leave those manifests unwritten. A
+which of those the base refuses too: merging it would leave those manifests unwritten. With a
+`rollout` section, the head's waves say which clusters the change reaches in which wave. A
 rendered branch that is not at a render is not read (the base is rendered from scratch).
 """
 
@@ -17,7 +18,7 @@ import os
 from gitfleet import source
 from gitfleet.errors import InputError, SourceError
 from gitfleet.gitstore import rendered, repository, store
-from gitfleet.model import diagnostic
+from gitfleet.model import diagnostic, loaded, rollout
 from gitfleet.model.origin import Origin
 from gitfleet.preview import diff, result, sides
 
@@ -27,6 +28,20 @@ def _commit(repo: repository.Repository, rev: str) -> str:
     if found is None:
         raise repo.fail(f"unknown revision {rev!r}")
     return found
+
+
+def _waves(head: loaded.LoadedSource, changes: diff.TreeDiff) -> tuple[result.Wave, ...]:
+    """The head's waves, each with the clusters the change touches (merged, the rollout
+    releases them wave by wave)."""
+    settings = head.config.rollout
+    if settings is None:
+        return ()
+    touched = {c.cluster for c in changes.clusters}
+    plan = rollout.assign(settings.waves, head.objects.clusters)
+    return tuple(
+        result.Wave(wave.name, names, tuple(n for n in names if n in touched))
+        for wave, names in plan
+    )
 
 
 def preview(
@@ -86,6 +101,7 @@ def preview(
             base_errors=base_side.errors,
             refusals=sides.refusals(repo, head_side, fmt),
             base_refusals=sides.refusals(repo, base_side, fmt),
+            waves=_waves(head_source, changes),
         )
     finally:
         repo.close()

@@ -111,6 +111,27 @@ def _head(preview: result.Preview) -> list[str]:
     return lines
 
 
+def _waves(waves: tuple[result.Wave, ...]) -> list[str]:
+    """The rollout plan: which clusters change in which wave."""
+    if not waves:
+        return []
+    lines = [
+        "#### Rollout",
+        "",
+        "Merged, the change reaches the clusters wave by wave:",
+        "",
+        "| wave | clusters that change | clusters unchanged |",
+        "|---|---|---|",
+    ]
+    for index, wave in enumerate(waves):
+        kept = [c for c in wave.clusters if c not in wave.changed]
+        lines.append(
+            f"| {index + 1}. {_cell(wave.name)} | {_cell(', '.join(wave.changed) or '-')} |"
+            f" {_cell(', '.join(kept) or '-')} |"
+        )
+    return [*lines, ""]
+
+
 def _sections(changes: diff.TreeDiff) -> list[str]:
     lines: list[str] = []
     if changes.moved:
@@ -161,7 +182,7 @@ def render(preview: result.Preview, limit: int = LIMIT) -> str:
     (errors, summary, placement tables) alone exceed it."""
     lines = _head(preview)
     if preview.changes is not None:
-        lines += _sections(preview.changes)
+        lines += _waves(preview.waves) + _sections(preview.changes)
     text = "\n".join(lines) + "\n"
     clusters = preview.changes.clusters if preview.changes else ()
     if not clusters:

@@ -42,8 +42,9 @@ def _side(s: result.Side) -> dict[str, Any]:
 
 
 def as_json(preview: result.Preview) -> dict[str, Any]:
+    """Every key present; `rollout` (the head's waves) only with a rollout section."""
     changes = preview.changes
-    return {
+    found: dict[str, Any] = {
         "base": _side(preview.base),
         "head": _side(preview.head),
         "ok": preview.ok,
@@ -56,3 +57,9 @@ def as_json(preview: result.Preview) -> dict[str, Any]:
         "removed": [_placement(p) for p in changes.removed] if changes else [],
         "clusters": {c.cluster: _cluster(c) for c in changes.clusters} if changes else {},
     }
+    if preview.waves:
+        found["rollout"] = [
+            {"wave": w.name, "clusters": list(w.clusters), "changed": list(w.changed)}
+            for w in preview.waves
+        ]
+    return found

@@ -29,6 +29,16 @@ def _same(refusal: rendering.Refusal) -> tuple[str, str, str]:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Wave:
+    """One wave of the head's rollout: its clusters, and those whose folder the change
+    touches (released to them in this wave's turn)."""
+
+    name: str
+    clusters: tuple[str, ...]
+    changed: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Preview:
     base: Side
     head: Side
@@ -42,6 +52,8 @@ class Preview:
     """The manifests the head's render refuses (each cluster keeps what it had)."""
     base_refusals: tuple[rendering.Refusal, ...] = ()
     """The manifests the base's render refuses."""
+    waves: tuple[Wave, ...] = ()
+    """The head's rollout plan (empty without a `rollout` section)."""
 
     @property
     def ok(self) -> bool:

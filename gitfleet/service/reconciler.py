@@ -55,6 +55,7 @@ from gitfleet.service import (
     copies,
     events,
     observed,
+    rollouts,
     server,
     target,
     wakeup,
@@ -182,6 +183,10 @@ class Reconciler:
         )
         self._clusters: tuple[str, ...] = ()
         """The Cluster objects of the source last loaded, by name."""
+        self._rollouts = rollouts.Rollouts(self.target, self._emit, clock, self._signer)
+        self._rollout: loaded.LoadedSource | None = None
+        """The source last rendered (or found rendered) if it has a `rollout` section: its
+        settings and clusters drive the rollout at every look (`_roll`)."""
         if not self.target.remote:
             self._settle_branch()
 
@@ -227,6 +232,7 @@ class Reconciler:
             self._copies.fetch_status(commit, self._clusters)
         if self._handled == (commit, self._tip_commit()) and not self._failover_due():
             outcome = Outcome.IDLE
+            self._roll(commit)
             self._copy_works(commit)
         else:
             if commit != self._state.last_seen:
@@ -234,6 +240,8 @@ class Reconciler:
                 self._state = dataclasses.replace(self._state, last_seen=commit)
             outcome = self._handle(commit, timings)
             if outcome not in (Outcome.STOPPED, Outcome.BLOCKED):
+                if self._roll(commit):
+                    self._copy_works(commit)
                 self._handled = (commit, self._tip_commit())
             if outcome is not Outcome.STOPPED:
                 self.counts.renders.labels(str(outcome)).inc()
@@ -299,6 +307,7 @@ class Reconciler:
                 and not self._failover_due(snapshot)
             ):
                 kept = found.previous.unscheduled if found.previous is not None else ()
+                self._rendered_source(loaded_source)
                 return self._done(Outcome.UP_TO_DATE, commit, tip.commit, timings, kept)
             if self.wake.stopped:
                 return self._abandon(commit)
@@ -314,6 +323,7 @@ class Reconciler:
                 )
             if not result.ok:
                 return self._invalid(commit, list(result.diagnostics), timings)
+            self._rendered_source(loaded_source)
             if self.wake.stopped:
                 return self._abandon(commit)
             try:
@@ -352,6 +362,7 @@ class Reconciler:
                 version=__version__,
                 message=result.message(f"render {commit}"),
                 signer=self._signer,
+                hold_clusters=self._rollout is not None,
             )
         if not self.target.remote:
             return publication
@@ -479,6 +490,33 @@ class Reconciler:
     def _abandon(self, commit: str) -> Outcome:
         self._emit("abandoned", commit, reason="stopping")
         return Outcome.STOPPED
+
+    # -- progressive rollout --------------------------------------------------------------
+
+    def _rendered_source(self, loaded_source: loaded.LoadedSource) -> None:
+        """Take the rollout settings of a source commit that rendered (an invalid commit's
+        settings never drive a rollout)."""
+        self._rollout = loaded_source if loaded_source.config.rollout is not None else None
+
+    def _roll(self, commit: str) -> bool:
+        """One step of the rollout, with a `rollout` section; whether a cluster ref moved.
+        What fails is logged: the render stands, and the next look tries again."""
+        config = self._rollout.config if self._rollout is not None else None
+        if self._rollout is None or config is None or config.rollout is None:
+            return False
+        try:
+            moves = self._rollouts.look(
+                config.rollout,
+                self._rollout.objects.clusters,
+                self._branch,
+                float(config.failover.heartbeat_grace_seconds),
+            )
+        except target.RemoteUnavailable:
+            raise
+        except GitfleetError as error:
+            self._emit("rollout-error", commit, error=str(error))
+            return False
+        return bool(moves)
 
     # -- a repository per cluster ---------------------------------------------------------
 

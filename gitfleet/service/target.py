@@ -18,11 +18,20 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from gitfleet.errors import GitfleetError, SourceError
-from gitfleet.gitstore import objects, refs, remote, rendered, repository, signing, status
+from gitfleet.gitstore import (
+    objects,
+    refs,
+    releases,
+    remote,
+    rendered,
+    repository,
+    signing,
+    status,
+)
 from gitfleet.model.origin import Origin
 
 
@@ -80,16 +89,19 @@ class Target:
         version: str,
         message: str | None = None,
         signer: signing.Signer | None = None,
+        hold_clusters: bool = False,
     ) -> Publication:
         """Commit a render (its `changes` to `tip`, the branch's tip it was rendered on) onto
         `branch` if it is still at that tip, with the per-cluster refs; `RefConflictError` if
         any of them moved. Locally this publishes it; a mirror's refs still have to be pushed.
-        `message` defaults to `render <source commit>`; `signer` signs every commit."""
+        `message` defaults to `render <source commit>`; `signer` signs every commit;
+        `hold_clusters` leaves the cluster refs where they are (a rollout moves them)."""
         expected = tip.commit if tip is not None else None
         before = refs.list_refs(self.repo, rendered.CLUSTER_REFS)
         published = rendered.publish(
             self.repo, branch, changes=changes, expected=expected, tip=tip,
             source_commit=source_commit, version=version, message=message, signer=signer,
+            hold_clusters=hold_clusters,
         )  # fmt: skip
         moves = [
             refs.Move(ref, new, _commit(before.get(ref)))
@@ -101,8 +113,19 @@ class Target:
             moves.insert(0, refs.Move(rendered.branch_ref(branch), published.commit, expected))
         return Publication(published, tuple(moves))
 
+    def release(
+        self, moves: Sequence[releases.Release], signer: signing.Signer | None
+    ) -> tuple[refs.Move, ...]:
+        """Move cluster refs one by one (a rollout's releases and rollbacks), all or none;
+        `RefConflictError` when one moved meanwhile. A mirror's refs still have to be pushed."""
+        return releases.commit(self.repo, moves, signer=signer)
+
     def push(self, publication: Publication) -> None:
         """Make a commit visible where readers look (nothing to do locally)."""
+        self.push_refs(publication.moves)
+
+    def push_refs(self, moves: Sequence[refs.Move]) -> None:
+        """Make ref moves visible where readers look (nothing to do locally)."""
 
     def move_ref(self) -> status.MoveRef | None:
         """How status refs are published (None: in the repository itself)."""
@@ -141,10 +164,10 @@ class RemoteTarget(Target):
             raise RemoteUnavailable(str(exc)) from exc
         return self.repo.commit_of(found) if found is not None else None
 
-    def push(self, publication: Publication) -> None:
-        """Push every ref the commit moved, atomically, each leased on its fetched value."""
+    def push_refs(self, moves: Sequence[refs.Move]) -> None:
+        """Push every ref moved, atomically, each leased on its fetched value."""
         try:
-            self.mirror.push_many(publication.moves)
+            self.mirror.push_many(moves)
         except SourceError as exc:
             raise RemoteUnavailable(str(exc)) from exc
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from gitfleet.model import diagnostic, loaded, policy, rules, scope
 from gitfleet.model.origin import Origin
-from gitfleet.source import _globs
+from gitfleet.source import _globs, _rollout
 
 _SIZE = re.compile(r"([0-9]+)(Ki|Mi|Gi)?")
 _UNITS = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30}
@@ -135,6 +135,7 @@ _KEYS = (
     "maxFileSize",
     "thirdPartyCustomizations",
     "defaultNamespace",
+    "rollout",
 )
 
 
@@ -149,6 +150,8 @@ def parse(body: Any, origin: Origin) -> tuple[loaded.SourceConfig, list[diagnost
     for key in body:
         if key not in _KEYS:
             reader.error(key, f"unknown setting {key!r} (known: {', '.join(_KEYS)})")
+    rollout, problems = _rollout.parse(body.get("rollout"), origin.at("rollout"))
+    reader.problems.extend(problems)
     config = loaded.SourceConfig(
         include=reader.patterns("include"),
         exclude=reader.patterns("exclude"),
@@ -160,6 +163,7 @@ def parse(body: Any, origin: Origin) -> tuple[loaded.SourceConfig, list[diagnost
         descheduler=_descheduler(reader),
         autoscaling=_autoscaling(reader),
         default_namespace=reader.namespace("defaultNamespace") or scope.DEFAULT_NAMESPACE,
+        rollout=rollout,
         origin=origin,
     )
     return config, reader.problems

@@ -10,7 +10,9 @@ templates and interpreter of the source it was rendered from, and the time, give
   and ready, health, and the resource's status aggregated through the interpreter's
   AggregateStatus (built-in rules and the source's Lua customizations);
 - the reconciler's own status (`reconciler_state`), as it wrote it: what it last saw and
-  rendered, its last error, each cluster's repository not in line.
+  rendered, its last error, each cluster's repository not in line;
+- the progressive rollout (`rollout_state`), as the reconciler recorded it: its phase, each
+  wave's clusters and what it waits for.
 
 Reading those inputs from a repository is `read`'s business; printing them, `gitfleet status`'s.
 """
@@ -22,6 +24,7 @@ import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from gitfleet import rollout
 from gitfleet.interpreter import Interpreter
 from gitfleet.model import times
 from gitfleet.model.template import RawObject, ResourceKey
@@ -56,9 +59,13 @@ class FleetView:
     autoscalers: tuple[dict[str, Any], ...] = ()
     """Each FederatedHPA of the source rendered and its last decision
     (`autoscaling.describe`)."""
+    rollout: rollout.State | None = None
+    """The progressive rollout as the reconciler last recorded it (None: no rollout)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """Every key present (null when empty), `rollout` only with a rollout (it is an
+        extension of Karmada's model)."""
+        found: dict[str, Any] = {
             "branch": self.rendered.branch,
             "renderedCommit": self.rendered.commit,
             "sourceCommit": self.rendered.source_commit,
@@ -71,6 +78,9 @@ class FleetView:
             ),
             "autoscalers": list(self.autoscalers),
         }
+        if self.rollout is not None:
+            found["rollout"] = rollout.to_doc(self.rollout)
+        return found
 
 
 def fleet(
@@ -87,6 +97,7 @@ def fleet(
     notes: Sequence[str] = (),
     reconciler: reconciler_state.ReconcilerState | None = None,
     autoscalers: Sequence[dict[str, Any]] = (),
+    rollout_state: rollout.State | None = None,
 ) -> FleetView:
     """The fleet as of `now`.
 
@@ -101,4 +112,5 @@ def fleet(
         notes=tuple(notes),
         reconciler=reconciler,
         autoscalers=tuple(autoscalers),
+        rollout=rollout_state,
     )

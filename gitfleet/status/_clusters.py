@@ -4,7 +4,9 @@ it apply and is that the current one, what drifted, what failed.
 The same words mean the same for Push and Pull clusters. `renderedCommit` (APPLIED) is a commit
 of the rendered branch: the one a push agent synced from, or, for a pull agent, which applies
 the cluster's own ref, the render that wrote the commit it applied. `current`: the folder the
-agent applied is the one the rendered branch's tip has for the cluster. `synced` (SYNCED): it is
+agent applied is the one the rendered branch's tip has for the cluster, or, for a cluster whose
+ref a progressive rollout holds back (`waiting` says for what), the one its ref has: a held
+cluster is waiting, not failing. `synced` (SYNCED): it is
 current and the agent's last sync of it had no error (every manifest applied, nothing left
 undeleted, the report readable); a cluster that applied the latest render with errors is not
 synced. A cluster whose agent refused the rendered commit it reports (`refused`: its signature
@@ -63,9 +65,13 @@ class ClusterRow:
     which it applied; "" when it did not refuse it."""
     capacity: capacity.Capacity | None = None
     """Where the capacity it reported comes from (None: it has not reported)."""
+    waiting: str = ""
+    """A rollout holds its ref back from the tip's render: what it waits for; `current` and
+    `synced` are then about the render released to it."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """`waiting` only for a cluster a rollout holds back."""
+        found: dict[str, Any] = {
             "name": self.name,
             "mode": self.mode,
             "ready": self.ready,
@@ -85,6 +91,9 @@ class ClusterRow:
             "refused": self.refused,
             "capacity": self.capacity.to_json() if self.capacity is not None else None,
         }
+        if self.waiting:
+            found["waiting"] = self.waiting
+        return found
 
 
 def _readiness(
@@ -119,7 +128,10 @@ class Applied:
     rendered_commit: str = ""
     """The rendered branch's commit whose folder it applied ("": not found)."""
     current: bool | None = None
-    """That folder is the tip's (None: its commit is not in the repository)."""
+    """That folder is the tip's, or for a cluster a rollout holds back, its ref's (None: its
+    commit is not in the repository)."""
+    waiting: str = ""
+    """What the rollout holding its ref back waits for ("": its ref has the tip's folder)."""
 
 
 def row(
@@ -133,7 +145,10 @@ def row(
 ) -> ClusterRow:
     ready, reason, message = _readiness(report, now, grace)
     if report is None:
-        return ClusterRow(name=name, mode=mode, ready=ready, reason=reason, message=message)
+        return ClusterRow(
+            name=name, mode=mode, ready=ready, reason=reason, message=message,
+            waiting=applied.waiting,
+        )  # fmt: skip
     errors = _errors(report)
     clean = not errors and report.converged is not False
     current = False if report.refused else applied.current
@@ -156,6 +171,7 @@ def row(
         errors=errors,
         refused=report.refused,
         capacity=capacity.of(report.status),
+        waiting=applied.waiting,
     )
 
 

@@ -24,14 +24,14 @@ from typing import Any
 
 import yaml
 
-from gitfleet import autoscaling, errors, inputs, source
+from gitfleet import autoscaling, errors, inputs, rollout, source
 from gitfleet import status as fleet_status
-from gitfleet.gitstore import clusterrepos, lookup, rendered, repository, status
+from gitfleet.gitstore import clusterrepos, lookup, refs, rendered, repository, status
 from gitfleet.interpreter import Interpreter
 from gitfleet.model import loaded, yamllimits
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawObject, ResourceKey
-from gitfleet.status import reconciler_state, reports
+from gitfleet.status import reconciler_state, reports, rollout_state
 
 DEFAULT_GRACE = float(loaded.FailoverSettings().heartbeat_grace_seconds)
 
@@ -66,12 +66,15 @@ def current(
     repo: repository.Repository,
     tip: rendered.Tip | None,
     found: Mapping[str, reports.ClusterReport],
+    held: Mapping[str, str | None] | None = None,
 ) -> dict[str, bool | None]:
     """Per cluster that reported, whether what it applied is the tip's render of its folder
-    (None when its commit is not in the repository)."""
+    (None when its commit is not in the repository); for a cluster in `held` (a rollout holds
+    its ref back), whether it is the folder given there (its ref's)."""
     reported = {n: r.rendered_commit for n, r in found.items() if r.rendered_commit}
     trees, known = _folders(repo, reported)
-    return {n: (trees[n] == _tip_folder(tip, n)) if known[n] else None for n in sorted(reported)}
+    wanted = {n: (held or {}).get(n, _tip_folder(tip, n)) for n in reported}
+    return {n: (trees[n] == wanted[n]) if known[n] else None for n in sorted(reported)}
 
 
 def _tip_folder(tip: rendered.Tip | None, name: str) -> str | None:
@@ -82,12 +85,15 @@ def applied(
     repo: repository.Repository,
     tip: rendered.Tip | None,
     found: Mapping[str, reports.ClusterReport],
+    waiting: Mapping[str, tuple[str | None, str]] | None = None,
 ) -> dict[str, fleet_status.Applied]:
     """Per cluster that reported, the rendered branch's commit whose folder it applied, and
     whether that folder is the tip's. A push agent reports that commit itself; a pull agent
     reports a commit of the cluster's own ref, which was written by the oldest render of the
-    same source commit that has the same folder."""
-    is_current = current(repo, tip, found)
+    same source commit that has the same folder. `waiting`: the clusters a rollout holds
+    back, with their ref's folder and what the rollout waits for."""
+    held = {n: folder for n, (folder, _) in (waiting or {}).items()}
+    is_current = current(repo, tip, found, held)
     wanted = {n: found[n].rendered_commit for n in is_current}
     tips = {tip.commit} if tip is not None else set()
     history = lookup.sources(repo, tip.commit) if tip and set(wanted.values()) - tips else []
@@ -104,10 +110,40 @@ def applied(
     for (name, commit), tree in zip(tried, written, strict=True):
         if name not in resolved and tree == trees[name]:
             resolved[name] = commit
+    why = {n: text for n, (_, text) in (waiting or {}).items()}
     return {
-        n: fleet_status.Applied(rendered_commit=resolved.get(n, ""), current=is_current[n])
-        for n in is_current
+        n: fleet_status.Applied(
+            rendered_commit=resolved.get(n, ""), current=is_current.get(n), waiting=why.get(n, "")
+        )
+        for n in sorted(set(is_current) | set(why))
     }
+
+
+def held_back(
+    repo: repository.Repository, tip: rendered.Tip | None, state: rollout.State | None
+) -> dict[str, tuple[str | None, str]]:
+    """The clusters whose ref a rollout holds back from the tip's folder: their ref's folder
+    and what their wave waits for."""
+    if tip is None or state is None:
+        return {}
+    waves = {name: w for w in state.waves for name in w.clusters}
+    found = {}
+    for name, ref in _ref_folders(repo).items():
+        if name in waves and ref != _tip_folder(tip, name):
+            wave = waves[name]
+            text = wave.waiting_for or f"wave {wave.name} ({wave.phase})"
+            found[name] = (ref, text)
+    return found
+
+
+def _ref_folders(repo: repository.Repository) -> dict[str, str | None]:
+    """The folder of each cluster's ref."""
+    commits = {
+        ref[len(rendered.CLUSTER_REFS) :]: state.commit
+        for ref, state in refs.list_refs(repo, rendered.CLUSTER_REFS).items()
+    }
+    trees, _ = _folders(repo, commits)
+    return trees
 
 
 def reports_of(repo: repository.Repository) -> dict[str, reports.ClusterReport]:
@@ -177,6 +213,7 @@ def read(
             notes += [f"status of {c} not fetched: {why}" for c, why in failed.items()]
         found = reports_of(repo)
         state, state_commit = reconciler_state.read(repo)
+        rolling = _rollout(repo, src)
         if state is None and state_commit is not None:
             ref = status.status_ref(reconciler_state.NAME)
             notes.append(f"{ref} holds no {reconciler_state.FILE} of kind {reconciler_state.KIND}")
@@ -187,7 +224,7 @@ def read(
             bindings=_bindings(repo, tip) if tip is not None else [],
             reports_by_cluster=found,
             modes=modes,
-            applied=applied(repo, tip, found),
+            applied=applied(repo, tip, found, held_back(repo, tip, rolling)),
             templates=templates,
             interp=interp,
             now=now,
@@ -195,6 +232,7 @@ def read(
             notes=notes,
             reconciler=state,
             autoscalers=_autoscalers(repo, tip, src),
+            rollout_state=rolling,
         )
     finally:
         repo.close()
@@ -219,6 +257,15 @@ def _document(data: bytes) -> Any:
         return yamllimits.load(data)
     except yaml.YAMLError:
         return None
+
+
+def _rollout(repo: repository.Repository, src: loaded.LoadedSource | None) -> rollout.State | None:
+    """The recorded rollout, while the source rendered has a `rollout` section (a state left
+    from before it was removed says nothing about the fleet)."""
+    if src is None or src.config.rollout is None:
+        return None
+    state, _ = rollout_state.read(repo)
+    return state
 
 
 def _folder(path: str) -> bool:

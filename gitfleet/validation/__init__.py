@@ -4,9 +4,10 @@
 documents), every schema error of Karmada documents (`_schema`), the checks Karmada's webhooks
 make per kind (`_propagation`, `_override`, `_cluster`, `_customization`, `_autoscaling`),
 what a member's API server would refuse in a template (`_manifest`, also `manifest_problems`
-for the render stage), checks across objects (`_references`) and warnings for fields gitfleet
-does not support yet (`_unsupported`). It never stops at the first problem. Turning errors into
-an exit code is the command line's business.
+for the render stage), checks across objects (`_references`), gitfleet.yaml's rollout waves
+against the clusters (`_rollout`) and warnings for fields gitfleet does not support yet
+(`_unsupported`). It never stops at the first problem. Turning errors into an exit code is the
+command line's business.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from gitfleet.validation import (
     _propagation,
     _references,
     _report,
+    _rollout,
     _schema,
     _unsupported,
 )
@@ -88,5 +90,5 @@ def _federated_hpas(objects: objs.ObjectSet) -> list[diagnostic.Diagnostic]:
 def validate(source: loaded.LoadedSource) -> list[diagnostic.Diagnostic]:
     """Every problem of the source, sorted by file, line and column."""
     found = _documents(source) + _per_kind(source) + _references.across(source.objects)
-    found += _manifest.check(source.objects.templates)
+    found += _manifest.check(source.objects.templates) + _rollout.check(source)
     return diagnostic.sorted_diagnostics(found)

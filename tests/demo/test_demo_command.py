@@ -49,7 +49,10 @@ def test_the_demo_tells_the_whole_story(
     assert summary["ok"] and summary["error"] is None and summary["stuck"] == []
     assert sorted(set(summary["clusters"].values())) == ["Pull", "Push"]
     steps = [s["step"] for s in summary["steps"]]
-    assert steps == ["converge", "scale", "override", "unhealthy", "moved", "released", "recovered"]
+    assert steps == [
+        "converge", "scale", "override", "unhealthy", "moved", "released", "recovered",
+        "canary", "rollout", "rolled-back",
+    ]  # fmt: skip
     failover = summary["failover"]
     down = failover["cluster"]
     assert down in failover["before"] and down not in failover["after"]
