@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 from builders import make_cluster, make_deployment, make_object, make_policy
-from e2e.test_failover_e2e import Clock
+from e2e import stepped
 from simfixture import SimFactory, make_sim_cluster_fixture
 
 from gitfleet.agent import kube, push
@@ -81,7 +81,7 @@ def _source() -> str:
 class Fleet:
     def __init__(self, remote: Path, kubeconfigs: Path, sims: dict[str, Any]) -> None:
         self.remote, self.kubeconfigs, self.sims = remote, kubeconfigs, sims
-        self.clock = Clock()
+        self.clock = stepped.Clock()
         self.log: list[events.Event] = []
         self.reconciler = self._reconciler()
         self.push = push.PushAgent(
