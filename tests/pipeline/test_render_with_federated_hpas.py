@@ -9,6 +9,7 @@ damaged file on the rendered branch restarts the autoscaler's memory instead of 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -55,18 +56,28 @@ def _pods(cluster: str, count: int, used: int) -> autoscaling.Workload:
     return autoscaling.Workload(cluster=cluster, spec_replicas=count, pods=pods)
 
 
+def _contents(changes: Mapping[str, Any]) -> dict[str, bytes]:
+    """The bytes of every file a render wrote (its changes may make them on demand)."""
+    return {p: bytes(d) for p, d in changes.items() if d is not None}
+
+
 def _previous(result: pipeline.RenderResult) -> pipeline.PreviousRender:
     files = {p: str(i) for i, p in enumerate(result.changes)}
-    contents = {p: d for p, d in result.changes.items() if d is not None}
+    contents = _contents(result.changes)
     return pipeline.read_previous("c1", files, lambda paths: {p: contents[p] for p in paths})
 
 
 def test_other_templates_are_untouched(tmp_path: Path) -> None:
     plain = pipeline.render(_load(tmp_path, "plain", _docs()))
     scaled = pipeline.render(_load(tmp_path, "scaled", _docs(make_federated_hpa())))
-    others = {p: d for p, d in plain.changes.items() if "/web.yaml" not in p and "render" not in p}
-    assert others and all(scaled.changes[p] == d for p, d in others.items())
-    web = yaml.safe_load(scaled.changes["works/m1/shop/Deployment.apps/web.yaml"] or b"")
+    written = _contents(scaled.changes)
+    others = {
+        p: d
+        for p, d in _contents(plain.changes).items()
+        if "/web.yaml" not in p and "render" not in p
+    }
+    assert others and all(written[p] == d for p, d in others.items())
+    web = yaml.safe_load(written["works/m1/shop/Deployment.apps/web.yaml"])
     assert web["metadata"]["annotations"]["gitfleet.io/federated-hpa"] == "shop/web"
     assert HPA_FILE not in scaled.changes, "nothing evaluated yet"
 
@@ -95,8 +106,8 @@ def test_a_damaged_file_starts_afresh(tmp_path: Path) -> None:
     first = pipeline.render(loaded_source)
     changes = {**first.changes, HPA_FILE: b"status: [\n"}
     files = {p: str(i) for i, p in enumerate(changes)}
-    contents = {p: d for p, d in changes.items() if d is not None}
+    contents = _contents(changes)
     previous = pipeline.read_previous("c1", files, lambda paths: {p: contents[p] for p in paths})
     result = pipeline.render(loaded_source, previous, observed=OBSERVED, measured={})
     assert result.ok
-    assert yaml.safe_load(result.changes[HPA_FILE] or b"")["status"]["desiredReplicas"] == 2
+    assert yaml.safe_load(_contents(result.changes)[HPA_FILE])["status"]["desiredReplicas"] == 2
