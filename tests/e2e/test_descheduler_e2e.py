@@ -36,8 +36,7 @@ from builders import (
 from e2e import stepped
 from simfixture import SimFactory, make_sim_cluster_fixture
 
-from gitfleet.agent import kube, push
-from gitfleet.service import events, reconciler
+from gitfleet.service import reconciler
 
 __all__ = ["make_sim_cluster_fixture"]
 
@@ -77,31 +76,8 @@ def _source() -> str:
     return yaml.safe_dump_all(docs)
 
 
-class Fleet:
-    """The remote, the reconciler and the push agent, moved one step at a time."""
-
-    def __init__(self, remote: Path, kubeconfigs: Path, sims: dict[str, Any]) -> None:
-        self.remote, self.sims, self.clock = remote, sims, stepped.Clock()
-        self.log: list[events.Event] = []
-        self.reconciler = self.start()
-        self.push = push.PushAgent(
-            push.Settings(
-                repo=str(remote), kubeconfig_dir=kubeconfigs, cache_dir=remote.parent / "push",
-                retry=kube.NO_WAIT, heartbeat=10.0,
-            ),
-            clock=self.clock,
-        )  # fmt: skip
-
-    def start(self) -> reconciler.Reconciler:
-        settings = reconciler.Settings(repo=str(self.remote), branch="main", watch=False)
-        return reconciler.Reconciler(settings, self.log.append, clock=self.clock)
-
-    def agents(self) -> None:
-        for _ in range(2):
-            results = self.push.once() or {}
-            assert all(not r.error for r in results.values()), results
-            for sim in self.sims.values():
-                sim.cluster.settle()
+class Fleet(stepped.PushFleet):
+    """The descheduler's fleet: web's replicas and its waiting pods."""
 
     def tip(self) -> tuple[str, dict[str, bytes], str]:
         return stepped.tip(self.remote)
@@ -186,8 +162,7 @@ def test_a_cluster_that_cannot_run_its_share_loses_it(
         assert "lowered by the descheduler at " in done.output, done.output
         assert "m1 cannot run 1 of 2 replicas" in done.output
 
-        fleet.reconciler.close()
-        fleet.reconciler = fleet.start()
+        fleet.restart()
         fleet.reconciler.cycle("test")
         assert fleet.tip()[0] == moved, "a restart changes nothing"
     finally:

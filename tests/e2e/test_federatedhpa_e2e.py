@@ -24,9 +24,7 @@ from builders import make_cluster, make_deployment, make_object, make_policy
 from e2e import stepped
 from simfixture import SimFactory, make_sim_cluster_fixture
 
-from gitfleet.agent import kube, push
-from gitfleet.gitstore import rendered, repository
-from gitfleet.service import events, reconciler
+from gitfleet.service import reconciler
 
 __all__ = ["make_sim_cluster_fixture"]
 
@@ -78,52 +76,15 @@ def _source() -> str:
     return yaml.safe_dump_all(docs)
 
 
-class Fleet:
-    def __init__(self, remote: Path, kubeconfigs: Path, sims: dict[str, Any]) -> None:
-        self.remote, self.kubeconfigs, self.sims = remote, kubeconfigs, sims
-        self.clock = stepped.Clock()
-        self.log: list[events.Event] = []
-        self.reconciler = self._reconciler()
-        self.push = push.PushAgent(
-            push.Settings(
-                repo=str(remote), kubeconfig_dir=kubeconfigs, cache_dir=remote.parent / "push",
-                retry=kube.NO_WAIT, heartbeat=10.0,
-            ),
-            clock=self.clock,
-        )  # fmt: skip
-
-    def _reconciler(self) -> reconciler.Reconciler:
-        settings = reconciler.Settings(repo=str(self.remote), branch="main", watch=False)
-        return reconciler.Reconciler(settings, self.log.append, clock=self.clock)
-
-    def restart(self) -> None:
-        self.reconciler.close()
-        self.reconciler = self._reconciler()
+class Fleet(stepped.PushFleet):
+    """The FederatedHPA's fleet: the load its pods report, and the replicas decided."""
 
     def load(self, cpu: str) -> None:
         for sim in self.sims.values():
             sim.cluster.set_pod_usage("shop", {"cpu": cpu}, labels={"app": "web"})
 
-    def agents(self) -> None:
-        for _ in range(2):
-            results = self.push.once() or {}
-            assert all(not r.error for r in results.values()), results
-            for sim in self.sims.values():
-                sim.cluster.settle()
-
     def tip(self) -> tuple[str, dict[str, bytes], str]:
-        repo = repository.open_repository(self.remote)
-        assert repo is not None
-        try:
-            tip = rendered.read_tip(repo, "gitfleet/rendered")
-            assert tip is not None
-            files = rendered.read_files(
-                repo, tip, lambda p: p.startswith(("works/", "autoscaling/"))
-            )
-            message = repo.run("log", "-1", "--format=%B", tip.commit)[1].decode()
-            return tip.commit, files, message
-        finally:
-            repo.close()
+        return stepped.tip(self.remote, folders=("works/", "autoscaling/"))
 
     def replicas(self) -> dict[str, int]:
         _, files, _ = self.tip()
