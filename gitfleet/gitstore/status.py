@@ -59,6 +59,13 @@ def read_status(repo: Repository, cluster: str) -> Status | None:
     return None if state is None else _read(repo, cluster, state)
 
 
+def read_file(repo: Repository, name: str, file: str) -> tuple[bytes | None, str | None]:
+    """One file of the status ref `name` and the ref's commit; (None, None) without the ref,
+    (None, commit) when the ref holds no such file."""
+    found = read_status(repo, name)
+    return (None, None) if found is None else (found.files.get(file), found.commit)
+
+
 def read_all(repo: Repository) -> dict[str, Status]:
     """Every cluster's status, by cluster name."""
     return {

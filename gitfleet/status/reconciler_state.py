@@ -220,11 +220,8 @@ def load(data: bytes) -> ReconcilerState | None:
 
 def read(repo: Repository) -> tuple[ReconcilerState | None, str | None]:
     """The state on the reconciler's status ref and that ref's commit (None, None: absent)."""
-    found = status.read_status(repo, NAME)
-    if found is None:
-        return None, None
-    data = found.files.get(FILE)
-    return (load(data) if data is not None else None), found.commit
+    data, commit = status.read_file(repo, NAME, FILE)
+    return (load(data) if data is not None else None), commit
 
 
 def write(

@@ -39,11 +39,8 @@ def load(data: bytes) -> rollout.State | None:
 
 def read(repo: Repository) -> tuple[rollout.State | None, str | None]:
     """The recorded state and its ref's commit (None, None: nothing recorded yet)."""
-    found = status.read_status(repo, NAME)
-    if found is None:
-        return None, None
-    data = found.files.get(FILE)
-    return (load(data) if data is not None else None), found.commit
+    data, commit = status.read_file(repo, NAME, FILE)
+    return (load(data) if data is not None else None), commit
 
 
 def write(
