@@ -24,6 +24,7 @@ from typing import Any
 from gitfleet import autoscaling, errors
 from gitfleet.agent import kube
 from gitfleet.interpreter import _quantity as quantity
+from gitfleet.model import labelquery
 
 log = logging.getLogger(__name__)
 
@@ -36,21 +37,7 @@ _RESOURCES = autoscaling.RESOURCES
 def _selector(obj: Mapping[str, Any]) -> str | None:
     """The workload's pod selector in the API's query syntax; None without one."""
     selector = (obj.get("spec") or {}).get("selector")
-    if not isinstance(selector, dict):
-        return None
-    parts = [f"{k}={v}" for k, v in sorted((selector.get("matchLabels") or {}).items())]
-    for expression in selector.get("matchExpressions") or []:
-        key, operator = expression.get("key", ""), expression.get("operator", "")
-        values = ",".join(expression.get("values") or [])
-        parts.append(
-            {
-                "In": f"{key} in ({values})",
-                "NotIn": f"{key} notin ({values})",
-                "Exists": key,
-                "DoesNotExist": f"!{key}",
-            }.get(operator, key)
-        )
-    return ",".join(parts) or None
+    return (labelquery.text(selector) or None) if isinstance(selector, dict) else None
 
 
 def _milli(text: Any) -> int | None:

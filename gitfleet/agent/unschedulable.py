@@ -23,7 +23,7 @@ from typing import Any
 
 from gitfleet import errors
 from gitfleet.agent import kube
-from gitfleet.model import replicas
+from gitfleet.model import labelquery, replicas
 
 log = logging.getLogger(__name__)
 
@@ -118,9 +118,9 @@ def short_of_ready(deployment: Obj) -> bool:
 
 
 def _selector(deployment: Obj) -> str:
-    """The Deployment's matchLabels as a label selector (the controller check does the rest)."""
-    labels = _at(deployment, "spec", "selector", "matchLabels") or {}
-    return ",".join(f"{k}={v}" for k, v in sorted(labels.items()))
+    """The Deployment's selector as a label selector (the controller check does the rest)."""
+    selector = _at(deployment, "spec", "selector")
+    return labelquery.text(selector) if isinstance(selector, dict) else ""
 
 
 def find(client: kube.KubeClient, deployment: Obj) -> tuple[replicas.Pending, ...]:

@@ -5,12 +5,16 @@ typed on a command line.
 
 `=` and `==` become In with one value, `!=` NotIn with one value, a bare key Exists, `!key`
 DoesNotExist, `>` and `<` Gt and Lt. Keys and values are checked against Kubernetes' label
-syntax; text that does not parse is a `ValueError` naming what was expected where.
+syntax; text that does not parse is a `ValueError` naming what was expected where. `text`
+goes the other way, for a workload's selector as written in YAML: the query an API server's
+`labelSelector` parameter takes.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from gitfleet.model import meta
 
@@ -61,3 +65,20 @@ def _requirement(found: re.Match[str]) -> meta.LabelSelectorRequirement:
         operator = "In" if found.group("set") == "in" else "NotIn"
         return meta.LabelSelectorRequirement(key=key, operator=operator, values=values)
     return meta.LabelSelectorRequirement(key=key, operator="Exists")
+
+
+def text(selector: Mapping[str, Any]) -> str:
+    """A selector's `matchLabels` (sorted) and `matchExpressions` as label selector text; ""
+    for the empty selector (everything)."""
+    labels = selector.get("matchLabels") or {}
+    parts = [f"{k}={v}" for k, v in sorted(labels.items())]
+    for expression in selector.get("matchExpressions") or []:
+        key, operator = expression.get("key", ""), expression.get("operator", "")
+        values = ",".join(expression.get("values") or [])
+        spelled = {
+            "In": f"{key} in ({values})",
+            "NotIn": f"{key} notin ({values})",
+            "DoesNotExist": f"!{key}",
+        }
+        parts.append(spelled.get(operator, key))
+    return ",".join(parts)

@@ -4,7 +4,9 @@ Aspects covered:
 - every requirement form (`=`, `==`, `!=`, `in`, `notin`, bare key, `!key`, `>`, `<`), with
   spaces and prefixed keys, matched through the one matcher YAML selectors use;
 - the empty text selects everything;
-- text that does not parse is a ValueError saying where.
+- text that does not parse is a ValueError saying where;
+- a YAML selector written as text (`labelquery.text`, the API's labelSelector query) reads
+  back to a selector that matches what the YAML one matches.
 """
 
 from __future__ import annotations
@@ -54,3 +56,23 @@ def test_requirements(text: str, matches: bool) -> None:
 def test_bad_text(text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         labelquery.parse(text)
+
+
+def test_a_yaml_selector_as_text_reads_back() -> None:
+    selector = {
+        "matchLabels": {"tier": "front", "app": "web"},
+        "matchExpressions": [
+            {"key": "example.com/team", "operator": "In", "values": ["shop", "ops"]},
+            {"key": "weight", "operator": "NotIn", "values": ["1"]},
+            {"key": "app", "operator": "Exists"},
+            {"key": "canary", "operator": "DoesNotExist"},
+        ],
+    }
+    text = labelquery.text(selector)
+    assert text == (
+        "app=web,tier=front,example.com/team in (shop,ops),weight notin (1),app,!canary"
+    )
+    parsed = labelquery.parse(text)
+    assert selectors.label_selector_matches(parsed, LABELS)
+    assert not selectors.label_selector_matches(parsed, {**LABELS, "canary": "yes"})
+    assert labelquery.text({}) == ""
