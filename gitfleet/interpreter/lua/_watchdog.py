@@ -19,7 +19,9 @@ running and sleeps until its deadline. So a call costs reading the clock and two
 thread wakes about once per time limit while calls come, and a late call ends at its deadline
 (plus the thread's wake-up) plus the longest single instruction or library call; the sandbox
 keeps those short (strings.lua, tables.lua, argument caps). lupa releases the GIL while Lua
-runs, so the thread gets to run.
+runs, so the thread gets to run; but a script calling Python helpers in a loop takes the GIL
+back at once, again and again, and the thread can wait seconds for it: sandbox.lua's helper
+calls also look at the clock (every few calls) for that case.
 
 A `Watch` is one sandbox's view: the address of its worker, the hook function to set, and the
 deadline of its running call, if any. Its lock orders a firing against a runtime restart, so the

@@ -323,8 +323,21 @@ local py = cfg.python
 local clock = 0
 
 -- Python helpers answer (true, value) or (false, message); the message is raised at the
--- script's call.
+-- script's call. Every CLOCK_EVERY helper calls, a call past its deadline stops here too: a
+-- script that calls helpers in a loop hands the GIL back and forth so fast that the watchdog
+-- thread, which needs it to fire, can wait seconds for it.
+local CLOCK_EVERY = 16
+local helper_calls = 0
+
 local function call_python(f, ...)
+  helper_calls = helper_calls + 1
+  if helper_calls >= CLOCK_EVERY then
+    helper_calls = 0
+    if not in_handler and monotonic() >= deadline then
+      remaining = -1
+      stop(cfg.time_message)
+    end
+  end
   local called, ok, value = raw_pcall(f, ...)
   if not called then called, ok, value = raw_pcall(f, cleaned(...)) end
   if not called then error("internal error: " .. tostring(ok), 3) end
