@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, SupportsBytes
+from typing import Any, Protocol, SupportsBytes
 
 from gitfleet.errors import GitfleetError
 
@@ -71,6 +71,16 @@ class Hashed:
 
     def __bytes__(self) -> bytes:
         return bytes(self.content)
+
+
+class Spliced(Protocol):
+    """Content made of a text that many files share with one span replaced (a manifest built
+    once for a group of clusters, with its cluster's label line put in): `store` writes it as
+    a small delta against the first file spliced from the same text, not whole again."""
+
+    def splice(self) -> tuple[bytes, int, int, bytes]:
+        """(shared text, start, end, what replaces `shared[start:end]`)."""
+        ...
 
 
 Content = bytes | SupportsBytes | Blob | Hashed

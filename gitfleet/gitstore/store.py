@@ -5,12 +5,17 @@ objects are unpacked into loose objects (`git unpack-objects`), many are kept as
 (`git index-pack --stdin`), the same split git makes with `fetch.unpackLimit`. Either way one
 git process checks every object's id and writes it; nothing is staged, nothing is checked out.
 Compression uses zlib's fastest level: rendered manifests are small and a repack recompresses.
+Files spliced from one shared text (`objects.Spliced`: a manifest built once for a group of
+clusters, each with its own label line) go in as deltas against the first of them, as git
+itself would pack them: a few dozen bytes each instead of the whole manifest compressed again,
+for this process to write and for git to check.
 The stream is made and handed to git a piece at a time, each object's content made when it is
 reached: a render of a million manifests is never held whole, compressed or not.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 import zlib
 from collections.abc import Iterator, Sequence
@@ -23,6 +28,7 @@ UNPACK_LIMIT = 100
 PIECE_BYTES = 1 << 20
 """About how much of the stream is handed to git at a time."""
 _TYPES = {objects.COMMIT: 1, objects.TREE: 2, objects.BLOB: 3}
+_OFS_DELTA = 6
 
 
 def object_format(repo: Repository) -> objects.Format:
@@ -32,8 +38,8 @@ def object_format(repo: Repository) -> objects.Format:
     return objects.FORMATS.get(name, objects.SHA1)
 
 
-def _header(kind: str, size: int) -> bytes:
-    byte = (_TYPES[kind] << 4) | (size & 0x0F)
+def _header(code: int, size: int) -> bytes:
+    byte = (code << 4) | (size & 0x0F)
     size >>= 4
     out = bytearray()
     while size:
@@ -49,25 +55,126 @@ _LOOKAHEAD = 262
 
 
 def _deflated(data: bytes) -> bytes:
-    """`data` at zlib's fastest level, with a window just large enough to reach across it:
-    it compresses as well as the default 32 KiB window, without setting that window up and
-    clearing it for every small object (most of the time a render spends compressing)."""
+    """`data` at zlib's fastest level, with a window just large enough to reach across it and
+    a hash table sized to match: it compresses as well as the defaults (32 KiB window, 64 KiB
+    table) without setting those up and clearing them for every small object, which is most
+    of what compressing a render's many small objects costs."""
     window = min(15, max(9, (len(data) + _LOOKAHEAD).bit_length()))
-    packer = zlib.compressobj(1, zlib.DEFLATED, window)
+    packer = zlib.compressobj(1, zlib.DEFLATED, window, max(1, window - 7))
     return packer.compress(data) + packer.flush()
 
 
+def _size(n: int) -> bytes:
+    """A delta's source or target size: 7 bits a byte, lowest first."""
+    out = bytearray()
+    while n > 0x7F:
+        out.append(0x80 | (n & 0x7F))
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def _copy(offset: int, size: int) -> bytes:
+    """Delta instructions copying `size` bytes of the base from `offset`."""
+    out = bytearray()
+    while size:
+        step = min(size, _MAX_COPY)
+        command, operands = 0x80, bytearray()
+        for i in range(4):
+            if byte := (offset >> (8 * i)) & 0xFF:
+                command |= 1 << i
+                operands.append(byte)
+        for i in range(3):
+            if byte := (step >> (8 * i)) & 0xFF:
+                command |= 0x10 << i
+                operands.append(byte)
+        out += bytes([command]) + operands
+        offset, size = offset + step, size - step
+    return bytes(out)
+
+
+def _insert(data: bytes) -> bytes:
+    """Delta instructions adding `data` (at most 127 bytes an instruction)."""
+    return b"".join(
+        bytes([len(data[at : at + 127])]) + data[at : at + 127] for at in range(0, len(data), 127)
+    )
+
+
+def _distance(n: int) -> bytes:
+    """How far back an offset delta's base starts, as a pack encodes it."""
+    out = [n & 0x7F]
+    n >>= 7
+    while n:
+        n -= 1
+        out.append(0x80 | (n & 0x7F))
+        n >>= 7
+    return bytes(reversed(out))
+
+
+_MAX_COPY = 0xFFFFFF
+"""The most one copy instruction of a delta holds."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Base:
+    """The first object spliced from a shared text: where it is in the pack, which span of
+    the text was replaced, and what every delta against it holds but the new span: its size,
+    the copy of what precedes the span, the copy of what follows it."""
+
+    offset: int
+    start: int
+    cut: int
+    """Where the replaced span of the shared text ends."""
+    source: bytes
+    before: bytes
+    after: bytes
+
+    @classmethod
+    def of(cls, offset: int, shared: bytes, start: int, cut: int, middle: bytes) -> _Base:
+        size = len(shared) - (cut - start) + len(middle)
+        end = start + len(middle)
+        return cls(offset, start, cut, _size(size), _copy(0, start), _copy(end, size - end))
+
+
+_STORED = zlib.compressobj(0, zlib.DEFLATED, 9, 1)
+"""A zlib stream that stores what it is given: copied for each delta."""
+
+
+def _entry(item: objects.GitObject, at: int, bases: dict[bytes, _Base]) -> bytes:
+    """The pack entry of `item` at offset `at`: a delta against the first object spliced from
+    the same shared text, or the object whole (then, if spliced, that first object). A delta
+    is a few dozen bytes, mostly the new span: stored, not compressed."""
+    splice = getattr(item.content, "splice", None)
+    if splice is None:
+        data = item.data
+        return _header(_TYPES[item.kind], len(data)) + _deflated(data)
+    shared, start, cut, middle = splice()
+    base = bases.get(shared)
+    if base is None or base.start != start or base.cut != cut:
+        if base is None:
+            bases[shared] = _Base.of(at, shared, start, cut, middle)
+        data = shared[:start] + middle + shared[cut:]
+        return _header(_TYPES[item.kind], len(data)) + _deflated(data)
+    size = len(shared) - (cut - start) + len(middle)
+    delta = b"".join((base.source, _size(size), base.before, _insert(middle), base.after))
+    packer = _STORED.copy()
+    packed = packer.compress(delta) + packer.flush()
+    return _header(_OFS_DELTA, len(delta)) + _distance(at - base.offset) + packed
+
+
 def pack_stream(items: Sequence[objects.GitObject], fmt: objects.Format) -> Iterator[bytes]:
-    """A version 2 pack holding `items` whole (no deltas), with its trailing checksum, in
-    pieces of about `PIECE_BYTES`."""
+    """A version 2 pack holding `items` (each whole, or a delta against an earlier one spliced
+    from the same shared text: `objects.Spliced`), with its trailing checksum, in pieces of
+    about `PIECE_BYTES`."""
     h = fmt.hasher()
     parts = [b"PACK", struct.pack(">II", 2, len(items))]
-    size = 0
+    at = size = 12
+    bases: dict[bytes, _Base] = {}
     for item in items:
-        data = item.data
-        packed = _deflated(data)
-        parts += [_header(item.kind, len(data)), packed]
-        size += len(packed)
+        entry = _entry(item, at, bases)
+        parts.append(entry)
+        at += len(entry)
+        size += len(entry)
         if size >= PIECE_BYTES:
             piece = b"".join(parts)
             h.update(piece)

@@ -337,6 +337,12 @@ class ClusterManifest:
     def __bytes__(self) -> bytes:
         return self.shared.replace(_PLACEHOLDER_LINE, self.line)
 
+    def splice(self) -> tuple[bytes, int, int, bytes]:
+        """The shared build, where its placeholder line is, and the line that replaces it: how
+        the manifests of a group differ (the object store keeps one whole, deltas for the rest)."""
+        start = self.shared.find(_PLACEHOLDER_LINE)
+        return self.shared, start, start + len(_PLACEHOLDER_LINE), self.line
+
     def __len__(self) -> int:
         return len(self.shared) - len(_PLACEHOLDER_LINE) + len(self.line)
 

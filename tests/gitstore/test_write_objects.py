@@ -13,11 +13,17 @@ Aspects covered:
 - SHA-256 repositories get SHA-256 ids;
 - a few objects become loose objects, many become one pack; git verifies both (fsck);
   objects of every size, up to over one piece of the stream, read back whole;
+- files spliced from one shared text (a manifest and its cluster's label line) are stored as
+  deltas against the first of them, and read back whole: the span at the start, at the end,
+  longer than one insert instruction, empty, other spans of the same text, texts larger
+  than one copy's two-byte size and bases further back than 64 KiB;
 - commit objects carry their trailers as git itself parses them.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import random
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -197,6 +203,52 @@ def test_objects_of_every_size_read_back_whole(tmp_path: Path) -> None:
             capture_output=True, check=True,
         ).stdout  # fmt: skip
         assert found == files[f"f{n}"]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Spliced:
+    shared: bytes
+    start: int
+    cut: int
+    middle: bytes
+
+    def __bytes__(self) -> bytes:
+        return self.shared[: self.start] + self.middle + self.shared[self.cut :]
+
+    def splice(self) -> tuple[bytes, int, int, bytes]:
+        return self.shared, self.start, self.cut, self.middle
+
+
+def test_spliced_files_are_stored_as_deltas_and_read_back_whole(tmp_path: Path) -> None:
+    repo = _bare(tmp_path)
+    text = b"".join(b"line %d of a manifest\n" % i for i in range(40))
+    large = random.Random(7).randbytes(200_000)
+    spans = {
+        "middle": (text, 100, 140),
+        "start": (text, 0, 30),
+        "end": (text, len(text) - 25, len(text)),
+        "large": (large, 150_000, 150_010),
+    }
+    files: dict[str, objects.Content] = {}
+    for name, (shared, start, cut) in spans.items():
+        for i in range(60):
+            middle = b"cluster-%d" % i if i % 3 else b"c%d-" % i * 40
+            files[f"{name}/c{i}"] = _Spliced(shared, start, cut, middle if i != 7 else b"")
+    files["other/span"] = _Spliced(text, 5, 9, b"another span")
+    files["other/plain"] = b"not spliced\n"
+    built = objects.build_tree(files)
+    store.write(repo, built.objects, objects.SHA1)
+    _git(repo.git_dir, "fsck", "--strict", "--no-dangling")
+    listed = _git(repo.git_dir, "ls-tree", "-r", "--name-only", built.id).splitlines()
+    assert listed == sorted(files)
+    for path, content in files.items():
+        found = subprocess.run(
+            ["git", "cat-file", "blob", f"{built.id}:{path}"], cwd=repo.git_dir,
+            capture_output=True, check=True,
+        ).stdout  # fmt: skip
+        assert found == bytes(content), path
+    (pack,) = (repo.git_dir / "objects" / "pack").glob("*.pack")
+    assert pack.stat().st_size < 2 * len(large), "each large file but one a delta, not a copy"
 
 
 def test_commit_trailers_as_git_reads_them(tmp_path: Path) -> None:
