@@ -16,6 +16,7 @@ reached: a render of a million manifests is never held whole, compressed or not.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import struct
 import zlib
 from collections.abc import Iterator, Sequence
@@ -38,6 +39,7 @@ def object_format(repo: Repository) -> objects.Format:
     return objects.FORMATS.get(name, objects.SHA1)
 
 
+@functools.lru_cache(maxsize=4096)
 def _header(code: int, size: int) -> bytes:
     byte = (code << 4) | (size & 0x0F)
     size >>= 4
@@ -95,6 +97,8 @@ def _copy(offset: int, size: int) -> bytes:
 
 def _insert(data: bytes) -> bytes:
     """Delta instructions adding `data` (at most 127 bytes an instruction)."""
+    if len(data) <= 127:
+        return bytes((len(data),)) + data if data else b""
     return b"".join(
         bytes([len(data[at : at + 127])]) + data[at : at + 127] for at in range(0, len(data), 127)
     )
@@ -125,7 +129,9 @@ class _Base:
     start: int
     cut: int
     """Where the replaced span of the shared text ends."""
+    size: int
     source: bytes
+    """Its size as a delta states it (also a delta's own size when it is the same)."""
     before: bytes
     after: bytes
 
@@ -133,7 +139,8 @@ class _Base:
     def of(cls, offset: int, shared: bytes, start: int, cut: int, middle: bytes) -> _Base:
         size = len(shared) - (cut - start) + len(middle)
         end = start + len(middle)
-        return cls(offset, start, cut, _size(size), _copy(0, start), _copy(end, size - end))
+        before, after = _copy(0, start), _copy(end, size - end)
+        return cls(offset, start, cut, size, _size(size), before, after)
 
 
 _STORED = zlib.compressobj(0, zlib.DEFLATED, 9, 1)
@@ -156,7 +163,8 @@ def _entry(item: objects.GitObject, at: int, bases: dict[bytes, _Base]) -> bytes
         data = shared[:start] + middle + shared[cut:]
         return _header(_TYPES[item.kind], len(data)) + _deflated(data)
     size = len(shared) - (cut - start) + len(middle)
-    delta = b"".join((base.source, _size(size), base.before, _insert(middle), base.after))
+    target = base.source if size == base.size else _size(size)
+    delta = b"".join((base.source, target, base.before, _insert(middle), base.after))
     packer = _STORED.copy()
     packed = packer.compress(delta) + packer.flush()
     return _header(_OFS_DELTA, len(delta)) + _distance(at - base.offset) + packed
