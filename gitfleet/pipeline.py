@@ -904,8 +904,8 @@ def _result(
     fmt = gitstore_objects.FORMATS.get(
         previous.object_format if previous else "sha1", gitstore_objects.SHA1
     )
-    blob = gitstore_objects.BLOB
-    written = {p: fmt.object_id(blob, bytes(d)) for p, d in tree.files.items()}
+    ids = gitstore_objects.BlobIds(fmt)
+    written = {p: ids.of(d) for p, d in tree.files.items()}
     paths = tree.paths
     removed = [p for p in old if p not in paths]
     changed = previous is None or len(paths) != len(old) or bool(removed)

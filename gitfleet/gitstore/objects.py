@@ -83,6 +83,33 @@ class Spliced(Protocol):
         ...
 
 
+class BlobIds:
+    """Blob ids of the files of one render. A file spliced from a shared text is hashed from
+    a saved state of what precedes its span (the blob header and the text up to the span),
+    so that the part the files share is hashed once, not once a cluster."""
+
+    def __init__(self, fmt: Format) -> None:
+        self._fmt = fmt
+        self._prefixes: dict[tuple[bytes, int, int], Any] = {}
+
+    def of(self, content: bytes | SupportsBytes) -> str:
+        splice = getattr(content, "splice", None)
+        if splice is None:
+            return self._fmt.object_id(BLOB, bytes(content))
+        shared, start, cut, middle = splice()
+        size = len(shared) - (cut - start) + len(middle)
+        key = (shared, start, size)
+        prefix = self._prefixes.get(key)
+        if prefix is None:
+            prefix = self._prefixes[key] = self._fmt.hasher()
+            prefix.update(b"blob %d\0" % size)
+            prefix.update(shared[:start])
+        h = prefix.copy()
+        h.update(middle)
+        h.update(memoryview(shared)[cut:])
+        return str(h.hexdigest())
+
+
 Content = bytes | SupportsBytes | Blob | Hashed
 """A file of a tree to build: new bytes, a value that makes them when asked (`bytes(value)`),
 new content with its id, or an existing blob. A render gives many clusters files that differ

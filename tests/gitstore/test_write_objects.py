@@ -13,10 +13,11 @@ Aspects covered:
 - SHA-256 repositories get SHA-256 ids;
 - a few objects become loose objects, many become one pack; git verifies both (fsck);
   objects of every size, up to over one piece of the stream, read back whole;
-- files spliced from one shared text (a manifest and its cluster's label line) are stored as
-  deltas against the first of them, and read back whole: the span at the start, at the end,
-  longer than one insert instruction, empty, other spans of the same text, texts larger
-  than one copy's two-byte size and bases further back than 64 KiB;
+- files spliced from one shared text (a manifest and its cluster's label line) get the ids
+  git gives them and are stored as deltas against the first of them, and read back whole:
+  the span at the start, at the end, longer than one insert instruction, empty, other spans
+  of the same text, texts larger than one copy's two-byte size and bases further back than
+  64 KiB;
 - commit objects carry their trailers as git itself parses them.
 """
 
@@ -236,7 +237,8 @@ def test_spliced_files_are_stored_as_deltas_and_read_back_whole(tmp_path: Path) 
             files[f"{name}/c{i}"] = _Spliced(shared, start, cut, middle if i != 7 else b"")
     files["other/span"] = _Spliced(text, 5, 9, b"another span")
     files["other/plain"] = b"not spliced\n"
-    built = objects.build_tree(files)
+    ids = objects.BlobIds(objects.SHA1)
+    built = objects.build_tree({p: objects.Hashed(ids.of(c), c) for p, c in files.items()})
     store.write(repo, built.objects, objects.SHA1)
     _git(repo.git_dir, "fsck", "--strict", "--no-dangling")
     listed = _git(repo.git_dir, "ls-tree", "-r", "--name-only", built.id).splitlines()
