@@ -156,7 +156,9 @@ def _value(value: Any, head: str, pad: str, out: list[str]) -> None:
     """Write `value` after `head` (a line start ending in `key:` or `-`); `pad` is the
     indentation of that key or dash."""
     kind = type(value)
-    if kind is str:
+    if kind is int:
+        out.append(f"{head} {value}\n")
+    elif kind is str:
         if "\n" not in value:
             out.append(f"{head} {scalar_text(value)}\n")
         else:
@@ -183,13 +185,22 @@ def _value(value: Any, head: str, pad: str, out: list[str]) -> None:
         out.append(f"{head} {_scalar(value)}\n")
 
 
+_HEADS: dict[tuple[str, str], str] = {}
+"""Line starts by key and indentation (memoised: the same keys start most lines of a render)."""
+
+
 def _head(key: Any, pad: str) -> str:
     if type(key) is not str:
         raise TypeError(f"cannot write key {key!r}: JSON object keys are strings")
+    found = _HEADS.get((key, pad))
+    if found is not None:
+        return found
     text = scalar_text(key) if "\n" not in key else quoted(key)
-    if len(text) > _MAX_SIMPLE_KEY:
-        return f"{pad}? {text}\n{pad}:"
-    return f"{pad}{text}:"
+    found = f"{pad}? {text}\n{pad}:" if len(text) > _MAX_SIMPLE_KEY else f"{pad}{text}:"
+    if len(_HEADS) >= _TEXTS_LIMIT:
+        _HEADS.clear()
+    _HEADS[key, pad] = found
+    return found
 
 
 def _mapping(mapping: Mapping[str, Any], pad: str, out: list[str], lead: str = "") -> None:
