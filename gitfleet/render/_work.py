@@ -326,25 +326,45 @@ def _revises(template: ResourceTemplate, spec: work.ResourceBindingSpec, ctx: Co
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class ClusterManifest:
-    """A manifest built with the placeholder cluster label, as one cluster receives it: its
-    bytes are made when asked for (`bytes(manifest)`)."""
+class SharedBuild:
+    """A manifest built once for a group of clusters, with the placeholder cluster label: where
+    the placeholder's line is, and how long a cluster's line may be before the manifest is
+    over the size limit."""
 
-    shared: bytes
+    text: bytes
+    start: int
+    room: int
+
+    @classmethod
+    def of(cls, built: bytes) -> SharedBuild | None:
+        """None when the placeholder's line cannot be told apart in `built`."""
+        if built.count(_PLACEHOLDER_LINE) != 1:
+            return None
+        room = MAX_MANIFEST_BYTES - (len(built) - len(_PLACEHOLDER_LINE))
+        return cls(built, built.find(_PLACEHOLDER_LINE), room)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClusterManifest:
+    """A shared build as one cluster receives it: its bytes are made when asked for
+    (`bytes(manifest)`)."""
+
+    build: SharedBuild
     line: bytes
     """The cluster's label line, in place of the placeholder's."""
 
     def __bytes__(self) -> bytes:
-        return self.shared.replace(_PLACEHOLDER_LINE, self.line)
+        text, start = self.build.text, self.build.start
+        return text[:start] + self.line + text[start + len(_PLACEHOLDER_LINE) :]
 
     def splice(self) -> tuple[bytes, int, int, bytes]:
         """The shared build, where its placeholder line is, and the line that replaces it: how
         the manifests of a group differ (the object store keeps one whole, deltas for the rest)."""
-        start = self.shared.find(_PLACEHOLDER_LINE)
-        return self.shared, start, start + len(_PLACEHOLDER_LINE), self.line
+        start = self.build.start
+        return self.build.text, start, start + len(_PLACEHOLDER_LINE), self.line
 
     def __len__(self) -> int:
-        return len(self.shared) - len(_PLACEHOLDER_LINE) + len(self.line)
+        return len(self.build.text) - len(_PLACEHOLDER_LINE) + len(self.line)
 
 
 Data = bytes | ClusterManifest
@@ -356,10 +376,11 @@ def _label_line(name: str) -> bytes:
     return f"\n    {CLUSTER_LABEL}: {_yaml.scalar_text(name)}\n".encode()
 
 
-def _for_cluster(shared: bytes, name: str) -> ClusterManifest:
-    """A manifest built with the placeholder cluster label, for cluster `name`."""
-    manifest = ClusterManifest(shared, _label_line(name))
-    _limited(len(manifest))
+def _for_cluster(build: SharedBuild, name: str) -> ClusterManifest:
+    """A shared build for cluster `name`."""
+    manifest = ClusterManifest(build, _label_line(name))
+    if len(manifest.line) > build.room:
+        _limited(len(manifest))
     return manifest
 
 
@@ -383,14 +404,14 @@ class NamespaceBuilds:
 
     def __init__(self, ctx: Context) -> None:
         self._ctx = ctx
-        self._built: dict[Hashable, bytes | None] = {}
+        self._built: dict[Hashable, SharedBuild | None] = {}
 
     def manifest(self, template: ResourceTemplate, member: cluster.Cluster) -> Data:
         """`namespace_manifest` of `template` for `member`; raises what refuses it."""
         key = (template.key, self._ctx.group(member))
         if key not in self._built:
             built = namespace_manifest(template, member, self._ctx, _PLACEHOLDER)
-            self._built[key] = built if built.count(_PLACEHOLDER_LINE) == 1 else None
+            self._built[key] = SharedBuild.of(built)
         found = self._built[key]
         if found is None:
             return namespace_manifest(template, member, self._ctx)
@@ -441,7 +462,7 @@ def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -
         refusal = Refusal(_origin_of(template, error), resource, "", _message(error))
         return Output({}, tuple(paths.values()), (refusal,), names)
     revises = _revises(template, binding.spec, ctx)
-    shared: dict[Hashable, bytes | None] = {}
+    shared: dict[Hashable, SharedBuild | None] = {}
     """Builds with the placeholder label, by what makes them differ (None: the placeholder
     cannot be told apart in the build, which is made for each cluster instead)."""
     for target in targets:
@@ -464,7 +485,7 @@ def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -
             if key not in shared:
                 doc = _customized(template, binding, target, member, completions, ctx)
                 built = _finish(doc, binding, _PLACEHOLDER, template.origin.path)
-                shared[key] = built if built.count(_PLACEHOLDER_LINE) == 1 else None
+                shared[key] = SharedBuild.of(built)
             found = shared[key]
             if found is not None:
                 files[path] = _for_cluster(found, target.name)
