@@ -20,8 +20,7 @@ import time
 from pathlib import Path
 
 from bench.bench_render import _git, generate
-from gitfleet import pipeline, preview, source
-from gitfleet.cli import main as main_module
+from gitfleet import collector, pipeline, preview, source
 from gitfleet.cli import render as render_command
 from gitfleet.preview import markdown
 
@@ -36,7 +35,7 @@ def _preview(repo: Path) -> tuple[float, preview.result.Preview]:
 
 
 def main() -> None:
-    main_module.tune_collector()  # as `gitfleet` sets the process up
+    collector.tune()  # as `gitfleet` sets the process up
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "source"
         print("fleet: 1000 templates x 50 clusters")

@@ -3,14 +3,13 @@ pay for the kubernetes client that the agents need."""
 
 from __future__ import annotations
 
-import gc
 import importlib
 import importlib.util
 import sys
 
 import click
 
-from gitfleet import __version__
+from gitfleet import __version__, collector
 from gitfleet.cli import suggest
 
 COMMANDS = {
@@ -55,22 +54,6 @@ def cli() -> None:
     """gitfleet: Karmada's multi-cluster placement, as GitOps."""
 
 
-YOUNG_COLLECTION_THRESHOLD = 50_000
-"""Allocations between two collections of the youngest generation (CPython's default: 700).
-
-A render allocates hundreds of thousands of short-lived, acyclic objects (paths, documents,
-bindings) that reference counting frees; at the default, the cycle collector scans them over
-and over, and now and then a full collection walks every cached object of a long-running
-reconciler in the middle of a render. Fewer young collections leave that work undone, for no
-more memory than the objects alive between two of them."""
-
-
-def tune_collector() -> None:
-    """The cycle collector's settings for gitfleet's commands (see the threshold)."""
-    _, middle, old = gc.get_threshold()
-    gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, middle, old)
-
-
 def main() -> None:
-    tune_collector()
+    collector.tune()
     sys.exit(cli.main(standalone_mode=True))

@@ -36,7 +36,7 @@ from typing import Any
 
 import click
 
-from gitfleet import __version__, inputs, pipeline, source
+from gitfleet import __version__, collector, inputs, pipeline, source
 from gitfleet.cli import options
 from gitfleet.cli import output as out
 from gitfleet.errors import GitfleetError, InputError, RefConflictError, UsageError
@@ -94,27 +94,28 @@ def run(
             foreign = rendered.foreign_refs(repo, found.branch)
             if foreign and not new_history:
                 raise rendered.history_error(foreign)
-        result = pipeline.render(loaded, found.previous, found.status, full=full, now=found.now)
-        if not result.ok:
-            return Outcome(result, found.branch, None, False, out_dir)
-        if out_dir is not None:
-            folder.write(out_dir, _materialise(repo, result.files))
-            return Outcome(result, None, None, result.changed, out_dir)
-        assert repo is not None and loaded.revision is not None
-        published = rendered.publish(
-            repo,
-            found.branch,
-            changes=result.changes,
-            expected=found.tip.commit if found.tip else None,
-            source_commit=loaded.revision,
-            version=__version__,
-            tip=found.tip,
-            new_history=new_history,
-            signer=signing.Signer(Path(signing_key)) if signing_key else None,
-            hold_clusters=loaded.config.rollout is not None,
-        )
-        replaced = tuple(foreign)
-        return Outcome(result, found.branch, published.commit, published.created, None, replaced)
+        with collector.paused():
+            result = pipeline.render(loaded, found.previous, found.status, full=full, now=found.now)
+            if not result.ok:
+                return Outcome(result, found.branch, None, False, out_dir)
+            if out_dir is not None:
+                folder.write(out_dir, _materialise(repo, result.files))
+                return Outcome(result, None, None, result.changed, out_dir)
+            assert repo is not None and loaded.revision is not None
+            published = rendered.publish(
+                repo,
+                found.branch,
+                changes=result.changes,
+                expected=found.tip.commit if found.tip else None,
+                source_commit=loaded.revision,
+                version=__version__,
+                tip=found.tip,
+                new_history=new_history,
+                signer=signing.Signer(Path(signing_key)) if signing_key else None,
+                hold_clusters=loaded.config.rollout is not None,
+            )
+            commit, created = published.commit, published.created
+            return Outcome(result, found.branch, commit, created, None, tuple(foreign))
     finally:
         if repo is not None:
             repo.close()

@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
-from gitfleet import __version__, failover, inputs, pipeline, source
+from gitfleet import __version__, collector, failover, inputs, pipeline, source
 from gitfleet import render as rendering
 from gitfleet.errors import ForeignHistoryError, GitfleetError, InputError, RefConflictError
 from gitfleet.gitstore import refs, rendered, repository, signing
@@ -312,7 +312,7 @@ class Reconciler:
             if self.wake.stopped:
                 return self._abandon(commit)
             self._emit("rendering", commit, branch=self._branch, onto=tip.commit if tip else None)
-            with _timed(timings, "render"):
+            with _timed(timings, "render"), collector.paused():
                 result = pipeline.render(
                     loaded_source,
                     found.previous,
@@ -327,7 +327,8 @@ class Reconciler:
             if self.wake.stopped:
                 return self._abandon(commit)
             try:
-                publication = self._publish(commit, tip, result, timings)
+                with collector.paused():
+                    publication = self._publish(commit, tip, result, timings)
             except RefConflictError as error:
                 self._emit("conflict", commit, branch=self._branch, error=str(error))
                 self.target.refresh()

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import Invoke
 
-from gitfleet.cli import main
+from gitfleet import collector
 
 SCRIPT = Path(sysconfig.get_path("scripts")) / "gitfleet"
 """The entry point pip installed, as a user's shell runs it."""
@@ -34,7 +34,7 @@ def test_the_command_runs_with_fewer_young_collections() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split()[-1] == str(main.YOUNG_COLLECTION_THRESHOLD)
+    assert done.stdout.split()[-1] == str(collector.YOUNG_COLLECTION_THRESHOLD)
 
 
 @pytest.mark.parametrize(
