@@ -149,11 +149,6 @@ def check_path(path: str) -> None:
         _check_name(path, name)
 
 
-def _entry_order(name: str, is_folder: bool) -> bytes:
-    """Git orders tree entries by name, with a folder's name compared as if it ended in `/`."""
-    return name.encode() + (b"/" if is_folder else b"")
-
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class Folder:
     """One folder of a tree: the entries a change starts from when it recomputes the folder."""
@@ -265,6 +260,20 @@ class _Layout:
                 child = parent
 
 
+def _tree_data(files: Mapping[str, str], folders: Mapping[str, str]) -> bytes:
+    """A tree object's content: its files' and sub-folders' entries in git's order, by name,
+    with a folder's name compared as if it ended in `/`."""
+    rows = []
+    for name, oid in files.items():
+        encoded = name.encode()
+        rows.append((encoded, b"%s %s\0%s" % (FILE_MODE, encoded, bytes.fromhex(oid))))
+    for name, oid in folders.items():
+        encoded = name.encode()
+        rows.append((encoded + b"/", b"%s %s\0%s" % (TREE_MODE, encoded, bytes.fromhex(oid))))
+    rows.sort()
+    return b"".join(row for _, row in rows)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Built:
     root: str
@@ -321,12 +330,7 @@ def _build(
         if path and not files and not subs:
             recomputed[path] = _EMPTY
             return None
-        entries = [(_entry_order(n, False), FILE_MODE, n.encode(), i) for n, i in files.items()]
-        entries += [(_entry_order(n, True), TREE_MODE, n.encode(), i) for n, i in subs.items()]
-        entries.sort()
-        data = b"".join(
-            b"%s %s\0%s" % (mode, name, bytes.fromhex(oid)) for _, mode, name, oid in entries
-        )
+        data = _tree_data(files, subs)
         oid = fmt.object_id(TREE, data)
         made.setdefault(oid, GitObject(TREE, data, oid))
         folders[path] = oid
@@ -439,8 +443,7 @@ def apply_changes(base: Base, changes: Mapping[str, Content | None], fmt: Format
 
 def tree_object(entries: Iterable[tuple[str, str]], fmt: Format = SHA1) -> GitObject:
     """A tree of sub-folders only, from (name, tree id) pairs (for wrapping a subtree)."""
-    items = sorted(entries, key=lambda e: _entry_order(e[0], True))
-    data = b"".join(b"%s %s\0%s" % (TREE_MODE, n.encode(), bytes.fromhex(i)) for n, i in items)
+    data = _tree_data({}, dict(entries))
     return GitObject(TREE, data, fmt.object_id(TREE, data))
 
 
