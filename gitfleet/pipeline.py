@@ -609,13 +609,13 @@ def _cluster_changes(
         (p, "added" if p not in old else "changed") for p, i in written.items() if old.get(p) != i
     ]
     moves += [(p, "removed") for p in removed]
-    for path, what in sorted(moves):
+    for path, what in moves:
         top, name, relative = [*path.split("/", 2), "", ""][:3]
         if top != "works" or not relative or relative == "kustomization.yaml":
             continue
         found.setdefault(name, {"added": [], "changed": [], "removed": []})[what].append(relative)
     return {
-        name: ClusterChanges(tuple(c["added"]), tuple(c["changed"]), tuple(c["removed"]))
+        name: ClusterChanges(*(tuple(sorted(c[what])) for what in ("added", "changed", "removed")))
         for name, c in sorted(found.items())
     }
 
