@@ -325,6 +325,28 @@ def _build(
     raise TypeError("publish takes either files or changes")
 
 
+def _receive_blobs(
+    repo: Repository, changes: Mapping[str, objects.Content | None] | None, fmt: objects.Format
+) -> store.Incoming | None:
+    """Many changes: every blob they bring (but those already stored, `objects.Blob`) goes to
+    git at once, to be checked while the trees are built (None: too few to be worth it, they
+    go with the trees)."""
+    if changes is None or len(changes) < store.UNPACK_LIMIT:
+        return None
+    found: dict[str, objects.GitObject] = {}
+    for content in changes.values():
+        if content is None or isinstance(content, objects.Blob):
+            continue
+        if isinstance(content, objects.Hashed):
+            oid, data = content.id, content.content
+        else:
+            oid, data = fmt.object_id(objects.BLOB, bytes(content)), content
+        found[oid] = objects.GitObject(objects.BLOB, data, oid)
+    if len(found) < store.UNPACK_LIMIT:
+        return None
+    return store.receive(repo, list(found.values()), fmt)
+
+
 def publish(
     repo: Repository,
     branch: str,
@@ -376,9 +398,18 @@ def publish(
     if foreign and not new_history:
         raise history_error(foreign)
     parent = tip if tip is not None and tip.is_render else None
-    built, after, known = _build(parent, files, changes, fmt)
+    incoming = _receive_blobs(repo, changes, fmt)
+    try:
+        built, after, known = _build(parent, files, changes, fmt)
+    except BaseException:
+        if incoming is not None:
+            incoming.drop()
+        raise
     who = author or committer(repo)
     new_objects = built.missing(known)
+    if incoming is not None:
+        incoming.keep()
+        new_objects = [o for o in new_objects if o.kind != objects.BLOB]
     moves: list[refs.Move] = []
     created = parent is None or parent.tree != built.id
     trailers = [(SOURCE_TRAILER, source_commit), (RENDER_TRAILER, version)]

@@ -64,6 +64,22 @@ def find_git_dir(path: Path) -> Path | None:
     return path if _is_git_dir(path) else None
 
 
+class Running:
+    """A git process under way, its input written (or to be written by `finish`). It holds
+    gitpython's handle too: dropping that handle ends the process."""
+
+    def __init__(self, handle: git.cmd.Git.AutoInterrupt, stdin: bytes | None) -> None:
+        self._handle = handle
+        self._stdin = stdin
+
+    def finish(self) -> tuple[int, bytes, bytes]:
+        """Wait for git to end: (exit code, stdout, stderr)."""
+        proc = self._handle.proc
+        assert proc is not None
+        out, err = proc.communicate(self._stdin)
+        return proc.returncode, out, err
+
+
 class Repository:
     """One repository's object database, read through gitpython's git command wrapper."""
 
@@ -94,6 +110,16 @@ class Repository:
         """Run `git ARGS` (with `env` added to the environment); returns (exit code, stdout,
         stderr). `stdin` given in pieces is written a piece at a time, all of it before any
         output is read: only for commands that answer once their input has ended."""
+        return self.start(*args, stdin=stdin, env=env).finish()
+
+    def start(
+        self,
+        *args: str,
+        stdin: bytes | Iterable[bytes] | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> Running:
+        """`run`, returning once `stdin` given in pieces is written: git may still be at work
+        when the caller goes on (`Running.finish` waits for it)."""
         try:
             process = self._repo.git.execute(
                 ["git", *args],
@@ -103,19 +129,19 @@ class Repository:
             )
         except git.GitCommandNotFound as exc:
             raise self.fail("cannot run git: is it installed?") from exc
-        proc = process.proc
-        assert proc is not None
         if stdin is None or isinstance(stdin, bytes):
-            out, err = proc.communicate(stdin)
-            return proc.returncode, out, err
-        assert proc.stdin is not None
+            return Running(process, stdin)
+        proc = process.proc
+        assert proc is not None and proc.stdin is not None
         try:
             for piece in stdin:
                 proc.stdin.write(piece)
         except BrokenPipeError:
             pass  # git stopped reading: it says why on stderr
-        out, err = proc.communicate()
-        return proc.returncode, out, err
+        except BaseException:
+            Running(process, None).finish()
+            raise
+        return Running(process, None)
 
     def commit_of(self, rev: str) -> str | None:
         """The commit `rev` names (branch, tag, sha, `HEAD~2`, ...), None if it names none."""

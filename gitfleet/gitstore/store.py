@@ -8,7 +8,9 @@ Compression uses zlib's fastest level: rendered manifests are small and a repack
 Files spliced from one shared text (`objects.Spliced`: a manifest built once for a group of
 clusters, each with its own label line) go in as deltas against the first of them, as git
 itself would pack them: a few dozen bytes each instead of the whole manifest compressed again,
-for this process to write and for git to check.
+for this process to write and for git to check. A render's many new blobs go first (`receive`),
+into a quarantine folder as git keeps a push it receives, so that git checks them while the
+trees are built, and they are moved in only once the trees are sound.
 The stream is made and handed to git a piece at a time, each object's content made when it is
 reached: a render of a million manifests is never held whole, compressed or not.
 """
@@ -17,12 +19,16 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
+import shutil
 import struct
+import tempfile
 import zlib
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
-from gitfleet.gitstore import objects
-from gitfleet.gitstore.repository import Repository
+from gitfleet.gitstore import objects, repository
+from gitfleet.gitstore.repository import Repository, Running
 
 UNPACK_LIMIT = 100
 """Below this many objects, write loose objects (git's default `fetch.unpackLimit`)."""
@@ -204,3 +210,52 @@ def write(repo: Repository, items: Sequence[objects.GitObject], fmt: objects.For
     code, _, err = repo.run(*args, stdin=stream)
     if code != 0:
         raise repo.fail(f"cannot write objects: {err.decode(errors='replace').strip()}")
+
+
+class Incoming:
+    """A pack on its way into the object database, held apart as git holds a push it
+    receives (a quarantine folder, `incoming-*`, of the object database): git checks it while
+    the caller goes on; `keep` moves it in, `drop` deletes it, so that nothing is stored when
+    what the objects were for fails."""
+
+    def __init__(self, repo: Repository, folder: Path, running: Running) -> None:
+        self._repo = repo
+        self._folder = folder
+        self._running = running
+
+    def keep(self) -> None:
+        """Wait for git, then move the pack in (its index last, as git does: a reader that
+        finds the index finds the pack); raises what kept git from storing the objects."""
+        code, _, err = self._running.finish()
+        if code != 0:
+            self.drop()
+            raise self._repo.fail(f"cannot write objects: {err.decode(errors='replace').strip()}")
+        packs = self._folder.parent / "pack"
+        made = sorted((self._folder / "pack").iterdir(), key=lambda f: (f.suffix == ".idx", f.name))
+        for made_file in made:
+            os.replace(made_file, packs / made_file.name)
+        shutil.rmtree(self._folder, ignore_errors=True)
+
+    def drop(self) -> None:
+        """Wait for git and delete what it wrote."""
+        self._running.finish()
+        shutil.rmtree(self._folder, ignore_errors=True)
+
+
+def receive(repo: Repository, items: Sequence[objects.GitObject], fmt: objects.Format) -> Incoming:
+    """Hand `items` (at least `UNPACK_LIMIT` of them: a pack) to git, into a quarantine folder,
+    and return while git may still be checking them: a pack of deltas is checked once it has
+    all arrived, which the caller can spend on something else."""
+    objects_folder = repository.common_dir(repo.git_dir) / "objects"
+    folder = Path(tempfile.mkdtemp(prefix="incoming-", dir=objects_folder))
+    (folder / "pack").mkdir()
+    env = {
+        "GIT_OBJECT_DIRECTORY": str(folder),
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES": str(objects_folder),
+    }
+    try:
+        running = repo.start("index-pack", "--stdin", stdin=pack_stream(items, fmt), env=env)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return Incoming(repo, folder, running)

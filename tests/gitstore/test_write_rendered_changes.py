@@ -8,6 +8,9 @@ Aspects covered:
   nothing wrong; a change set that makes a bad tree fails as the whole tree does;
 - bad paths in changes (escapes, empty segments, a file where a folder is, a folder where a
   file is) raise the whole tree's PathError and write nothing;
+- many changes: their blobs go to git before the trees are built, into a quarantine folder
+  of the object database, moved in once the trees are built (fsck finds nothing wrong, no
+  folder left behind), deleted when a bad path fails the publication (nothing stored);
 - only the changed file's blob and the trees above it are written; no change, no write;
 - a cluster folder that the changes empty gets one commit with no files;
 - compare-and-swap: a stale expected tip, or a tip read before another writer moved the
@@ -204,6 +207,52 @@ def test_bad_paths_fail_as_the_whole_tree_does(
     assert str(changed.value) == str(whole.value)
     assert _state(repo) == before
     assert loose_count(repo) == loose
+
+
+def _many(n: int) -> Changes:
+    """`n` new ConfigMaps for east, half of them with their ids computed (as a render gives
+    them), half as bytes."""
+    changes: Changes = {}
+    for i in range(n):
+        data = f"name: c{i}\n".encode()
+        hashed = objects.Hashed(objects.SHA1.object_id(objects.BLOB, data), data)
+        changes[f"works/east/shop/ConfigMap.core/c{i}.yaml"] = hashed if i % 2 else data
+    return changes
+
+
+def _stored(repo: repository.Repository) -> tuple[int, list[str], list[str]]:
+    """Loose objects, packs, and folders other than git's own in the object database."""
+    found = repo.git_dir / "objects"
+    packs = sorted(f.name for f in (found / "pack").iterdir())
+    folders = sorted(f.name for f in found.iterdir() if f.is_dir() and len(f.name) != 2)
+    return loose_count(repo), packs, folders
+
+
+def test_many_changes_are_checked_aside_then_moved_in(repo: repository.Repository) -> None:
+    _publish(repo, 1, files=render_files(east=2, west=3))
+    changes = _many(150)
+    published = _publish(repo, 2, changes=changes)
+    git(repo, "fsck", "--strict", "--no-dangling")
+    _, packs, folders = _stored(repo)
+    assert folders == ["info", "pack"]
+    assert any(p.endswith(".pack") for p in packs)
+    tip = _fresh(repo)
+    assert tip is not None and tip.commit == published.commit
+    assert (
+        git(repo, "cat-file", "-p", f"{published.commit}:works/east/shop/ConfigMap.core/c7.yaml")
+        == "name: c7"
+    )
+    assert set(changes) <= set(tip.files)
+
+
+def test_many_changes_with_a_bad_path_store_nothing(repo: repository.Repository) -> None:
+    _publish(repo, 1, files=render_files(east=2, west=3))
+    before, stored = _state(repo), _stored(repo)
+    changes = {**_many(150), "works/east/shop/ConfigMap.core": b"a file where a folder is"}
+    with pytest.raises(objects.PathError, match="both a file and a folder"):
+        _publish(repo, 2, changes=changes)
+    assert _state(repo) == before
+    assert _stored(repo) == stored
 
 
 def test_a_bad_path_is_refused_even_to_remove(repo: repository.Repository) -> None:
