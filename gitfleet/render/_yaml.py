@@ -213,6 +213,34 @@ def _mapping(mapping: Mapping[str, Any], pad: str, out: list[str], lead: str = "
         _value(mapping[key], head, pad, out)
 
 
+_ITEMS: dict[tuple[str, str, tuple[tuple[str, Any], ...]], str] = {}
+"""The text of sequence items that are small mappings of strings and integers, by where they
+start and what they hold (memoised: a binding lists hundreds of clusters, each `name` and
+`replicas`, and bindings list the same clusters)."""
+_FLAT_ITEM_KEYS = 4
+
+
+def _flat_item(item: dict[str, Any], inner: str, lead: str) -> str | None:
+    """`item`'s text as a sequence item, when it is a small mapping of strings and integers."""
+    if len(item) > _FLAT_ITEM_KEYS:
+        return None
+    pairs = tuple(item.items())
+    for _, value in pairs:
+        kind = type(value)
+        if kind is not str and kind is not int:
+            return None
+    key = (inner, lead, pairs)
+    found = _ITEMS.get(key)
+    if found is None:
+        lines: list[str] = []
+        _mapping(item, inner, lines, lead)
+        found = "".join(lines)
+        if len(_ITEMS) >= _TEXTS_LIMIT:
+            _ITEMS.clear()
+        _ITEMS[key] = found
+    return found
+
+
 def _sequence(items: Sequence[Any], pad: str, out: list[str], lead: str = "") -> None:
     """Block sequence at `pad`, not indented below its key (kubectl's style)."""
     inner = pad + "  "
@@ -220,7 +248,11 @@ def _sequence(items: Sequence[Any], pad: str, out: list[str], lead: str = "") ->
         start, lead = (lead or pad), ""
         kind = type(item)
         if kind is dict and item:
-            _mapping(item, inner, out, start + "- ")
+            flat = _flat_item(item, inner, start + "- ")
+            if flat is not None:
+                out.append(flat)
+            else:
+                _mapping(item, inner, out, start + "- ")
         elif (kind is list or kind is tuple) and item:
             _sequence(item, inner, out, start + "- ")
         else:

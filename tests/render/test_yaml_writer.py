@@ -10,6 +10,7 @@ Aspects covered:
   included, and are double-quoted when a literal block cannot hold them;
 - floats keep a `.` so YAML 1.1 readers keep them floats; non-finite numbers are refused;
 - layout: sorted keys, sequences under their key, empty collections inline, nested sequences;
+  the same small mapping as sequence items at several depths;
 - property: any JSON value reads back equal through the loader's reader (pyyaml with go-yaml
   v2's rules), PyYAML's safe loader, ruamel.yaml's YAML 1.2 safe loader and the render's own
   fast reader of what it wrote, and dumping is independent of key insertion order;
@@ -227,6 +228,27 @@ def test_layout() -> None:
         "  - []\n"
         "  - - - 3\n"
         "  nothing: null\n"
+    )
+
+
+def test_the_same_small_mapping_as_items_at_every_depth() -> None:
+    """Items of strings and integers are written once per place they start at and reused:
+    each place still gets its own indentation."""
+    item = {"replicas": 2, "name": "east"}
+    value = {"clusters": [item, item], "spec": {"clusters": [item], "nested": [[item]]}}
+    assert _round_trip(value).decode() == (
+        "clusters:\n"
+        "- name: east\n"
+        "  replicas: 2\n"
+        "- name: east\n"
+        "  replicas: 2\n"
+        "spec:\n"
+        "  clusters:\n"
+        "  - name: east\n"
+        "    replicas: 2\n"
+        "  nested:\n"
+        "  - - name: east\n"
+        "      replicas: 2\n"
     )
 
 
