@@ -13,7 +13,9 @@ mean what the writer meant: `null`, `true`, `false`, integers, floats, otherwise
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import re
 from typing import Any
 
@@ -31,6 +33,14 @@ _SCALARS = 65_536
 _MEMO_DEPTH = 2
 """Blocks under keys this deep are read through the memo: a policy's placement, a target
 list, conditions; deeper ones are parts of those."""
+
+
+@functools.cache
+def _block_end(indent: int, sequence: bool) -> re.Pattern[str]:
+    """The line break before the first non-empty line that ends a block at `indent`: one
+    indented less, or for a sequence, one at its indentation that is not an item."""
+    more = "(?: |- )" if sequence else ""
+    return re.compile(rf"\n(?=[^\n])(?! {{{indent}}}{more})")
 
 
 class _Unreadable(Exception):
@@ -83,23 +93,37 @@ def _scalar(text: str) -> Any:
     return text
 
 
+@functools.lru_cache(maxsize=_SCALARS)
+def _entry(line: str) -> tuple[int, str, Any] | None:
+    """A line `key: scalar` as (indentation, key, value), None for any other line or one
+    the writer would not write (the reader then takes it apart itself, and says why not);
+    remembered, as rendered files repeat most of their lines."""
+    content = line.lstrip(" ")
+    if content.startswith(("- ", "? ", '"')):
+        return None
+    cut = content.find(": ")
+    text = content[cut + 2 :]
+    if cut < 0 or text in ("{}", "[]") or text.startswith("|"):
+        return None
+    try:
+        return len(line) - len(content), content[:cut], _scalar(text)
+    except _Unreadable:
+        return None
+
+
 class _Reader:
     def __init__(self, text: str, blocks: dict[str, Any] | None) -> None:
         self.lines = text.split("\n")
         if self.lines and self.lines[-1] == "":
             self.lines.pop()
         self.at = 0
+        self.text = text
         self.blocks = blocks
-        self.depths: list[int] = []
-        """Each line's indentation as read (-1: empty), and whether it starts an item."""
-        self.items: list[bool] = []
+        self.starts: list[int] = []
+        """Where each line starts in `text`, and where a line after the last would."""
         if blocks is not None:
-            contents = [line.lstrip(" ") for line in self.lines]
-            self.depths = [
-                len(line) - len(content) if line else -1
-                for line, content in zip(self.lines, contents, strict=True)
-            ]
-            self.items = [content.startswith("- ") for content in contents]
+            lengths = map((1).__add__, map(len, self.lines))
+            self.starts = list(itertools.accumulate(lengths, initial=0))
 
     def peek(self) -> tuple[int, str] | None:
         if self.at >= len(self.lines):
@@ -112,7 +136,20 @@ class _Reader:
         if indent > _MAX_INDENT:  # deeper than the writer ever goes: the full reader decides
             raise _Unreadable
         found: dict[str, Any] = {}
-        while (line := self.peek()) is not None and line[0] == indent:
+        lines = self.lines
+        while self.at < len(lines):
+            entry = _entry(lines[self.at])
+            if entry is not None:
+                if entry[0] != indent:
+                    break
+                self.at += 1
+                if entry[1] in found:
+                    raise _Unreadable
+                found[entry[1]] = entry[2]
+                continue
+            line = self.peek()
+            if line is None or line[0] != indent:
+                break
             content = line[1]
             if content.startswith("- "):
                 break
@@ -192,14 +229,12 @@ class _Reader:
         key_depth = indent if sequence else indent - 2
         if self.blocks is None or key_depth > _MEMO_DEPTH:
             return read(indent)
-        depths, items = self.depths, self.items
-        start = end = self.at
-        while end < len(depths):
-            depth = depths[end]
-            if depth >= 0 and (depth < indent or (sequence and depth == indent and not items[end])):
-                break
-            end += 1
-        text = "\n".join(self.lines[start:end])
+        starts = self.starts
+        first = starts[self.at]
+        after = _block_end(indent, sequence).search(self.text, first)
+        cut = after.start() if after is not None else starts[-1] - 1
+        end = bisect.bisect_left(starts, cut + 1)
+        text = self.text[first:cut]
         found = self.blocks.get(text, _MISSING)
         if found is not _MISSING:
             self.at = end
