@@ -381,6 +381,7 @@ _BINDING_KINDS: dict[str, type[work.ResourceBinding] | type[work.ClusterResource
 }
 
 
+_BINDINGS_FOLDER = "bindings/"
 _Parsed = tuple[Binding, str | None, str | None]
 _PARSED: dict[tuple[str, str], _Parsed | None] = {}
 """Bindings already read back, by (path, blob id): a blob id names its content, so a binding
@@ -393,10 +394,13 @@ _PARSED_LIMIT = 200_000
 class _Shared:
     """What the bindings read back together share: blocks of text (bindings of one policy
     share their placement, target list and conditions) and their decoded values, each read
-    and decoded once."""
+    and decoded once, and the annotations left once their digests are taken off."""
 
     blocks: dict[str, Any] = dataclasses.field(default_factory=dict)
     decoded: meta.Shared = dataclasses.field(default_factory=dict)
+    annotations: dict[tuple[tuple[str, str], ...], dict[str, str]] = dataclasses.field(
+        default_factory=dict
+    )
 
 
 def _parse_binding(path: str, data: bytes, shared: _Shared) -> _Parsed | None:
@@ -404,10 +408,12 @@ def _parse_binding(path: str, data: bytes, shared: _Shared) -> _Parsed | None:
     cls = _BINDING_KINDS.get(str(doc.get("kind")))
     if cls is None:
         return None
+    plain, digest, template = rendering.Recorded.split(doc, shared.annotations)
     try:
-        return rendering.Recorded.split(cls.from_doc(doc, Origin(path), shared=shared.decoded))
+        binding = cls.from_doc(plain, Origin(path), shared=shared.decoded)
     except errors.InputError:
         return None
+    return binding, digest, template
 
 
 def read_previous(
@@ -420,11 +426,13 @@ def read_previous(
     returns the contents of the paths it is given (only `bindings/` files not read before and
     render.yaml are asked for). A file that cannot be read back is ignored (its binding is then
     scheduled as new), never fatal: the branch is gitfleet's own output."""
-    listed = sorted(p for p in files if p.startswith("bindings/"))
+    folders = (_BINDINGS_FOLDER, f"{autoscaling.FOLDER}/")
+    chosen = sorted(p for p in files if p.startswith(folders))  # one pass over a large tree
+    listed = [p for p in chosen if p.startswith(_BINDINGS_FOLDER)]
+    scalers = [p for p in chosen if not p.startswith(_BINDINGS_FOLDER)]
     if len(_PARSED) + len(listed) > _PARSED_LIMIT:
         _PARSED.clear()
     wanted = [p for p in listed if (p, files[p]) not in _PARSED]
-    scalers = sorted(p for p in files if p.startswith(f"{autoscaling.FOLDER}/"))
     contents = read([*wanted, *scalers, rendering.RENDER_FILE])
     shared = _Shared()
     for path in wanted:
