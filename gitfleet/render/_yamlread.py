@@ -29,6 +29,8 @@ _SIMPLE = {"\\": "\\", '"': '"', "t": "\t", "n": "\n", "r": "\r", "0": "\0"}
 _WORDS: dict[str, Any] = {"null": None, "true": True, "false": False}
 _MAX_INDENT = 2 * yamllimits.MAX_DEPTH
 _MISSING = object()
+_NESTED = object()
+"""What `_entry` gives as the value of a key whose block follows on the next lines."""
 _SCALARS = 65_536
 _MEMO_DEPTH = 2
 """Blocks under keys this deep are read through the memo: a policy's placement, a target
@@ -95,15 +97,20 @@ def _scalar(text: str) -> Any:
 
 @functools.lru_cache(maxsize=_SCALARS)
 def _entry(line: str) -> tuple[int, str, Any] | None:
-    """A line `key: scalar` as (indentation, key, value), None for any other line or one
-    the writer would not write (the reader then takes it apart itself, and says why not);
-    remembered, as rendered files repeat most of their lines."""
+    """A line `key: scalar` or `key:` (`_NESTED`: a block follows) as (indentation, key,
+    value), None for any other line or one the writer would not write (the reader then takes
+    it apart itself, and says why not); remembered, as rendered files repeat most of their
+    lines."""
     content = line.lstrip(" ")
     if content.startswith(("- ", "? ", '"')):
         return None
     cut = content.find(": ")
+    if cut < 0:
+        if content.endswith(":"):
+            return len(line) - len(content), content[:-1], _NESTED
+        return None
     text = content[cut + 2 :]
-    if cut < 0 or text in ("{}", "[]") or text.startswith("|"):
+    if text in ("{}", "[]") or text.startswith("|"):
         return None
     try:
         return len(line) - len(content), content[:cut], _scalar(text)
@@ -139,45 +146,54 @@ class _Reader:
         lines = self.lines
         while self.at < len(lines):
             entry = _entry(lines[self.at])
-            if entry is not None:
-                if entry[0] != indent:
+            if entry is None:
+                if not self.other_entry(indent, found):
                     break
-                self.at += 1
-                if entry[1] in found:
-                    raise _Unreadable
-                found[entry[1]] = entry[2]
                 continue
-            line = self.peek()
-            if line is None or line[0] != indent:
-                break
-            content = line[1]
-            if content.startswith("- "):
+            depth, key, value = entry
+            if depth != indent:
                 break
             self.at += 1
-            if content.startswith("? "):
-                key = _scalar(content[2:])
-                following = self.peek()
-                if following is None or following[0] != indent or not following[1].startswith(":"):
-                    raise _Unreadable
-                self.at += 1
-                rest = following[1][1:]
-            elif content.startswith('"'):
-                key, rest = _quoted(content)
-                if not rest.startswith(":"):
-                    raise _Unreadable
-                rest = rest[1:]
-            else:
-                cut = content.find(": ")
-                if cut < 0:
-                    if not content.endswith(":"):
-                        raise _Unreadable
-                    key, rest = content[:-1], ""
-                else:
-                    key, rest = content[:cut], content[cut + 1 :]
-            if not isinstance(key, str) or key in found:
+            if key in found:
                 raise _Unreadable
-            found[key] = self.value(rest, indent)
+            found[key] = self.value("", indent) if value is _NESTED else value
         return found
+
+    def other_entry(self, indent: int, found: dict[str, Any]) -> bool:
+        """Read the entry at the current line into `found`, one `_entry` does not take (an
+        explicit or quoted key, a block or empty value); False when the line is not one of
+        this mapping's."""
+        line = self.peek()
+        if line is None or line[0] != indent:
+            return False
+        content = line[1]
+        if content.startswith("- "):
+            return False
+        self.at += 1
+        if content.startswith("? "):
+            key = _scalar(content[2:])
+            following = self.peek()
+            if following is None or following[0] != indent or not following[1].startswith(":"):
+                raise _Unreadable
+            self.at += 1
+            rest = following[1][1:]
+        elif content.startswith('"'):
+            key, rest = _quoted(content)
+            if not rest.startswith(":"):
+                raise _Unreadable
+            rest = rest[1:]
+        else:
+            cut = content.find(": ")
+            if cut < 0:
+                if not content.endswith(":"):
+                    raise _Unreadable
+                key, rest = content[:-1], ""
+            else:
+                key, rest = content[:cut], content[cut + 1 :]
+        if not isinstance(key, str) or key in found:
+            raise _Unreadable
+        found[key] = self.value(rest, indent)
+        return True
 
     def sequence(self, indent: int) -> list[Any]:
         if indent > _MAX_INDENT:
