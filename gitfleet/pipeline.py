@@ -392,11 +392,12 @@ _PARSED_LIMIT = 200_000
 
 @dataclasses.dataclass(slots=True)
 class _Shared:
-    """What the bindings read back together share: blocks of text (bindings of one policy
-    share their placement, target list and conditions) and their decoded values, each read
-    and decoded once, and the annotations left once their digests are taken off."""
+    """What the bindings read back together share: their text (bindings of one policy share
+    their placement, target list and conditions, and differ in a few lines) and its decoded
+    values, each read and decoded once, and the annotations left once their digests are
+    taken off."""
 
-    blocks: dict[str, Any] = dataclasses.field(default_factory=dict)
+    text: rendering.ReadMemo = dataclasses.field(default_factory=rendering.ReadMemo)
     decoded: meta.Shared = dataclasses.field(default_factory=dict)
     annotations: dict[tuple[tuple[str, str], ...], dict[str, str]] = dataclasses.field(
         default_factory=dict
@@ -404,7 +405,7 @@ class _Shared:
 
 
 def _parse_binding(path: str, data: bytes, shared: _Shared) -> _Parsed | None:
-    doc = _yaml_doc(data, shared.blocks) or {}
+    doc = _yaml_doc(data, shared.text) or {}
     cls = _BINDING_KINDS.get(str(doc.get("kind")))
     if cls is None:
         return None
@@ -474,11 +475,10 @@ def _autoscalers(paths: Sequence[str], contents: Mapping[str, bytes]) -> dict[st
     return {p: doc for p, doc in found.items() if doc is not None}
 
 
-def _yaml_doc(data: bytes, blocks: dict[str, Any] | None = None) -> dict[str, Any] | None:
+def _yaml_doc(data: bytes, memo: rendering.ReadMemo | None = None) -> dict[str, Any] | None:
     """A rendered file's document: read by the render's own reader when it is as written
-    (`blocks`: its memo of blocks read before, see `render.read_own_yaml`), else by a full
-    YAML reader."""
-    found = rendering.read_own_yaml(data, blocks)
+    (`memo`: what it read before, see `render.read_own_yaml`), else by a full YAML reader."""
+    found = rendering.read_own_yaml(data, memo)
     if found is not None:
         return found
     import yaml

@@ -48,6 +48,7 @@ Override = _work.Override
 Divide = _work.Divide
 dump_yaml = _yaml.dump
 read_own_yaml = _yamlread.load
+ReadMemo = _yamlread.Memo
 RENDER_FILE = _paths.RENDER_FILE
 Inputs = _inputs.Inputs
 Recorded = _inputs.Recorded
