@@ -1,7 +1,8 @@
 """Render and commit a generated fleet: 1,000 templates x 50 clusters (mixed placement strategies,
 3 override policies matching each template), through `gitfleet render` as the CLI runs it.
 
-Measures, each in a fresh process-free call of the same code path as the command:
+Measures, each in a fresh process-free call of the same code path as the command, timed from
+a collected heap (`_timed`):
 - the first full render and commit (budget 10 s);
 - a render after a commit that changes one template (budget 0.5 s), measured on the second
   such change: later changes read only the previous bindings that changed, as a running
