@@ -382,16 +382,12 @@ def _like(lines: list[str], memo: Memo) -> dict[str, Any] | None:
             continue
         values: list[tuple[Path, str, Any]] = []
         for at in changed:
-            was, entry, written = (
-                before.entries.get(at),
-                _entry(lines[at]),
-                _entry(before.lines[at]),
-            )
-            if was is None or entry is None or written is None or entry[2] is _NESTED:
+            was, entry = before.entries.get(at), _entry(lines[at])
+            if was is None or entry is None or entry[2] is _NESTED:
                 break
             path, key, indent = was
-            if entry[:2] != (indent, key) or written[:2] != (indent, key):
-                break  # another layout (the line before may have been an item's first)
+            if entry[:2] != (indent, key) or _entry(before.lines[at]) is None:
+                break  # another key, or the line read was an item's first (`- key: ...`)
             values.append((path, key, entry[2]))
         else:
             return _replaced(before.value, values)

@@ -17,7 +17,9 @@ Aspects covered:
 - documents read together with a shared memo read back the same values, a block they share
   (same text at the same depth) being one object, never confused with the same text elsewhere;
   documents that differ from one read before only in scalar values (read against it) read
-  back their own values, and leave the one read before as it was.
+  back their own values, and leave the one read before as it was; small documents of many
+  layouts, which often have as many lines as another and differ in a few, read back their
+  own values, one whose line was an item's first in the other included.
 """
 
 from __future__ import annotations
@@ -298,6 +300,28 @@ def test_documents_differing_in_scalars_read_back_their_own_values(
         changed = _scalars_replaced(value, scalars)
         assert _yamlread.load(_yaml.dump(changed), memo) == changed
     assert first == value
+
+
+SMALL_KEYS = st.sampled_from("ab")
+SMALL_VALUES = st.recursive(
+    st.sampled_from([1, 2]),
+    lambda inner: (
+        st.lists(inner, min_size=1, max_size=2) | st.dictionaries(SMALL_KEYS, inner, min_size=1)
+    ),
+    max_leaves=3,
+)
+"""Values of a few lines, so that documents of other layouts often have as many lines and
+differ in a few of them."""
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.dictionaries(SMALL_KEYS, SMALL_VALUES, min_size=1), min_size=2, max_size=8))
+def test_small_documents_of_many_layouts_read_together_read_back_their_own_values(
+    values: list[dict[str, Any]],
+) -> None:
+    memo = _yamlread.Memo()
+    for value in values:
+        assert _yamlread.load(_yaml.dump(value), memo) == value
 
 
 def test_a_document_in_another_layout_is_not_read_against_one_read_before() -> None:
