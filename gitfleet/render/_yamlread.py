@@ -131,8 +131,8 @@ def _scalar(text: str) -> Any:
 def _entry(line: str) -> tuple[int, str, Any] | None:
     """A line `key: scalar` or `key:` (`_NESTED`: a block follows) as (indentation, key,
     value), None for any other line or one the writer would not write (the reader then takes
-    it apart itself, and says why not); remembered, as rendered files repeat most of their
-    lines."""
+    it apart itself, and refuses what it must); remembered, as rendered files repeat most of
+    their lines."""
     content = line.lstrip(" ")
     if content.startswith(("- ", "? ", '"')):
         return None
