@@ -381,6 +381,7 @@ _BINDING_KINDS: dict[str, type[work.ResourceBinding] | type[work.ClusterResource
 }
 
 
+_BINDINGS_FOLDER = "bindings/"
 _Parsed = tuple[Binding, str | None, str | None]
 _PARSED: dict[tuple[str, str], _Parsed | None] = {}
 """Bindings already read back, by (path, blob id): a blob id names its content, so a binding
@@ -391,23 +392,29 @@ _PARSED_LIMIT = 200_000
 
 @dataclasses.dataclass(slots=True)
 class _Shared:
-    """What the bindings read back together share: blocks of text (bindings of one policy
-    share their placement, target list and conditions) and their decoded values, each read
-    and decoded once."""
+    """What the bindings read back together share: their text (bindings of one policy share
+    their placement, target list and conditions, and differ in a few lines) and its decoded
+    values, each read and decoded once, and the annotations left once their digests are
+    taken off."""
 
-    blocks: dict[str, Any] = dataclasses.field(default_factory=dict)
+    text: rendering.ReadMemo = dataclasses.field(default_factory=rendering.ReadMemo)
     decoded: meta.Shared = dataclasses.field(default_factory=dict)
+    annotations: dict[tuple[tuple[str, str], ...], dict[str, str]] = dataclasses.field(
+        default_factory=dict
+    )
 
 
 def _parse_binding(path: str, data: bytes, shared: _Shared) -> _Parsed | None:
-    doc = _yaml_doc(data, shared.blocks) or {}
+    doc = _yaml_doc(data, shared.text) or {}
     cls = _BINDING_KINDS.get(str(doc.get("kind")))
     if cls is None:
         return None
+    plain, digest, template = rendering.Recorded.split(doc, shared.annotations)
     try:
-        return rendering.Recorded.split(cls.from_doc(doc, Origin(path), shared=shared.decoded))
+        binding = cls.from_doc(plain, Origin(path), shared=shared.decoded)
     except errors.InputError:
         return None
+    return binding, digest, template
 
 
 def read_previous(
@@ -420,11 +427,13 @@ def read_previous(
     returns the contents of the paths it is given (only `bindings/` files not read before and
     render.yaml are asked for). A file that cannot be read back is ignored (its binding is then
     scheduled as new), never fatal: the branch is gitfleet's own output."""
-    listed = sorted(p for p in files if p.startswith("bindings/"))
+    folders = (_BINDINGS_FOLDER, f"{autoscaling.FOLDER}/")
+    chosen = sorted(p for p in files if p.startswith(folders))  # one pass over a large tree
+    listed = [p for p in chosen if p.startswith(_BINDINGS_FOLDER)]
+    scalers = [p for p in chosen if not p.startswith(_BINDINGS_FOLDER)]
     if len(_PARSED) + len(listed) > _PARSED_LIMIT:
         _PARSED.clear()
     wanted = [p for p in listed if (p, files[p]) not in _PARSED]
-    scalers = sorted(p for p in files if p.startswith(f"{autoscaling.FOLDER}/"))
     contents = read([*wanted, *scalers, rendering.RENDER_FILE])
     shared = _Shared()
     for path in wanted:
@@ -466,11 +475,10 @@ def _autoscalers(paths: Sequence[str], contents: Mapping[str, bytes]) -> dict[st
     return {p: doc for p, doc in found.items() if doc is not None}
 
 
-def _yaml_doc(data: bytes, blocks: dict[str, Any] | None = None) -> dict[str, Any] | None:
+def _yaml_doc(data: bytes, memo: rendering.ReadMemo | None = None) -> dict[str, Any] | None:
     """A rendered file's document: read by the render's own reader when it is as written
-    (`blocks`: its memo of blocks read before, see `render.read_own_yaml`), else by a full
-    YAML reader."""
-    found = rendering.read_own_yaml(data, blocks)
+    (`memo`: what it read before, see `render.read_own_yaml`), else by a full YAML reader."""
+    found = rendering.read_own_yaml(data, memo)
     if found is not None:
         return found
     import yaml

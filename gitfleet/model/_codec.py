@@ -160,6 +160,17 @@ def _shape(hint: Any) -> tuple[_Shape, tuple[Any, ...]]:
 
 
 @functools.cache
+def _plain(hint: Any) -> type | None:
+    """The scalar type whose values a field of `hint` (or of its one member besides null)
+    takes as they are: str, int or bool, None for other hints. Most values of a document
+    are such scalars; they are taken without working through their hint."""
+    shape, args = _shape(hint)
+    if shape is _Shape.UNION and len(args) == 1:
+        return _plain(args[0])
+    return hint if shape is _Shape.SCALAR and hint in (str, int, bool) else None
+
+
+@functools.cache
 def _json_names(cls: type) -> frozenset[str]:
     return frozenset(f.json for f in fields_of(cls))
 
@@ -180,6 +191,8 @@ class _Decoder:
         return SchemaError(self.origin.at(*path), f"{where}: {message}")
 
     def value(self, hint: Any, value: Any, path: tuple[PathKey, ...]) -> Any:
+        if type(value) is _plain(hint):
+            return value
         if self.shared is None or not isinstance(value, (dict, list)):
             return self.fresh(hint, value, path)
         key = (id(value), hint)

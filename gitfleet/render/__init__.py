@@ -48,6 +48,7 @@ Override = _work.Override
 Divide = _work.Divide
 dump_yaml = _yaml.dump
 read_own_yaml = _yamlread.load
+ReadMemo = _yamlread.Memo
 RENDER_FILE = _paths.RENDER_FILE
 Inputs = _inputs.Inputs
 Recorded = _inputs.Recorded
@@ -145,7 +146,10 @@ class _Collected:
     def add(self, output: Output) -> None:
         for path, data in output.files.items():
             self.files.setdefault(path, data)
-        self.kept.update(p for p in output.kept if p not in self.files)
+        if self.files.keys().isdisjoint(output.kept):  # as a rule: a binding's own paths
+            self.kept.update(output.kept)
+        else:
+            self.kept.update(p for p in output.kept if p not in self.files)
         self.refusals.extend(output.refusals)
 
 
@@ -248,7 +252,7 @@ def render(plan: Plan) -> Tree:
     into = _Collected()
     _bindings(plan, into)
     listing = _Listing(plan.context.clusters, into)
-    listing.add([*into.files, *(p for p in into.kept if p in previous_paths)])
+    listing.add([*into.files, *(into.kept & previous_paths)])
     for output in _namespaces_of(plan, listing.by_cluster, previous_paths):
         into.add(output)
         present = [*output.files, *(p for p in output.kept if p in previous_paths)]

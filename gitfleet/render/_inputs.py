@@ -89,17 +89,30 @@ class Recorded:
     templates: Mapping[ResourceKey, str] = dataclasses.field(default_factory=dict)
 
     @staticmethod
-    def split(binding: Binding) -> tuple[Binding, str | None, str | None]:
-        """A rendered binding without its digest annotations, and those digests (files,
-        template): the stages compare and reuse bindings by what they say."""
-        found = binding.metadata.annotations or {}
-        if not any(a in found for a in _OWN_ANNOTATIONS):
-            return binding, None, None
-        annotations = {k: v for k, v in found.items() if k not in _OWN_ANNOTATIONS} or None
-        plain = dataclasses.replace(
-            binding, metadata=dataclasses.replace(binding.metadata, annotations=annotations)
-        )
-        return plain, found.get(ANNOTATION), found.get(TEMPLATE_ANNOTATION)
+    def split(
+        doc: dict[str, Any], kept: dict[tuple[tuple[str, str], ...], dict[str, str]]
+    ) -> tuple[dict[str, Any], str | None, str | None]:
+        """A rendered binding's document without its digest annotations, and those digests
+        (files, template): the stages compare and reuse bindings by what they say. The
+        annotations left are one object per content, kept in `kept` (bindings of one policy
+        have the same ones), so that documents decoded together decode them once. A
+        document with annotations that are not all strings is returned as it is, for its
+        decoder to refuse."""
+        metadata = doc.get("metadata")
+        if not isinstance(metadata, dict):
+            return doc, None, None
+        found = metadata.get("annotations")
+        if (
+            not isinstance(found, dict)
+            or not any(a in found for a in _OWN_ANNOTATIONS)
+            or not all(isinstance(v, str) for v in found.values())
+        ):
+            return doc, None, None
+        left = tuple((k, v) for k, v in found.items() if k not in _OWN_ANNOTATIONS)
+        plain = {k: v for k, v in metadata.items() if k != "annotations"}
+        if left:
+            plain["annotations"] = kept.setdefault(left, dict(left))
+        return {**doc, "metadata": plain}, found.get(ANNOTATION), found.get(TEMPLATE_ANNOTATION)
 
 
 def _spec_and_metadata(doc: Mapping[str, Any]) -> bytes:

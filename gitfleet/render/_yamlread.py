@@ -13,8 +13,14 @@ mean what the writer meant: `null`, `true`, `false`, integers, floats, otherwise
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 import functools
+import itertools
+import operator
 import re
+import typing
+from collections.abc import Callable
 from typing import Any
 
 from gitfleet.model import yamllimits
@@ -27,10 +33,48 @@ _SIMPLE = {"\\": "\\", '"': '"', "t": "\t", "n": "\n", "r": "\r", "0": "\0"}
 _WORDS: dict[str, Any] = {"null": None, "true": True, "false": False}
 _MAX_INDENT = 2 * yamllimits.MAX_DEPTH
 _MISSING = object()
+_NESTED = object()
+"""What `_entry` gives as the value of a key whose block follows on the next lines."""
 _SCALARS = 65_536
 _MEMO_DEPTH = 2
 """Blocks under keys this deep are read through the memo: a policy's placement, a target
 list, conditions; deeper ones are parts of those."""
+_LIKE = 4
+"""Documents kept per line count to read the next ones against (bindings of a few policies
+interleave)."""
+_LIKE_CHANGES = 64
+"""Lines a document may differ by from one read before to be read against it."""
+
+Path = tuple[str | int, ...]
+"""Where a value is in a document: keys and item indexes from its root."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Read:
+    """A document read line by line: its lines, its value, and where the value of each line
+    `key: scalar` went (line index to path, key and indentation)."""
+
+    lines: list[str]
+    value: dict[str, Any]
+    entries: dict[int, tuple[Path, str, int]]
+
+
+@dataclasses.dataclass(slots=True)
+class Memo:
+    """What documents read together share (see `load`)."""
+
+    blocks: dict[str, Any] = dataclasses.field(default_factory=dict)
+    """Values of the blocks read, by their text."""
+    read: dict[int, list[_Read]] = dataclasses.field(default_factory=dict)
+    """The last documents read line by line, by their number of lines."""
+
+
+@functools.cache
+def _block_end(indent: int, sequence: bool) -> re.Pattern[str]:
+    """The line break before the first non-empty line that ends a block at `indent`: one
+    indented less, or for a sequence, one at its indentation that is not an item."""
+    more = "(?: |- )" if sequence else ""
+    return re.compile(rf"\n(?=[^\n])(?! {{{indent}}}{more})")
 
 
 class _Unreadable(Exception):
@@ -83,23 +127,52 @@ def _scalar(text: str) -> Any:
     return text
 
 
+@functools.lru_cache(maxsize=_SCALARS)
+def _entry(line: str) -> tuple[int, str, Any] | None:
+    """A line `key: scalar` or `key:` (`_NESTED`: a block follows) as (indentation, key,
+    value), None for any other line or one the writer would not write (the reader then takes
+    it apart itself, and refuses what it must); remembered, as rendered files repeat most of
+    their lines."""
+    content = line.lstrip(" ")
+    if content.startswith(("- ", "? ", '"')):
+        return None
+    cut = content.find(": ")
+    if cut < 0:
+        if content.endswith(":"):
+            return len(line) - len(content), content[:-1], _NESTED
+        return None
+    text = content[cut + 2 :]
+    if text in ("{}", "[]") or text.startswith("|"):
+        return None
+    try:
+        return len(line) - len(content), content[:cut], _scalar(text)
+    except _Unreadable:
+        return None
+
+
 class _Reader:
-    def __init__(self, text: str, blocks: dict[str, Any] | None) -> None:
-        self.lines = text.split("\n")
-        if self.lines and self.lines[-1] == "":
-            self.lines.pop()
+    def __init__(self, text: str, lines: list[str], blocks: dict[str, Any] | None) -> None:
+        self.lines = lines
         self.at = 0
+        self.text = text
         self.blocks = blocks
-        self.depths: list[int] = []
-        """Each line's indentation as read (-1: empty), and whether it starts an item."""
-        self.items: list[bool] = []
+        self.starts: list[int] = []
+        """Where each line starts in `text`, and where a line after the last would."""
+        self.path: list[str | int] = []
+        """Where the value being read goes."""
+        self.entries: dict[int, tuple[Path, str, int]] = {}
+        """Where each `key: scalar` line's value went (see `_Read`)."""
         if blocks is not None:
-            contents = [line.lstrip(" ") for line in self.lines]
-            self.depths = [
-                len(line) - len(content) if line else -1
-                for line, content in zip(self.lines, contents, strict=True)
-            ]
-            self.items = [content.startswith("- ") for content in contents]
+            lengths = map((1).__add__, map(len, self.lines))
+            self.starts = list(itertools.accumulate(lengths, initial=0))
+
+    def child(self, key: str | int, read: Callable[[], Any]) -> Any:
+        """`read()`, with `key` added to the path of what it reads."""
+        self.path.append(key)
+        try:
+            return read()
+        finally:
+            self.path.pop()
 
     def peek(self) -> tuple[int, str] | None:
         if self.at >= len(self.lines):
@@ -112,35 +185,62 @@ class _Reader:
         if indent > _MAX_INDENT:  # deeper than the writer ever goes: the full reader decides
             raise _Unreadable
         found: dict[str, Any] = {}
-        while (line := self.peek()) is not None and line[0] == indent:
-            content = line[1]
-            if content.startswith("- "):
+        lines, entries, here = self.lines, self.entries, tuple(self.path)
+        while self.at < len(lines):
+            entry = _entry(lines[self.at])
+            if entry is None:
+                if not self.other_entry(indent, found):
+                    break
+                continue
+            depth, key, value = entry
+            if depth != indent:
                 break
-            self.at += 1
-            if content.startswith("? "):
-                key = _scalar(content[2:])
-                following = self.peek()
-                if following is None or following[0] != indent or not following[1].startswith(":"):
-                    raise _Unreadable
-                self.at += 1
-                rest = following[1][1:]
-            elif content.startswith('"'):
-                key, rest = _quoted(content)
-                if not rest.startswith(":"):
-                    raise _Unreadable
-                rest = rest[1:]
-            else:
-                cut = content.find(": ")
-                if cut < 0:
-                    if not content.endswith(":"):
-                        raise _Unreadable
-                    key, rest = content[:-1], ""
-                else:
-                    key, rest = content[:cut], content[cut + 1 :]
-            if not isinstance(key, str) or key in found:
+            if key in found:
                 raise _Unreadable
-            found[key] = self.value(rest, indent)
+            if value is _NESTED:
+                self.at += 1
+                found[key] = self.child(key, lambda: self.value("", indent))
+                continue
+            entries[self.at] = (here, key, indent)
+            self.at += 1
+            found[key] = value
         return found
+
+    def other_entry(self, indent: int, found: dict[str, Any]) -> bool:
+        """Read the entry at the current line into `found`, one `_entry` does not take (an
+        explicit or quoted key, a block or empty value); False when the line is not one of
+        this mapping's."""
+        line = self.peek()
+        if line is None or line[0] != indent:
+            return False
+        content = line[1]
+        if content.startswith("- "):
+            return False
+        self.at += 1
+        if content.startswith("? "):
+            key = _scalar(content[2:])
+            following = self.peek()
+            if following is None or following[0] != indent or not following[1].startswith(":"):
+                raise _Unreadable
+            self.at += 1
+            rest = following[1][1:]
+        elif content.startswith('"'):
+            key, rest = _quoted(content)
+            if not rest.startswith(":"):
+                raise _Unreadable
+            rest = rest[1:]
+        else:
+            cut = content.find(": ")
+            if cut < 0:
+                if not content.endswith(":"):
+                    raise _Unreadable
+                key, rest = content[:-1], ""
+            else:
+                key, rest = content[:cut], content[cut + 1 :]
+        if not isinstance(key, str) or key in found:
+            raise _Unreadable
+        found[key] = self.child(key, lambda: self.value(rest, indent))
+        return True
 
     def sequence(self, indent: int) -> list[Any]:
         if indent > _MAX_INDENT:
@@ -151,15 +251,17 @@ class _Reader:
             if not content.startswith("- "):
                 break
             rest = content[1:]
+            read: Callable[[], Any]
             if rest.startswith(" - ") or rest == " -":
                 self.lines[self.at] = " " * (indent + 2) + rest[1:]
-                found.append(self.sequence(indent + 2))
+                read = functools.partial(self.sequence, indent + 2)
             elif rest.startswith(" ") and _is_key(rest[1:]):
                 self.lines[self.at] = " " * (indent + 2) + rest[1:]
-                found.append(self.mapping(indent + 2))
+                read = functools.partial(self.mapping, indent + 2)
             else:
                 self.at += 1
-                found.append(self.value(rest, indent))
+                read = functools.partial(self.value, rest, indent)
+            found.append(self.child(len(found), read))
         return found
 
     def value(self, rest: str, indent: int) -> Any:
@@ -192,14 +294,12 @@ class _Reader:
         key_depth = indent if sequence else indent - 2
         if self.blocks is None or key_depth > _MEMO_DEPTH:
             return read(indent)
-        depths, items = self.depths, self.items
-        start = end = self.at
-        while end < len(depths):
-            depth = depths[end]
-            if depth >= 0 and (depth < indent or (sequence and depth == indent and not items[end])):
-                break
-            end += 1
-        text = "\n".join(self.lines[start:end])
+        starts = self.starts
+        first = starts[self.at]
+        after = _block_end(indent, sequence).search(self.text, first)
+        cut = after.start() if after is not None else starts[-1] - 1
+        end = bisect.bisect_left(starts, cut + 1)
+        text = self.text[first:cut]
         found = self.blocks.get(text, _MISSING)
         if found is not _MISSING:
             self.at = end
@@ -239,18 +339,75 @@ def _is_key(text: str) -> bool:
     return ": " in text or text.endswith(":")
 
 
-def load(data: bytes, blocks: dict[str, Any] | None = None) -> dict[str, Any] | None:
+def load(data: bytes, memo: Memo | None = None) -> dict[str, Any] | None:
     """The mapping the writer wrote as `data`; None when `data` is not in its subset.
 
-    `blocks` is a memo shared by the documents read together: a nested mapping or sequence
-    whose text another of them had (bindings of one policy share their placement, target list
-    and conditions) is read once, and is then the same object in each (never to be changed)."""
+    `memo` is shared by the documents read together. A nested mapping or sequence whose text
+    another of them had (bindings of one policy share their placement, target list and
+    conditions) is read once, and is then the same object in each (never to be changed). A
+    document that has the lines of one read before but for some `key: scalar` lines (a
+    binding of the same policy as another: its name, ids and digests differ) is that
+    document's value with those values in their place: the lines are read the same way up
+    to each of them, so they go to the same places (`_like`)."""
     try:
         text = data.decode()
         if text == "{}\n":
             return {}
-        reader = _Reader(text, blocks)
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        found = _like(lines, memo) if memo is not None else None
+        if found is not None:
+            return found
+        reader = _Reader(text, list(lines), memo.blocks if memo is not None else None)
         found = reader.mapping(0)
     except (_Unreadable, UnicodeDecodeError, ValueError):
         return None
-    return found if reader.at == len(reader.lines) else None
+    if reader.at != len(reader.lines):
+        return None
+    if memo is not None:
+        kept = memo.read.setdefault(len(lines), [])
+        kept.insert(0, _Read(lines, found, reader.entries))
+        del kept[_LIKE:]
+    return found
+
+
+def _like(lines: list[str], memo: Memo) -> dict[str, Any] | None:
+    """The value of a document with the lines of one `memo` read line by line, but for some
+    `key: scalar` lines, each one where the other had a `key: scalar` line with the same
+    indentation and key that went into a mapping of its own; None when there is none."""
+    for before in memo.read.get(len(lines), ()):
+        changed = list(itertools.compress(itertools.count(), map(operator.ne, lines, before.lines)))
+        if len(changed) > _LIKE_CHANGES:
+            continue
+        values: list[tuple[Path, str, Any]] = []
+        for at in changed:
+            was, entry = before.entries.get(at), _entry(lines[at])
+            if was is None or entry is None or entry[2] is _NESTED:
+                break
+            path, key, indent = was
+            if entry[:2] != (indent, key) or _entry(before.lines[at]) is None:
+                break  # another key, or the line read was an item's first (`- key: ...`)
+            values.append((path, key, entry[2]))
+        else:
+            return _replaced(before.value, values)
+    return None
+
+
+def _replaced(root: dict[str, Any], values: list[tuple[Path, str, Any]]) -> dict[str, Any]:
+    """`root` with each (path, key, value) in place: the mappings and sequences on the way
+    are copies, the rest is shared."""
+    copies: dict[Path, Any] = {(): dict(root)}
+
+    def copied(path: Path) -> Any:
+        found = copies.get(path)
+        if found is None:
+            parent = copied(path[:-1])
+            found = parent[path[-1]].copy()
+            parent[path[-1]] = found
+            copies[path] = found
+        return found
+
+    for path, key, value in values:
+        copied(path)[key] = value
+    return typing.cast(dict[str, Any], copies[()])

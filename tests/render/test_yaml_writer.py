@@ -16,7 +16,11 @@ Aspects covered:
   fast reader of what it wrote, and dumping is independent of key insertion order;
 - the fast reader refuses YAML outside the writer's subset (the caller then reads it fully);
 - documents read together with a shared memo read back the same values, a block they share
-  (same text at the same depth) being one object, never confused with the same text elsewhere.
+  (same text at the same depth) being one object, never confused with the same text elsewhere;
+  documents that differ from one read before only in scalar values (read against it) read
+  back their own values, and leave the one read before as it was; small documents of many
+  layouts, which often have as many lines as another and differ in a few, read back their
+  own values, one whose line was an item's first in the other included.
 """
 
 from __future__ import annotations
@@ -289,18 +293,86 @@ def test_every_reader_reads_back_the_same_value(value: dict[str, Any]) -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.dictionaries(KEYS, VALUES, max_size=5), min_size=1, max_size=4))
 def test_documents_read_together_read_back_the_same_values(values: list[dict[str, Any]]) -> None:
-    blocks: dict[str, Any] = {}
+    memo = _yamlread.Memo()
     for value in [*values, *values, *({"k": v, "z": [v]} for v in values)]:
-        assert _yamlread.load(_yaml.dump(value), blocks) == value
+        assert _yamlread.load(_yaml.dump(value), memo) == value
+
+
+def _scalars_replaced(value: Any, scalars: list[Any]) -> Any:
+    """`value` with its scalars replaced, in order, by those of `scalars` (cycled)."""
+    if isinstance(value, dict):
+        return {k: _scalars_replaced(v, scalars) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scalars_replaced(v, scalars) for v in value]
+    scalars.append(scalars.pop(0))
+    return scalars[-1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(KEYS, VALUES, min_size=1, max_size=5),
+    st.lists(st.lists(SCALARS, min_size=1, max_size=4), min_size=1, max_size=4),
+)
+def test_documents_differing_in_scalars_read_back_their_own_values(
+    value: dict[str, Any], others: list[list[Any]]
+) -> None:
+    memo = _yamlread.Memo()
+    first = _yamlread.load(_yaml.dump(value), memo)
+    for scalars in others:
+        changed = _scalars_replaced(value, scalars)
+        assert _yamlread.load(_yaml.dump(changed), memo) == changed
+    assert first == value
+
+
+SMALL_KEYS = st.sampled_from("ab")
+SMALL_VALUES = st.recursive(
+    st.sampled_from([1, 2]),
+    lambda inner: (
+        st.lists(inner, min_size=1, max_size=2) | st.dictionaries(SMALL_KEYS, inner, min_size=1)
+    ),
+    max_leaves=3,
+)
+"""Values of a few lines, so that documents of other layouts often have as many lines and
+differ in a few of them."""
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.dictionaries(SMALL_KEYS, SMALL_VALUES, min_size=1), min_size=2, max_size=8))
+def test_small_documents_of_many_layouts_read_together_read_back_their_own_values(
+    values: list[dict[str, Any]],
+) -> None:
+    memo = _yamlread.Memo()
+    for value in values:
+        assert _yamlread.load(_yaml.dump(value), memo) == value
+
+
+def test_a_document_in_another_layout_is_not_read_against_one_read_before() -> None:
+    memo = _yamlread.Memo()
+    assert _yamlread.load(_yaml.dump({"items": [{"a": 1}]}), memo) == {"items": [{"a": 1}]}
+    assert _yamlread.load(_yaml.dump({"items": {"a": 2}}), memo) == {"items": {"a": 2}}
+
+
+def test_a_document_differing_in_names_is_read_against_one_read_before() -> None:
+    shared = {"clusters": [{"name": "a", "replicas": 2}], "policy": "spread"}
+    memo = _yamlread.Memo()
+    docs = [
+        {"metadata": {"name": name, "labels": {"id": f"{name}-id"}}, "spec": shared}
+        for name in ("one", "two", "three")
+    ]
+    read = [_yamlread.load(_yaml.dump(doc), memo) for doc in docs]
+    assert read == docs
+    assert read[1] is not None and read[2] is not None
+    assert read[1]["spec"] is read[2]["spec"]
+    assert len(memo.read) == 1 and len(next(iter(memo.read.values()))) == 1
 
 
 def test_a_block_documents_share_is_read_once() -> None:
     shared = {"clusters": [{"name": "a", "replicas": 2}], "note": "x\n\ny\n"}
-    blocks: dict[str, Any] = {}
-    first = _yamlread.load(_yaml.dump({"spec": shared, "name": "one"}), blocks)
-    second = _yamlread.load(_yaml.dump({"spec": shared, "name": "two"}), blocks)
-    deeper = _yamlread.load(_yaml.dump({"top": {"spec": shared}}), blocks)
-    listed = _yamlread.load(_yaml.dump({"items": [["x\n\ny\n"], 1], "n": 1}), blocks)
+    memo = _yamlread.Memo()
+    first = _yamlread.load(_yaml.dump({"spec": shared, "name": "one"}), memo)
+    second = _yamlread.load(_yaml.dump({"spec": shared, "name": "two"}), memo)
+    deeper = _yamlread.load(_yaml.dump({"top": {"spec": shared}}), memo)
+    listed = _yamlread.load(_yaml.dump({"items": [["x\n\ny\n"], 1], "n": 1}), memo)
     assert first is not None and second is not None and deeper is not None
     assert first["spec"] is second["spec"]
     assert (second["name"], deeper["top"]["spec"]) == ("two", shared)
