@@ -54,13 +54,16 @@ local remaining = huge
 local stop_message = nil
 local SOFT_MEMORY_KB = cfg.soft_memory_kb
 
--- Stops the call for good: the message is raised again by every pcall/xpcall it passes through.
+-- Stops the call for good: the message is raised again by every pcall/xpcall it passes through,
+-- and the budget is spent only once the message is set (the count hook may run between any two
+-- instructions, and would otherwise stop the call first, for the wrong reason).
 local function stop(message)
   if stop_message == nil then
     local line = script_line(3)
     stop_message = message
     if line then stop_message = cfg.chunkname .. ":" .. line .. ": " .. message end
   end
+  remaining = -1
   error(stop_message, 0)
 end
 
@@ -78,10 +81,7 @@ local in_handler, deadline = false, huge
 local function count_hook(event)
   if event == "line" then
     sethook(count_hook, "", HOOK_EVERY)
-    if not in_handler and monotonic() >= deadline then
-      remaining = -1
-      stop(cfg.time_message)
-    end
+    if not in_handler and monotonic() >= deadline then stop(cfg.time_message) end
     return
   end
   if in_handler then return end
@@ -333,10 +333,7 @@ local function call_python(f, ...)
   helper_calls = helper_calls + 1
   if helper_calls >= CLOCK_EVERY then
     helper_calls = 0
-    if not in_handler and monotonic() >= deadline then
-      remaining = -1
-      stop(cfg.time_message)
-    end
+    if not in_handler and monotonic() >= deadline then stop(cfg.time_message) end
   end
   local called, ok, value = raw_pcall(f, ...)
   if not called then called, ok, value = raw_pcall(f, cleaned(...)) end
