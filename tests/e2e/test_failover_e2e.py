@@ -25,8 +25,8 @@ from builders import make_cluster, make_deployment, make_object, make_policy
 from e2e import stepped
 from simfixture import SimFactory, make_sim_cluster_fixture
 
-from gitfleet.agent import kube, pull, push, worker
-from gitfleet.service import events, reconciler
+from gitfleet.agent import kube, pull, worker
+from gitfleet.service import reconciler
 
 __all__ = ["make_sim_cluster_fixture"]
 
@@ -56,23 +56,11 @@ def _source() -> str:
     return yaml.safe_dump_all(docs)
 
 
-class Fleet:
-    """The remote, the reconciler and the agents, moved one step at a time."""
+class Fleet(stepped.PushFleet):
+    """The remote, the reconciler and the agents (push and pull), moved one step at a time."""
 
     def __init__(self, remote: Path, kubeconfigs: Path, sims: dict[str, Any]) -> None:
-        self.remote = remote
-        self.sims = sims
-        self.clock = stepped.Clock()
-        self.log: list[events.Event] = []
-        settings = reconciler.Settings(repo=str(remote), branch="main", watch=False)
-        self.reconciler = reconciler.Reconciler(settings, self.log.append, clock=self.clock)
-        self.push = push.PushAgent(
-            push.Settings(
-                repo=str(remote), kubeconfig_dir=kubeconfigs, cache_dir=remote.parent / "push",
-                retry=kube.NO_WAIT, heartbeat=10.0,
-            ),
-            clock=self.clock,
-        )  # fmt: skip
+        super().__init__(remote, kubeconfigs, sims)
         self.pull = pull.PullAgent(
             pull.Settings(
                 repo=remote.as_uri(), cluster=PULL, kubeconfig=kubeconfigs / f"{PULL}.yaml",
