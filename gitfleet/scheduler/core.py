@@ -11,10 +11,10 @@ which affinity term to try and what to write back is `schedule`'s job (`_schedul
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 
 from gitfleet.model import policy, selectors, work
-from gitfleet.scheduler import assignment, framework, index, plugins, spread
+from gitfleet.scheduler import assignment, framework, index, plugins, spread, webster
 from gitfleet.scheduler.plugins import cluster_affinity
 
 FRAMEWORK = framework.Framework.from_registry(plugins.IN_TREE)
@@ -171,7 +171,55 @@ def run(
     placement_text: str,
     fresh: bool,
 ) -> Attempt:
-    """One run of the algorithm (genericScheduler.Schedule)."""
+    """One run of the algorithm (genericScheduler.Schedule), made once per render for all the
+    bindings that pose the same problem: many templates share a policy, their replicas and
+    their requests, and so, on a first render or once their results agree, every input the
+    algorithm reads. Of the template it reads only the kind and whether its UID breaks
+    Webster's ties by descending name; of the status, only the affinity term in use."""
+    key = _problem(spec, status, placement_text, fresh)
+    return clusters.attempt(key, lambda: _run(spec, status, clusters, placement_text, fresh))
+
+
+def _problem(
+    spec: work.ResourceBindingSpec,
+    status: work.ResourceBindingStatus,
+    placement_text: str,
+    fresh: bool,
+) -> Hashable:
+    """Everything `_run` reads, hashable: the placement as its text, the template as its kind
+    and tie-breaking order, the status as its affinity term."""
+    resource = spec.resource
+    kind = work.ObjectReference(api_version=resource.api_version, kind=resource.kind, name="")
+    rest = dataclasses.replace(spec, resource=kind, clusters=(), placement=None)
+    return (
+        _hashable(rest),
+        spec.clusters,
+        webster.names_descending(resource.uid),
+        status.scheduler_observed_affinity_name,
+        placement_text,
+        fresh,
+    )
+
+
+def _hashable(value: object) -> Hashable:
+    """`value` as nested tuples (dataclasses and mappings hold dictionaries and lists)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = dataclasses.fields(value)
+        return (type(value), *(_hashable(getattr(value, f.name)) for f in fields))
+    if isinstance(value, Mapping):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_hashable(v) for v in value)
+    return value
+
+
+def _run(
+    spec: work.ResourceBindingSpec,
+    status: work.ResourceBindingStatus,
+    clusters: index.ClusterIndex,
+    placement_text: str,
+    fresh: bool,
+) -> Attempt:
     feasible, verdicts = find_feasible(spec, status, clusters, placement_text)
     name, count = status.scheduler_observed_affinity_name, len(clusters)
     if not feasible:

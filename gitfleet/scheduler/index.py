@@ -6,15 +6,16 @@ Build a `ClusterIndex` once and pass it to `schedule` instead of the cluster lis
 scheduling many bindings. Its caches are memos of pure functions: a binding gets the same
 answer with or without them. Filter verdicts are shared between bindings whose placement,
 affinity term, kind, workload-ness and evictions are equal; estimates between bindings whose
-per-replica requests are equal.
+per-replica requests are equal; whole scheduling runs between bindings that pose the same
+problem (`core.run`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
 from gitfleet.model import cluster, meta, policy, work
 from gitfleet.scheduler import estimator, framework
@@ -23,6 +24,10 @@ Verdicts = tuple[tuple[str, framework.Result], ...]
 """Each filter plugin's (name, result) for one cluster, in registry order."""
 MAX_TABLES = 4096
 """Filter tables kept at once (a render rarely has more distinct placements)."""
+MAX_ATTEMPTS = 4096
+"""Scheduling runs kept at once (`ClusterIndex.attempt`)."""
+T = TypeVar("T")
+_ABSENT = object()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -157,6 +162,7 @@ class ClusterIndex:
         self._requests: dict[Hashable, estimator.Request | None] = {}
         self._estimates: dict[tuple[Hashable, str], int] = {}
         self._placements: dict[int, tuple[policy.Placement, dict[str, Any], str]] = {}
+        self._attempts: dict[Hashable, Any] = {}
 
     def __len__(self) -> int:
         return len(self.clusters)
@@ -219,6 +225,19 @@ class ClusterIndex:
                 found = known[(key, name)] = capacity.max_replicas(request)
             answers.append(found)
         return answers
+
+    def attempt(self, key: Hashable, run: Callable[[], T]) -> T:
+        """What `run` gives for a scheduling problem with everything it reads in `key`,
+        computed once for every binding that poses it. Past MAX_ATTEMPTS keys the memo starts
+        over."""
+        found = self._attempts.get(key, _ABSENT)
+        if found is not _ABSENT:
+            known: T = found
+            return known
+        if len(self._attempts) >= MAX_ATTEMPTS:
+            self._attempts.clear()
+        made = self._attempts[key] = run()
+        return made
 
     def placement_document(self, placement: policy.Placement) -> tuple[dict[str, Any], str]:
         """The placement as a JSON document and as compact JSON text (the applied-placement

@@ -339,3 +339,50 @@ def test_index_and_list_give_the_same_outcome() -> None:
         replicas=7, requests={"cpu": "500m"}, placement={"replicaScheduling": dynamic()}
     )
     assert schedule(binding, clusters) == schedule(binding, ClusterIndex(clusters))
+
+
+def test_bindings_posing_the_same_problem_share_one_run() -> None:
+    fleet = ClusterIndex(_fleet(a=3, b=5, c=7))
+    placement = {"replicaScheduling": dynamic()}
+    web = make_binding(name="web", replicas=7, requests={"cpu": "500m"}, placement=placement)
+    api = make_binding(
+        name="api", namespace="shop", replicas=7, requests={"cpu": "500m"}, placement=placement
+    )
+    first, second = schedule(web, fleet), schedule(api, fleet)
+    assert second.diagnosis.attempts[0] is first.diagnosis.attempts[0]
+    assert (
+        second.binding.spec.clusters == schedule(api, _fleet(a=3, b=5, c=7)).binding.spec.clusters
+    )
+    assert second.binding.spec.resource.name == "api"
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        {"requests": {"cpu": "2"}},
+        {"replicas": 8},
+        {"clusters": {"a": 7}},
+        {"kind": "StatefulSet"},
+        {"uid": "d43fdeeb-d750-4e2b-bee3-64eb94534f4c"},
+    ],
+)
+def test_a_binding_that_differs_in_what_scheduling_reads_is_scheduled_itself(
+    other: dict[str, Any],
+) -> None:
+    clusters = _fleet(a=3, b=5, c=7)
+    fleet = ClusterIndex(clusters)
+    weights = divided(
+        staticWeightList=[
+            {"targetCluster": {"clusterNames": ["a"]}, "weight": 1},
+            {"targetCluster": {"clusterNames": ["b"]}, "weight": 1},
+        ]
+    )
+    fields: dict[str, Any] = {"replicas": 7, "requests": {"cpu": "500m"}, **other}
+    fields["placement"] = {"replicaScheduling": weights}
+    base = make_binding(replicas=7, requests={"cpu": "500m"}, placement=fields["placement"])
+    changed = make_binding(name="api", **fields)
+    first, second = schedule(base, fleet), schedule(changed, fleet)
+    assert second.diagnosis.attempts[0] is not first.diagnosis.attempts[0]
+    alone = schedule(changed, clusters)
+    assert second.binding.spec.clusters == alone.binding.spec.clusters
+    assert second.diagnosis.attempts == alone.diagnosis.attempts
