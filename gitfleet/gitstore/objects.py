@@ -289,11 +289,13 @@ def _build(
     fmt: Format,
     keep: Callable[[str], str | None],
     start: Callable[[str], Folder],
+    stored: bool = False,
 ) -> _Built:
     """Visit the tree from its root: a folder that `keep` gives an id for is not looked into;
     any other is recomputed from `start`'s entries for it, with the layout's files put in or
     taken out and its sub-folders visited. A recomputed folder left empty is dropped (Git has
-    no empty trees), except the root."""
+    no empty trees), except the root. With `stored`, the new files' blobs are stored already:
+    only trees are made."""
     made: dict[str, GitObject] = {}
     folders: dict[str, str] = {}
     recomputed: dict[str, Folder] = {}
@@ -312,11 +314,11 @@ def _build(
                 files[name] = content.id
             elif isinstance(content, Hashed):
                 files[name] = oid = content.id
-                if oid not in made:
+                if not stored and oid not in made:
                     made[oid] = GitObject(BLOB, content.content, oid)
             else:
                 files[name] = oid = fmt.object_id(BLOB, bytes(content))
-                if oid not in made:
+                if not stored and oid not in made:
                     made[oid] = GitObject(BLOB, content, oid)
         subs: dict[str, str] = {}
         for name in sorted(before.folders | layout.folders.get(path, set())):
@@ -404,11 +406,15 @@ class Changed:
     a loose object and a repack drops from a pack."""
 
 
-def apply_changes(base: Base, changes: Mapping[str, Content | None], fmt: Format = SHA1) -> Changed:
+def apply_changes(
+    base: Base, changes: Mapping[str, Content | None], fmt: Format = SHA1, *, stored: bool = False
+) -> Changed:
     """The tree `base` becomes with `changes` (path to new content, None: no such file any
     more), identical to `build_tree` of the resulting files. Only folders holding a changed
     path, and their ancestors, are recomputed, from the base's entries for them; a folder
-    left without files disappears. Paths are checked as `build_tree` checks them.
+    left without files disappears. Paths are checked as `build_tree` checks them. With
+    `stored`, the caller has stored the new blobs (`store.receive`): the tree's objects are
+    its trees only.
     """
     layout = _Layout(changes)
     built = _build(
@@ -416,6 +422,7 @@ def apply_changes(base: Base, changes: Mapping[str, Content | None], fmt: Format
         fmt,
         lambda path: None if path in layout.folders else base.folders.get(path),
         base.folder,
+        stored,
     )
     files = dict(base.files)
     for path in changes:

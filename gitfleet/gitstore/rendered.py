@@ -312,11 +312,14 @@ def _build(
     files: Mapping[str, objects.Content] | None,
     changes: Mapping[str, objects.Content | None] | None,
     fmt: objects.Format,
+    stored: bool,
 ) -> tuple[objects.BuiltTree, objects.Base | None, Callable[[str], bool]]:
     """The render's tree, the new tip's listing when it could be derived from the old one
-    without a pass over every file, and which objects the repository already holds."""
+    without a pass over every file, and which objects the repository already holds (with
+    `stored`, the changes' blobs are on their way in, and the tree lists none of them)."""
     if changes is not None and files is None:
-        changed = objects.apply_changes(tip.base if tip else objects.EMPTY_BASE, changes, fmt)
+        base = tip.base if tip else objects.EMPTY_BASE
+        changed = objects.apply_changes(base, changes, fmt, stored=stored)
         return changed.tree, changed.base, changed.held.__contains__
     if files is not None and changes is None:
         built = objects.build_tree(files, fmt, tip.base if tip else None)
@@ -400,7 +403,7 @@ def publish(
     parent = tip if tip is not None and tip.is_render else None
     incoming = _receive_blobs(repo, changes, fmt)
     try:
-        built, after, known = _build(parent, files, changes, fmt)
+        built, after, known = _build(parent, files, changes, fmt, incoming is not None)
     except BaseException:
         if incoming is not None:
             incoming.drop()
@@ -409,7 +412,6 @@ def publish(
     new_objects = built.missing(known)
     if incoming is not None:
         incoming.keep()
-        new_objects = [o for o in new_objects if o.kind != objects.BLOB]
     moves: list[refs.Move] = []
     created = parent is None or parent.tree != built.id
     trailers = [(SOURCE_TRAILER, source_commit), (RENDER_TRAILER, version)]

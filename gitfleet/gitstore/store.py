@@ -149,8 +149,16 @@ class _Base:
         return cls(offset, start, cut, size, _size(size), before, after)
 
 
-_STORED = zlib.compressobj(0, zlib.DEFLATED, 9, 1)
-"""A zlib stream that stores what it is given: copied for each delta."""
+_STORED_HEAD = struct.Struct("<BBBHH")
+_ADLER = struct.Struct(">I")
+
+
+def _stored(data: bytes) -> bytes:
+    """`data` (under 64 KiB) as a zlib stream of one stored block (RFC 1950 and 1951): what
+    zlib makes at level 0, without setting up a compressor for a few dozen bytes."""
+    size = len(data)
+    head = _STORED_HEAD.pack(0x78, 0x01, 0x01, size, size ^ 0xFFFF)
+    return head + data + _ADLER.pack(zlib.adler32(data))
 
 
 def _entry(item: objects.GitObject, at: int, bases: dict[bytes, _Base]) -> bytes:
@@ -171,9 +179,9 @@ def _entry(item: objects.GitObject, at: int, bases: dict[bytes, _Base]) -> bytes
     size = len(shared) - (cut - start) + len(middle)
     target = base.source if size == base.size else _size(size)
     delta = b"".join((base.source, target, base.before, _insert(middle), base.after))
-    packer = _STORED.copy()
-    packed = packer.compress(delta) + packer.flush()
-    return _header(_OFS_DELTA, len(delta)) + _distance(at - base.offset) + packed
+    if len(delta) > 0xFFFF:
+        return _header(_OFS_DELTA, len(delta)) + _distance(at - base.offset) + _deflated(delta)
+    return _header(_OFS_DELTA, len(delta)) + _distance(at - base.offset) + _stored(delta)
 
 
 def pack_stream(items: Sequence[objects.GitObject], fmt: objects.Format) -> Iterator[bytes]:

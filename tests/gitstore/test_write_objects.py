@@ -234,6 +234,7 @@ def test_spliced_files_are_stored_as_deltas_and_read_back_whole(tmp_path: Path) 
     for name, (shared, start, cut) in spans.items():
         for i in range(60):
             middle = b"cluster-%d" % i if i % 3 else b"c%d-" % i * 40
+            middle = b"a span larger than a stored block " * 2000 if i == 11 else middle
             files[f"{name}/c{i}"] = _Spliced(shared, start, cut, middle if i != 7 else b"")
     files["other/span"] = _Spliced(text, 5, 9, b"another span")
     files["other/plain"] = b"not spliced\n"
