@@ -382,6 +382,8 @@ _BINDING_KINDS: dict[str, type[work.ResourceBinding] | type[work.ClusterResource
 
 
 _BINDINGS_FOLDER = "bindings/"
+_WORKS = "works/"
+_KUSTOMIZATION = "/kustomization.yaml"
 _Parsed = tuple[Binding, str | None, str | None]
 _PARSED: dict[tuple[str, str], _Parsed | None] = {}
 """Bindings already read back, by (path, blob id): a blob id names its content, so a binding
@@ -494,11 +496,30 @@ def _yaml_doc(data: bytes, memo: rendering.ReadMemo | None = None) -> dict[str, 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ClusterChanges:
-    """Manifests of one cluster added, changed and removed, by path inside its folder."""
+    """Manifests of one cluster added, changed and removed (`added`, `changed`, `removed`: by
+    path inside its folder). Held as the tree's paths, the strings the render made, each under
+    `folder`: a render of a million manifests would otherwise hold every path twice."""
 
-    added: tuple[str, ...] = ()
-    changed: tuple[str, ...] = ()
-    removed: tuple[str, ...] = ()
+    folder: str
+    """The cluster's folder, with its trailing slash."""
+    tree_paths: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] = ((), (), ())
+    """The added, changed and removed paths from the top of the tree, each sorted."""
+
+    @property
+    def added(self) -> tuple[str, ...]:
+        return self._inside(0)
+
+    @property
+    def changed(self) -> tuple[str, ...]:
+        return self._inside(1)
+
+    @property
+    def removed(self) -> tuple[str, ...]:
+        return self._inside(2)
+
+    def _inside(self, which: int) -> tuple[str, ...]:
+        start = len(self.folder)
+        return tuple(p[start:] for p in self.tree_paths[which])
 
     def to_json(self) -> dict[str, list[str]]:
         return {
@@ -603,28 +624,34 @@ def _previous_for_render(previous: PreviousRender) -> rendering.Previous:
 
 
 def _cluster_changes(
-    written: Mapping[str, str],
-    removed: Iterable[str],
+    changes: Mapping[str, gitstore_objects.Hashed | None],
     old: Mapping[str, str],
     clusters: Iterable[str],
 ) -> dict[str, ClusterChanges]:
     """Added, changed and removed manifests per cluster (kustomization.yaml aside), from the
-    ids of the files written, the paths removed, and the previous tree."""
-    found: dict[str, dict[str, list[str]]] = {
-        n: {"added": [], "changed": [], "removed": []} for n in clusters
-    }
-    moves = [
-        (p, "added" if p not in old else "changed") for p, i in written.items() if old.get(p) != i
-    ]
-    moves += [(p, "removed") for p in removed]
-    for path, what in moves:
-        top, name, relative = [*path.split("/", 2), "", ""][:3]
-        if top != "works" or not relative or relative == "kustomization.yaml":
-            continue
-        found.setdefault(name, {"added": [], "changed": [], "removed": []})[what].append(relative)
+    changes to the previous tree (`old`: its blob ids)."""
+    found: dict[str, tuple[list[str], list[str], list[str]]] = {n: ([], [], []) for n in clusters}
+    start = len(_WORKS)
+
+    def note(path: str, which: int) -> None:
+        if not path.startswith(_WORKS):
+            return
+        end = path.find("/", start)
+        if end < 0 or end + 1 == len(path) or path[end:] == _KUSTOMIZATION:
+            return
+        name = path[start:end]
+        listed = found.get(name)
+        if listed is None:
+            listed = found[name] = ([], [], [])
+        listed[which].append(path)
+
+    for path, content in changes.items():
+        note(path, 2 if content is None else 0 if path not in old else 1)
     return {
-        name: ClusterChanges(*(tuple(sorted(c[what])) for what in ("added", "changed", "removed")))
-        for name, c in sorted(found.items())
+        name: ClusterChanges(
+            f"{_WORKS}{name}/", (tuple(sorted(a)), tuple(sorted(c)), tuple(sorted(r)))
+        )
+        for name, (a, c, r) in sorted(found.items())
     }
 
 
@@ -655,10 +682,12 @@ def _context(
 
 def _override_groups(
     objs: objects.ObjectSet, clusters: Iterable[cluster.Cluster]
-) -> dict[str, tuple[bool, ...]]:
+) -> dict[str, int]:
     """For each cluster, which override rules of the source (all of them, whatever they
-    select) target it: clusters with the same answer get the same overrides for any manifest
-    (`gitfleet.overrides` picks rules by the manifest, then by each rule's target cluster)."""
+    select) target it, numbered by first appearance: clusters with the same answer get the
+    same overrides for any manifest (`gitfleet.overrides` picks rules by the manifest, then by
+    each rule's target cluster). A number, since every manifest of every cluster looks its
+    group up."""
     targets: list[policy.ClusterAffinity | None] = []
     chosen: tuple[policy.ClusterOverridePolicy | policy.OverridePolicy, ...] = (
         *objs.cluster_override_policies,
@@ -667,8 +696,11 @@ def _override_groups(
     for p in chosen:
         rules = p.spec.override_rules
         targets += [r.target_cluster for r in rules] if rules else [p.spec.target_cluster]
+    numbers: dict[tuple[bool, ...], int] = {}
     return {
-        c.name: tuple(t is None or selectors.cluster_matches(c, t) for t in targets)
+        c.name: numbers.setdefault(
+            tuple(t is None or selectors.cluster_matches(c, t) for t in targets), len(numbers)
+        )
         for c in clusters
     }
 
@@ -913,26 +945,25 @@ def _result(
         previous.object_format if previous else "sha1", gitstore_objects.SHA1
     )
     ids = gitstore_objects.BlobIds(fmt)
-    written = {p: ids.of(d) for p, d in tree.files.items()}
-    paths = tree.paths
-    removed = [p for p in old if p not in paths]
-    changed = previous is None or len(paths) != len(old) or bool(removed)
-    changed = changed or _differs(written, old, previous, tree, fmt)
     changes: dict[str, gitstore_objects.Hashed | None] = {}
+    for path, data in tree.files.items():
+        oid = ids.of(data)
+        if old.get(path) != oid:
+            changes[path] = gitstore_objects.Hashed(oid, data)
+    files, kept = tree.files, tree.kept
+    removed = [p for p in old if p not in files and p not in kept]
+    count = len(files) + sum(1 for p in kept if p not in files)
+    changed = previous is None or count != len(old) or bool(removed)
+    changed = changed or _differs(changes, old, previous, tree, fmt)
     if changed:
-        changes = {
-            p: gitstore_objects.Hashed(oid, tree.files[p])
-            for p, oid in written.items()
-            if old.get(p) != oid
-        }
         changes.update(dict.fromkeys(removed))
     else:
-        written, removed = {}, []
+        changes = {}
     return RenderResult(
         base=old,
         changes=changes,
         changed=changed,
-        clusters=_cluster_changes(written, removed, old, (c.name for c in placement.clusters)),
+        clusters=_cluster_changes(changes, old, (c.name for c in placement.clusters)),
         refusals=tree.refusals,
         diagnostics=tuple(diagnostic.sorted_diagnostics(list(diagnostics))),
         source_commit=source.revision,
@@ -943,18 +974,18 @@ def _result(
 
 
 def _differs(
-    written: Mapping[str, str],
+    changes: Mapping[str, gitstore_objects.Hashed | None],
     old: Mapping[str, str],
     previous: PreviousRender | None,
     tree: rendering.Tree,
     fmt: gitstore_objects.Format,
 ) -> bool:
-    """Whether a tree with the previous one's paths differs from it in content,
-    render.yaml's `sourceCommit`, `inputs`, `status` and `observedAt` aside (they name the
-    inputs of the render that produced the output)."""
+    """Whether a tree with the previous one's paths and these `changes` to its files differs
+    from it in content, render.yaml's `sourceCommit`, `inputs`, `status` and `observedAt`
+    aside (they name the inputs of the render that produced the output)."""
     if previous is None:
         return True
-    if any(old[p] != oid for p, oid in written.items() if p != rendering.RENDER_FILE):
+    if any(p != rendering.RENDER_FILE for p in changes):
         return True
     report = {
         **tree.report,

@@ -116,10 +116,6 @@ class Tree:
     """render.yaml's document (written in `files`)."""
     unscheduled: tuple[Unscheduled, ...] = ()
 
-    @property
-    def paths(self) -> frozenset[str]:
-        return frozenset(self.files) | self.kept
-
 
 def _reused(template: ResourceTemplate, binding: Binding, previous: Previous) -> Output:
     """A binding whose inputs did not change: every file it had stays."""
