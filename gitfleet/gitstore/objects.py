@@ -425,7 +425,10 @@ def apply_changes(
         stored,
     )
     files = dict(base.files)
-    for path in changes:
+    for path, content in changes.items():
+        if isinstance(content, (Blob, Hashed)):
+            files[path] = content.id
+            continue
         parent, _, name = path.rpartition("/")
         oid = built.recomputed[parent].files.get(name)
         if oid is None:

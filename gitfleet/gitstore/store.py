@@ -101,6 +101,7 @@ def _copy(offset: int, size: int) -> bytes:
     return bytes(out)
 
 
+@functools.lru_cache(maxsize=4096)
 def _insert(data: bytes) -> bytes:
     """Delta instructions adding `data` (at most 127 bytes an instruction)."""
     if len(data) <= 127:
@@ -110,6 +111,7 @@ def _insert(data: bytes) -> bytes:
     )
 
 
+@functools.lru_cache(maxsize=65536)
 def _distance(n: int) -> bytes:
     """How far back an offset delta's base starts, as a pack encodes it."""
     out = [n & 0x7F]
@@ -140,31 +142,32 @@ class _Base:
     """Its size as a delta states it (also a delta's own size when it is the same)."""
     before: bytes
     after: bytes
+    head: bytes
+    """What a delta of the same size starts with: both sizes, then the copy before the span."""
+    head_adler: int
+    """The Adler-32 checksum of `head`, which a delta's checksum goes on from."""
 
     @classmethod
     def of(cls, offset: int, shared: bytes, start: int, cut: int, middle: bytes) -> _Base:
         size = len(shared) - (cut - start) + len(middle)
         end = start + len(middle)
-        before, after = _copy(0, start), _copy(end, size - end)
-        return cls(offset, start, cut, size, _size(size), before, after)
+        source, before, after = _size(size), _copy(0, start), _copy(end, size - end)
+        head = source + source + before
+        return cls(offset, start, cut, size, source, before, after, head, zlib.adler32(head))
 
 
 _STORED_HEAD = struct.Struct("<BBBHH")
+"""A zlib stream's header (deflate, 32 KiB window, fastest) and one final stored block's."""
 _ADLER = struct.Struct(">I")
-
-
-def _stored(data: bytes) -> bytes:
-    """`data` (under 64 KiB) as a zlib stream of one stored block (RFC 1950 and 1951): what
-    zlib makes at level 0, without setting up a compressor for a few dozen bytes."""
-    size = len(data)
-    head = _STORED_HEAD.pack(0x78, 0x01, 0x01, size, size ^ 0xFFFF)
-    return head + data + _ADLER.pack(zlib.adler32(data))
+_STORED_MAX = 0xFFFF
+"""The most one stored block holds."""
 
 
 def _entry(item: objects.GitObject, at: int, bases: dict[bytes, _Base]) -> bytes:
     """The pack entry of `item` at offset `at`: a delta against the first object spliced from
     the same shared text, or the object whole (then, if spliced, that first object). A delta
-    is a few dozen bytes, mostly the new span: stored, not compressed."""
+    is a few dozen bytes, mostly the new span: stored in one zlib block made here (RFC 1950
+    and 1951, what zlib makes at level 0), not compressed."""
     splice = getattr(item.content, "splice", None)
     if splice is None:
         data = item.data
@@ -177,11 +180,18 @@ def _entry(item: objects.GitObject, at: int, bases: dict[bytes, _Base]) -> bytes
         data = shared[:start] + middle + shared[cut:]
         return _header(_TYPES[item.kind], len(data)) + _deflated(data)
     size = len(shared) - (cut - start) + len(middle)
-    target = base.source if size == base.size else _size(size)
-    delta = b"".join((base.source, target, base.before, _insert(middle), base.after))
-    if len(delta) > 0xFFFF:
-        return _header(_OFS_DELTA, len(delta)) + _distance(at - base.offset) + _deflated(delta)
-    return _header(_OFS_DELTA, len(delta)) + _distance(at - base.offset) + _stored(delta)
+    head, adler = base.head, base.head_adler
+    if size != base.size:
+        head = base.source + _size(size) + base.before
+        adler = zlib.adler32(head)
+    insert, after = _insert(middle), base.after
+    length = len(head) + len(insert) + len(after)
+    prefix = _header(_OFS_DELTA, length) + _distance(at - base.offset)
+    if length > _STORED_MAX:
+        return prefix + _deflated(b"".join((head, insert, after)))
+    adler = zlib.adler32(after, zlib.adler32(insert, adler))
+    stored = _STORED_HEAD.pack(0x78, 0x01, 0x01, length, length ^ 0xFFFF)
+    return b"".join((prefix, stored, head, insert, after, _ADLER.pack(adler)))
 
 
 def pack_stream(items: Sequence[objects.GitObject], fmt: objects.Format) -> Iterator[bytes]:
