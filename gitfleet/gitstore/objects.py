@@ -237,11 +237,15 @@ class _Layout:
 
     def __init__(self, files: Mapping[str, Content | None]) -> None:
         self.files: dict[str, dict[str, Content | None]] = {}
+        checked: set[str] = set()
+        """Names already checked: a render writes each name into many folders."""
         for path, content in files.items():
             if path[:1] == "/" or "//" in path:
                 raise PathError(f"invalid path {path!r}: empty segment")
             folder, _, name = path.rpartition("/")
-            _check_name(path, name)
+            if name not in checked:
+                _check_name(path, name)
+                checked.add(name)
             found = self.files.get(folder)
             if found is None:
                 found = self.files[folder] = {}

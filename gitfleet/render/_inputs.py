@@ -63,12 +63,19 @@ def _canonical(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def _digest(parts: Iterable[bytes]) -> str:
+def _digest(parts: Iterable[bytes], framed: bytes = b"") -> str:
+    """The digest of `parts`, each framed by its length, then of `framed`: parts already
+    framed (`_framed`)."""
     h = hashlib.sha256()
     for part in parts:
         h.update(b"%d:" % len(part))
         h.update(part)
+    h.update(framed)
     return h.hexdigest()
+
+
+def _framed(part: bytes) -> bytes:
+    return b"%d:%s" % (len(part), part)
 
 
 def _docs_digest(docs: Iterable[Any]) -> str:
@@ -180,6 +187,8 @@ class Inputs:
             ).encode()
             for shape, capacity in split
         }
+        self._targets: dict[str, bytes] = {}
+        """Each target cluster's part of a binding's digest, framed: its name and digest."""
         user, third = _by_kind(objs.customizations), _by_kind(third_party)
         self._customizations = {
             kind: _digest(
@@ -205,9 +214,14 @@ class Inputs:
             self._overrides.get(key.namespace, b""),
             self._customizations.get((key.api_version, key.kind), b""),
         ]
-        for name in targets:
-            parts += [name.encode(), self._clusters.get(name, b"absent")]
-        return _digest(parts)
+        return _digest(parts, b"".join(self._target(name) for name in targets))
+
+    def _target(self, name: str) -> bytes:
+        found = self._targets.get(name)
+        if found is None:
+            found = _framed(name.encode()) + _framed(self._clusters.get(name, b"absent"))
+            self._targets[name] = found
+        return found
 
     def template(self, template: ResourceTemplate) -> str:
         """The digest of the template as its binding reads it (content and file)."""

@@ -465,10 +465,11 @@ def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -
     shared: dict[Hashable, SharedBuild | None] = {}
     """Builds with the placeholder label, by what makes them differ (None: the placeholder
     cannot be told apart in the build, which is made for each cluster instead)."""
+    suspension = binding.spec.suspension
     for target in targets:
         path = paths[target.name]
         member = ctx.clusters.get(target.name)
-        if _suspended(binding.spec, target.name):
+        if suspension is not None and _suspended(binding.spec, target.name):
             kept.append(path)
             continue
         if member is None:
