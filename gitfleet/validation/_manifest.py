@@ -27,12 +27,28 @@ def problems(body: Mapping[str, Any]) -> Problems:
     return found
 
 
+_CHECKED: dict[int, tuple[template.ResourceTemplate, tuple[diagnostic.Diagnostic, ...]]] = {}
+"""Each template's problems, by template object (held, so that its id stays its own): the
+source loader hands out the same template objects for unchanged files, which a long-running
+reconciler then checks once."""
+_CHECKED_LIMIT = 200_000
+
+
 def check(templates: Iterable[template.ResourceTemplate]) -> list[diagnostic.Diagnostic]:
     """Every problem of every template, located at its field."""
     found: list[diagnostic.Diagnostic] = []
     for each in templates:
-        report = _report.Report(each.origin, loaded.subject(each))
-        for keys, message in problems(each.body):
-            report.error(keys, message)
-        found += report.diagnostics
+        known = _CHECKED.get(id(each))
+        if known is None or known[0] is not each:
+            if len(_CHECKED) >= _CHECKED_LIMIT:
+                _CHECKED.clear()
+            known = _CHECKED[id(each)] = (each, _located(each))
+        found += known[1]
     return found
+
+
+def _located(each: template.ResourceTemplate) -> tuple[diagnostic.Diagnostic, ...]:
+    report = _report.Report(each.origin, loaded.subject(each))
+    for keys, message in problems(each.body):
+        report.error(keys, message)
+    return tuple(report.diagnostics)

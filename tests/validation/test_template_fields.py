@@ -20,10 +20,14 @@ Aspects covered:
 
 from __future__ import annotations
 
+import subprocess
 import textwrap
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+
+from gitfleet import source, validation
 
 Check = Callable[[dict[str, str]], list[str]]
 
@@ -225,3 +229,32 @@ def test_every_problem_is_reported(check: Check) -> None:
 )  # fmt: skip
 def test_valid_templates(check: Check, text: str) -> None:
     assert check({"t.yaml": text}) == []
+
+
+def test_a_template_changed_between_commits_is_checked_again(tmp_path: Path) -> None:
+    """The source loader hands out the same template objects for unchanged files, and their
+    problems are remembered by object: a file fixed, then broken again, is checked each time."""
+
+    def commit(text: str) -> str:
+        (tmp_path / "web.yaml").write_text(text)
+        (tmp_path / "other.yaml").write_text(
+            doc("ConfigMap", "  labels: {app: other}\n", name="other")
+        )
+        git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+        subprocess.run([*git, "add", "-A"], cwd=tmp_path, check=True)
+        subprocess.run([*git, "commit", "-q", "-m", "x"], cwd=tmp_path, check=True)
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=tmp_path, check=True, capture_output=True
+        )
+        return out.stdout.decode().strip()
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    broken = commit(doc("ConfigMap", "  labels: {enabled: true}\n"))
+    fixed = commit(doc("ConfigMap", "  labels: {enabled: 'true'}\n"))
+
+    def errors(rev: str) -> list[str]:
+        return [str(d) for d in validation.validate(source.load(tmp_path, rev))]
+
+    assert [e.split(": ", 1)[0] for e in errors(broken)] == ["web.yaml:5:12"]
+    assert errors(fixed) == []
+    assert len(errors(broken)) == 1
