@@ -90,7 +90,8 @@ class BlobIds:
 
     def __init__(self, fmt: Format) -> None:
         self._fmt = fmt
-        self._prefixes: dict[tuple[bytes, int, int], Any] = {}
+        self._prefixes: dict[tuple[bytes, int, int, int], tuple[Any, memoryview]] = {}
+        """The hash state of each shared text's prefix, and what follows its span."""
 
     def of(self, content: bytes | SupportsBytes) -> str:
         splice = getattr(content, "splice", None)
@@ -98,15 +99,16 @@ class BlobIds:
             return self._fmt.object_id(BLOB, bytes(content))
         shared, start, cut, middle = splice()
         size = len(shared) - (cut - start) + len(middle)
-        key = (shared, start, size)
-        prefix = self._prefixes.get(key)
-        if prefix is None:
-            prefix = self._prefixes[key] = self._fmt.hasher()
+        key = (shared, start, cut, size)
+        found = self._prefixes.get(key)
+        if found is None:
+            prefix = self._fmt.hasher()
             prefix.update(b"blob %d\0" % size)
             prefix.update(shared[:start])
-        h = prefix.copy()
+            found = self._prefixes[key] = (prefix, memoryview(shared)[cut:])
+        h = found[0].copy()
         h.update(middle)
-        h.update(memoryview(shared)[cut:])
+        h.update(found[1])
         return str(h.hexdigest())
 
 

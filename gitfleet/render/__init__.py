@@ -140,8 +140,11 @@ class _Collected:
     rendered: int = 0
 
     def add(self, output: Output) -> None:
-        for path, data in output.files.items():
-            self.files.setdefault(path, data)
+        if self.files.keys().isdisjoint(output.files):  # as a rule: a binding's own paths
+            self.files.update(output.files)
+        else:
+            for path, data in output.files.items():
+                self.files.setdefault(path, data)
         if self.files.keys().isdisjoint(output.kept):  # as a rule: a binding's own paths
             self.kept.update(output.kept)
         else:
