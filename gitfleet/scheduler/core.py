@@ -174,8 +174,9 @@ def run(
     """One run of the algorithm (genericScheduler.Schedule), made once per render for all the
     bindings that pose the same problem: many templates share a policy, their replicas and
     their requests, and so, on a first render or once their results agree, every input the
-    algorithm reads. Of the template it reads only the kind and whether its UID breaks
-    Webster's ties by descending name; of the status, only the affinity term in use."""
+    algorithm reads. Of the template it reads only the apiVersion, the kind and whether its
+    UID breaks Webster's ties by descending name; of the status, only the affinity term in
+    use."""
     key = _problem(spec, status, placement_text, fresh)
     return clusters.attempt(key, lambda: _run(spec, status, clusters, placement_text, fresh))
 
@@ -186,8 +187,8 @@ def _problem(
     placement_text: str,
     fresh: bool,
 ) -> Hashable:
-    """Everything `_run` reads, hashable: the placement as its text, the template as its kind
-    and tie-breaking order, the status as its affinity term."""
+    """Everything `_run` reads, hashable: the placement as its text, the template as its
+    apiVersion, kind and tie-breaking order, the status as its affinity term."""
     resource = spec.resource
     kind = work.ObjectReference(api_version=resource.api_version, kind=resource.kind, name="")
     rest = dataclasses.replace(spec, resource=kind, clusters=(), placement=None)
