@@ -7,13 +7,15 @@ Aspects covered:
 - nothing goes to a cluster the filters rejected (affinity, or a taint on a cluster that did
   not run the resource before);
 - the same inputs give the same outcome, whatever the order the clusters come in;
-- bindings scheduled on one shared index (filter verdicts shared between placements) get the
-  outcome each gets on its own;
+- bindings of different templates scheduled on one shared index (filter verdicts shared
+  between placements, whole runs between bindings posing the same problem) get the outcome
+  each gets on its own;
 - steady scaling only adds (scale-up) or only removes (scale-down) on the clusters kept.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from hypothesis import given, settings
@@ -86,6 +88,8 @@ def bindings(draw: st.DrawFn, clusters: list[cluster.Cluster]) -> work.ResourceB
         placement=placement,
         clusters=previous,
         uid=draw(st.sampled_from(["", "d43fdeeb-d750-4e2b-bee3-64eb94534f4c"])),
+        name=draw(st.sampled_from(["web", "api"])),
+        namespace=draw(st.sampled_from(["default", "shop"])),
     )
 
 
@@ -202,3 +206,33 @@ def test_steady_scaling_is_monotonic(
         assert all(result.get(n, 0) >= r for n, r in kept.items())
     else:
         assert set(result) <= set(kept) and all(r <= kept[n] for n, r in result.items())
+
+
+def _as_template(
+    binding: work.ResourceBinding, name: str, uid: str, *, placed: bool = True
+) -> work.ResourceBinding:
+    """`binding` for another template: another name, namespace and UID (and, unless
+    `placed`, no previous result)."""
+    resource = dataclasses.replace(binding.spec.resource, name=name, namespace=name, uid=uid)
+    clusters = binding.spec.clusters if placed else ()
+    spec = dataclasses.replace(binding.spec, resource=resource, clusters=clusters)
+    metadata = dataclasses.replace(binding.metadata, name=f"{name}-deployment", namespace=name)
+    return dataclasses.replace(binding, metadata=metadata, spec=spec)
+
+
+@settings(max_examples=100, deadline=None)
+@given(scenarios())
+def test_templates_posing_the_same_problem_get_each_its_own_outcome(
+    scenario: tuple[list[cluster.Cluster], work.ResourceBinding],
+) -> None:
+    clusters, binding = scenario
+    fleet = ClusterIndex(clusters)
+    odd = "d43fdeeb-d750-4e2b-bee3-64eb94534f4c"
+    for other in (
+        binding,
+        _as_template(binding, "api", binding.spec.resource.uid),
+        _as_template(binding, "db", ""),
+        _as_template(binding, "cache", odd),
+        _as_template(binding, "new", binding.spec.resource.uid, placed=False),
+    ):
+        assert schedule(other, fleet) == schedule(other, clusters)
