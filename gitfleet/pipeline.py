@@ -382,8 +382,8 @@ _BINDING_KINDS: dict[str, type[work.ResourceBinding] | type[work.ClusterResource
 
 
 _BINDINGS_FOLDER = "bindings/"
-_WORKS = "works/"
-_KUSTOMIZATION = "/kustomization.yaml"
+_WORKS = rendering.WORKS + "/"
+_KUSTOMIZATION = "/" + rendering.KUSTOMIZATION
 _Parsed = tuple[Binding, str | None, str | None]
 _PARSED: dict[tuple[str, str], _Parsed | None] = {}
 """Bindings already read back, by (path, blob id): a blob id names its content, so a binding

@@ -10,8 +10,8 @@ status and prune all go by the template's identity).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
-from typing import Any, TypedDict
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, TypedDict, TypeVar
 
 from gitfleet.model.origin import Origin
 
@@ -96,6 +96,31 @@ class ResourceTemplate:
     @property
     def uid(self) -> str:
         return self.metadata.get("uid", "")
+
+
+T = TypeVar("T")
+
+
+class PerTemplate(Generic[T]):
+    """What a function of a template alone gives, remembered by template object (held, so
+    that its id stays its own): the source loader hands out the same template objects for
+    unchanged files, so a long-running reconciler computes it once per file content. Past
+    `limit` templates the memo starts over."""
+
+    def __init__(self, make: Callable[[ResourceTemplate], T], limit: int = 200_000) -> None:
+        self._make = make
+        self._limit = limit
+        self._found: dict[int, tuple[ResourceTemplate, T]] = {}
+
+    def __call__(self, template: ResourceTemplate) -> T:
+        found = self._found.get(id(template))
+        if found is not None and found[0] is template:
+            return found[1]
+        if len(self._found) >= self._limit:
+            self._found.clear()
+        value = self._make(template)
+        self._found[id(template)] = (template, value)
+        return value
 
 
 IDENTITY_FIELDS: tuple[tuple[str, ...], ...] = (

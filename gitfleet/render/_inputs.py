@@ -37,7 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from gitfleet.model import cluster, config, meta, objects, work
-from gitfleet.model.template import ResourceKey, ResourceTemplate
+from gitfleet.model.template import PerTemplate, ResourceKey, ResourceTemplate
 
 ANNOTATION = "gitfleet.io/render-inputs"
 TEMPLATE_ANNOTATION = "gitfleet.io/template-inputs"
@@ -50,13 +50,6 @@ _SHARED_TEMPLATES = {
 """Templates whose content reaches other templates' bindings (scope, priority) or the
 Namespace manifests of every cluster."""
 Binding = work.ResourceBinding | work.ClusterResourceBinding
-
-
-_TEMPLATES: dict[int, tuple[ResourceTemplate, str]] = {}
-"""Template digests, by template object (held, so that its id stays its own): the source
-loader hands out the same template objects for unchanged files, whose digest a long-running
-reconciler then computes once."""
-_TEMPLATES_LIMIT = 200_000
 
 
 def _canonical(value: Any) -> bytes:
@@ -82,6 +75,10 @@ def _docs_digest(docs: Iterable[Any]) -> str:
     return _digest(
         _canonical(d.to_doc()) for d in sorted(docs, key=lambda d: (d.namespace, d.name))
     )
+
+
+_template_digest = PerTemplate(lambda t: _digest([_canonical(t.body), t.origin.path.encode()]))
+"""Each template's digest (content and file)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -225,14 +222,7 @@ class Inputs:
 
     def template(self, template: ResourceTemplate) -> str:
         """The digest of the template as its binding reads it (content and file)."""
-        found = _TEMPLATES.get(id(template))
-        if found is not None and found[0] is template:
-            return found[1]
-        digest = _digest([_canonical(template.body), template.origin.path.encode()])
-        if len(_TEMPLATES) >= _TEMPLATES_LIMIT:
-            _TEMPLATES.clear()
-        _TEMPLATES[id(template)] = (template, digest)
-        return digest
+        return _template_digest(template)
 
     def unchanged(self, template: ResourceTemplate, before: Binding) -> bool:
         """Whether `before`, the previous render's binding of `template`, is still its binding:

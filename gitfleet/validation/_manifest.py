@@ -27,23 +27,11 @@ def problems(body: Mapping[str, Any]) -> Problems:
     return found
 
 
-_CHECKED: dict[int, tuple[template.ResourceTemplate, tuple[diagnostic.Diagnostic, ...]]] = {}
-"""Each template's problems, by template object (held, so that its id stays its own): the
-source loader hands out the same template objects for unchanged files, which a long-running
-reconciler then checks once."""
-_CHECKED_LIMIT = 200_000
-
-
 def check(templates: Iterable[template.ResourceTemplate]) -> list[diagnostic.Diagnostic]:
-    """Every problem of every template, located at its field."""
+    """Every problem of every template, located at its field (each template checked once)."""
     found: list[diagnostic.Diagnostic] = []
     for each in templates:
-        known = _CHECKED.get(id(each))
-        if known is None or known[0] is not each:
-            if len(_CHECKED) >= _CHECKED_LIMIT:
-                _CHECKED.clear()
-            known = _CHECKED[id(each)] = (each, _located(each))
-        found += known[1]
+        found += _checked(each)
     return found
 
 
@@ -52,3 +40,6 @@ def _located(each: template.ResourceTemplate) -> tuple[diagnostic.Diagnostic, ..
     for keys, message in problems(each.body):
         report.error(keys, message)
     return tuple(report.diagnostics)
+
+
+_checked = template.PerTemplate(_located)
