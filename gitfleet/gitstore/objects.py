@@ -166,12 +166,13 @@ _EMPTY = Folder({}, frozenset())
 
 def _group(files: Mapping[str, str], folders: Iterable[str]) -> dict[str, Folder]:
     names: dict[str, dict[str, str]] = {}
+    shared: dict[str, str] = {}
     for path, oid in files.items():
         parent, _, name = path.rpartition("/")
         found = names.get(parent)
         if found is None:
             found = names[parent] = {}
-        found[name] = oid
+        found[shared.setdefault(name, name)] = oid
     subs: dict[str, set[str]] = {}
     for path in folders:
         if path:
@@ -239,19 +240,21 @@ class _Layout:
 
     def __init__(self, files: Mapping[str, Content | None]) -> None:
         self.files: dict[str, dict[str, Content | None]] = {}
-        checked: set[str] = set()
-        """Names already checked: a render writes each name into many folders."""
+        checked: dict[str, str] = {}
+        """Each name checked, once: a render writes the same names into many folders (every
+        cluster's), which then share one string of each, here and in the listing built."""
         for path, content in files.items():
             if path[:1] == "/" or "//" in path:
                 raise PathError(f"invalid path {path!r}: empty segment")
             folder, _, name = path.rpartition("/")
-            if name not in checked:
+            known = checked.get(name)
+            if known is None:
                 _check_name(path, name)
-                checked.add(name)
+                known = checked[name] = name
             found = self.files.get(folder)
             if found is None:
                 found = self.files[folder] = {}
-            found[name] = content
+            found[known] = content
         self.folders: dict[str, set[str]] = {"": set()}
         for folder in list(self.files):
             child = folder
