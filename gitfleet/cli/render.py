@@ -42,6 +42,9 @@ from gitfleet.cli import output as out
 from gitfleet.errors import GitfleetError, InputError, RefConflictError, UsageError
 from gitfleet.gitstore import folder, objects, rendered, repository, signing
 
+LISTED_FILES = 200
+"""The most changed files the human output names one by one: a first render of a large fleet
+changes millions, which only `-o json` should list; past this many, each cluster's counts."""
 UNSCHEDULED_EXIT = 3
 """The exit status of a render made (committed, or written to a folder) in which some resource
 could not be scheduled: not 1, which says nothing was rendered."""
@@ -154,14 +157,18 @@ def human(outcome: Outcome) -> str:
     else:
         lines.append(f"no change: {where} stays at {outcome.commit}")
     lines += [f"new history on {ref}: it was not at a render" for ref in outcome.new_history]
-    for name, c in result.clusters.items():
-        if not (c.added or c.changed or c.removed):
+    changes = result.clusters
+    listed = sum(len(p) for c in changes.values() for p in c.tree_paths) <= LISTED_FILES
+    for name, c in changes.items():
+        if not any(c.tree_paths):
             continue
-        lines.append(
-            f"{name}: {len(c.added)} added, {len(c.changed)} changed, {len(c.removed)} removed"
-        )
-        lines += [f"  + {p}" for p in c.added] + [f"  ~ {p}" for p in c.changed]
-        lines += [f"  - {p}" for p in c.removed]
+        added, changed, removed = (len(paths) for paths in c.tree_paths)
+        lines.append(f"{name}: {added} added, {changed} changed, {removed} removed")
+        if listed:
+            lines += [f"  + {p}" for p in c.added] + [f"  ~ {p}" for p in c.changed]
+            lines += [f"  - {p}" for p in c.removed]
+    if not listed:
+        lines.append(f"(more than {LISTED_FILES} files changed: -o json lists each)")
     if result.refusals:
         lines.append(f"refused ({len(result.refusals)}):")
         lines += [f"  {r}" for r in result.refusals]
