@@ -39,7 +39,6 @@ import argparse
 import dataclasses
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -48,6 +47,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench import karmada_harness
 from gitfleet import scheduler
 from gitfleet.model import cluster, work
 
@@ -62,7 +62,6 @@ KARMADA_COLD_US = 2000.0
 """Karmada's generic scheduler, microseconds per binding at 300 clusters (see the module)."""
 KARMADA_ENV = "GITFLEET_KARMADA"
 HARNESS = Path(__file__).with_name("karmada_schedule.go")
-GO_FALLBACK = Path.home() / ".cache/gitfleet/realk8s/go/bin/go"
 SIZES = [("100m", "128Mi"), ("250m", "256Mi"), ("500m", "1Gi"), ("1", "2Gi"), ("2", "4Gi")]
 
 Doc = dict[str, Any]
@@ -245,22 +244,6 @@ def _fleet_json(clusters: list[cluster.Cluster], bindings: list[work.ResourceBin
     return json.dumps(doc).encode()
 
 
-def _build_harness(checkout: Path, go: str, into: Path) -> Path:
-    """Karmada's scheduler harness, built inside `checkout` (its vendored packages resolve
-    only there) with nothing left behind in it."""
-    package = Path(tempfile.mkdtemp(prefix="gitfleetbench", dir=checkout))
-    try:
-        shutil.copyfile(HARNESS, package / "main.go")
-        binary = into / "karmada_schedule"
-        env = {**os.environ, "GOTOOLCHAIN": "local", "GOFLAGS": "-mod=vendor", "GOPROXY": "off"}
-        subprocess.run(
-            [go, "build", "-o", str(binary), f"./{package.name}"], cwd=checkout, env=env, check=True
-        )
-        return binary
-    finally:
-        shutil.rmtree(package)
-
-
 def _karmada(binary: Path, fleet: bytes) -> float:
     """Median seconds Karmada's generic scheduler takes over the fleet's bindings."""
     done = subprocess.run([str(binary)], input=fleet, capture_output=True, check=True)
@@ -269,20 +252,17 @@ def _karmada(binary: Path, fleet: bytes) -> float:
     return statistics.median(answer["rounds"])
 
 
-def _go(given: str | None) -> str:
-    found = given or shutil.which("go") or (str(GO_FALLBACK) if GO_FALLBACK.exists() else None)
-    if found is None:
-        sys.exit("no Go toolchain: give --go")
-    return found
-
-
 def cold_path(karmada: Path | None, go: str | None) -> bool:
     """The 300-cluster first render per binding, against Karmada's scheduler."""
     clusters = [_cluster(i) for i in range(COLD_CLUSTERS)]
     policies = [_placement(p, COLD_CLUSTERS) for p in range(POLICIES)]
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
-        binary = _build_harness(karmada, _go(go), Path(tmp)) if karmada else None
+        binary = (
+            karmada_harness.build(HARNESS, karmada, karmada_harness.go_command(go), Path(tmp))
+            if karmada
+            else None
+        )
         for count in COLD_SIZES:
             bindings = _bindings(count, policies)
             ours = _cold(clusters, bindings) / count * 1e6
