@@ -1,0 +1,272 @@
+"""Random scheduling scenarios, and Karmada's answers to them.
+
+Each scenario is made from its profile and seed alone (`scenario`): a few clusters with random
+labels, provider, region, zones, taints, served APIs, resource summaries and resource models,
+and one Deployment's binding with random replicas, requests, placement (cluster affinity or
+affinity terms, tolerations, spread constraints, every replica scheduling type and division
+preference, static weight lists) and, for some, a previous result. The answers in
+testdata/karmada_oracle_answers.json are what Karmada's own scheduler gave for each:
+bench/karmada_oracle.go runs its generic scheduler on the scenarios. To make them again (after
+a change to this generator, or for another Karmada), from the repository root:
+
+    python tests/scheduler/karmada_oracle_scenarios.py --karmada PATH [--go GO]
+
+PATH is a checkout of karmada-io/karmada with its vendored packages; the answers name its
+commit. The generator must not change without making the answers again: a seed stands for the
+scenario it made when they were made.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+Doc = dict[str, Any]
+
+ANSWERS = Path(__file__).resolve().parent / "testdata" / "karmada_oracle_answers.json"
+PROVIDERS = ("aws", "gcp", "az")
+REGIONS = ("r0", "r1", "r2", "r3")
+ZONES = ("z0", "z1", "z2", "z3", "z4")
+
+
+@dataclasses.dataclass(frozen=True)
+class Profile:
+    """How the scenarios of one part of the answers are drawn."""
+
+    clusters: int
+    """The most clusters a scenario has."""
+    spread: float
+    """How often the placement has spread constraints."""
+    previous: float
+    """How often the binding has a previous result."""
+    large: bool = False
+    """Replicas up to 2,000 (else a few dozen at most)."""
+
+
+PROFILES = {
+    "small": Profile(clusters=8, spread=0.25, previous=0.3),
+    "wide": Profile(clusters=20, spread=0.6, previous=0.5),
+    "few": Profile(clusters=4, spread=0.5, previous=0.6),
+    "large": Profile(clusters=12, spread=0.3, previous=0.5, large=True),
+}
+SEEDS = 500
+"""Scenarios per profile."""
+
+
+def _cluster(r: random.Random, i: int) -> Doc:
+    labels = {}
+    if r.random() < 0.7:
+        labels["env"] = r.choice(["prod", "dev"])
+    if r.random() < 0.5:
+        labels["tier"] = r.choice(["a", "b", "c"])
+    spec: Doc = {"syncMode": "Push"}
+    if r.random() < 0.85:
+        spec["provider"] = r.choice(PROVIDERS)
+    if r.random() < 0.85:
+        spec["region"] = r.choice(REGIONS)
+    zoned = r.random()
+    if zoned < 0.4:
+        spec["zone"] = r.choice(ZONES)
+    elif zoned < 0.8:
+        spec["zones"] = sorted(r.sample(ZONES, r.randint(1, 2)))
+    if r.random() < 0.2:
+        taint = {"key": r.choice(["gpu", "dedicated"]), "value": r.choice(["x", "y"])}
+        spec["taints"] = [{**taint, "effect": r.choice(["NoSchedule", "NoExecute"])}]
+    ready = {"type": "Ready", "status": "True", "reason": "ClusterReady", "message": "ok"}
+    status: Doc = {"conditions": [{**ready, "lastTransitionTime": "2026-01-01T00:00:00Z"}]}
+    if r.random() < 0.92:
+        deployments = [{"name": "deployments", "kind": "Deployment"}]
+        status["apiEnablements"] = [{"groupVersion": "apps/v1", "resources": deployments}]
+    if r.random() < 0.85:
+        status["resourceSummary"] = _summary(r, spec)
+    return {
+        "apiVersion": "cluster.karmada.io/v1alpha1",
+        "kind": "Cluster",
+        "metadata": {"name": f"m{i}", "labels": labels},
+        "spec": spec,
+        "status": status,
+    }
+
+
+def _summary(r: random.Random, spec: Doc) -> Doc:
+    """A resource summary; sometimes resource models too (into `spec`)."""
+    cpu, memory = r.randint(0, 40), r.randint(0, 160)
+    pods = str(r.choice([0, 3, 10, 110]))
+    summary: Doc = {"allocatable": {"cpu": str(cpu), "memory": f"{memory}Gi", "pods": pods}}
+    if r.random() < 0.6:
+        summary["allocated"] = {
+            "cpu": str(r.randint(0, cpu)),
+            "memory": f"{r.randint(0, memory)}Gi",
+            "pods": str(r.randint(0, 5)),
+        }
+    if r.random() < 0.3:
+        summary["allocating"] = {"cpu": str(r.randint(0, 3)), "memory": "1Gi", "pods": "1"}
+    if r.random() < 0.4:
+        spec["resourceModels"] = [
+            {
+                "grade": g,
+                "ranges": [
+                    {"name": "cpu", "min": str(g * 2), "max": str((g + 1) * 2)},
+                    {"name": "memory", "min": f"{g * 8}Gi", "max": f"{(g + 1) * 8}Gi"},
+                ],
+            }
+            for g in range(3)
+        ]
+        summary["allocatableModelings"] = [{"grade": g, "count": r.randint(0, 6)} for g in range(3)]
+    return summary
+
+
+def _affinity(r: random.Random, names: list[str]) -> Doc:
+    found: Doc = {}
+    pick = r.random()
+    if pick < 0.3:
+        found["clusterNames"] = sorted(r.sample(names, r.randint(1, len(names))))
+    elif pick < 0.5:
+        found["labelSelector"] = {"matchLabels": {"env": r.choice(["prod", "dev"])}}
+    elif pick < 0.6:
+        operator = r.choice(["In", "NotIn", "Exists", "DoesNotExist"])
+        expression: Doc = {"key": "tier", "operator": operator}
+        if operator in ("In", "NotIn"):
+            expression["values"] = ["a", "b"]
+        found["labelSelector"] = {"matchExpressions": [expression]}
+    elif pick < 0.7:
+        expression = {
+            "key": r.choice(["provider", "region", "zone"]),
+            "operator": r.choice(["In", "NotIn"]),
+            "values": r.sample(PROVIDERS + REGIONS + ZONES, 3),
+        }
+        found["fieldSelector"] = {"matchExpressions": [expression]}
+    if r.random() < 0.2:
+        found["exclude"] = r.sample(names, 1)
+    return found
+
+
+def _toleration(r: random.Random) -> Doc:
+    found: Doc = {"key": "gpu", "operator": r.choice(["Exists", "Equal"])}
+    if found["operator"] == "Equal":
+        found["value"] = "x"
+    effect = r.choice(["NoSchedule", "NoExecute", ""])
+    if effect:
+        found["effect"] = effect
+    return found
+
+
+def _spread(r: random.Random) -> list[Doc]:
+    field = r.choice(["cluster", "region", "zone", "provider"])
+    least = r.randint(1, 3)
+    found = [{"spreadByField": field, "minGroups": least, "maxGroups": least + r.randint(0, 2)}]
+    if field != "cluster" and r.random() < 0.6:
+        least = r.randint(1, 4)
+        most = least + r.randint(0, 3)
+        found.append({"spreadByField": "cluster", "minGroups": least, "maxGroups": most})
+    return found
+
+
+def _replica_scheduling(r: random.Random, names: list[str]) -> Doc | None:
+    divided = {"replicaSchedulingType": "Divided"}
+    weighted = {**divided, "replicaDivisionPreference": "Weighted"}
+    pick = r.random()
+    if pick < 0.25:
+        return {"replicaSchedulingType": "Duplicated"}
+    if pick < 0.45:
+        return {**divided, "replicaDivisionPreference": "Aggregated"}
+    if pick < 0.7:
+        return {**weighted, "weightPreference": {"dynamicWeight": "AvailableReplicas"}}
+    if pick < 0.92:
+        weights = [
+            {
+                "targetCluster": _affinity(r, names) or {"clusterNames": [r.choice(names)]},
+                "weight": r.randint(1, 5),
+            }
+            for _ in range(r.randint(1, 3))
+        ]
+        return {**weighted, "weightPreference": {"staticWeightList": weights}}
+    if pick < 0.96:
+        return weighted
+    return None
+
+
+def _placement(r: random.Random, names: list[str], profile: Profile) -> Doc:
+    placement: Doc = {}
+    if r.random() < 0.15:
+        placement["clusterAffinities"] = [
+            {**_affinity(r, names), "affinityName": f"t{k}"} for k in range(r.randint(1, 3))
+        ]
+    elif r.random() < 0.85:
+        placement["clusterAffinity"] = _affinity(r, names)
+    if r.random() < 0.2:
+        placement["clusterTolerations"] = [_toleration(r)]
+    if r.random() < profile.spread:
+        placement["spreadConstraints"] = _spread(r)
+    scheduling = _replica_scheduling(r, names)
+    if scheduling is not None:
+        placement["replicaScheduling"] = scheduling
+    return placement
+
+
+def scenario(profile: Profile, seed: int) -> Doc:
+    """The clusters and the binding spec of one scenario."""
+    r = random.Random(seed)
+    clusters = [_cluster(r, i) for i in range(r.randint(1, profile.clusters))]
+    names = [c["metadata"]["name"] for c in clusters]
+    uid = f"{seed:08x}-0000-0000-0000-000000000000"
+    resource = {"apiVersion": "apps/v1", "kind": "Deployment", "namespace": "ns"}
+    spec: Doc = {"resource": {**resource, "name": f"app{seed}", "uid": uid}}
+    if r.random() < 0.9:
+        few = [0, 1, 2, 3, 5, 7, 10, 13, 20, 31, 50]
+        spec["replicas"] = r.randint(0, 2000) if profile.large else r.choice(few)
+    if r.random() < 0.7:
+        request = {
+            "cpu": r.choice(["100m", "500m", "1", "2", "3"]),
+            "memory": r.choice(["128Mi", "1Gi", "4Gi", "10Gi"]),
+        }
+        spec["replicaRequirements"] = {"resourceRequest": request}
+    spec["placement"] = _placement(r, names, profile)
+    if r.random() < profile.previous:
+        most = 400 if profile.large else 8
+        chosen = r.sample(names, r.randint(1, len(names)))
+        spec["clusters"] = [{"name": n, "replicas": r.randint(0, most)} for n in chosen]
+    return {"clusters": clusters, "spec": spec}
+
+
+def _karmada_commit(checkout: Path) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], capture_output=True
+    )
+    return done.stdout.decode().strip() or "unknown"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Make the answers again with Karmada's code.")
+    parser.add_argument("--karmada", type=Path, required=True, help="a Karmada checkout")
+    parser.add_argument("--go", help="the go command (default: go on $PATH)")
+    parser.add_argument("--commit", help="the checkout's commit, when it is no Git work tree")
+    args = parser.parse_args()
+    root = Path(__file__).resolve().parents[2]
+    sys.path.insert(0, str(root))
+    from bench import karmada_harness
+
+    answers: dict[str, Any] = {"karmada": args.commit or _karmada_commit(args.karmada)}
+    with tempfile.TemporaryDirectory() as tmp:
+        harness = root / "bench" / "karmada_oracle.go"
+        go = karmada_harness.go_command(args.go)
+        binary = karmada_harness.build(harness, args.karmada, go, Path(tmp))
+        for name, profile in PROFILES.items():
+            lines = "".join(json.dumps(scenario(profile, s)) + "\n" for s in range(SEEDS))
+            done = subprocess.run([str(binary)], input=lines.encode(), capture_output=True)
+            if done.returncode != 0:
+                sys.exit(done.stderr.decode())
+            answers[name] = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    ANSWERS.write_text(json.dumps(answers, separators=(",", ":"), sort_keys=True) + "\n")
+    print(f"wrote {ANSWERS}: {len(PROFILES)} x {SEEDS} answers of Karmada {answers['karmada']}")
+
+
+if __name__ == "__main__":
+    main()
