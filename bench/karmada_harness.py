@@ -5,6 +5,7 @@ the checkout is left as it was found."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -37,3 +38,23 @@ def build(harness: Path, checkout: Path, go: str, into: Path) -> Path:
         return binary
     finally:
         shutil.rmtree(package)
+
+
+def answers(harness: Path, checkout: Path, go: str, cases: list[object]) -> list[object]:
+    """What `harness`, built inside `checkout`, answers to each case (one JSON line in, one
+    out)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = build(harness, checkout, go, Path(tmp))
+        lines = "".join(json.dumps(case) + "\n" for case in cases)
+        done = subprocess.run([str(binary)], input=lines.encode(), capture_output=True)
+    if done.returncode != 0:
+        sys.exit(done.stderr.decode(errors="replace")[-4000:])
+    return [json.loads(line) for line in done.stdout.decode().splitlines()]
+
+
+def commit_of(checkout: Path) -> str:
+    """The checkout's commit, short."""
+    done = subprocess.run(
+        ["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], capture_output=True
+    )
+    return done.stdout.decode().strip() or "unknown"

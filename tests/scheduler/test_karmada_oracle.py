@@ -2,9 +2,9 @@
 (karmada_oracle_scenarios: the scenarios, and how the answers were made with Karmada's code).
 
 Aspects covered, per scenario:
-- the same outcome: scheduled, or failed (Karmada's messages are not compared: which filter a
-  cluster fails first follows the order Karmada's framework holds its plugins in, which is the
-  order a Go map gives, so it changes from one scheduler process to the next);
+- the same outcome: scheduled, or failed (the answers keep no message: which filter a cluster
+  fails first follows the order Karmada's framework holds its plugins in, which is the order a
+  Go map gives, so it changes from one scheduler process to the next);
 - the same target clusters with the same replicas;
 - in the same order, for a first schedule (with a previous result, Karmada appends the
   clusters it kept in a Go map's order);
