@@ -5,6 +5,8 @@ the checkout is left as it was found."""
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
 import json
 import os
 import shutil
@@ -12,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 GO_FALLBACK = Path.home() / ".cache/gitfleet/realk8s/go/bin/go"
 """The Go toolchain the real API server tier installs (tests/realk8s.py)."""
@@ -40,7 +43,26 @@ def build(harness: Path, checkout: Path, go: str, into: Path) -> Path:
         shutil.rmtree(package)
 
 
-def answers(harness: Path, checkout: Path, go: str, cases: list[object]) -> list[object]:
+@dataclasses.dataclass(frozen=True)
+class Checkout:
+    """A Karmada checkout, the go command to build in it, and its commit."""
+
+    path: Path
+    go: str
+    commit: str
+
+
+def checkout_from_command_line(description: str) -> Checkout:
+    """The checkout named by `--karmada PATH [--go GO] [--commit SHA]`."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--karmada", type=Path, required=True, help="a Karmada checkout")
+    parser.add_argument("--go", help="the go command (default: go on $PATH)")
+    parser.add_argument("--commit", help="the checkout's commit, when it is no Git work tree")
+    args = parser.parse_args()
+    return Checkout(args.karmada, go_command(args.go), args.commit or _commit_of(args.karmada))
+
+
+def answers(harness: Path, checkout: Path, go: str, cases: list[Any]) -> list[Any]:
     """What `harness`, built inside `checkout`, answers to each case (one JSON line in, one
     out)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -52,8 +74,7 @@ def answers(harness: Path, checkout: Path, go: str, cases: list[object]) -> list
     return [json.loads(line) for line in done.stdout.decode().splitlines()]
 
 
-def commit_of(checkout: Path) -> str:
-    """The checkout's commit, short."""
+def _commit_of(checkout: Path) -> str:
     done = subprocess.run(
         ["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], capture_output=True
     )

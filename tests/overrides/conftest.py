@@ -1,10 +1,13 @@
 """Fixtures for override tests: builders of clusters, policies and Overriders blocks from API
 documents, the operations one block generates, a block applied through the public entry point,
-and a test-side JSON-pointer reader."""
+and a test-side JSON-pointer reader. This folder goes at the end of the import path, so that its
+helper modules (`override_oracle_scenarios`) import by name in pytest's importlib mode."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import builders
@@ -17,6 +20,10 @@ from gitfleet.model.origin import Origin
 from gitfleet.overrides import _overriders
 
 Doc = dict[str, Any]
+
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:
+    sys.path.append(HERE)  # last: `conftest` must still name tests/conftest.py
 
 
 def make_cluster(name: str, labels: dict[str, str] | None = None, **spec: Any) -> cluster.Cluster:

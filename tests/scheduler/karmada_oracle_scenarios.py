@@ -9,7 +9,7 @@ testdata/karmada_oracle_answers.json are what Karmada's own scheduler gave for e
 bench/karmada_oracle.go runs its generic scheduler on the scenarios. To make them again (after
 a change to this generator, or for another Karmada), from the repository root:
 
-    python tests/scheduler/karmada_oracle_scenarios.py --karmada PATH [--go GO]
+    python tests/scheduler/karmada_oracle_scenarios.py --karmada PATH [--go GO] [--commit SHA]
 
 PATH is a checkout of karmada-io/karmada with its vendored packages; the answers name its
 commit. The generator must not change without making the answers again: a seed stands for the
@@ -18,7 +18,6 @@ scenario it made when they were made.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import random
@@ -234,28 +233,30 @@ def scenario(profile: Profile, seed: int) -> Doc:
     return {"clusters": clusters, "spec": spec}
 
 
-def _kept(answer: Any) -> Doc:
-    """What the answers keep of Karmada's: not a failure's message, since which filter a
-    cluster fails first follows the order of a Go map (it changes between runs)."""
-    return {"error": True} if answer.get("error") else answer
+def _kept(answer: Any, case: Doc) -> Doc:
+    """What the answers keep of Karmada's, so that making them again gives the same file: not
+    a failure's message, since which filter a cluster fails first follows the order of a Go
+    map; nor, after a previous result, the order of the clusters, since Karmada appends those
+    it keeps in a Go map's order (sorted by name instead)."""
+    if answer.get("error"):
+        return {"error": True}
+    if case["spec"].get("clusters") and answer.get("clusters"):
+        return {**answer, "clusters": sorted(answer["clusters"], key=lambda t: t["name"])}
+    return dict(answer)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Make the answers again with Karmada's code.")
-    parser.add_argument("--karmada", type=Path, required=True, help="a Karmada checkout")
-    parser.add_argument("--go", help="the go command (default: go on $PATH)")
-    parser.add_argument("--commit", help="the checkout's commit, when it is no Git work tree")
-    args = parser.parse_args()
     root = Path(__file__).resolve().parents[2]
     sys.path.insert(0, str(root))
     from bench import karmada_harness
 
-    go = karmada_harness.go_command(args.go)
+    checkout = karmada_harness.checkout_from_command_line(__doc__.splitlines()[0])
     harness = root / "bench" / "karmada_oracle.go"
-    found: dict[str, Any] = {"karmada": args.commit or karmada_harness.commit_of(args.karmada)}
+    found: dict[str, Any] = {"karmada": checkout.commit}
     for name, profile in PROFILES.items():
-        cases: list[object] = [scenario(profile, seed) for seed in range(SEEDS)]
-        found[name] = [_kept(a) for a in karmada_harness.answers(harness, args.karmada, go, cases)]
+        cases = [scenario(profile, seed) for seed in range(SEEDS)]
+        given = karmada_harness.answers(harness, checkout.path, checkout.go, list(cases))
+        found[name] = [_kept(a, c) for a, c in zip(given, cases, strict=True)]
     ANSWERS.write_text(json.dumps(found, separators=(",", ":"), sort_keys=True) + "\n")
     print(f"wrote {ANSWERS}: {len(PROFILES)} x {SEEDS} answers of Karmada {found['karmada']}")
 
