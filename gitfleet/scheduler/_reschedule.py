@@ -17,7 +17,9 @@ import dataclasses
 import json
 from typing import Any
 
-from gitfleet.model import policy, times, work
+from gitfleet.errors import SchemaError
+from gitfleet.model import _codec, meta, policy, times, work
+from gitfleet.model.origin import UNKNOWN
 from gitfleet.scheduler import framework, index
 
 DEFAULT_SCHEDULER = "default-scheduler"
@@ -53,10 +55,13 @@ def placement_changed(current: dict[str, Any], applied_text: str, affinity_name:
     if not applied_text:
         return True
     try:
-        applied = json.loads(applied_text)
+        raw = json.loads(applied_text)
     except (ValueError, RecursionError):
         return False
-    if not isinstance(applied, dict):
+    if current == raw:
+        return False
+    applied = _read_back(raw)
+    if applied is None:
         return False
     if current == applied:
         return False
@@ -67,6 +72,26 @@ def placement_changed(current: dict[str, Any], applied_text: str, affinity_name:
         applied.get("clusterAffinities") or [],
         affinity_name,
     )
+
+
+def _read_back(raw: Any) -> dict[str, Any] | None:
+    """The annotation's placement as Karmada reads it (json.Unmarshal into a Placement):
+    fields it does not know and null values are dropped, a zero value is as good as an absent
+    one, and a `null` document is an empty placement; None when it does not decode (an array,
+    a string, a field of the wrong type), which Karmada counts as unchanged. Differs where Go
+    tells an empty list from an absent one, and where Go reads a value the model refuses (an
+    unknown replicaSchedulingType): Karmada sees a change there, gitfleet none; neither
+    writes such an annotation."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        return None
+    try:
+        placement = _codec.decode(policy.Placement, raw, UNKNOWN, lenient=True)
+    except SchemaError:
+        return None
+    doc: dict[str, Any] = meta.to_doc(placement)
+    return doc
 
 
 def _affinity_term_changed(current: list[Any], applied: list[Any], affinity_name: str) -> bool:

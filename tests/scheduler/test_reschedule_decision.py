@@ -4,7 +4,8 @@ doScheduleBinding, util IsBindingReplicasChanged and RescheduleRequired).
 
 Aspects covered:
 - placement compared with the applied one; for clusterAffinities only the term in use;
-  an unreadable annotation counts as unchanged;
+  an unreadable annotation counts as unchanged; the annotation is read as Karmada decodes it
+  (unknown fields, nulls and zero values are as good as absent, `null` is an empty placement);
 - replicas no longer adding up (Divided: the sum; Duplicated: any cluster);
 - a reschedule triggered after the last schedule, not before it, nor before the first one;
 - resources without replicas and Duplicated workloads always; a deleted or vanished cluster
@@ -27,6 +28,7 @@ AFF = {"clusterAffinity": {"clusterNames": ["a"]}}
 TOL = {"clusterTolerations": [{"key": "k", "operator": "Exists"}]}
 SPREAD = {"spreadConstraints": [{"spreadByField": "cluster", "minGroups": 1, "maxGroups": 2}]}
 DUP = {"replicaScheduling": {"replicaSchedulingType": "Duplicated"}}
+SPREAD_MIN = {"spreadConstraints": [{"spreadByField": "cluster", "minGroups": 1}]}
 
 
 def _terms(*terms: tuple[str, list[str]]) -> dict[str, Any]:
@@ -88,6 +90,34 @@ TWO = _terms(("one", ["a"]), ("two", ["b"]))
         ),
         pytest.param(AFF, "{not json", "", False, id="invalid applied placement string"),
         pytest.param(AFF, "[" * 100_000 + "]" * 100_000, "", False, id="nested too deep"),
+        pytest.param(
+            AFF, AFF | {"unknownField": {"a": 1}}, "", False, id="a field Karmada does not know"
+        ),
+        pytest.param(
+            AFF,
+            AFF | {"clusterTolerations": None, "replicaScheduling": None},
+            "",
+            False,
+            id="null fields",
+        ),
+        pytest.param(
+            SPREAD_MIN,
+            {"spreadConstraints": [{"spreadByField": "cluster", "minGroups": 1, "maxGroups": 0}]},
+            "",
+            False,
+            id="a zero value written out",
+        ),
+        pytest.param(
+            _terms(("one", ["a"])),
+            {"clusterAffinities": [{"affinityName": "one", "clusterNames": ["a"], "x": 1}]},
+            "one",
+            False,
+            id="a field Karmada does not know in the term in use",
+        ),
+        pytest.param(AFF, "null", "", True, id="null reads as an empty placement"),
+        pytest.param({}, "null", "", False, id="null against an empty placement"),
+        pytest.param(AFF, "[]", "", False, id="an array is unreadable"),
+        pytest.param(AFF, {"clusterAffinity": "a"}, "", False, id="a field of the wrong type"),
     ],
 )
 def test_placement_changed(
