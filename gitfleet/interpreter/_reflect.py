@@ -25,6 +25,7 @@ from gitfleet.model.template import RawObject
 GENERATION_ANNOTATION = "resourcetemplate.karmada.io/generation"
 _STATUS = ("status",)
 _GO_INT = re.compile(r"[+-]?[0-9]+")
+_INT64 = range(-(2**63), 2**63)
 
 Status = dict[str, Any] | None
 _CONDITION_FIELDS = ("type", "status", "lastProbeTime", "lastTransitionTime", "reason", "message")
@@ -56,10 +57,13 @@ def _federated(obj: RawObject, counters: dict[str, Any]) -> dict[str, Any]:
     raw = annotations.get(GENERATION_ANNOTATION)
     template_generation = 0
     if raw is not None:
+        # Go's strconv.ParseInt(raw, 10, 64): digits with an optional sign, within int64
+        key = ("metadata", "annotations", GENERATION_ANNOTATION)
         if not _GO_INT.fullmatch(raw):
-            key = ("metadata", "annotations", GENERATION_ANNOTATION)
             raise _fields.FieldError(key, f"not an integer: {raw!r}")
         template_generation = int(raw)
+        if template_generation not in _INT64:
+            raise _fields.FieldError(key, f"out of the int64 range: {raw!r}")
     head = {"generation": generation, "resourceTemplateGeneration": template_generation}
     return {**_fields.compact(head), **counters}
 

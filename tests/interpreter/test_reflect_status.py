@@ -238,6 +238,11 @@ def test_reflected_status_is_a_copy(chain: interpreter.Interpreter) -> None:
             id="annotation not a number",
         ),
         pytest.param(
+            member("ReplicaSet", {}, template_generation="9223372036854775808"),
+            "out of the int64 range",
+            id="annotation beyond int64",
+        ),
+        pytest.param(
             member("DaemonSet", "broken"), r"status: expected an object", id="status not an object"
         ),
         pytest.param(
