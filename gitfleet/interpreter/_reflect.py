@@ -119,9 +119,11 @@ def stateful_set(obj: RawObject) -> Status:
 
 
 def service(obj: RawObject) -> Status:
-    """Service of type LoadBalancer: its load balancer; other types report nothing."""
-    kind = _fields.at(obj, ("spec", "type"))
-    if kind != "LoadBalancer":
+    """Service of type LoadBalancer: its load balancer; other types report nothing, and so does
+    a `spec` or `spec.type` of the wrong type (Karmada logs that reading error and reports
+    nothing)."""
+    spec = obj.get("spec")
+    if not isinstance(spec, dict) or spec.get("type") != "LoadBalancer":
         return None
     status = _fields.optional_mapping(obj.get("status"), _STATUS)
     if status is None:

@@ -3,8 +3,8 @@
 Aspects: workload counters with the member generation and the template generation taken from
 the manifest annotation; which counters appear even when zero; StatefulSet without
 observedGeneration; an empty Deployment status is nothing to report; Services only when of type
-LoadBalancer; Job fields; PDB and HPA fields; whole status for Ingress and kinds without a
-rule; no status at all; a malformed annotation or status."""
+LoadBalancer (a malformed spec reports nothing); Job fields; PDB and HPA fields; whole status for
+Ingress and kinds without a rule; no status at all; a malformed annotation or status."""
 
 from __future__ import annotations
 
@@ -157,6 +157,16 @@ def member(
         ),
         pytest.param(
             obj("Service", spec={}, status={"loadBalancer": {}}), None, id="service without type"
+        ),
+        pytest.param(
+            obj("Service", spec="LoadBalancer", status={"loadBalancer": {}}),
+            None,
+            id="service spec not an object",
+        ),
+        pytest.param(
+            obj("Service", spec={"type": 3}, status={"loadBalancer": {}}),
+            None,
+            id="service type not a string",
         ),
         pytest.param(
             obj(
