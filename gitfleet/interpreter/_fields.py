@@ -114,8 +114,8 @@ def string_map(value: Any, path: Path) -> dict[str, str] | None:
 
 
 def typed_string_map(value: Any, path: Path) -> dict[str, str] | None:
-    """A map of strings in a field Karmada converts to its Go type (a pod's nodeSelector): a
-    null value reads as the empty string, as Go's conversion reads it. None when absent."""
+    """A map of strings that Karmada reads through its Go type (a pod's nodeSelector) or with
+    `Unstructured.GetAnnotations`: a null value reads as the empty string. None when absent."""
     found = optional_mapping(value, path)
     if found is None:
         return None

@@ -53,7 +53,9 @@ def _federated(obj: RawObject, counters: dict[str, Any]) -> dict[str, Any]:
     """Prefix a workload's counters with its member and template generations."""
     metadata = _fields.mapping(obj.get("metadata"), ("metadata",))
     generation = _fields.integer(metadata.get("generation"), ("metadata", "generation"))
-    annotations = _fields.string_map(metadata.get("annotations"), ("metadata", "annotations")) or {}
+    annotations = (
+        _fields.typed_string_map(metadata.get("annotations"), ("metadata", "annotations")) or {}
+    )
     raw = annotations.get(GENERATION_ANNOTATION)
     template_generation = 0
     if raw is not None:

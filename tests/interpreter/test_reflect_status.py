@@ -233,6 +233,17 @@ def test_field_order_follows_go(chain: interpreter.Interpreter) -> None:
     ]
 
 
+def test_null_annotation_reads_as_empty(chain: interpreter.Interpreter) -> None:
+    # Karmada reads annotations with GetAnnotations, which turns a null value into ""
+    doc = member("ReplicaSet", {"replicas": 1})
+    doc["metadata"]["annotations"]["note"] = None
+    assert chain.reflect_status(doc) == {
+        "generation": 4,
+        "resourceTemplateGeneration": 2,
+        "replicas": 1,
+    }
+
+
 def test_reflected_status_is_a_copy(chain: interpreter.Interpreter) -> None:
     doc = obj("Widget", status={"items": [1]})
     chain.reflect_status(doc)["items"].append(2)
