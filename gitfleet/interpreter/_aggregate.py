@@ -150,7 +150,9 @@ def workload(obj: RawObject, items: Items, kind: Workload) -> RawObject:
     if all(_int(old, key) == value for key, value in new.items()):
         return _fields.copy_tree(obj)
     out = _fields.copy_tree(obj)
-    status = out.setdefault("status", {})
+    status = out.get("status")
+    if status is None:  # absent or null, which Go reads as an empty status
+        status = out["status"] = {}
     for key, value in new.items():
         if value or key in kind.always:
             status[key] = value

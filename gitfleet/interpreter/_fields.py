@@ -102,7 +102,8 @@ def boolean(value: Any, path: Path) -> bool:
 
 
 def string_map(value: Any, path: Path) -> dict[str, str] | None:
-    """A map of strings (labels, nodeSelector); None when absent."""
+    """A map of strings (labels, annotations, data), read as unstructured.NestedStringMap reads
+    it: a value that is not a string, null included, is an error. None when absent."""
     found = optional_mapping(value, path)
     if found is None:
         return None
@@ -110,6 +111,15 @@ def string_map(value: Any, path: Path) -> dict[str, str] | None:
         if not isinstance(item, str):
             raise _wrong((*path, key), "a string", item)
     return found
+
+
+def typed_string_map(value: Any, path: Path) -> dict[str, str] | None:
+    """A map of strings that Karmada reads through its Go type (a pod's nodeSelector) or with
+    `Unstructured.GetAnnotations`: a null value reads as the empty string. None when absent."""
+    found = optional_mapping(value, path)
+    if found is None:
+        return None
+    return {key: string(item, (*path, key)) for key, item in found.items()}
 
 
 def at(doc: Mapping[str, Any], keys: tuple[str, ...], base: Path = ()) -> Any:

@@ -25,6 +25,7 @@ from gitfleet.model.template import RawObject
 GENERATION_ANNOTATION = "resourcetemplate.karmada.io/generation"
 _STATUS = ("status",)
 _GO_INT = re.compile(r"[+-]?[0-9]+")
+_INT64 = range(-(2**63), 2**63)
 
 Status = dict[str, Any] | None
 _CONDITION_FIELDS = ("type", "status", "lastProbeTime", "lastTransitionTime", "reason", "message")
@@ -52,14 +53,19 @@ def _federated(obj: RawObject, counters: dict[str, Any]) -> dict[str, Any]:
     """Prefix a workload's counters with its member and template generations."""
     metadata = _fields.mapping(obj.get("metadata"), ("metadata",))
     generation = _fields.integer(metadata.get("generation"), ("metadata", "generation"))
-    annotations = _fields.string_map(metadata.get("annotations"), ("metadata", "annotations")) or {}
+    annotations = (
+        _fields.typed_string_map(metadata.get("annotations"), ("metadata", "annotations")) or {}
+    )
     raw = annotations.get(GENERATION_ANNOTATION)
     template_generation = 0
     if raw is not None:
+        # Go's strconv.ParseInt(raw, 10, 64): digits with an optional sign, within int64
+        key = ("metadata", "annotations", GENERATION_ANNOTATION)
         if not _GO_INT.fullmatch(raw):
-            key = ("metadata", "annotations", GENERATION_ANNOTATION)
             raise _fields.FieldError(key, f"not an integer: {raw!r}")
         template_generation = int(raw)
+        if template_generation not in _INT64:
+            raise _fields.FieldError(key, f"out of the int64 range: {raw!r}")
     head = {"generation": generation, "resourceTemplateGeneration": template_generation}
     return {**_fields.compact(head), **counters}
 
@@ -115,9 +121,11 @@ def stateful_set(obj: RawObject) -> Status:
 
 
 def service(obj: RawObject) -> Status:
-    """Service of type LoadBalancer: its load balancer; other types report nothing."""
-    kind = _fields.at(obj, ("spec", "type"))
-    if kind != "LoadBalancer":
+    """Service of type LoadBalancer: its load balancer; other types report nothing, and so does
+    a `spec` or `spec.type` of the wrong type (Karmada logs that reading error and reports
+    nothing)."""
+    spec = obj.get("spec")
+    if not isinstance(spec, dict) or spec.get("type") != "LoadBalancer":
         return None
     status = _fields.optional_mapping(obj.get("status"), _STATUS)
     if status is None:

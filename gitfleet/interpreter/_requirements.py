@@ -95,6 +95,10 @@ def _amounts(resources: Any, path: Path) -> Amounts:
     """The counted resources of a ResourceList, as `Amounts`."""
     amounts: Amounts = {}
     for name, raw in _fields.mapping(resources, path).items():
+        if raw is None:
+            # Go reads a null quantity as zero; the resource is still there (a null request
+            # keeps the limit from standing in for it)
+            raw = 0
         if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
             raise _fields.FieldError((*path, name), "expected a quantity (a string or a number)")
         try:
@@ -159,7 +163,7 @@ def node_claim(spec: dict[str, Any], path: Path) -> work.NodeClaim | None:
     """nodeSelector, tolerations and required node affinity; None if all are empty."""
     if "nodeSelector" not in spec and "tolerations" not in spec and "affinity" not in spec:
         return None
-    selector = _fields.string_map(spec.get("nodeSelector"), (*path, "nodeSelector"))
+    selector = _fields.typed_string_map(spec.get("nodeSelector"), (*path, "nodeSelector"))
     key = (*path, "tolerations")
     tolerations = tuple(
         _toleration(t, (*key, i)) for i, t in enumerate(_fields.array(spec.get("tolerations"), key))

@@ -145,7 +145,11 @@ def _run(obj: RawObject, rule: Callable[..., T], *args: Any) -> T:
 
 
 def describe(obj: RawObject) -> str:
-    metadata = obj.get("metadata") or {}
+    """`Kind namespace/name` for messages; a `metadata` that is not an object (the error being
+    reported may be about it) reads as empty."""
+    metadata = obj.get("metadata")
+    if not isinstance(metadata, dict):
+        metadata = {}
     name = (
         f"{metadata.get('namespace')}/{metadata.get('name')}"
         if metadata.get("namespace")

@@ -1,11 +1,11 @@
 """AggregateStatus: the template's status from every member cluster's reported status.
 
-Aspects: workload counters summed; observedGeneration moves to the template generation only
-when every member (reported or not) has caught up, with StatefulSet's own comparison; zero
-counters dropped or kept as Go writes them; an up-to-date status left alone; load balancer
-addresses merged, deduplicated and sorted; Job conditions, start and completion times, and a
-finished Job never touched; CronJob, Pod, PV, PVC, PDB and HPA reductions; errors naming the
-cluster; the template never modified."""
+Aspects: workload counters summed, into a null template status too; observedGeneration moves
+to the template generation only when every member (reported or not) has caught up, with
+StatefulSet's own comparison; zero counters dropped or kept as Go writes them; an up-to-date
+status left alone; load balancer addresses merged, deduplicated and sorted; Job conditions, start
+and completion times, and a finished Job never touched; CronJob, Pod, PV, PVC, PDB and HPA
+reductions; errors naming the cluster; the template never modified."""
 
 from __future__ import annotations
 
@@ -102,6 +102,12 @@ LB = {"type": "LoadBalancer"}
             [],
             {"observedGeneration": 3, "conditions": [{"type": "Available"}]},
             id="no members: zeros dropped, other fields kept",
+        ),
+        pytest.param(
+            {**deployment(), "status": None},
+            [item("east", reported(1, 3, 1, replicas=2, readyReplicas=2))],
+            {"observedGeneration": 3, "replicas": 2, "readyReplicas": 2},
+            id="a null template status reads as empty",
         ),
         pytest.param(
             workload("ReplicaSet", metadata={"generation": 1}),

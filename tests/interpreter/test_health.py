@@ -3,7 +3,7 @@
 Aspects: workloads must have observed their latest generation and rolled it out (updated and
 available counts; replicas unset skips the updated check); DaemonSet scheduling; Service and
 Ingress addresses; claims bound; Pod phase and readiness; disruption budgets; kinds without a
-rule count as healthy."""
+rule count as healthy; an object whose metadata is not an object is an error naming it."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from interpreter.kube_docs import obj, workload
 
-from gitfleet import interpreter
+from gitfleet import errors, interpreter
 
 
 def live(
@@ -167,3 +167,11 @@ ROLLED_OUT = {"observedGeneration": 5, "updatedReplicas": 3, "availableReplicas"
 )
 def test_health(chain: interpreter.Interpreter, doc: dict[str, Any], healthy: bool) -> None:
     assert chain.interpret_health(doc) is healthy
+
+
+def test_metadata_not_an_object_is_an_interpret_error(chain: interpreter.Interpreter) -> None:
+    # Karmada: converting the Deployment fails ("cannot restore struct from: int64")
+    doc = live("Deployment", ROLLED_OUT)
+    doc["metadata"] = 3
+    with pytest.raises(errors.InterpretError, match=r"^Deployment \(unnamed\): metadata: expected"):
+        chain.interpret_health(doc)

@@ -3,8 +3,8 @@
 Aspects: workload counters with the member generation and the template generation taken from
 the manifest annotation; which counters appear even when zero; StatefulSet without
 observedGeneration; an empty Deployment status is nothing to report; Services only when of type
-LoadBalancer; Job fields; PDB and HPA fields; whole status for Ingress and kinds without a
-rule; no status at all; a malformed annotation or status."""
+LoadBalancer (a malformed spec reports nothing); Job fields; PDB and HPA fields; whole status for
+Ingress and kinds without a rule; no status at all; a malformed annotation or status."""
 
 from __future__ import annotations
 
@@ -159,6 +159,16 @@ def member(
             obj("Service", spec={}, status={"loadBalancer": {}}), None, id="service without type"
         ),
         pytest.param(
+            obj("Service", spec="LoadBalancer", status={"loadBalancer": {}}),
+            None,
+            id="service spec not an object",
+        ),
+        pytest.param(
+            obj("Service", spec={"type": 3}, status={"loadBalancer": {}}),
+            None,
+            id="service type not a string",
+        ),
+        pytest.param(
             obj(
                 "Job",
                 status={
@@ -223,6 +233,17 @@ def test_field_order_follows_go(chain: interpreter.Interpreter) -> None:
     ]
 
 
+def test_null_annotation_reads_as_empty(chain: interpreter.Interpreter) -> None:
+    # Karmada reads annotations with GetAnnotations, which turns a null value into ""
+    doc = member("ReplicaSet", {"replicas": 1})
+    doc["metadata"]["annotations"]["note"] = None
+    assert chain.reflect_status(doc) == {
+        "generation": 4,
+        "resourceTemplateGeneration": 2,
+        "replicas": 1,
+    }
+
+
 def test_reflected_status_is_a_copy(chain: interpreter.Interpreter) -> None:
     doc = obj("Widget", status={"items": [1]})
     chain.reflect_status(doc)["items"].append(2)
@@ -236,6 +257,11 @@ def test_reflected_status_is_a_copy(chain: interpreter.Interpreter) -> None:
             member("Deployment", {}, template_generation="two"),
             "not an integer",
             id="annotation not a number",
+        ),
+        pytest.param(
+            member("ReplicaSet", {}, template_generation="9223372036854775808"),
+            "out of the int64 range",
+            id="annotation beyond int64",
         ),
         pytest.param(
             member("DaemonSet", "broken"), r"status: expected an object", id="status not an object"

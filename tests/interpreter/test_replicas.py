@@ -3,8 +3,9 @@
 
 Aspects: which field each kind counts (absent, zero, Job parallelism capped by completions, Pod
 always one); requests summed over containers, limits standing in for missing requests, init
-containers taking the max, overhead added; which resources count; node constraints; no
-requirements at all; revising only an existing field; errors naming the field; unknown kinds."""
+containers taking the max, overhead added; a null quantity read as zero; which resources count;
+node constraints, a null nodeSelector value read as empty; no requirements at all; revising only
+an existing field; errors naming the field; unknown kinds."""
 
 from __future__ import annotations
 
@@ -88,6 +89,11 @@ def test_replica_count(chain: interpreter.Interpreter, doc: dict[str, Any], repl
             pod_spec(container("a", {"memory": "1.5"}), container("b", {"memory": "1.5"})),
             {"memory": "4"},
             id="memory rounds up to whole bytes per container",
+        ),
+        pytest.param(
+            pod_spec(container("a", {"cpu": "1", "memory": None}, {"memory": "1Gi"})),
+            {"cpu": "1"},
+            id="a null request is zero and keeps its limit from standing in",
         ),
         pytest.param(
             pod_spec(
@@ -193,6 +199,15 @@ def test_node_claim(chain: interpreter.Interpreter) -> None:
 )
 def test_no_requirements(chain: interpreter.Interpreter, doc: dict[str, Any]) -> None:
     assert chain.get_replicas(doc)[1] is None
+
+
+def test_null_node_selector_value_reads_as_empty(chain: interpreter.Interpreter) -> None:
+    # Karmada converts the pod template to its Go type, where a null string is ""
+    spec = pod_spec(nodeSelector={"disk": "ssd", "zone": None})
+    _, requirements = chain.get_replicas(workload("Deployment", spec, replicas=1))
+    assert requirements == work.ReplicaRequirements(
+        node_claim=work.NodeClaim(node_selector={"disk": "ssd", "zone": ""})
+    )
 
 
 def test_pod_requirements_come_from_its_own_spec(chain: interpreter.Interpreter) -> None:
