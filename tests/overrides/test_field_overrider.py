@@ -1,7 +1,8 @@
 """fieldOverrider: JSON documents patched and written compact with their key order, number
 text and Go's HTML-safe escaping; YAML documents read with go-yaml v2's scalar rules and
 written as sigs.k8s.io/yaml does (natural key order, numbers through JSON, quoting, literal
-blocks); empty and neither-kind cases; failures located at fieldPath or at the sub-operation."""
+blocks); empty and neither-kind cases; documents json-patch v5 cannot patch (scalars, an array
+after a space, null); failures located at fieldPath or at the sub-operation."""
 
 from __future__ import annotations
 
@@ -114,6 +115,30 @@ def _ops(kind: str, *ops: tuple[str, str, Any]) -> dict[str, Any]:
             "",
             id="neither json nor yaml empties the field",
         ),
+        # Karmada's answers (its override manager run on these documents)
+        pytest.param(
+            r'{"s":"\u00e9<\/x>", "k\u00e9y": "v", "n": 1.50}',
+            _ops("json", ("add", "/b", "é<")),
+            r'{"s":"\u00e9\u003c\/x\u003e","kéy":"v","n":1.50,"b":"é\u003c"}',
+            id="json string values keep their escapes, keys do not",
+        ),
+        pytest.param("[1,2]", _ops("json", ("add", "/-", 3)), "[1,2,3]", id="json array"),
+        pytest.param(
+            '\n{"a": 1}',
+            _ops("json", ("add", "/b", 3)),
+            '{"a":1,"b":3}',
+            id="json object after space",
+        ),
+        pytest.param(
+            "null", _ops("json", ("add", "", {"a": 1})), '{"a":1}', id="json null given a document"
+        ),
+        pytest.param("", _ops("yaml", ("add", "", {"a": 1})), "a: 1\n", id="empty yaml given one"),
+        pytest.param(
+            "- 1\n- two\n", _ops("yaml", ("add", "/-", 3)), "- 1\n- two\n- 3\n", id="yaml list"
+        ),
+        pytest.param(
+            "a: 1\n", _ops("yaml", ("replace", "", [1])), "- 1\n", id="yaml replaced by a list"
+        ),
     ],
 )
 def test_field_overrider(
@@ -172,6 +197,63 @@ def test_field_path_into_a_list(apply_block: Any) -> None:
             ("fieldOverrider", 0, "fieldPath"),
             "unsupported value",
             id="yaml NaN has no JSON form",
+        ),
+        # Karmada's answers: json-patch v5 patches objects and arrays only
+        pytest.param(
+            '"just a string"',
+            _ops("json", ("replace", "", {"a": 1})),
+            ("fieldOverrider", 0, "fieldPath"),
+            "neither an object nor an array",
+            id="json string",
+        ),
+        pytest.param(
+            "42",
+            _ops("json", ("add", "", {"a": 1})),
+            ("fieldOverrider", 0, "fieldPath"),
+            "neither an object nor an array",
+            id="json number",
+        ),
+        pytest.param(
+            " [1,2]",
+            _ops("json", ("add", "/-", 3)),
+            ("fieldOverrider", 0, "fieldPath"),
+            "neither an object nor an array",
+            id="json array after a space",
+        ),
+        pytest.param(
+            "plain text\n",
+            _ops("yaml", ("replace", "", {"a": 1})),
+            ("fieldOverrider", 0, "fieldPath"),
+            "neither an object nor an array",
+            id="yaml string",
+        ),
+        pytest.param(
+            "null",
+            _ops("json", ("add", "/x", 1)),
+            ("fieldOverrider", 0, "json", 0, "subPath"),
+            "the document is null",
+            id="json null",
+        ),
+        pytest.param(
+            "",
+            _ops("yaml", ("add", "/a", 1)),
+            ("fieldOverrider", 0, "yaml", 0, "subPath"),
+            "the document is null",
+            id="empty yaml",
+        ),
+        pytest.param(
+            '{"a": 1}',
+            _ops("json", ("replace", "", "str")),
+            ("fieldOverrider", 0, "json", 0, "subPath"),
+            "cannot replace the whole document with a str",
+            id="whole document replaced by a string",
+        ),
+        pytest.param(
+            "a: 1\n",
+            _ops("yaml", ("add", "", None)),
+            ("fieldOverrider", 0, "yaml"),
+            "cannot write a null document",
+            id="whole document made null",
         ),
     ],
 )
