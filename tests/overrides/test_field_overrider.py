@@ -284,3 +284,58 @@ def test_field_path_failures(field_path: str, message: str, apply_block: Any) ->
         apply_block(_configmap("{}"), overriders)
     assert caught.value.origin.keys[-3:] == ("fieldOverrider", 0, "fieldPath")
     assert message in caught.value.message
+
+
+def _add_yaml(path: str, value: Any) -> dict[str, Any]:
+    return _ops("yaml", ("add", path, value))
+
+
+@pytest.mark.parametrize(
+    ("overriders", "expected"),
+    [
+        # Karmada's answers (its override manager on "a: 1\n"): sigs.k8s.io/yaml reads the
+        # Go JSON text back with go-yaml, and go-yaml's emitter writes it
+        pytest.param(_add_yaml("/", 1), '"": 1\na: 1\n', id="an empty key is a simple key"),
+        pytest.param(
+            _add_yaml("/" + "k" * 128, 1), "a: 1\n" + "k" * 128 + ": 1\n", id="128-byte key"
+        ),
+        pytest.param(
+            _add_yaml("/" + "é" * 65, 1), "a: 1\n? " + "é" * 65 + "\n: 1\n", id="130-byte key"
+        ),
+        pytest.param(_add_yaml("/a", "\u2028"), "a: '\u2028'\n", id="quoted ending in a break"),
+        pytest.param(_add_yaml("/a", "x\u2028y"), "a: 'x\u2028  y'\n", id="quoted break inside"),
+        pytest.param(_add_yaml("/a", "a \x85 b"), "a: a b\n", id="next-line folded to a space"),
+        pytest.param(_add_yaml("/a", "a \x85\x85  b\x85"), 'a: "a\\nb "\n', id="next-lines folded"),
+        pytest.param(
+            _add_yaml("/a", "\U0001f600 \ud7ff"),
+            'a: "\\U0001F600 \ud7ff"\n',
+            id="beyond U+FFFF escaped",
+        ),
+    ],
+)
+def test_yaml_written_as_go_yaml_writes_it(
+    overriders: dict[str, Any], expected: str, apply_block: Any
+) -> None:
+    assert apply_block(_configmap("a: 1\n"), overriders)["data"]["f"] == expected
+
+
+def test_yaml_read_back_from_a_next_line(apply_block: Any) -> None:
+    """Karmada's answer: even an untouched string holding U+0085 is folded."""
+    result = apply_block(_configmap('a: "x\\Ny"\n'), _add_yaml("/b", 1))
+    assert result["data"]["f"] == "a: x y\nb: 1\n"
+
+
+@pytest.mark.parametrize(
+    "overriders",
+    [
+        pytest.param(_add_yaml("/a", "\x7f"), id="delete"),
+        pytest.param(_add_yaml("/a", "x\x80y"), id="C1 control"),
+        pytest.param(_add_yaml("/a", "\ufffe"), id="U+FFFE"),
+        pytest.param(_add_yaml("/a\x85b", 1), id="next-line in a key"),
+    ],
+)
+def test_yaml_go_yaml_cannot_read_back(overriders: dict[str, Any], apply_block: Any) -> None:
+    """Karmada's answers: go-yaml refuses the Go JSON text of these."""
+    with pytest.raises(OverrideError) as caught:
+        apply_block(_configmap("a: 1\n"), overriders)
+    assert "cannot write the patched field" in caught.value.message
