@@ -11,7 +11,8 @@ double-quoted, 2-space indentation, lines folded at 80 columns. PyYAML's emitter
 the same libyaml emitter go-yaml uses, so only the choices above need telling, and the places
 where go-yaml's emitter differs from PyYAML's: which keys are simple (an empty one is, and the
 limit is 128 bytes, not 127 characters), the end of a single-quoted scalar ending in a line
-break (no indent follows), and characters beyond U+FFFF (unprintable to go-yaml). Strings
+break (no indent follows), characters beyond U+FFFF (unprintable to go-yaml), double-quoted
+scalars (folded at spaces only) and the end of an open-ended document (no `...`). Strings
 are those go-yaml reads back from Go's JSON text (a raw U+0085 folds, some characters are
 refused).
 """
@@ -177,7 +178,10 @@ def _jsonable(value: Any) -> Any:
 
 def load(text: str) -> Any:
     """The first document of `text` as the JSON value Karmada patches."""
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)  # its reader refuses what go-yaml's does (DEL, C1 controls)
+    except yaml.YAMLError as error:
+        raise DocumentError(str(error).replace("\n", " ")) from error
     try:
         node = next(yamllimits.composed(loader, text), None)
         value = loader.construct_document(node) if node is not None else None
@@ -237,6 +241,21 @@ def _number_after_json(value: int | float) -> Any:
 
 
 _BREAKS = "\n\x85\u2028\u2029"
+# go-yaml's is_printable without its line breaks and byte-order mark, which it escapes too
+_GO_PRINTABLE = re.compile("[\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
+_GO_ESCAPES = {
+    "\x00": "0", "\x07": "a", "\x08": "b", "\t": "t", "\n": "n", "\x0b": "v", "\x0c": "f",
+    "\r": "r", "\x1b": "e", '"': '"', "\\": "\\", "\x85": "N", "\u2028": "L", "\u2029": "P",
+}  # fmt: skip
+
+
+def _go_escape(ch: str) -> str:
+    if ch in _GO_ESCAPES:
+        return _GO_ESCAPES[ch]
+    code = ord(ch)
+    if code <= 0xFF:
+        return f"x{code:02X}"
+    return f"u{code:04X}" if code <= 0xFFFF else f"U{code:08X}"
 
 
 class _Dumper(yaml.SafeDumper):
@@ -298,6 +317,29 @@ class _Dumper(yaml.SafeDumper):
                 self._put("''" if ch == "'" else ch)
                 self.indention = spaces = breaks = False
         self.write_indicator("'", False)
+
+    def write_double_quoted(self, text: str, split: bool = True) -> None:
+        """go-yaml's double-quoted scalar (yaml_emitter_write_double_quoted_scalar): what it
+        cannot print escaped (`\\U` beyond U+FFFF, hex in capitals), and a long line folded
+        only at a space, which the fold stands for."""
+        self.write_indicator('"', True)
+        spaces = False
+        for i, ch in enumerate(text):
+            if ch in '"\\' or not _GO_PRINTABLE.fullmatch(ch):
+                self._put("\\" + _go_escape(ch))
+                spaces = False
+            elif ch == " ":
+                if split and not spaces and self.column > self.best_width and 0 < i < len(text) - 1:
+                    self.write_indent()
+                    if text[i + 1] == " ":
+                        self._put("\\")
+                else:
+                    self._put(ch)
+                spaces = True
+            else:
+                self._put(ch)
+                spaces = False
+        self.write_indicator('"', False)
 
     def _put(self, data: str) -> None:
         self.column += len(data)
@@ -391,5 +433,8 @@ def dump(value: Any) -> str:
         indent=2,
         sort_keys=False,
     )
-    # PyYAML marks the end of a document whose root is a plain scalar; go-yaml does not
-    return text.removesuffix("...\n") if not isinstance(value, (dict, list)) else text
+    # PyYAML marks the end of an open-ended document (a plain scalar root, a literal block
+    # keeping its final line breaks); go-yaml ends the document without a marker
+    if text == "...\n" or text.endswith("\n...\n"):
+        return text[:-4]
+    return text

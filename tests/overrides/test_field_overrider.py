@@ -286,6 +286,9 @@ def test_field_path_failures(field_path: str, message: str, apply_block: Any) ->
     assert message in caught.value.message
 
 
+LONG_KEY = "x" * 90 + " " + "y" * 30
+
+
 def _add_yaml(path: str, value: Any) -> dict[str, Any]:
     return _ops("yaml", ("add", path, value))
 
@@ -311,12 +314,32 @@ def _add_yaml(path: str, value: Any) -> dict[str, Any]:
             'a: "\\U0001F600 \ud7ff"\n',
             id="beyond U+FFFF escaped",
         ),
+        pytest.param(
+            _add_yaml("/a", "tail\n\n"), "a: |+\n  tail\n\n", id="kept final breaks, no end marker"
+        ),
+        pytest.param(
+            _add_yaml("/" + LONG_KEY, "\x01ctl"),
+            "a: 1\n" + LONG_KEY + ': "\\x01ctl"\n',
+            id="double-quoted past the width, no space to fold at",
+        ),
+        pytest.param(
+            _add_yaml("/a", "\x01" + "w  " * 40),
+            'a: "\\x01' + "w  " * 24 + "w\n  \\ " + "w  " * 15 + '"\n',
+            id="double-quoted folded at a space",
+        ),
     ],
 )
 def test_yaml_written_as_go_yaml_writes_it(
     overriders: dict[str, Any], expected: str, apply_block: Any
 ) -> None:
     assert apply_block(_configmap("a: 1\n"), overriders)["data"]["f"] == expected
+
+
+def test_a_yaml_document_go_yaml_cannot_read(apply_block: Any) -> None:
+    """Karmada's answer: go-yaml refuses control characters in the document itself."""
+    with pytest.raises(OverrideError) as caught:
+        apply_block(_configmap('{"a": "\x7f"}'), _add_yaml("/b", 1))
+    assert "the field does not hold YAML" in caught.value.message
 
 
 def test_yaml_read_back_from_a_next_line(apply_block: Any) -> None:
