@@ -162,9 +162,21 @@ def _key(key: Any) -> str:
     raise DocumentError(f"unsupported map key {key!r}")
 
 
+# only an escape (`\\ud83d`) can make one; go-yaml refuses such escapes
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _text(text: str) -> str:
+    if _SURROGATE.search(text):
+        raise DocumentError("yaml: found invalid Unicode character escape code")
+    return text
+
+
 def _jsonable(value: Any) -> Any:
+    if isinstance(value, str):
+        return _text(value)
     if isinstance(value, Mapping):
-        return {key: _jsonable(item) for key, item in value.items()}
+        return {_text(key): _jsonable(item) for key, item in value.items()}
     if isinstance(value, (set, frozenset)):
         return dict.fromkeys(sorted(value))
     if isinstance(value, (list, tuple)):

@@ -335,10 +335,19 @@ def test_yaml_written_as_go_yaml_writes_it(
     assert apply_block(_configmap("a: 1\n"), overriders)["data"]["f"] == expected
 
 
-def test_a_yaml_document_go_yaml_cannot_read(apply_block: Any) -> None:
-    """Karmada's answer: go-yaml refuses control characters in the document itself."""
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param('{"a": "\x7f"}', id="control character"),
+        pytest.param('{"a": "\\ud83d\\ude00"}', id="surrogate escapes in a value"),
+        pytest.param('{"\\ud83d\\ude00": 1}', id="surrogate escapes in a key"),
+    ],
+)
+def test_a_yaml_document_go_yaml_cannot_read(text: str, apply_block: Any) -> None:
+    """Karmada's answers: go-yaml refuses control characters in the document itself, and
+    escapes of UTF-16 surrogates (which JSON writers use for characters beyond U+FFFF)."""
     with pytest.raises(OverrideError) as caught:
-        apply_block(_configmap('{"a": "\x7f"}'), _add_yaml("/b", 1))
+        apply_block(_configmap(text), _add_yaml("/b", 1))
     assert "the field does not hold YAML" in caught.value.message
 
 
