@@ -91,7 +91,12 @@ class ResourceTemplate:
 
     @property
     def labels(self) -> dict[str, str]:
-        return self.metadata.get("labels") or {}
+        """The labels as Karmada's selectors read them (unstructured `GetLabels`): none when
+        `metadata.labels` is not a map of strings, which an override can make it."""
+        labels = self.metadata.get("labels")
+        if not isinstance(labels, dict) or not all(isinstance(v, str) for v in labels.values()):
+            return {}
+        return labels
 
     @property
     def uid(self) -> str:

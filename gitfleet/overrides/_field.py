@@ -4,8 +4,13 @@ key (Karmada: pkg/util/overridemanager/overridemanager.go applyFieldOverriders).
 The value at `fieldPath` (a JSON pointer, read as go-openapi/jsonpointer reads it) must be a
 string. With `yaml` operations it is read as YAML, patched, and written back as Karmada's
 YAML (`_goyaml`); else with `json` operations it is patched as JSON and written back compact,
-keeping its key order and the text of untouched numbers (`_gojson`); an overrider with neither
-empties the field, as Karmada does. The result replaces the string in place.
+keeping its key order and the text of untouched numbers and strings (`_gojson`); an overrider
+with neither empties the field, as Karmada does. The result replaces the string in place.
+
+json-patch v5 patches only containers: the document (the YAML read as JSON) must be an object,
+an array or null, and a JSON array must start at the text's first character (v5 reads anything
+else as an object). An operation on the whole document (`subPath: ""`) must bring an object or
+an array, or null for `add`; a null document takes no other operation, and cannot be written.
 """
 
 from __future__ import annotations
@@ -18,14 +23,44 @@ from gitfleet.overrides import _gojson, _goyaml, _patch
 
 
 def _patched(document: Any, operations: Sequence[policy.PatchOperation], kind: str) -> Any:
-    ops = [
-        _patch.Op(str(o.operator), o.sub_path, _gojson.as_stored(_patch.plain(o.value)))
-        for o in operations
-    ]
-    try:
-        return _patch.apply(document, ops)
-    except _patch.Failure as failure:
-        raise _patch.Failure((kind, failure.keys[0], "subPath"), failure.message) from failure
+    for index, o in enumerate(operations):
+        op = _patch.Op(str(o.operator), o.sub_path, _gojson.as_stored(_patch.plain(o.value)))
+        problem = _whole_document_problem(document, op)
+        if problem:
+            raise _patch.Failure((kind, index, "subPath"), problem)
+        try:
+            document = _patch.apply(document, [op])
+        except _patch.Failure as failure:
+            raise _patch.Failure((kind, index, "subPath"), failure.message) from failure
+    if document is None:
+        raise _patch.Failure((kind,), "json-patch cannot write a null document")
+    return document
+
+
+def _whole_document_problem(document: Any, op: _patch.Op) -> str | None:
+    if op.path == "":
+        if isinstance(op.value, (dict, list)) or (op.op == "add" and op.value is None):
+            return None
+        return f"cannot {op.op} the whole document with {_kind(op.value)}"
+    if document is None:
+        return f'cannot {op.op} "{op.path}": the document is null'
+    return None
+
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else f"a {type(value).__name__}"
+
+
+def _check_container(document: Any, text: str) -> None:
+    """What json-patch v5 can hold: an object or null, or an array written from the start."""
+    array = text.startswith("[")
+    if (array and isinstance(document, list)) or (
+        not array and (document is None or isinstance(document, dict))
+    ):
+        return
+    raise _patch.Failure(
+        ("fieldPath",), "the field holds neither an object nor an array for json-patch"
+    )
 
 
 def _parse(text: str, parse: Callable[[str], Any], kind: str) -> Any:
@@ -41,11 +76,13 @@ def _parse(text: str, parse: Callable[[str], Any], kind: str) -> Any:
 def _rewrite(text: str, overrider: policy.FieldOverrider) -> str:
     if overrider.yaml:
         document = _parse(text, _goyaml.load, "YAML")
+        _check_container(document, "[" if isinstance(document, list) else "")
         return _written(_patched(document, overrider.yaml, "yaml"), _goyaml.dump)
     if overrider.json:
         if text == "":  # json-patch returns an empty document untouched
             return text
         document = _parse(text, _gojson.loads_preserving, "JSON")
+        _check_container(document, text)
         patched = _patched(document, overrider.json, "json")
         return _written(patched, lambda doc: _gojson.dumps(doc, sort_keys=False))
     return ""

@@ -5,16 +5,21 @@ code inside evanphx/json-patch v5 (a fieldOverrider's JSON document): compact, `
 U+2028 and U+2029 escaped, control characters as `\\u00XX` except `\\n`, `\\r`, `\\t`, floats in
 Go's shortest form. Python's `json` differs on each of these points, so the encoder is here.
 Go map keys are written sorted; a document patched by json-patch keeps its key order, and its
-untouched numbers keep their text (`RawNumber`).
+untouched numbers and string values keep their text (`RawNumber`, `RawString`: json-patch
+holds them as raw bytes that encoding/json only compacts, so `\\u00e9` or `\\/` stays as
+written, and only `<`, `>`, `&`, U+2028 and U+2029 get escaped). Object keys are always
+written anew.
 """
 
 from __future__ import annotations
 
 import decimal
 import json
+import json.decoder
+import json.scanner
 import math
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 
@@ -34,6 +39,16 @@ class RawNumber(str):
     """A number as it was written in a parsed document, re-emitted unchanged."""
 
     __slots__ = ()
+
+
+class RawString(str):
+    """A string value as it was written in a parsed document, escapes included (`raw`, without
+    the quotes); it reads as the string it stands for."""
+
+    raw: str
+
+
+_COMPACT_ESCAPES = {code: f"\\u{code:04x}" for code in map(ord, "<>&\u2028\u2029")}
 
 
 class UnsupportedValueError(ValueError):
@@ -125,6 +140,8 @@ def dumps(value: Any, *, sort_keys: bool) -> str:
 def _encode(value: Any, out: list[str], sort_keys: bool) -> None:
     if isinstance(value, RawNumber):
         out.append(str.__str__(value))
+    elif isinstance(value, RawString):
+        out.append('"' + value.raw.translate(_COMPACT_ESCAPES) + '"')
     elif isinstance(value, str):
         out.append(quote(value))
     elif value is None:
@@ -162,8 +179,34 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"invalid character {name[0]!r} looking for beginning of value")
 
 
-def loads_preserving(text: str) -> Any:
-    """Parse JSON keeping key order and the text of every number (json-patch's lazy nodes)."""
-    return json.loads(
-        text, parse_int=RawNumber, parse_float=RawNumber, parse_constant=_reject_constant
+_scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+
+
+def _scan_string(text: str, end: int, strict: bool = True) -> tuple[str, int]:
+    value, after = _scanstring(text, end, strict)
+    raw = text[end : after - 1]
+    if "\\" not in raw:  # written as Go would write it
+        return value, after
+    kept = RawString(value)
+    kept.raw = raw
+    return kept, after
+
+
+def _preserving_decoder(strings: bool) -> json.JSONDecoder:
+    decoder = json.JSONDecoder(
+        parse_int=RawNumber, parse_float=RawNumber, parse_constant=_reject_constant
     )
+    if strings:
+        decoder.parse_string = _scan_string  # type: ignore[attr-defined]
+        decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
+    return decoder
+
+
+_NUMBERS_KEPT = _preserving_decoder(strings=False)
+_STRINGS_KEPT = _preserving_decoder(strings=True)
+
+
+def loads_preserving(text: str) -> Any:
+    """Parse JSON keeping key order and the text of every number and of every string value
+    with an escape in it (json-patch's lazy nodes)."""
+    return (_STRINGS_KEPT if "\\" in text else _NUMBERS_KEPT).decode(text)

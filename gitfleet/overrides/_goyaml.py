@@ -8,7 +8,13 @@ Writing follows the JSON round trip Karmada makes: numbers are re-read from thei
 (so `1.0` becomes `1`), keys are sorted in go-yaml's natural order (`a2` before `a10`),
 strings with a newline use a literal block, strings that would read back as another type are
 double-quoted, 2-space indentation, lines folded at 80 columns. PyYAML's emitter is a port of
-the same libyaml emitter go-yaml uses, so only the choices above need telling.
+the same libyaml emitter go-yaml uses, so only the choices above need telling, and the places
+where go-yaml's emitter differs from PyYAML's: which keys are simple (an empty one is, and the
+limit is 128 bytes, not 127 characters), the end of a single-quoted scalar ending in a line
+break (no indent follows), characters beyond U+FFFF (unprintable to go-yaml), double-quoted
+scalars (folded at spaces only) and the end of an open-ended document (no `...`). Strings
+are those go-yaml reads back from Go's JSON text (a raw U+0085 folds, some characters are
+refused).
 """
 
 from __future__ import annotations
@@ -156,9 +162,21 @@ def _key(key: Any) -> str:
     raise DocumentError(f"unsupported map key {key!r}")
 
 
+# only an escape (`\\ud83d`) can make one; go-yaml refuses such escapes
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _text(text: str) -> str:
+    if _SURROGATE.search(text):
+        raise DocumentError("yaml: found invalid Unicode character escape code")
+    return text
+
+
 def _jsonable(value: Any) -> Any:
+    if isinstance(value, str):
+        return _text(value)
     if isinstance(value, Mapping):
-        return {key: _jsonable(item) for key, item in value.items()}
+        return {_text(key): _jsonable(item) for key, item in value.items()}
     if isinstance(value, (set, frozenset)):
         return dict.fromkeys(sorted(value))
     if isinstance(value, (list, tuple)):
@@ -172,7 +190,10 @@ def _jsonable(value: Any) -> Any:
 
 def load(text: str) -> Any:
     """The first document of `text` as the JSON value Karmada patches."""
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)  # its reader refuses what go-yaml's does (DEL, C1 controls)
+    except yaml.YAMLError as error:
+        raise DocumentError(str(error).replace("\n", " ")) from error
     try:
         node = next(yamllimits.composed(loader, text), None)
         value = loader.construct_document(node) if node is not None else None
@@ -231,6 +252,24 @@ def _number_after_json(value: int | float) -> Any:
     return resolve(text)[1]
 
 
+_BREAKS = "\n\x85\u2028\u2029"
+# go-yaml's is_printable without its line breaks and byte-order mark, which it escapes too
+_GO_PRINTABLE = re.compile("[\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
+_GO_ESCAPES = {
+    "\x00": "0", "\x07": "a", "\x08": "b", "\t": "t", "\n": "n", "\x0b": "v", "\x0c": "f",
+    "\r": "r", "\x1b": "e", '"': '"', "\\": "\\", "\x85": "N", "\u2028": "L", "\u2029": "P",
+}  # fmt: skip
+
+
+def _go_escape(ch: str) -> str:
+    if ch in _GO_ESCAPES:
+        return _GO_ESCAPES[ch]
+    code = ord(ch)
+    if code <= 0xFF:
+        return f"x{code:02X}"
+    return f"u{code:04X}" if code <= 0xFFFF else f"U{code:08X}"
+
+
 class _Dumper(yaml.SafeDumper):
     """PyYAML's emitter driven with go-yaml v2's choices of order, style and number text."""
 
@@ -241,6 +280,82 @@ class _Dumper(yaml.SafeDumper):
 
     def ignore_aliases(self, data: Any) -> bool:
         return True
+
+    def analyze_scalar(self, scalar: str) -> Any:
+        """go-yaml counts characters beyond U+FFFF as unprintable, so a string holding one is
+        double-quoted, the character escaped."""
+        analysis = super().analyze_scalar(scalar)
+        if any(ch > "\uffff" for ch in scalar):
+            analysis.allow_flow_plain = analysis.allow_block_plain = False
+            analysis.allow_single_quoted = analysis.allow_block = False
+        return analysis
+
+    def check_simple_key(self) -> bool:
+        """go-yaml's rule for a scalar key (yaml_emitter_check_simple_key): any one-line
+        scalar of at most 128 bytes, the empty one included, is written as `key:`."""
+        if not isinstance(self.event, yaml.ScalarEvent):
+            return bool(super().check_simple_key())
+        if self.analysis is None:
+            self.analysis = self.analyze_scalar(self.event.value)
+        return not self.analysis.multiline and len(self.event.value.encode()) <= 128
+
+    def write_single_quoted(self, text: str, split: bool = True) -> None:
+        """go-yaml's single-quoted scalar (yaml_emitter_write_single_quoted_scalar): as
+        PyYAML's, but a line break ends the line only, the next line's indent being written
+        before the next character, so none follows breaks that end the text."""
+        self.write_indicator("'", True)
+        spaces = breaks = False
+        for i, ch in enumerate(text):
+            if ch == " ":
+                if (
+                    split
+                    and not spaces
+                    and self.column > self.best_width
+                    and 0 < i < len(text) - 1
+                    and text[i + 1] != " "
+                ):
+                    self.write_indent()
+                else:
+                    self._put(ch)
+                spaces = True
+            elif ch in _BREAKS:
+                if not breaks and ch == "\n":
+                    self.write_line_break()
+                self.write_line_break(None if ch == "\n" else ch)
+                breaks = True
+            else:
+                if breaks:
+                    self.write_indent()
+                self._put("''" if ch == "'" else ch)
+                self.indention = spaces = breaks = False
+        self.write_indicator("'", False)
+
+    def write_double_quoted(self, text: str, split: bool = True) -> None:
+        """go-yaml's double-quoted scalar (yaml_emitter_write_double_quoted_scalar): what it
+        cannot print escaped (`\\U` beyond U+FFFF, hex in capitals), and a long line folded
+        only at a space, which the fold stands for."""
+        self.write_indicator('"', True)
+        spaces = False
+        for i, ch in enumerate(text):
+            if ch in '"\\' or not _GO_PRINTABLE.fullmatch(ch):
+                self._put("\\" + _go_escape(ch))
+                spaces = False
+            elif ch == " ":
+                if split and not spaces and self.column > self.best_width and 0 < i < len(text) - 1:
+                    self.write_indent()
+                    if text[i + 1] == " ":
+                        self._put("\\")
+                else:
+                    self._put(ch)
+                spaces = True
+            else:
+                self._put(ch)
+                spaces = False
+        self.write_indicator('"', False)
+
+    def _put(self, data: str) -> None:
+        self.column += len(data)
+        self.stream.write(data.encode(self.encoding) if self.encoding else data)
 
 
 def _represent_str(dumper: _Dumper, text: str) -> yaml.ScalarNode:
@@ -284,10 +399,45 @@ _Dumper.add_representer(
 _Dumper.add_representer(type(None), lambda dumper, _: dumper.represent_scalar(NULL, "null"))
 
 
+# what Go's JSON encoder leaves raw and go-yaml's reader refuses
+_YAML_CONTROL = re.compile("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
+_NEL_RUN = re.compile(" *\x85[ \x85]*")
+
+
+def _fold_nel(run: re.Match[str]) -> str:
+    breaks = run.group().count("\x85") - 1
+    return "\n" * breaks if breaks else " "
+
+
+def _text_read_back(text: str, key: bool) -> str:
+    """A string as go-yaml reads it back from the JSON text Go writes of it: JSON leaves a
+    next-line character (U+0085) raw, which in a double-quoted scalar is a line break, folded
+    with the spaces around it (one space, or a newline for each further one), and which ends
+    a key that must fit on one line; characters YAML does not allow stop the reading."""
+    if _YAML_CONTROL.search(text):
+        raise DocumentError("yaml: control characters are not allowed")
+    if "\x85" not in text:
+        return text
+    if key:
+        raise DocumentError(f"yaml: a line break in the key {text!r}")
+    return _NEL_RUN.sub(_fold_nel, text)
+
+
+def _read_back(value: Any) -> Any:
+    if isinstance(value, str):
+        return _text_read_back(value, key=False)
+    if isinstance(value, dict):
+        return {_text_read_back(k, key=True): _read_back(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_read_back(item) for item in value]
+    return value
+
+
 def dump(value: Any) -> str:
-    """`value` as sigs.k8s.io/yaml's JSONToYAML writes it."""
+    """`value` as sigs.k8s.io/yaml's JSONToYAML writes it: as go-yaml reads its Go JSON text
+    (numbers in `_represent_number`, strings in `_read_back`), then written by go-yaml."""
     text = yaml.dump(
-        value,
+        _read_back(value),
         Dumper=_Dumper,
         default_flow_style=False,
         allow_unicode=True,
@@ -295,5 +445,8 @@ def dump(value: Any) -> str:
         indent=2,
         sort_keys=False,
     )
-    # PyYAML marks the end of a document whose root is a plain scalar; go-yaml does not
-    return text.removesuffix("...\n") if not isinstance(value, (dict, list)) else text
+    # PyYAML marks the end of an open-ended document (a plain scalar root, a literal block
+    # keeping its final line breaks); go-yaml ends the document without a marker
+    if text == "...\n" or text.endswith("\n...\n"):
+        return text[:-4]
+    return text

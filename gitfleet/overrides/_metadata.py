@@ -1,9 +1,12 @@
 """labelsOverrider and annotationsOverrider (Karmada:
 pkg/util/overridemanager/labelannotationoverrider.go).
 
-One operation per key, with the overrider's operator: `remove` and `replace` skip keys the
-manifest does not have; `add` sets the key, creating the map first when the manifest has none.
-The value is ignored for `remove`.
+One operation per key, with the overrider's operator. Karmada reads the manifest's map as a
+map of strings (apimachinery's `NestedStringMap`), which a map holding any other value (a
+number, a `null` written by a plaintext overrider) is not: `remove` and `replace` then skip
+every key, as they skip keys the map does not have; `add` first sets the map to an empty one
+(dropping what it held) whenever it is not a map of strings, absent included, and adds nothing
+when `metadata` itself is not an object. The value is ignored for `remove`.
 """
 
 from __future__ import annotations
@@ -14,23 +17,30 @@ from gitfleet.model import policy
 from gitfleet.overrides import _patch
 
 
+def _string_map(value: Any) -> dict[str, str] | None:
+    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+        return value
+    return None
+
+
 def ops(
     manifest: dict[str, Any], overrider: policy.LabelAnnotationOverrider, field: str
 ) -> list[_patch.Op]:
     """The patch one labels (`field="labels"`) or annotations overrider makes."""
     values = overrider.value or {}
     metadata = manifest.get("metadata")
-    existing = metadata.get(field) if isinstance(metadata, dict) else None
-    present = existing if isinstance(existing, dict) else {}
+    existing = _string_map(metadata.get(field)) if isinstance(metadata, dict) else None
     result = []
     if overrider.operator is policy.OverriderOperator.ADD:
-        if values and not isinstance(existing, dict):
-            if isinstance(metadata, dict):
+        if values and existing is None:
+            if "metadata" not in manifest:
+                result.append(_patch.Op("add", "/metadata", {field: {}}))
+            elif isinstance(metadata, dict):
                 result.append(_patch.Op("add", f"/metadata/{field}", {}))
             else:
-                result.append(_patch.Op("add", "/metadata", {field: {}}))
+                return []
     else:
-        values = {key: value for key, value in values.items() if key in present}
+        values = {key: value for key, value in values.items() if key in (existing or {})}
     operator = str(overrider.operator)
     for key in sorted(values):
         result.append(_patch.Op(operator, f"/metadata/{field}/{_patch.escape(key)}", values[key]))

@@ -4,7 +4,11 @@ evanphx/json-patch v5 applies them (its default options).
 Every overrider kind is turned into RFC 6902 operations and applied here. v5 reads array
 indices as Go's `strconv.Atoi` does and accepts negative ones counted from the end
 (`SupportNegativeIndices`); such indices are rewritten to the canonical form the library
-expects before it sees them. Everything else is RFC 6902 in both: `add` needs the parent and
+expects before it sees them. v5 also looks an empty key up its own way, as the object itself:
+a `replace` whose last key is empty always finds it on an object (and sets key `""`), and an
+empty key inside a path leads nowhere, so the operation fails even where the object has a key
+`""` (at the top of the path v5 would reach a copy of the document it never writes back;
+gitfleet fails there too). Everything else is RFC 6902 in both: `add` needs the parent and
 replaces an existing key, `replace` and `remove` need the target. A failed operation raises
 `Failure` naming the operation's index, with a message that says which part of the path is
 missing; the caller decides where in the policy that index points.
@@ -151,14 +155,26 @@ def apply(doc: Any, ops: Sequence[Op]) -> Any:
     Values are copied in, never shared. Raises `Failure((index,), message)`."""
     for index, op in enumerate(ops):
         path = op.path
+        kind = op.op
+        if "//" in path:
+            raise Failure((index,), f'cannot {kind} "{path}": an empty key inside a path')
         if _NON_CANONICAL_INDEX.search(path):
-            path = _canonical(doc, op.op, path)
-        operation = {"op": op.op, "path": path, "value": plain(op.value)}
+            path = _canonical(doc, kind, path)
+        if kind == "replace" and path.endswith("/") and _is_object_at(doc, path[:-1]):
+            kind = "add"
+        operation = {"op": kind, "path": path, "value": plain(op.value)}
         try:
-            doc = jsonpatch.JsonPatch.operations[op.op](operation).apply(doc)
+            doc = jsonpatch.JsonPatch.operations[kind](operation).apply(doc)
         except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException) as error:
             raise Failure((index,), explain(doc, op.op, op.path)) from error
     return doc
+
+
+def _is_object_at(doc: Any, pointer: str) -> bool:
+    try:
+        return isinstance(resolve(doc, pointer), dict)
+    except Failure:
+        return False
 
 
 def resolve(doc: Any, pointer: str) -> Any:

@@ -4,11 +4,12 @@ Ported from pkg/util/validation/validation.go (ValidateOverrideSpec, ValidateOve
 validateJSONPatchSubPaths, validateOverrideOperator, emptyOverrides): deprecated
 targetCluster/overriders next to overrideRules, labels and annotations syntax, image predicate
 paths, fieldOverrider json XOR yaml, JSON pointers, values for add/replace and none for remove,
-selectors in the policy's own namespace. Plus what fails only when Karmada applies the policy:
-plaintext paths that are not JSON pointers. The CRD's operators of command/args overriders
-(add or remove) are a field rule of the model (`policy.CommandArgsOverrider`). And, gitfleet's
-own rule, overriders that can be seen to change what an object is (`_identity`). The deprecated
-spec-level overriders are checked like a rule.
+selectors in the policy's own namespace. The CRD's operators of command/args overriders (add or
+remove) are a field rule of the model (`policy.CommandArgsOverrider`). And gitfleet's own rules:
+plaintext paths must be JSON pointers (Karmada's json-patch applies any text, a path without
+its leading `/` to the field named by all but its first segment, `~2` as a key of its own,
+which is never what was meant), and overriders that can be seen to change what an object is
+are refused (`_identity`). The deprecated spec-level overriders are checked like a rule.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """fieldOverrider: JSON documents patched and written compact with their key order, number
 text and Go's HTML-safe escaping; YAML documents read with go-yaml v2's scalar rules and
 written as sigs.k8s.io/yaml does (natural key order, numbers through JSON, quoting, literal
-blocks); empty and neither-kind cases; failures located at fieldPath or at the sub-operation."""
+blocks); empty and neither-kind cases; documents json-patch v5 cannot patch (scalars, an array
+after a space, null); failures located at fieldPath or at the sub-operation."""
 
 from __future__ import annotations
 
@@ -114,6 +115,30 @@ def _ops(kind: str, *ops: tuple[str, str, Any]) -> dict[str, Any]:
             "",
             id="neither json nor yaml empties the field",
         ),
+        # Karmada's answers (its override manager run on these documents)
+        pytest.param(
+            r'{"s":"\u00e9<\/x>", "k\u00e9y": "v", "n": 1.50}',
+            _ops("json", ("add", "/b", "é<")),
+            r'{"s":"\u00e9\u003c\/x\u003e","kéy":"v","n":1.50,"b":"é\u003c"}',
+            id="json string values keep their escapes, keys do not",
+        ),
+        pytest.param("[1,2]", _ops("json", ("add", "/-", 3)), "[1,2,3]", id="json array"),
+        pytest.param(
+            '\n{"a": 1}',
+            _ops("json", ("add", "/b", 3)),
+            '{"a":1,"b":3}',
+            id="json object after space",
+        ),
+        pytest.param(
+            "null", _ops("json", ("add", "", {"a": 1})), '{"a":1}', id="json null given a document"
+        ),
+        pytest.param("", _ops("yaml", ("add", "", {"a": 1})), "a: 1\n", id="empty yaml given one"),
+        pytest.param(
+            "- 1\n- two\n", _ops("yaml", ("add", "/-", 3)), "- 1\n- two\n- 3\n", id="yaml list"
+        ),
+        pytest.param(
+            "a: 1\n", _ops("yaml", ("replace", "", [1])), "- 1\n", id="yaml replaced by a list"
+        ),
     ],
 )
 def test_field_overrider(
@@ -173,6 +198,63 @@ def test_field_path_into_a_list(apply_block: Any) -> None:
             "unsupported value",
             id="yaml NaN has no JSON form",
         ),
+        # Karmada's answers: json-patch v5 patches objects and arrays only
+        pytest.param(
+            '"just a string"',
+            _ops("json", ("replace", "", {"a": 1})),
+            ("fieldOverrider", 0, "fieldPath"),
+            "neither an object nor an array",
+            id="json string",
+        ),
+        pytest.param(
+            "42",
+            _ops("json", ("add", "", {"a": 1})),
+            ("fieldOverrider", 0, "fieldPath"),
+            "neither an object nor an array",
+            id="json number",
+        ),
+        pytest.param(
+            " [1,2]",
+            _ops("json", ("add", "/-", 3)),
+            ("fieldOverrider", 0, "fieldPath"),
+            "neither an object nor an array",
+            id="json array after a space",
+        ),
+        pytest.param(
+            "plain text\n",
+            _ops("yaml", ("replace", "", {"a": 1})),
+            ("fieldOverrider", 0, "fieldPath"),
+            "neither an object nor an array",
+            id="yaml string",
+        ),
+        pytest.param(
+            "null",
+            _ops("json", ("add", "/x", 1)),
+            ("fieldOverrider", 0, "json", 0, "subPath"),
+            "the document is null",
+            id="json null",
+        ),
+        pytest.param(
+            "",
+            _ops("yaml", ("add", "/a", 1)),
+            ("fieldOverrider", 0, "yaml", 0, "subPath"),
+            "the document is null",
+            id="empty yaml",
+        ),
+        pytest.param(
+            '{"a": 1}',
+            _ops("json", ("replace", "", "str")),
+            ("fieldOverrider", 0, "json", 0, "subPath"),
+            "cannot replace the whole document with a str",
+            id="whole document replaced by a string",
+        ),
+        pytest.param(
+            "a: 1\n",
+            _ops("yaml", ("add", "", None)),
+            ("fieldOverrider", 0, "yaml"),
+            "cannot write a null document",
+            id="whole document made null",
+        ),
     ],
 )
 def test_field_overrider_failures(
@@ -202,3 +284,90 @@ def test_field_path_failures(field_path: str, message: str, apply_block: Any) ->
         apply_block(_configmap("{}"), overriders)
     assert caught.value.origin.keys[-3:] == ("fieldOverrider", 0, "fieldPath")
     assert message in caught.value.message
+
+
+LONG_KEY = "x" * 90 + " " + "y" * 30
+
+
+def _add_yaml(path: str, value: Any) -> dict[str, Any]:
+    return _ops("yaml", ("add", path, value))
+
+
+@pytest.mark.parametrize(
+    ("overriders", "expected"),
+    [
+        # Karmada's answers (its override manager on "a: 1\n"): sigs.k8s.io/yaml reads the
+        # Go JSON text back with go-yaml, and go-yaml's emitter writes it
+        pytest.param(_add_yaml("/", 1), '"": 1\na: 1\n', id="an empty key is a simple key"),
+        pytest.param(
+            _add_yaml("/" + "k" * 128, 1), "a: 1\n" + "k" * 128 + ": 1\n", id="128-byte key"
+        ),
+        pytest.param(
+            _add_yaml("/" + "é" * 65, 1), "a: 1\n? " + "é" * 65 + "\n: 1\n", id="130-byte key"
+        ),
+        pytest.param(_add_yaml("/a", "\u2028"), "a: '\u2028'\n", id="quoted ending in a break"),
+        pytest.param(_add_yaml("/a", "x\u2028y"), "a: 'x\u2028  y'\n", id="quoted break inside"),
+        pytest.param(_add_yaml("/a", "a \x85 b"), "a: a b\n", id="next-line folded to a space"),
+        pytest.param(_add_yaml("/a", "a \x85\x85  b\x85"), 'a: "a\\nb "\n', id="next-lines folded"),
+        pytest.param(
+            _add_yaml("/a", "\U0001f600 \ud7ff"),
+            'a: "\\U0001F600 \ud7ff"\n',
+            id="beyond U+FFFF escaped",
+        ),
+        pytest.param(
+            _add_yaml("/a", "tail\n\n"), "a: |+\n  tail\n\n", id="kept final breaks, no end marker"
+        ),
+        pytest.param(
+            _add_yaml("/" + LONG_KEY, "\x01ctl"),
+            "a: 1\n" + LONG_KEY + ': "\\x01ctl"\n',
+            id="double-quoted past the width, no space to fold at",
+        ),
+        pytest.param(
+            _add_yaml("/a", "\x01" + "w  " * 40),
+            'a: "\\x01' + "w  " * 24 + "w\n  \\ " + "w  " * 15 + '"\n',
+            id="double-quoted folded at a space",
+        ),
+    ],
+)
+def test_yaml_written_as_go_yaml_writes_it(
+    overriders: dict[str, Any], expected: str, apply_block: Any
+) -> None:
+    assert apply_block(_configmap("a: 1\n"), overriders)["data"]["f"] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param('{"a": "\x7f"}', id="control character"),
+        pytest.param('{"a": "\\ud83d\\ude00"}', id="surrogate escapes in a value"),
+        pytest.param('{"\\ud83d\\ude00": 1}', id="surrogate escapes in a key"),
+    ],
+)
+def test_a_yaml_document_go_yaml_cannot_read(text: str, apply_block: Any) -> None:
+    """Karmada's answers: go-yaml refuses control characters in the document itself, and
+    escapes of UTF-16 surrogates (which JSON writers use for characters beyond U+FFFF)."""
+    with pytest.raises(OverrideError) as caught:
+        apply_block(_configmap(text), _add_yaml("/b", 1))
+    assert "the field does not hold YAML" in caught.value.message
+
+
+def test_yaml_read_back_from_a_next_line(apply_block: Any) -> None:
+    """Karmada's answer: even an untouched string holding U+0085 is folded."""
+    result = apply_block(_configmap('a: "x\\Ny"\n'), _add_yaml("/b", 1))
+    assert result["data"]["f"] == "a: x y\nb: 1\n"
+
+
+@pytest.mark.parametrize(
+    "overriders",
+    [
+        pytest.param(_add_yaml("/a", "\x7f"), id="delete"),
+        pytest.param(_add_yaml("/a", "x\x80y"), id="C1 control"),
+        pytest.param(_add_yaml("/a", "\ufffe"), id="U+FFFE"),
+        pytest.param(_add_yaml("/a\x85b", 1), id="next-line in a key"),
+    ],
+)
+def test_yaml_go_yaml_cannot_read_back(overriders: dict[str, Any], apply_block: Any) -> None:
+    """Karmada's answers: go-yaml refuses the Go JSON text of these."""
+    with pytest.raises(OverrideError) as caught:
+        apply_block(_configmap("a: 1\n"), overriders)
+    assert "cannot write the patched field" in caught.value.message

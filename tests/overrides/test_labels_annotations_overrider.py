@@ -1,6 +1,8 @@
 """labelsOverrider and annotationsOverrider: add creates the map (and metadata) when missing,
 replace and remove skip absent keys, remove ignores the value, `/` and `~` in keys are escaped
-in the generated JSON pointer, an empty value changes nothing, entries apply one after another.
+in the generated JSON pointer, an empty value changes nothing, entries apply one after another;
+a map holding something other than strings (left by a plaintext overrider) is no map to them:
+add starts it anew, replace and remove change nothing.
 """
 
 from __future__ import annotations
@@ -8,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
+from gitfleet import overrides
 
 DEPLOYMENT = {"apiVersion": "apps/v1", "kind": "Deployment"}
 
@@ -169,3 +173,74 @@ def test_add_creates_metadata_when_missing(apply_block: Any) -> None:
     manifest = {**DEPLOYMENT}
     overriders = {"annotationsOverrider": [{"operator": "add", "value": {"a": "1"}}]}
     assert apply_block(manifest, overriders)["metadata"] == {"annotations": {"a": "1"}}
+
+
+@pytest.mark.parametrize(
+    ("labels", "overriders", "expected"),
+    [
+        # Karmada's answers (its override manager run on these blocks)
+        pytest.param(
+            {"app": "web", "n": 1},
+            {"labelsOverrider": [{"operator": "add", "value": {"tier": "db"}}]},
+            {"tier": "db"},
+            id="add replaces a map holding a number",
+        ),
+        pytest.param(
+            {"app": "web", "n": None},
+            {"labelsOverrider": [{"operator": "remove", "value": {"app": ""}}]},
+            {"app": "web", "n": None},
+            id="remove leaves a map holding null",
+        ),
+        pytest.param(
+            {"app": "web", "n": 1},
+            {"labelsOverrider": [{"operator": "replace", "value": {"app": "db"}}]},
+            {"app": "web", "n": 1},
+            id="replace leaves a map holding a number",
+        ),
+        pytest.param(
+            {"app": "web"},
+            {
+                "plaintext": [{"operator": "add", "path": "/metadata/labels/team"}],
+                "labelsOverrider": [{"operator": "add", "value": {"tier": "db"}}],
+            },
+            {"app": "web", "team": None, "tier": "db"},
+            id="plaintext comes after the labels of its block",
+        ),
+    ],
+)
+def test_a_map_not_of_strings(
+    labels: dict[str, Any], overriders: dict[str, Any], expected: Any, apply_block: Any
+) -> None:
+    result = apply_block(_manifest(labels=labels), overriders)
+    assert result["metadata"]["labels"] == expected
+
+
+def test_a_null_label_left_by_one_policy_resets_the_map_for_the_next(
+    make_cluster: Any, make_policy: Any
+) -> None:
+    """Karmada's answer: policy `a` adds a label without a value (null), so `b`'s add finds
+    no map of strings and starts a new one."""
+    first = make_policy(
+        "a",
+        {
+            "overrideRules": [
+                {
+                    "overriders": {
+                        "plaintext": [{"operator": "add", "path": "/metadata/labels/team"}]
+                    }
+                }
+            ]
+        },
+    )
+    second = make_policy(
+        "b",
+        {
+            "overrideRules": [
+                {"overriders": {"labelsOverrider": [{"operator": "add", "value": {"tier": "db"}}]}}
+            ]
+        },
+    )
+    result = overrides.apply(
+        _manifest(labels={"app": "web"}), make_cluster("m"), [first, second], []
+    )
+    assert result.manifest["metadata"]["labels"] == {"tier": "db"}

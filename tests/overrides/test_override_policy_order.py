@@ -3,7 +3,8 @@ OverridePolicies only from the manifest's namespace and never for cluster-scoped
 selectors filtering, ascending implicit priority then name (later wins), rules in declaration
 order filtered by targetCluster, and the deprecated targetCluster + overriders form;
 OverridePolicies selected (and ranked) against the manifest the ClusterOverridePolicies left,
-ClusterOverridePolicies all selected against the manifest as given."""
+ClusterOverridePolicies all selected against the manifest as given; labels that an override
+made other than a map of strings select as no labels."""
 
 from __future__ import annotations
 
@@ -202,6 +203,17 @@ def _labels(operator: str, **labels: str) -> list[dict[str, Any]]:
     return [{"overriders": {"labelsOverrider": [{"operator": operator, "value": labels}]}}]
 
 
+def _plain(operator: str, path: str, value: Any) -> list[dict[str, Any]]:
+    return [{"overriders": {"plaintext": [{"operator": operator, "path": path, "value": value}]}}]
+
+
+UNLABELLED = [
+    {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "labelSelector": {"matchExpressions": [{"key": "tier", "operator": "DoesNotExist"}]},
+    }
+]
 TIER_API = [
     {
         "apiVersion": "apps/v1",
@@ -237,6 +249,20 @@ TIER_API = [
             [],
             ["a-tag"],
             id="cluster policies are all matched against the manifest as given",
+        ),
+        # Karmada's answers (its override manager run on these policies): a label map that is
+        # not a map of strings reads as no labels at all (unstructured GetLabels)
+        pytest.param(
+            [("number", None, _plain("add", "/metadata/labels/n", 3))],
+            [("by-label", BY_LABEL, _rules((None, "l"))), ("unlabelled", UNLABELLED, _rules())],
+            ["number", "unlabelled"],
+            id="a label that is not a string hides every label from the selectors",
+        ),
+        pytest.param(
+            [("text", None, _plain("replace", "/metadata/labels", "x"))],
+            [("by-label", BY_LABEL, _rules((None, "l"))), ("unlabelled", UNLABELLED, _rules())],
+            ["text", "unlabelled"],
+            id="labels that are not a map read as none",
         ),
     ],
 )

@@ -1,7 +1,7 @@
 """plaintext overriders as raw RFC 6902 operations with evanphx/json-patch v5's reading of
 indices (negative from the end, Atoi forms, `-` to append), add on an existing key replacing
-it, per-cluster rules, values never shared between results, and failures explained and
-located at the failing entry's path."""
+it, per-cluster rules, values never shared between results, failures explained and located at
+the failing entry's path, and empty keys read as v5 reads them."""
 
 from __future__ import annotations
 
@@ -184,3 +184,54 @@ def test_values_are_not_shared(make_cluster: Any, make_policy: Any) -> None:
     second = overrides.apply(SERVICE, make_cluster("b"), [], [cop])
     assert second.manifest["spec"]["extra"] == {"k": ["v"]}
     assert cop.spec.override_rules[0].overriders.plaintext[0].value == {"k": ["v"]}
+
+
+CONFIGMAP: Any = {
+    "apiVersion": "v1",
+    "kind": "ConfigMap",
+    "metadata": {"name": "web", "namespace": "default", "labels": {"app": "web"}},
+    "data": {"": {"k": "v"}, "j": '{"a": {}, "b": [1]}'},
+}
+
+
+@pytest.mark.parametrize(
+    ("overriders", "expected"),
+    [
+        # Karmada's answers (its override manager run on these blocks)
+        pytest.param(
+            _plain(("replace", "/metadata/labels/", "v")),
+            {"labels": {"app": "web", "": "v"}},
+            id="replace of an empty last key sets it, present or not",
+        ),
+        pytest.param(
+            {"fieldOverrider": [{"fieldPath": "/data/j", "json": [
+                {"subPath": "/a/", "operator": "replace", "value": 1}]}]},
+            {"j": '{"a":{"":1},"b":[1]}'},
+            id="in a field document too",
+        ),
+        pytest.param(_plain(("replace", "/data//k", "w")), None, id="empty key inside: replace"),
+        pytest.param(_plain(("remove", "/data//k", None)), None, id="empty key inside: remove"),
+        pytest.param(_plain(("add", "/data//z", "w")), None, id="empty key inside: add"),
+        pytest.param(
+            _plain(("remove", "/metadata/labels/", None)), None, id="remove needs the empty key"
+        ),
+        pytest.param(
+            {"fieldOverrider": [{"fieldPath": "/data/j", "json": [
+                {"subPath": "/b/", "operator": "replace", "value": 1}]}]},
+            None,
+            id="an empty key is no index in an array",
+        ),
+    ],
+)  # fmt: skip
+def test_empty_keys_as_json_patch_v5_reads_them(
+    overriders: dict[str, Any], expected: dict[str, Any] | None, apply_block: Any
+) -> None:
+    """evanphx/json-patch v5 looks an empty key up as the object itself: a `replace` always
+    finds it, and inside a path it leads nowhere (nested objects have no self)."""
+    if expected is None:
+        with pytest.raises(OverrideError):
+            apply_block(CONFIGMAP, overriders)
+        return
+    result = apply_block(CONFIGMAP, overriders)
+    for field, value in expected.items():
+        assert (result["metadata"] if field == "labels" else result["data"])[field] == value
