@@ -4,7 +4,8 @@ key (Karmada: pkg/util/overridemanager/overridemanager.go applyFieldOverriders).
 The value at `fieldPath` (a JSON pointer, read as go-openapi/jsonpointer reads it) must be a
 string. With `yaml` operations it is read as YAML, patched, and written back as Karmada's
 YAML (`_goyaml`); else with `json` operations it is patched as JSON and written back compact,
-keeping its key order and the text of untouched numbers and strings (`_gojson`); an overrider
+keeping its key order, the text of untouched numbers and strings, and the keys of objects no
+operation's path went through (`_gojson`); an overrider
 with neither empties the field, as Karmada does. The result replaces the string in place.
 
 json-patch v5 patches only containers: the document (the YAML read as JSON) must be an object,
@@ -28,6 +29,7 @@ def _patched(document: Any, operations: Sequence[policy.PatchOperation], kind: s
         problem = _whole_document_problem(document, op)
         if problem:
             raise _patch.Failure((kind, index, "subPath"), problem)
+        _reach(document, op.path)
         try:
             document = _patch.apply(document, [op])
         except _patch.Failure as failure:
@@ -35,6 +37,24 @@ def _patched(document: Any, operations: Sequence[policy.PatchOperation], kind: s
     if document is None:
         raise _patch.Failure((kind,), "json-patch cannot write a null document")
     return document
+
+
+def _reach(document: Any, path: str) -> None:
+    """Mark the objects json-patch reads on its way to `path`'s target (the document and
+    every container above the target): their keys are written anew."""
+    node = document
+    for token in [*path.split("/")[1:-1], None]:
+        if isinstance(node, _gojson.ParsedObject):
+            node.rewritten = True
+        if isinstance(node, dict) and token is not None:
+            node = node.get(_patch.unescape(token))
+        elif isinstance(node, list) and token is not None:
+            index = _patch.go_atoi(token)
+            if index is None or not -len(node) <= index < len(node):
+                return
+            node = node[index]
+        else:
+            return
 
 
 def _whole_document_problem(document: Any, op: _patch.Op) -> str | None:

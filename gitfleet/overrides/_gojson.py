@@ -7,8 +7,8 @@ Go's shortest form. Python's `json` differs on each of these points, so the enco
 Go map keys are written sorted; a document patched by json-patch keeps its key order, and its
 untouched numbers and string values keep their text (`RawNumber`, `RawString`: json-patch
 holds them as raw bytes that encoding/json only compacts, so `\\u00e9` or `\\/` stays as
-written, and only `<`, `>`, `&`, U+2028 and U+2029 get escaped). Object keys are always
-written anew.
+written, and only `<`, `>`, `&`, U+2028 and U+2029 get escaped). So do the keys of an object
+no operation reached (`ParsedObject`); the keys of the others are written anew.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import json.decoder
 import json.scanner
 import math
 import struct
+import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -46,6 +47,18 @@ class RawString(str):
     the quotes); it reads as the string it stands for."""
 
     raw: str
+
+
+class ParsedObject(dict[str, Any]):
+    """An object read from a document, its keys as written (`RawString` where escaped).
+    json-patch holds an object as raw text until an operation's path goes through it, and
+    only then reads it and writes its keys anew: the patch marks such an object `rewritten`."""
+
+    __slots__ = ("rewritten",)
+
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        super().__init__(pairs)
+        self.rewritten = False
 
 
 _COMPACT_ESCAPES = {code: f"\\u{code:04x}" for code in map(ord, "<>&\u2028\u2029")}
@@ -156,11 +169,15 @@ def _encode(value: Any, out: list[str], sort_keys: bool) -> None:
         out.append(format_float(value))
     elif isinstance(value, Mapping):
         items = sorted(value.items()) if sort_keys else value.items()
+        as_written = isinstance(value, ParsedObject) and not value.rewritten
         out.append("{")
         for index, (key, item) in enumerate(items):
             if index:
                 out.append(",")
-            out.append(quote(str(key)))
+            if as_written and isinstance(key, RawString):
+                out.append('"' + key.raw.translate(_COMPACT_ESCAPES) + '"')
+            else:
+                out.append(quote(str(key)))
             out.append(":")
             _encode(item, out, sort_keys)
         out.append("}")
@@ -192,12 +209,34 @@ def _scan_string(text: str, end: int, strict: bool = True) -> tuple[str, int]:
     return kept, after
 
 
+_parse_object: types.FunctionType = json.decoder.JSONObject  # type: ignore[attr-defined]
+_parse_object_keeping_keys = types.FunctionType(
+    _parse_object.__code__,
+    {**vars(json.decoder), "scanstring": _scan_string},
+    "_parse_object_keeping_keys",
+    _parse_object.__defaults__,
+)
+"""The standard library's object parser, reading keys as `_scan_string` reads values."""
+
+
+class _Unshared(dict[str, str]):
+    """A decoder memo that shares no key: keys equal in value may differ in text."""
+
+    def setdefault(self, key: str, default: str | None = None) -> str:
+        return key if default is None else default
+
+
 def _preserving_decoder(strings: bool) -> json.JSONDecoder:
     decoder = json.JSONDecoder(
-        parse_int=RawNumber, parse_float=RawNumber, parse_constant=_reject_constant
+        parse_int=RawNumber,
+        parse_float=RawNumber,
+        parse_constant=_reject_constant,
+        object_pairs_hook=ParsedObject if strings else None,
     )
     if strings:
         decoder.parse_string = _scan_string  # type: ignore[attr-defined]
+        decoder.parse_object = _parse_object_keeping_keys  # type: ignore[attr-defined]
+        decoder.memo = _Unshared()  # type: ignore[attr-defined]
         decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
     return decoder
 
@@ -207,6 +246,6 @@ _STRINGS_KEPT = _preserving_decoder(strings=True)
 
 
 def loads_preserving(text: str) -> Any:
-    """Parse JSON keeping key order and the text of every number and of every string value
-    with an escape in it (json-patch's lazy nodes)."""
+    """Parse JSON keeping key order and the text of every number and of every string with an
+    escape in it, object keys included (json-patch's lazy nodes)."""
     return (_STRINGS_KEPT if "\\" in text else _NUMBERS_KEPT).decode(text)

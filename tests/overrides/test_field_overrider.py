@@ -120,7 +120,31 @@ def _ops(kind: str, *ops: tuple[str, str, Any]) -> dict[str, Any]:
             r'{"s":"\u00e9<\/x>", "k\u00e9y": "v", "n": 1.50}',
             _ops("json", ("add", "/b", "é<")),
             r'{"s":"\u00e9\u003c\/x\u003e","kéy":"v","n":1.50,"b":"é\u003c"}',
-            id="json string values keep their escapes, keys do not",
+            id="json string values keep their escapes, keys of a reached object do not",
+        ),
+        pytest.param(
+            r'{"a":{"k\u00e9y":1,"x":{"\/":2}},"b":{"\u0041":3}}',
+            _ops("json", ("add", "/a/n", 1)),
+            r'{"a":{"kéy":1,"x":{"\/":2},"n":1},"b":{"\u0041":3}}',
+            id="json keys of objects the path does not go through keep their escapes",
+        ),
+        pytest.param(
+            r'{"a" : { "x" : [ 1 , { "\u0041" : 2 }, {"\u0042":3} ] } }',
+            _ops("json", ("replace", "/a/x/0", 5), ("add", "/a/x/-1/c", 1)),
+            r'{"a":{"x":[5,{"\u0041":2},{"B":3,"c":1}]}}',
+            id="json objects in a reached array keep their keys until reached",
+        ),
+        pytest.param(
+            r'{"a":{"\u003c":1,">":2,"x\"y":3}}',
+            _ops("json", ("add", "/c", 1)),
+            r'{"a":{"\u003c":1,"\u003e":2,"x\"y":3},"c":1}',
+            id="json keys kept as written are compacted as Go compacts raw text",
+        ),
+        pytest.param(
+            r'[{"\u0041":1},{"\u0041":{"\u0042":1}}]',
+            _ops("json", ("add", "/1/A/c", 1)),
+            r'[{"\u0041":1},{"A":{"B":1,"c":1}}]',
+            id="json keys rewritten along the path from an array",
         ),
         pytest.param("[1,2]", _ops("json", ("add", "/-", 3)), "[1,2,3]", id="json array"),
         pytest.param(
