@@ -8,8 +8,9 @@ leave every file and the repository as they were.
 Aspects covered: YAML syntax errors; documents that are lists or scalars; missing apiVersion
 or kind; duplicate keys (at the second key); alias bombs; files over maxFileSize; symbolic
 links; binary and non-UTF-8 files named .yaml; `..` and absolute globs in gitfleet.yaml;
-nesting 100,000 levels deep; Python and unknown tags; crafted tree entries named `..` and
-`.git`; an unknown revision; an empty repository; a folder that does not exist. And what is
+nesting 100,000 levels deep; Python and unknown tags; a Lua syntax error naming one byte of a
+character; crafted tree entries named `..` and `.git`; an unknown revision; an empty
+repository; a folder that does not exist. And what is
 fine: empty files, byte order marks, CRLF line endings, and a committed bare repository
 whose configuration would run a command (it never runs).
 """
@@ -31,6 +32,13 @@ OK = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n"
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"{name}: &{name} [{', '.join([f'*{prev}'] * 9)}]\n"
     for prev, name in zip("abcdefg", "bcdefgh", strict=True)
+)
+
+LUA_BYTE_ERROR = (
+    "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\n"
+    "metadata: {name: widgets}\nspec:\n  target: {apiVersion: example.io/v1, kind: Widget}\n"
+    '  customizations:\n    healthInterpretation: {luaScript: "function InterpretHealth(o)'
+    ' return \\u00e9 end"}\n'
 )
 
 
@@ -107,6 +115,12 @@ BAD_FILES = [
     pytest.param(
         {"a.yaml": OK + "data: !secret x\n"},
         "a.yaml:5:7: error: unsupported tag '!secret'", id="unknown tag",
+    ),
+    pytest.param(
+        {"a.yaml": LUA_BYTE_ERROR},
+        "a.yaml:7:28: error: ResourceInterpreterCustomization widgets: healthInterpretation: "
+        "lua line 1: unexpected symbol near '\ufffd'",
+        id="lua syntax error naming one byte of a character",
     ),
 ]  # fmt: skip
 

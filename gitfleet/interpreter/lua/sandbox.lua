@@ -617,14 +617,21 @@ function api.worker()
   return tostring(worker)
 end
 
+-- Lua names an unexpected byte by itself in its message, which can cut a UTF-8 character in two.
+local function compiled(source, name)
+  local chunk, message = loadstring(source, name)
+  if chunk then return chunk end
+  return nil, valid_utf8(message)
+end
+
 function api.compile(source)
   if byte(source, 1) == 27 then return nil, "binary chunks are not accepted" end
-  return loadstring(source, SCRIPT_SOURCE)
+  return compiled(source, SCRIPT_SOURCE)
 end
 
 -- A document's table constructor (_inputs.py writes the source; it uses no globals).
 function api.constructor(source)
-  return loadstring(source, "=input")
+  return compiled(source, "=input")
 end
 
 local function invoke(chunk, fname, budget, ends, now, wanted, nargs, ...)

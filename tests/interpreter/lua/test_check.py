@@ -2,8 +2,9 @@
 
 Aspects covered:
 - a script that compiles and defines its function has no diagnostics;
-- syntax errors, a missing function, a function name bound to something else, and top-level
-  code that fails or runs away are errors at the `luaScript` field, with the Lua line;
+- syntax errors (one naming a lone byte of a UTF-8 character too), a missing function, a
+  function name bound to something else, and top-level code that fails or runs away are
+  errors at the `luaScript` field, with the Lua line;
 - what Karmada refuses (string.gsub, string.rep, `kube` without require) is a warning;
 - diagnostics come sorted, each naming the rule field.
 """
@@ -22,6 +23,11 @@ CASES = [
         "function InterpretHealth(o)\n  return o.x ==\nend",
         [("error", "healthInterpretation: lua line 3: unexpected symbol near 'end'")],
         id="syntax error",
+    ),
+    pytest.param(
+        "function InterpretHealth(o) return é end",
+        [("error", "healthInterpretation: lua line 1: unexpected symbol near '\ufffd'")],
+        id="syntax error naming one byte of a character",
     ),
     pytest.param(
         "function Health(o) return true end",
