@@ -161,6 +161,8 @@ def _template(r: random.Random) -> Doc:
         namespace = r.choice(NAMESPACES)
         if namespace != "default" or r.random() < 0.5:
             meta["namespace"] = namespace
+    elif r.random() < 0.1:
+        meta["namespace"] = r.choice(["shop", "kube-system", "karmada-system"])
     labels = _labels(r)
     if r.random() < 0.04:
         labels[CLAIMED_BY] = r.choice(["mcs", ""])
@@ -324,7 +326,11 @@ def _claim(r: random.Random, template: Doc, pps: list[Doc], cpps: list[Doc]) -> 
         annotations[PP_NAME] = name
         if r.random() < 0.1:
             part = r.choice([PP_ID, PP_NAME, PP_NAMESPACE])
-            del (labels if part == PP_ID else annotations)[part]
+            held = labels if part == PP_ID else annotations
+            if r.random() < 0.5:
+                del held[part]
+            else:
+                held[part] = ""
     if name and r.random() > 0.15:
         return
     cluster_name = r.choice([c["metadata"]["name"] for c in cpps]) if cpps else "gone"
@@ -367,11 +373,14 @@ def scenario(seed: int) -> Doc:
 
 def as_stored(case: Doc) -> Doc:
     """The scenario as Karmada's API server stores it: a namespaced template without a namespace
-    is in `default`, as `kubectl apply` puts it."""
+    is in `default`, as `kubectl apply` puts it, and a cluster-scoped one has none, whatever
+    its document says."""
     stored = json.loads(json.dumps(case))
     template = stored["template"]
     if namespace_of(template):
         template["metadata"]["namespace"] = namespace_of(template)
+    else:
+        template["metadata"].pop("namespace", None)
     return stored
 
 
