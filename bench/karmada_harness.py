@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +29,29 @@ def go_command(given: str | None) -> str:
     return found
 
 
-def build(harness: Path, checkout: Path, go: str, into: Path) -> Path:
-    """`harness` built as a program inside `checkout`, written into the folder `into`."""
+def build(
+    harness: Path,
+    checkout: Path,
+    go: str,
+    into: Path,
+    extras: Mapping[str, Path] | None = None,
+) -> Path:
+    """`harness` built as a program inside `checkout`, written into the folder `into`.
+
+    `extras` maps a package folder of the checkout (e.g. `pkg/detector`) to one of gitfleet's Go
+    files that is built into that package for the time of the build, e.g. to export what the
+    harness asks of the package's unexported code; each is removed afterwards."""
     package = Path(tempfile.mkdtemp(prefix="gitfleetbench", dir=checkout))
+    added = [
+        checkout / folder / f"zz_{package.name}_{extra.name}"
+        for folder, extra in (extras or {}).items()
+    ]
     try:
         shutil.copyfile(harness, package / "main.go")
+        for target, extra in zip(added, (extras or {}).values(), strict=True):
+            if target.exists():
+                sys.exit(f"{target} is in the way")
+            shutil.copyfile(extra, target)
         binary = into / harness.stem
         env = {**os.environ, "GOTOOLCHAIN": "local", "GOFLAGS": "-mod=vendor", "GOPROXY": "off"}
         subprocess.run(
@@ -40,6 +59,8 @@ def build(harness: Path, checkout: Path, go: str, into: Path) -> Path:
         )
         return binary
     finally:
+        for target in added:
+            target.unlink(missing_ok=True)
         shutil.rmtree(package)
 
 
@@ -62,11 +83,17 @@ def checkout_from_command_line(description: str) -> Checkout:
     return Checkout(args.karmada, go_command(args.go), args.commit or _commit_of(args.karmada))
 
 
-def answers(harness: Path, checkout: Path, go: str, cases: list[Any]) -> list[Any]:
-    """What `harness`, built inside `checkout`, answers to each case (one JSON line in, one
-    out)."""
+def answers(
+    harness: Path,
+    checkout: Path,
+    go: str,
+    cases: list[Any],
+    extras: Mapping[str, Path] | None = None,
+) -> list[Any]:
+    """What `harness`, built inside `checkout` (with `extras`, see `build`), answers to each case
+    (one JSON line in, one out)."""
     with tempfile.TemporaryDirectory() as tmp:
-        binary = build(harness, checkout, go, Path(tmp))
+        binary = build(harness, checkout, go, Path(tmp), extras)
         lines = "".join(json.dumps(case) + "\n" for case in cases)
         done = subprocess.run([str(binary)], input=lines.encode(), capture_output=True)
     if done.returncode != 0:

@@ -131,9 +131,9 @@ def _previous_index(previous: Mapping[ResourceKey, Binding]) -> dict[tuple[str, 
     return {(b.KIND, b.namespace, b.name): b for b in previous.values()}
 
 
-def _claim_of(template: ResourceTemplate, previous: Binding | None) -> _claim.Claim | None:
+def _claims_of(template: ResourceTemplate, previous: Binding | None) -> tuple[_claim.Claim, ...]:
     found = _claim.read(template.labels, template.metadata.get("annotations") or {})
-    if found is None and previous is not None:
+    if not found and previous is not None:
         found = _claim.read(previous.metadata.labels or {}, previous.metadata.annotations or {})
     return found
 
@@ -159,18 +159,7 @@ class _Detector:
                 message = f"{reason}; its previous binding is left as it was"
                 return dataclasses.replace(base, message=message, binding=previous)
             return base
-        claim = _claim_of(template, previous)
-        claim_ref, claimer, dropped = None, None, ""
-        if claim is not None:
-            claim_ref = detection.PolicyRef(claim.kind, claim.namespace, claim.name)
-            claimer = self.source.claimed(claim)
-            if claimer is None:
-                dropped = f"its claiming {claim_ref} no longer exists"
-            elif not _match.selects(template, claimer):
-                dropped = f"its claiming {claim_ref} no longer selects it"
-                claimer = None
-            else:
-                claim_ref = detection.PolicyRef.of(claimer)
+        claim_ref, claimer, dropped = self._holding_claim(template, previous)
         pps = (
             self.source.namespace_policies.get(template.namespace, ()) if template.namespace else ()
         )
@@ -185,6 +174,27 @@ class _Detector:
             dataclasses.replace(base, winner=detection.PolicyRef.of(winner)),
             dropped,
         )
+
+    def _holding_claim(
+        self, template: ResourceTemplate, previous: Binding | None
+    ) -> tuple[detection.PolicyRef | None, Policy | None, str]:
+        """The claim the template came with, the policy still holding it (None when none does),
+        and why each claim read before it was dropped. A claim whose policy is gone or no longer
+        selects the template is cleaned up alone, and Karmada's next reconcile reads the claim
+        under it, as `_claim.read` orders them."""
+        first: detection.PolicyRef | None = None
+        dropped = []
+        for claim in _claims_of(template, previous):
+            ref = detection.PolicyRef(claim.kind, claim.namespace, claim.name)
+            first = first or ref
+            claimer = self.source.claimed(claim)
+            if claimer is None:
+                dropped.append(f"its claiming {ref} no longer exists")
+            elif not _match.selects(template, claimer):
+                dropped.append(f"its claiming {ref} no longer selects it")
+            else:
+                return detection.PolicyRef.of(claimer), claimer, "; ".join(dropped)
+        return first, None, "; ".join(dropped)
 
     def _unmatched(
         self,

@@ -49,19 +49,24 @@ class Claim:
     id: str
 
 
-def read(labels: Mapping[str, str], annotations: Mapping[str, str]) -> Claim | None:
-    """The claim recorded in metadata; a PropagationPolicy claim is looked at first, and a claim
-    counts only when all of its parts are present (pkg/detector/policy.go propagateResource)."""
+def read(labels: Mapping[str, str], annotations: Mapping[str, str]) -> tuple[Claim, ...]:
+    """The claims recorded in metadata, in the order Karmada's detector reads them
+    (pkg/detector/policy.go propagateResource): a PropagationPolicy claim, then a
+    ClusterPropagationPolicy claim; a claim counts only when all of its parts are present. Both
+    are there only when written by hand: a PropagationPolicy taking a template drops the cluster
+    claim (excludeClusterPolicy), but cleaning up a PropagationPolicy claim whose policy is gone
+    or no longer selects the template leaves a cluster claim in place, to be read next."""
+    found = []
     pp_namespace = annotations.get(PP_NAMESPACE_ANNOTATION, "")
     pp_name = annotations.get(PP_NAME_ANNOTATION, "")
     pp_id = labels.get(PP_ID_LABEL, "")
     if pp_namespace and pp_name and pp_id:
-        return Claim(policy.PropagationPolicy.KIND, pp_namespace, pp_name, pp_id)
+        found.append(Claim(policy.PropagationPolicy.KIND, pp_namespace, pp_name, pp_id))
     cpp_name = annotations.get(CPP_NAME_ANNOTATION, "")
     cpp_id = labels.get(CPP_ID_LABEL, "")
     if cpp_name and cpp_id:
-        return Claim(policy.ClusterPropagationPolicy.KIND, "", cpp_name, cpp_id)
-    return None
+        found.append(Claim(policy.ClusterPropagationPolicy.KIND, "", cpp_name, cpp_id))
+    return tuple(found)
 
 
 def metadata(

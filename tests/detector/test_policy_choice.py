@@ -151,6 +151,55 @@ def test_winner(detect: Detect, docs: list[dict[str, Any]], expected: str) -> No
     assert winner_of(detect(docs)) == expected
 
 
+@pytest.mark.parametrize(
+    "label_selector",
+    [
+        pytest.param(
+            {"matchExpressions": [{"key": "bad key", "operator": "DoesNotExist"}]},
+            id="a key with a space",
+        ),
+        pytest.param(
+            {"matchExpressions": [{"key": "x" * 64, "operator": "DoesNotExist"}]},
+            id="a key name over 63 characters",
+        ),
+        pytest.param(
+            {"matchExpressions": [{"key": "", "operator": "DoesNotExist"}]}, id="an empty key"
+        ),
+        pytest.param(
+            {"matchExpressions": [{"key": "a/b/c", "operator": "DoesNotExist"}]},
+            id="a key with two slashes",
+        ),
+        pytest.param(
+            {"matchExpressions": [{"key": "app", "operator": "NotIn", "values": ["a b"]}]},
+            id="a value with a space",
+        ),
+        pytest.param({"matchLabels": {"app": "web", "-tier": "front"}}, id="a matchLabels key"),
+        pytest.param(
+            {"matchExpressions": [{"key": "app", "operator": "in", "values": ["web"]}]},
+            id="a lower-case operator",
+        ),
+        pytest.param(
+            {"matchExpressions": [{"key": "version", "operator": "Gt", "values": ["1"]}]},
+            id="Gt, which only node selectors have",
+        ),
+    ],
+)
+def test_label_selector_kubernetes_cannot_convert_matches_nothing(
+    detect: Detect, label_selector: dict[str, Any]
+) -> None:
+    """selector.go ResourceSelectorPriority: metav1.LabelSelectorAsSelector refuses the selector,
+    and the refused selector is a mismatch; the labelSelector of a named selector is never
+    converted."""
+    web = make_deployment("web", labels={"app": "web", "tier": "front", "version": "2"})
+    broken = selector(labelSelector=label_selector)
+    result = detect([web, make_policy("p", broken, priority=5), make_policy("q", ALL)])
+    assert winner_of(result) == "PropagationPolicy/q"
+    (lost,) = [c for c in decision_of(result).candidates if c.policy.name == "p"]
+    assert "labelSelector is no valid Kubernetes label selector" in lost.reason
+    named = selector(name="web", labelSelector=label_selector)
+    assert winner_of(detect([web, make_policy("p", named)])) == "PropagationPolicy/p"
+
+
 def test_cluster_scoped_templates_ignore_propagation_policies(detect: Detect) -> None:
     """detector.go LookForMatchedPolicy returns nothing for an object without namespace."""
     role = make_object("rbac.authorization.k8s.io/v1", "ClusterRole", "reader")

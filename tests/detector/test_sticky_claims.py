@@ -107,6 +107,42 @@ def test_incomplete_claim_is_no_claim(detect: Detect) -> None:
     assert winner_of(result) == "PropagationPolicy/new"
 
 
+@pytest.mark.parametrize(
+    "pp_claimer",
+    [
+        pytest.param(None, id="policy.go: the PP claim's policy is gone"),
+        pytest.param(
+            make_policy("old", selector(kind="ConfigMap", api_version="v1")),
+            id="policy.go: the PP claim's policy no longer selects the template",
+        ),
+    ],
+)
+def test_cluster_claim_under_a_stale_pp_claim_holds(
+    detect: Detect, pp_claimer: dict[str, Any] | None
+) -> None:
+    """propagateResource reads a PP claim first; cleaning a stale one (CleanupPPClaimMetadata)
+    leaves the template's CPP claim, which the next reconcile reads and honours."""
+    web = make_deployment(
+        "web",
+        labels={
+            "propagationpolicy.karmada.io/permanent-id": "pp-id",
+            "clusterpropagationpolicy.karmada.io/permanent-id": "cpp-id",
+        },
+        annotations={
+            "propagationpolicy.karmada.io/namespace": "shop",
+            "propagationpolicy.karmada.io/name": "old",
+            "clusterpropagationpolicy.karmada.io/name": "held",
+        },
+    )
+    docs = [web, make_cluster_policy("held", ALL), make_policy("new", BY_NAME, priority=3)]
+    result = detect([*docs, pp_claimer] if pp_claimer else docs)
+    assert winner_of(result) == "ClusterPropagationPolicy/held"
+    decision = decision_of(result)
+    assert decision.outcome == detection.Outcome.APPLIED
+    assert decision.message.startswith("its claiming PropagationPolicy shop/old no longer")
+    assert decision.message.endswith("; ClusterPropagationPolicy held claims it")
+
+
 def test_deleted_claimer_lets_another_policy_claim(detect: Detect) -> None:
     """handlePolicyDeletion removes the claim; the template is matched again."""
     before = detect([WEB, make_policy("old", ALL, **PLACE_A), make_cluster_policy("c", ALL)])
