@@ -19,8 +19,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from gitfleet.detector import _conversion, detection
-from gitfleet.model import policy, selectors
+from gitfleet.detector import detection
+from gitfleet.model import labelsyntax, policy, selectors
 from gitfleet.model.template import ResourceTemplate
 
 Policy = policy.PropagationPolicy | policy.ClusterPropagationPolicy
@@ -45,7 +45,7 @@ def being_deleted(obj: Policy) -> bool:
 
 def selects(template: ResourceTemplate, obj: Policy) -> bool:
     """Whether any of the policy's selectors matches (util.ResourceMatchSelectors)."""
-    return _conversion.selectors_priority(template, obj.spec.resource_selectors) > Priority.MISMATCH
+    return selectors.selectors_priority(template, obj.spec.resource_selectors) > Priority.MISMATCH
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ def _mismatch_reason(template: ResourceTemplate, obj: Policy) -> str:
             parts.append(f"{where} wants namespace {s.namespace}")
         elif s.name:
             parts.append(f"{where} wants name {s.name}")
-        elif s.label_selector is not None and not _conversion.converts(s.label_selector):
+        elif s.label_selector is not None and not labelsyntax.converts(s.label_selector):
             parts.append(f"{where}: labelSelector is no valid Kubernetes label selector")
         else:
             parts.append(f"{where}: labelSelector does not match the template's labels")
@@ -153,7 +153,7 @@ def choose(
         entry = _Ranked(
             obj,
             explicit_priority(obj),
-            _conversion.selectors_priority(template, obj.spec.resource_selectors),
+            selectors.selectors_priority(template, obj.spec.resource_selectors),
         )
         if being_deleted(obj):
             out.append(entry.candidate(detection.Verdict.IGNORED, "being deleted"))

@@ -3,7 +3,10 @@
 Toleration.ToleratesTaint).
 
 A selector that Kubernetes would fail to convert (e.g. `In` without values) matches nothing,
-as in Karmada, where the conversion error makes the match false; `validate` reports it.
+as in Karmada, where the conversion error makes the match false; `validate` reports it. The
+label selectors written in policies are converted as `metav1.LabelSelectorAsSelector` converts
+them (`labelsyntax.converts`: keys, values, operators); `label_selector_matches` alone also
+serves kubectl's text selectors (`labelquery`), whose `labels.Parse` knows more operators.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 
-from gitfleet.model import cluster, meta, policy
+from gitfleet.model import cluster, labelsyntax, meta, policy
 from gitfleet.model.template import ResourceTemplate
 
 PROVIDER_FIELD = "provider"
@@ -117,8 +120,9 @@ def cluster_matches(c: cluster.Cluster, affinity: policy.ClusterAffinity) -> boo
     if c.name in affinity.exclude:
         return False
     labels = c.metadata.labels or {}
-    if affinity.label_selector is not None and not label_selector_matches(
-        affinity.label_selector, labels
+    if affinity.label_selector is not None and not (
+        labelsyntax.converts(affinity.label_selector)
+        and label_selector_matches(affinity.label_selector, labels)
     ):
         return False
     if affinity.field_selector is not None and not field_selector_matches(
@@ -143,7 +147,9 @@ def resource_selector_priority(
         return ImplicitPriority.MISMATCH
     if selector.label_selector is None:
         return ImplicitPriority.MATCH_ALL
-    if label_selector_matches(selector.label_selector, template.labels):
+    if labelsyntax.converts(selector.label_selector) and label_selector_matches(
+        selector.label_selector, template.labels
+    ):
         return ImplicitPriority.MATCH_LABEL_SELECTOR
     return ImplicitPriority.MISMATCH
 

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from gitfleet.model import meta, policy
-from gitfleet.validation import _report, _syntax
+from gitfleet.model import labelsyntax, meta, policy
+from gitfleet.validation import _report
 
 Keys = tuple[str | int, ...]
 
-_WITH_VALUES = ("In", "NotIn")
-_WITHOUT_VALUES = ("Exists", "DoesNotExist")
 _FIELD_KEYS = ("provider", "region", "zone")
 
 
@@ -25,29 +23,21 @@ def label_selector(report: _report.Report, keys: Keys, selector: meta.LabelSelec
     if selector is None:
         return
     for key, value in (selector.match_labels or {}).items():
-        problem = _syntax.qualified_name(key) or _syntax.label_value(value)
+        problem = labelsyntax.qualified_name(key) or labelsyntax.label_value(value)
         if problem:
             report.error((*keys, "matchLabels", key), problem)
     for index, expression in enumerate(selector.match_expressions):
         where = (*keys, "matchExpressions", index)
-        problem = _syntax.qualified_name(expression.key)
+        problem = labelsyntax.qualified_name(expression.key)
         if problem:
             report.error((*where, "key"), problem)
-        _operator(report, where, expression.operator, expression.values)
+        fault = labelsyntax.operator(expression.operator, expression.values)
+        if fault:
+            report.error((*where, fault[0]), fault[1])
         for value_index, value in enumerate(expression.values):
-            problem = _syntax.label_value(value)
+            problem = labelsyntax.label_value(value)
             if problem:
                 report.error((*where, "values", value_index), problem)
-
-
-def _operator(report: _report.Report, keys: Keys, operator: str, values: tuple[str, ...]) -> None:
-    if operator in _WITH_VALUES and not values:
-        report.error((*keys, "values"), f"operator {operator} needs at least one value")
-    elif operator in _WITHOUT_VALUES and values:
-        report.error((*keys, "values"), f"operator {operator} takes no values")
-    elif operator not in _WITH_VALUES + _WITHOUT_VALUES:
-        allowed = ", ".join(_WITH_VALUES + _WITHOUT_VALUES)
-        report.error((*keys, "operator"), f"unsupported operator {operator!r}: expected {allowed}")
 
 
 def cluster_affinity(
@@ -63,7 +53,7 @@ def cluster_affinity(
         if expression.key not in _FIELD_KEYS:
             message = f"unsupported key {expression.key!r}: must be provider, region, or zone"
             report.error((*where, "key"), message)
-        if expression.operator not in _WITH_VALUES:
+        if expression.operator not in labelsyntax.WITH_VALUES:
             message = f"unsupported operator {expression.operator!r}: must be In or NotIn"
             report.error((*where, "operator"), message)
         elif not expression.values:

@@ -15,8 +15,8 @@ import urllib.parse
 from collections.abc import Mapping
 
 from gitfleet.interpreter import _quantity as quantity
-from gitfleet.model import cluster, meta
-from gitfleet.validation import _report, _syntax
+from gitfleet.model import cluster, labelsyntax, meta
+from gitfleet.validation import _report
 
 _PROXY_SCHEMES = ("http", "https", "socks5")
 
@@ -59,16 +59,16 @@ def _endpoint(report: _report.Report, endpoint: str) -> None:
 
 def _location(spec: cluster.ClusterSpec, report: _report.Report) -> None:
     for name, value in (("provider", spec.provider), ("region", spec.region)):
-        problem = _syntax.label_value(value)
+        problem = labelsyntax.label_value(value)
         if problem:
             report.error(("spec", name), problem)
     if spec.zone and spec.zones:
         report.error(("spec", "zone"), "zone and zones cannot be used together")
-    problem = _syntax.label_value(spec.zone)
+    problem = labelsyntax.label_value(spec.zone)
     if problem:
         report.error(("spec", "zone"), problem)
     for index, zone in enumerate(spec.zones):
-        problem = _syntax.label_value(zone)
+        problem = labelsyntax.label_value(zone)
         if problem:
             report.error(("spec", "zones", index), problem)
 
@@ -77,10 +77,10 @@ def _taints(taints: tuple[meta.Taint, ...], report: _report.Report) -> None:
     seen: set[tuple[str, str]] = set()
     for index, taint in enumerate(taints):
         keys = ("spec", "taints", index)
-        problem = _syntax.qualified_name(taint.key)
+        problem = labelsyntax.qualified_name(taint.key)
         if problem:
             report.error((*keys, "key"), problem)
-        problem = _syntax.label_value(taint.value)
+        problem = labelsyntax.label_value(taint.value)
         if problem:
             report.error((*keys, "value"), problem)
         if (taint.key, taint.effect) in seen:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from gitfleet.model import names
+from gitfleet.model import labelsyntax, names
 from gitfleet.validation import _fieldtypes, _syntax
 from gitfleet.validation._fieldtypes import Keys, Problems
 
@@ -39,11 +39,11 @@ _CRONJOB_NAME_LENGTH = 52
 def _cronjob_name(name: str) -> str | None:
     if len(name) > _CRONJOB_NAME_LENGTH:
         return f"{name!r} must be no more than {_CRONJOB_NAME_LENGTH} characters"
-    return _syntax.dns1123_subdomain(name)
+    return labelsyntax.dns1123_subdomain(name)
 
 
 NAME_RULES: dict[tuple[str, str], Callable[[str], str | None]] = {
-    **{(group, kind): _syntax.dns1123_subdomain for group, kinds in _SUBDOMAIN_KINDS.items()
+    **{(group, kind): labelsyntax.dns1123_subdomain for group, kinds in _SUBDOMAIN_KINDS.items()
        for kind in kinds},
     ("", "Namespace"): _syntax.dns1123_label,
     ("", "Service"): _syntax.dns1035_label,
@@ -74,11 +74,11 @@ def labels_and_annotations(keys: Keys, metadata: Any, found: Problems) -> None:
     meta = _fieldtypes.mapping(keys, metadata, found)
     labels = (*keys, "labels")
     _fieldtypes.string_map(
-        labels, meta.get("labels"), found, _syntax.qualified_name, _syntax.label_value
+        labels, meta.get("labels"), found, labelsyntax.qualified_name, labelsyntax.label_value
     )
     where = (*keys, "annotations")
     annotations = _fieldtypes.string_map(
-        where, meta.get("annotations"), found, _syntax.qualified_name
+        where, meta.get("annotations"), found, labelsyntax.qualified_name
     )
     problem = _syntax.annotations_size(annotations)
     if problem is not None:

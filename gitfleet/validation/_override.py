@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gitfleet.model import policy, template
+from gitfleet.model import labelsyntax, policy, template
 from gitfleet.validation import _affinity, _propagation, _report, _syntax
 
 Override = policy.OverridePolicy | policy.ClusterOverridePolicy
@@ -66,13 +66,13 @@ def _overriders(overriders: policy.Overriders, base: Keys, report: _report.Repor
             _pointer(report, where, image.predicate.path)
     for index, labels in enumerate(overriders.labels_overrider):
         for key, value in (labels.value or {}).items():
-            problem = _syntax.qualified_name(key) or _syntax.label_value(value)
+            problem = labelsyntax.qualified_name(key) or labelsyntax.label_value(value)
             if problem:
                 report.error((*base, "labelsOverrider", index, "value", key), problem)
     for index, annotation in enumerate(overriders.annotations_overrider):
         where = (*base, "annotationsOverrider", index, "value")
         for key in annotation.value or {}:
-            problem = _syntax.qualified_name(key)
+            problem = labelsyntax.qualified_name(key)
             if problem:
                 report.error((*where, key), problem)
         problem = _syntax.annotations_size(annotation.value or {})

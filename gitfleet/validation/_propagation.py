@@ -13,8 +13,8 @@ the loader enforces and the JSON Schemas carry.
 
 from __future__ import annotations
 
-from gitfleet.model import policy
-from gitfleet.validation import _affinity, _report, _syntax
+from gitfleet.model import labelsyntax, policy
+from gitfleet.validation import _affinity, _report
 
 Propagation = policy.PropagationPolicy | policy.ClusterPropagationPolicy
 Keys = tuple[str | int, ...]
@@ -98,7 +98,7 @@ def _placement(placement: policy.Placement, report: _report.Report) -> None:
 def _affinity_name(report: _report.Report, keys: Keys, name: str) -> None:
     if not 1 <= len(name) <= AFFINITY_NAME_MAX:
         report.error(keys, f"must be 1 to {AFFINITY_NAME_MAX} characters")
-    problem = _syntax.qualified_name(name)
+    problem = labelsyntax.qualified_name(name)
     if problem:
         report.error(keys, problem)
 
@@ -157,7 +157,7 @@ def _workload_affinity(affinity: policy.WorkloadAffinity | None, report: _report
         return
     base: Keys = ("spec", "placement", "workloadAffinity")
     for name, term in (("affinity", affinity.affinity), ("antiAffinity", affinity.anti_affinity)):
-        problem = _syntax.qualified_name(term.group_by_label_key) if term else None
+        problem = labelsyntax.qualified_name(term.group_by_label_key) if term else None
         if problem:
             report.error((*base, name, "groupByLabelKey"), problem)
     together, apart = affinity.affinity, affinity.anti_affinity
@@ -198,6 +198,6 @@ def _preservation(
     preservation: policy.StatePreservation | None, keys: Keys, report: _report.Report
 ) -> None:
     for index, rule in enumerate(preservation.rules if preservation else ()):
-        problem = _syntax.qualified_name(rule.alias_label_name)
+        problem = labelsyntax.qualified_name(rule.alias_label_name)
         if problem:
             report.error((*keys, "statePreservation", "rules", index, "aliasLabelName"), problem)

@@ -1,11 +1,12 @@
 """The syntax rules Kubernetes applies to names, labels and pointers, as one-line problems.
 
-Ported from k8s.io/apimachinery/pkg/util/validation (IsQualifiedName, IsValidLabelValue,
-IsDNS1035Label, IsDNS1123Subdomain, IsConfigMapKey; IsDNS1123Label is a field rule,
-`model.rules`), apimachinery's ValidateAnnotations size limit, and RFC 6901 for JSON pointers
-(Karmada checks them with go-openapi/jsonpointer, which wants "" or a leading "/"; gitfleet also
-refuses `~` escapes other than `~0` and `~1`, which JSON Patch rejects when the override is
-applied). Each function returns None for a valid value.
+Ported from k8s.io/apimachinery/pkg/util/validation (IsDNS1035Label, IsConfigMapKey; IsDNS1123Label
+is a field rule, `model.rules`; label keys and values and DNS-1123 subdomains are
+`model.labelsyntax`, which the selectors share), apimachinery's ValidateAnnotations size
+limit, and RFC 6901 for JSON pointers (Karmada checks them with go-openapi/jsonpointer, which
+wants "" or a leading "/"; gitfleet also refuses `~` escapes other than `~0` and `~1`, which
+JSON Patch rejects when the override is applied). Each function returns None for a valid
+value.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ from collections.abc import Mapping
 
 from gitfleet.model import rules
 
-_NAME = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")
-_DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
 _POINTER_ESCAPE = re.compile(r"~(?![01])")
 _CONFIG_MAP_KEY = re.compile(r"[-._a-zA-Z0-9]+")
 ANNOTATIONS_MAX_BYTES = 256 * 1024
@@ -35,19 +34,6 @@ def dns1035_label(value: str) -> str | None:
     return problem
 
 
-def dns1123_subdomain(value: str) -> str | None:
-    if not value:
-        return "must not be empty"
-    if len(value) > 253:
-        return f"{value!r} must be no more than 253 characters"
-    if not _DNS1123_SUBDOMAIN.fullmatch(value):
-        return (
-            f"{value!r} must consist of lower case alphanumeric characters, '-' or '.', "
-            "and start and end with an alphanumeric character"
-        )
-    return None
-
-
 def config_map_key(value: str) -> str | None:
     """A key of ConfigMap and Secret data: a file name in the volume it is mounted as."""
     if len(value) > 253:
@@ -56,38 +42,6 @@ def config_map_key(value: str) -> str | None:
         return f"{value!r} must consist of alphanumeric characters, '-', '_' or '.'"
     if value in (".", ".."):
         return f"{value!r} may not be used"
-    return None
-
-
-def qualified_name(value: str) -> str | None:
-    """A label or annotation key: `[prefix/]name`, prefix a DNS subdomain, name <= 63."""
-    prefix, slash, name = value.rpartition("/")
-    if slash and not prefix:
-        return f"{value!r}: prefix part must not be empty"
-    if slash and dns1123_subdomain(prefix):
-        return f"{value!r}: prefix part must be a DNS-1123 subdomain"
-    if value.count("/") > 1:
-        return f"{value!r}: a qualified name has at most one '/'"
-    if not name:
-        return f"{value!r}: name part must not be empty"
-    if len(name) > 63:
-        return f"{value!r}: name part must be no more than 63 characters"
-    if not _NAME.fullmatch(name):
-        return (
-            f"{value!r}: name part must consist of alphanumeric characters, '-', '_' or '.', "
-            "and start and end with an alphanumeric character"
-        )
-    return None
-
-
-def label_value(value: str) -> str | None:
-    if len(value) > 63:
-        return f"{value!r} must be no more than 63 characters"
-    if value and not _NAME.fullmatch(value):
-        return (
-            f"{value!r} must be empty or consist of alphanumeric characters, '-', '_' or '.', "
-            "and start and end with an alphanumeric character"
-        )
     return None
 
 

@@ -1,6 +1,7 @@
 """Selector matching as Karmada's pkg/util/selector.go: label selectors (nil vs empty, invalid
 requirements match nothing), cluster affinity (exclude wins, zones, provider/region NotIn on
-unset fields) and resource selector implicit priority."""
+unset fields, a label selector metav1.LabelSelectorAsSelector refuses matches nothing) and
+resource selector implicit priority (such a selector is a mismatch unless a name decides)."""
 
 from typing import Any
 
@@ -87,6 +88,39 @@ BARE = make_cluster("bare")
         pytest.param(
             EAST,
             {
+                "labelSelector": {
+                    "matchExpressions": [{"key": "env", "operator": "in", "values": ["prod"]}]
+                }
+            },
+            False,
+            id="an operator LabelSelectorAsSelector refuses matches nothing",
+        ),
+        pytest.param(
+            EAST,
+            {
+                "labelSelector": {
+                    "matchExpressions": [{"key": "bad key", "operator": "DoesNotExist"}]
+                }
+            },
+            False,
+            id="a key that is no label key matches nothing",
+        ),
+        pytest.param(
+            EAST,
+            {
+                "labelSelector": {
+                    "matchLabels": {"env": "prod"},
+                    "matchExpressions": [
+                        {"key": "tier", "operator": "NotIn", "values": ["no/slash"]}
+                    ],
+                }
+            },
+            False,
+            id="a value that is no label value matches nothing",
+        ),
+        pytest.param(
+            EAST,
+            {
                 "fieldSelector": {
                     "matchExpressions": [{"key": "zone", "operator": "In", "values": ["b", "c"]}]
                 }
@@ -155,7 +189,18 @@ def test_resource_selector_priority() -> None:
             label_selector=LabelSelector(match_labels={"x": "y"}),
         ),
         policy.ResourceSelector(api_version="apps/v1", kind="Deployment", namespace="b"),
+        policy.ResourceSelector(
+            api_version="apps/v1",
+            kind="Deployment",
+            label_selector=LabelSelector(match_labels={"app": "web", "bad key": ""}),
+        ),
+        policy.ResourceSelector(
+            api_version="apps/v1",
+            kind="Deployment",
+            name="web",
+            label_selector=LabelSelector(match_labels={"bad key": ""}),
+        ),
     ]
     got = [selectors.resource_selector_priority(t, s) for s in rs]
-    assert got == [1, 2, 3, 0]
+    assert got == [1, 2, 3, 0, 0, 3]
     assert selectors.selectors_priority(t, rs) == selectors.ImplicitPriority.MATCH_NAME
