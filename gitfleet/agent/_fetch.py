@@ -173,7 +173,7 @@ class ClusterRemote:
         """Where the remote's refs are now; `SourceError` when it cannot be reached."""
         done = self._git("ls-remote", REMOTE, self.works_ref, self.status_ref)
         found = {}
-        for line in self._check(done, "cannot reach the repository").decode().splitlines():
+        for line in repository.output_lines(self._check(done, "cannot reach the repository")):
             oid, _, name = line.partition("\t")
             found[name] = oid
         return Tips(works=found.get(self.works_ref), status=found.get(self.status_ref))
@@ -231,8 +231,8 @@ class ClusterRemote:
 
     def _missing(self, folder: str) -> list[str]:
         done = self._git("rev-list", "--objects", "--missing=print", folder)
-        listing = self._check(done, f"cannot list {self.cluster}'s folder").decode()
-        return sorted(line[1:] for line in listing.splitlines() if line.startswith("?"))
+        listing = repository.output_lines(self._check(done, f"cannot list {self.cluster}'s folder"))
+        return sorted(line[1:] for line in listing if line.startswith("?"))
 
     def follows(self, commit: str, base: str) -> bool:
         """`lineage.follows` on the copy, once it holds `base` and enough of the history of

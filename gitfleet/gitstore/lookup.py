@@ -12,23 +12,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from gitfleet.gitstore import objects, rendered
+from gitfleet.gitstore import objects, rendered, repository
 from gitfleet.gitstore.repository import Repository
 
 
 def object_ids(repo: Repository, names: Sequence[str]) -> list[str | None]:
-    """The id of the object each name stands for, in order; None when it names none."""
-    if not names:
-        return []
-    request = "".join(f"{name}\n" for name in names).encode()
+    """The id of the object each name stands for, in order; None when it names none (a name
+    with a line break in it, which a status report can hold, names none)."""
+    asked = [name for name in names if "\n" not in name]
+    if not asked:
+        return [None] * len(names)
+    request = "".join(f"{name}\n" for name in asked).encode()
     code, out, err = repo.run(
         "cat-file", "--batch-check=%(objectname) %(objecttype)", stdin=request
     )
     if code != 0:
         raise repo.fail(f"cannot resolve objects: {err.decode(errors='replace').strip()}")
+    answers = iter(repository.output_lines(out))
     found: list[str | None] = []
-    for line in out.decode(errors="replace").splitlines():
-        oid, _, kind = line.rpartition(" ")
+    for name in names:
+        oid, _, kind = ("" if "\n" in name else next(answers, "")).rpartition(" ")
         found.append(oid if kind not in ("missing", "ambiguous") and oid else None)
     return found
 
@@ -41,7 +44,7 @@ def sources(repo: Repository, rev: str) -> list[tuple[str, str]]:
     if code != 0:
         raise repo.fail(f"cannot list {rev}: {err.decode(errors='replace').strip()}")
     found = []
-    for line in out.decode(errors="replace").splitlines():
+    for line in repository.output_lines(out):
         commit, _, source = line.partition("\0")
         found.append((commit, source.strip()))
     return found

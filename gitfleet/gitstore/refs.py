@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from gitfleet.errors import RefConflictError
-from gitfleet.gitstore.repository import Repository
+from gitfleet.gitstore.repository import Repository, output_lines
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -40,7 +40,7 @@ def list_refs(repo: Repository, prefix: str) -> dict[str, RefState]:
     if code != 0:
         raise repo.fail(f"cannot list refs: {err.decode(errors='replace').strip()}")
     found = {}
-    for line in out.decode().splitlines():
+    for line in output_lines(out):
         commit, tree, name = line.split(" ", 2)
         if tree:
             found[name] = RefState(commit, tree)

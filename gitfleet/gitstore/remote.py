@@ -59,7 +59,7 @@ def tip(repo: repository.Repository, url: str, ref: str) -> str | None:
     if code != 0:
         lines = err.decode(errors="replace").strip().splitlines()
         raise repo.fail(f"cannot reach {url}: {lines[0] if lines else f'git exited {code}'}")
-    for line in out.decode().splitlines():
+    for line in repository.output_lines(out):
         oid, _, name = line.partition("\t")
         if name == ref:
             return oid

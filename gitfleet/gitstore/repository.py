@@ -22,6 +22,12 @@ from gitfleet.model.origin import Origin
 SAFE_CONFIG = (("safe.bareRepository", "explicit"), ("core.fsmonitor", "false"))
 
 
+def output_lines(out: bytes) -> list[str]:
+    """The lines git printed, split at newlines only: `str.splitlines` also splits at U+2028,
+    U+0085 and others, which a ref name, a path or an object name git echoes may hold."""
+    return [line for line in out.decode(errors="replace").split("\n") if line]
+
+
 def safe_environment(git_dir: Path) -> dict[str, str]:
     """Environment for git processes working on `git_dir`. The path is made absolute: git runs
     in whatever folder its caller chose (gitpython: the work tree), not necessarily the one a
@@ -177,7 +183,7 @@ class Repository:
         if code != 0:
             raise self.fail(f"cannot read objects: {err.decode(errors='replace').strip()}")
         sizes = {}
-        for line in out.decode().splitlines():
+        for line in output_lines(out):
             sha, _, rest = line.partition(" ")
             kind, _, size = rest.partition(" ")
             if kind != "missing" and size.isdigit():

@@ -8,6 +8,7 @@ Aspects covered:
 - a render that changes a cluster's folder makes its report not synced; a render that leaves it
   alone does not;
 - heartbeats older than `--grace` make clusters Unknown;
+- a reported commit holding a line break of any kind is shown as written, not known to be synced;
 - a repository holding only the rendered branch and the status refs: the view is built with
   the built-in rules and says so; nothing rendered yet lists the clusters that reported;
 - not a repository: exit 1;
@@ -98,6 +99,18 @@ def test_json(fleet: GitRepo, cli: Invoke) -> None:
         ("m2", False),
     ]
     assert web["status"]["readyReplicas"] == 3
+
+
+@pytest.mark.parametrize("written", ["a\u2028b", "HEAD\nHEAD", "x\ry"])
+def test_a_reported_commit_no_git_name_reads(fleet: GitRepo, cli: Invoke, written: str) -> None:
+    """What an agent reports is read as text: a line break of any kind in it names nothing."""
+    web = Applied("Deployment", "web", status={"replicas": 4, "readyReplicas": 3})
+    with _opened(fleet) as repo:
+        files = report_files("m2", [web], rendered_commit=written)
+        status.write_status(repo, "m2", files, expected=None, rendered_commit="r1")
+    m2 = _json(cli, str(fleet.path), *FRESH)["clusters"][1]
+    assert (m2["name"], m2["reportedCommit"], m2["synced"]) == ("m2", written, None)
+    assert cli("status", "--repo", str(fleet.path), *FRESH).exit_code == 0
 
 
 def test_human(fleet: GitRepo, cli: Invoke) -> None:
