@@ -4,7 +4,9 @@ Each scenario is made from its profile and seed alone (`scenario`): a few cluste
 labels, provider, region, zones, taints, served APIs, resource summaries and resource models,
 and one Deployment's binding with random replicas, requests, placement (cluster affinity or
 affinity terms, tolerations, spread constraints, every replica scheduling type and division
-preference, static weight lists) and, for some, a previous result. The answers in
+preference, static weight lists) and, for some, a previous result; the `edges` profile adds
+overflow affinities, evictions in progress, several taints and every toleration form, and
+quantities in every spelling. The answers in
 testdata/karmada_oracle_answers.json are what Karmada's own scheduler gave for each:
 bench/karmada_oracle.go runs its generic scheduler on the scenarios. To make them again (after
 a change to this generator, or for another Karmada), from the repository root:
@@ -45,6 +47,9 @@ class Profile:
     """How often the binding has a previous result."""
     large: bool = False
     """Replicas up to 2,000 (else a few dozen at most)."""
+    edges: bool = False
+    """Also what the other profiles leave out (`_edges`): overflow affinities, evictions in
+    progress, several taints and every toleration form, quantities in every spelling."""
 
 
 PROFILES = {
@@ -52,6 +57,7 @@ PROFILES = {
     "wide": Profile(clusters=20, spread=0.6, previous=0.5),
     "few": Profile(clusters=4, spread=0.5, previous=0.6),
     "large": Profile(clusters=12, spread=0.3, previous=0.5, large=True),
+    "edges": Profile(clusters=10, spread=0.3, previous=0.5, edges=True),
 }
 SEEDS = 500
 """Scenarios per profile."""
@@ -208,6 +214,102 @@ def _placement(r: random.Random, names: list[str], profile: Profile) -> Doc:
     return placement
 
 
+CPU_SPELLINGS = ("1500m", "0.5", "2.25", "1e1", "250m", "100u", "3k")
+MEMORY_SPELLINGS = ("1536Mi", "1.5Gi", "2G", "500M", "1e9", "64Ki", "0.25Ti", "3000000k")
+
+
+def _odd_summary(r: random.Random, summary: Doc) -> None:
+    """The summary's quantities respelled, some allocations beyond what is allocatable."""
+    for part in ("allocatable", "allocated", "allocating"):
+        if part in summary and r.random() < 0.6:
+            summary[part]["cpu"] = r.choice(CPU_SPELLINGS)
+        if part in summary and r.random() < 0.6:
+            summary[part]["memory"] = r.choice(MEMORY_SPELLINGS)
+    if r.random() < 0.3:
+        summary["allocatable"]["nvidia.com/gpu"] = str(r.randint(0, 4))
+
+
+def _odd_taints(r: random.Random) -> list[Doc]:
+    effects = ("NoSchedule", "NoExecute")  # Karmada's validation refuses PreferNoSchedule here
+    return [
+        {
+            "key": r.choice(["gpu", "dedicated", "cluster.karmada.io/not-ready"]),
+            "value": r.choice(["x", "y", ""]),
+            "effect": r.choice(effects),
+        }
+        for _ in range(r.randint(1, 3))
+    ]
+
+
+def _odd_toleration(r: random.Random) -> Doc:
+    pick = r.random()
+    if pick < 0.2:
+        return {"operator": "Exists"}
+    found: Doc = {"key": r.choice(["gpu", "dedicated", "cluster.karmada.io/not-ready"])}
+    found["operator"] = r.choice(["Exists", "Equal", ""])
+    if found["operator"] != "Exists":
+        found["value"] = r.choice(["x", "y", ""])
+    effect = r.choice(["NoSchedule", "NoExecute", "PreferNoSchedule", ""])
+    if effect:
+        found["effect"] = effect
+    if effect == "NoExecute" and r.random() < 0.5:
+        found["tolerationSeconds"] = r.choice([0, 30, 300])
+    return found
+
+
+def _overflow_terms(r: random.Random, names: list[str]) -> list[Doc]:
+    """Affinity terms whose primary group is never empty, some with overflow groups."""
+    terms = []
+    for k in range(r.randint(1, 3)):
+        term: Doc = {**(_affinity(r, names) or {"clusterNames": [r.choice(names)]})}
+        term["affinityName"] = f"t{k}"
+        if r.random() < 0.7:
+            term["overflowAffinities"] = [
+                {
+                    **(_affinity(r, names) or {"clusterNames": r.sample(names, 1)}),
+                    "affinityName": f"t{k}o{j}",
+                }
+                for j in range(r.randint(1, 3))
+            ]
+        terms.append(term)
+    return terms
+
+
+def _edges(r: random.Random, case: Doc) -> None:
+    """What only the `edges` profile draws, on top of a scenario."""
+    names = [c["metadata"]["name"] for c in case["clusters"]]
+    for c in case["clusters"]:
+        if r.random() < 0.35:
+            c["spec"]["taints"] = _odd_taints(r)
+        summary = c["status"].get("resourceSummary")
+        if summary and r.random() < 0.5:
+            _odd_summary(r, summary)
+    spec, placement = case["spec"], case["spec"]["placement"]
+    if r.random() < 0.5:
+        placement.pop("clusterAffinity", None)
+        placement["clusterAffinities"] = _overflow_terms(r, names)
+    if r.random() < 0.4:
+        placement["clusterTolerations"] = [_odd_toleration(r) for _ in range(r.randint(1, 3))]
+    if r.random() < 0.3:
+        spec["gracefulEvictionTasks"] = [
+            {
+                "fromCluster": name,
+                "reason": "TaintUntolerated",
+                "producer": "TaintManager",
+                "purgeMode": r.choice(["Gracefully", "Directly", "Never"]),
+                "creationTimestamp": "2026-01-01T00:00:00Z",
+            }
+            for name in r.sample(names, r.randint(1, min(2, len(names))))
+        ]
+    requirements = spec.get("replicaRequirements")
+    if requirements and r.random() < 0.5:
+        request = requirements["resourceRequest"]
+        request["cpu"] = r.choice(CPU_SPELLINGS)
+        request["memory"] = r.choice(MEMORY_SPELLINGS)
+        if r.random() < 0.3:
+            request["nvidia.com/gpu"] = str(r.randint(1, 2))
+
+
 def scenario(profile: Profile, seed: int) -> Doc:
     """The clusters and the binding spec of one scenario."""
     r = random.Random(seed)
@@ -230,7 +332,10 @@ def scenario(profile: Profile, seed: int) -> Doc:
         most = 400 if profile.large else 8
         chosen = r.sample(names, r.randint(1, len(names)))
         spec["clusters"] = [{"name": n, "replicas": r.randint(0, most)} for n in chosen]
-    return {"clusters": clusters, "spec": spec}
+    case = {"clusters": clusters, "spec": spec}
+    if profile.edges:
+        _edges(r, case)
+    return case
 
 
 def _kept(answer: Any, case: Doc) -> Doc:

@@ -1,4 +1,4 @@
-"""gitfleet's scheduler places 2,000 random scenarios where Karmada's own scheduler placed them
+"""gitfleet's scheduler places 2,500 random scenarios where Karmada's own scheduler placed them
 (karmada_oracle_scenarios: the scenarios, and how the answers were made with Karmada's code).
 
 Aspects covered, per scenario:
@@ -83,14 +83,16 @@ def test_placed_where_karmada_placed(name: str) -> None:
 
 
 def test_the_answers_cover_every_outcome() -> None:
-    """The scenarios reach both outcomes, every replica scheduling type, affinity terms, spread
-    constraints and previous results, so that agreeing on them means something."""
+    """The scenarios reach both outcomes, every replica scheduling type, affinity terms (with
+    overflow groups), spread constraints, evictions in progress and previous results, so that
+    agreeing on them means something."""
     answers = _answers()
     scheduled = failed = 0
     seen: set[str] = set()
     for name, profile in PROFILES.items():
         for seed, karmada in enumerate(answers[name]):
-            placement = scenario(profile, seed)["spec"]["placement"]
+            case = scenario(profile, seed)
+            placement = case["spec"]["placement"]
             if karmada.get("error"):
                 failed += 1
                 continue
@@ -100,6 +102,9 @@ def test_the_answers_cover_every_outcome() -> None:
             seen.add(rs.get("replicaDivisionPreference") or rs.get("replicaSchedulingType", "-"))
             seen.update(k for k in ("staticWeightList", "dynamicWeight") if k in weights)
             seen.update(k for k in ("clusterAffinities", "spreadConstraints") if k in placement)
+            terms = placement.get("clusterAffinities", [])
+            seen.update("overflowAffinities" for term in terms if "overflowAffinities" in term)
+            seen.update(k for k in ("gracefulEvictionTasks",) if k in case["spec"])
     assert scheduled > 900 and failed > 400
     assert seen >= {
         "Duplicated",
@@ -109,4 +114,6 @@ def test_the_answers_cover_every_outcome() -> None:
         "dynamicWeight",
         "clusterAffinities",
         "spreadConstraints",
+        "overflowAffinities",
+        "gracefulEvictionTasks",
     }
