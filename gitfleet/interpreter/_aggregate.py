@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import datetime
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from gitfleet.interpreter import _fields, _loadbalancer
+from gitfleet.interpreter import _fields, _loadbalancer, _times
 from gitfleet.model import work
 from gitfleet.model.template import RawObject
 
@@ -68,21 +67,16 @@ def _int(status: dict[str, Any], key: str) -> int:
     return _fields.integer(status.get(key), ("status", key))
 
 
-def instant(value: str, path: _fields.Path) -> datetime.datetime:
-    """An RFC 3339 time, for comparing metav1.Time values."""
-    try:
-        return datetime.datetime.fromisoformat(value)
-    except ValueError:
-        raise _fields.FieldError(path, f"not an RFC 3339 time: {value!r}") from None
-
-
-def later(current: str, candidate: str, path: _fields.Path) -> str:
-    """The later of two times, empty meaning unset (Karmada: `metav1.Time.Before`)."""
-    if not current:
-        return candidate
-    if candidate and instant(current, path) < instant(candidate, path):
-        return candidate
-    return current
+def later(current: str, candidate: Any, path: _fields.Path) -> str:
+    """The later of two times (Karmada: `metav1.Time.Before`), as Karmada writes times; empty
+    meaning unset. `current` is already in that form."""
+    found = _times.parse(candidate, path)
+    if found is None:
+        return current
+    kept = _times.parse(current or None, path)
+    if kept is not None and not kept < found:
+        return current
+    return _times.utc(found)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -196,7 +190,7 @@ def cron_job(obj: RawObject, items: Items) -> RawObject:
             )
             for key, current in times.items():
                 path = ("status", key)
-                times[key] = later(current, _fields.string(status.get(key), path), path)
+                times[key] = later(current, status.get(key), path)
     return with_status(obj, _fields.compact({"active": active, **times}))
 
 

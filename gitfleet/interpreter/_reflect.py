@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gitfleet.interpreter import _fields, _loadbalancer
+from gitfleet.interpreter import _fields, _loadbalancer, _times
 from gitfleet.model.template import RawObject
 
 GENERATION_ANNOTATION = "resourcetemplate.karmada.io/generation"
@@ -28,7 +28,8 @@ _GO_INT = re.compile(r"[+-]?[0-9]+")
 _INT64 = range(-(2**63), 2**63)
 
 Status = dict[str, Any] | None
-_CONDITION_FIELDS = ("type", "status", "lastProbeTime", "lastTransitionTime", "reason", "message")
+_CONDITION_FIELDS = ("type", "status", "reason", "message")
+_CONDITION_TIMES = ("lastProbeTime", "lastTransitionTime")
 
 
 def whole(obj: RawObject) -> Status:
@@ -145,8 +146,8 @@ def job(obj: RawObject) -> Status:
     ]
     out = {
         "conditions": conditions,
-        "startTime": _fields.string(status.get("startTime"), ("status", "startTime")),
-        "completionTime": _fields.string(
+        "startTime": _times.written(status.get("startTime"), ("status", "startTime")),
+        "completionTime": _times.written(
             status.get("completionTime"), ("status", "completionTime")
         ),
     }
@@ -154,9 +155,17 @@ def job(obj: RawObject) -> Status:
 
 
 def condition(raw: Any, path: _fields.Path) -> dict[str, Any]:
-    """A Job condition reduced to the fields of its Go type, empty ones left out."""
+    """A Job condition reduced to the fields of its Go type, its times as Go writes them,
+    empty ones left out."""
     raw = _fields.mapping(raw, path)
-    return _fields.compact({k: _fields.string(raw.get(k), (*path, k)) for k in _CONDITION_FIELDS})
+    out: dict[str, str | None] = {
+        k: _fields.string(raw.get(k), (*path, k)) for k in _CONDITION_FIELDS[:2]
+    }
+    for key in _CONDITION_TIMES:
+        out[key] = _times.written(raw.get(key), (*path, key))
+    for key in _CONDITION_FIELDS[2:]:
+        out[key] = _fields.string(raw.get(key), (*path, key))
+    return _fields.compact(out)
 
 
 def pod_disruption_budget(obj: RawObject) -> Status:

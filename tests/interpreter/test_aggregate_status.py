@@ -381,6 +381,19 @@ def test_aggregated_status(
     assert _aggregate(chain, template, items)["status"] == status
 
 
+def test_times_written_as_go_writes_them(chain: interpreter.Interpreter) -> None:
+    # Karmada compares the members' times as instants and writes the latest in UTC, to the second
+    items = [
+        item("a", {"lastScheduleTime": "2026-02-01T11:30:00.9+01:00"}),
+        item("b", {"lastScheduleTime": "2026-02-01T10:20:00Z", "lastSuccessfulTime": None}),
+        item("c", {"lastSuccessfulTime": "2026-02-01T04:00:00-05:00"}),
+    ]
+    assert _aggregate(chain, obj("CronJob"), items)["status"] == {
+        "lastScheduleTime": "2026-02-01T10:30:00Z",
+        "lastSuccessfulTime": "2026-02-01T09:00:00Z",
+    }
+
+
 def test_up_to_date_status_is_left_alone(chain: interpreter.Interpreter) -> None:
     status = {"availableReplicas": 2, "replicas": 2, "observedGeneration": 3, "extra": "kept"}
     template = deployment(status=status)
@@ -559,7 +572,7 @@ def test_finished_job_is_never_updated(chain: interpreter.Interpreter) -> None:
                 item("a", {"lastScheduleTime": "yesterday"}),
                 item("b", {"lastScheduleTime": "2026-01-01T00:00:00Z"}),
             ],
-            r"cluster 'b'.*not an RFC 3339 time",
+            r"cluster 'a'.*not an RFC 3339 time",
             id="bad time",
         ),
     ],
