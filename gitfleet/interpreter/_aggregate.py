@@ -266,7 +266,7 @@ def pod_disruption_budget(obj: RawObject, items: Items) -> RawObject:
     """PodDisruptionBudget: summed counters; disrupted pods keyed `<cluster>/<pod>`."""
     keys = ("disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods")
     counters = dict.fromkeys(keys, 0)
-    disrupted: dict[str, str] = {}
+    disrupted: dict[str, str | None] = {}
     for cluster, status in members(items):
         if status is None:
             continue
@@ -274,7 +274,7 @@ def pod_disruption_budget(obj: RawObject, items: Items) -> RawObject:
             for key in keys:
                 counters[key] += _int(status, key)
             path = ("status", "disruptedPods")
-            for name, when in (_fields.string_map(status.get("disruptedPods"), path) or {}).items():
+            for name, when in _times.written_map(status.get("disruptedPods"), path).items():
                 disrupted[f"{cluster}/{name}"] = when
     head = {"disruptedPods": dict(sorted(disrupted.items()))} if disrupted else {}
     return with_status(obj, {**head, **counters})

@@ -173,7 +173,7 @@ def pod_disruption_budget(obj: RawObject) -> Status:
     status = _fields.optional_mapping(obj.get("status"), _STATUS)
     if status is None:
         return None
-    disrupted = _fields.string_map(status.get("disruptedPods"), ("status", "disruptedPods"))
+    disrupted = _times.written_map(status.get("disruptedPods"), ("status", "disruptedPods"))
     head = {"disruptedPods": dict(disrupted)} if disrupted else {}
     always = ("disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods")
     return {**head, **_counters(status, always, always)}

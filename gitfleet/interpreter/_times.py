@@ -56,3 +56,10 @@ def written(value: Any, path: _fields.Path) -> str | None:
 def utc(instant: datetime.datetime) -> str:
     """An instant as Go's metav1.Time writes it."""
     return instant.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def written_map(value: Any, path: _fields.Path) -> dict[str, str | None]:
+    """A map of timestamps (a PodDisruptionBudget's `disruptedPods`) as Karmada writes it
+    back; absent is empty, a null entry stays null (Go's zero time)."""
+    found = _fields.mapping(value, path)
+    return {key: written(when, (*path, key)) for key, when in found.items()}

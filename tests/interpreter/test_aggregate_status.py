@@ -394,6 +394,19 @@ def test_times_written_as_go_writes_them(chain: interpreter.Interpreter) -> None
     }
 
 
+def test_disrupted_pods_times_written_as_go_writes_them(chain: interpreter.Interpreter) -> None:
+    items = [
+        item("a", {"disruptedPods": {"app-x": "2026-01-01T02:00:00.5+02:00", "app-y": None}}),
+        item("b", {"disruptedPods": {"app-x": "2026-01-01T00:00:00Z"}}),
+    ]
+    status = _aggregate(chain, obj("PodDisruptionBudget"), items)["status"]
+    assert status["disruptedPods"] == {
+        "a/app-x": "2026-01-01T00:00:00Z",
+        "a/app-y": None,
+        "b/app-x": "2026-01-01T00:00:00Z",
+    }
+
+
 def test_up_to_date_status_is_left_alone(chain: interpreter.Interpreter) -> None:
     status = {"availableReplicas": 2, "replicas": 2, "observedGeneration": 3, "extra": "kept"}
     template = deployment(status=status)
