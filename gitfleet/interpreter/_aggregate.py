@@ -7,8 +7,10 @@ that it runs the latest template (the signal GitOps tools such as Argo CD read).
 pkg/resourceinterpreter/default/native/aggregatestatus.go.
 
 Each function returns a new object; when the computed status equals the template's, that is a
-plain copy. Like the reflected statuses, aggregated ones leave out Go's zero-value noise (an
-empty container status `name`, null timestamps) that the API server ignores.
+plain copy. What a rule builds from the members' statuses is written as Karmada's Go types
+write it: times in UTC to the second, unknown fields dropped, Go's zero values where its JSON
+has no `omitempty` (a Pod's container statuses carry an empty `name`); null timestamps are
+left out, which the API server reads the same way.
 """
 
 from __future__ import annotations
@@ -227,12 +229,61 @@ def pod(obj: RawObject, items: Items) -> RawObject:
 
 
 def _container_states(status: dict[str, Any], key: str) -> Iterator[dict[str, Any]]:
+    """Each container's readiness and state, as Karmada writes the container status it makes
+    of them: Go's zero name, restart count and images included, times in UTC."""
     path = ("status", key)
     for i, container in enumerate(_fields.array(status.get(key), path)):
-        container = _fields.mapping(container, (*path, i))
-        ready = _fields.boolean(container.get("ready"), (*path, i, "ready"))
-        state = _fields.mapping(container.get("state"), (*path, i, "state"))
-        yield {"ready": ready, "state": _fields.copy_tree(state)}
+        at = (*path, i)
+        container = _fields.mapping(container, at)
+        yield {
+            "name": "",
+            "state": _container_state(container.get("state"), (*at, "state")),
+            "ready": _fields.boolean(container.get("ready"), (*at, "ready")),
+            "restartCount": 0,
+            "image": "",
+            "imageID": "",
+        }
+
+
+def _container_state(raw: Any, path: _fields.Path) -> dict[str, Any]:
+    """A container state reduced to the fields of its Go type."""
+    raw = _fields.mapping(raw, path)
+    out: dict[str, Any] = {}
+    waiting = _fields.optional_mapping(raw.get("waiting"), (*path, "waiting"))
+    if waiting is not None:
+        at = (*path, "waiting")
+        out["waiting"] = _strings(waiting, at, ("reason", "message"))
+    running = _fields.optional_mapping(raw.get("running"), (*path, "running"))
+    if running is not None:
+        at = (*path, "running")
+        out["running"] = _fields.compact(_time_fields(running, at, ("startedAt",)))
+    terminated = _fields.optional_mapping(raw.get("terminated"), (*path, "terminated"))
+    if terminated is not None:
+        at = (*path, "terminated")
+        exit_code = _fields.integer(terminated.get("exitCode"), (*at, "exitCode"))
+        signal = _fields.integer(terminated.get("signal"), (*at, "signal"))
+        out["terminated"] = {
+            "exitCode": exit_code,
+            **_fields.compact(
+                {
+                    "signal": signal,
+                    **_strings(terminated, at, ("reason", "message")),
+                    **_time_fields(terminated, at, ("startedAt", "finishedAt")),
+                    **_strings(terminated, at, ("containerID",)),
+                }
+            ),
+        }
+    return out
+
+
+def _strings(raw: dict[str, Any], path: _fields.Path, keys: Sequence[str]) -> dict[str, str]:
+    return _fields.compact({k: _fields.string(raw.get(k), (*path, k)) for k in keys})
+
+
+def _time_fields(
+    raw: dict[str, Any], path: _fields.Path, keys: Sequence[str]
+) -> dict[str, str | None]:
+    return {k: _times.written(raw.get(k), (*path, k)) for k in keys}
 
 
 def persistent_volume(obj: RawObject, items: Items) -> RawObject:

@@ -47,6 +47,19 @@ def reported(generation: int, template_generation: int, observed: int, **counter
 LB = {"type": "LoadBalancer"}
 
 
+def container(ready: bool, state: Doc) -> Doc:
+    """A container status as Karmada writes the one it makes of a member's: readiness and
+    state, and Go's zero values for the fields it leaves unset."""
+    return {
+        "name": "",
+        "state": state,
+        "ready": ready,
+        "restartCount": 0,
+        "image": "",
+        "imageID": "",
+    }
+
+
 @pytest.mark.parametrize(
     ("template", "items", "status"),
     [
@@ -286,11 +299,9 @@ LB = {"type": "LoadBalancer"}
             ],
             {
                 "phase": "Running",
-                "initContainerStatuses": [
-                    {"ready": False, "state": {"terminated": {"exitCode": 0}}}
-                ],
+                "initContainerStatuses": [container(False, {"terminated": {"exitCode": 0}})],
                 "containerStatuses": [
-                    {"ready": True, "state": {"running": {"startedAt": "2026-01-01T00:00:00Z"}}}
+                    container(True, {"running": {"startedAt": "2026-01-01T00:00:00Z"}})
                 ],
             },
             id="pod running wins over succeeded",
@@ -405,6 +416,18 @@ def test_disrupted_pods_times_written_as_go_writes_them(chain: interpreter.Inter
         "a/app-y": None,
         "b/app-x": "2026-01-01T00:00:00Z",
     }
+
+
+def test_container_states_as_go_writes_them(chain: interpreter.Interpreter) -> None:
+    # read into the Go type and written back: unknown fields dropped, times in UTC, exitCode kept
+    state = {
+        "terminated": {"reason": "Error", "startedAt": "2026-01-01T01:00:00+01:00", "x": 1},
+        "running": None,
+    }
+    items = [item("a", {"phase": "Failed", "containerStatuses": [{"name": "m", "state": state}]})]
+    status = _aggregate(chain, obj("Pod"), items)["status"]
+    terminated = {"exitCode": 0, "reason": "Error", "startedAt": "2026-01-01T00:00:00Z"}
+    assert status["containerStatuses"] == [container(False, {"terminated": terminated})]
 
 
 def test_up_to_date_status_is_left_alone(chain: interpreter.Interpreter) -> None:
