@@ -49,12 +49,26 @@ def reported_by(cluster: str) -> Iterator[None]:
         raise _fields.FieldError((), f"status reported by cluster {cluster!r}: {e}") from None
 
 
-def with_status(obj: RawObject, status: dict[str, Any]) -> RawObject:
-    """A copy of `obj` whose status is `status`; a plain copy if it already was."""
+def with_status(obj: RawObject, status: dict[str, Any], *, zeros_absent: bool = False) -> RawObject:
+    """A copy of `obj` whose status is `status`; a plain copy if it already was. With
+    `zeros_absent`, the two are compared as Karmada's Go types compare them when the new one
+    holds no empty list or map (a field left out equals its zero value); otherwise Karmada's new
+    status, holding an empty list or map the template's lacks, never equals it."""
     out = _fields.copy_tree(obj)
-    if _status(obj) != status:
+    old = _status(obj)
+    if (_go_value(old) != _go_value(status)) if zeros_absent else (old != status):
         out["status"] = status
     return out
+
+
+def _go_value(value: Any) -> Any:
+    """`value` with the fields a Go type reads as zero values left out."""
+    if isinstance(value, dict):
+        found = {k: _go_value(v) for k, v in value.items()}
+        return {k: v for k, v in found.items() if v not in (None, 0, "", False, [], {})}
+    if isinstance(value, list):
+        return [_go_value(v) for v in value]
+    return value
 
 
 def generation(obj: RawObject) -> int:
@@ -341,4 +355,4 @@ def horizontal_pod_autoscaler(obj: RawObject, items: Items) -> RawObject:
             current += _int(status, "currentReplicas")
             desired += _int(status, "desiredReplicas")
     head = {"currentReplicas": current} if current else {}
-    return with_status(obj, {**head, "desiredReplicas": desired})
+    return with_status(obj, {**head, "desiredReplicas": desired}, zeros_absent=True)

@@ -449,6 +449,11 @@ def test_up_to_date_status_is_left_alone(chain: interpreter.Interpreter) -> None
             id="non load balancer service",
         ),
         pytest.param(obj("Pod", status={"phase": "Unknown"}), [], id="pod without items"),
+        pytest.param(
+            obj("HorizontalPodAutoscaler"),
+            [item("a", {"currentReplicas": 0}), item("b")],
+            id="autoscaler without a status, none reported",
+        ),
         pytest.param(obj("PersistentVolume", namespace=""), [], id="volume without items"),
         pytest.param(
             obj("ConfigMap", data={"a": "b"}), [item("a", {"x": 1})], id="kind without a rule"
