@@ -173,7 +173,7 @@ def workload(obj: RawObject, items: Items, kind: Workload) -> RawObject:
 
 def service(obj: RawObject, items: Items) -> RawObject:
     """Service: LoadBalancer ones get every cluster's addresses; other types are left alone."""
-    if _fields.at(obj, ("spec", "type")) != "LoadBalancer":
+    if _fields.string(_fields.at(obj, ("spec", "type")), ("spec", "type")) != "LoadBalancer":
         return _fields.copy_tree(obj)
     return _load_balancer(obj, items, ip_mode=True)
 

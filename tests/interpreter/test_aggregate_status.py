@@ -635,6 +635,12 @@ def test_template_status_must_be_an_object(chain: interpreter.Interpreter) -> No
     assert raised.value.keys == ("status",)
 
 
+def test_service_type_must_be_a_string(chain: interpreter.Interpreter) -> None:
+    # Karmada converts the Service to its Go type before looking at the type
+    with pytest.raises(errors.InterpretError, match=r"spec\.type: expected a string"):
+        chain.aggregate_status(obj("Service", spec={"type": 3}), [item("a", {})])
+
+
 def test_result_shares_nothing_with_the_members(chain: interpreter.Interpreter) -> None:
     reported_status: dict[str, Any] = {"active": [{"name": "app-1"}]}
     out = chain.aggregate_status(obj("CronJob"), [item("a", reported_status)])
