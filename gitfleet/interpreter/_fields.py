@@ -57,6 +57,17 @@ def optional_mapping(value: Any, path: Path) -> dict[str, Any] | None:
     return None if value is None else mapping(value, path)
 
 
+def nested_mapping(doc: Mapping[str, Any], key: str, path: Path) -> dict[str, Any] | None:
+    """An object field read as `unstructured.NestedMap` reads it: None when absent, and an
+    error when present but not an object, null included."""
+    if key not in doc:
+        return None
+    value = doc[key]
+    if not isinstance(value, dict):
+        raise _wrong(path, "an object", value)
+    return value
+
+
 def array(value: Any, path: Path) -> list[Any]:
     """An array field; absent reads as empty."""
     if value is None:

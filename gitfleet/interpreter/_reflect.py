@@ -34,7 +34,7 @@ _CONDITION_TIMES = ("lastProbeTime", "lastTransitionTime")
 
 def whole(obj: RawObject) -> Status:
     """Any kind without its own rule (and Ingress): the whole `.status`, if there is one."""
-    status = _fields.optional_mapping(obj.get("status"), _STATUS)
+    status = _fields.nested_mapping(obj, "status", _STATUS)
     return None if status is None else _fields.copy_tree(status)
 
 
@@ -72,7 +72,7 @@ def _federated(obj: RawObject, counters: dict[str, Any]) -> dict[str, Any]:
 
 
 def _workload(obj: RawObject, order: Sequence[str], always: Sequence[str] = ()) -> Status:
-    status = _fields.optional_mapping(obj.get("status"), _STATUS)
+    status = _fields.nested_mapping(obj, "status", _STATUS)
     if status is None:
         return None
     return _federated(obj, _counters(status, order, always))
@@ -128,7 +128,7 @@ def service(obj: RawObject) -> Status:
     spec = obj.get("spec")
     if not isinstance(spec, dict) or spec.get("type") != "LoadBalancer":
         return None
-    status = _fields.optional_mapping(obj.get("status"), _STATUS)
+    status = _fields.nested_mapping(obj, "status", _STATUS)
     if status is None:
         return None
     found = _loadbalancer.entries(status, _STATUS, ip_mode=True)
@@ -137,7 +137,7 @@ def service(obj: RawObject) -> Status:
 
 def job(obj: RawObject) -> Status:
     """Job: conditions, start and completion times, and pod counts."""
-    status = _fields.optional_mapping(obj.get("status"), _STATUS)
+    status = _fields.nested_mapping(obj, "status", _STATUS)
     if status is None:
         return None
     key = ("status", "conditions")
@@ -170,7 +170,7 @@ def condition(raw: Any, path: _fields.Path) -> dict[str, Any]:
 
 def pod_disruption_budget(obj: RawObject) -> Status:
     """PodDisruptionBudget: disrupted pods and the four counters."""
-    status = _fields.optional_mapping(obj.get("status"), _STATUS)
+    status = _fields.nested_mapping(obj, "status", _STATUS)
     if status is None:
         return None
     disrupted = _times.written_map(status.get("disruptedPods"), ("status", "disruptedPods"))
@@ -181,7 +181,7 @@ def pod_disruption_budget(obj: RawObject) -> Status:
 
 def horizontal_pod_autoscaler(obj: RawObject) -> Status:
     """HorizontalPodAutoscaler: current and desired replicas."""
-    status = _fields.optional_mapping(obj.get("status"), _STATUS)
+    status = _fields.nested_mapping(obj, "status", _STATUS)
     if status is None:
         return None
     return _counters(status, ("currentReplicas", "desiredReplicas"), always=("desiredReplicas",))

@@ -5,7 +5,7 @@ the manifest annotation; which counters appear even when zero; StatefulSet witho
 observedGeneration; an empty Deployment status is nothing to report; Services only when of type
 LoadBalancer (a malformed spec reports nothing); Job fields, their times as Go writes them (UTC,
 to the second; a time Go cannot read refused); PDB and HPA fields; whole status for Ingress and
-kinds without a rule; no status at all; a malformed annotation or status."""
+kinds without a rule; no status at all; a malformed annotation or status, a null one included."""
 
 from __future__ import annotations
 
@@ -275,6 +275,15 @@ def test_job_times_written_as_go_writes_them(chain: interpreter.Interpreter) -> 
 def test_job_time_go_cannot_read_is_an_error(chain: interpreter.Interpreter, when: str) -> None:
     with pytest.raises(errors.InterpretError, match=r"status\.startTime: not"):
         chain.reflect_status(obj("Job", status={"startTime": when}))
+
+
+@pytest.mark.parametrize("kind", ["Ingress", "Widget", "Job", "HorizontalPodAutoscaler"])
+def test_null_status_is_an_error(chain: interpreter.Interpreter, kind: str) -> None:
+    # Karmada reads it with NestedMap, which refuses a null (an absent status is no status)
+    doc = obj(kind)
+    doc["status"] = None
+    with pytest.raises(errors.InterpretError, match=r"status: expected an object, got null"):
+        chain.reflect_status(doc)
 
 
 def test_reflected_status_is_a_copy(chain: interpreter.Interpreter) -> None:
