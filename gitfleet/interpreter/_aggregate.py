@@ -83,6 +83,11 @@ def _int(status: dict[str, Any], key: str) -> int:
     return _fields.integer(status.get(key), ("status", key))
 
 
+def _reported(status: dict[str, Any], key: str) -> int:
+    """A counter of a member's reported status, which Karmada decodes from JSON text."""
+    return _fields.json_integer(status.get(key), ("status", key))
+
+
 def later(current: str, candidate: Any, path: _fields.Path) -> str:
     """The later of two times (Karmada: `metav1.Time.Before`), as Karmada writes times; empty
     meaning unset. `current` is already in that form."""
@@ -146,15 +151,15 @@ def workload(obj: RawObject, items: Items, kind: Workload) -> RawObject:
         if status is None:
             continue
         with reported_by(cluster):
-            member_generation = _int(status, "generation")
+            member_generation = _reported(status, "generation")
             target = member_generation if kind.member_generation_quirk else template_generation
             if (
-                _int(status, "observedGeneration") >= member_generation
-                and _int(status, "resourceTemplateGeneration") >= target
+                _reported(status, "observedGeneration") >= member_generation
+                and _reported(status, "resourceTemplateGeneration") >= target
             ):
                 caught_up += 1
             for key in kind.counters:
-                new[key] += _int(status, key)
+                new[key] += _reported(status, key)
     observed = _int(old, "observedGeneration")
     new["observedGeneration"] = template_generation if caught_up == len(items) else observed
     if all(_int(old, key) == value for key, value in new.items()):
@@ -188,7 +193,9 @@ def _load_balancer(obj: RawObject, items: Items, *, ip_mode: bool) -> RawObject:
     for cluster, status in members(items):
         if status is not None:
             with reported_by(cluster):
-                found.extend(_loadbalancer.entries(status, _STATUS, ip_mode=ip_mode))
+                found.extend(
+                    _loadbalancer.entries(status, _STATUS, ip_mode=ip_mode, from_json=True)
+                )
     merged = _loadbalancer.merge(found)
     return with_status(obj, {"loadBalancer": {"ingress": merged} if merged else {}})
 
@@ -274,8 +281,8 @@ def _container_state(raw: Any, path: _fields.Path) -> dict[str, Any]:
     terminated = _fields.optional_mapping(raw.get("terminated"), (*path, "terminated"))
     if terminated is not None:
         at = (*path, "terminated")
-        exit_code = _fields.integer(terminated.get("exitCode"), (*at, "exitCode"))
-        signal = _fields.integer(terminated.get("signal"), (*at, "signal"))
+        exit_code = _fields.json_integer(terminated.get("exitCode"), (*at, "exitCode"))
+        signal = _fields.json_integer(terminated.get("signal"), (*at, "signal"))
         out["terminated"] = {
             "exitCode": exit_code,
             **_fields.compact(
@@ -337,7 +344,7 @@ def pod_disruption_budget(obj: RawObject, items: Items) -> RawObject:
             continue
         with reported_by(cluster):
             for key in keys:
-                counters[key] += _int(status, key)
+                counters[key] += _reported(status, key)
             path = ("status", "disruptedPods")
             for name, when in _times.written_map(status.get("disruptedPods"), path).items():
                 disrupted[f"{cluster}/{name}"] = when
@@ -352,7 +359,7 @@ def horizontal_pod_autoscaler(obj: RawObject, items: Items) -> RawObject:
         if status is None:
             continue
         with reported_by(cluster):
-            current += _int(status, "currentReplicas")
-            desired += _int(status, "desiredReplicas")
+            current += _reported(status, "currentReplicas")
+            desired += _reported(status, "desiredReplicas")
     head = {"currentReplicas": current} if current else {}
     return with_status(obj, {**head, "desiredReplicas": desired}, zeros_absent=True)

@@ -175,6 +175,17 @@ def integer(value: Any, path: Path) -> int:
     return 0 if found is None else found
 
 
+def json_integer(value: Any, path: Path) -> int:
+    """An integer field of JSON text read into a Go integer by `encoding/json` (a member's
+    reported status): absent reads as 0, and a number with a fraction, even `2.0`, is an
+    error (the unstructured conversion of an object, `integer`, takes `2.0`)."""
+    if value is None:
+        return 0
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise _wrong(path, "an integer", value)
+
+
 def string(value: Any, path: Path) -> str:
     """A string field; absent reads as empty."""
     if value is None:

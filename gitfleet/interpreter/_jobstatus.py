@@ -75,7 +75,7 @@ def aggregate(obj: RawObject, items: _aggregate.Items) -> RawObject:
             continue
         with _aggregate.reported_by(cluster):
             for key in counts:
-                counts[key] += _fields.integer(status.get(key), ("status", key))
+                counts[key] += _fields.json_integer(status.get(key), ("status", key))
             conditions = _conditions(status)
             if finished(conditions) == FAILED:
                 failed.append(cluster)

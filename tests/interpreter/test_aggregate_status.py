@@ -608,6 +608,23 @@ def test_finished_job_is_never_updated(chain: interpreter.Interpreter) -> None:
             id="counter not a number",
         ),
         pytest.param(
+            deployment(),
+            [item("east", {"replicas": 2.0})],
+            r"cluster 'east': status\.replicas: expected an integer, got",
+            id="counter written with a fraction",
+        ),
+        pytest.param(
+            obj("Service", spec=LB),
+            [
+                item(
+                    "east",
+                    {"loadBalancer": {"ingress": [{"ip": "192.0.2.1", "ports": [{"port": 80.0}]}]}},
+                )
+            ],
+            r"ingress\[0\]\.ports\[0\]\.port: expected an integer",
+            id="port written with a fraction",
+        ),
+        pytest.param(
             obj("CronJob"),
             [
                 item("a", {"lastScheduleTime": "yesterday"}),
