@@ -53,7 +53,9 @@ def _counters(
 def _federated(obj: RawObject, counters: dict[str, Any]) -> dict[str, Any]:
     """Prefix a workload's counters with its member and template generations."""
     metadata = _fields.mapping(obj.get("metadata"), ("metadata",))
-    generation = _fields.integer(metadata.get("generation"), ("metadata", "generation"))
+    generation = metadata.get("generation")
+    if not isinstance(generation, int) or isinstance(generation, bool):
+        generation = 0  # Karmada's GetGeneration reads anything but an integer as 0
     annotations = (
         _fields.typed_string_map(metadata.get("annotations"), ("metadata", "annotations")) or {}
     )

@@ -234,6 +234,16 @@ def test_field_order_follows_go(chain: interpreter.Interpreter) -> None:
     ]
 
 
+@pytest.mark.parametrize("generation", ["x", 2.0, None, [1]])
+def test_generation_not_an_integer_reads_as_zero(
+    chain: interpreter.Interpreter, generation: Any
+) -> None:
+    # Karmada reads it with GetGeneration, which gives 0 for anything but an int64
+    doc = member("Deployment", {"replicas": 1})
+    doc["metadata"]["generation"] = generation
+    assert chain.reflect_status(doc) == {"resourceTemplateGeneration": 2, "replicas": 1}
+
+
 def test_null_annotation_reads_as_empty(chain: interpreter.Interpreter) -> None:
     # Karmada reads annotations with GetAnnotations, which turns a null value into ""
     doc = member("ReplicaSet", {"replicas": 1})
