@@ -157,17 +157,16 @@ def job(obj: RawObject) -> Status:
 
 
 def condition(raw: Any, path: _fields.Path) -> dict[str, Any]:
-    """A Job condition reduced to the fields of its Go type, its times as Go writes them,
-    empty ones left out."""
+    """A Job condition reduced to the fields of its Go type, its times as Go writes them:
+    `type` and `status` always (Go writes them even when empty), the others when set."""
     raw = _fields.mapping(raw, path)
-    out: dict[str, str | None] = {
-        k: _fields.string(raw.get(k), (*path, k)) for k in _CONDITION_FIELDS[:2]
+    head = {k: _fields.string(raw.get(k), (*path, k)) for k in _CONDITION_FIELDS[:2]}
+    rest: dict[str, str | None] = {
+        k: _times.written(raw.get(k), (*path, k)) for k in _CONDITION_TIMES
     }
-    for key in _CONDITION_TIMES:
-        out[key] = _times.written(raw.get(key), (*path, key))
     for key in _CONDITION_FIELDS[2:]:
-        out[key] = _fields.string(raw.get(key), (*path, key))
-    return _fields.compact(out)
+        rest[key] = _fields.string(raw.get(key), (*path, key))
+    return {**head, **_fields.compact(rest)}
 
 
 def pod_disruption_budget(obj: RawObject) -> Status:
