@@ -75,9 +75,11 @@ def _has_address(obj: RawObject) -> bool:
 
 
 def service(obj: RawObject) -> bool:
-    """Service: always healthy unless of type LoadBalancer, which needs an address."""
+    """Service: always healthy unless of type LoadBalancer, which needs an address (the
+    addresses are read whatever the type)."""
     kind = _fields.string(_fields.at(obj, ("spec", "type")), ("spec", "type"))
-    return kind != "LoadBalancer" or _has_address(obj)
+    has_address = _has_address(obj)
+    return kind != "LoadBalancer" or has_address
 
 
 def ingress(obj: RawObject) -> bool:

@@ -201,6 +201,11 @@ def test_metadata_not_an_object_is_an_interpret_error(chain: interpreter.Interpr
             id="malformed address after a good one",
         ),
         pytest.param(
+            obj("Service", spec={"type": "ClusterIP"}, status={"loadBalancer": {"ingress": ""}}),
+            r"status\.loadBalancer\.ingress: expected an array",
+            id="malformed addresses of a service of another type",
+        ),
+        pytest.param(
             obj("Pod", status={"phase": "Pending", "conditions": [{"type": "Ready", "status": 1}]}),
             r"conditions\[0\]\.status: expected a string",
             id="pending pod with a malformed condition",
