@@ -59,7 +59,7 @@ def pod_fields(desired: Any, observed: Any) -> None:
     live = _fields.mapping(observed.get("spec"), ("spec",))
     for key in ("nodeName", "serviceAccountName"):
         _set_or_drop(spec, key, _fields.string(live.get(key), ("spec", key)))
-    _set_or_drop(spec, "volumes", _fields.array(live.get("volumes"), ("spec", "volumes")))
+    _set_or_drop(spec, "volumes", _objects(live.get("volumes"), ("spec", "volumes")))
     for key in ("containers", "initContainers"):
         mine = _fields.array(spec.get(key), ("spec", key))
         for i, theirs in enumerate(_fields.array(live.get(key), ("spec", key))):
@@ -67,11 +67,18 @@ def pod_fields(desired: Any, observed: Any) -> None:
             for j, container in enumerate(mine):
                 container = _fields.mapping(container, ("spec", key, j))
                 if container.get("name") == theirs.get("name"):
-                    mounts = _fields.array(
-                        theirs.get("volumeMounts"), ("spec", key, i, "volumeMounts")
-                    )
+                    mounts = _objects(theirs.get("volumeMounts"), ("spec", key, i, "volumeMounts"))
                     _set_or_drop(container, "volumeMounts", mounts)
                     break
+
+
+def _objects(value: Any, path: _fields.Path) -> list[Any]:
+    """A list of objects (volumes, volume mounts) retained as they are; an item that is not
+    an object (or null) is an error, as Karmada's conversion to the Pod's Go type makes it."""
+    found = _fields.array(value, path)
+    for i, item in enumerate(found):
+        _fields.mapping(item, (*path, i))
+    return found
 
 
 def service_fields(desired: Any, observed: Any) -> None:

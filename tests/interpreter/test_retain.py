@@ -257,6 +257,23 @@ def test_member_fields_read_as_karmada_reads_them(
         chain.retain(desired, {**desired, **observed})
 
 
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        pytest.param({"volumes": [1]}, r"spec\.volumes\[0\]: expected an object", id="volume"),
+        pytest.param(
+            {"containers": [{"name": "app", "volumeMounts": ["/data"]}]},
+            r"spec\.containers\[0\]\.volumeMounts\[0\]: expected an object",
+            id="volume mount",
+        ),
+    ],
+)
+def test_pod_volumes_must_be_objects(chain: interpreter.Interpreter, spec: Doc, match: str) -> None:
+    desired = obj("Pod", spec=pod_spec(container("app")))
+    with pytest.raises(errors.InterpretError, match=match):
+        chain.retain(desired, {**desired, "spec": spec})
+
+
 def test_null_member_spec_retains_nothing(chain: interpreter.Interpreter) -> None:
     # a null object on the way to a field is no field, for Karmada's accessors
     desired = obj("PersistentVolumeClaim", spec={"volumeName": "mine"})
