@@ -2,7 +2,8 @@
 
 Karmada reads a timestamp with Go's `time.Parse(time.RFC3339, ...)`: a `T` and a `Z` in
 capitals, seconds with an optional fraction (after `.` or `,`), a `Z` or a `+hh:mm` offset;
-an empty string is not a time, a JSON null is the zero time. It writes a timestamp in UTC to
+an empty string is not a time, a JSON null is the zero time; an offset may reach 24 hours and
+60 minutes, as Go allows. It writes a timestamp in UTC to
 the second (`2024-03-05T10:20:30Z`), the fraction dropped, and the zero time as null. So a
 status Karmada read and wrote back holds its times in that form; the native rules write
 theirs the same way. Karmada: k8s.io/apimachinery/pkg/apis/meta/v1/time.go.
@@ -35,15 +36,16 @@ def parse(value: Any, path: _fields.Path) -> datetime.datetime | None:
     sign, off_hours, off_minutes = found.group(9, 10, 11)
     offset = datetime.timedelta()
     if sign is not None:
-        if int(off_hours) >= 24 or int(off_minutes) >= 60:
-            raise _fields.FieldError(path, f"time zone offset out of range: {value!r}")
+        if int(off_hours) > 24 or int(off_minutes) > 60:  # Go's own bounds
+            raise _fields.FieldError(path, f"not a valid time zone offset: {value!r}")
         offset = datetime.timedelta(hours=int(off_hours), minutes=int(off_minutes))
         offset = -offset if sign == "-" else offset
     try:
         micros = int((fraction + "000000")[:6])
-        zone = datetime.timezone(offset)
-        return datetime.datetime(year, month, day, hour, minute, second, micros, tzinfo=zone)
-    except ValueError:
+        local = datetime.datetime(year, month, day, hour, minute, second, micros)
+        # offsets up to 24:60 are Go's, beyond what datetime.timezone takes
+        return (local - offset).replace(tzinfo=datetime.UTC)
+    except (ValueError, OverflowError):
         raise _fields.FieldError(path, f"not a valid time: {value!r}") from None
 
 

@@ -279,8 +279,27 @@ def test_job_times_written_as_go_writes_them(chain: interpreter.Interpreter) -> 
 
 
 @pytest.mark.parametrize(
+    ("when", "utc"),
+    [
+        pytest.param("2026-03-01T10:00:00+24:00", "2026-02-28T10:00:00Z", id="offset of a day"),
+        pytest.param("2026-03-01T10:00:00+05:60", "2026-03-01T04:00:00Z", id="sixty minutes"),
+        pytest.param("2026-03-01T10:00:00-00:00", "2026-03-01T10:00:00Z", id="minus zero"),
+    ],
+)
+def test_time_zone_offsets_go_accepts(chain: interpreter.Interpreter, when: str, utc: str) -> None:
+    assert chain.reflect_status(obj("Job", status={"startTime": when})) == {"startTime": utc}
+
+
+@pytest.mark.parametrize(
     "when",
-    ["2026-03-01T10:00:00z", "2026-03-01 10:00:00Z", "2026-03-01", "", "2026-02-30T10:00:00Z"],
+    [
+        "2026-03-01T10:00:00+25:00",
+        "2026-03-01T10:00:00z",
+        "2026-03-01 10:00:00Z",
+        "2026-03-01",
+        "",
+        "2026-02-30T10:00:00Z",
+    ],
 )
 def test_job_time_go_cannot_read_is_an_error(chain: interpreter.Interpreter, when: str) -> None:
     with pytest.raises(errors.InterpretError, match=r"status\.startTime: not"):
