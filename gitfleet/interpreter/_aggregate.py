@@ -200,17 +200,22 @@ def _load_balancer(obj: RawObject, items: Items, *, ip_mode: bool) -> RawObject:
     return with_status(obj, {"loadBalancer": {"ingress": merged} if merged else {}})
 
 
+_REFERENCE = ("kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath")
+"""The fields of an ObjectReference, Go's order."""
+
+
 def cron_job(obj: RawObject, items: Items) -> RawObject:
-    """CronJob: every cluster's active jobs, and the latest schedule and success times."""
+    """CronJob: every cluster's active jobs (each reduced to the fields of an ObjectReference,
+    as Karmada's Go type reads them), and the latest schedule and success times."""
     active: list[Any] = []
     times = {"lastScheduleTime": "", "lastSuccessfulTime": ""}
     for cluster, status in members(items):
         if status is None:
             continue
         with reported_by(cluster):
-            active.extend(
-                _fields.copy_tree(_fields.array(status.get("active"), ("status", "active")))
-            )
+            path = ("status", "active")
+            for i, job in enumerate(_fields.array(status.get("active"), path)):
+                active.append(_strings(_fields.mapping(job, (*path, i)), (*path, i), _REFERENCE))
             for key, current in times.items():
                 path = ("status", key)
                 times[key] = later(current, status.get(key), path)

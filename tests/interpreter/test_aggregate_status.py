@@ -405,6 +405,16 @@ def test_times_written_as_go_writes_them(chain: interpreter.Interpreter) -> None
     }
 
 
+def test_active_jobs_read_as_object_references(chain: interpreter.Interpreter) -> None:
+    # Karmada decodes the member's CronJob status into its Go type: unknown fields dropped,
+    # a null entry an empty reference, a field of the wrong type an error
+    active = [{"name": "job-1", "uid": "u", "extra": 1}, None]
+    status = _aggregate(chain, obj("CronJob"), [item("a", {"active": active})])["status"]
+    assert status["active"] == [{"name": "job-1", "uid": "u"}, {}]
+    with pytest.raises(errors.InterpretError, match=r"active\[0\]\.kind: expected a string"):
+        chain.aggregate_status(obj("CronJob"), [item("a", {"active": [{"kind": 3}]})])
+
+
 def test_disrupted_pods_times_written_as_go_writes_them(chain: interpreter.Interpreter) -> None:
     items = [
         item("a", {"disruptedPods": {"app-x": "2026-01-01T02:00:00.5+02:00", "app-y": None}}),
