@@ -156,8 +156,19 @@ TIMES = (
     "2024-03-05T12:20:30+02:00",
     "2024-03-05T10:20:30.123Z",
     "2024-03-05T10:20:30.5+01:00",
+    "2024-03-05T10:20:30,25-00:00",
+    "2024-03-05T10:20:30+24:00",
+    "2024-03-05T10:20:30-05:60",
 )
-ODD_TIMES = ("2024-03-05T10:20:30z", "2024-03-05 10:20:30Z", "yesterday", "", "2024-03-05")
+ODD_TIMES = (
+    "2024-03-05T10:20:30z",
+    "2024-03-05 10:20:30Z",
+    "yesterday",
+    "",
+    "2024-03-05",
+    "2024-03-05T10:20:30+25:00",
+    "2024-02-30T10:20:30Z",
+)
 CPU = ("100m", "250m", "0.5", "1", "2", "1500m", 1, 2, "0", "1.5", "10m", "1e3", "0.1")
 MEMORY = ("64Mi", "128Mi", "1Gi", "500M", "1G", "0", "2Gi", 1024, "1.5Gi", "100k")
 SCALARS = ("nvidia.com/gpu", "example.com/foo", "hugepages-2Mi", "ephemeral-storage", "pods")
@@ -517,6 +528,8 @@ def status_of(r: random.Random, kind: str) -> Doc:
                 {"kind": "Job", "name": f"job-{i}", "namespace": "ns", "apiVersion": "batch/v1"}
                 for i in range(r.randint(0, 2))
             ]
+            if r.random() < 0.2:
+                status["active"].append({"name": "job-x", "uid": "u-2", "note": "not a field"})
         for key in ("lastScheduleTime", "lastSuccessfulTime"):
             if r.random() < 0.6:
                 status[key] = r.choice(TIMES)
