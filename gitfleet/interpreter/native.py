@@ -158,6 +158,14 @@ def _run(obj: RawObject, rule: Callable[..., T], *args: Any) -> T:
         raise errors.InterpretError(f"{describe(obj)}: {e}", e.path) from None
 
 
+def _typed(*objects: RawObject) -> None:
+    """Refuse an object whose metadata is not an object (null is an empty one), for the rules
+    Karmada runs on the object converted to its Go type, which fails on it whatever the rule
+    reads."""
+    for obj in objects:
+        _run(obj, _fields.mapping, obj.get("metadata"), ("metadata",))
+
+
 def describe(obj: RawObject) -> str:
     """`Kind namespace/name` for messages; a `metadata` that is not an object (the error being
     reported may be about it) reads as empty."""
@@ -185,6 +193,7 @@ class NativeLayer:
         rule = _REPLICAS.get(_key(obj))
         if rule is None:
             return False, (0, None)
+        _typed(obj)
         return True, _run(obj, rule, obj)
 
     def get_components(self, obj: RawObject) -> tuple[bool, list[work.Component]]:
@@ -200,6 +209,8 @@ class NativeLayer:
         rule = _RETAIN.get(_key(desired))
         if rule is None:
             return False, desired
+        if rule is _retain.pod_fields:  # the one retain rule Karmada runs on Go types
+            _typed(desired, observed)
         retained = _fields.copy_tree(desired)
         _run(desired, rule, retained, observed)
         return True, retained
@@ -214,12 +225,14 @@ class NativeLayer:
         rule = _AGGREGATE.get(_key(obj))
         if rule is None:
             return False, obj
+        _typed(obj)
         return True, _run(obj, rule, obj, items)
 
     def interpret_health(self, observed: RawObject) -> tuple[bool, bool]:
         rule = _HEALTH.get(_key(observed))
         if rule is None:
             return False, False
+        _typed(observed)
         return True, _run(observed, rule, observed)
 
     def get_dependencies(
@@ -228,4 +241,5 @@ class NativeLayer:
         rule = _DEPENDENCIES.get(_key(obj))
         if rule is None:
             return False, []
+        _typed(obj)
         return True, _run(obj, rule, obj)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from interpreter.kube_docs import Doc, item, obj, workload
 
-from gitfleet import interpreter
+from gitfleet import errors, interpreter
 from gitfleet.model import config
 
 Op = interpreter.Operation
@@ -100,6 +100,26 @@ def test_native_rules_read_apiversion_as_go_does(chain: interpreter.Interpreter)
     pod = {"apiVersion": "/v1", "kind": "Pod", "status": {"phase": "Succeeded"}}
     assert chain.interpret_health(pod) is True
     assert chain.get_replicas(pod) == (1, None)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        pytest.param(lambda c, d: c.get_replicas(d), id="replicas"),
+        pytest.param(lambda c, d: c.aggregate_status(d, [item("a", {})]), id="aggregate"),
+        pytest.param(lambda c, d: c.interpret_health(d), id="health"),
+        pytest.param(lambda c, d: c.get_dependencies(d), id="dependencies"),
+        pytest.param(lambda c, d: c.retain({**d, "kind": "Pod", "apiVersion": "v1"}, d), id="pod"),
+    ],
+)
+def test_metadata_not_an_object_fails_rules_karmada_runs_on_go_types(
+    chain: interpreter.Interpreter, call: Any
+) -> None:
+    # Karmada converts the object to its Go type first, which fails whatever the rule reads
+    doc = workload("Deployment", replicas=1)
+    doc["metadata"] = "web"
+    with pytest.raises(errors.InterpretError, match=r"metadata: expected an object"):
+        call(chain, doc)
 
 
 HEALTH_FALSE = "function InterpretHealth(observedObj) return false end"
