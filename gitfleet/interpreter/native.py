@@ -159,11 +159,12 @@ def _run(obj: RawObject, rule: Callable[..., T], *args: Any) -> T:
 
 
 def _typed(*objects: RawObject) -> None:
-    """Refuse an object whose metadata is not an object (null is an empty one), for the rules
-    Karmada runs on the object converted to its Go type, which fails on it whatever the rule
-    reads."""
+    """Refuse an object whose metadata, spec or status is not an object (null is an empty
+    one), for the rules Karmada runs on the object converted to its Go type, which fails on
+    it whatever the rule reads."""
     for obj in objects:
-        _run(obj, _fields.mapping, obj.get("metadata"), ("metadata",))
+        for key in ("metadata", "spec", "status"):
+            _run(obj, _fields.mapping, obj.get(key), (key,))
 
 
 def describe(obj: RawObject) -> str:

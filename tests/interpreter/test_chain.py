@@ -112,13 +112,14 @@ def test_native_rules_read_apiversion_as_go_does(chain: interpreter.Interpreter)
         pytest.param(lambda c, d: c.retain({**d, "kind": "Pod", "apiVersion": "v1"}, d), id="pod"),
     ],
 )
-def test_metadata_not_an_object_fails_rules_karmada_runs_on_go_types(
-    chain: interpreter.Interpreter, call: Any
+@pytest.mark.parametrize("key", ["metadata", "spec", "status"])
+def test_part_not_an_object_fails_rules_karmada_runs_on_go_types(
+    chain: interpreter.Interpreter, call: Any, key: str
 ) -> None:
     # Karmada converts the object to its Go type first, which fails whatever the rule reads
     doc = workload("Deployment", replicas=1)
-    doc["metadata"] = "web"
-    with pytest.raises(errors.InterpretError, match=r"metadata: expected an object"):
+    doc[key] = "web"
+    with pytest.raises(errors.InterpretError, match=rf"{key}: expected an object"):
         call(chain, doc)
 
 
