@@ -1031,7 +1031,7 @@ def scenario(seed: int) -> Doc:
                 {"disruptedPods": r.choice([None, {"p": None}, {"p": "bad"}])},
             ]
         )
-    if r.random() < 0.06:
+    if r.random() < 0.08:
         _odd_identity(r, case["object"])
     if operation == "ReflectStatus" and kind in WORKLOAD_COUNTERS:
         _with_generation_annotation(r, case["object"])
@@ -1052,14 +1052,17 @@ def _with_generation_annotation(r: random.Random, obj: Doc) -> None:
 
 
 def _odd_identity(r: random.Random, obj: Doc) -> None:
-    """An apiVersion spelled otherwise, or a metadata Karmada reads oddly."""
-    pick = r.randrange(3)
+    """An apiVersion spelled otherwise, a metadata Karmada reads oddly, or a metadata, spec or
+    status that is no object at all."""
+    pick = r.randrange(4)
     if pick == 0:
         obj["apiVersion"] = r.choice(OTHER_API_VERSIONS[obj["apiVersion"]])
     elif pick == 1:
         obj["apiVersion"] = r.choice(["", "apps/v1/x", obj["apiVersion"] + " "])
-    else:
+    elif pick == 2:
         obj["metadata"] = r.choice([None, {}, {"name": "x", "generation": None}])
+    else:
+        obj[r.choice(["metadata", "spec", "status"])] = r.choice(["x", 3, [1]])
 
 
 def main() -> None:
