@@ -921,7 +921,7 @@ def _odd_value(r: random.Random, path: tuple[str | int, ...]) -> Any:
         return r.choice(["", "abc", "-1", "1.5.5", None, 0, 1.5, "100Ki", "0.001", "1e-3"])
     if "Time" in str(last):
         return r.choice(ODD_TIMES)
-    return r.choice(ODD_VALUES)
+    return copy.deepcopy(r.choice(ODD_VALUES))  # never shared: later edges may change it
 
 
 def _null_somewhere(r: random.Random, doc: Doc) -> None:
