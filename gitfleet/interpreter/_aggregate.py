@@ -7,19 +7,20 @@ that it runs the latest template (the signal GitOps tools such as Argo CD read).
 pkg/resourceinterpreter/default/native/aggregatestatus.go.
 
 Each function returns a new object; when the computed status equals the template's, that is a
-plain copy. Like the reflected statuses, aggregated ones leave out Go's zero-value noise (an
-empty container status `name`, null timestamps) that the API server ignores.
+plain copy. What a rule builds from the members' statuses is written as Karmada's Go types
+write it: times in UTC to the second, unknown fields dropped, Go's zero values where its JSON
+has no `omitempty` (a Pod's container statuses carry an empty `name`); null timestamps are
+left out, which the API server reads the same way.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import datetime
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from gitfleet.interpreter import _fields, _loadbalancer
+from gitfleet.interpreter import _fields, _loadbalancer, _times
 from gitfleet.model import work
 from gitfleet.model.template import RawObject
 
@@ -48,12 +49,26 @@ def reported_by(cluster: str) -> Iterator[None]:
         raise _fields.FieldError((), f"status reported by cluster {cluster!r}: {e}") from None
 
 
-def with_status(obj: RawObject, status: dict[str, Any]) -> RawObject:
-    """A copy of `obj` whose status is `status`; a plain copy if it already was."""
+def with_status(obj: RawObject, status: dict[str, Any], *, zeros_absent: bool = False) -> RawObject:
+    """A copy of `obj` whose status is `status`; a plain copy if it already was. With
+    `zeros_absent`, the two are compared as Karmada's Go types compare them when the new one
+    holds no empty list or map (a field left out equals its zero value); otherwise Karmada's new
+    status, holding an empty list or map the template's lacks, never equals it."""
     out = _fields.copy_tree(obj)
-    if _status(obj) != status:
+    old = _status(obj)
+    if (_go_value(old) != _go_value(status)) if zeros_absent else (old != status):
         out["status"] = status
     return out
+
+
+def _go_value(value: Any) -> Any:
+    """`value` with the fields a Go type reads as zero values left out."""
+    if isinstance(value, dict):
+        found = {k: _go_value(v) for k, v in value.items()}
+        return {k: v for k, v in found.items() if v not in (None, 0, "", False, [], {})}
+    if isinstance(value, list):
+        return [_go_value(v) for v in value]
+    return value
 
 
 def generation(obj: RawObject) -> int:
@@ -68,21 +83,21 @@ def _int(status: dict[str, Any], key: str) -> int:
     return _fields.integer(status.get(key), ("status", key))
 
 
-def instant(value: str, path: _fields.Path) -> datetime.datetime:
-    """An RFC 3339 time, for comparing metav1.Time values."""
-    try:
-        return datetime.datetime.fromisoformat(value)
-    except ValueError:
-        raise _fields.FieldError(path, f"not an RFC 3339 time: {value!r}") from None
+def _reported(status: dict[str, Any], key: str) -> int:
+    """A counter of a member's reported status, which Karmada decodes from JSON text."""
+    return _fields.json_integer(status.get(key), ("status", key))
 
 
-def later(current: str, candidate: str, path: _fields.Path) -> str:
-    """The later of two times, empty meaning unset (Karmada: `metav1.Time.Before`)."""
-    if not current:
-        return candidate
-    if candidate and instant(current, path) < instant(candidate, path):
-        return candidate
-    return current
+def later(current: str, candidate: Any, path: _fields.Path) -> str:
+    """The later of two times (Karmada: `metav1.Time.Before`), as Karmada writes times; empty
+    meaning unset. `current` is already in that form."""
+    found = _times.parse(candidate, path)
+    if found is None:
+        return current
+    kept = _times.parse(current or None, path)
+    if kept is not None and not kept < found:
+        return current
+    return _times.utc(found)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -136,15 +151,15 @@ def workload(obj: RawObject, items: Items, kind: Workload) -> RawObject:
         if status is None:
             continue
         with reported_by(cluster):
-            member_generation = _int(status, "generation")
+            member_generation = _reported(status, "generation")
             target = member_generation if kind.member_generation_quirk else template_generation
             if (
-                _int(status, "observedGeneration") >= member_generation
-                and _int(status, "resourceTemplateGeneration") >= target
+                _reported(status, "observedGeneration") >= member_generation
+                and _reported(status, "resourceTemplateGeneration") >= target
             ):
                 caught_up += 1
             for key in kind.counters:
-                new[key] += _int(status, key)
+                new[key] += _reported(status, key)
     observed = _int(old, "observedGeneration")
     new["observedGeneration"] = template_generation if caught_up == len(items) else observed
     if all(_int(old, key) == value for key, value in new.items()):
@@ -163,7 +178,7 @@ def workload(obj: RawObject, items: Items, kind: Workload) -> RawObject:
 
 def service(obj: RawObject, items: Items) -> RawObject:
     """Service: LoadBalancer ones get every cluster's addresses; other types are left alone."""
-    if _fields.at(obj, ("spec", "type")) != "LoadBalancer":
+    if _fields.string(_fields.at(obj, ("spec", "type")), ("spec", "type")) != "LoadBalancer":
         return _fields.copy_tree(obj)
     return _load_balancer(obj, items, ip_mode=True)
 
@@ -178,25 +193,32 @@ def _load_balancer(obj: RawObject, items: Items, *, ip_mode: bool) -> RawObject:
     for cluster, status in members(items):
         if status is not None:
             with reported_by(cluster):
-                found.extend(_loadbalancer.entries(status, _STATUS, ip_mode=ip_mode))
+                found.extend(
+                    _loadbalancer.entries(status, _STATUS, ip_mode=ip_mode, from_json=True)
+                )
     merged = _loadbalancer.merge(found)
     return with_status(obj, {"loadBalancer": {"ingress": merged} if merged else {}})
 
 
+_REFERENCE = ("kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath")
+"""The fields of an ObjectReference, Go's order."""
+
+
 def cron_job(obj: RawObject, items: Items) -> RawObject:
-    """CronJob: every cluster's active jobs, and the latest schedule and success times."""
+    """CronJob: every cluster's active jobs (each reduced to the fields of an ObjectReference,
+    as Karmada's Go type reads them), and the latest schedule and success times."""
     active: list[Any] = []
     times = {"lastScheduleTime": "", "lastSuccessfulTime": ""}
     for cluster, status in members(items):
         if status is None:
             continue
         with reported_by(cluster):
-            active.extend(
-                _fields.copy_tree(_fields.array(status.get("active"), ("status", "active")))
-            )
+            path = ("status", "active")
+            for i, job in enumerate(_fields.array(status.get("active"), path)):
+                active.append(_strings(_fields.mapping(job, (*path, i)), (*path, i), _REFERENCE))
             for key, current in times.items():
                 path = ("status", key)
-                times[key] = later(current, _fields.string(status.get(key), path), path)
+                times[key] = later(current, status.get(key), path)
     return with_status(obj, _fields.compact({"active": active, **times}))
 
 
@@ -233,12 +255,61 @@ def pod(obj: RawObject, items: Items) -> RawObject:
 
 
 def _container_states(status: dict[str, Any], key: str) -> Iterator[dict[str, Any]]:
+    """Each container's readiness and state, as Karmada writes the container status it makes
+    of them: Go's zero name, restart count and images included, times in UTC."""
     path = ("status", key)
     for i, container in enumerate(_fields.array(status.get(key), path)):
-        container = _fields.mapping(container, (*path, i))
-        ready = _fields.boolean(container.get("ready"), (*path, i, "ready"))
-        state = _fields.mapping(container.get("state"), (*path, i, "state"))
-        yield {"ready": ready, "state": _fields.copy_tree(state)}
+        at = (*path, i)
+        container = _fields.mapping(container, at)
+        yield {
+            "name": "",
+            "state": _container_state(container.get("state"), (*at, "state")),
+            "ready": _fields.boolean(container.get("ready"), (*at, "ready")),
+            "restartCount": 0,
+            "image": "",
+            "imageID": "",
+        }
+
+
+def _container_state(raw: Any, path: _fields.Path) -> dict[str, Any]:
+    """A container state reduced to the fields of its Go type."""
+    raw = _fields.mapping(raw, path)
+    out: dict[str, Any] = {}
+    waiting = _fields.optional_mapping(raw.get("waiting"), (*path, "waiting"))
+    if waiting is not None:
+        at = (*path, "waiting")
+        out["waiting"] = _strings(waiting, at, ("reason", "message"))
+    running = _fields.optional_mapping(raw.get("running"), (*path, "running"))
+    if running is not None:
+        at = (*path, "running")
+        out["running"] = _fields.compact(_time_fields(running, at, ("startedAt",)))
+    terminated = _fields.optional_mapping(raw.get("terminated"), (*path, "terminated"))
+    if terminated is not None:
+        at = (*path, "terminated")
+        exit_code = _fields.json_integer(terminated.get("exitCode"), (*at, "exitCode"))
+        signal = _fields.json_integer(terminated.get("signal"), (*at, "signal"))
+        out["terminated"] = {
+            "exitCode": exit_code,
+            **_fields.compact(
+                {
+                    "signal": signal,
+                    **_strings(terminated, at, ("reason", "message")),
+                    **_time_fields(terminated, at, ("startedAt", "finishedAt")),
+                    **_strings(terminated, at, ("containerID",)),
+                }
+            ),
+        }
+    return out
+
+
+def _strings(raw: dict[str, Any], path: _fields.Path, keys: Sequence[str]) -> dict[str, str]:
+    return _fields.compact({k: _fields.string(raw.get(k), (*path, k)) for k in keys})
+
+
+def _time_fields(
+    raw: dict[str, Any], path: _fields.Path, keys: Sequence[str]
+) -> dict[str, str | None]:
+    return {k: _times.written(raw.get(k), (*path, k)) for k in keys}
 
 
 def persistent_volume(obj: RawObject, items: Items) -> RawObject:
@@ -272,15 +343,15 @@ def pod_disruption_budget(obj: RawObject, items: Items) -> RawObject:
     """PodDisruptionBudget: summed counters; disrupted pods keyed `<cluster>/<pod>`."""
     keys = ("disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods")
     counters = dict.fromkeys(keys, 0)
-    disrupted: dict[str, str] = {}
+    disrupted: dict[str, str | None] = {}
     for cluster, status in members(items):
         if status is None:
             continue
         with reported_by(cluster):
             for key in keys:
-                counters[key] += _int(status, key)
+                counters[key] += _reported(status, key)
             path = ("status", "disruptedPods")
-            for name, when in (_fields.string_map(status.get("disruptedPods"), path) or {}).items():
+            for name, when in _times.written_map(status.get("disruptedPods"), path).items():
                 disrupted[f"{cluster}/{name}"] = when
     head = {"disruptedPods": dict(sorted(disrupted.items()))} if disrupted else {}
     return with_status(obj, {**head, **counters})
@@ -293,7 +364,7 @@ def horizontal_pod_autoscaler(obj: RawObject, items: Items) -> RawObject:
         if status is None:
             continue
         with reported_by(cluster):
-            current += _int(status, "currentReplicas")
-            desired += _int(status, "desiredReplicas")
+            current += _reported(status, "currentReplicas")
+            desired += _reported(status, "desiredReplicas")
     head = {"currentReplicas": current} if current else {}
-    return with_status(obj, {**head, "desiredReplicas": desired})
+    return with_status(obj, {**head, "desiredReplicas": desired}, zeros_absent=True)

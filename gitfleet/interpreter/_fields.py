@@ -57,6 +57,98 @@ def optional_mapping(value: Any, path: Path) -> dict[str, Any] | None:
     return None if value is None else mapping(value, path)
 
 
+def nested_mapping(doc: Mapping[str, Any], key: str, path: Path) -> dict[str, Any] | None:
+    """An object field read as `unstructured.NestedMap` reads it: None when absent, and an
+    error when present but not an object, null included."""
+    if key not in doc:
+        return None
+    value = doc[key]
+    if not isinstance(value, dict):
+        raise _wrong(path, "an object", value)
+    return value
+
+
+def nested_field(doc: Mapping[str, Any], keys: tuple[str, ...]) -> tuple[Any, bool]:
+    """The value at `keys` and whether it is there, found as `unstructured.NestedFieldNoCopy`
+    finds it: a null or absent step on the way means not there, a step that is neither null
+    nor an object is an error, and a null value at the end is there (and null)."""
+    value: Any = doc
+    for depth, key in enumerate(keys):
+        if value is None:
+            return None, False
+        if not isinstance(value, dict):
+            raise _wrong(keys[:depth], "an object", value)
+        if key not in value:
+            return None, False
+        value = value[key]
+    return value, True
+
+
+def nested_string_map(doc: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, str] | None:
+    """A map of strings found as `unstructured.NestedStringMap` finds it (None: not there); a
+    null map, or a value in it that is not a string, is an error."""
+    value, found = nested_field(doc, keys)
+    if not found:
+        return None
+    return string_map(asserted_mapping(value, keys), keys)
+
+
+def nested_string(doc: Mapping[str, Any], keys: tuple[str, ...]) -> str | None:
+    """A string found as `unstructured.NestedString` finds it (None: not there); a null or
+    anything but a string is an error."""
+    value, found = nested_field(doc, keys)
+    return asserted_string(value, keys) if found else None
+
+
+def nested_int64(doc: Mapping[str, Any], keys: tuple[str, ...]) -> int | None:
+    """An integer found as `unstructured.NestedInt64` finds it (None: not there); a null, a
+    float (even 2.0) or anything but an integer is an error."""
+    value, found = nested_field(doc, keys)
+    if not found:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _wrong(keys, "an integer", value)
+    return value
+
+
+def set_nested(doc: dict[str, Any], keys: tuple[str, ...], value: Any) -> None:
+    """Set the field at `keys`, creating absent objects on the way, as
+    `unstructured.SetNestedField` does: a step that is there but not an object, null
+    included, is an error."""
+    for depth, key in enumerate(keys[:-1]):
+        if key not in doc:
+            doc[key] = {}
+        elif not isinstance(doc[key], dict):
+            raise _wrong(keys[: depth + 1], "an object to set a field in", doc[key])
+        doc = doc[key]
+    doc[keys[-1]] = value
+
+
+def nested_array(doc: Mapping[str, Any], key: str, path: Path) -> list[Any]:
+    """An array field read as `unstructured.NestedSlice` reads it: empty when absent, and an
+    error when present but not an array, null included."""
+    if key not in doc:
+        return []
+    value = doc[key]
+    if not isinstance(value, list):
+        raise _wrong(path, "an array", value)
+    return value
+
+
+def asserted_mapping(value: Any, path: Path) -> dict[str, Any]:
+    """An object read by a Go type assertion: anything else, null included, is an error."""
+    if not isinstance(value, dict):
+        raise _wrong(path, "an object", value)
+    return value
+
+
+def asserted_string(value: Any, path: Path) -> str:
+    """A string read by a Go type assertion: anything else, null included, is an error."""
+    if not isinstance(value, str):
+        raise _wrong(path, "a string", value)
+    return value
+
+
 def array(value: Any, path: Path) -> list[Any]:
     """An array field; absent reads as empty."""
     if value is None:
@@ -81,6 +173,17 @@ def integer(value: Any, path: Path) -> int:
     """An integer field; absent reads as 0."""
     found = optional_integer(value, path)
     return 0 if found is None else found
+
+
+def json_integer(value: Any, path: Path) -> int:
+    """An integer field of JSON text read into a Go integer by `encoding/json` (a member's
+    reported status): absent reads as 0, and a number with a fraction, even `2.0`, is an
+    error (the unstructured conversion of an object, `integer`, takes `2.0`)."""
+    if value is None:
+        return 0
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise _wrong(path, "an integer", value)
 
 
 def string(value: Any, path: Path) -> str:

@@ -13,10 +13,11 @@ so a condition takes the latest `lastTransitionTime` of the member conditions it
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from typing import Any
 
-from gitfleet.interpreter import _aggregate, _fields, _reflect
+from gitfleet.interpreter import _aggregate, _fields, _reflect, _times
 from gitfleet.model.template import RawObject
 
 COMPLETE = "Complete"
@@ -53,7 +54,7 @@ def _summary(kind: str, reason: str, message: str, sources: Sequence[Conditions]
         found = _true(conditions, kind)
         if found is not None:
             path = ("status", "conditions")
-            when = _aggregate.later(when, found.get("lastTransitionTime", ""), path)
+            when = _aggregate.later(when, found.get("lastTransitionTime"), path)
     condition = {"type": kind, "status": "True", "lastProbeTime": when, "lastTransitionTime": when}
     return _fields.compact({**condition, "reason": reason, "message": message})
 
@@ -66,28 +67,25 @@ def aggregate(obj: RawObject, items: _aggregate.Items) -> RawObject:
     counts = dict.fromkeys(("active", "succeeded", "failed"), 0)
     failed: list[str] = []
     member_conditions: list[Conditions] = []
-    start = completion = ""
+    start: datetime.datetime | None = None
+    completion = ""
     started = completed = 0
     for cluster, status in _aggregate.members(items):
         if status is None:
             continue
         with _aggregate.reported_by(cluster):
             for key in counts:
-                counts[key] += _fields.integer(status.get(key), ("status", key))
+                counts[key] += _fields.json_integer(status.get(key), ("status", key))
             conditions = _conditions(status)
             if finished(conditions) == FAILED:
                 failed.append(cluster)
             member_conditions.append(conditions)
-            member_start = _fields.string(status.get("startTime"), ("status", "startTime"))
-            member_end = _fields.string(status.get("completionTime"), ("status", "completionTime"))
-            if member_start:
+            member_start = _times.parse(status.get("startTime"), ("status", "startTime"))
+            member_end = status.get("completionTime")
+            if member_start is not None:
                 started += 1
-                path = ("status", "startTime")
-                if not start or _aggregate.instant(member_start, path) < _aggregate.instant(
-                    start, path
-                ):
-                    start = member_start
-            if member_end:
+                start = member_start if start is None else min(start, member_start)
+            if member_end is not None:
                 completed += 1
                 completion = _aggregate.later(completion, member_end, ("status", "completionTime"))
     new_conditions: Conditions = []
@@ -103,9 +101,9 @@ def aggregate(obj: RawObject, items: _aggregate.Items) -> RawObject:
             new_conditions.append(
                 _summary(SUCCESS_CRITERIA_MET, "CompletionsReached", message, member_conditions)
             )
-    start_time = _fields.string(template_status.get("startTime"), ("status", "startTime"))
-    if not start_time and started == len(items) and started > 0:
-        start_time = start
+    start_time = _times.written(template_status.get("startTime"), ("status", "startTime"))
+    if start_time is None and start is not None and started == len(items):
+        start_time = _times.utc(start)
     new = {
         "conditions": new_conditions,
         "startTime": start_time,

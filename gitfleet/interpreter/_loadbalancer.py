@@ -10,7 +10,7 @@ protocol and error. Karmada: pkg/util/helper/service.go
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from gitfleet.interpreter import _fields
@@ -19,15 +19,19 @@ from gitfleet.interpreter._fields import Path
 Entry = dict[str, Any]
 
 
-def entries(status: dict[str, Any], path: Path, *, ip_mode: bool) -> list[Entry]:
+def entries(
+    status: dict[str, Any], path: Path, *, ip_mode: bool, from_json: bool = False
+) -> list[Entry]:
     """The `loadBalancer.ingress` entries of a status, reduced to the fields of their Go type
-    (`ip_mode`: the Service variant, which has `ipMode`)."""
+    (`ip_mode`: the Service variant, which has `ipMode`; `from_json`: a member's reported
+    status, which Karmada decodes from JSON text, where a port written `80.0` is an error)."""
     key = (*path, "loadBalancer", "ingress")
     raw = _fields.array(_fields.at(status, ("loadBalancer", "ingress"), path), key)
-    return [_entry(item, (*key, i), ip_mode) for i, item in enumerate(raw)]
+    integer = _fields.json_integer if from_json else _fields.integer
+    return [_entry(item, (*key, i), ip_mode, integer) for i, item in enumerate(raw)]
 
 
-def _entry(raw: Any, path: Path, ip_mode: bool) -> Entry:
+def _entry(raw: Any, path: Path, ip_mode: bool, integer: Callable[[Any, Path], int]) -> Entry:
     raw = _fields.mapping(raw, path)
     out: Entry = {
         "ip": _fields.string(raw.get("ip"), (*path, "ip")),
@@ -36,15 +40,17 @@ def _entry(raw: Any, path: Path, ip_mode: bool) -> Entry:
     if ip_mode and raw.get("ipMode") is not None:
         out["ipMode"] = _fields.string(raw["ipMode"], (*path, "ipMode"))
     key = (*path, "ports")
-    ports = [_port(p, (*key, i)) for i, p in enumerate(_fields.array(raw.get("ports"), key))]
+    ports = [
+        _port(p, (*key, i), integer) for i, p in enumerate(_fields.array(raw.get("ports"), key))
+    ]
     out["ports"] = ports
     return {k: v for k, v in out.items() if v not in ("", [])}
 
 
-def _port(raw: Any, path: Path) -> Entry:
+def _port(raw: Any, path: Path, integer: Callable[[Any, Path], int]) -> Entry:
     raw = _fields.mapping(raw, path)
     port: Entry = {
-        "port": _fields.integer(raw.get("port"), (*path, "port")),
+        "port": integer(raw.get("port"), (*path, "port")),
         "protocol": _fields.string(raw.get("protocol"), (*path, "protocol")),
     }
     if raw.get("error") is not None:

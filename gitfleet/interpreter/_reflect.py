@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from gitfleet.interpreter import _fields, _loadbalancer
+from gitfleet.interpreter import _fields, _loadbalancer, _times
 from gitfleet.model.template import RawObject
 
 GENERATION_ANNOTATION = "resourcetemplate.karmada.io/generation"
@@ -28,12 +28,13 @@ _GO_INT = re.compile(r"[+-]?[0-9]+")
 _INT64 = range(-(2**63), 2**63)
 
 Status = dict[str, Any] | None
-_CONDITION_FIELDS = ("type", "status", "lastProbeTime", "lastTransitionTime", "reason", "message")
+_CONDITION_FIELDS = ("type", "status", "reason", "message")
+_CONDITION_TIMES = ("lastProbeTime", "lastTransitionTime")
 
 
 def whole(obj: RawObject) -> Status:
     """Any kind without its own rule (and Ingress): the whole `.status`, if there is one."""
-    status = _fields.optional_mapping(obj.get("status"), _STATUS)
+    status = _fields.nested_mapping(obj, "status", _STATUS)
     return None if status is None else _fields.copy_tree(status)
 
 
@@ -52,7 +53,9 @@ def _counters(
 def _federated(obj: RawObject, counters: dict[str, Any]) -> dict[str, Any]:
     """Prefix a workload's counters with its member and template generations."""
     metadata = _fields.mapping(obj.get("metadata"), ("metadata",))
-    generation = _fields.integer(metadata.get("generation"), ("metadata", "generation"))
+    generation = metadata.get("generation")
+    if not isinstance(generation, int) or isinstance(generation, bool):
+        generation = 0  # Karmada's GetGeneration reads anything but an integer as 0
     annotations = (
         _fields.typed_string_map(metadata.get("annotations"), ("metadata", "annotations")) or {}
     )
@@ -71,7 +74,7 @@ def _federated(obj: RawObject, counters: dict[str, Any]) -> dict[str, Any]:
 
 
 def _workload(obj: RawObject, order: Sequence[str], always: Sequence[str] = ()) -> Status:
-    status = _fields.optional_mapping(obj.get("status"), _STATUS)
+    status = _fields.nested_mapping(obj, "status", _STATUS)
     if status is None:
         return None
     return _federated(obj, _counters(status, order, always))
@@ -127,7 +130,7 @@ def service(obj: RawObject) -> Status:
     spec = obj.get("spec")
     if not isinstance(spec, dict) or spec.get("type") != "LoadBalancer":
         return None
-    status = _fields.optional_mapping(obj.get("status"), _STATUS)
+    status = _fields.nested_mapping(obj, "status", _STATUS)
     if status is None:
         return None
     found = _loadbalancer.entries(status, _STATUS, ip_mode=True)
@@ -136,7 +139,7 @@ def service(obj: RawObject) -> Status:
 
 def job(obj: RawObject) -> Status:
     """Job: conditions, start and completion times, and pod counts."""
-    status = _fields.optional_mapping(obj.get("status"), _STATUS)
+    status = _fields.nested_mapping(obj, "status", _STATUS)
     if status is None:
         return None
     key = ("status", "conditions")
@@ -145,8 +148,8 @@ def job(obj: RawObject) -> Status:
     ]
     out = {
         "conditions": conditions,
-        "startTime": _fields.string(status.get("startTime"), ("status", "startTime")),
-        "completionTime": _fields.string(
+        "startTime": _times.written(status.get("startTime"), ("status", "startTime")),
+        "completionTime": _times.written(
             status.get("completionTime"), ("status", "completionTime")
         ),
     }
@@ -154,17 +157,24 @@ def job(obj: RawObject) -> Status:
 
 
 def condition(raw: Any, path: _fields.Path) -> dict[str, Any]:
-    """A Job condition reduced to the fields of its Go type, empty ones left out."""
+    """A Job condition reduced to the fields of its Go type, its times as Go writes them:
+    `type` and `status` always (Go writes them even when empty), the others when set."""
     raw = _fields.mapping(raw, path)
-    return _fields.compact({k: _fields.string(raw.get(k), (*path, k)) for k in _CONDITION_FIELDS})
+    head = {k: _fields.string(raw.get(k), (*path, k)) for k in _CONDITION_FIELDS[:2]}
+    rest: dict[str, str | None] = {
+        k: _times.written(raw.get(k), (*path, k)) for k in _CONDITION_TIMES
+    }
+    for key in _CONDITION_FIELDS[2:]:
+        rest[key] = _fields.string(raw.get(key), (*path, key))
+    return {**head, **_fields.compact(rest)}
 
 
 def pod_disruption_budget(obj: RawObject) -> Status:
     """PodDisruptionBudget: disrupted pods and the four counters."""
-    status = _fields.optional_mapping(obj.get("status"), _STATUS)
+    status = _fields.nested_mapping(obj, "status", _STATUS)
     if status is None:
         return None
-    disrupted = _fields.string_map(status.get("disruptedPods"), ("status", "disruptedPods"))
+    disrupted = _times.written_map(status.get("disruptedPods"), ("status", "disruptedPods"))
     head = {"disruptedPods": dict(disrupted)} if disrupted else {}
     always = ("disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods")
     return {**head, **_counters(status, always, always)}
@@ -172,7 +182,7 @@ def pod_disruption_budget(obj: RawObject) -> Status:
 
 def horizontal_pod_autoscaler(obj: RawObject) -> Status:
     """HorizontalPodAutoscaler: current and desired replicas."""
-    status = _fields.optional_mapping(obj.get("status"), _STATUS)
+    status = _fields.nested_mapping(obj, "status", _STATUS)
     if status is None:
         return None
     return _counters(status, ("currentReplicas", "desiredReplicas"), always=("desiredReplicas",))

@@ -78,13 +78,13 @@ def _effective_requests(container: Any, path: Path, key: str, i: int) -> Amounts
     """Requests, with limits standing in for resources that have no request."""
     try:
         resources = _fields.mapping(container, ()).get("resources")
-        if not resources:
+        if resources is None:
             return {}
         resources = _fields.mapping(resources, ("resources",))
         limits = resources.get("limits")
-        amounts = _amounts(limits, ("resources", "limits")) if limits else {}
+        amounts = {} if limits is None else _amounts(limits, ("resources", "limits"))
         requests = resources.get("requests")
-        if requests:
+        if requests is not None:
             amounts.update(_amounts(requests, ("resources", "requests")))
     except _fields.FieldError as e:
         raise e.under(*path, key, i) from None

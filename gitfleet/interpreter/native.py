@@ -1,10 +1,10 @@
 """The built-in interpreter for Kubernetes' own kinds: the last layer of the chain.
 
-One table per operation maps an exact (apiVersion, kind) to its rule; a kind missing from a
-table is not handled (`(False, ...)`), except status reflection, which handles every kind by
-reporting the whole `.status`. Component interpretation has no native rule. The rules live in
-one private module per operation. Karmada: pkg/resourceinterpreter/default/native/default.go
-and the files it registers.
+One table per operation maps an (apiVersion, kind) to its rule, the apiVersion read as Go
+reads it (`/v1` is `v1`); a kind missing from a table is not handled (`(False, ...)`), except
+status reflection, which handles every kind by reporting the whole `.status`. Component
+interpretation has no native rule. The rules live in one private module per operation.
+Karmada: pkg/resourceinterpreter/default/native/default.go and the files it registers.
 
 A field of the wrong type raises `errors.InterpretError` naming the object and the field, as
 Karmada's conversion to the Go type fails.
@@ -136,12 +136,35 @@ def gvk(obj: RawObject) -> GVK:
     return obj.get("apiVersion", ""), obj.get("kind", "")
 
 
+def _rule_key(api_version: str, kind: str) -> GVK:
+    """The table key of an apiVersion and kind, the apiVersion read as Go's
+    `schema.ParseGroupVersion` reads it: `/v1` is the core group's `v1`."""
+    if isinstance(api_version, str) and api_version.count("/") == 1:
+        group, version = api_version.split("/")
+        if not group:
+            return version, kind
+    return api_version, kind
+
+
+def _key(obj: RawObject) -> GVK:
+    return _rule_key(*gvk(obj))
+
+
 def _run(obj: RawObject, rule: Callable[..., T], *args: Any) -> T:
     """Run a rule; a field error becomes an `InterpretError` naming the object."""
     try:
         return rule(*args)
     except _fields.FieldError as e:
         raise errors.InterpretError(f"{describe(obj)}: {e}", e.path) from None
+
+
+def _typed(*objects: RawObject) -> None:
+    """Refuse an object whose metadata, spec or status is not an object (null is an empty
+    one), for the rules Karmada runs on the object converted to its Go type, which fails on
+    it whatever the rule reads."""
+    for obj in objects:
+        for key in ("metadata", "spec", "status"):
+            _run(obj, _fields.mapping, obj.get(key), (key,))
 
 
 def describe(obj: RawObject) -> str:
@@ -165,53 +188,59 @@ class NativeLayer:
         if operation is Operation.INTERPRET_STATUS:
             return True
         table = _TABLES.get(operation)
-        return table is not None and (api_version, kind) in table
+        return table is not None and _rule_key(api_version, kind) in table
 
     def get_replicas(self, obj: RawObject) -> tuple[bool, Replicas]:
-        rule = _REPLICAS.get(gvk(obj))
+        rule = _REPLICAS.get(_key(obj))
         if rule is None:
             return False, (0, None)
+        _typed(obj)
         return True, _run(obj, rule, obj)
 
     def get_components(self, obj: RawObject) -> tuple[bool, list[work.Component]]:
         return False, []
 
     def revise_replica(self, obj: RawObject, replicas: int) -> tuple[bool, RawObject]:
-        field = _REVISED_FIELD.get(gvk(obj))
+        field = _REVISED_FIELD.get(_key(obj))
         if field is None:
             return False, obj
         return True, _run(obj, _replicas.revise, obj, replicas, field)
 
     def retain(self, desired: RawObject, observed: RawObject) -> tuple[bool, RawObject]:
-        rule = _RETAIN.get(gvk(desired))
+        rule = _RETAIN.get(_key(desired))
         if rule is None:
             return False, desired
+        if rule is _retain.pod_fields:  # the one retain rule Karmada runs on Go types
+            _typed(desired, observed)
         retained = _fields.copy_tree(desired)
         _run(desired, rule, retained, observed)
         return True, retained
 
     def reflect_status(self, observed: RawObject) -> tuple[bool, Any]:
-        rule = _REFLECT.get(gvk(observed), _reflect.whole)
+        rule = _REFLECT.get(_key(observed), _reflect.whole)
         return True, _run(observed, rule, observed)
 
     def aggregate_status(
         self, obj: RawObject, items: Sequence[work.AggregatedStatusItem]
     ) -> tuple[bool, RawObject]:
-        rule = _AGGREGATE.get(gvk(obj))
+        rule = _AGGREGATE.get(_key(obj))
         if rule is None:
             return False, obj
+        _typed(obj)
         return True, _run(obj, rule, obj, items)
 
     def interpret_health(self, observed: RawObject) -> tuple[bool, bool]:
-        rule = _HEALTH.get(gvk(observed))
+        rule = _HEALTH.get(_key(observed))
         if rule is None:
             return False, False
+        _typed(observed)
         return True, _run(observed, rule, observed)
 
     def get_dependencies(
         self, obj: RawObject
     ) -> tuple[bool, list[config.DependentObjectReference]]:
-        rule = _DEPENDENCIES.get(gvk(obj))
+        rule = _DEPENDENCIES.get(_key(obj))
         if rule is None:
             return False, []
+        _typed(obj)
         return True, _run(obj, rule, obj)

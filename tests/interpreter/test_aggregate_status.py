@@ -47,6 +47,19 @@ def reported(generation: int, template_generation: int, observed: int, **counter
 LB = {"type": "LoadBalancer"}
 
 
+def container(ready: bool, state: Doc) -> Doc:
+    """A container status as Karmada writes the one it makes of a member's: readiness and
+    state, and Go's zero values for the fields it leaves unset."""
+    return {
+        "name": "",
+        "state": state,
+        "ready": ready,
+        "restartCount": 0,
+        "image": "",
+        "imageID": "",
+    }
+
+
 @pytest.mark.parametrize(
     ("template", "items", "status"),
     [
@@ -286,11 +299,9 @@ LB = {"type": "LoadBalancer"}
             ],
             {
                 "phase": "Running",
-                "initContainerStatuses": [
-                    {"ready": False, "state": {"terminated": {"exitCode": 0}}}
-                ],
+                "initContainerStatuses": [container(False, {"terminated": {"exitCode": 0}})],
                 "containerStatuses": [
-                    {"ready": True, "state": {"running": {"startedAt": "2026-01-01T00:00:00Z"}}}
+                    container(True, {"running": {"startedAt": "2026-01-01T00:00:00Z"}})
                 ],
             },
             id="pod running wins over succeeded",
@@ -381,6 +392,54 @@ def test_aggregated_status(
     assert _aggregate(chain, template, items)["status"] == status
 
 
+def test_times_written_as_go_writes_them(chain: interpreter.Interpreter) -> None:
+    # Karmada compares the members' times as instants and writes the latest in UTC, to the second
+    items = [
+        item("a", {"lastScheduleTime": "2026-02-01T11:30:00.9+01:00"}),
+        item("b", {"lastScheduleTime": "2026-02-01T10:20:00Z", "lastSuccessfulTime": None}),
+        item("c", {"lastSuccessfulTime": "2026-02-01T04:00:00-05:00"}),
+    ]
+    assert _aggregate(chain, obj("CronJob"), items)["status"] == {
+        "lastScheduleTime": "2026-02-01T10:30:00Z",
+        "lastSuccessfulTime": "2026-02-01T09:00:00Z",
+    }
+
+
+def test_active_jobs_read_as_object_references(chain: interpreter.Interpreter) -> None:
+    # Karmada decodes the member's CronJob status into its Go type: unknown fields dropped,
+    # a null entry an empty reference, a field of the wrong type an error
+    active = [{"name": "job-1", "uid": "u", "extra": 1}, None]
+    status = _aggregate(chain, obj("CronJob"), [item("a", {"active": active})])["status"]
+    assert status["active"] == [{"name": "job-1", "uid": "u"}, {}]
+    with pytest.raises(errors.InterpretError, match=r"active\[0\]\.kind: expected a string"):
+        chain.aggregate_status(obj("CronJob"), [item("a", {"active": [{"kind": 3}]})])
+
+
+def test_disrupted_pods_times_written_as_go_writes_them(chain: interpreter.Interpreter) -> None:
+    items = [
+        item("a", {"disruptedPods": {"app-x": "2026-01-01T02:00:00.5+02:00", "app-y": None}}),
+        item("b", {"disruptedPods": {"app-x": "2026-01-01T00:00:00Z"}}),
+    ]
+    status = _aggregate(chain, obj("PodDisruptionBudget"), items)["status"]
+    assert status["disruptedPods"] == {
+        "a/app-x": "2026-01-01T00:00:00Z",
+        "a/app-y": None,
+        "b/app-x": "2026-01-01T00:00:00Z",
+    }
+
+
+def test_container_states_as_go_writes_them(chain: interpreter.Interpreter) -> None:
+    # read into the Go type and written back: unknown fields dropped, times in UTC, exitCode kept
+    state = {
+        "terminated": {"reason": "Error", "startedAt": "2026-01-01T01:00:00+01:00", "x": 1},
+        "running": None,
+    }
+    items = [item("a", {"phase": "Failed", "containerStatuses": [{"name": "m", "state": state}]})]
+    status = _aggregate(chain, obj("Pod"), items)["status"]
+    terminated = {"exitCode": 0, "reason": "Error", "startedAt": "2026-01-01T00:00:00Z"}
+    assert status["containerStatuses"] == [container(False, {"terminated": terminated})]
+
+
 def test_up_to_date_status_is_left_alone(chain: interpreter.Interpreter) -> None:
     status = {"availableReplicas": 2, "replicas": 2, "observedGeneration": 3, "extra": "kept"}
     template = deployment(status=status)
@@ -400,6 +459,11 @@ def test_up_to_date_status_is_left_alone(chain: interpreter.Interpreter) -> None
             id="non load balancer service",
         ),
         pytest.param(obj("Pod", status={"phase": "Unknown"}), [], id="pod without items"),
+        pytest.param(
+            obj("HorizontalPodAutoscaler"),
+            [item("a", {"currentReplicas": 0}), item("b")],
+            id="autoscaler without a status, none reported",
+        ),
         pytest.param(obj("PersistentVolume", namespace=""), [], id="volume without items"),
         pytest.param(
             obj("ConfigMap", data={"a": "b"}), [item("a", {"x": 1})], id="kind without a rule"
@@ -554,12 +618,29 @@ def test_finished_job_is_never_updated(chain: interpreter.Interpreter) -> None:
             id="counter not a number",
         ),
         pytest.param(
+            deployment(),
+            [item("east", {"replicas": 2.0})],
+            r"cluster 'east': status\.replicas: expected an integer, got",
+            id="counter written with a fraction",
+        ),
+        pytest.param(
+            obj("Service", spec=LB),
+            [
+                item(
+                    "east",
+                    {"loadBalancer": {"ingress": [{"ip": "192.0.2.1", "ports": [{"port": 80.0}]}]}},
+                )
+            ],
+            r"ingress\[0\]\.ports\[0\]\.port: expected an integer",
+            id="port written with a fraction",
+        ),
+        pytest.param(
             obj("CronJob"),
             [
                 item("a", {"lastScheduleTime": "yesterday"}),
                 item("b", {"lastScheduleTime": "2026-01-01T00:00:00Z"}),
             ],
-            r"cluster 'b'.*not an RFC 3339 time",
+            r"cluster 'a'.*not an RFC 3339 time",
             id="bad time",
         ),
     ],
@@ -579,6 +660,12 @@ def test_template_status_must_be_an_object(chain: interpreter.Interpreter) -> No
     with pytest.raises(errors.InterpretError) as raised:
         chain.aggregate_status(deployment(status="broken"), [])
     assert raised.value.keys == ("status",)
+
+
+def test_service_type_must_be_a_string(chain: interpreter.Interpreter) -> None:
+    # Karmada converts the Service to its Go type before looking at the type
+    with pytest.raises(errors.InterpretError, match=r"spec\.type: expected a string"):
+        chain.aggregate_status(obj("Service", spec={"type": 3}), [item("a", {})])
 
 
 def test_result_shares_nothing_with_the_members(chain: interpreter.Interpreter) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from interpreter.kube_docs import Doc, item, obj, workload
 
-from gitfleet import interpreter
+from gitfleet import errors, interpreter
 from gitfleet.model import config
 
 Op = interpreter.Operation
@@ -76,6 +76,9 @@ def test_defaults_for_kinds_nobody_interprets(chain: interpreter.Interpreter) ->
             id="service import deps",
         ),
         pytest.param("apps/v1beta1", "Deployment", Op.INTERPRET_REPLICA, False, id="other version"),
+        pytest.param("/v1", "Pod", Op.INTERPRET_HEALTH, True, id="core group spelled /v1"),
+        pytest.param("core/v1", "Pod", Op.INTERPRET_HEALTH, False, id="core is no group name"),
+        pytest.param("/apps/v1", "Deployment", Op.RETAIN, False, id="unreadable apiVersion"),
         pytest.param("example.io/v1", "Widget", Op.INTERPRET_STATUS, True, id="status always"),
         pytest.param(
             "apps/v1", "Deployment", Op.INTERPRET_COMPONENT, False, id="components never native"
@@ -90,6 +93,34 @@ def test_native_hooks(
     enabled: bool,
 ) -> None:
     assert chain.hook_enabled(api_version, kind, operation) is enabled
+
+
+def test_native_rules_read_apiversion_as_go_does(chain: interpreter.Interpreter) -> None:
+    # Karmada finds its rule by the GroupVersionKind it parses: "/v1" is the core group's v1
+    pod = {"apiVersion": "/v1", "kind": "Pod", "status": {"phase": "Succeeded"}}
+    assert chain.interpret_health(pod) is True
+    assert chain.get_replicas(pod) == (1, None)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        pytest.param(lambda c, d: c.get_replicas(d), id="replicas"),
+        pytest.param(lambda c, d: c.aggregate_status(d, [item("a", {})]), id="aggregate"),
+        pytest.param(lambda c, d: c.interpret_health(d), id="health"),
+        pytest.param(lambda c, d: c.get_dependencies(d), id="dependencies"),
+        pytest.param(lambda c, d: c.retain({**d, "kind": "Pod", "apiVersion": "v1"}, d), id="pod"),
+    ],
+)
+@pytest.mark.parametrize("key", ["metadata", "spec", "status"])
+def test_part_not_an_object_fails_rules_karmada_runs_on_go_types(
+    chain: interpreter.Interpreter, call: Any, key: str
+) -> None:
+    # Karmada converts the object to its Go type first, which fails whatever the rule reads
+    doc = workload("Deployment", replicas=1)
+    doc[key] = "web"
+    with pytest.raises(errors.InterpretError, match=rf"{key}: expected an object"):
+        call(chain, doc)
 
 
 HEALTH_FALSE = "function InterpretHealth(observedObj) return false end"

@@ -3,7 +3,8 @@
 Aspects: workloads must have observed their latest generation and rolled it out (updated and
 available counts; replicas unset skips the updated check); DaemonSet scheduling; Service and
 Ingress addresses; claims bound; Pod phase and readiness; disruption budgets; kinds without a
-rule count as healthy; an object whose metadata is not an object is an error naming it."""
+rule count as healthy; an object whose metadata is not an object is an error naming it; every
+field a rule reads is checked (condition times included) before it decides."""
 
 from __future__ import annotations
 
@@ -174,4 +175,64 @@ def test_metadata_not_an_object_is_an_interpret_error(chain: interpreter.Interpr
     doc = live("Deployment", ROLLED_OUT)
     doc["metadata"] = 3
     with pytest.raises(errors.InterpretError, match=r"^Deployment \(unnamed\): metadata: expected"):
+        chain.interpret_health(doc)
+
+
+@pytest.mark.parametrize(
+    ("doc", "match"),
+    [
+        pytest.param(
+            live("StatefulSet", {**ROLLED_OUT, "observedGeneration": 4, "availableReplicas": "3"}),
+            r"status\.availableReplicas: expected an integer",
+            id="stale workload with a malformed counter",
+        ),
+        pytest.param(
+            live("DaemonSet", {"observedGeneration": 1, "desiredNumberScheduled": {"a": 1}}),
+            r"status\.desiredNumberScheduled: expected an integer",
+            id="stale daemon set with a malformed counter",
+        ),
+        pytest.param(
+            obj(
+                "Service",
+                spec={"type": "LoadBalancer"},
+                status={"loadBalancer": {"ingress": [{"ip": "192.0.2.1"}, {"hostname": 3}]}},
+            ),
+            r"ingress\[1\]\.hostname: expected a string",
+            id="malformed address after a good one",
+        ),
+        pytest.param(
+            obj("Service", spec={"type": "ClusterIP"}, status={"loadBalancer": {"ingress": ""}}),
+            r"status\.loadBalancer\.ingress: expected an array",
+            id="malformed addresses of a service of another type",
+        ),
+        pytest.param(
+            obj("Pod", status={"phase": "Pending", "conditions": [{"type": "Ready", "status": 1}]}),
+            r"conditions\[0\]\.status: expected a string",
+            id="pending pod with a malformed condition",
+        ),
+        pytest.param(
+            obj(
+                "Pod",
+                status={
+                    "phase": "Succeeded",
+                    "conditions": [
+                        {
+                            "type": "Ready",
+                            "status": "True",
+                            "lastTransitionTime": "2026-01-01T00:00:00z",
+                        }
+                    ],
+                },
+            ),
+            r"lastTransitionTime: not an RFC 3339 time",
+            id="condition time Go cannot read",
+        ),
+    ],
+)
+def test_every_field_read_is_checked(
+    chain: interpreter.Interpreter, doc: dict[str, Any], match: str
+) -> None:
+    # Karmada converts the object to its Go type before deciding: a malformed field it reads
+    # is an error even when another field already settles the answer
+    with pytest.raises(errors.InterpretError, match=match):
         chain.interpret_health(doc)

@@ -3,8 +3,9 @@
 Aspects: workload counters with the member generation and the template generation taken from
 the manifest annotation; which counters appear even when zero; StatefulSet without
 observedGeneration; an empty Deployment status is nothing to report; Services only when of type
-LoadBalancer (a malformed spec reports nothing); Job fields; PDB and HPA fields; whole status for
-Ingress and kinds without a rule; no status at all; a malformed annotation or status."""
+LoadBalancer (a malformed spec reports nothing); Job fields, their times as Go writes them (UTC,
+to the second; a time Go cannot read refused); PDB and HPA fields; whole status for Ingress and
+kinds without a rule; no status at all; a malformed annotation or status, a null one included."""
 
 from __future__ import annotations
 
@@ -233,6 +234,16 @@ def test_field_order_follows_go(chain: interpreter.Interpreter) -> None:
     ]
 
 
+@pytest.mark.parametrize("generation", ["x", 2.0, None, [1]])
+def test_generation_not_an_integer_reads_as_zero(
+    chain: interpreter.Interpreter, generation: Any
+) -> None:
+    # Karmada reads it with GetGeneration, which gives 0 for anything but an int64
+    doc = member("Deployment", {"replicas": 1})
+    doc["metadata"]["generation"] = generation
+    assert chain.reflect_status(doc) == {"resourceTemplateGeneration": 2, "replicas": 1}
+
+
 def test_null_annotation_reads_as_empty(chain: interpreter.Interpreter) -> None:
     # Karmada reads annotations with GetAnnotations, which turns a null value into ""
     doc = member("ReplicaSet", {"replicas": 1})
@@ -242,6 +253,66 @@ def test_null_annotation_reads_as_empty(chain: interpreter.Interpreter) -> None:
         "resourceTemplateGeneration": 2,
         "replicas": 1,
     }
+
+
+def test_job_times_written_as_go_writes_them(chain: interpreter.Interpreter) -> None:
+    # Karmada reads the member's Job status into its Go type and writes it back: times in UTC
+    # to the second, the fraction dropped
+    status = {
+        "startTime": "2026-03-01T12:00:00.75+02:00",
+        "completionTime": "2026-03-01T10:05:00,5Z",
+        "conditions": [
+            {
+                "type": "Complete",
+                "status": "True",
+                "lastTransitionTime": "2026-03-01T05:05:00-05:00",
+            }
+        ],
+    }
+    assert chain.reflect_status(obj("Job", status=status)) == {
+        "conditions": [
+            {"type": "Complete", "status": "True", "lastTransitionTime": "2026-03-01T10:05:00Z"}
+        ],
+        "startTime": "2026-03-01T10:00:00Z",
+        "completionTime": "2026-03-01T10:05:00Z",
+    }
+
+
+@pytest.mark.parametrize(
+    ("when", "utc"),
+    [
+        pytest.param("2026-03-01T10:00:00+24:00", "2026-02-28T10:00:00Z", id="offset of a day"),
+        pytest.param("2026-03-01T10:00:00+05:60", "2026-03-01T04:00:00Z", id="sixty minutes"),
+        pytest.param("2026-03-01T10:00:00-00:00", "2026-03-01T10:00:00Z", id="minus zero"),
+    ],
+)
+def test_time_zone_offsets_go_accepts(chain: interpreter.Interpreter, when: str, utc: str) -> None:
+    assert chain.reflect_status(obj("Job", status={"startTime": when})) == {"startTime": utc}
+
+
+@pytest.mark.parametrize(
+    "when",
+    [
+        "2026-03-01T10:00:00+25:00",
+        "2026-03-01T10:00:00z",
+        "2026-03-01 10:00:00Z",
+        "2026-03-01",
+        "",
+        "2026-02-30T10:00:00Z",
+    ],
+)
+def test_job_time_go_cannot_read_is_an_error(chain: interpreter.Interpreter, when: str) -> None:
+    with pytest.raises(errors.InterpretError, match=r"status\.startTime: not"):
+        chain.reflect_status(obj("Job", status={"startTime": when}))
+
+
+@pytest.mark.parametrize("kind", ["Ingress", "Widget", "Job", "HorizontalPodAutoscaler"])
+def test_null_status_is_an_error(chain: interpreter.Interpreter, kind: str) -> None:
+    # Karmada reads it with NestedMap, which refuses a null (an absent status is no status)
+    doc = obj(kind)
+    doc["status"] = None
+    with pytest.raises(errors.InterpretError, match=r"status: expected an object, got null"):
+        chain.reflect_status(doc)
 
 
 def test_reflected_status_is_a_copy(chain: interpreter.Interpreter) -> None:

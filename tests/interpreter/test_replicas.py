@@ -241,6 +241,21 @@ def test_pod_requirements_come_from_its_own_spec(chain: interpreter.Interpreter)
             ("spec", "overhead"),
             id="overhead not an object",
         ),
+        pytest.param(
+            obj("Pod", spec=pod_spec({"name": "a", "resources": []})),
+            ("spec", "containers", 0, "resources"),
+            id="empty list for resources",
+        ),
+        pytest.param(
+            obj("Pod", spec=pod_spec({"name": "a", "resources": {"limits": 0}})),
+            ("spec", "containers", 0, "resources", "limits"),
+            id="zero for limits",
+        ),
+        pytest.param(
+            obj("Pod", spec=pod_spec({"name": "a", "resources": {"requests": ""}})),
+            ("spec", "containers", 0, "resources", "requests"),
+            id="empty string for requests",
+        ),
     ],
 )
 def test_errors_name_the_field(

@@ -3,7 +3,8 @@
 Aspects: Deployment replicas only under the retain-replicas label (and an error when the member
 has none); Pod scheduling and volume fields; Service allocated IP and health-check port;
 ServiceAccount secret lists merged; PVC volume and PV claim; Job generated labels; token
-Secrets' data; kinds without a rule; inputs never modified."""
+Secrets' data; kinds without a rule; inputs never modified; fields read and written as Karmada's
+unstructured helpers do (null values and lists refused, a null object on the way is absence)."""
 
 from __future__ import annotations
 
@@ -184,3 +185,96 @@ def test_retained_values_are_copies(chain: interpreter.Interpreter) -> None:
     retained = chain.retain(obj("PersistentVolume", namespace="", spec={}), observed)
     retained["spec"]["claimRef"]["name"] = "other"
     assert observed["spec"]["claimRef"]["name"] == "data"
+
+
+def _account(**lists: Any) -> Doc:
+    return {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "sa"}, **lists}
+
+
+@pytest.mark.parametrize(
+    ("desired", "observed", "match"),
+    [
+        pytest.param(
+            _account(secrets=None), _account(), r"secrets: expected an array, got null", id="null"
+        ),
+        pytest.param(
+            _account(secrets=[{"name": "a"}, None]),
+            _account(),
+            r"secrets\[1\]: expected an object, got null",
+            id="null entry",
+        ),
+        pytest.param(
+            _account(),
+            _account(imagePullSecrets=[{}]),
+            r"imagePullSecrets\[0\]\.name: expected a string, got null",
+            id="entry without a name",
+        ),
+    ],
+)
+def test_service_account_lists_read_as_karmada_reads_them(
+    chain: interpreter.Interpreter, desired: Doc, observed: Doc, match: str
+) -> None:
+    # Karmada reads each list with NestedSlice and each entry's name by a type assertion
+    with pytest.raises(errors.InterpretError, match=match):
+        chain.retain(desired, observed)
+
+
+@pytest.mark.parametrize(
+    ("desired", "observed", "match"),
+    [
+        pytest.param(
+            workload("Job"),
+            {"spec": {"template": {"metadata": {"labels": None}}}},
+            r"spec\.template\.metadata\.labels: expected an object, got null",
+            id="null job labels",
+        ),
+        pytest.param(
+            obj("PersistentVolumeClaim", spec={}),
+            {"spec": {"volumeName": None}},
+            r"spec\.volumeName: expected a string, got null",
+            id="null volume name",
+        ),
+        pytest.param(
+            obj("Service", spec={}),
+            {"spec": {"healthCheckNodePort": 30001.0}},
+            r"spec\.healthCheckNodePort: expected an integer, got",
+            id="port written as a float",
+        ),
+        pytest.param(
+            obj("Service", spec=None),
+            {"spec": {"clusterIP": "10.0.0.1"}},
+            r"spec: expected an object to set a field in, got null",
+            id="null desired spec",
+        ),
+    ],
+)
+def test_member_fields_read_as_karmada_reads_them(
+    chain: interpreter.Interpreter, desired: Doc, observed: Doc, match: str
+) -> None:
+    # NestedString, NestedInt64 and NestedStringMap refuse a null value; SetNestedField will
+    # not write below a null
+    with pytest.raises(errors.InterpretError, match=match):
+        chain.retain(desired, {**desired, **observed})
+
+
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        pytest.param({"volumes": [1]}, r"spec\.volumes\[0\]: expected an object", id="volume"),
+        pytest.param(
+            {"containers": [{"name": "app", "volumeMounts": ["/data"]}]},
+            r"spec\.containers\[0\]\.volumeMounts\[0\]: expected an object",
+            id="volume mount",
+        ),
+    ],
+)
+def test_pod_volumes_must_be_objects(chain: interpreter.Interpreter, spec: Doc, match: str) -> None:
+    desired = obj("Pod", spec=pod_spec(container("app")))
+    with pytest.raises(errors.InterpretError, match=match):
+        chain.retain(desired, {**desired, "spec": spec})
+
+
+def test_null_member_spec_retains_nothing(chain: interpreter.Interpreter) -> None:
+    # a null object on the way to a field is no field, for Karmada's accessors
+    desired = obj("PersistentVolumeClaim", spec={"volumeName": "mine"})
+    assert chain.retain(desired, {**desired, "spec": None}) == desired

@@ -1,0 +1,113 @@
+"""gitfleet's native interpreter answers, on 2,100 random scenarios, what Karmada's own default
+native interpreter answers (interpreter_oracle_scenarios: the scenarios, and how the answers
+were made with Karmada's code).
+
+Aspects covered, per scenario:
+- the same rules: a kind and operation Karmada has no native rule for is not handled here
+  either (apiVersions spelled otherwise included);
+- the same outcome: the answer, or a refusal where Karmada fails (a field of the wrong type
+  that the rule reads, an unreadable quantity, time or member status);
+- the same answer, compared by a digest of it: replicas and replica requirements, the revised,
+  retained or aggregated object, the reflected status, the health, the dependencies;
+- enough of every operation, and of both outcomes, among the answers for agreement to mean
+  something.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+if str(Path(__file__).parent) not in sys.path:
+    sys.path.append(str(Path(__file__).parent))  # last: `conftest` must name tests/conftest.py
+
+from interpreter_oracle_scenarios import ANSWERS, OPERATIONS, SEEDS, reduce, scenario
+
+from gitfleet import errors, interpreter
+from gitfleet.interpreter import native
+from gitfleet.interpreter._layer import Operation
+from gitfleet.model import meta, work
+
+_OPERATIONS = {
+    "GetReplicas": Operation.INTERPRET_REPLICA,
+    "ReviseReplica": Operation.REVISE_REPLICA,
+    "Retain": Operation.RETAIN,
+    "AggregateStatus": Operation.AGGREGATE_STATUS,
+    "ReflectStatus": Operation.INTERPRET_STATUS,
+    "InterpretHealth": Operation.INTERPRET_HEALTH,
+    "GetDependencies": Operation.INTERPRET_DEPENDENCY,
+}
+
+
+def _answers() -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = json.loads(ANSWERS.read_text())["answers"]
+    return found
+
+
+def _items(given: list[dict[str, Any]] | None) -> list[work.AggregatedStatusItem]:
+    return [
+        work.AggregatedStatusItem(cluster_name=i.get("clusterName", ""), status=i.get("status"))
+        for i in given or []
+    ]
+
+
+def gitfleet_answer(case: dict[str, Any]) -> dict[str, Any]:
+    """What gitfleet's native layer answers to `case`, in the harness's shape."""
+    layer = native.NativeLayer()
+    obj = case["object"]
+    operation = case["operation"]
+    api_version, kind = native.gvk(obj)
+    if not layer.hook_enabled(api_version, kind, _OPERATIONS[operation]):
+        return {"enabled": False}
+    try:
+        if operation == "GetReplicas":
+            _, (replicas, requirements) = layer.get_replicas(obj)
+            return {"replicas": replicas, "requirements": meta.to_doc(requirements)}
+        if operation == "ReviseReplica":
+            return {"object": layer.revise_replica(obj, case["desiredReplica"])[1]}
+        if operation == "Retain":
+            return {"object": layer.retain(obj, case["observed"])[1]}
+        if operation == "AggregateStatus":
+            return {"object": layer.aggregate_status(obj, _items(case["items"]))[1]}
+        if operation == "ReflectStatus":
+            return {"status": layer.reflect_status(obj)[1]}
+        if operation == "InterpretHealth":
+            return {"healthy": layer.interpret_health(obj)[1]}
+        dependencies = interpreter.Interpreter().get_dependencies(obj)  # verifies them
+        return {"dependencies": [meta.to_doc(d) for d in dependencies]}
+    except errors.InterpretError:
+        return {"error": True}
+
+
+def test_interpreted_as_karmada_interprets() -> None:
+    answers = _answers()
+    assert len(answers) == SEEDS
+    differences = []
+    for seed, karmada in enumerate(answers):
+        case = scenario(seed)
+        ours = reduce(case, gitfleet_answer(case))
+        if ours != karmada:
+            shown = json.dumps(case)[:400]
+            differences.append(f"seed {seed}: Karmada {karmada}, gitfleet {ours} ({shown})")
+    assert not differences, f"{len(differences)} differ:\n" + "\n".join(differences[:10])
+
+
+def test_the_answers_cover_every_operation() -> None:
+    outcomes: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    for seed, karmada in enumerate(_answers()):
+        outcome = next(iter(karmada))
+        if outcome == "healthy":
+            outcome = "healthy" if karmada["healthy"] else "unhealthy"
+        outcomes[OPERATIONS[seed % len(OPERATIONS)]][outcome] += 1
+    for operation in OPERATIONS:
+        found = outcomes[operation]
+        answered = found["digest"] + found["healthy"] + found["unhealthy"]
+        assert answered > 150, (operation, found)
+        assert found["error"] > 20, (operation, found)
+        if operation != "ReflectStatus":  # it reports any kind's whole status
+            assert found["enabled"] > 10, (operation, found)
+    assert outcomes["InterpretHealth"]["healthy"] > 50
+    assert outcomes["InterpretHealth"]["unhealthy"] > 50
