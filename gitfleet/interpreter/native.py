@@ -133,13 +133,19 @@ _TABLES: Mapping[Operation, Mapping[GVK, Any]] = {
 
 
 def gvk(obj: RawObject) -> GVK:
-    return obj.get("apiVersion", ""), obj.get("kind", "")
+    """The object's apiVersion and kind; one that is not a string reads as empty, as
+    unstructured's getters read it (an object given to `interpret` is not validated)."""
+    api_version, kind = obj.get("apiVersion"), obj.get("kind")
+    return (
+        api_version if isinstance(api_version, str) else "",
+        kind if isinstance(kind, str) else "",
+    )
 
 
 def _rule_key(api_version: str, kind: str) -> GVK:
     """The table key of an apiVersion and kind, the apiVersion read as Go's
     `schema.ParseGroupVersion` reads it: `/v1` is the core group's `v1`."""
-    if isinstance(api_version, str) and api_version.count("/") == 1:
+    if api_version.count("/") == 1:
         group, version = api_version.split("/")
         if not group:
             return version, kind

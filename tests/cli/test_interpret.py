@@ -8,7 +8,7 @@ Aspects covered:
 - a failing script exits 1 with `file:line:col` of its `luaScript` and the Lua line;
 - usage errors exit 2: neither or both of --check/--operation, unknown operation, missing or
   conflicting objects, InterpretHealth or InterpretStatus without the observed object; a kind
-  no customization targets is exit 1 (an input problem);
+  no customization targets, or one that is not a string, is exit 1 (an input problem);
 - `--status-file` as karmadactl reads it (a YAML stream of items) or as one list;
   items without clusterName; an empty or null file is nil items, `[]` an empty list; an item
   that is not an object is a located error.
@@ -308,6 +308,21 @@ def test_kind_without_customization(cli: Invoke, files: dict[str, str], tmp_path
     )  # fmt: skip
     assert result.exit_code == 1
     assert "no customization targets apps.example.io/v1 Lake" in result.stderr
+
+
+@pytest.mark.parametrize("kind_line", ["kind: [Pool]", "kind: {name: Pool}"])
+def test_an_object_whose_kind_is_no_string(
+    cli: Invoke, files: dict[str, str], tmp_path: Path, kind_line: str
+) -> None:
+    """An object file is not validated: a kind that is not a string names no kind."""
+    other = tmp_path / "other.yaml"
+    other.write_text(textwrap.dedent(POOL).replace("kind: Pool", kind_line))
+    result = cli(
+        "interpret", "-f", files["ric.yaml"], "--operation", "Retain",
+        "--desired-file", str(other), "--observed-file", str(other),
+    )  # fmt: skip
+    assert result.exit_code == 1
+    assert "no customization targets apps.example.io/v1 " in result.stderr
 
 
 ITEMS_RIC = """\
