@@ -1,7 +1,8 @@
 """Selectors inside policies: label selectors, cluster affinities, and where affinities live.
 
-Label selectors follow apimachinery's LabelSelectorAsSelector (a selector it cannot convert
-matches nothing in Karmada, silently; here it is an error). Field selectors follow Karmada's
+Label selectors follow apimachinery's LabelSelectorAsSelector: Karmada takes a policy whose
+selector it cannot convert, and the selector matches nothing; here that is a warning (an error
+in gitfleet's own settings). Field selectors follow Karmada's
 ValidatePolicyFieldSelector (pkg/util/validation/validation.go): keys provider, region, zone;
 operators In, NotIn. `placement_affinities` and `override_affinities` list every cluster
 affinity of a policy with its field path, for the checks that look at all of them.
@@ -19,33 +20,52 @@ Keys = tuple[str | int, ...]
 _FIELD_KEYS = ("provider", "region", "zone")
 
 
-def label_selector(report: _report.Report, keys: Keys, selector: meta.LabelSelector | None) -> None:
+def label_selector(
+    report: _report.Report, keys: Keys, selector: meta.LabelSelector | None, *, policy_api: bool
+) -> None:
+    """What Kubernetes' conversion of a label selector refuses. In a policy of Karmada's API
+    (`policy_api`) Karmada takes such a selector and it matches nothing (so do gitfleet's
+    selectors, `labelsyntax.converts`): each problem is a warning. Elsewhere it is an error."""
+    problems: list[tuple[Keys, str]] = []
     if selector is None:
         return
     for key, value in (selector.match_labels or {}).items():
         problem = labelsyntax.qualified_name(key) or labelsyntax.label_value(value)
         if problem:
-            report.error((*keys, "matchLabels", key), problem)
+            problems.append(((*keys, "matchLabels", key), problem))
     for index, expression in enumerate(selector.match_expressions):
         where = (*keys, "matchExpressions", index)
         problem = labelsyntax.qualified_name(expression.key)
         if problem:
-            report.error((*where, "key"), problem)
+            problems.append(((*where, "key"), problem))
         fault = labelsyntax.operator(expression.operator, expression.values)
         if fault:
-            report.error((*where, fault[0]), fault[1])
+            problems.append(((*where, fault[0]), fault[1]))
         for value_index, value in enumerate(expression.values):
             problem = labelsyntax.label_value(value)
             if problem:
-                report.error((*where, "values", value_index), problem)
+                problems.append(((*where, "values", value_index), problem))
+    for where, problem in problems:
+        if policy_api:
+            report.warning(
+                where, f"{problem}; Kubernetes cannot convert the selector, which matches nothing"
+            )
+        else:
+            report.error(where, problem)
 
 
 def cluster_affinity(
-    report: _report.Report, keys: Keys, affinity: policy.ClusterAffinity | None
+    report: _report.Report,
+    keys: Keys,
+    affinity: policy.ClusterAffinity | None,
+    *,
+    policy_api: bool = True,
 ) -> None:
+    """A cluster affinity of a policy, or (not `policy_api`) of gitfleet's own settings."""
     if affinity is None:
         return
-    label_selector(report, (*keys, "labelSelector"), affinity.label_selector)
+    selector = affinity.label_selector
+    label_selector(report, (*keys, "labelSelector"), selector, policy_api=policy_api)
     if affinity.field_selector is None:
         return
     for index, expression in enumerate(affinity.field_selector.match_expressions):

@@ -48,9 +48,8 @@ def check_selectors_namespace(
 ) -> None:
     """A namespaced policy selects only in its own namespace (validateResourceSelectors)."""
     for index, selector in enumerate(selectors):
-        _affinity.label_selector(
-            report, ("spec", "resourceSelectors", index, "labelSelector"), selector.label_selector
-        )
+        keys = ("spec", "resourceSelectors", index, "labelSelector")
+        _affinity.label_selector(report, keys, selector.label_selector, policy_api=True)
         if namespace and selector.namespace and selector.namespace != namespace:
             message = f"must be the policy's own namespace {namespace!r}, or empty"
             report.error(("spec", "resourceSelectors", index, "namespace"), message)

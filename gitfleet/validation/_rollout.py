@@ -19,7 +19,7 @@ def check(source: loaded.LoadedSource) -> list[diagnostic.Diagnostic]:
     first: dict[str, str] = {}
     for wave in settings.waves:
         report = _report.Report(wave.origin, f"rollout wave {wave.name}")
-        _affinity.cluster_affinity(report, (), wave.affinity)
+        _affinity.cluster_affinity(report, (), wave.affinity, policy_api=False)
         chosen = [c.name for c in clusters if selectors.cluster_matches(c, wave.affinity)]
         again = [name for name in chosen if name in first]
         for name in again:

@@ -1,8 +1,9 @@
 """`gitfleet validate`: output formats, paths and exit codes.
 
 Aspects covered:
-- a clean source prints nothing on stdout and exits 0; warnings alone exit 0; any error exits
-  1; stderr says what was read (a folder, a working tree, a commit and how it was chosen);
+- a clean source prints nothing on stdout and exits 0; warnings alone exit 0 (a label
+  selector Kubernetes cannot convert among them: it renders); any error exits 1; stderr says
+  what was read (a folder, a working tree, a commit and how it was chosen);
 - each problem is one line `path:line:col: severity: message`, paths as seen from the working
   directory (prefixed with --repo, bare with the default `.`);
 - `-o json` is a stable, sorted list of {path, line, col, severity, message};
@@ -54,6 +55,21 @@ def test_warnings_alone_pass(cli: Invoke, tmp_path: Path) -> None:
         f"{root}/policies/web.yaml:21:31: warning: PropagationPolicy shop/web: "
         "spec.placement.clusterAffinity.clusterNames.1: no Cluster named 'member9'\n"
     )
+
+
+def test_a_selector_kubernetes_cannot_convert_warns_and_renders(
+    cli: Invoke, tmp_path: Path
+) -> None:
+    """As Karmada takes such a policy: the selector matches nothing, the render goes on."""
+    broken = variant("policies/web.yaml", "matchLabels: {app: web}", "matchLabels: {app: 'a b'}")
+    root = write(tmp_path / "source", broken)
+    result = cli("validate", "--repo", str(root))
+    assert result.exit_code == 0
+    assert "labelSelector.matchLabels.app: 'a b' must be empty or consist of" in result.stdout
+    rendered = cli("render", "--repo", str(root), "--out", str(tmp_path / "out"))
+    assert rendered.exit_code in (0, 3), rendered.output  # 3: this fleet serves no Deployments
+    assert "Kubernetes cannot convert the selector, which matches nothing" in rendered.output
+    assert (tmp_path / "out" / "works").is_dir()
 
 
 def test_errors_fail_with_one_line_each(cli: Invoke, tmp_path: Path) -> None:

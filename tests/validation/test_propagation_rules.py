@@ -2,7 +2,8 @@
 
 Aspects covered (pkg/util/validation/validation.go, after the webhook's defaults):
 - resource selectors: at least one; a PropagationPolicy's selectors stay in its namespace
-  (empty is fine); label selectors Kubernetes can convert; names required with preemption;
+  (empty is fine); names required with preemption; a label selector Kubernetes cannot convert
+  is a warning (Karmada takes it, and it matches nothing);
 - placement: clusterAffinity XOR clusterAffinities; field selector keys and operators;
   affinity names (label keys of 1..32 characters, unique); overflow affinities only with
   dynamic weight or Aggregated, only after a non-empty affinity, with unique names;
@@ -36,30 +37,6 @@ CASES = [
         WEB, "      name: web\n", "      name: web\n      namespace: other\n",
         "11:7", "spec.resourceSelectors.0.namespace: must be the policy's own namespace 'shop'",
         id="selector in another namespace",
-    ),
-    pytest.param(
-        WEB, "{key: tier, operator: In, values: [frontend]}", "{key: tier, operator: In}",
-        "16:13", "spec.resourceSelectors.1.labelSelector.matchExpressions.0.values: "
-        "operator In needs at least one value", id="In without values",
-    ),
-    pytest.param(
-        WEB, "{key: tier, operator: In, values: [frontend]}",
-        "{key: tier, operator: Exists, values: [x]}",
-        "16:43", "matchExpressions.0.values: operator Exists takes no values",
-        id="Exists with values",
-    ),
-    pytest.param(
-        WEB, "{key: tier, operator: In, values: [frontend]}", "{key: tier, operator: Is}",
-        "16:25", "matchExpressions.0.operator: unsupported operator 'Is'",
-        id="unknown operator",
-    ),
-    pytest.param(
-        WEB, "matchLabels: {app: web}", "matchLabels: {app: 'web site'}",
-        "14:23", "matchLabels.app: 'web site' must be empty or consist of", id="label value",
-    ),
-    pytest.param(
-        WEB, "matchLabels: {app: web}", "matchLabels: {-app: web}",
-        "14:23", "matchLabels.-app: '-app': name part must consist of", id="label key",
     ),
     pytest.param(
         WEB, "  priority: 10\n", "  priority: 10\n  preemption: Always\n",
@@ -148,6 +125,47 @@ def test_propagation_rule(
     assert len(found) == 1, found
     assert found[0].startswith(f"{path}:{where}: {PREFIX}"), found[0]
     assert message in found[0]
+
+
+SELECTOR_CASES = [
+    pytest.param(
+        WEB, "{key: tier, operator: In, values: [frontend]}", "{key: tier, operator: In}",
+        "16:13", "spec.resourceSelectors.1.labelSelector.matchExpressions.0.values: "
+        "operator In needs at least one value", id="In without values",
+    ),
+    pytest.param(
+        WEB, "{key: tier, operator: In, values: [frontend]}",
+        "{key: tier, operator: Exists, values: [x]}",
+        "16:43", "matchExpressions.0.values: operator Exists takes no values",
+        id="Exists with values",
+    ),
+    pytest.param(
+        WEB, "{key: tier, operator: In, values: [frontend]}", "{key: tier, operator: Is}",
+        "16:25", "matchExpressions.0.operator: unsupported operator 'Is'",
+        id="unknown operator",
+    ),
+    pytest.param(
+        WEB, "matchLabels: {app: web}", "matchLabels: {app: 'web site'}",
+        "14:23", "matchLabels.app: 'web site' must be empty or consist of", id="label value",
+    ),
+    pytest.param(
+        WEB, "matchLabels: {app: web}", "matchLabels: {-app: web}",
+        "14:23", "matchLabels.-app: '-app': name part must consist of", id="label key",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("path", "old", "new", "where", "message"), SELECTOR_CASES)
+def test_a_selector_kubernetes_cannot_convert_is_a_warning(
+    check: Check, path: str, old: str, new: str, where: str, message: str
+) -> None:
+    """Karmada takes the policy, and the selector matches nothing."""
+    found = check(variant(path, old, new))
+    assert not [line for line in found if ": error: " in line], found
+    warned = [line for line in found if line.startswith(f"{path}:{where}: warning: ")]
+    assert len(warned) == 1, found
+    assert message in warned[0]
+    assert warned[0].endswith("Kubernetes cannot convert the selector, which matches nothing")
 
 
 AFFINITIES = "    clusterAffinities:\n"
