@@ -48,16 +48,25 @@ def _template(obj: _json.Obj) -> None:
         pod_spec(_json.ensure(template, "spec"))
 
 
+def _rolling_update(spec: _json.Obj, key: str, limits: dict[str, object]) -> None:
+    """A Deployment's or DaemonSet's strategy, defaulted field by field: an empty one, or one
+    naming only some of its parts, gets the rest (`strategy: {}` is RollingUpdate with its
+    limits, as `kubectl create deployment` sends it)."""
+    strategy = _json.ensure(spec, key)
+    if not strategy.get("type"):
+        strategy["type"] = "RollingUpdate"
+    if strategy["type"] == "RollingUpdate":
+        rolling = _json.ensure(strategy, "rollingUpdate")
+        for name, value in limits.items():
+            _set(rolling, name, value)
+
+
 def _deployment(obj: _json.Obj) -> None:
     spec = _json.ensure(obj, "spec")
     _set(spec, "replicas", 1)
     _set(spec, "revisionHistoryLimit", 10)
     _set(spec, "progressDeadlineSeconds", 600)
-    _set(
-        spec,
-        "strategy",
-        {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}},
-    )
+    _rolling_update(spec, "strategy", {"maxUnavailable": "25%", "maxSurge": "25%"})
     _template(obj)
 
 
@@ -66,7 +75,13 @@ def _statefulset(obj: _json.Obj) -> None:
     _set(spec, "replicas", 1)
     _set(spec, "revisionHistoryLimit", 10)
     _set(spec, "podManagementPolicy", "OrderedReady")
-    _set(spec, "updateStrategy", {"type": "RollingUpdate", "rollingUpdate": {"partition": 0}})
+    strategy = _json.ensure(spec, "updateStrategy")
+    if not strategy.get("type"):
+        strategy["type"] = "RollingUpdate"
+        _set(strategy, "rollingUpdate", {})
+    rolling = strategy.get("rollingUpdate")
+    if strategy["type"] == "RollingUpdate" and isinstance(rolling, dict):
+        _set(rolling, "partition", 0)
     _template(obj)
 
 
@@ -78,11 +93,7 @@ def _replicaset(obj: _json.Obj) -> None:
 def _daemonset(obj: _json.Obj) -> None:
     spec = _json.ensure(obj, "spec")
     _set(spec, "revisionHistoryLimit", 10)
-    _set(
-        spec,
-        "updateStrategy",
-        {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1}},
-    )
+    _rolling_update(spec, "updateStrategy", {"maxUnavailable": 1, "maxSurge": 0})
     _template(obj)
 
 

@@ -6,6 +6,8 @@ Aspects covered:
   server's own message and no reason; from 1.21 it applies; a container port without it
   applies from 1.20;
 - the agent's apply (native defaults first) applies that Service on both;
+- a Deployment's and a StatefulSet's update strategy defaulted field by field (an empty one,
+  one naming only some of its parts);
 - an apply conflict with another applier: 409, the manager named without an API version, the
   causes under `reason`, no object in the details;
 - an apply without fieldManager: 422 on PatchOptions;
@@ -120,6 +122,50 @@ def test_a_container_port_without_protocol(member: kube.KubeClient) -> None:
     }
     path = f"/apis/apps/v1/namespaces/{NAMESPACE}/deployments/web"
     assert _apply(member, path, deployment)[0] in (200, 201)
+
+
+def _workload(kind: str, name: str, spec: dict[str, Any]) -> dict[str, Any]:
+    labels = {"app": name}
+    pod = {"metadata": {"labels": labels}, "spec": {"containers": [{"name": "c", "image": "x"}]}}
+    body = {"selector": {"matchLabels": labels}, "template": pod, **spec}
+    metadata = {"name": name, "namespace": NAMESPACE}
+    return {"apiVersion": "apps/v1", "kind": kind, "metadata": metadata, "spec": body}
+
+
+ROLLING_25 = {"maxSurge": "25%", "maxUnavailable": "25%"}
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "spec", "field", "expected"),
+    [
+        pytest.param(
+            "d1", "Deployment", {"strategy": {}}, "strategy",
+            {"type": "RollingUpdate", "rollingUpdate": ROLLING_25},
+            id="deployment, empty strategy",
+        ),
+        pytest.param(
+            "d2", "Deployment", {"strategy": {"rollingUpdate": {"maxSurge": 1}}}, "strategy",
+            {"type": "RollingUpdate", "rollingUpdate": {**ROLLING_25, "maxSurge": 1}},
+            id="deployment, one limit given",
+        ),
+        pytest.param(
+            "s1", "StatefulSet", {"serviceName": "s", "updateStrategy": {}}, "updateStrategy",
+            {"type": "RollingUpdate", "rollingUpdate": {"partition": 0}},
+            id="statefulset, empty strategy",
+        ),
+        pytest.param(
+            "s2", "StatefulSet", {"serviceName": "s", "updateStrategy": {"type": "RollingUpdate"}},
+            "updateStrategy", {"type": "RollingUpdate"},
+            id="statefulset, type alone stays alone",
+        ),
+    ],
+)  # fmt: skip
+def test_a_workload_strategy_is_defaulted_field_by_field(
+    member: kube.KubeClient, name: str, kind: str, spec: dict[str, Any], field: str, expected: Any
+) -> None:
+    resource = kube.ResourceType("apps/v1", kind, kind.lower() + "s", namespaced=True)
+    applied, _ = member.apply(resource, _workload(kind, name, spec), manager="t")
+    assert applied["spec"][field] == expected
 
 
 def test_the_agent_applies_a_service_without_protocol(member: kube.KubeClient) -> None:
