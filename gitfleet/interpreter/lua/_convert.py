@@ -11,7 +11,8 @@ reached twice and NaN are errors), and Python parses the text. Lua cannot tell a
 object from an empty array, so Karmada repairs every `[]` by looking at reference objects (the
 script's inputs): a path that held `{}` there becomes `{}`, a path that held `[]` stays, and any
 other `[]` is deleted. Array indices are not part of a path. Numbers come back as integers when
-integral and within int64, as Go's JSON decoder for unstructured objects gives them.
+integral and within int64, as Go's JSON decoder for unstructured objects gives them: the integer
+Go's shortest printing of the float spells.
 """
 
 from __future__ import annotations
@@ -91,10 +92,15 @@ def _parse_float(text: str) -> int | float:
 
 
 def number(value: float) -> int | float:
-    """A Lua number as Go's JSON round trip gives it: integral values within int64 as ints."""
-    if value.is_integer() and -_INT64 <= value < _INT64:
+    """A Lua number as Go's JSON round trip gives it: integral values within int64 as ints.
+    Go prints a float64 with its shortest digits, then reads the integer those digits spell:
+    2^62 comes back as 4611686018427388000, not 4611686018427387904."""
+    if not value.is_integer():
+        return value
+    if -(2**53) <= value <= 2**53:
         return int(value)
-    return value
+    spelled = int(decimal.Decimal(repr(value)))
+    return spelled if -_INT64 <= spelled < _INT64 else value
 
 
 def go_number_text(value: int | float) -> str:

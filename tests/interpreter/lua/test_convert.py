@@ -6,8 +6,8 @@ Aspects covered:
   later ones move up), numbers are Lua numbers, non-string keys become strings;
 - out of Lua: string keys make an object, keys 1..n an array, an empty table `[]`; holes, mixed
   keys, functions, a table met twice, NaN and overly deep nesting are errors with gopher-json's
-  messages; integral numbers within int64 come back as ints; invalid UTF-8 becomes U+FFFD, in
-  results, error messages and arguments of kube functions alike;
+  messages; integral numbers within int64 come back as ints, spelled with Go's shortest digits;
+  invalid UTF-8 becomes U+FFFD, in results, error messages and arguments of kube functions alike;
 - Karmada's repair of empty tables: a path that was `{}` (or `[]`) in a reference object keeps
   that form, array indices ignored; any other empty table is deleted; a bare `[]` result is `{}`
   for object targets;
@@ -53,6 +53,11 @@ OUT_OF_LUA = [
     pytest.param("return {a = {}, b = {1}}", {"b": [1]}, id="empty table deleted"),
     pytest.param("return {1.0, 2.5, 2^53, 1e300, -0}", [1, 2.5, 2**53, 1e300, 0], id="numbers"),
     pytest.param("return {2^63}", [2.0**63], id="beyond int64 stays a float"),
+    pytest.param(
+        "return {2^62, 2^53 + 2, -2^60}",
+        [4611686018427388000, 2**53 + 2, -1152921504606847000],
+        id="big integers as Go spells them",
+    ),
     pytest.param("return {s = 'caf\\195\\169'}", {"s": "café"}, id="utf-8"),
     pytest.param("return {s = 'a\\255b'}", {"s": "a\ufffdb"}, id="invalid utf-8 replaced"),
     pytest.param("return {s = 'tab\\tquote\"\\0'}", {"s": 'tab\tquote"\x00'}, id="escapes"),
