@@ -318,6 +318,8 @@ end
 local safe_math = {}
 for k, v in raw_next, math do safe_math[k] = v end
 safe_math.random, safe_math.randomseed = random, randomseed
+-- gopher-lua's math.huge is the largest float, not infinity: JSON can hold it.
+safe_math.huge = 1.7976931348623157e308
 
 local py = cfg.python
 local clock = 0

@@ -54,6 +54,11 @@ OUT_OF_LUA = [
     pytest.param("return {1.0, 2.5, 2^53, 1e300, -0}", [1, 2.5, 2**53, 1e300, 0], id="numbers"),
     pytest.param("return {2^63}", [2.0**63], id="beyond int64 stays a float"),
     pytest.param(
+        "return {math.huge, -math.huge}",
+        [1.7976931348623157e308, -1.7976931348623157e308],
+        id="math.huge is gopher-lua's largest float",
+    ),
+    pytest.param(
         "return {2^62, 2^53 + 2, -2^60}",
         [4611686018427388000, 2**53 + 2, -1152921504606847000],
         id="big integers as Go spells them",
