@@ -107,6 +107,7 @@ local function safe_xpcall(f, handler)
 end
 
 local guards = cfg.guards(function() return stop_message end)
+local number_text = guards.number_text
 local strings = cfg.strings(cfg, guards)
 local tables = cfg.tables(cfg, guards)
 
@@ -476,6 +477,12 @@ local kube = {
   end,
 }
 
+-- tostring prints numbers as gopher-lua does (guards.lua `number_text`).
+local function go_tostring(...)
+  if select("#", ...) > 0 and type((...)) == "number" then return number_text((...)) end
+  return tostring(...)
+end
+
 local function unsupported(name)
   return function()
     error("call function " .. name .. " is not supported in karmada customized resourceinterpreter.", 2)
@@ -486,7 +493,7 @@ local SAFE = {
   _VERSION = _VERSION,
   assert = assert, error = error, ipairs = ipairs, next = ordered_next, pairs = ordered_pairs,
   pcall = safe_pcall, xpcall = safe_xpcall, print = function() end, select = select,
-  tonumber = tonumber, tostring = tostring, type = type, unpack = unpack,
+  tonumber = tonumber, tostring = go_tostring, type = type, unpack = unpack,
   string = readonly(safe_string, "string"), table = readonly(tables, "table"),
   math = readonly(safe_math, "math"), os = readonly(safe_os, "os"),
 }

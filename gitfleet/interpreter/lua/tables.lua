@@ -11,8 +11,10 @@
 --   (`a < b`, what C compares), so that every comparison is a call the hook sees and the order
 --   and errors stay the C function's (C sorts a million numbers in about a second);
 -- - maxn walks the whole table, here in Lua;
--- - concat takes i and j as gopher-lua does (clamped to the array), and refuses a result longer
---   than `max_string` bytes before the C function copies anything, as string.rep does.
+-- - concat takes i and j as gopher-lua does (clamped to the array; a string separator, number
+--   positions), prints numbers as gopher-lua does (guards.lua `number_text`), and refuses a
+--   result longer than `max_string` bytes before the C function copies anything, as string.rep
+--   does.
 -- getn is a binary search.
 
 local limits, guards = ...
@@ -20,7 +22,7 @@ local limits, guards = ...
 local type, error, tostring, tonumber, select = type, error, tostring, tonumber, select
 local raw_next, rawget = next, rawget
 local format = string.format
-local c_call = guards.c_call
+local c_call, number_text = guards.c_call, guards.number_text
 local is_stringish, is_numberish, truncate = guards.is_stringish, guards.is_numberish, guards.truncate
 
 local MAX_STRING = limits.max_string
@@ -66,6 +68,10 @@ local function concat(...)
   if type(t) ~= "table" or not (sep == nil or is_stringish(sep)) or not is_numberish(i) or not is_numberish(j) then
     return c_call("concat", C.concat, ...)
   end
+  -- gopher-lua takes a string separator and number positions, not what converts to them
+  if type(sep) == "number" then error("bad argument #2 to 'concat' (string expected, got number)", 2) end
+  if type(i) == "string" then error("bad argument #3 to 'concat' (number expected, got string)", 2) end
+  if type(j) == "string" then error("bad argument #4 to 'concat' (number expected, got string)", 2) end
   local n = #t
   i = i == nil and 1 or truncate(i)
   j = j == nil and n or truncate(j)
@@ -74,22 +80,28 @@ local function concat(...)
   if i < 1 then i = 1 end
   if j > n then j = n end
   if i > j then return "" end
-  sep = sep == nil and "" or tostring(sep)
+  sep = sep == nil and "" or sep
   local size = (j - i) * #sep
+  local texts = nil -- the elements, numbers printed as gopher-lua prints them
   for k = i, j do
     local v = rawget(t, k)
-    if type(v) == "string" then
-      size = size + #v
-    elseif type(v) == "number" then
-      size = size + #tostring(v)
-    else
+    if type(v) == "number" then
+      v = number_text(v)
+      texts = texts or {}
+    elseif type(v) ~= "string" then
       break -- the C function reports it
     end
+    size = size + #v
     if size > MAX_STRING then
       error(format("table.concat result of more than %d bytes exceeds the limit", MAX_STRING), 2)
     end
   end
-  return c_call("concat", C.concat, t, sep, i, j)
+  if texts == nil then return c_call("concat", C.concat, t, sep, i, j) end
+  for k = i, j do
+    local v = rawget(t, k)
+    texts[k - i + 1] = type(v) == "number" and number_text(v) or v
+  end
+  return c_call("concat", C.concat, texts, sep, 1, j - i + 1)
 end
 
 -- What the C function compares with when it is given no function.
