@@ -477,6 +477,21 @@ local kube = {
   end,
 }
 
+-- tonumber as gopher-lua's: a number as it is, a string read by Go's parsers (_tonumber.py), any
+-- other value nil; the base must be a number.
+local function go_tonumber(...)
+  if select("#", ...) == 0 then error("bad argument #1 to 'tonumber' (value expected)", 2) end
+  local v, base = ...
+  if base ~= nil and type(base) ~= "number" then
+    error("bad argument #2 to 'tonumber' (number expected, got " .. type(base) .. ")", 2)
+  end
+  if type(v) == "number" then return v end
+  if type(v) ~= "string" then return nil end
+  if #v > MAX_STRING then return nil end
+  local b = base == nil and 10 or (base >= 0 and floor(base) or -floor(-base))
+  return call_python(py.to_number, v, b, base ~= nil)
+end
+
 -- tostring prints numbers as gopher-lua does (guards.lua `number_text`).
 local function go_tostring(...)
   if select("#", ...) > 0 and type((...)) == "number" then return number_text((...)) end
@@ -493,7 +508,7 @@ local SAFE = {
   _VERSION = _VERSION,
   assert = assert, error = error, ipairs = ipairs, next = ordered_next, pairs = ordered_pairs,
   pcall = safe_pcall, xpcall = safe_xpcall, print = function() end, select = select,
-  tonumber = tonumber, tostring = go_tostring, type = type, unpack = unpack,
+  tonumber = go_tonumber, tostring = go_tostring, type = type, unpack = unpack,
   string = readonly(safe_string, "string"), table = readonly(tables, "table"),
   math = readonly(safe_math, "math"), os = readonly(safe_os, "os"),
 }

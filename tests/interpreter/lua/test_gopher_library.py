@@ -5,7 +5,11 @@ Aspects covered:
 - numbers printed by tostring and table.concat: integral values within int64 in full, others
   with Go's shortest digits, in exponent form below 1e-4 and from 1e6 on; NaN and infinities
   spelled as Go spells them;
-- table.concat takes a string separator and number positions only.
+- table.concat takes a string separator and number positions only;
+- tonumber reads strings with Go's parsers: a `.` makes a float (decimal or hexadecimal), else
+  an integer in the base (a `0x` prefix is base 16 when no base is given; base 0 is Go's
+  literal syntax); no exponent without a `.`, no infinity, nothing beyond int64; the base must
+  be a number.
 """
 
 from __future__ import annotations
@@ -52,3 +56,38 @@ CONCAT = [
 def test_concat_arguments(run: Run, call: str, expected: Any) -> None:
     ok, value = run(f"function F() return pcall(function() return {call} end) end")
     assert (value if ok else False) == expected
+
+
+TONUMBER = [
+    pytest.param('"0x1A"', 26, id="hex prefix"),
+    pytest.param('" 12\\n"', 12, id="spaces and newlines trimmed"),
+    pytest.param('" 5\\r"', None, id="carriage return not trimmed"),
+    pytest.param('"1e2"', None, id="exponent without a dot"),
+    pytest.param('"1.5e3"', 1500, id="exponent with a dot"),
+    pytest.param('"5."', 5, id="trailing dot"),
+    pytest.param('".5"', 0.5, id="leading dot"),
+    pytest.param('"0x1.8p1"', 3, id="hex float"),
+    pytest.param('"inf"', None, id="no infinity"),
+    pytest.param('"1.0e400"', None, id="float out of range"),
+    pytest.param('"99999999999999999999"', None, id="beyond int64"),
+    pytest.param('"z", 36', 35, id="base 36"),
+    pytest.param('"Z", 36.9', 35, id="base truncated"),
+    pytest.param('"0x10", 16', None, id="prefix with a base"),
+    pytest.param('"0x-10"', -16, id="sign after the prefix"),
+    pytest.param('"-0x10"', None, id="sign before the prefix"),
+    pytest.param('"017", 0', 15, id="base 0 octal"),
+    pytest.param('"1_000", 0', 1000, id="base 0 underscores"),
+    pytest.param('"10", 1', None, id="base out of range"),
+    pytest.param("12.5, 16", 12.5, id="number as it is"),
+    pytest.param("true", None, id="boolean"),
+]
+
+
+@pytest.mark.parametrize(("args", "expected"), TONUMBER)
+def test_tonumber_reads_as_go_parses(run: Run, args: str, expected: Any) -> None:
+    assert run(f"function F() return tonumber({args}) end") == [expected]
+
+
+@pytest.mark.parametrize("call", ["pcall(tonumber)", 'pcall(tonumber, "1", "2")'])
+def test_tonumber_argument_errors(run: Run, call: str) -> None:
+    assert run(f"function F() return ({call}) end") == [False]
