@@ -28,7 +28,7 @@ local sethook, getinfo = debug.sethook, debug.getinfo
 local create, resume, yield = coroutine.create, coroutine.resume, coroutine.yield
 local floor, huge = math.floor, math.huge
 local byte, sub, format = string.byte, string.sub, string.format
-local c_match, c_gsub = string.match, string.gsub
+local c_match, c_gsub, c_find = string.match, string.gsub, string.find
 
 local SCRIPT_SOURCE = "=" .. cfg.chunkname
 local HOOK_EVERY = cfg.hook_every
@@ -344,6 +344,20 @@ local function call_python(f, ...)
   if not ok then error(value, 3) end
   return value
 end
+
+-- string.upper and string.lower map every Unicode letter, as Go's strings.ToUpper/ToLower do
+-- (_gostrings.py); ASCII strings stay with the C functions, which agree on them.
+local function go_case(fname, upper)
+  local c_function = safe_string[fname]
+  return function(s, ...)
+    if type(s) == "number" then s = number_text(s) end
+    if type(s) ~= "string" or not c_find(s, "[\128-\255]") or #s > MAX_STRING then
+      return c_function(s, ...)
+    end
+    return call_python(py.change_case, s, upper)
+  end
+end
+safe_string.upper, safe_string.lower = go_case("upper", true), go_case("lower", false)
 
 -- A helper's table result comes as the source of a chunk that builds it (_inputs.py
 -- `constructor_source`); the compiled chunk is kept, so that a result met again costs one run

@@ -9,7 +9,9 @@ Aspects covered:
 - tonumber reads strings with Go's parsers: a `.` makes a float (decimal or hexadecimal), else
   an integer in the base (a `0x` prefix is base 16 when no base is given; base 0 is Go's
   literal syntax); no exponent without a `.`, no infinity, nothing beyond int64; the base must
-  be a number.
+  be a number;
+- string.upper and string.lower map every Unicode letter to its simple case mapping, as Go's
+  strings.ToUpper/ToLower do; invalid UTF-8 bytes become U+FFFD.
 """
 
 from __future__ import annotations
@@ -91,3 +93,18 @@ def test_tonumber_reads_as_go_parses(run: Run, args: str, expected: Any) -> None
 @pytest.mark.parametrize("call", ["pcall(tonumber)", 'pcall(tonumber, "1", "2")'])
 def test_tonumber_argument_errors(run: Run, call: str) -> None:
     assert run(f"function F() return ({call}) end") == [False]
+
+
+CASES = [
+    pytest.param('string.upper("wörker")', "WÖRKER", id="upper beyond ascii"),
+    pytest.param('string.lower("ÀBC İ ǅ")', "àbc i ǆ", id="lower beyond ascii"),
+    pytest.param('string.upper("ß ﬃ")', "ß ﬃ", id="no multi-character mappings"),
+    pytest.param('string.upper("a\\255b")', "A\ufffdB", id="invalid utf-8"),
+    pytest.param('("plain"):upper()', "PLAIN", id="ascii"),
+    pytest.param("string.lower(1.5)", "1.5", id="number"),
+]
+
+
+@pytest.mark.parametrize(("call", "expected"), CASES)
+def test_case_mapped_as_go_maps_it(run: Run, call: str, expected: str) -> None:
+    assert run(f"function F() return {call} end") == [expected]
