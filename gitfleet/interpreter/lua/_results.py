@@ -166,16 +166,17 @@ def dependencies(results: Sequence[Result]) -> list[config.DependentObjectRefere
 
 
 def _canonical_requests(value: Any, *, nested: bool = False) -> Any:
-    """`value` with its resource requests in canonical quantity form."""
+    """`value` with its resource requests in canonical quantity form; no requests at all when
+    they are empty, as Go leaves an empty ResourceList out (omitempty)."""
     holder = value.replica_requirements if nested else value
-    if holder is None or not holder.resource_request:
+    if holder is None or holder.resource_request is None:
         return value
-    requests = {}
+    requests: dict[str, str] = {}
     for name, raw in sorted(holder.resource_request.items()):
         text = raw if isinstance(raw, str) else _convert.go_number_text(raw)
         try:
             requests[name] = str(_quantity.parse(text))
         except _quantity.QuantityError as e:
             raise ResultError(f"resourceRequest.{name}: {e}") from None
-    holder = dataclasses.replace(holder, resource_request=requests)
+    holder = dataclasses.replace(holder, resource_request=requests or None)
     return dataclasses.replace(value, replica_requirements=holder) if nested else holder

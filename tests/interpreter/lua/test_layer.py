@@ -122,6 +122,12 @@ REPLICAS = [
         id="canonical quantities, unknown fields ignored",
     ),
     pytest.param("return 1, {}", 1, work.ReplicaRequirements(), id="empty requirements"),
+    pytest.param(
+        "return 1, {resourceRequest = {cpu = {}}}",
+        1,
+        work.ReplicaRequirements(),
+        id="empty requests left out",
+    ),
 ]
 
 
