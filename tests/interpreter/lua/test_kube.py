@@ -12,6 +12,7 @@ Aspects covered:
 - `getPodDependencies`: ConfigMaps, Secrets, the ServiceAccount and PVCs from volumes (also
   projected), env, envFrom, imagePullSecrets and every kind of container, deduplicated; nil
   when there are none; the namespace defaults to `default`;
+- both pod template functions refuse a template Go cannot convert (a bad quantity anywhere);
 - `require("kube")` is the only way in, as in Karmada.
 """
 
@@ -74,6 +75,16 @@ REFUSED = [
         id="wrong field type",
     ),
     pytest.param("getPodDependencies({})", "only accepts two argument", id="one argument"),
+    pytest.param(
+        "getPodDependencies({spec = {containers = {{resources = {limits = {cpu = ''}}}}}}, 'ns')",
+        "fail to convert lua value to corev1.PodTemplateSpec",
+        id="dependencies of a template with a bad limit",
+    ),
+    pytest.param(
+        "accuratePodRequirements({spec = {volumes = {{emptyDir = {sizeLimit = 'x'}}}}})",
+        "fail to convert lua value to PodTemplateSpec",
+        id="requirements of a template with a bad size limit",
+    ),
 ]
 
 
