@@ -42,6 +42,7 @@ import lupa.lua51 as lupa  # type: ignore[import-untyped]
 
 from gitfleet.interpreter.lua import (
     _convert,
+    _goformat,
     _gostrings,
     _inputs,
     _kube,
@@ -168,6 +169,7 @@ class Sandbox:
             "pod_dependencies": _kube.pod_dependencies,
             "to_number": _tonumber.to_number,
             "change_case": _gostrings.change_case,
+            "format_values": _goformat.format_values,
         }
         python = runtime.table_from({name: _guarded(name, f) for name, f in helpers.items()})
         config = runtime.table_from(

@@ -31,13 +31,14 @@ def to_number(text: str, base: int, given: bool) -> Result:
     script passed a base."""
     text = text.strip(" \n\t")
     if "." in text:
-        return True, _parse_float(text)
+        return True, parse_float(text)
     if not given and text[:2].lower() == "0x":
         base, text = 16, text[2:]
-    return True, _parse_int(text, base)
+    return True, parse_int(text, base)
 
 
-def _parse_float(text: str) -> float | None:
+def parse_float(text: str) -> float | None:
+    """Go's strconv.ParseFloat (None: an error)."""
     if _DECIMAL_FLOAT.fullmatch(text):
         value = float(text)
     elif _HEX_FLOAT.fullmatch(text):
@@ -47,7 +48,8 @@ def _parse_float(text: str) -> float | None:
     return None if value in (float("inf"), float("-inf")) else value
 
 
-def _parse_int(text: str, base: int) -> float | None:
+def parse_int(text: str, base: int) -> float | None:
+    """Go's strconv.ParseInt into 64 bits, as a Lua number (None: an error)."""
     if base == 0:
         return _parse_prefixed(text)
     if not 2 <= base <= 36:

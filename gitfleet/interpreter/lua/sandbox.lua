@@ -359,6 +359,29 @@ local function go_case(fname, upper)
 end
 safe_string.upper, safe_string.lower = go_case("upper", true), go_case("lower", false)
 
+-- string.format is Go's fmt.Sprintf on gopher-lua values (_goformat.py): each argument goes as
+-- its type and value (no value for tables and functions, which print as addresses).
+local PLAIN_TYPES = {number = true, string = true, boolean = true, ["nil"] = true}
+local MAX_FORMATTED = 8 * MAX_STRING -- Go caps the format, not the result; Python's work stays small
+safe_string.format = function(fmt, ...)
+  if type(fmt) == "number" then fmt = number_text(fmt) end
+  if type(fmt) ~= "string" then
+    error("bad argument #1 to 'format' (string expected, got " .. (fmt == nil and "no value" or type(fmt)) .. ")", 2)
+  end
+  if #fmt > MAX_STRING then
+    error(format("string length %d exceeds the maximum allowed input string length %d in 'format'", #fmt, MAX_STRING), 2)
+  end
+  local n = select("#", ...)
+  local args = {...}
+  local pairs_ = {}
+  for i = 1, n do
+    local t = type(args[i])
+    pairs_[2 * i - 1] = t
+    if PLAIN_TYPES[t] then pairs_[2 * i] = args[i] end
+  end
+  return call_python(py.format_values, fmt, MAX_FORMATTED, n, unpack(pairs_, 1, 2 * n))
+end
+
 -- A helper's table result comes as the source of a chunk that builds it (_inputs.py
 -- `constructor_source`); the compiled chunk is kept, so that a result met again costs one run
 -- of it, and every call gets tables of its own.

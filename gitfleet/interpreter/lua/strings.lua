@@ -3,8 +3,8 @@
 -- Every function whose C implementation does work in proportion to its arguments is bounded, so
 -- that no single call keeps the watchdog (_watchdog.py) waiting long:
 -- - string arguments are capped at `max_string` bytes, as Karmada caps them (string_safe.go:
---   byte, find, format's format string, gmatch, lower, match, reverse, sub, upper; here also
---   gsub and its replacement), and so are string.rep's results;
+--   byte, find, gmatch, lower, match, reverse, sub, upper; here also gsub and its replacement),
+--   and so are string.rep's results (string.format is Go's, built by sandbox.lua);
 -- - C pattern matching (lstrlib.c) backtracks up to (subject length)^(number of `*`, `+`, `-`
 --   items) steps, and gsub re-reads its replacement string for every match. So a call goes to
 --   the C functions only when that worst case, computed from the pattern, stays under
@@ -558,7 +558,7 @@ local function capped(fname)
 end
 
 return {
-  byte = capped("byte"), char = C.char, find = find, format = capped("format"), gmatch = gmatch,
+  byte = capped("byte"), char = C.char, find = find, gmatch = gmatch,
   gsub = gsub, len = C.len, lower = capped("lower"), match = match_, rep = rep,
   reverse = capped("reverse"), sub = capped("sub"), upper = capped("upper"),
 }

@@ -11,7 +11,10 @@ Aspects covered:
   literal syntax); no exponent without a `.`, no infinity, nothing beyond int64; the base must
   be a number;
 - string.upper and string.lower map every Unicode letter to its simple case mapping, as Go's
-  strings.ToUpper/ToLower do; invalid UTF-8 bytes become U+FFFD.
+  strings.ToUpper/ToLower do; invalid UTF-8 bytes become U+FFFD;
+- string.format is Go's fmt.Sprintf on gopher-lua values: numbers as int64 or float64 by verb,
+  %g's shortest digits, Go's %q and %c, strings for %d, booleans and nil, missing and extra
+  arguments, bad verbs and widths reported in the result, not raised.
 """
 
 from __future__ import annotations
@@ -108,3 +111,43 @@ CASES = [
 @pytest.mark.parametrize(("call", "expected"), CASES)
 def test_case_mapped_as_go_maps_it(run: Run, call: str, expected: str) -> None:
     assert run(f"function F() return {call} end") == [expected]
+
+
+FORMATS = [
+    pytest.param('"%5.1f|%08.3f|%+d|%e|%G"', "3.14159, -3.14159, 5, 12345.678, 1e-10",
+                 "  3.1|-003.142|+5|1.234568e+04|1E-10", id="numbers"),
+    pytest.param('"%d|%x|%X|%o|%#o|%#x|%b"', "3.9, -255, 255, 8, 8, 255, 5",
+                 "3|-ff|FF|10|010|0xff|101", id="integers"),
+    pytest.param('"%g|%g|%g|%.3g"', "0.1, 1e15, 1/3, 2/3",
+                 "0.1|1e+15|0.3333333333333333|0.667", id="shortest g"),
+    pytest.param('"%s|%s|%v"', "0.1 + 0.2, 1e15, 1.5", "0.30000000000000004|1000000000000000|1.5",
+                 id="numbers as strings"),
+    pytest.param('"%05s|%-4s|%.2s"', '"ab", "q", "héllo"', "000ab|q   |hé", id="strings"),
+    pytest.param('"%q"', '"tab\\tnl\\n\\1ü\\127"', '"tab\\tnl\\n\\x01ü\\x7f"',
+                 id="go quoting"),
+    pytest.param('"%c|%U|%#U"', "233, 233, 65", "é|U+00E9|U+0041 'A'", id="characters"),
+    pytest.param('"%d|%d|%d"', '"12", "abc", "1.5"', "12|0|1.5", id="strings for d"),
+    pytest.param('"%s|%s|%t|%d"', "true, nil, false, true", "true|nil|false|%!d(lua.LBool=true)",
+                 id="booleans and nil"),
+    pytest.param('"%d %d"', "1", "1 %!d(MISSING)", id="missing argument"),
+    pytest.param('"%%%d"', "1, 2", "%1%!(EXTRA lua.LNumber=2)", id="extra argument"),
+    pytest.param('"%d"', "1, 2", "1", id="arguments beyond the verbs dropped"),
+    pytest.param('"%u|%5%|%"', "8", "%!u(int64=8)|%|%!(NOVERB)", id="bad verbs"),
+    pytest.param('"%*d"', "5, 3", "%!(BADWIDTH)%!d(MISSING)", id="star width"),
+    pytest.param('"%f|%5.1f"', "1/0, 0/0", "+Inf|  NaN", id="infinity and nan"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("template", "args", "expected"), FORMATS)
+def test_format_as_go_formats(run: Run, template: str, args: str, expected: str) -> None:
+    assert run(f"function F() return string.format({template}, {args}) end") == [expected]
+
+
+def test_format_refuses_a_result_far_over_the_cap(run: Run) -> None:
+    script = (
+        "function F() return pcall(string.format, string.rep('%999999d', 9), "
+        "1, 2, 3, 4, 5, 6, 7, 8, 9) end"
+    )
+    ok, message = run(script)
+    assert not ok
+    assert "exceeds the limit" in message
