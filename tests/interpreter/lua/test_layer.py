@@ -121,6 +121,14 @@ REPLICAS = [
         work.ReplicaRequirements(resource_request={"cpu": "1", "memory": "1073741824"}),
         id="canonical quantities, unknown fields ignored",
     ),
+    pytest.param(
+        "return 1, {resourceRequest = {cpu = 2.048, memory = '+1Gi', pods = '1.5'}}",
+        1,
+        work.ReplicaRequirements(
+            resource_request={"cpu": "2.048", "memory": "+1Gi", "pods": "1500m"}
+        ),
+        id="quantity text kept where apimachinery keeps it",
+    ),
     pytest.param("return 1, {}", 1, work.ReplicaRequirements(), id="empty requirements"),
     pytest.param(
         "return 1, {resourceRequest = {cpu = {}}}",
