@@ -167,17 +167,23 @@ def dependencies(results: Sequence[Result]) -> list[config.DependentObjectRefere
 
 
 def _printed_requests(value: Any, *, nested: bool = False) -> Any:
-    """`value` with its resource requests as Go prints them (_quantitytext.py); no requests at
-    all when they are empty, as Go leaves an empty ResourceList out (omitempty)."""
+    """`value` with its resource requests as Go prints them (_quantitytext.py); no requests or
+    node selector at all when they are empty, as Go leaves an empty map out (omitempty)."""
     holder = value.replica_requirements if nested else value
-    if holder is None or holder.resource_request is None:
+    if holder is None:
         return value
-    requests: dict[str, str] = {}
-    for name, raw in sorted(holder.resource_request.items()):
-        text = raw if isinstance(raw, str) else _convert.go_number_text(raw)
-        try:
-            requests[name] = _quantitytext.text(text)
-        except _quantity.QuantityError as e:
-            raise ResultError(f"resourceRequest.{name}: {e}") from None
-    holder = dataclasses.replace(holder, resource_request=requests or None)
+    claim = holder.node_claim
+    if claim is not None and claim.node_selector == {}:
+        holder = dataclasses.replace(
+            holder, node_claim=dataclasses.replace(claim, node_selector=None)
+        )
+    if holder.resource_request is not None:
+        requests: dict[str, str] = {}
+        for name, raw in sorted(holder.resource_request.items()):
+            text = raw if isinstance(raw, str) else _convert.go_number_text(raw)
+            try:
+                requests[name] = _quantitytext.text(text)
+            except _quantity.QuantityError as e:
+                raise ResultError(f"resourceRequest.{name}: {e}") from None
+        holder = dataclasses.replace(holder, resource_request=requests or None)
     return dataclasses.replace(value, replica_requirements=holder) if nested else holder

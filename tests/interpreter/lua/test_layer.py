@@ -136,6 +136,12 @@ REPLICAS = [
         work.ReplicaRequirements(),
         id="empty requests left out",
     ),
+    pytest.param(
+        "return 1, {nodeClaim = {nodeSelector = {zone = {}}}}",
+        1,
+        work.ReplicaRequirements(node_claim=work.NodeClaim()),
+        id="empty node selector left out",
+    ),
 ]
 
 
