@@ -38,29 +38,33 @@ class ConversionError(Exception):
 def to_lua(runtime: lupa.LuaRuntime, value: Any) -> Any:
     """A Python JSON value as a Lua value owned by `runtime`."""
     if isinstance(value, dict | list | tuple):
-        if _plain(value, 0):
+        if _plain(value, 0, set()):
             return runtime.table_from(value, recursive=True)
         return _build(runtime, value, 0)
     return value
 
 
-def _plain(value: Any, depth: int) -> bool:
+def _plain(value: Any, depth: int, seen: set[int]) -> bool:
     """Whether lupa's own recursive conversion gives exactly Karmada's tables: string keys, no
-    null array elements (those must be skipped, not left as holes)."""
+    null array elements (those must be skipped, not left as holes), and no object met twice (a
+    YAML alias): Karmada builds a table for each place, and lupa's conversion does not."""
     if depth > _MAX_INPUT_DEPTH:
         raise ConversionError(f"value nested deeper than {_MAX_INPUT_DEPTH} levels")
+    if id(value) in seen:
+        return False
+    seen.add(id(value))
     if type(value) is dict:
         for key, item in value.items():
             if type(key) is not str:
                 return False
-            if (type(item) is dict or type(item) is list) and not _plain(item, depth + 1):
+            if (type(item) is dict or type(item) is list) and not _plain(item, depth + 1, seen):
                 return False
         return True
     if type(value) is list:
         for item in value:
             if item is None:
                 return False
-            if (type(item) is dict or type(item) is list) and not _plain(item, depth + 1):
+            if (type(item) is dict or type(item) is list) and not _plain(item, depth + 1, seen):
                 return False
         return True
     return False

@@ -3,7 +3,8 @@ lua_convert.go ConvertLuaResultInto, layeh.com/gopher-json).
 
 Aspects covered:
 - into Lua: objects and arrays become tables, nulls disappear (null array elements are skipped,
-  later ones move up), numbers are Lua numbers, non-string keys become strings;
+  later ones move up), numbers are Lua numbers, non-string keys become strings; an object met
+  twice (a YAML alias) becomes a table in each place;
 - out of Lua: string keys make an object, keys 1..n an array, an empty table `[]`; holes, mixed
   keys, functions, a table met twice, NaN and overly deep nesting are errors with gopher-json's
   messages; integral numbers within int64 come back as ints, spelled with Go's shortest digits;
@@ -45,6 +46,15 @@ INTO_LUA = [
 @pytest.mark.parametrize(("value", "body", "expected"), INTO_LUA)
 def test_into_lua(run: Run, value: Any, body: str, expected: Any) -> None:
     assert run(f"function F(o) {body} end", value) == [expected]
+
+
+def test_an_object_met_twice_becomes_two_tables(run: Run) -> None:
+    shared = {"name": "c"}  # as a YAML alias reads
+    doc = {"containers": [shared, shared], "byName": {"a": shared, "b": shared}}
+    script = "function F(o) o.containers[1].name = 'd' return o end"
+    expected = {"containers": [{"name": "d"}, {"name": "c"}], "byName": {"a": shared, "b": shared}}
+    assert run(script, doc) == [expected]
+    assert run(script, doc) == [expected]  # the compiled constructor too
 
 
 OUT_OF_LUA = [
