@@ -5,8 +5,9 @@
 // "customizations": [ResourceInterpreterCustomization...], "object": {...}, "observed":
 // {...}, "items": [AggregatedStatusItem...] or null, "replicas": n}. Prints one JSON line each,
 // keyed as Karmada's interpreter test data (`replica` and `requires`, `components`, `revised`,
-// `retained`, `aggregatedStatus`, `healthy`, `status`, `dependencies`), or {"error": true} when
-// the operation fails or no customization handles it; a panic counts as an error.
+// `retained`, `aggregatedStatus`, `healthy`, `status`, `dependencies`), or {"error": true,
+// "message": ...} when the operation fails or no customization handles it; a panic counts as an
+// error.
 //
 // gitfleet's own harness for tests/interpreter/lua/lua_oracle_scenarios.py, which builds it
 // inside a Karmada checkout (the only place its vendored packages resolve) and removes it
@@ -55,13 +56,16 @@ func main() {
 	}
 }
 
-func failed() map[string]any { return map[string]any{"error": true} }
+// failed is an error answer; the message is there for reading, not for comparing.
+func failed(message string) map[string]any {
+	return map[string]any{"error": true, "message": message}
+}
 
 // run answers one scenario with a fresh interpreter, recovering a panic as an error.
 func run(sc scenario) (answer map[string]any) {
 	defer func() {
 		if r := recover(); r != nil {
-			answer = failed()
+			answer = failed(fmt.Sprintf("panic: %v", r))
 		}
 	}()
 	ipt := declarative.NewConfigurableInterpreter(nil)
@@ -113,8 +117,11 @@ func run(sc scenario) (answer map[string]any) {
 		fmt.Fprintln(os.Stderr, "unknown operation:", sc.Operation)
 		os.Exit(1)
 	}
-	if err != nil || !enabled {
-		return failed()
+	if err != nil {
+		return failed(err.Error())
+	}
+	if !enabled {
+		return failed("no customization handles " + sc.Operation)
 	}
 	return answer
 }

@@ -7,11 +7,11 @@ mixed tables, nil fields and booleans, changing and returning the object, callin
 library and the string, table, math and os functions, failing), and plausible objects
 (Deployments with pod templates that reference ConfigMaps, Secrets, PVCs and a service
 account; custom resources with odd fields: unicode, big and fractional numbers, empty maps and
-lists, nulls), with the operation's inputs (an observed object, status items or nil, a replica
-count). The answers in testdata/karmada_lua_answers.json are what Karmada's own
-ConfigurableInterpreter gave for each (bench/karmada_lua.go): a digest of the result, keyed as
-Karmada's interpreter test data, or that it failed. To make them again (after a change to this
-generator, or for another Karmada), from the repository root:
+lists, nulls, one object in two places), with the operation's inputs (an observed object,
+status items or nil, a replica count). The answers in testdata/karmada_lua_answers.json are
+what Karmada's own ConfigurableInterpreter gave for each (bench/karmada_lua.go): a digest of
+the result, keyed as Karmada's interpreter test data, or that it failed. To make them again
+(after a change to this generator, or for another Karmada), from the repository root:
 
     python tests/interpreter/lua/lua_oracle_scenarios.py --karmada PATH [--go GO] [--commit SHA]
 
@@ -115,6 +115,8 @@ end""",
         "function GetReplicas(obj) return 3, {resourceRequest = {cpu = {}}} end",
         'function GetReplicas(obj) return 3, {resourceRequest = {cpu = "lots"}} end',
         "function GetReplicas(obj) return 3, {nodeClaim = {tolerations = {{key = 1}}}} end",
+        "function GetReplicas(obj)\n  return 2, {resourceRequest = {cpu = 2.048, memory = '+1Gi', "
+        "pods = '1.5', storage = '2.048k'}, nodeClaim = {nodeSelector = {zone = {}}}}\nend",
     ],
     "InterpretComponent": [
         KUBE
@@ -664,6 +666,9 @@ def _custom(r: random.Random) -> Doc:
             spec[key] = []
         else:
             spec[key] = copy.deepcopy(r.choice(ODD_VALUES))
+    if r.random() < 0.2:  # one object in two places, as a YAML alias reads
+        shared = {"k": r.choice(["v", "ü"]), "n": [1, {}]}
+        spec["pair"] = [shared, shared]
     if r.random() < 0.5:
         spec["template"] = {"metadata": {"labels": {"app": "w"}}, "spec": _pod_spec(r)}
     if r.random() < 0.4:
