@@ -531,7 +531,8 @@ end
 
 -- tostring prints numbers as gopher-lua does (guards.lua `number_text`).
 local function go_tostring(...)
-  if select("#", ...) > 0 and type((...)) == "number" then return number_text((...)) end
+  if select("#", ...) == 0 then error("bad argument #1 to 'tostring' (value expected)", 2) end
+  if type((...)) == "number" then return number_text((...)) end
   return tostring(...)
 end
 

@@ -14,7 +14,11 @@ Aspects covered:
   strings.ToUpper/ToLower do; invalid UTF-8 bytes become U+FFFD;
 - string.format is Go's fmt.Sprintf on gopher-lua values: numbers as int64 or float64 by verb,
   %g's shortest digits, Go's %q and %c, strings for %d, booleans and nil, missing and extra
-  arguments, bad verbs and widths reported in the result, not raised.
+  arguments, bad verbs and widths reported in the result, not raised;
+- string.find and string.match start where Karmada's library starts them: an empty pattern is
+  found at 1, 0; past the end nothing is found (a plain find fails, as Go's slicing does); the
+  position must be a number; match returns no value at all when nothing matches; numbers
+  searched print as tostring prints them.
 """
 
 from __future__ import annotations
@@ -151,3 +155,24 @@ def test_format_refuses_a_result_far_over_the_cap(run: Run) -> None:
     ok, message = run(script)
     assert not ok
     assert "exceeds the limit" in message
+
+
+SEARCHES = [
+    pytest.param('{string.find("abc", "", 2)}', [1, 0], id="empty pattern"),
+    pytest.param('{string.find("abc", "b", 10)}', [], id="pattern past the end"),
+    pytest.param('{pcall(string.find, "abc", "b", 10, true)}', [False], id="plain past the end"),
+    pytest.param('{string.find("abc", "()", 4)}', [4, 3, 4], id="at the end"),
+    pytest.param('{string.find("abc", "b", -100)}', [2, 2], id="far before the start"),
+    pytest.param('{pcall(string.find, "abc", "b", "2")}', [False], id="string position"),
+    pytest.param('{string.find(12.5, ".", 1, true)}', [3, 3], id="number searched"),
+    pytest.param('{select("#", string.match("abc", "x"))}', [0], id="no match, no value"),
+    pytest.param('{string.match("abc", "()", 5)}', [], id="match past the end"),
+    pytest.param('{string.match("abc", "b", -2)}', ["b"], id="match from the end"),
+    pytest.param("{pcall(tostring)}", [False], id="tostring of nothing"),
+]
+
+
+@pytest.mark.parametrize(("call", "expected"), SEARCHES)
+def test_searches_start_where_karmada_starts_them(run: Run, call: str, expected: Any) -> None:
+    found = run(f"function F() return {call} end")[0]
+    assert (found[:1] if expected == [False] else found or []) == expected
