@@ -586,8 +586,23 @@ local function capped(fname)
   end
 end
 
+-- Karmada's char takes numbers only and keeps each one's low byte (Go's uint8), where PUC Lua
+-- refuses values outside 0..255.
+local function char(...)
+  local n = select("#", ...)
+  local codes = {...}
+  for i = 1, n do
+    local v = codes[i]
+    if type(v) ~= "number" then
+      error(format("bad argument #%d to 'char' (number expected, got %s)", i, v == nil and "nil" or type(v)), 2)
+    end
+    codes[i] = truncate(v) % 256
+  end
+  return C.char(unpack(codes, 1, n))
+end
+
 return {
-  byte = capped("byte"), char = C.char, find = find, gmatch = gmatch,
+  byte = capped("byte"), char = char, find = find, gmatch = gmatch,
   gsub = gsub, len = C.len, lower = capped("lower"), match = match_, rep = rep,
   reverse = capped("reverse"), sub = capped("sub"), upper = capped("upper"),
 }

@@ -18,7 +18,8 @@ Aspects covered:
 - string.find and string.match start where Karmada's library starts them: an empty pattern is
   found at 1, 0; past the end nothing is found (a plain find fails, as Go's slicing does); the
   position must be a number; match returns no value at all when nothing matches; numbers
-  searched print as tostring prints them.
+  searched print as tostring prints them;
+- string.char keeps each number's low byte, as Go's uint8 does, and takes numbers only.
 """
 
 from __future__ import annotations
@@ -176,3 +177,14 @@ SEARCHES = [
 def test_searches_start_where_karmada_starts_them(run: Run, call: str, expected: Any) -> None:
     found = run(f"function F() return {call} end")[0]
     assert (found[:1] if expected == [False] else found or []) == expected
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        pytest.param("string.char(256, 72, -1, 321.7)", "\x00H\ufffdA", id="low bytes"),
+        pytest.param("(pcall(string.char, '65'))", False, id="string refused"),
+    ],
+)
+def test_char_keeps_the_low_byte(run: Run, call: str, expected: Any) -> None:
+    assert run(f"function F() return {call} end") == [expected]
