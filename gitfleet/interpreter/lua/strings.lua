@@ -478,6 +478,15 @@ local function start_index(init, len, fname)
   return i + 1
 end
 
+-- A pattern as Karmada's matcher (gopher-lua's pm) reads it: it has no frontier item, so `%f`
+-- is a plain `f`.
+local function karmada_pattern(pat)
+  if not C.find(pat, "%f", 1, true) then return pat end
+  return (C.gsub(pat, "%%(.)", function(c)
+    if c == "f" then return "f" end
+  end))
+end
+
 -- A string argument as Karmada's functions read it: numbers as gopher-lua prints them.
 local function text_of(v)
   if type(v) == "number" then return number_text(v) end
@@ -498,6 +507,7 @@ local function find(s, pat, init, plain)
   check_size(s, "find")
   check_size(pat, "find")
   if #pat == 0 then return 1, 0 end
+  if not plain then pat = karmada_pattern(pat) end
   local first = start_index(init, #s, "find")
   if first > #s + 1 then
     if plain then error(format("runtime error: slice bounds out of range [%d:%d]", first - 1, #s), 2) end
@@ -520,6 +530,7 @@ local function match_(s, pat, init)
   s, pat = text_of(s), text_of(pat)
   check_size(s, "match")
   check_size(pat, "match")
+  pat = karmada_pattern(pat)
   local first = start_index(init, #s, "match")
   if first > #s + 1 then return end
   if pattern_cost(#s - first + 1, pat, true) <= PATTERN_COST then
@@ -533,6 +544,15 @@ local function gmatch(s, pat)
   s, pat = text_of(s), text_of(pat)
   check_size(s, "gmatch")
   check_size(pat, "gmatch")
+  pat = karmada_pattern(pat)
+  if byte(pat, 1) == 94 then -- `^`: Karmada's gmatch anchors, and so matches once at most
+    local done = false
+    return function()
+      if done then return end
+      done = true
+      return match_(s, pat)
+    end
+  end
   if pattern_cost(#s, pat, false) <= PATTERN_COST then return c_call("gmatch", C.gmatch, s, pat) end
   local iter = lua_gmatch(s, pat)
   -- The script's loop calls this iterator itself: its errors name the loop's line, as C's do.

@@ -19,7 +19,9 @@ Aspects covered:
   found at 1, 0; past the end nothing is found (a plain find fails, as Go's slicing does); the
   position must be a number; match returns no value at all when nothing matches; numbers
   searched print as tostring prints them;
-- string.char keeps each number's low byte, as Go's uint8 does, and takes numbers only.
+- string.char keeps each number's low byte, as Go's uint8 does, and takes numbers only;
+- patterns as gopher-lua's matcher reads them: `%f` is a plain `f` (it has no frontier), and a
+  gmatch pattern starting with `^` is anchored (one match at most).
 """
 
 from __future__ import annotations
@@ -187,4 +189,22 @@ def test_searches_start_where_karmada_starts_them(run: Run, call: str, expected:
     ],
 )
 def test_char_keeps_the_low_byte(run: Run, call: str, expected: Any) -> None:
+    assert run(f"function F() return {call} end") == [expected]
+
+
+PATTERNS = [
+    pytest.param('string.match("THE fox", "%f[%a]%a+")', "fox", id="no frontier in match"),
+    pytest.param('table.concat({string.find("xfoo", "%f[%a]o")}, ",")', "2,4", id="in find"),
+    pytest.param('string.match("a%fb", "%%f")', "%f", id="escaped percent"),
+    pytest.param(
+        'table.concat((function() local t = {} for w in string.gmatch("aab", "^a") do '
+        "t[#t + 1] = w end return t end)(), ',')",
+        "a",
+        id="anchored gmatch",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "expected"), PATTERNS)
+def test_patterns_as_gopher_lua_reads_them(run: Run, call: str, expected: str) -> None:
     assert run(f"function F() return {call} end") == [expected]
