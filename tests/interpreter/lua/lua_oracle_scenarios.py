@@ -406,6 +406,22 @@ end""",
   }
 end""",
         'function ReflectStatus(o) error("status is broken") end',
+        """function ReflectStatus(o)
+  local function all(s, p)
+    local t = {}
+    for w in string.gmatch(s, p) do t[#t + 1] = w end
+    return table.concat(t, "|")
+  end
+  local name = o.metadata.name or ""
+  return {
+    f1 = {string.find(name, "", 2)}, f2 = {string.find(name, "r", 100)},
+    f3 = {pcall(string.find, name, "r", 100, true)}, f4 = {string.find(name, "()", #name + 1)},
+    m1 = select("#", string.match(name, "%d%d%d")), m2 = {string.match(name, "()", #name + 2)},
+    m3 = {string.match(name, ".", -2)}, g1 = all("THE (quick) fox", "%f[%a]%a+"),
+    g2 = all(name, "^."), g3 = all("héllo wörld", "%a+"), c1 = string.char(256, 72, -1),
+    c2 = pcall(string.char, "65"), t1 = pcall(tostring), n1 = {string.find(12.5, ".", 1, true)},
+  }
+end""",
         "function ReflectStatus(o) error({code = 1}) end",
         "function ReflectStatus(o) local x = nil return x.field end",
         "function ReflectStatus(o) return o.spec end",
