@@ -21,7 +21,9 @@ Aspects covered:
   searched print as tostring prints them;
 - string.char keeps each number's low byte, as Go's uint8 does, and takes numbers only;
 - patterns as gopher-lua's matcher reads them: `%f` is a plain `f` (it has no frontier), and a
-  gmatch pattern starting with `^` is anchored (one match at most).
+  gmatch pattern starting with `^` is anchored (one match at most);
+- table.sort is Go's pdqsort: elements that compare equal keep Karmada's order, and an
+  inconsistent comparison is no error.
 """
 
 from __future__ import annotations
@@ -208,3 +210,34 @@ PATTERNS = [
 @pytest.mark.parametrize(("call", "expected"), PATTERNS)
 def test_patterns_as_gopher_lua_reads_them(run: Run, call: str, expected: str) -> None:
     assert run(f"function F() return {call} end") == [expected]
+
+
+SORT = """
+function F(n)
+  local t = {}
+  for i = 1, n do t[i] = {k = (i * 7) % 3, id = i} end
+  table.sort(t, function(a, b) return a.k < b.k end)
+  local ids = {}
+  for i = 1, n do ids[i] = t[i].id end
+  return table.concat(ids, ",")
+end
+"""
+
+
+@pytest.mark.parametrize(
+    ("n", "expected"),
+    [
+        pytest.param(12, "3,6,9,12,1,4,7,10,2,5,8,11", id="insertion sort"),
+        pytest.param(14, "6,12,3,9,7,1,4,10,13,5,8,11,2,14", id="pdqsort"),
+    ],
+)
+def test_sort_orders_ties_as_go_does(run: Run, n: int, expected: str) -> None:
+    assert run(SORT, n) == [expected]
+
+
+def test_sort_takes_an_inconsistent_comparison(run: Run) -> None:
+    script = (
+        "function F() local t = {5, 3, 8, 1, 9, 2, 7, 4, 6, 0, 11, 15, 13, 12, 14} "
+        "table.sort(t, function(a, b) return true end) return t end"
+    )
+    assert run(script) == [[15, 11, 0, 6, 4, 12, 2, 9, 1, 8, 3, 13, 14, 5, 7]]
