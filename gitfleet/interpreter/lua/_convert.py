@@ -20,6 +20,7 @@ from __future__ import annotations
 import decimal
 import json
 import math
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -170,8 +171,23 @@ class _Empties:
 
 _NOTHING = _Empties()
 
+_ROOT, _COMPLEX, _ESCAPED = 1, 2, 4
+"""How Karmada's path to a value reads (sjson): at the root its path is the key alone; a key
+with `|#@*?` makes the path one sjson cannot delete at (an error); a key with a backslash makes
+one that finds nothing (the empty table stays as it is)."""
+_COMPLEX_CHARS = re.compile(r"[|#@*?]")
 
-def _fix(value: Any, empties: _Empties) -> None:
+
+def _below(flags: int, key: str) -> int:
+    found = flags & (_COMPLEX | _ESCAPED)
+    if _COMPLEX_CHARS.search(key):
+        found |= _COMPLEX
+    if "\\" in key:
+        found |= _ESCAPED
+    return found
+
+
+def _fix(value: Any, empties: _Empties, flags: int = _ROOT) -> None:
     if type(value) is dict:
         keys = empties.keys
         doomed = []
@@ -181,11 +197,12 @@ def _fix(value: Any, empties: _Empties) -> None:
                 below = keys.get(key, _NOTHING)
                 if kind is list and not item:
                     if below.struct:
-                        value[key] = {}
-                    elif not below.slice:
+                        if _settable(flags, key):
+                            value[key] = {}
+                    elif not below.slice and _deletable(flags, key):
                         doomed.append(key)
                 else:
-                    _fix(item, below)
+                    _fix(item, below, _below(flags, key))
         for key in doomed:
             del value[key]
     elif type(value) is list:
@@ -195,11 +212,34 @@ def _fix(value: Any, empties: _Empties) -> None:
             if kind is list and not item:
                 empty_items = True
             elif kind is list or kind is dict:
-                _fix(item, empties)
-        if empty_items and empties.struct:
+                _fix(item, empties, flags & ~_ROOT)
+        if not empty_items or flags & _ESCAPED:
+            return
+        if empties.struct:
             value[:] = [{} if _is_empty_list(item) else item for item in value]
-        elif empty_items and not empties.slice:
+        elif not empties.slice:
+            if flags & _COMPLEX:
+                raise ConversionError("cannot delete value from a complex path")
             value[:] = [item for item in value if not _is_empty_list(item)]
+
+
+def _settable(flags: int, key: str) -> bool:
+    """Whether Karmada's sjson turns the `[]` at `key` back into `{}`."""
+    if flags & _ROOT and key == "":
+        raise ConversionError("path cannot be empty")
+    return not _below(flags, key) & _ESCAPED
+
+
+def _deletable(flags: int, key: str) -> bool:
+    """Whether Karmada's sjson deletes the `[]` at `key` (False: it stays)."""
+    if flags & _ROOT and key == "":
+        raise ConversionError("path cannot be empty")
+    below = _below(flags, key)
+    if below & _ESCAPED:
+        return False
+    if below & _COMPLEX:
+        raise ConversionError("cannot delete value from a complex path")
+    return True
 
 
 def _is_empty_list(item: Any) -> bool:

@@ -11,12 +11,14 @@ Aspects covered:
   invalid UTF-8 becomes U+FFFD, in results, error messages and arguments of kube functions alike;
 - Karmada's repair of empty tables: a path that was `{}` (or `[]`) in a reference object keeps
   that form, array indices ignored; any other empty table is deleted; a bare `[]` result is `{}`
-  for object targets;
+  for object targets; sjson's paths decide the rest: an empty key at the root and a key with
+  `|#@*?` fail the repair, a key with a backslash leaves its empty tables as they are;
 - numbers printed as Go's encoding/json prints them (for quantities given as numbers).
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -127,12 +129,31 @@ REPAIRS = [
         {"a": []}, [{"a": []}, {"a": {}}], {"a": {}}, id="object form wins over array form"
     ),
     pytest.param({"x": {"y": []}}, [{"x": {"y": {}}}], {"x": {"y": {}}}, id="nested path"),
+    pytest.param({"x": {"": []}}, [], {"x": {}}, id="empty key below the root"),
+    pytest.param({"a\\b": [], "x": {"c\\d": [[], 1]}}, [], None, id="backslash: left as it is"),
+    pytest.param({"a\\b": []}, [{"a\\b": {}}], None, id="backslash: not made an object"),
 ]
 
 
 @pytest.mark.parametrize(("result", "references", "expected"), REPAIRS)
 def test_repair_of_empty_tables(result: Any, references: list[Any], expected: Any) -> None:
-    assert _convert.repair(result, references, struct=True) == expected
+    unchanged = copy.deepcopy(result)
+    found = _convert.repair(result, references, struct=True)
+    assert found == (unchanged if expected is None else expected)
+
+
+@pytest.mark.parametrize(
+    ("result", "references", "message"),
+    [
+        pytest.param({"": [], "a": 1}, [], "path cannot be empty", id="empty key at the root"),
+        pytest.param({"": []}, [{"": {}}], "path cannot be empty", id="made an object"),
+        pytest.param({"a*b": []}, [], "complex path", id="wildcard key"),
+        pytest.param({"x": {"a?b": [1, []]}}, [], "complex path", id="element below"),
+    ],
+)
+def test_repairs_karmada_cannot_make(result: Any, references: list[Any], message: str) -> None:
+    with pytest.raises(_convert.ConversionError, match=message):
+        _convert.repair(result, references, struct=True)
 
 
 @pytest.mark.parametrize(("struct", "expected"), [(True, {}), (False, [])])
