@@ -133,8 +133,33 @@ def repair(result: Any, references: Iterable[Any], *, struct: bool) -> Any:
     empties = _Empties()
     for reference in references:
         empties.record(reference)
-    _fix(result, empties)
+    created: list[tuple[str | int, ...]] = []
+    _fix(result, empties, _ROOT, (), created)
+    for trail in created:
+        _create(result, trail)
     return result
+
+
+def _create(result: Any, trail: tuple[str | int, ...]) -> None:
+    """An empty object where sjson puts one for a path it read with its escapes undone (a
+    backslash escapes the next character), with the objects and arrays (null padded) it makes
+    on the way."""
+    at = result
+    for i, step in enumerate(trail):
+        last = i == len(trail) - 1
+        made: Any = {} if last or isinstance(trail[i + 1], str) else []
+        if isinstance(at, dict):
+            key = re.sub(r"\\(.?)", r"\1", str(step))
+            if last or not isinstance(at.get(key), dict | list):
+                at[key] = made
+            at = at[key]
+        elif isinstance(at, list) and isinstance(step, int):
+            at.extend([None] * (step + 1 - len(at)))
+            if last or not isinstance(at[step], dict | list):
+                at[step] = made
+            at = at[step]
+        else:
+            return
 
 
 class _Empties:
@@ -187,7 +212,15 @@ def _below(flags: int, key: str) -> int:
     return found
 
 
-def _fix(value: Any, empties: _Empties, flags: int = _ROOT) -> None:
+def _fix(
+    value: Any,
+    empties: _Empties,
+    flags: int,
+    trail: tuple[str | int, ...],
+    created: list[tuple[str | int, ...]],
+) -> None:
+    """Repair `value` at `trail`; `created` gathers the paths where sjson, given an escaped
+    path, makes a new object rather than changing the empty table."""
     if type(value) is dict:
         keys = empties.keys
         doomed = []
@@ -199,21 +232,27 @@ def _fix(value: Any, empties: _Empties, flags: int = _ROOT) -> None:
                     if below.struct:
                         if _settable(flags, key):
                             value[key] = {}
+                        else:
+                            created.append((*trail, key))
                     elif not below.slice and _deletable(flags, key):
                         doomed.append(key)
                 else:
-                    _fix(item, below, _below(flags, key))
+                    _fix(item, below, _below(flags, key), (*trail, key), created)
         for key in doomed:
             del value[key]
     elif type(value) is list:
         empty_items = False
-        for item in value:
+        for i, item in enumerate(value):
             kind = type(item)
             if kind is list and not item:
                 empty_items = True
             elif kind is list or kind is dict:
-                _fix(item, empties, flags & ~_ROOT)
-        if not empty_items or flags & _ESCAPED:
+                _fix(item, empties, flags & ~_ROOT, (*trail, i), created)
+        if not empty_items:
+            return
+        if flags & _ESCAPED:
+            if empties.struct:
+                created.extend((*trail, i) for i, item in enumerate(value) if _is_empty_list(item))
             return
         if empties.struct:
             value[:] = [{} if _is_empty_list(item) else item for item in value]

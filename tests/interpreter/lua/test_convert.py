@@ -12,7 +12,8 @@ Aspects covered:
 - Karmada's repair of empty tables: a path that was `{}` (or `[]`) in a reference object keeps
   that form, array indices ignored; any other empty table is deleted; a bare `[]` result is `{}`
   for object targets; sjson's paths decide the rest: an empty key at the root and a key with
-  `|#@*?` fail the repair, a key with a backslash leaves its empty tables as they are;
+  `|#@*?` fail the repair, a key with a backslash leaves its empty tables as they are (and
+  where one should become `{}`, sjson makes `{}` at the path without the backslash);
 - numbers printed as Go's encoding/json prints them (for quantities given as numbers).
 """
 
@@ -131,7 +132,12 @@ REPAIRS = [
     pytest.param({"x": {"y": []}}, [{"x": {"y": {}}}], {"x": {"y": {}}}, id="nested path"),
     pytest.param({"x": {"": []}}, [], {"x": {}}, id="empty key below the root"),
     pytest.param({"a\\b": [], "x": {"c\\d": [[], 1]}}, [], None, id="backslash: left as it is"),
-    pytest.param({"a\\b": []}, [{"a\\b": {}}], None, id="backslash: not made an object"),
+    pytest.param(
+        {"a\\b": [], "x": {"c\\d": [[], 1]}},
+        [{"a\\b": {}, "x": {"c\\d": [{}, 1]}}],
+        {"a\\b": [], "ab": {}, "x": {"c\\d": [[], 1], "cd": [{}]}},
+        id="backslash: an object made where sjson reads the path",
+    ),
 ]
 
 
