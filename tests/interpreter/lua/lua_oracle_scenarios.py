@@ -422,6 +422,15 @@ end""",
     c2 = pcall(string.char, "65"), t1 = pcall(tostring), n1 = {string.find(12.5, ".", 1, true)},
   }
 end""",
+        """function ReflectStatus(o)
+  local conditions = {}
+  for i, c in ipairs(o.status and o.status.conditions or {}) do conditions[i] = c end
+  for i = 1, 14 do conditions[#conditions + 1] = {type = "T" .. (i % 4), status = "x" .. i} end
+  table.sort(conditions, function(a, b) return a.type < b.type end)
+  local order = {}
+  for i, c in ipairs(conditions) do order[i] = c.status end
+  return {order = table.concat(order, ",")}
+end""",
         "function ReflectStatus(o) error({code = 1}) end",
         "function ReflectStatus(o) local x = nil return x.field end",
         "function ReflectStatus(o) return o.spec end",
@@ -670,12 +679,17 @@ ODD_VALUES: tuple[Any, ...] = (
 )
 
 
+ODD_KEYS = (
+    *("weird.key", "colon:key", "", "ключ", "emptyMap", "emptyList", "items", "1", "nested"),
+    *("wild*card", "back\\slash"),
+)
+"""Keys of a custom resource's spec: sjson reads `.`, `:`, `*` and backslashes in Karmada's
+paths, and an empty key at the root has no path."""
+
+
 def _custom(r: random.Random) -> Doc:
     spec: Doc = {"size": r.choice([1, 3, 2.0, 2.5, "3", None, 2**31 - 1, 0])}
-    for key in r.sample(
-        ["weird.key", "colon:key", "", "ключ", "emptyMap", "emptyList", "items", "1", "nested"],
-        r.randint(1, 6),
-    ):
+    for key in r.sample(ODD_KEYS, r.randint(1, 6)):
         if key == "emptyMap":
             spec[key] = {}
         elif key == "emptyList":
