@@ -4,8 +4,10 @@ running it with Karmada's arguments.
 Karmada: pkg/resourceinterpreter/customized/declarative/configurable.go and configmanager/.
 A customization applies to the exact apiVersion and kind of its target. Several for one kind
 are taken in name order: for each operation the first non-empty script wins, except dependency
-scripts, which all run and whose results are merged (deduplicated, sorted by apiVersion, kind,
-namespace, name), each checked as Karmada checks them before merging.
+scripts, which all run and whose results are merged (sorted by apiVersion, kind, namespace,
+name), each checked as Karmada checks them before merging. Merging drops repeated references by
+name only: Karmada's set holds a label selector by pointer, so references with one are all
+kept, equal or not.
 
 A script that fails, or returns what its operation cannot use, raises `errors.LuaError` located
 at the script's `luaScript` field, naming the operation, the object and the Lua line.
@@ -212,10 +214,14 @@ class LuaLayer:
         if not found:
             return False, []
         merged: dict[str, config.DependentObjectReference] = {}
+        selected: list[config.DependentObjectReference] = []
         for rule in found:
             for dep in self._run(rule, obj, [obj], _verified_dependencies):
-                merged.setdefault(json.dumps(_codec.encode(dep), sort_keys=True), dep)
-        return True, sorted(merged.values(), key=_dependency_order)
+                if dep.label_selector is not None:
+                    selected.append(dep)
+                else:
+                    merged.setdefault(json.dumps(_codec.encode(dep), sort_keys=True), dep)
+        return True, sorted([*merged.values(), *selected], key=_dependency_order)
 
 
 def _same_object(given: RawObject, returned: RawObject) -> RawObject:

@@ -10,6 +10,9 @@ the native interpreter's rules, so a Lua customization and a built-in kind agree
 - `getPodDependencies(podTemplateSpec, namespace)`: `helper.GetDependenciesFromPodTemplate`;
   nil when there are none, as Go's nil slice arrives in Lua.
 
+Both pod template functions first convert their table as Go does, so an invalid quantity in the
+template (a container's request or limit, the pod overhead, an emptyDir size limit) fails them.
+
 Each function returns `(True, value)` or `(False, message)`; sandbox.lua raises the message as a
 Lua error at the script's call. Table arguments arrive as JSON text (sandbox.lua `encode`), table
 results leave as a constructor's source (`_inputs.constructor_source`).
@@ -135,7 +138,9 @@ def _requirements_source(template: str) -> str | None:
 
 @functools.lru_cache(maxsize=_CACHE_SIZE)
 def _dependencies_source(template: str, namespace: str) -> str | None:
-    spec = _fields.mapping(_pod_template(template), ()).get("spec")
+    pod = _pod_template(template)
+    _requirements.from_pod_template(pod, ())  # Go converts every quantity first
+    spec = _fields.mapping(pod, ()).get("spec")
     found = _dependencies.pod_dependencies(spec, namespace, ("spec",))
     if not found:
         return None
@@ -144,5 +149,19 @@ def _dependencies_source(template: str, namespace: str) -> str | None:
 
 def _pod_template(text: str) -> Any:
     """A Lua table (as JSON) as Karmada converts it to a PodTemplateSpec: no reference objects,
-    so empty tables are dropped."""
-    return _convert.decode(text, struct=True)
+    so empty tables are dropped; a volume's emptyDir size limit must be a quantity (the
+    containers' are checked where they are read)."""
+    template = _convert.decode(text, struct=True)
+    spec = template.get("spec") if isinstance(template, dict) else None
+    volumes = spec.get("volumes") if isinstance(spec, dict) else None
+    for i, volume in enumerate(volumes if isinstance(volumes, list) else []):
+        empty_dir = volume.get("emptyDir") if isinstance(volume, dict) else None
+        limit = empty_dir.get("sizeLimit") if isinstance(empty_dir, dict) else None
+        if limit is not None:
+            try:
+                _quantity.parse(limit)
+            except _quantity.QuantityError as e:
+                raise _fields.FieldError(
+                    ("spec", "volumes", str(i), "emptyDir", "sizeLimit"), str(e)
+                ) from None
+    return template

@@ -4,7 +4,8 @@ Karmada: pkg/resourceinterpreter/customized/declarative/luavm/lua.go (one functi
 operation) and lua_convert.go. A table result goes through JSON (sandbox.lua), the repair of
 empty tables (`_convert.decode`) and Go's lenient decoding into the target type: unknown
 fields are ignored, a missing field is its zero value, a value of the wrong type is an error.
-Quantities are stored in canonical form (`"1500m"`), as Go re-prints a parsed Quantity.
+Quantities are stored as Go prints a parsed Quantity: in canonical form (`"1500m"`), or as
+written when apimachinery keeps the text (`"2.048"`, _quantitytext.py).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 from gitfleet.errors import SchemaError
 from gitfleet.interpreter import _quantity
-from gitfleet.interpreter.lua import _convert
+from gitfleet.interpreter.lua import _convert, _quantitytext
 from gitfleet.interpreter.lua._sandbox import Result
 from gitfleet.model import _codec, config, work
 from gitfleet.model.origin import UNKNOWN
@@ -86,7 +87,7 @@ def _requirements(text: str) -> work.ReplicaRequirements:
     """Requirements by their JSON text: workloads are asked about again and again, and the
     (frozen) result is only read."""
     doc = _table(Result("table", text), struct=True)
-    requirements: work.ReplicaRequirements = _canonical_requests(
+    requirements: work.ReplicaRequirements = _printed_requests(
         _decode(work.ReplicaRequirements, doc, "requires")
     )
     return requirements
@@ -117,7 +118,7 @@ def components(results: Sequence[Result]) -> list[work.Component]:
             item = {"name": "", "replicas": 0, **item}
         component = _decode(work.Component, item, f"components[{i}]")
         _replica_count(component.replicas, f"components[{i}].replicas")
-        out.append(_canonical_requests(component, nested=True))
+        out.append(_printed_requests(component, nested=True))
     return out
 
 
@@ -165,17 +166,24 @@ def dependencies(results: Sequence[Result]) -> list[config.DependentObjectRefere
     return out
 
 
-def _canonical_requests(value: Any, *, nested: bool = False) -> Any:
-    """`value` with its resource requests in canonical quantity form."""
+def _printed_requests(value: Any, *, nested: bool = False) -> Any:
+    """`value` with its resource requests as Go prints them (_quantitytext.py); no requests or
+    node selector at all when they are empty, as Go leaves an empty map out (omitempty)."""
     holder = value.replica_requirements if nested else value
-    if holder is None or not holder.resource_request:
+    if holder is None:
         return value
-    requests = {}
-    for name, raw in sorted(holder.resource_request.items()):
-        text = raw if isinstance(raw, str) else _convert.go_number_text(raw)
-        try:
-            requests[name] = str(_quantity.parse(text))
-        except _quantity.QuantityError as e:
-            raise ResultError(f"resourceRequest.{name}: {e}") from None
-    holder = dataclasses.replace(holder, resource_request=requests)
+    claim = holder.node_claim
+    if claim is not None and claim.node_selector == {}:
+        holder = dataclasses.replace(
+            holder, node_claim=dataclasses.replace(claim, node_selector=None)
+        )
+    if holder.resource_request is not None:
+        requests: dict[str, str] = {}
+        for name, raw in sorted(holder.resource_request.items()):
+            text = raw if isinstance(raw, str) else _convert.go_number_text(raw)
+            try:
+                requests[name] = _quantitytext.text(text)
+            except _quantity.QuantityError as e:
+                raise ResultError(f"resourceRequest.{name}: {e}") from None
+        holder = dataclasses.replace(holder, resource_request=requests or None)
     return dataclasses.replace(value, replica_requirements=holder) if nested else holder

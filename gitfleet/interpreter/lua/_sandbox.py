@@ -40,7 +40,17 @@ from typing import Any
 
 import lupa.lua51 as lupa  # type: ignore[import-untyped]
 
-from gitfleet.interpreter.lua import _convert, _inputs, _kube, _osdate, _rewrite, _watchdog
+from gitfleet.interpreter.lua import (
+    _convert,
+    _goformat,
+    _gostrings,
+    _inputs,
+    _kube,
+    _osdate,
+    _rewrite,
+    _tonumber,
+    _watchdog,
+)
 
 CHUNKNAME = "script"
 HOOK_EVERY = 1000
@@ -157,6 +167,9 @@ class Sandbox:
             "resource_quantity": _kube.resource_quantity,
             "pod_requirements": _kube.pod_requirements,
             "pod_dependencies": _kube.pod_dependencies,
+            "to_number": _tonumber.to_number,
+            "change_case": _gostrings.change_case,
+            "format_values": _goformat.format_values,
         }
         python = runtime.table_from({name: _guarded(name, f) for name, f in helpers.items()})
         config = runtime.table_from(

@@ -13,8 +13,8 @@ local stopped = ...
 
 local type, error, tonumber = type, error, tonumber
 local raw_pcall = pcall
-local floor = math.floor
-local c_match, c_gsub = string.match, string.gsub
+local floor, huge = math.floor, math.huge
+local c_match, c_gsub, format = string.match, string.gsub, string.format
 
 -- The chunk names _sandbox.py compiles the library files under.
 local LIBRARY = {guards = true, strings = true, tables = true}
@@ -64,6 +64,23 @@ function guards.truncate(n)
   n = tonumber(n)
   if n >= 0 then return floor(n) end
   return -floor(-n)
+end
+
+-- A number as gopher-lua prints it (LNumber.String, for tostring and table.concat): an integral
+-- value within int64 in full, any other with Go's shortest digits (%g's choice of form, at
+-- precision 6: exponent form below 1e-4 and from 1e6 on), where PUC Lua prints 14 digits.
+function guards.number_text(n)
+  if n ~= n then return "NaN" end
+  if n == huge then return "+Inf" end
+  if n == -huge then return "-Inf" end
+  if n == floor(n) and n >= -2^63 and n < 2^63 then return format("%d", n) end
+  local digits = 17
+  for d = 1, 16 do
+    if tonumber(format("%." .. d .. "g", n)) == n then digits = d break end
+  end
+  local exponent = tonumber(c_match(format("%." .. (digits - 1) .. "e", n), "e([-+]%d+)$"))
+  if exponent < -4 or exponent >= 6 then return format("%." .. (digits - 1) .. "e", n) end
+  return format("%." .. (digits - 1 - exponent) .. "f", n)
 end
 
 return guards

@@ -28,7 +28,7 @@ local sethook, getinfo = debug.sethook, debug.getinfo
 local create, resume, yield = coroutine.create, coroutine.resume, coroutine.yield
 local floor, huge = math.floor, math.huge
 local byte, sub, format = string.byte, string.sub, string.format
-local c_match, c_gsub = string.match, string.gsub
+local c_match, c_gsub, c_find = string.match, string.gsub, string.find
 
 local SCRIPT_SOURCE = "=" .. cfg.chunkname
 local HOOK_EVERY = cfg.hook_every
@@ -107,6 +107,7 @@ local function safe_xpcall(f, handler)
 end
 
 local guards = cfg.guards(function() return stop_message end)
+local number_text = guards.number_text
 local strings = cfg.strings(cfg, guards)
 local tables = cfg.tables(cfg, guards)
 
@@ -318,6 +319,8 @@ end
 local safe_math = {}
 for k, v in raw_next, math do safe_math[k] = v end
 safe_math.random, safe_math.randomseed = random, randomseed
+-- gopher-lua's math.huge is the largest float, not infinity: JSON can hold it.
+safe_math.huge = 1.7976931348623157e308
 
 local py = cfg.python
 local clock = 0
@@ -340,6 +343,43 @@ local function call_python(f, ...)
   if not called then error("internal error: " .. tostring(ok), 3) end
   if not ok then error(value, 3) end
   return value
+end
+
+-- string.upper and string.lower map every Unicode letter, as Go's strings.ToUpper/ToLower do
+-- (_gostrings.py); ASCII strings stay with the C functions, which agree on them.
+local function go_case(fname, upper)
+  local c_function = safe_string[fname]
+  return function(s, ...)
+    if type(s) == "number" then s = number_text(s) end
+    if type(s) ~= "string" or not c_find(s, "[\128-\255]") or #s > MAX_STRING then
+      return c_function(s, ...)
+    end
+    return call_python(py.change_case, s, upper)
+  end
+end
+safe_string.upper, safe_string.lower = go_case("upper", true), go_case("lower", false)
+
+-- string.format is Go's fmt.Sprintf on gopher-lua values (_goformat.py): each argument goes as
+-- its type and value (no value for tables and functions, which print as addresses).
+local PLAIN_TYPES = {number = true, string = true, boolean = true, ["nil"] = true}
+local MAX_FORMATTED = 8 * MAX_STRING -- Go caps the format, not the result; Python's work stays small
+safe_string.format = function(fmt, ...)
+  if type(fmt) == "number" then fmt = number_text(fmt) end
+  if type(fmt) ~= "string" then
+    error("bad argument #1 to 'format' (string expected, got " .. (fmt == nil and "no value" or type(fmt)) .. ")", 2)
+  end
+  if #fmt > MAX_STRING then
+    error(format("string length %d exceeds the maximum allowed input string length %d in 'format'", #fmt, MAX_STRING), 2)
+  end
+  local n = select("#", ...)
+  local args = {...}
+  local pairs_ = {}
+  for i = 1, n do
+    local t = type(args[i])
+    pairs_[2 * i - 1] = t
+    if PLAIN_TYPES[t] then pairs_[2 * i] = args[i] end
+  end
+  return call_python(py.format_values, fmt, MAX_FORMATTED, n, unpack(pairs_, 1, 2 * n))
 end
 
 -- A helper's table result comes as the source of a chunk that builds it (_inputs.py
@@ -474,6 +514,28 @@ local kube = {
   end,
 }
 
+-- tonumber as gopher-lua's: a number as it is, a string read by Go's parsers (_tonumber.py), any
+-- other value nil; the base must be a number.
+local function go_tonumber(...)
+  if select("#", ...) == 0 then error("bad argument #1 to 'tonumber' (value expected)", 2) end
+  local v, base = ...
+  if base ~= nil and type(base) ~= "number" then
+    error("bad argument #2 to 'tonumber' (number expected, got " .. type(base) .. ")", 2)
+  end
+  if type(v) == "number" then return v end
+  if type(v) ~= "string" then return nil end
+  if #v > MAX_STRING then return nil end
+  local b = base == nil and 10 or (base >= 0 and floor(base) or -floor(-base))
+  return call_python(py.to_number, v, b, base ~= nil)
+end
+
+-- tostring prints numbers as gopher-lua does (guards.lua `number_text`).
+local function go_tostring(...)
+  if select("#", ...) == 0 then error("bad argument #1 to 'tostring' (value expected)", 2) end
+  if type((...)) == "number" then return number_text((...)) end
+  return tostring(...)
+end
+
 local function unsupported(name)
   return function()
     error("call function " .. name .. " is not supported in karmada customized resourceinterpreter.", 2)
@@ -484,7 +546,7 @@ local SAFE = {
   _VERSION = _VERSION,
   assert = assert, error = error, ipairs = ipairs, next = ordered_next, pairs = ordered_pairs,
   pcall = safe_pcall, xpcall = safe_xpcall, print = function() end, select = select,
-  tonumber = tonumber, tostring = tostring, type = type, unpack = unpack,
+  tonumber = go_tonumber, tostring = go_tostring, type = type, unpack = unpack,
   string = readonly(safe_string, "string"), table = readonly(tables, "table"),
   math = readonly(safe_math, "math"), os = readonly(safe_os, "os"),
 }

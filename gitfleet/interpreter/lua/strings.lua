@@ -3,8 +3,8 @@
 -- Every function whose C implementation does work in proportion to its arguments is bounded, so
 -- that no single call keeps the watchdog (_watchdog.py) waiting long:
 -- - string arguments are capped at `max_string` bytes, as Karmada caps them (string_safe.go:
---   byte, find, format's format string, gmatch, lower, match, reverse, sub, upper; here also
---   gsub and its replacement), and so are string.rep's results;
+--   byte, find, gmatch, lower, match, reverse, sub, upper; here also gsub and its replacement),
+--   and so are string.rep's results (string.format is Go's, built by sandbox.lua);
 -- - C pattern matching (lstrlib.c) backtracks up to (subject length)^(number of `*`, `+`, `-`
 --   items) steps, and gsub re-reads its replacement string for every match. So a call goes to
 --   the C functions only when that worst case, computed from the pattern, stays under
@@ -23,6 +23,7 @@ local c_find = string.find
 local concat = table.concat
 local c_call, protect, stopped = guards.c_call, guards.protect, guards.stopped
 local is_stringish, is_numberish, truncate = guards.is_stringish, guards.is_numberish, guards.truncate
+local number_text = guards.number_text
 
 local MAX_STRING = limits.max_string
 
@@ -462,23 +463,56 @@ local function check_size(s, fname)
   end
 end
 
-local function start_index(init, len)
+-- Where find and match start (1-based), as Karmada's string library computes it: past the end
+-- is kept (nothing is found there), not clamped as PUC Lua clamps it; the position must be a
+-- number.
+local function start_index(init, len, fname)
   if init == nil then return 1 end
-  init = truncate(init)
-  if init < 0 then init = len + init + 1 end
-  if init < 1 then init = 1 end
-  if init > len + 1 then init = len + 1 end
-  return init
+  if type(init) ~= "number" then
+    error(format("bad argument #3 to '%s' (number expected, got %s)", fname, type(init)), 3)
+  end
+  local i = truncate(init)
+  if i ~= 0 then i = i - 1 end
+  if i < 0 then i = len + i + 1 end
+  if i < 0 then i = 0 end
+  return i + 1
+end
+
+-- A pattern as Karmada's matcher (gopher-lua's pm) reads it: it has no frontier item, so `%f`
+-- is a plain `f`.
+local function karmada_pattern(pat)
+  if not C.find(pat, "%f", 1, true) then return pat end
+  return (C.gsub(pat, "%%(.)", function(c)
+    if c == "f" then return "f" end
+  end))
+end
+
+-- A string argument as Karmada's functions read it: numbers as gopher-lua prints them.
+local function text_of(v)
+  if type(v) == "number" then return number_text(v) end
+  return v
+end
+
+local function nothing_for_nil(...)
+  if select("#", ...) == 1 and (...) == nil then return end
+  return ...
 end
 
 -- Bad arguments go to the C function, which rejects them before matching anything, with
--- Lua's own message.
+-- Lua's own message. Karmada's find answers 1, 0 for an empty pattern, fails a plain search
+-- that starts past the end (Go's slice bounds), and takes a position that is a number.
 local function find(s, pat, init, plain)
   if not (is_stringish(s) and is_stringish(pat) and is_numberish(init)) then return c_call("find", C.find, s, pat, init, plain) end
-  s, pat = tostring(s), tostring(pat)
+  s, pat = text_of(s), text_of(pat)
   check_size(s, "find")
   check_size(pat, "find")
-  local first = start_index(init, #s)
+  if #pat == 0 then return 1, 0 end
+  if not plain then pat = karmada_pattern(pat) end
+  local first = start_index(init, #s, "find")
+  if first > #s + 1 then
+    if plain then error(format("runtime error: slice bounds out of range [%d:%d]", first - 1, #s), 2) end
+    return nil
+  end
   local zero = C.find(pat, "\0", 1, true)
   local head = zero and sub(pat, 1, zero - 1) or pat
   if plain or not C.find(head, "[%^%$%*%+%?%.%(%[%%%-]") then
@@ -489,21 +523,36 @@ local function find(s, pat, init, plain)
   return protect(lua_find, s, pat, first, true)
 end
 
+-- Karmada's match returns no value at all when nothing matches (not nil), and nothing past the
+-- end of the string.
 local function match_(s, pat, init)
   if not (is_stringish(s) and is_stringish(pat) and is_numberish(init)) then return c_call("match", C.match, s, pat, init) end
-  s, pat = tostring(s), tostring(pat)
+  s, pat = text_of(s), text_of(pat)
   check_size(s, "match")
   check_size(pat, "match")
-  local first = start_index(init, #s)
-  if pattern_cost(#s - first + 1, pat, true) <= PATTERN_COST then return c_call("match", C.match, s, pat, first) end
-  return protect(lua_find, s, pat, first, false)
+  pat = karmada_pattern(pat)
+  local first = start_index(init, #s, "match")
+  if first > #s + 1 then return end
+  if pattern_cost(#s - first + 1, pat, true) <= PATTERN_COST then
+    return nothing_for_nil(c_call("match", C.match, s, pat, first))
+  end
+  return nothing_for_nil(protect(lua_find, s, pat, first, false))
 end
 
 local function gmatch(s, pat)
   if not (is_stringish(s) and is_stringish(pat)) then return c_call("gmatch", C.gmatch, s, pat) end
-  s, pat = tostring(s), tostring(pat)
+  s, pat = text_of(s), text_of(pat)
   check_size(s, "gmatch")
   check_size(pat, "gmatch")
+  pat = karmada_pattern(pat)
+  if byte(pat, 1) == 94 then -- `^`: Karmada's gmatch anchors, and so matches once at most
+    local done = false
+    return function()
+      if done then return end
+      done = true
+      return match_(s, pat)
+    end
+  end
   if pattern_cost(#s, pat, false) <= PATTERN_COST then return c_call("gmatch", C.gmatch, s, pat) end
   local iter = lua_gmatch(s, pat)
   -- The script's loop calls this iterator itself: its errors name the loop's line, as C's do.
@@ -557,8 +606,23 @@ local function capped(fname)
   end
 end
 
+-- Karmada's char takes numbers only and keeps each one's low byte (Go's uint8), where PUC Lua
+-- refuses values outside 0..255.
+local function char(...)
+  local n = select("#", ...)
+  local codes = {...}
+  for i = 1, n do
+    local v = codes[i]
+    if type(v) ~= "number" then
+      error(format("bad argument #%d to 'char' (number expected, got %s)", i, v == nil and "nil" or type(v)), 2)
+    end
+    codes[i] = truncate(v) % 256
+  end
+  return C.char(unpack(codes, 1, n))
+end
+
 return {
-  byte = capped("byte"), char = C.char, find = find, format = capped("format"), gmatch = gmatch,
+  byte = capped("byte"), char = char, find = find, gmatch = gmatch,
   gsub = gsub, len = C.len, lower = capped("lower"), match = match_, rep = rep,
   reverse = capped("reverse"), sub = capped("sub"), upper = capped("upper"),
 }

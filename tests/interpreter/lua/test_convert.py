@@ -3,19 +3,23 @@ lua_convert.go ConvertLuaResultInto, layeh.com/gopher-json).
 
 Aspects covered:
 - into Lua: objects and arrays become tables, nulls disappear (null array elements are skipped,
-  later ones move up), numbers are Lua numbers, non-string keys become strings;
+  later ones move up), numbers are Lua numbers, non-string keys become strings; an object met
+  twice (a YAML alias) becomes a table in each place;
 - out of Lua: string keys make an object, keys 1..n an array, an empty table `[]`; holes, mixed
   keys, functions, a table met twice, NaN and overly deep nesting are errors with gopher-json's
-  messages; integral numbers within int64 come back as ints; invalid UTF-8 becomes U+FFFD, in
-  results, error messages and arguments of kube functions alike;
+  messages; integral numbers within int64 come back as ints, spelled with Go's shortest digits;
+  invalid UTF-8 becomes U+FFFD, in results, error messages and arguments of kube functions alike;
 - Karmada's repair of empty tables: a path that was `{}` (or `[]`) in a reference object keeps
   that form, array indices ignored; any other empty table is deleted; a bare `[]` result is `{}`
-  for object targets;
+  for object targets; sjson's paths decide the rest: an empty key at the root and a key with
+  `|#@*?` fail the repair, a key with a backslash leaves its empty tables as they are (and
+  where one should become `{}`, sjson makes `{}` at the path without the backslash);
 - numbers printed as Go's encoding/json prints them (for quantities given as numbers).
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -47,12 +51,31 @@ def test_into_lua(run: Run, value: Any, body: str, expected: Any) -> None:
     assert run(f"function F(o) {body} end", value) == [expected]
 
 
+def test_an_object_met_twice_becomes_two_tables(run: Run) -> None:
+    shared = {"name": "c"}  # as a YAML alias reads
+    doc = {"containers": [shared, shared], "byName": {"a": shared, "b": shared}}
+    script = "function F(o) o.containers[1].name = 'd' return o end"
+    expected = {"containers": [{"name": "d"}, {"name": "c"}], "byName": {"a": shared, "b": shared}}
+    assert run(script, doc) == [expected]
+    assert run(script, doc) == [expected]  # the compiled constructor too
+
+
 OUT_OF_LUA = [
     pytest.param("return {a = 1, b = {2, 3}}", {"a": 1, "b": [2, 3]}, id="object and array"),
     pytest.param("return {}", [], id="empty table"),
     pytest.param("return {a = {}, b = {1}}", {"b": [1]}, id="empty table deleted"),
     pytest.param("return {1.0, 2.5, 2^53, 1e300, -0}", [1, 2.5, 2**53, 1e300, 0], id="numbers"),
     pytest.param("return {2^63}", [2.0**63], id="beyond int64 stays a float"),
+    pytest.param(
+        "return {math.huge, -math.huge}",
+        [1.7976931348623157e308, -1.7976931348623157e308],
+        id="math.huge is gopher-lua's largest float",
+    ),
+    pytest.param(
+        "return {2^62, 2^53 + 2, -2^60}",
+        [4611686018427388000, 2**53 + 2, -1152921504606847000],
+        id="big integers as Go spells them",
+    ),
     pytest.param("return {s = 'caf\\195\\169'}", {"s": "café"}, id="utf-8"),
     pytest.param("return {s = 'a\\255b'}", {"s": "a\ufffdb"}, id="invalid utf-8 replaced"),
     pytest.param("return {s = 'tab\\tquote\"\\0'}", {"s": 'tab\tquote"\x00'}, id="escapes"),
@@ -107,12 +130,36 @@ REPAIRS = [
         {"a": []}, [{"a": []}, {"a": {}}], {"a": {}}, id="object form wins over array form"
     ),
     pytest.param({"x": {"y": []}}, [{"x": {"y": {}}}], {"x": {"y": {}}}, id="nested path"),
+    pytest.param({"x": {"": []}}, [], {"x": {}}, id="empty key below the root"),
+    pytest.param({"a\\b": [], "x": {"c\\d": [[], 1]}}, [], None, id="backslash: left as it is"),
+    pytest.param(
+        {"a\\b": [], "x": {"c\\d": [[], 1]}},
+        [{"a\\b": {}, "x": {"c\\d": [{}, 1]}}],
+        {"a\\b": [], "ab": {}, "x": {"c\\d": [[], 1], "cd": [{}]}},
+        id="backslash: an object made where sjson reads the path",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("result", "references", "expected"), REPAIRS)
 def test_repair_of_empty_tables(result: Any, references: list[Any], expected: Any) -> None:
-    assert _convert.repair(result, references, struct=True) == expected
+    unchanged = copy.deepcopy(result)
+    found = _convert.repair(result, references, struct=True)
+    assert found == (unchanged if expected is None else expected)
+
+
+@pytest.mark.parametrize(
+    ("result", "references", "message"),
+    [
+        pytest.param({"": [], "a": 1}, [], "path cannot be empty", id="empty key at the root"),
+        pytest.param({"": []}, [{"": {}}], "path cannot be empty", id="made an object"),
+        pytest.param({"a*b": []}, [], "complex path", id="wildcard key"),
+        pytest.param({"x": {"a?b": [1, []]}}, [], "complex path", id="element below"),
+    ],
+)
+def test_repairs_karmada_cannot_make(result: Any, references: list[Any], message: str) -> None:
+    with pytest.raises(_convert.ConversionError, match=message):
+        _convert.repair(result, references, struct=True)
 
 
 @pytest.mark.parametrize(("struct", "expected"), [(True, {}), (False, [])])

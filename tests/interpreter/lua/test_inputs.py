@@ -12,6 +12,7 @@ Aspects covered:
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import given, settings
@@ -42,8 +43,13 @@ DOCUMENTS = st.recursive(
 @settings(max_examples=200, deadline=None)
 @given(document=DOCUMENTS)
 def test_constructor_builds_what_conversion_builds(sandbox: lua.Sandbox, document: Any) -> None:
-    first = results(sandbox.call(IDENTITY, "F", (document,)))
-    again = results(sandbox.call(IDENTITY, "F", (document,)))
+    # the tables as JSON, before Karmada's repair of empty tables (which refuses some keys)
+    first = [
+        json.loads(r.json or "null", strict=False) for r in sandbox.call(IDENTITY, "F", (document,))
+    ]
+    again = [
+        json.loads(r.json or "null", strict=False) for r in sandbox.call(IDENTITY, "F", (document,))
+    ]
     assert first == again
 
 

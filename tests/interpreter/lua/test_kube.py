@@ -5,13 +5,14 @@ Aspects covered:
   zero, numbers and bad quantities refused;
 - `getResourceQuantity`: apimachinery's AsApproximateFloat64 to the bit (`2048m` is 2048 * 1e-3),
   nil as zero, negative quantities and wrong arguments refused; a number it returns, put in a
-  requirement, comes back as the canonical quantity;
+  requirement, comes back as Go prints the quantity it parses;
 - `accuratePodRequirements`: containers summed, limits standing in for requests, init
   containers by maximum, overhead added, node claim from nodeSelector, tolerations and required
   node affinity, nil when there is nothing;
 - `getPodDependencies`: ConfigMaps, Secrets, the ServiceAccount and PVCs from volumes (also
   projected), env, envFrom, imagePullSecrets and every kind of container, deduplicated; nil
   when there are none; the namespace defaults to `default`;
+- both pod template functions refuse a template Go cannot convert (a bad quantity anywhere);
 - `require("kube")` is the only way in, as in Karmada.
 """
 
@@ -74,6 +75,16 @@ REFUSED = [
         id="wrong field type",
     ),
     pytest.param("getPodDependencies({})", "only accepts two argument", id="one argument"),
+    pytest.param(
+        "getPodDependencies({spec = {containers = {{resources = {limits = {cpu = ''}}}}}}, 'ns')",
+        "fail to convert lua value to corev1.PodTemplateSpec",
+        id="dependencies of a template with a bad limit",
+    ),
+    pytest.param(
+        "accuratePodRequirements({spec = {volumes = {{emptyDir = {sizeLimit = 'x'}}}}})",
+        "fail to convert lua value to PodTemplateSpec",
+        id="requirements of a template with a bad size limit",
+    ),
 ]
 
 
@@ -238,4 +249,5 @@ def test_approximate_quantity_round_trips_into_a_requirement(sandbox: lua.Sandbo
     layer = lua.LuaLayer([make_customization(replicaResource=script)], sandbox=sandbox)
     handled, (count, requirements) = layer.get_replicas(deployment())
     assert handled and count == 1 and requirements is not None
-    assert requirements.resource_request == {"cpu": "250m", "memory": "2048m"}
+    # apimachinery keeps the text 2.048 (canonical enough), and rewrites 0.25 as 250m
+    assert requirements.resource_request == {"cpu": "250m", "memory": "2.048"}

@@ -4,7 +4,9 @@ Aspects covered:
 - a customization handles only its exact apiVersion and kind, and only the operations it
   scripts; other calls answer "not handled" with the chain's default;
 - several customizations for a kind: by name, the first non-empty script wins; dependency
-  scripts all run, their results merged, deduplicated and sorted, each checked first;
+  scripts all run, their results merged, deduplicated by name (references with a label
+  selector are all kept, as Karmada's set of pointers keeps them) and sorted, each checked
+  first;
 - every operation's arguments and results: GetReplicas (int32 truncation, requirements or nil),
   GetComponents, ReviseReplica and Retain (with the repair of empty tables from their inputs),
   ReflectStatus, AggregateStatus (no items arrive as nil, the CLI's empty list as a table),
@@ -90,6 +92,25 @@ def test_dependency_scripts_are_merged(sandbox: lua.Sandbox) -> None:
     ]
 
 
+def test_dependencies_with_a_label_selector_are_all_kept(sandbox: lua.Sandbox) -> None:
+    script = """
+    function GetDependencies(o)
+      local function sel() return {matchLabels = {app = "x"}} end
+      return {{apiVersion = "v1", kind = "Secret", namespace = "ns", labelSelector = sel()},
+              {apiVersion = "v1", kind = "Secret", namespace = "ns", labelSelector = sel()},
+              {apiVersion = "v1", kind = "Secret", namespace = "ns", name = "s"},
+              {apiVersion = "v1", kind = "Secret", namespace = "ns", name = "s"}}
+    end"""
+    layer = _layer(sandbox, make_customization(dependencyInterpretation=script))
+    assert [
+        (d.name, d.label_selector is not None) for d in layer.get_dependencies(deployment())[1]
+    ] == [
+        ("", True),
+        ("", True),
+        ("s", False),
+    ]
+
+
 REPLICAS = [
     pytest.param("return 3", 3, None, id="count only"),
     pytest.param("return 2.9", 2, None, id="truncated"),
@@ -100,7 +121,27 @@ REPLICAS = [
         work.ReplicaRequirements(resource_request={"cpu": "1", "memory": "1073741824"}),
         id="canonical quantities, unknown fields ignored",
     ),
+    pytest.param(
+        "return 1, {resourceRequest = {cpu = 2.048, memory = '+1Gi', pods = '1.5'}}",
+        1,
+        work.ReplicaRequirements(
+            resource_request={"cpu": "2.048", "memory": "+1Gi", "pods": "1500m"}
+        ),
+        id="quantity text kept where apimachinery keeps it",
+    ),
     pytest.param("return 1, {}", 1, work.ReplicaRequirements(), id="empty requirements"),
+    pytest.param(
+        "return 1, {resourceRequest = {cpu = {}}}",
+        1,
+        work.ReplicaRequirements(),
+        id="empty requests left out",
+    ),
+    pytest.param(
+        "return 1, {nodeClaim = {nodeSelector = {zone = {}}}}",
+        1,
+        work.ReplicaRequirements(node_claim=work.NodeClaim()),
+        id="empty node selector left out",
+    ),
 ]
 
 

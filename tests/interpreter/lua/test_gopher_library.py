@@ -1,0 +1,243 @@
+"""Library functions answer as they do in gopher-lua with Karmada's safe libraries (Karmada's
+VM), where PUC Lua's C library would answer otherwise.
+
+Aspects covered:
+- numbers printed by tostring and table.concat: integral values within int64 in full, others
+  with Go's shortest digits, in exponent form below 1e-4 and from 1e6 on; NaN and infinities
+  spelled as Go spells them;
+- table.concat takes a string separator and number positions only;
+- tonumber reads strings with Go's parsers: a `.` makes a float (decimal or hexadecimal), else
+  an integer in the base (a `0x` prefix is base 16 when no base is given; base 0 is Go's
+  literal syntax); no exponent without a `.`, no infinity, nothing beyond int64; the base must
+  be a number;
+- string.upper and string.lower map every Unicode letter to its simple case mapping, as Go's
+  strings.ToUpper/ToLower do; invalid UTF-8 bytes become U+FFFD;
+- string.format is Go's fmt.Sprintf on gopher-lua values: numbers as int64 or float64 by verb,
+  %g's shortest digits, Go's %q and %c, strings for %d, booleans and nil, missing and extra
+  arguments, bad verbs and widths reported in the result, not raised;
+- string.find and string.match start where Karmada's library starts them: an empty pattern is
+  found at 1, 0; past the end nothing is found (a plain find fails, as Go's slicing does); the
+  position must be a number; match returns no value at all when nothing matches; numbers
+  searched print as tostring prints them;
+- string.char keeps each number's low byte, as Go's uint8 does, and takes numbers only;
+- patterns as gopher-lua's matcher reads them: `%f` is a plain `f` (it has no frontier), and a
+  gmatch pattern starting with `^` is anchored (one match at most);
+- table.sort is Go's pdqsort: elements that compare equal keep Karmada's order, and an
+  inconsistent comparison is no error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.interpreter.lua.conftest import Run
+
+NUMBER_TEXTS = [
+    pytest.param("1e15", "1000000000000000", id="integer in full"),
+    pytest.param("-2^63", "-9223372036854775808", id="smallest int64"),
+    pytest.param("2^63", "9.223372036854776e+18", id="beyond int64"),
+    pytest.param("0.1 + 0.2", "0.30000000000000004", id="shortest digits"),
+    pytest.param("1/3", "0.3333333333333333", id="seventeen digits"),
+    pytest.param("123456.5", "123456.5", id="below 1e6"),
+    pytest.param("1234567.5", "1.2345675e+06", id="from 1e6 on"),
+    pytest.param("0.0001", "0.0001", id="1e-4"),
+    pytest.param("0.00001", "1e-05", id="below 1e-4"),
+    pytest.param("-0.0", "0", id="negative zero"),
+    pytest.param("0/0", "NaN", id="nan"),
+    pytest.param("1/0", "+Inf", id="infinity"),
+    pytest.param("-1/0", "-Inf", id="negative infinity"),
+]
+
+
+@pytest.mark.parametrize(("expression", "expected"), NUMBER_TEXTS)
+def test_numbers_printed_as_go_prints_them(run: Run, expression: str, expected: str) -> None:
+    script = (
+        f"function F() local n = {expression} return tostring(n), table.concat({{n, n}}, ',') end"
+    )
+    assert run(script) == [expected, f"{expected},{expected}"]
+
+
+CONCAT = [
+    pytest.param("table.concat({1, 2}, 0)", False, id="number separator"),
+    pytest.param("table.concat({1, 2}, ',', '1')", False, id="string position"),
+    pytest.param("table.concat({1, 2.5, 'x'}, '-', 2)", "2.5-x", id="range"),
+]
+
+
+@pytest.mark.parametrize(("call", "expected"), CONCAT)
+def test_concat_arguments(run: Run, call: str, expected: Any) -> None:
+    ok, value = run(f"function F() return pcall(function() return {call} end) end")
+    assert (value if ok else False) == expected
+
+
+TONUMBER = [
+    pytest.param('"0x1A"', 26, id="hex prefix"),
+    pytest.param('" 12\\n"', 12, id="spaces and newlines trimmed"),
+    pytest.param('" 5\\r"', None, id="carriage return not trimmed"),
+    pytest.param('"1e2"', None, id="exponent without a dot"),
+    pytest.param('"1.5e3"', 1500, id="exponent with a dot"),
+    pytest.param('"5."', 5, id="trailing dot"),
+    pytest.param('".5"', 0.5, id="leading dot"),
+    pytest.param('"0x1.8p1"', 3, id="hex float"),
+    pytest.param('"inf"', None, id="no infinity"),
+    pytest.param('"1.0e400"', None, id="float out of range"),
+    pytest.param('"99999999999999999999"', None, id="beyond int64"),
+    pytest.param('"z", 36', 35, id="base 36"),
+    pytest.param('"Z", 36.9', 35, id="base truncated"),
+    pytest.param('"0x10", 16', None, id="prefix with a base"),
+    pytest.param('"0x-10"', -16, id="sign after the prefix"),
+    pytest.param('"-0x10"', None, id="sign before the prefix"),
+    pytest.param('"017", 0', 15, id="base 0 octal"),
+    pytest.param('"1_000", 0', 1000, id="base 0 underscores"),
+    pytest.param('"10", 1', None, id="base out of range"),
+    pytest.param("12.5, 16", 12.5, id="number as it is"),
+    pytest.param("true", None, id="boolean"),
+]
+
+
+@pytest.mark.parametrize(("args", "expected"), TONUMBER)
+def test_tonumber_reads_as_go_parses(run: Run, args: str, expected: Any) -> None:
+    assert run(f"function F() return tonumber({args}) end") == [expected]
+
+
+@pytest.mark.parametrize("call", ["pcall(tonumber)", 'pcall(tonumber, "1", "2")'])
+def test_tonumber_argument_errors(run: Run, call: str) -> None:
+    assert run(f"function F() return ({call}) end") == [False]
+
+
+CASES = [
+    pytest.param('string.upper("wörker")', "WÖRKER", id="upper beyond ascii"),
+    pytest.param('string.lower("ÀBC İ ǅ")', "àbc i ǆ", id="lower beyond ascii"),
+    pytest.param('string.upper("ß ﬃ")', "ß ﬃ", id="no multi-character mappings"),
+    pytest.param('string.upper("a\\255b")', "A\ufffdB", id="invalid utf-8"),
+    pytest.param('("plain"):upper()', "PLAIN", id="ascii"),
+    pytest.param("string.lower(1.5)", "1.5", id="number"),
+]
+
+
+@pytest.mark.parametrize(("call", "expected"), CASES)
+def test_case_mapped_as_go_maps_it(run: Run, call: str, expected: str) -> None:
+    assert run(f"function F() return {call} end") == [expected]
+
+
+FORMATS = [
+    pytest.param('"%5.1f|%08.3f|%+d|%e|%G"', "3.14159, -3.14159, 5, 12345.678, 1e-10",
+                 "  3.1|-003.142|+5|1.234568e+04|1E-10", id="numbers"),
+    pytest.param('"%d|%x|%X|%o|%#o|%#x|%b"', "3.9, -255, 255, 8, 8, 255, 5",
+                 "3|-ff|FF|10|010|0xff|101", id="integers"),
+    pytest.param('"%g|%g|%g|%.3g"', "0.1, 1e15, 1/3, 2/3",
+                 "0.1|1e+15|0.3333333333333333|0.667", id="shortest g"),
+    pytest.param('"%s|%s|%v"', "0.1 + 0.2, 1e15, 1.5", "0.30000000000000004|1000000000000000|1.5",
+                 id="numbers as strings"),
+    pytest.param('"%05s|%-4s|%.2s"', '"ab", "q", "héllo"', "000ab|q   |hé", id="strings"),
+    pytest.param('"%q"', '"tab\\tnl\\n\\1ü\\127"', '"tab\\tnl\\n\\x01ü\\x7f"',
+                 id="go quoting"),
+    pytest.param('"%c|%U|%#U"', "233, 233, 65", "é|U+00E9|U+0041 'A'", id="characters"),
+    pytest.param('"%d|%d|%d"', '"12", "abc", "1.5"', "12|0|1.5", id="strings for d"),
+    pytest.param('"%s|%s|%t|%d"', "true, nil, false, true", "true|nil|false|%!d(lua.LBool=true)",
+                 id="booleans and nil"),
+    pytest.param('"%d %d"', "1", "1 %!d(MISSING)", id="missing argument"),
+    pytest.param('"%%%d"', "1, 2", "%1%!(EXTRA lua.LNumber=2)", id="extra argument"),
+    pytest.param('"%d"', "1, 2", "1", id="arguments beyond the verbs dropped"),
+    pytest.param('"%u|%5%|%"', "8", "%!u(int64=8)|%|%!(NOVERB)", id="bad verbs"),
+    pytest.param('"%*d"', "5, 3", "%!(BADWIDTH)%!d(MISSING)", id="star width"),
+    pytest.param('"%f|%5.1f"', "1/0, 0/0", "+Inf|  NaN", id="infinity and nan"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("template", "args", "expected"), FORMATS)
+def test_format_as_go_formats(run: Run, template: str, args: str, expected: str) -> None:
+    assert run(f"function F() return string.format({template}, {args}) end") == [expected]
+
+
+def test_format_refuses_a_result_far_over_the_cap(run: Run) -> None:
+    script = (
+        "function F() return pcall(string.format, string.rep('%999999d', 9), "
+        "1, 2, 3, 4, 5, 6, 7, 8, 9) end"
+    )
+    ok, message = run(script)
+    assert not ok
+    assert "exceeds the limit" in message
+
+
+SEARCHES = [
+    pytest.param('{string.find("abc", "", 2)}', [1, 0], id="empty pattern"),
+    pytest.param('{string.find("abc", "b", 10)}', [], id="pattern past the end"),
+    pytest.param('{pcall(string.find, "abc", "b", 10, true)}', [False], id="plain past the end"),
+    pytest.param('{string.find("abc", "()", 4)}', [4, 3, 4], id="at the end"),
+    pytest.param('{string.find("abc", "b", -100)}', [2, 2], id="far before the start"),
+    pytest.param('{pcall(string.find, "abc", "b", "2")}', [False], id="string position"),
+    pytest.param('{string.find(12.5, ".", 1, true)}', [3, 3], id="number searched"),
+    pytest.param('{select("#", string.match("abc", "x"))}', [0], id="no match, no value"),
+    pytest.param('{string.match("abc", "()", 5)}', [], id="match past the end"),
+    pytest.param('{string.match("abc", "b", -2)}', ["b"], id="match from the end"),
+    pytest.param("{pcall(tostring)}", [False], id="tostring of nothing"),
+]
+
+
+@pytest.mark.parametrize(("call", "expected"), SEARCHES)
+def test_searches_start_where_karmada_starts_them(run: Run, call: str, expected: Any) -> None:
+    found = run(f"function F() return {call} end")[0]
+    assert (found[:1] if expected == [False] else found or []) == expected
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        pytest.param("string.char(256, 72, -1, 321.7)", "\x00H\ufffdA", id="low bytes"),
+        pytest.param("(pcall(string.char, '65'))", False, id="string refused"),
+    ],
+)
+def test_char_keeps_the_low_byte(run: Run, call: str, expected: Any) -> None:
+    assert run(f"function F() return {call} end") == [expected]
+
+
+PATTERNS = [
+    pytest.param('string.match("THE fox", "%f[%a]%a+")', "fox", id="no frontier in match"),
+    pytest.param('table.concat({string.find("xfoo", "%f[%a]o")}, ",")', "2,4", id="in find"),
+    pytest.param('string.match("a%fb", "%%f")', "%f", id="escaped percent"),
+    pytest.param(
+        'table.concat((function() local t = {} for w in string.gmatch("aab", "^a") do '
+        "t[#t + 1] = w end return t end)(), ',')",
+        "a",
+        id="anchored gmatch",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "expected"), PATTERNS)
+def test_patterns_as_gopher_lua_reads_them(run: Run, call: str, expected: str) -> None:
+    assert run(f"function F() return {call} end") == [expected]
+
+
+SORT = """
+function F(n)
+  local t = {}
+  for i = 1, n do t[i] = {k = (i * 7) % 3, id = i} end
+  table.sort(t, function(a, b) return a.k < b.k end)
+  local ids = {}
+  for i = 1, n do ids[i] = t[i].id end
+  return table.concat(ids, ",")
+end
+"""
+
+
+@pytest.mark.parametrize(
+    ("n", "expected"),
+    [
+        pytest.param(12, "3,6,9,12,1,4,7,10,2,5,8,11", id="insertion sort"),
+        pytest.param(14, "6,12,3,9,7,1,4,10,13,5,8,11,2,14", id="pdqsort"),
+    ],
+)
+def test_sort_orders_ties_as_go_does(run: Run, n: int, expected: str) -> None:
+    assert run(SORT, n) == [expected]
+
+
+def test_sort_takes_an_inconsistent_comparison(run: Run) -> None:
+    script = (
+        "function F() local t = {5, 3, 8, 1, 9, 2, 7, 4, 6, 0, 11, 15, 13, 12, 14} "
+        "table.sort(t, function(a, b) return true end) return t end"
+    )
+    assert run(script) == [[15, 11, 0, 6, 4, 12, 2, 9, 1, 8, 3, 13, 14, 5, 7]]
