@@ -9,7 +9,8 @@ Aspects covered (pkg/util/validation/validation.go, after the webhook's defaults
   dynamic weight or Aggregated, only after a non-empty affinity, with unique names;
 - spread constraints: field XOR label, non-negative, max >= min (min defaults to 1), one
   constraint per field, a cluster constraint whenever a field is used (the default counts);
-- static weights >= 1; toleration operators; workload affinity keys;
+- static weights >= 1; toleration operators (Lt, Gt refused, other unknown ones a warning:
+  they tolerate no taint); workload affinity keys;
 - failover: application needs propagateDeps, toleration and grace period rules, alias label
   names, cluster purgeMode; 32-bit priority; suspension dispatching XOR clusters.
 """
@@ -20,6 +21,8 @@ from collections.abc import Callable
 
 import pytest
 from validation.documents import FLEET, variant
+
+from gitfleet.model import meta, selectors
 
 Check = Callable[[dict[str, str]], list[str]]
 WEB = "policies/web.yaml"
@@ -166,6 +169,19 @@ def test_a_selector_kubernetes_cannot_convert_is_a_warning(
     assert len(warned) == 1, found
     assert message in warned[0]
     assert warned[0].endswith("Kubernetes cannot convert the selector, which matches nothing")
+
+
+def test_an_unknown_toleration_operator_is_a_warning(check: Check) -> None:
+    """Karmada's webhook refuses only Lt and Gt; Kubernetes' ToleratesTaint tolerates no taint
+    with any other unknown operator, and neither does the scheduler's."""
+    toleration = "{key: dedicated, operator: Equal, value: gpu, effect: NoSchedule}"
+    found = check(variant(WEB, toleration, "{key: dedicated, operator: exists}"))
+    assert found == [
+        f"{WEB}:26:26: warning: PropagationPolicy shop/web: spec.placement.clusterTolerations.0."
+        "operator: unknown operator 'exists' (not Exists or Equal): it tolerates no taint"
+    ]
+    taint = meta.Taint(key="dedicated", effect="NoSchedule")
+    assert not selectors.tolerates(meta.Toleration(key="dedicated", operator="exists"), taint)
 
 
 AFFINITIES = "    clusterAffinities:\n"
