@@ -89,8 +89,9 @@ CASES = [
     pytest.param(
         "        clusterNames: [member1]\n",
         "        clusterNames: [member1]\n        fieldSelector:\n"
-        "          matchExpressions: [{key: zone, operator: NotIn}]\n",
-        "15:30", "spec.overrideRules.0.targetCluster.fieldSelector.matchExpressions.0.values: ",
+        "          matchExpressions: [{key: zone, operator: Exists}]\n",
+        "15:42", "spec.overrideRules.0.targetCluster.fieldSelector.matchExpressions.0.operator: "
+        "unsupported operator 'Exists'",
         id="target cluster selector",
     ),
     pytest.param(

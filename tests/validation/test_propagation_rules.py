@@ -4,7 +4,8 @@ Aspects covered (pkg/util/validation/validation.go, after the webhook's defaults
 - resource selectors: at least one; a PropagationPolicy's selectors stay in its namespace
   (empty is fine); names required with preemption; a label selector Kubernetes cannot convert
   is a warning (Karmada takes it, and it matches nothing);
-- placement: clusterAffinity XOR clusterAffinities; field selector keys and operators;
+- placement: clusterAffinity XOR clusterAffinities; field selector keys and operators (In
+  or NotIn without values a warning saying what the affinity then matches);
   affinity names (label keys of 1..32 characters, unique); overflow affinities only with
   dynamic weight or Aggregated, only after a non-empty affinity, with unique names;
 - spread constraints: field XOR label, non-negative, max >= min (min defaults to 1), one
@@ -22,7 +23,7 @@ from collections.abc import Callable
 import pytest
 from validation.documents import FLEET, variant
 
-from gitfleet.model import meta, selectors
+from gitfleet.model import cluster, meta, policy, selectors
 
 Check = Callable[[dict[str, str]], list[str]]
 WEB = "policies/web.yaml"
@@ -182,6 +183,46 @@ def test_an_unknown_toleration_operator_is_a_warning(check: Check) -> None:
     ]
     taint = meta.Taint(key="dedicated", effect="NoSchedule")
     assert not selectors.tolerates(meta.Toleration(key="dedicated", operator="exists"), taint)
+
+
+REGION_IN = "{key: region, operator: In, values: [us-east-1]}"
+
+NO_VALUES = [
+    pytest.param("zone", "In", "operator In without values: the affinity matches no cluster"),
+    pytest.param("region", "In", "operator In without values: the affinity matches no cluster"),
+    pytest.param(
+        "provider", "NotIn", "operator NotIn without values: the affinity matches no cluster"
+    ),
+    pytest.param("zone", "NotIn", "operator NotIn without values excludes no zone"),
+]
+
+
+@pytest.mark.parametrize(("key", "operator", "message"), NO_VALUES)
+def test_a_field_selector_without_values_is_a_warning(
+    check: Check, key: str, operator: str, message: str
+) -> None:
+    """Karmada's webhook takes In and NotIn without values; its ClusterMatches then matches
+    zones as written and cannot convert the other fields' expressions. So do the selectors."""
+    found = check(variant(WEB, REGION_IN, f"{{key: {key}, operator: {operator}}}"))
+    assert found == [
+        f"{WEB}:24:13: warning: PropagationPolicy shop/web: spec.placement.clusterAffinity."
+        f"fieldSelector.matchExpressions.0.values: {message}"
+    ]
+    expression = {"key": key, "operator": operator}
+    chosen = policy.ClusterAffinity(
+        field_selector=policy.FieldSelector(
+            match_expressions=(meta.NodeSelectorRequirement(**expression),)
+        )
+    )
+    member = cluster.Cluster.from_doc(
+        {
+            "apiVersion": "cluster.karmada.io/v1alpha1",
+            "kind": "Cluster",
+            "metadata": {"name": "member1"},
+            "spec": {"syncMode": "Push", "provider": "aws", "region": "eu", "zones": ["eu-1"]},
+        }
+    )
+    assert selectors.cluster_matches(member, chosen) is message.endswith("excludes no zone")
 
 
 AFFINITIES = "    clusterAffinities:\n"
