@@ -22,6 +22,7 @@ Keys = tuple[str | int, ...]
 INT32 = (-(2**31), 2**31 - 1)
 AFFINITY_NAME_MAX = 32
 DEFAULT_TOLERATION_SECONDS = 300
+_SERVICE_IMPORT = ("multicluster.x-k8s.io/v1alpha1", "ServiceImport")
 _COMPARISONS = ("Lt", "Gt")
 """Toleration operators Karmada's webhook refuses (Kubernetes' alpha comparison operators)."""
 
@@ -184,7 +185,7 @@ def _failover(spec: policy.PropagationSpec, report: _report.Report) -> None:
     base: Keys = ("spec", "failover")
     application = failover.application
     if application is not None:
-        if not spec.propagate_deps:
+        if not _propagates_deps(spec):
             report.error(("spec", "propagateDeps"), "must be true when application failover is set")
         seconds = application.decision_conditions.toleration_seconds
         seconds = DEFAULT_TOLERATION_SECONDS if seconds is None else seconds
@@ -194,6 +195,14 @@ def _failover(spec: policy.PropagationSpec, report: _report.Report) -> None:
         _preservation(application.state_preservation, (*base, "application"), report)
     if failover.cluster is not None:
         _preservation(failover.cluster.state_preservation, (*base, "cluster"), report)
+
+
+def _propagates_deps(spec: policy.PropagationSpec) -> bool:
+    """propagateDeps after the mutating webhook, which turns it on for a policy selecting
+    ServiceImports."""
+    return spec.propagate_deps or any(
+        (s.api_version, s.kind) == _SERVICE_IMPORT for s in spec.resource_selectors
+    )
 
 
 def _grace_period(application: policy.ApplicationFailoverBehavior, report: _report.Report) -> None:

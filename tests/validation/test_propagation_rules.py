@@ -295,6 +295,19 @@ def test_application_failover_rules(check: Check) -> None:
     ]
 
 
+def test_a_service_import_selector_propagates_dependencies(check: Check) -> None:
+    """Karmada's mutating webhook turns propagateDeps on for a policy selecting ServiceImports,
+    before its validating webhook asks for it with application failover."""
+    failover = (
+        "    - {apiVersion: multicluster.x-k8s.io/v1alpha1, kind: ServiceImport, name: web}\n"
+        "  failover:\n    application:\n      decisionConditions: {tolerationSeconds: 10}\n"
+    )
+    policy_text = variant(WEB, "  propagateDeps: true\n", "")[WEB]
+    selectors_end = "  priority: 10\n"
+    found = check({**FLEET, WEB: policy_text.replace(selectors_end, failover + selectors_end)})
+    assert [line for line in found if ": error: " in line] == []
+
+
 def test_application_failover_bounds(check: Check) -> None:
     """Field rules: every broken one is reported, before Karmada's webhook rules."""
     failover = (
