@@ -47,7 +47,7 @@ def _endpoint(report: _report.Report, endpoint: str) -> None:
     except ValueError as exc:
         report.error(keys, f"{endpoint!r} is not a URL: {exc}{form}")
         return
-    if not url.hostname:
+    if not url.netloc.rpartition("@")[2]:  # Go's URL.Host: a port alone is a host there
         report.error(keys, f"{endpoint!r} has no host{form}")
     if url.username is not None:
         report.error(keys, "user information is not allowed in the URL")

@@ -82,6 +82,12 @@ def test_cluster_rule(check: Check, old: str, new: str, where: str, message: str
     assert message in found[0]
 
 
+def test_an_endpoint_with_a_port_and_no_host_name_is_accepted(check: Check) -> None:
+    """Karmada asks Go's url.Parse for a host, and `:6443` is one there."""
+    found = check(variant(MEMBER, "https://10.0.0.1:6443", "https://:6443"))
+    assert [line for line in found if ": error: " in line] == []
+
+
 MODELS = """\
     - grade: 0
       ranges:
