@@ -44,6 +44,10 @@ CASES = [
         "spec.proxyURL: unsupported scheme 'ftp'", id="proxy scheme",
     ),
     pytest.param(
+        "  provider: aws\n", "  provider: aws\n  proxyURL: 'http://[::1'\n", "14:3",
+        "spec.proxyURL: 'http://[::1' is not a URL: Invalid IPv6 URL", id="proxy not a URL",
+    ),
+    pytest.param(
         "  region: us-east-1\n", "  region: us east\n", "14:3",
         "spec.region: 'us east' must be empty or consist", id="region value",
     ),
