@@ -72,7 +72,7 @@ def _overriders(overriders: policy.Overriders, base: Keys, report: _report.Repor
     for index, annotation in enumerate(overriders.annotations_overrider):
         where = (*base, "annotationsOverrider", index, "value")
         for key in annotation.value or {}:
-            problem = labelsyntax.qualified_name(key)
+            problem = _syntax.annotation_key(key)
             if problem:
                 report.error((*where, key), problem)
         problem = _syntax.annotations_size(annotation.value or {})

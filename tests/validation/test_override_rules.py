@@ -3,7 +3,7 @@
 Aspects covered (pkg/util/validation/validation.go ValidateOverrideSpec and below):
 - deprecated targetCluster/overriders next to overrideRules (a deprecated fieldOverrider
   alone does not count, as in Karmada);
-- labels and annotations: key and value syntax;
+- labels and annotations: key and value syntax (annotation keys of any case);
 - JSON pointers: image predicate paths, fieldOverrider fieldPath and subPath, plaintext paths;
 - fieldOverrider: json XOR yaml; add/replace need a value, remove takes none;
 - command/args overriders: add or remove only;
@@ -109,6 +109,12 @@ def test_override_rule(check: Check, old: str, new: str, where: str, message: st
     head = f"{WEB}:{where}: error: OverridePolicy shop/web: "
     assert found[0].startswith(head), found[0]
     assert message in found[0]
+
+
+def test_annotation_keys_are_checked_lower_cased(check: Check) -> None:
+    """As ValidateAnnotations checks them: a prefix in capitals is a DNS subdomain there."""
+    found = check(variant(WEB, "{example.com/owner: shop}", "{Example.COM/Owner: shop}"))
+    assert found == []
 
 
 def test_deprecated_field_overrider_may_stay_next_to_rules(check: Check) -> None:
