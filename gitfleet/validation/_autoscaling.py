@@ -7,9 +7,10 @@ resource target with a utilization or an average value (not both), and scaling r
 least one policy, windows up to an hour and periods up to half an hour. The bounds a single
 field keeps (minReplicas, maxReplicas, policy values) are rules of the model.
 
-Across objects: the target must be a template of the source in the FederatedHPA's namespace,
-and no two FederatedHPAs may scale the same template (Kubernetes reports such HPAs as
-ambiguous and scales neither).
+Across objects: a target that is no template of the source in the FederatedHPA's namespace is
+a warning (Karmada takes such a FederatedHPA, and it scales nothing, failing to get the
+target's scale; gitfleet's autoscaling skips it), and no two FederatedHPAs may scale the same
+template (Kubernetes reports such HPAs as ambiguous and scales neither).
 """
 
 from __future__ import annotations
@@ -127,7 +128,7 @@ def _rules(rules: autoscaling.ScalingRules, keys: tuple[str, ...], report: _repo
 def across(
     hpas: Iterable[autoscaling.FederatedHPA], templates: Iterable[template.ResourceTemplate]
 ) -> list[diagnostic.Diagnostic]:
-    """Targets that are no template of the source, and templates scaled twice."""
+    """Targets that are no template of the source (warnings), and templates scaled twice."""
     known: dict[tuple[str, str, str], list[str]] = {}
     for t in templates:
         known.setdefault((t.namespace, t.kind, t.name), []).append(t.api_version)
@@ -140,9 +141,10 @@ def across(
         versions = known.get(key, [])
         if not versions or (ref.api_version and ref.api_version not in versions):
             what = f"{ref.api_version} {ref.kind}".strip()
-            report.error(
+            report.warning(
                 ("spec", "scaleTargetRef"),
-                f"names no template: no {what} {ref.name!r} in namespace {hpa.namespace!r}",
+                f"names no template: no {what} {ref.name!r} in namespace {hpa.namespace!r}; "
+                "it scales nothing",
             )
         elif key in claimed:
             report.error(
