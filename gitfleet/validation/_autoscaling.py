@@ -2,7 +2,8 @@
 
 Ported from pkg/util/lifted/validatingfhpa.go (the rules Karmada lifted from Kubernetes'
 HorizontalPodAutoscaler validation): maxReplicas at least minReplicas, a target reference with
-a kind and a name usable in a path, each metric naming the one source its type says, a
+a kind and a name usable in a path, each metric naming the one source its type says (an
+`external` source next to it is ignored there, and only warned about here), a
 resource target with a utilization or an average value (not both), and scaling rules with at
 least one policy, windows up to an hour and periods up to half an hour. The bounds a single
 field keeps (minReplicas, maxReplicas, policy values) are rules of the model.
@@ -30,6 +31,9 @@ _SOURCES = {
     "Object": "object",
     "External": "external",
 }
+_UNCOUNTED = "external"
+"""The source Karmada's check does not count among those a metric sets (it does not take
+External metrics): set next to another metric's own source, it is ignored."""
 _READ = ("Resource",)
 """The metric types gitfleet computes (the others need per-container or custom metrics)."""
 
@@ -74,7 +78,10 @@ def _metric(
     if expected is not None and expected not in present:
         report.error((*keys, expected), "must populate information for the given metric source")
     for other in present:
-        if other != expected:
+        if other == _UNCOUNTED and expected != _UNCOUNTED:
+            message = f"ignored: a {metric.type} metric reads its {expected} source only"
+            report.warning((*keys, other), message)
+        elif other != expected:
             report.error((*keys, other), "must populate the given metric source only")
     source = metric.resource
     if metric.type in _READ and source is not None:

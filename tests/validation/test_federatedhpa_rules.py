@@ -5,8 +5,9 @@ Aspects covered:
 - replica bounds: minReplicas and maxReplicas at least 1, maxReplicas not below minReplicas;
 - the target: a template of the source in the FederatedHPA's namespace (apiVersion too, when
   given), else a warning and nothing is scaled; scaled by one FederatedHPA only;
-- metrics: the source its type names and no other; a resource target with a utilization or an
-  average value, not both; unknown types; Pods/Object/External warned as not read;
+- metrics: the source its type names and no other (an `external` source next to it is
+  ignored, with a warning); a resource target with a utilization or an average value, not
+  both; unknown types; Pods/Object/External warned as not read;
 - behaviour: windows up to 3600 s, periods 1 to 1800 s, policy types and selectPolicy values;
 - through `gitfleet validate` as a user types it, a Karmada sample without a namespace: exit 1
   and `path:line:col:` for an error.
@@ -150,6 +151,21 @@ def test_a_target_that_is_no_template_scales_nothing(
     scaled = autoscaling.autoscale(objs, {}, {}, now, loaded.AutoscalingSettings())
     assert scaled.objects.templates == objs.templates
     assert scaled.decisions == () and scaled.files == {}
+
+
+def test_an_external_source_next_to_a_resource_metric_is_ignored(check: Check) -> None:
+    """Karmada's check does not count an `external` source among those a metric sets, and its
+    controller reads a Resource metric's `resource` only, as gitfleet's autoscaling does."""
+    text = HPA.replace(
+        "    - type: Resource\n",
+        "    - type: Resource\n      external:\n        metric: {name: queue}\n"
+        "        target: {type: Value, value: 1}\n",
+    )
+    found = check({"app.yaml": TARGET, "hpa.yaml": text})
+    assert found == [
+        "hpa.yaml:21:7: warning: FederatedHPA default/nginx: spec.metrics.0.external: ignored: "
+        "a Resource metric reads its resource source only"
+    ]
 
 
 def test_a_karmada_sample_is_valid(check: Check) -> None:
