@@ -2,10 +2,11 @@
 
 Label selectors follow apimachinery's LabelSelectorAsSelector: Karmada takes a policy whose
 selector it cannot convert, and the selector matches nothing; here that is a warning (an error
-in gitfleet's own settings). Field selectors follow Karmada's
-ValidatePolicyFieldSelector (pkg/util/validation/validation.go): keys provider, region, zone;
-operators In, NotIn. `placement_affinities` and `override_affinities` list every cluster
-affinity of a policy with its field path, for the checks that look at all of them.
+in gitfleet's own settings). Field selectors follow Karmada's ValidatePolicyFieldSelector
+(pkg/util/validation/validation.go): keys provider, region, zone; operators In, NotIn; an
+expression without values is a warning saying what it matches. `placement_affinities` and
+`override_affinities` list every cluster affinity of a policy with its field path, for the
+checks that look at all of them.
 """
 
 from __future__ import annotations
@@ -77,7 +78,27 @@ def cluster_affinity(
             message = f"unsupported operator {expression.operator!r}: must be In or NotIn"
             report.error((*where, "operator"), message)
         elif not expression.values:
-            report.error((*where, "values"), f"operator {expression.operator} needs values")
+            _no_values(report, (*where, "values"), expression, policy_api=policy_api)
+
+
+def _no_values(
+    report: _report.Report,
+    keys: Keys,
+    expression: meta.NodeSelectorRequirement,
+    *,
+    policy_api: bool,
+) -> None:
+    """In or NotIn without values: Karmada's webhook takes it. A zone expression is matched
+    against the zones as written (NotIn then excludes nothing); a provider or region
+    expression Kubernetes cannot convert, and the affinity matches no cluster (as
+    `selectors.field_selector_matches`). An error in gitfleet's own settings."""
+    operator = expression.operator
+    if not policy_api:
+        report.error(keys, f"operator {operator} needs values")
+    elif expression.key == "zone" and operator == "NotIn":
+        report.warning(keys, "operator NotIn without values excludes no zone")
+    else:
+        report.warning(keys, f"operator {operator} without values: the affinity matches no cluster")
 
 
 def is_empty(affinity: policy.ClusterAffinity) -> bool:

@@ -2,14 +2,16 @@
 
 Ported from pkg/util/lifted/validatingfhpa.go (the rules Karmada lifted from Kubernetes'
 HorizontalPodAutoscaler validation): maxReplicas at least minReplicas, a target reference with
-a kind and a name usable in a path, each metric naming the one source its type says, a
+a kind and a name usable in a path, each metric naming the one source its type says (an
+`external` source next to it is ignored there, and only warned about here), a
 resource target with a utilization or an average value (not both), and scaling rules with at
 least one policy, windows up to an hour and periods up to half an hour. The bounds a single
 field keeps (minReplicas, maxReplicas, policy values) are rules of the model.
 
-Across objects: the target must be a template of the source in the FederatedHPA's namespace,
-and no two FederatedHPAs may scale the same template (Kubernetes reports such HPAs as
-ambiguous and scales neither).
+Across objects: a target that is no template of the source in the FederatedHPA's namespace is
+a warning (Karmada takes such a FederatedHPA, and it scales nothing, failing to get the
+target's scale; gitfleet's autoscaling skips it), and no two FederatedHPAs may scale the same
+template (Kubernetes reports such HPAs as ambiguous and scales neither).
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ _SOURCES = {
     "Object": "object",
     "External": "external",
 }
+_UNCOUNTED = "external"
+"""The source Karmada's check does not count among those a metric sets (it does not take
+External metrics): set next to another metric's own source, it is ignored."""
 _READ = ("Resource",)
 """The metric types gitfleet computes (the others need per-container or custom metrics)."""
 
@@ -73,7 +78,10 @@ def _metric(
     if expected is not None and expected not in present:
         report.error((*keys, expected), "must populate information for the given metric source")
     for other in present:
-        if other != expected:
+        if other == _UNCOUNTED and expected != _UNCOUNTED:
+            message = f"ignored: a {metric.type} metric reads its {expected} source only"
+            report.warning((*keys, other), message)
+        elif other != expected:
             report.error((*keys, other), "must populate the given metric source only")
     source = metric.resource
     if metric.type in _READ and source is not None:
@@ -127,7 +135,7 @@ def _rules(rules: autoscaling.ScalingRules, keys: tuple[str, ...], report: _repo
 def across(
     hpas: Iterable[autoscaling.FederatedHPA], templates: Iterable[template.ResourceTemplate]
 ) -> list[diagnostic.Diagnostic]:
-    """Targets that are no template of the source, and templates scaled twice."""
+    """Targets that are no template of the source (warnings), and templates scaled twice."""
     known: dict[tuple[str, str, str], list[str]] = {}
     for t in templates:
         known.setdefault((t.namespace, t.kind, t.name), []).append(t.api_version)
@@ -140,9 +148,10 @@ def across(
         versions = known.get(key, [])
         if not versions or (ref.api_version and ref.api_version not in versions):
             what = f"{ref.api_version} {ref.kind}".strip()
-            report.error(
+            report.warning(
                 ("spec", "scaleTargetRef"),
-                f"names no template: no {what} {ref.name!r} in namespace {hpa.namespace!r}",
+                f"names no template: no {what} {ref.name!r} in namespace {hpa.namespace!r}; "
+                "it scales nothing",
             )
         elif key in claimed:
             report.error(

@@ -26,10 +26,7 @@ def check(obj: cluster.Cluster, report: _report.Report) -> None:
     if spec.api_endpoint:
         _endpoint(report, spec.api_endpoint)
     if spec.proxy_url:
-        scheme = urllib.parse.urlsplit(spec.proxy_url).scheme
-        if scheme not in _PROXY_SCHEMES:
-            message = f"unsupported scheme {scheme!r}: must be http, https or socks5"
-            report.error(("spec", "proxyURL"), message)
+        _proxy(report, spec.proxy_url)
     _location(spec, report)
     _taints(spec.taints, report)
     _models(spec.resource_models, report)
@@ -47,7 +44,7 @@ def _endpoint(report: _report.Report, endpoint: str) -> None:
     except ValueError as exc:
         report.error(keys, f"{endpoint!r} is not a URL: {exc}{form}")
         return
-    if not url.hostname:
+    if not url.netloc.rpartition("@")[2]:  # Go's URL.Host: a port alone is a host there
         report.error(keys, f"{endpoint!r} has no host{form}")
     if url.username is not None:
         report.error(keys, "user information is not allowed in the URL")
@@ -55,6 +52,17 @@ def _endpoint(report: _report.Report, endpoint: str) -> None:
         report.error(keys, "fragments are not allowed in the URL")
     if url.query:
         report.error(keys, "query parameters are not allowed in the URL")
+
+
+def _proxy(report: _report.Report, proxy_url: str) -> None:
+    keys = ("spec", "proxyURL")
+    try:
+        scheme = urllib.parse.urlsplit(proxy_url).scheme
+    except ValueError as exc:
+        report.error(keys, f"{proxy_url!r} is not a URL: {exc}")
+        return
+    if scheme not in _PROXY_SCHEMES:
+        report.error(keys, f"unsupported scheme {scheme!r}: must be http, https or socks5")
 
 
 def _location(spec: cluster.ClusterSpec, report: _report.Report) -> None:

@@ -8,9 +8,9 @@ for a Namespace, a DNS-1035 label for a Service, 52 characters at most for a Cro
 Jobs add a suffix). Names of other kinds (custom resources, RBAC objects) need only the path
 rule, as the API server checks them by their own schema.
 
-Labels and annotations: maps of strings; label keys and annotation keys qualified names, label
-values at most 63 characters of the label alphabet, annotations 256 KiB in all. The same holds
-for the metadata of a pod template.
+Labels and annotations: maps of strings; label keys qualified names, annotation keys too once
+lower-cased, label values at most 63 characters of the label alphabet, annotations 256 KiB in
+all. The same holds for the metadata of a pod template.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def labels_and_annotations(keys: Keys, metadata: Any, found: Problems) -> None:
     )
     where = (*keys, "annotations")
     annotations = _fieldtypes.string_map(
-        where, meta.get("annotations"), found, labelsyntax.qualified_name
+        where, meta.get("annotations"), found, _syntax.annotation_key
     )
     problem = _syntax.annotations_size(annotations)
     if problem is not None:

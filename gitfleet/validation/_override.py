@@ -9,7 +9,9 @@ remove) are a field rule of the model (`policy.CommandArgsOverrider`). And gitfl
 plaintext paths must be JSON pointers (Karmada's json-patch applies any text, a path without
 its leading `/` to the field named by all but its first segment, `~2` as a key of its own,
 which is never what was meant), and overriders that can be seen to change what an object is
-are refused (`_identity`). The deprecated spec-level overriders are checked like a rule.
+are refused (`_identity`). The deprecated spec-level overriders are checked like a rule, but
+Karmada's webhook checks only the overrideRules: there its checks are warnings saying what then
+happens (`_Checks`), and gitfleet's own rules stay errors.
 """
 
 from __future__ import annotations
@@ -39,9 +41,31 @@ def check(obj: Override, report: _report.Report) -> None:
         report.error(("spec", "overriders"), "cannot be used together with overrideRules")
     for keys, affinity in _affinity.override_affinities(spec):
         _affinity.cluster_affinity(report, keys, affinity)
-    _overriders(spec.overriders, ("spec", "overriders"), report)
+    ignored = "ignored, as overrideRules are set" if spec.override_rules else ""
+    _overriders(spec.overriders, ("spec", "overriders"), _Checks(report, deprecated=ignored))
     for index, rule in enumerate(spec.override_rules):
-        _overriders(rule.overriders, ("spec", "overrideRules", index, "overriders"), report)
+        keys = ("spec", "overrideRules", index, "overriders")
+        _overriders(rule.overriders, keys, _Checks(report))
+
+
+class _Checks:
+    """The checks of Karmada's webhook on one set of overriders: a problem is an error. The
+    deprecated spec-level overriders it does not check: there a problem is a warning saying
+    what then happens (`deprecated`, or each problem's own outcome when empty), as Karmada
+    (and the overrides stage) apply them like a rule, or ignore them next to overrideRules."""
+
+    def __init__(self, report: _report.Report, *, deprecated: str | None = None) -> None:
+        self.report = report
+        self.deprecated = deprecated
+
+    def problem(self, keys: Keys, message: str, outcome: str) -> None:
+        if self.deprecated is None:
+            self.report.error(keys, message)
+            return
+        happens = self.deprecated or outcome
+        self.report.warning(
+            keys, f"{message} (Karmada does not check the deprecated overriders): {happens}"
+        )
 
 
 def _has_deprecated_overriders(overriders: policy.Overriders) -> bool:
@@ -56,7 +80,11 @@ def _has_deprecated_overriders(overriders: policy.Overriders) -> bool:
     )
 
 
-def _overriders(overriders: policy.Overriders, base: Keys, report: _report.Report) -> None:
+_REFUSED = "the member's API server refuses the manifest, and so does the render"
+
+
+def _overriders(overriders: policy.Overriders, base: Keys, checks: _Checks) -> None:
+    report = checks.report
     _identity(overriders, base, report)
     for index, plain in enumerate(overriders.plaintext):
         _pointer(report, (*base, "plaintext", index, "path"), plain.path)
@@ -68,18 +96,18 @@ def _overriders(overriders: policy.Overriders, base: Keys, report: _report.Repor
         for key, value in (labels.value or {}).items():
             problem = labelsyntax.qualified_name(key) or labelsyntax.label_value(value)
             if problem:
-                report.error((*base, "labelsOverrider", index, "value", key), problem)
+                checks.problem((*base, "labelsOverrider", index, "value", key), problem, _REFUSED)
     for index, annotation in enumerate(overriders.annotations_overrider):
         where = (*base, "annotationsOverrider", index, "value")
         for key in annotation.value or {}:
-            problem = labelsyntax.qualified_name(key)
+            problem = _syntax.annotation_key(key)
             if problem:
-                report.error((*where, key), problem)
+                checks.problem((*where, key), problem, _REFUSED)
         problem = _syntax.annotations_size(annotation.value or {})
         if problem:
-            report.error(where, problem)
+            checks.problem(where, problem, _REFUSED)
     for index, field in enumerate(overriders.field_overrider):
-        _field(field, (*base, "fieldOverrider", index), report)
+        _field(field, (*base, "fieldOverrider", index), checks)
 
 
 def _identity(overriders: policy.Overriders, base: Keys, report: _report.Report) -> None:
@@ -119,17 +147,17 @@ def _loses_identity(pointer: str, value: Any) -> bool:
     return not isinstance(value, Mapping) or any(not value.get(key) for key in required)
 
 
-def _field(field: policy.FieldOverrider, keys: Keys, report: _report.Report) -> None:
+def _field(field: policy.FieldOverrider, keys: Keys, checks: _Checks) -> None:
     if field.json and field.yaml:
-        report.error(keys, "set json or yaml, not both")
+        checks.problem(keys, "set json or yaml, not both", "the yaml operations apply, not json")
     if not field.json and not field.yaml:
-        report.error(keys, "set json or yaml")
-    _pointer(report, (*keys, "fieldPath"), field.field_path)
+        checks.problem(keys, "set json or yaml", "the field is emptied")
+    _pointer(checks.report, (*keys, "fieldPath"), field.field_path)
     for name, operations in (("json", field.json), ("yaml", field.yaml)):
         for index, operation in enumerate(operations):
             where = (*keys, name, index)
-            _pointer(report, (*where, "subPath"), operation.sub_path)
-            _value(report, where, operation.operator, operation.value)
+            _pointer(checks.report, (*where, "subPath"), operation.sub_path)
+            _value(checks, where, operation.operator, operation.value)
 
 
 def _pointer(report: _report.Report, keys: Keys, pointer: str) -> None:
@@ -138,11 +166,10 @@ def _pointer(report: _report.Report, keys: Keys, pointer: str) -> None:
         report.error(keys, problem)
 
 
-def _value(
-    report: _report.Report, keys: Keys, operator: policy.OverriderOperator, value: Any
-) -> None:
+def _value(checks: _Checks, keys: Keys, operator: policy.OverriderOperator, value: Any) -> None:
     """validateOverrideOperator: add/replace need a value, remove takes none."""
     if operator in (_ADD, _REPLACE) and value is None:
-        report.error((*keys, "value"), f"a value is required for {operator}")
+        message = f"a value is required for {operator}"
+        checks.problem((*keys, "value"), message, "null is written there")
     elif operator is _REMOVE and value is not None:
-        report.error((*keys, "value"), "remove takes no value")
+        checks.problem((*keys, "value"), "remove takes no value", "the value is ignored")

@@ -13,7 +13,7 @@ the loader enforces and the JSON Schemas carry.
 
 from __future__ import annotations
 
-from gitfleet.model import labelsyntax, policy
+from gitfleet.model import labelsyntax, meta, policy
 from gitfleet.validation import _affinity, _report
 
 Propagation = policy.PropagationPolicy | policy.ClusterPropagationPolicy
@@ -22,6 +22,9 @@ Keys = tuple[str | int, ...]
 INT32 = (-(2**31), 2**31 - 1)
 AFFINITY_NAME_MAX = 32
 DEFAULT_TOLERATION_SECONDS = 300
+_SERVICE_IMPORT = ("multicluster.x-k8s.io/v1alpha1", "ServiceImport")
+_COMPARISONS = ("Lt", "Gt")
+"""Toleration operators Karmada's webhook refuses (Kubernetes' alpha comparison operators)."""
 
 
 def check(obj: Propagation, report: _report.Report) -> None:
@@ -89,9 +92,20 @@ def _placement(placement: policy.Placement, report: _report.Report) -> None:
     _spread(placement.spread_constraints, report)
     _workload_affinity(placement.workload_affinity, report)
     for index, toleration in enumerate(placement.cluster_tolerations):
-        if toleration.operator not in ("", "Exists", "Equal"):
-            message = f"unsupported operator {toleration.operator!r}: expected Exists or Equal"
-            report.error((*base, "clusterTolerations", index, "operator"), message)
+        _toleration_operator(report, (*base, "clusterTolerations", index, "operator"), toleration)
+
+
+def _toleration_operator(report: _report.Report, keys: Keys, toleration: meta.Toleration) -> None:
+    """validateClusterTolerations refuses only the comparison operators Lt and Gt; any other
+    unknown operator passes, and Kubernetes' ToleratesTaint then tolerates no taint with it
+    (`selectors.tolerates` neither)."""
+    operator = toleration.operator
+    if operator in _COMPARISONS:
+        message = f"unsupported operator {operator!r}: expected Exists or Equal"
+        report.error(keys, message)
+    elif operator not in ("", "Exists", "Equal"):
+        message = f"unknown operator {operator!r} (not Exists or Equal): it tolerates no taint"
+        report.warning(keys, message)
 
 
 def _affinity_name(report: _report.Report, keys: Keys, name: str) -> None:
@@ -171,7 +185,7 @@ def _failover(spec: policy.PropagationSpec, report: _report.Report) -> None:
     base: Keys = ("spec", "failover")
     application = failover.application
     if application is not None:
-        if not spec.propagate_deps:
+        if not _propagates_deps(spec):
             report.error(("spec", "propagateDeps"), "must be true when application failover is set")
         seconds = application.decision_conditions.toleration_seconds
         seconds = DEFAULT_TOLERATION_SECONDS if seconds is None else seconds
@@ -181,6 +195,14 @@ def _failover(spec: policy.PropagationSpec, report: _report.Report) -> None:
         _preservation(application.state_preservation, (*base, "application"), report)
     if failover.cluster is not None:
         _preservation(failover.cluster.state_preservation, (*base, "cluster"), report)
+
+
+def _propagates_deps(spec: policy.PropagationSpec) -> bool:
+    """propagateDeps after the mutating webhook, which turns it on for a policy selecting
+    ServiceImports."""
+    return spec.propagate_deps or any(
+        (s.api_version, s.kind) == _SERVICE_IMPORT for s in spec.resource_selectors
+    )
 
 
 def _grace_period(application: policy.ApplicationFailoverBehavior, report: _report.Report) -> None:

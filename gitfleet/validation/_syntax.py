@@ -2,11 +2,11 @@
 
 Ported from k8s.io/apimachinery/pkg/util/validation (IsDNS1035Label, IsConfigMapKey; IsDNS1123Label
 is a field rule, `model.rules`; label keys and values and DNS-1123 subdomains are
-`model.labelsyntax`, which the selectors share), apimachinery's ValidateAnnotations size
-limit, and RFC 6901 for JSON pointers (Karmada checks them with go-openapi/jsonpointer, which
-wants "" or a leading "/"; gitfleet also refuses `~` escapes other than `~0` and `~1`, which
-JSON Patch rejects when the override is applied). Each function returns None for a valid
-value.
+`model.labelsyntax`, which the selectors share), apimachinery's ValidateAnnotations (keys of
+any case, the size limit), and RFC 6901 for JSON pointers (Karmada checks them with
+go-openapi/jsonpointer, which wants "" or a leading "/"; gitfleet also refuses `~` escapes
+other than `~0` and `~1`, which JSON Patch rejects when the override is applied). Each function
+returns None for a valid value.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from gitfleet.model import rules
+from gitfleet.model import labelsyntax, rules
 
 _POINTER_ESCAPE = re.compile(r"~(?![01])")
 _CONFIG_MAP_KEY = re.compile(r"[-._a-zA-Z0-9]+")
@@ -32,6 +32,15 @@ def dns1035_label(value: str) -> str | None:
     if problem is None and not value[0].isalpha():
         return f"{value!r} must start with a lower case letter"
     return problem
+
+
+def annotation_key(value: str) -> str | None:
+    """An annotation key: a qualified name once lower-cased, as apimachinery's
+    ValidateAnnotations checks it (`Example.com/Owner` passes there, not as a label key). Go
+    lowers each character on its own, so `İ` becomes `i`, where Python's lower() adds a dot."""
+    if labelsyntax.qualified_name(value.replace("\u0130", "i").lower()) is None:
+        return None
+    return labelsyntax.qualified_name(value)
 
 
 def config_map_key(value: str) -> str | None:

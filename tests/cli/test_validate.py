@@ -2,7 +2,8 @@
 
 Aspects covered:
 - a clean source prints nothing on stdout and exits 0; warnings alone exit 0 (a label
-  selector Kubernetes cannot convert among them: it renders); any error exits 1; stderr says
+  selector Kubernetes cannot convert among them, and other values Karmada's webhooks take:
+  they render); any error exits 1; stderr says
   what was read (a folder, a working tree, a commit and how it was chosen);
 - each problem is one line `path:line:col: severity: message`, paths as seen from the working
   directory (prefixed with --repo, bare with the default `.`);
@@ -69,6 +70,26 @@ def test_a_selector_kubernetes_cannot_convert_warns_and_renders(
     rendered = cli("render", "--repo", str(root), "--out", str(tmp_path / "out"))
     assert rendered.exit_code in (0, 3), rendered.output  # 3: this fleet serves no Deployments
     assert "Kubernetes cannot convert the selector, which matches nothing" in rendered.output
+    assert (tmp_path / "out" / "works").is_dir()
+
+
+def test_values_karmada_takes_warn_and_render(cli: Invoke, tmp_path: Path) -> None:
+    """A policy Karmada's webhook takes renders, whatever gitfleet thinks of its values: an
+    unknown toleration operator, a field selector expression without values."""
+    policy = (
+        CLEAN["policies/web.yaml"]
+        .replace("operator: Equal, value: gpu", "operator: equal, value: gpu")
+        .replace("{key: region, operator: In, values: [us-east-1]}", "{key: zone, operator: NotIn}")
+    )
+    root = write(tmp_path / "source", {**CLEAN, "policies/web.yaml": policy})
+    result = cli("validate", "--repo", str(root))
+    assert result.exit_code == 0, result.stdout
+    assert [line.rsplit(": ", 1)[1] for line in result.stdout.splitlines()] == [
+        "operator NotIn without values excludes no zone",
+        "it tolerates no taint",
+    ]
+    rendered = cli("render", "--repo", str(root), "--out", str(tmp_path / "out"))
+    assert rendered.exit_code in (0, 3), rendered.output  # 3: this fleet serves no Deployments
     assert (tmp_path / "out" / "works").is_dir()
 
 

@@ -44,6 +44,10 @@ CASES = [
         "spec.proxyURL: unsupported scheme 'ftp'", id="proxy scheme",
     ),
     pytest.param(
+        "  provider: aws\n", "  provider: aws\n  proxyURL: 'http://[::1'\n", "14:3",
+        "spec.proxyURL: 'http://[::1' is not a URL: Invalid IPv6 URL", id="proxy not a URL",
+    ),
+    pytest.param(
         "  region: us-east-1\n", "  region: us east\n", "14:3",
         "spec.region: 'us east' must be empty or consist", id="region value",
     ),
@@ -80,6 +84,12 @@ def test_cluster_rule(check: Check, old: str, new: str, where: str, message: str
     renamed = "Member_1" if "Member_1" in new else ("m" * 49 if "m" * 49 in new else "member1")
     assert found[0].startswith(f"{MEMBER}:{where}: error: Cluster {renamed}: "), found[0]
     assert message in found[0]
+
+
+def test_an_endpoint_with_a_port_and_no_host_name_is_accepted(check: Check) -> None:
+    """Karmada asks Go's url.Parse for a host, and `:6443` is one there."""
+    found = check(variant(MEMBER, "https://10.0.0.1:6443", "https://:6443"))
+    assert [line for line in found if ": error: " in line] == []
 
 
 MODELS = """\

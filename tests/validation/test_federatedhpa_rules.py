@@ -4,9 +4,10 @@ field, and what gitfleet cannot scale on.
 Aspects covered:
 - replica bounds: minReplicas and maxReplicas at least 1, maxReplicas not below minReplicas;
 - the target: a template of the source in the FederatedHPA's namespace (apiVersion too, when
-  given), scaled by one FederatedHPA only;
-- metrics: the source its type names and no other; a resource target with a utilization or an
-  average value, not both; unknown types; Pods/Object/External warned as not read;
+  given), else a warning and nothing is scaled; scaled by one FederatedHPA only;
+- metrics: the source its type names and no other (an `external` source next to it is
+  ignored, with a warning); a resource target with a utilization or an average value, not
+  both; unknown types; Pods/Object/External warned as not read;
 - behaviour: windows up to 3600 s, periods 1 to 1800 s, policy types and selectPolicy values;
 - through `gitfleet validate` as a user types it, a Karmada sample without a namespace: exit 1
   and `path:line:col:` for an error.
@@ -19,6 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from gitfleet import autoscaling, source
+from gitfleet.model import loaded
 
 Check = Callable[[dict[str, str]], list[str]]
 TARGET = """\
@@ -74,12 +78,6 @@ CASES = [
     pytest.param("  minReplicas: 1\n", "  minReplicas: 20\n", "11:3",
                  "spec.maxReplicas: must be greater than or equal to `minReplicas`",
                  id="max below min"),
-    pytest.param("    name: nginx\n  minReplicas", "    name: web\n  minReplicas", "6:3",
-                 "spec.scaleTargetRef: names no template: no apps/v1 Deployment 'web' in "
-                 "namespace 'default'", id="no such template"),
-    pytest.param("    apiVersion: apps/v1\n    kind: Deployment\n    name: nginx",
-                 "    apiVersion: apps/v2\n    kind: Deployment\n    name: nginx", "6:3",
-                 "names no template: no apps/v2 Deployment 'nginx'", id="another apiVersion"),
     pytest.param("      stabilizationWindowSeconds: 10\n",
                  "      stabilizationWindowSeconds: 3601\n", "14:7",
                  "spec.behavior.scaleDown.stabilizationWindowSeconds: must be less than or "
@@ -124,6 +122,50 @@ def test_refused(check: Check, old: str, new: str, where: str, message: str) -> 
     found = check({"app.yaml": TARGET, "hpa.yaml": HPA.replace(old, new)})
     errors = [d for d in found if ": error: " in d]
     assert any(d.startswith(f"hpa.yaml:{where}: error: ") and message in d for d in errors), found
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "named"),
+    [
+        pytest.param("    name: nginx\n  minReplicas", "    name: web\n  minReplicas",
+                     "apps/v1 Deployment 'web'", id="no such template"),
+        pytest.param("    apiVersion: apps/v1\n", "    apiVersion: apps/v2\n",
+                     "apps/v2 Deployment 'nginx'", id="another apiVersion"),
+    ],
+)  # fmt: skip
+def test_a_target_that_is_no_template_scales_nothing(
+    check: Check, tmp_path: Path, old: str, new: str, named: str
+) -> None:
+    """Karmada takes the FederatedHPA, fails to get its target's scale and scales nothing;
+    gitfleet's autoscaling leaves every template as written and writes no decision."""
+    hpa = HPA.replace(old, new)
+    found = check({"app.yaml": TARGET, "hpa.yaml": hpa})
+    assert found == [
+        "hpa.yaml:6:3: warning: FederatedHPA default/nginx: spec.scaleTargetRef: names no "
+        f"template: no {named} in namespace 'default'; it scales nothing"
+    ]
+    (tmp_path / "app.yaml").write_text(TARGET)
+    (tmp_path / "hpa.yaml").write_text(hpa)
+    objs = source.load(tmp_path).objects
+    now = "2026-01-01T00:00:00Z"
+    scaled = autoscaling.autoscale(objs, {}, {}, now, loaded.AutoscalingSettings())
+    assert scaled.objects.templates == objs.templates
+    assert scaled.decisions == () and scaled.files == {}
+
+
+def test_an_external_source_next_to_a_resource_metric_is_ignored(check: Check) -> None:
+    """Karmada's check does not count an `external` source among those a metric sets, and its
+    controller reads a Resource metric's `resource` only, as gitfleet's autoscaling does."""
+    text = HPA.replace(
+        "    - type: Resource\n",
+        "    - type: Resource\n      external:\n        metric: {name: queue}\n"
+        "        target: {type: Value, value: 1}\n",
+    )
+    found = check({"app.yaml": TARGET, "hpa.yaml": text})
+    assert found == [
+        "hpa.yaml:21:7: warning: FederatedHPA default/nginx: spec.metrics.0.external: ignored: "
+        "a Resource metric reads its resource source only"
+    ]
 
 
 def test_a_karmada_sample_is_valid(check: Check) -> None:

@@ -3,11 +3,13 @@
 Aspects covered (pkg/util/validation/validation.go ValidateOverrideSpec and below):
 - deprecated targetCluster/overriders next to overrideRules (a deprecated fieldOverrider
   alone does not count, as in Karmada);
-- labels and annotations: key and value syntax;
+- labels and annotations: key and value syntax (annotation keys of any case);
 - JSON pointers: image predicate paths, fieldOverrider fieldPath and subPath, plaintext paths;
 - fieldOverrider: json XOR yaml; add/replace need a value, remove takes none;
 - command/args overriders: add or remove only;
-- target clusters' selectors; selectors stay in an OverridePolicy's namespace.
+- target clusters' selectors; selectors stay in an OverridePolicy's namespace;
+- the deprecated spec-level overriders, which Karmada's webhook does not check: its checks
+  are warnings there saying what happens; gitfleet's own rules stay errors.
 """
 
 from __future__ import annotations
@@ -89,8 +91,9 @@ CASES = [
     pytest.param(
         "        clusterNames: [member1]\n",
         "        clusterNames: [member1]\n        fieldSelector:\n"
-        "          matchExpressions: [{key: zone, operator: NotIn}]\n",
-        "15:30", "spec.overrideRules.0.targetCluster.fieldSelector.matchExpressions.0.values: ",
+        "          matchExpressions: [{key: zone, operator: Exists}]\n",
+        "15:42", "spec.overrideRules.0.targetCluster.fieldSelector.matchExpressions.0.operator: "
+        "unsupported operator 'Exists'",
         id="target cluster selector",
     ),
     pytest.param(
@@ -110,11 +113,76 @@ def test_override_rule(check: Check, old: str, new: str, where: str, message: st
     assert message in found[0]
 
 
+def test_annotation_keys_are_checked_lower_cased(check: Check) -> None:
+    """As ValidateAnnotations checks them: a prefix in capitals is a DNS subdomain there."""
+    found = check(variant(WEB, "{example.com/owner: shop}", "{Example.COM/Owner: shop}"))
+    assert found == []
+
+
 def test_deprecated_field_overrider_may_stay_next_to_rules(check: Check) -> None:
+    """Karmada applies the rules only; the deprecated overriders are never checked."""
     deprecated = "  overriders:\n    fieldOverrider:\n      - fieldPath: /data/x\n"
     found = check(variant(WEB, "  overrideRules:\n", deprecated + "  overrideRules:\n"))
-    assert [line for line in found if "cannot be used together" in line] == []
-    assert any("fieldOverrider.0: set json or yaml" in line for line in found)
+    assert found == [
+        f"{WEB}:13:9: warning: OverridePolicy shop/web: spec.overriders.fieldOverrider.0: set "
+        "json or yaml (Karmada does not check the deprecated overriders): ignored, as "
+        "overrideRules are set"
+    ]
+
+
+DEPRECATED = """\
+  targetCluster: {clusterNames: [member1]}
+  overriders:
+    labelsOverrider:
+      - {operator: add, value: {team: 'shop floor'}}
+    annotationsOverrider:
+      - {operator: add, value: {/owner: shop}}
+    fieldOverrider:
+      - fieldPath: /data/config.json
+      - fieldPath: /data/config.json
+        json:
+          - {subPath: /log/level, operator: replace}
+        yaml:
+          - {subPath: /log/level, operator: remove, value: x}
+"""
+OUTCOME = "(Karmada does not check the deprecated overriders): "
+
+
+def test_deprecated_overriders_karmada_does_not_check_are_warnings(check: Check) -> None:
+    """Karmada's webhook checks the overrideRules only, and applies the deprecated form as a
+    rule: each problem is a warning saying what then happens (the overrides stage and the
+    render's manifest check do the same; tests/overrides covers the field overriders)."""
+    rules = FLEET[WEB][FLEET[WEB].index("  overrideRules:\n") :]
+    found = check({**FLEET, WEB: FLEET[WEB].replace(rules, DEPRECATED)})
+    assert [line.split(": ", 4)[3:] for line in found] == [
+        ["spec.overriders.labelsOverrider.0.value.team",
+         "'shop floor' must be empty or consist of alphanumeric characters, '-', '_' or '.', "
+         f"and start and end with an alphanumeric character {OUTCOME}the member's API "
+         "server refuses the manifest, and so does the render"],
+        ["spec.overriders.annotationsOverrider.0.value./owner",
+         f"'/owner': prefix part must not be empty {OUTCOME}the member's API server refuses "
+         "the manifest, and so does the render"],
+        ["spec.overriders.fieldOverrider.0", f"set json or yaml {OUTCOME}the field is emptied"],
+        ["spec.overriders.fieldOverrider.1",
+         f"set json or yaml, not both {OUTCOME}the yaml operations apply, not json"],
+        ["spec.overriders.fieldOverrider.1.json.0.value",
+         f"a value is required for replace {OUTCOME}null is written there"],
+        ["spec.overriders.fieldOverrider.1.yaml.0.value",
+         f"remove takes no value {OUTCOME}the value is ignored"],
+    ]  # fmt: skip
+    assert all(": warning: " in line for line in found), found
+
+
+def test_deprecated_overriders_keep_gitfleets_own_rules(check: Check) -> None:
+    """Pointers that are no JSON pointer, and changes to what an object is, are refused in
+    every form (docs/karmada-compatibility.md says why)."""
+    rules = FLEET[WEB][FLEET[WEB].index("  overrideRules:\n") :]
+    deprecated = (
+        "  overriders:\n    plaintext:\n      - {path: spec/replicas, operator: remove}\n"
+        "      - {path: /metadata/name, operator: replace, value: other}\n"
+    )
+    found = check({**FLEET, WEB: FLEET[WEB].replace(rules, deprecated)})
+    assert [line.split(": ", 2)[1] for line in found] == ["error", "error"], found
 
 
 def test_cluster_override_without_selectors_is_valid(check: Check) -> None:

@@ -4,12 +4,14 @@ Aspects covered (pkg/util/validation/validation.go, after the webhook's defaults
 - resource selectors: at least one; a PropagationPolicy's selectors stay in its namespace
   (empty is fine); names required with preemption; a label selector Kubernetes cannot convert
   is a warning (Karmada takes it, and it matches nothing);
-- placement: clusterAffinity XOR clusterAffinities; field selector keys and operators;
+- placement: clusterAffinity XOR clusterAffinities; field selector keys and operators (In
+  or NotIn without values a warning saying what the affinity then matches);
   affinity names (label keys of 1..32 characters, unique); overflow affinities only with
   dynamic weight or Aggregated, only after a non-empty affinity, with unique names;
 - spread constraints: field XOR label, non-negative, max >= min (min defaults to 1), one
   constraint per field, a cluster constraint whenever a field is used (the default counts);
-- static weights >= 1; toleration operators; workload affinity keys;
+- static weights >= 1; toleration operators (Lt, Gt refused, other unknown ones a warning:
+  they tolerate no taint); workload affinity keys;
 - failover: application needs propagateDeps, toleration and grace period rules, alias label
   names, cluster purgeMode; 32-bit priority; suspension dispatching XOR clusters.
 """
@@ -20,6 +22,8 @@ from collections.abc import Callable
 
 import pytest
 from validation.documents import FLEET, variant
+
+from gitfleet.model import cluster, meta, policy, selectors
 
 Check = Callable[[dict[str, str]], list[str]]
 WEB = "policies/web.yaml"
@@ -168,6 +172,59 @@ def test_a_selector_kubernetes_cannot_convert_is_a_warning(
     assert warned[0].endswith("Kubernetes cannot convert the selector, which matches nothing")
 
 
+def test_an_unknown_toleration_operator_is_a_warning(check: Check) -> None:
+    """Karmada's webhook refuses only Lt and Gt; Kubernetes' ToleratesTaint tolerates no taint
+    with any other unknown operator, and neither does the scheduler's."""
+    toleration = "{key: dedicated, operator: Equal, value: gpu, effect: NoSchedule}"
+    found = check(variant(WEB, toleration, "{key: dedicated, operator: exists}"))
+    assert found == [
+        f"{WEB}:26:26: warning: PropagationPolicy shop/web: spec.placement.clusterTolerations.0."
+        "operator: unknown operator 'exists' (not Exists or Equal): it tolerates no taint"
+    ]
+    taint = meta.Taint(key="dedicated", effect="NoSchedule")
+    assert not selectors.tolerates(meta.Toleration(key="dedicated", operator="exists"), taint)
+
+
+REGION_IN = "{key: region, operator: In, values: [us-east-1]}"
+
+NO_VALUES = [
+    pytest.param("zone", "In", "operator In without values: the affinity matches no cluster"),
+    pytest.param("region", "In", "operator In without values: the affinity matches no cluster"),
+    pytest.param(
+        "provider", "NotIn", "operator NotIn without values: the affinity matches no cluster"
+    ),
+    pytest.param("zone", "NotIn", "operator NotIn without values excludes no zone"),
+]
+
+
+@pytest.mark.parametrize(("key", "operator", "message"), NO_VALUES)
+def test_a_field_selector_without_values_is_a_warning(
+    check: Check, key: str, operator: str, message: str
+) -> None:
+    """Karmada's webhook takes In and NotIn without values; its ClusterMatches then matches
+    zones as written and cannot convert the other fields' expressions. So do the selectors."""
+    found = check(variant(WEB, REGION_IN, f"{{key: {key}, operator: {operator}}}"))
+    assert found == [
+        f"{WEB}:24:13: warning: PropagationPolicy shop/web: spec.placement.clusterAffinity."
+        f"fieldSelector.matchExpressions.0.values: {message}"
+    ]
+    expression = {"key": key, "operator": operator}
+    chosen = policy.ClusterAffinity(
+        field_selector=policy.FieldSelector(
+            match_expressions=(meta.NodeSelectorRequirement(**expression),)
+        )
+    )
+    member = cluster.Cluster.from_doc(
+        {
+            "apiVersion": "cluster.karmada.io/v1alpha1",
+            "kind": "Cluster",
+            "metadata": {"name": "member1"},
+            "spec": {"syncMode": "Push", "provider": "aws", "region": "eu", "zones": ["eu-1"]},
+        }
+    )
+    assert selectors.cluster_matches(member, chosen) is message.endswith("excludes no zone")
+
+
 AFFINITIES = "    clusterAffinities:\n"
 CRDS_PREFIX = "error: ClusterPropagationPolicy crds: spec.placement.clusterAffinities."
 
@@ -236,6 +293,19 @@ def test_application_failover_rules(check: Check) -> None:
         "'bad label': name part must consist of alphanumeric characters, '-', '_' or '.', "
         "and start and end with an alphanumeric character",
     ]
+
+
+def test_a_service_import_selector_propagates_dependencies(check: Check) -> None:
+    """Karmada's mutating webhook turns propagateDeps on for a policy selecting ServiceImports,
+    before its validating webhook asks for it with application failover."""
+    failover = (
+        "    - {apiVersion: multicluster.x-k8s.io/v1alpha1, kind: ServiceImport, name: web}\n"
+        "  failover:\n    application:\n      decisionConditions: {tolerationSeconds: 10}\n"
+    )
+    policy_text = variant(WEB, "  propagateDeps: true\n", "")[WEB]
+    selectors_end = "  priority: 10\n"
+    found = check({**FLEET, WEB: policy_text.replace(selectors_end, failover + selectors_end)})
+    assert [line for line in found if ": error: " in line] == []
 
 
 def test_application_failover_bounds(check: Check) -> None:

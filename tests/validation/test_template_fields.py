@@ -4,7 +4,8 @@ field, with a hint to quote what YAML read as a boolean or a number.
 Aspects covered:
 - labels and annotations: values that YAML reads as booleans or numbers (`true`, `yes`, `on`,
   `1`, `1.5`, `0123`), label values too long or with other characters, label and annotation
-  keys that are not qualified names, annotations over 256 KiB, a map that is a list;
+  keys that are not qualified names (annotation keys lower-cased first, as Kubernetes checks
+  them), annotations over 256 KiB, a map that is a list;
 - ConfigMap `data` and `binaryData`, Secret `data` and `stringData`: string values, base64
   where bytes are meant, key syntax, a key in both data and binaryData;
 - containers (in every pod template: Deployment, StatefulSet, Job, CronJob, Pod, init
@@ -220,6 +221,8 @@ def test_every_problem_is_reported(check: Check) -> None:
                      id="named target port"),
         pytest.param(doc("Deployment", "spec: {replicas: 2.0}\n", "apps/v1"), id="2.0"),
         pytest.param(pod("- {name: c, env: [{name: A, value: '1'}, {name: B}]}\n"), id="env"),
+        pytest.param(doc("ConfigMap", "  annotations: {Example.COM/Owner: a, \u0130d: b}\n"),
+                     id="annotation keys of any case"),
         pytest.param(doc("ClusterRole", "", "rbac.authorization.k8s.io/v1",
                          name="system:aggregate-to-admin"), id="rbac name"),
         pytest.param(doc("Widget", "  namespace: shop\nspec: {labels: {a: true}}\n",
