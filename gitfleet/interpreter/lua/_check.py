@@ -1,11 +1,13 @@
 """Checking a customization's scripts without an object to run them on (for `validate` and
 `gitfleet interpret --check`).
 
-Each script must compile (Karmada's thirdparty_test.go checkScript) and define its operation's
-global function (Karmada finds out only when the operation first runs: `not found function`).
-Finding the function means running the script's top level, which the sandbox bounds like any
-call. Scripts that use what Karmada's runtime refuses (`string.gsub`, `string.rep`, a global
-`kube` without `require`) work here but not in Karmada: that is a warning.
+A script that does not compile is an error: Karmada's webhook refuses it (it compiles every
+script, as `karmadactl interpret --check` does). One that compiles but does not define its
+operation's global function, or whose top level fails, is a warning: Karmada takes it, and
+finds out only when the operation runs, each call failing (`not found function`); so does
+gitfleet. Finding the function means running the script's top level, which the sandbox bounds
+like any call. Scripts that use what Karmada's runtime refuses (`string.gsub`, `string.rep`, a
+global `kube` without `require`) work here but not in Karmada: that is a warning too.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ _KARMADA_REFUSES = (
     (re.compile(r"\bstring\s*\.\s*gsub\b|:\s*gsub\s*\("), "string.gsub raises an error in Karmada"),
     (re.compile(r"\bstring\s*\.\s*rep\b|:\s*rep\s*\("), "string.rep raises an error in Karmada"),
 )
+_EACH_CALL_FAILS = "; Karmada takes the script, and each call of it fails"
 _KUBE_USE = re.compile(r"\bkube\s*\.")
 _KUBE_REQUIRE = re.compile(r"""\brequire\s*\(?\s*["']kube["']""")
 
@@ -41,20 +44,19 @@ def _check_rule(
     origin = rule.origin
     found = []
     try:
+        sandbox.compile(rule.script)
+    except _sandbox.ScriptError as e:
+        return [diagnostic.error(origin, f"{rule.field}: {_located(e)}")]
+    try:
         kind = sandbox.defines(rule.script, rule.function)
     except _sandbox.ScriptError as e:
-        where = f"lua line {e.line}: " if e.line is not None else ""
-        return [diagnostic.error(origin, f"{rule.field}: {where}{e.message}")]
+        return [diagnostic.warning(origin, f"{rule.field}: {_located(e)}{_EACH_CALL_FAILS}")]
     if kind == "nil":
-        found.append(
-            diagnostic.error(
-                origin, f"{rule.field}: the script does not define function {rule.function}"
-            )
-        )
+        message = f"the script does not define function {rule.function}"
+        found.append(diagnostic.warning(origin, f"{rule.field}: {message}{_EACH_CALL_FAILS}"))
     elif kind != "function":
-        found.append(
-            diagnostic.error(origin, f"{rule.field}: {rule.function} is a {kind}, not a function")
-        )
+        message = f"{rule.function} is a {kind}, not a function"
+        found.append(diagnostic.warning(origin, f"{rule.field}: {message}{_EACH_CALL_FAILS}"))
     for pattern, message in _KARMADA_REFUSES:
         if pattern.search(rule.script):
             found.append(diagnostic.warning(origin, f"{rule.field}: {message}"))
@@ -62,3 +64,7 @@ def _check_rule(
         message = 'kube is used without local kube = require("kube"), which Karmada needs'
         found.append(diagnostic.warning(origin, f"{rule.field}: {message}"))
     return found
+
+
+def _located(error: _sandbox.ScriptError) -> str:
+    return (f"lua line {error.line}: " if error.line is not None else "") + error.message

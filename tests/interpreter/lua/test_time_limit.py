@@ -316,6 +316,7 @@ def test_validate_stops_a_hostile_top_level_within_the_default_limit(
     assert harmless.exit_code == 0
     elapsed, result = _timed(cli, "validate", "--repo", "hostile")
     assert elapsed < usual + lua.Limits().seconds + MARGIN
-    assert result.exit_code == 1
+    assert result.exit_code == 0, "Karmada takes the script: each call of it fails"
     assert f"hostile/ric.yaml:{LUA_SCRIPT_LINE}:" in result.output
     assert "lua line 5: time limit exceeded" in result.output
+    assert "warning" in result.output
