@@ -103,15 +103,23 @@ def cluster_fields(c: cluster.Cluster) -> dict[str, str]:
 
 
 def field_selector_matches(selector: policy.FieldSelector, c: cluster.Cluster) -> bool:
-    """Zone expressions test `spec.zones`; provider/region use label semantics on the spec."""
+    """Zone expressions test `spec.zones` as written; provider/region use label semantics on
+    the spec, after Kubernetes' conversion of them, which refuses a value that is no label
+    value (then the selector matches no cluster)."""
     fields = cluster_fields(c)
     for expr in selector.match_expressions:
         if expr.key == ZONE_FIELD:
             if not _zones_match(expr, c.spec.zones):
                 return False
-        elif not _requirement_matches(expr.key, expr.operator, expr.values, fields):
+        elif not _converts(expr) or not _requirement_matches(
+            expr.key, expr.operator, expr.values, fields
+        ):
             return False
     return True
+
+
+def _converts(expr: meta.NodeSelectorRequirement) -> bool:
+    return not any(labelsyntax.label_value(v) for v in expr.values)
 
 
 def cluster_matches(c: cluster.Cluster, affinity: policy.ClusterAffinity) -> bool:

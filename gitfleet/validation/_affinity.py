@@ -79,6 +79,16 @@ def cluster_affinity(
             report.error((*where, "operator"), message)
         elif not expression.values:
             _no_values(report, (*where, "values"), expression, policy_api=policy_api)
+        if expression.key != "zone":
+            for value_index, value in enumerate(expression.values):
+                problem = labelsyntax.label_value(value)
+                if problem and policy_api:
+                    message = (
+                        f"{problem}; Kubernetes cannot convert the selector, which matches nothing"
+                    )
+                    report.warning((*where, "values", value_index), message)
+                elif problem:
+                    report.error((*where, "values", value_index), problem)
 
 
 def _no_values(

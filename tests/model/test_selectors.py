@@ -162,6 +162,28 @@ BARE = make_cluster("bare")
             False,
             id="region In",
         ),
+        pytest.param(
+            EAST,
+            {
+                "fieldSelector": {
+                    "matchExpressions": [
+                        {"key": "region", "operator": "NotIn", "values": ["us west"]}
+                    ]
+                }
+            },
+            False,
+            id="a region value that is no label value matches no cluster",
+        ),
+        pytest.param(
+            make_cluster("z", zones=["a b"]),
+            {
+                "fieldSelector": {
+                    "matchExpressions": [{"key": "zone", "operator": "In", "values": ["a b"]}]
+                }
+            },
+            True,
+            id="zones are compared as written",
+        ),
     ],
 )
 def test_cluster_matches(c: cluster.Cluster, doc: dict[str, Any], expected: bool) -> None:

@@ -133,6 +133,12 @@ def test_propagation_rule(
 
 SELECTOR_CASES = [
     pytest.param(
+        WEB, "{key: region, operator: In, values: [us-east-1]}",
+        "{key: region, operator: NotIn, values: [us east]}",
+        "24:53", "fieldSelector.matchExpressions.0.values.0: 'us east' must be empty or consist",
+        id="field selector value",
+    ),
+    pytest.param(
         WEB, "{key: tier, operator: In, values: [frontend]}", "{key: tier, operator: In}",
         "16:13", "spec.resourceSelectors.1.labelSelector.matchExpressions.0.values: "
         "operator In needs at least one value", id="In without values",
