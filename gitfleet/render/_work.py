@@ -15,11 +15,13 @@ template:
    stored (so `replicas: 2.0` is revised as 2) and in the result.
 
 Labels and annotations, decided for GitOps (docs/design.md, "Objects in member clusters"):
-- from Karmada: the binding's labels (its permanent id and the policy's claim id) and the
-  policy claim annotations, which reach member clusters through the template in Karmada; the
-  binding's name (and namespace); `work.karmada.io/conflict-resolution` (the template's own
-  valid value, else the binding's). Karmada's `karmada.io/managed` is not written: it tells a
-  Karmada control plane that it owns the object. Work names, template uid and generation, the
+- from Karmada: the policy's claim (the claim labels and annotations the binding records),
+  put on the template before step 1, as Karmada's detector writes it on the stored template
+  (so overrides see it, and may change or remove it); then, after the overrides, the binding's
+  permanent id label, the binding's name (and namespace) and
+  `work.karmada.io/conflict-resolution` (the template's own valid value, else the binding's).
+  Karmada's `karmada.io/managed` is not written: it tells a Karmada control plane that it owns
+  the object. Work names, template uid and generation, the
   managed-labels/-annotations lists and the applied-overrides record describe Karmada's Work
   objects and its update path, which gitfleet does not have.
 - gitfleet's: labels `gitfleet.io/managed-by: gitfleet` and `gitfleet.io/cluster`, annotation
@@ -71,6 +73,8 @@ SOURCE_PATH_ANNOTATION = "gitfleet.io/source-path"
 GENERATED_ANNOTATION = "gitfleet.io/generated-namespace"
 PLAINTEXT_SECRET_ANNOTATION = "gitfleet.io/allow-plaintext-secret"
 CONFLICT_RESOLUTION_ANNOTATION = "work.karmada.io/conflict-resolution"
+RB_ID_LABEL = "resourcebinding.karmada.io/permanent-id"
+CRB_ID_LABEL = "clusterresourcebinding.karmada.io/permanent-id"
 RB_NAMESPACE_ANNOTATION = "resourcebinding.karmada.io/namespace"
 RB_NAME_ANNOTATION = "resourcebinding.karmada.io/name"
 CRB_NAME_ANNOTATION = "clusterresourcebinding.karmada.io/name"
@@ -227,17 +231,32 @@ def _metadata(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     return maps[0], maps[1]
 
 
+def _claimed(body: RawObject, binding: Binding) -> dict[str, Any]:
+    """A copy of the template as Karmada stores it: with numbers as its JSON round trip leaves
+    them and the policy's claim the binding records, which Karmada's detector writes on the
+    template itself."""
+    doc = _json.normalized(body)
+    claim = [
+        {k: v for k, v in (values or {}).items() if k.startswith(_CLAIM_PREFIXES)}
+        for values in (binding.metadata.labels, binding.metadata.annotations)
+    ]
+    if claim[0] or claim[1]:
+        for found, wanted in zip(_metadata(doc), claim, strict=True):
+            found.update(wanted)
+    return doc
+
+
 def _karmada_metadata(doc: dict[str, Any], binding: Binding) -> None:
-    """What Karmada's binding controller adds (see the module)."""
+    """What Karmada's binding controller adds after the overrides (see the module): the
+    binding's permanent id label (empty when the binding has none, as Karmada writes it),
+    its name and the conflict resolution."""
     labels, annotations = _metadata(doc)
-    labels.update(binding.metadata.labels or {})
-    for key, value in (binding.metadata.annotations or {}).items():
-        if key.startswith(_CLAIM_PREFIXES):
-            annotations[key] = value
     if isinstance(binding, work.ResourceBinding):
+        labels[RB_ID_LABEL] = (binding.metadata.labels or {}).get(RB_ID_LABEL, "")
         annotations[RB_NAMESPACE_ANNOTATION] = binding.namespace
         annotations[RB_NAME_ANNOTATION] = binding.name
     else:
+        labels[CRB_ID_LABEL] = (binding.metadata.labels or {}).get(CRB_ID_LABEL, "")
         annotations[CRB_NAME_ANNOTATION] = binding.name
     annotations[CONFLICT_RESOLUTION_ANNOTATION] = _conflict_resolution(doc, binding)
 
@@ -436,7 +455,7 @@ def _message(error: errors.GitfleetError) -> str:
 
 def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -> Output:
     """Every target cluster's manifest of `binding` (see the module)."""
-    template = ResourceTemplate(cast(RawObject, _json.normalized(template.body)), template.origin)
+    template = ResourceTemplate(cast(RawObject, _claimed(template.body, binding)), template.origin)
     targets = target_clusters(binding.spec)
     names = tuple(t.name for t in targets)
     resource = str(template.key)
