@@ -186,15 +186,37 @@ def _completions(
     targets: Sequence[work.TargetCluster],
     ctx: Context,
 ) -> dict[str, int] | None:
-    """Per-cluster `spec.completions` of a divided Job (needReviseJobCompletions)."""
+    """Per-cluster `spec.completions` of a divided Job, by the clusters' replicas
+    (needReviseJobCompletions, divideReplicasByJobCompletions): None when nothing is split (no
+    completions, or every cluster's weight 0, where Karmada's dispenser gives nothing out).
+    The count is read as Karmada reads it: an integer, cut to an int32 as Go converts it; any
+    other value (null, a string, a fraction) raises, which refuses every cluster, as Karmada
+    then makes no Work at all; but a batch/v1 Job's null is no count, as its API server
+    stores it."""
     if template.kind != "Job" or binding.spec.replicas <= 0 or not _divided(binding.spec.placement):
         return None
     spec = template.body.get("spec")
-    total = spec.get("completions") if isinstance(spec, dict) else None
-    if not isinstance(total, int) or isinstance(total, bool):
+    if spec is None:
         return None
+    purpose = "to divide the Job's completions over its clusters"
+    if not isinstance(spec, dict):
+        raise errors.InterpretError(f"spec must be an object {purpose}, not {spec!r}", ("spec",))
+    total = spec.get("completions")
+    if "completions" not in spec or (total is None and template.api_version == "batch/v1"):
+        return None
+    if not isinstance(total, int) or isinstance(total, bool):
+        keys = ("spec", "completions")
+        raise errors.InterpretError(
+            f"spec.completions must be an integer {purpose}, not {total!r}", keys
+        )
     weights = [(t.name, t.replicas) for t in targets]
-    return dict(ctx.divide(total, weights, template.uid))
+    shares = dict(ctx.divide(_int32(total), weights, template.uid))
+    return shares or None
+
+
+def _int32(value: int) -> int:
+    """`value` converted to a Go int32 (the bits above 32 dropped)."""
+    return (value + (1 << 31)) % (1 << 32) - (1 << 31)
 
 
 def _suspended(spec: work.ResourceBindingSpec, name: str) -> bool:
