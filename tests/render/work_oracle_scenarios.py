@@ -58,6 +58,7 @@ NAMESPACE = "shop"
 CLUSTERS = ("m1", "m2", "m3", "m4", "edge-1")
 PP_ID_LABEL = "propagationpolicy.karmada.io/permanent-id"
 CPP_ID_LABEL = "clusterpropagationpolicy.karmada.io/permanent-id"
+RB_ID_LABEL = "resourcebinding.karmada.io/permanent-id"
 CONFLICT = "work.karmada.io/conflict-resolution"
 PLAINTEXT = "gitfleet.io/allow-plaintext-secret"
 CLAIM_KEYS = frozenset(
@@ -539,7 +540,7 @@ def _edge_binding(r: random.Random, binding: Doc) -> None:
     clusters = spec["clusters"]
     divided = "Divided" in json.dumps(spec.get("placement"))
     if not divided and r.random() < 0.3:
-        spec["replicas"] = r.choice([2, 5])
+        spec["replicas"] = r.choice([0, 2, 5])
         spec["placement"] = {
             "replicaScheduling": {
                 "replicaSchedulingType": "Divided",
@@ -646,7 +647,7 @@ def _cluster(r: random.Random, name: str) -> Doc:
 def _overriders(r: random.Random, template: Doc) -> Doc:
     overriders: Doc = {}
     if r.random() < 0.5:
-        keys = ["team", "tier", CPP_ID_LABEL if r.random() < 0.1 else "extra"]
+        keys = ["team", "tier", r.choice([CPP_ID_LABEL, PP_ID_LABEL, RB_ID_LABEL, "extra", "x"])]
         overriders["labelsOverrider"] = [
             {
                 "operator": r.choice(["add", "replace", "remove"]),
@@ -659,6 +660,8 @@ def _overriders(r: random.Random, template: Doc) -> Doc:
             CONFLICT,
             "deployment.kubernetes.io/revision",
             "volume.kubernetes.io/selected-node",
+            "resourcebinding.karmada.io/name",
+            "propagationpolicy.karmada.io/name",
         ]
         key = r.choice(keys)
         value = (
