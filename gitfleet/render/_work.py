@@ -16,8 +16,9 @@ template:
 
 Labels and annotations, decided for GitOps (docs/design.md, "Objects in member clusters"):
 - from Karmada: the policy's claim (the claim labels and annotations the binding records),
-  put on the template before step 1, as Karmada's detector writes it on the stored template
-  (so overrides see it, and may change or remove it); then, after the overrides, the binding's
+  put on the template before step 1 in place of any claim it was written with, as Karmada's
+  detector writes it on the stored template (so overrides see it, and may change or remove
+  it); then, after the overrides, the binding's
   permanent id label, the binding's name (and namespace) and
   `work.karmada.io/conflict-resolution` (the template's own valid value, else the binding's).
   Karmada's `karmada.io/managed` is not written: it tells a Karmada control plane that it owns
@@ -82,6 +83,7 @@ _PLACEHOLDER = "gitfleet-cluster-label-placeholder-6b1f0c3a"
 _PLACEHOLDER_LINE = f"\n    {CLUSTER_LABEL}: {_PLACEHOLDER}\n".encode()
 _CLAIM_PREFIXES = ("propagationpolicy.karmada.io/", "clusterpropagationpolicy.karmada.io/")
 _CONFLICT_VALUES = ("abort", "overwrite")
+_MAPS = ("labels", "annotations")
 
 
 def located(origin: Origin) -> dict[str, Any]:
@@ -245,7 +247,7 @@ def _metadata(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     if not isinstance(metadata, dict):
         metadata = doc["metadata"] = {}
     maps = []
-    for key in ("labels", "annotations"):
+    for key in _MAPS:
         found = metadata.get(key)
         if not isinstance(found, dict):
             found = metadata[key] = {}
@@ -253,18 +255,25 @@ def _metadata(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     return maps[0], maps[1]
 
 
+def _claim_of(values: Mapping[Any, Any] | None) -> dict[Any, Any]:
+    """The policy claim's entries of a labels or annotations map."""
+    return {k: v for k, v in (values or {}).items() if str(k).startswith(_CLAIM_PREFIXES)}
+
+
 def _claimed(body: RawObject, binding: Binding) -> dict[str, Any]:
     """A copy of the template as Karmada stores it: with numbers as its JSON round trip leaves
     them and the policy's claim the binding records, which Karmada's detector writes on the
-    template itself."""
+    template itself, in place of any claim the template was written with (the detector cleans
+    up a claim it does not keep)."""
     doc = _json.normalized(body)
-    claim = [
-        {k: v for k, v in (values or {}).items() if k.startswith(_CLAIM_PREFIXES)}
-        for values in (binding.metadata.labels, binding.metadata.annotations)
-    ]
-    if claim[0] or claim[1]:
-        for found, wanted in zip(_metadata(doc), claim, strict=True):
-            found.update(wanted)
+    claim = (_claim_of(binding.metadata.labels), _claim_of(binding.metadata.annotations))
+    metadata = doc.get("metadata")
+    held = [metadata.get(key) if isinstance(metadata, dict) else None for key in _MAPS]
+    if any(claim) or any(isinstance(values, dict) and _claim_of(values) for values in held):
+        for values, wanted in zip(_metadata(doc), claim, strict=True):
+            for key in _claim_of(values):
+                del values[key]
+            values.update(wanted)
     return doc
 
 

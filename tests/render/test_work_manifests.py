@@ -166,6 +166,23 @@ def test_overrides_see_the_policy_claim_as_part_of_the_template(render_docs: Ren
     assert eu1["labels"]["resourcebinding.karmada.io/permanent-id"] == binding_id != "x"
 
 
+def test_a_claim_the_template_was_written_with_gives_way_to_the_bindings(
+    render_docs: Render,
+) -> None:
+    """Karmada's detector cleans a claim it does not keep from the stored template."""
+    stale = {"clusterpropagationpolicy.karmada.io/permanent-id": "old"}
+    deployment = make_deployment(
+        labels={"app": "web", **stale},
+        annotations={"clusterpropagationpolicy.karmada.io/name": "gone", "team": "a"},
+    )
+    result = render_docs([*CLUSTERS, NS, deployment, make_policy("web")])
+    metadata = manifest(result, _path("east"))["metadata"]
+    assert not [k for k in metadata["labels"] if k.startswith("clusterpropagationpolicy")]
+    assert not [k for k in metadata["annotations"] if k.startswith("clusterpropagationpolicy")]
+    assert metadata["annotations"]["propagationpolicy.karmada.io/name"] == "web"
+    assert metadata["annotations"]["team"] == "a"
+
+
 def test_numbers_as_karmada_ships_them(render_docs: Render) -> None:
     deployment = make_deployment()
     deployment["spec"]["replicas"] = 2.0
