@@ -741,6 +741,14 @@ def scenario(seed: int) -> Doc:
     stored_meta["annotations"] = {**stored_meta.get("annotations", {}), **annotations}
     if r.random() < 0.15:
         source = copy.deepcopy(stored)  # exported from a Karmada control plane, claim and all
+    elif r.random() < 0.08:
+        # a claim left from a policy that no longer takes the template, which Karmada's
+        # detector cleaned from the stored template
+        stale_labels, stale_annotations = _claim(r, namespaced)
+        stale_labels = {k: f"{v}-old" for k, v in stale_labels.items()}
+        source_meta = source["metadata"]
+        source_meta["labels"] = {**source_meta.get("labels", {}), **stale_labels}
+        source_meta["annotations"] = {**source_meta.get("annotations", {}), **stale_annotations}
     binding = _binding(r, stored, labels, annotations)
     if edge:
         _edge_binding(r, binding)
