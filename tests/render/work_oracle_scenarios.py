@@ -685,6 +685,8 @@ def _overriders(r: random.Random, template: Doc) -> Doc:
         overriders["plaintext"] = [
             {"path": "/spec/completions", "operator": "add", "value": r.choice([2, 6])}
         ]
+    if r.random() < 0.04:
+        overriders["plaintext"] = [{"path": "/spec/missing", "operator": "replace", "value": 1}]
     if r.random() < 0.08:
         field = r.choice(["labels", "annotations"])
         overriders["plaintext"] = [{"path": f"/metadata/{field}", "operator": "remove"}]
