@@ -12,13 +12,17 @@ unless headless; ServiceAccount token secrets `<name>-token-*`; service-account-
 
 Karmada's ServiceAccount loop removes an element and then moves past the next one, so of two
 adjacent token secrets the second stays; this port keeps that, so member clusters receive the
-same list.
+same list. An element the loop reads that is not an object with a string name (a reference by
+namespace alone, which the API server takes) makes Karmada's controller panic, so that no
+Work is made: `prune` raises then, which refuses the manifest.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+from gitfleet import errors
 
 _METADATA = (
     "creationTimestamp",
@@ -83,11 +87,18 @@ def _service_account(doc: Doc) -> None:
     if not isinstance(secrets, list) or not secrets:
         return
     prefix = f"{_dig(doc, 'metadata', 'name') or ''}-token-"
-    index = 0
+    index = removed = 0
     while index < len(secrets):
         name = _dig(secrets[index], "name")
-        if isinstance(name, str) and name.startswith(prefix):
+        if not isinstance(name, str):
+            raise errors.InterpretError(
+                "a secret the ServiceAccount lists must be an object with a name: Karmada's"
+                " pruning of its token secrets fails on it and makes no Work",
+                ("secrets", index + removed),
+            )
+        if name.startswith(prefix):
             del secrets[index]
+            removed += 1
         index += 1
 
 
@@ -114,7 +125,8 @@ _BY_KIND: dict[str, Callable[[Doc], None]] = {
 
 
 def prune(doc: Doc) -> None:
-    """Remove, in place, what the member cluster owns."""
+    """Remove, in place, what the member cluster owns; raises `errors.InterpretError` where
+    Karmada's pruning fails."""
     _drop(doc, ("metadata",), _METADATA)
     doc.pop("status", None)
     by_kind = _BY_KIND.get(str(doc.get("kind", "")))

@@ -15,11 +15,14 @@ template:
    stored (so `replicas: 2.0` is revised as 2) and in the result.
 
 Labels and annotations, decided for GitOps (docs/design.md, "Objects in member clusters"):
-- from Karmada: the binding's labels (its permanent id and the policy's claim id) and the
-  policy claim annotations, which reach member clusters through the template in Karmada; the
-  binding's name (and namespace); `work.karmada.io/conflict-resolution` (the template's own
-  valid value, else the binding's). Karmada's `karmada.io/managed` is not written: it tells a
-  Karmada control plane that it owns the object. Work names, template uid and generation, the
+- from Karmada: the policy's claim (the claim labels and annotations the binding records),
+  put on the template before step 1 in place of any claim it was written with, as Karmada's
+  detector writes it on the stored template (so overrides see it, and may change or remove
+  it); then, after the overrides, the binding's
+  permanent id label, the binding's name (and namespace) and
+  `work.karmada.io/conflict-resolution` (the template's own valid value, else the binding's).
+  Karmada's `karmada.io/managed` is not written: it tells a Karmada control plane that it owns
+  the object. Work names, template uid and generation, the
   managed-labels/-annotations lists and the applied-overrides record describe Karmada's Work
   objects and its update path, which gitfleet does not have.
 - gitfleet's: labels `gitfleet.io/managed-by: gitfleet` and `gitfleet.io/cluster`, annotation
@@ -71,6 +74,8 @@ SOURCE_PATH_ANNOTATION = "gitfleet.io/source-path"
 GENERATED_ANNOTATION = "gitfleet.io/generated-namespace"
 PLAINTEXT_SECRET_ANNOTATION = "gitfleet.io/allow-plaintext-secret"
 CONFLICT_RESOLUTION_ANNOTATION = "work.karmada.io/conflict-resolution"
+RB_ID_LABEL = "resourcebinding.karmada.io/permanent-id"
+CRB_ID_LABEL = "clusterresourcebinding.karmada.io/permanent-id"
 RB_NAMESPACE_ANNOTATION = "resourcebinding.karmada.io/namespace"
 RB_NAME_ANNOTATION = "resourcebinding.karmada.io/name"
 CRB_NAME_ANNOTATION = "clusterresourcebinding.karmada.io/name"
@@ -78,6 +83,7 @@ _PLACEHOLDER = "gitfleet-cluster-label-placeholder-6b1f0c3a"
 _PLACEHOLDER_LINE = f"\n    {CLUSTER_LABEL}: {_PLACEHOLDER}\n".encode()
 _CLAIM_PREFIXES = ("propagationpolicy.karmada.io/", "clusterpropagationpolicy.karmada.io/")
 _CONFLICT_VALUES = ("abort", "overwrite")
+_MAPS = ("labels", "annotations")
 
 
 def located(origin: Origin) -> dict[str, Any]:
@@ -182,15 +188,37 @@ def _completions(
     targets: Sequence[work.TargetCluster],
     ctx: Context,
 ) -> dict[str, int] | None:
-    """Per-cluster `spec.completions` of a divided Job (needReviseJobCompletions)."""
+    """Per-cluster `spec.completions` of a divided Job, by the clusters' replicas
+    (needReviseJobCompletions, divideReplicasByJobCompletions): None when nothing is split (no
+    completions, or every cluster's weight 0, where Karmada's dispenser gives nothing out).
+    The count is read as Karmada reads it: an integer, cut to an int32 as Go converts it; any
+    other value (null, a string, a fraction) raises, which refuses every cluster, as Karmada
+    then makes no Work at all; but a batch/v1 Job's null is no count, as its API server
+    stores it."""
     if template.kind != "Job" or binding.spec.replicas <= 0 or not _divided(binding.spec.placement):
         return None
     spec = template.body.get("spec")
-    total = spec.get("completions") if isinstance(spec, dict) else None
-    if not isinstance(total, int) or isinstance(total, bool):
+    if spec is None:
         return None
+    purpose = "to divide the Job's completions over its clusters"
+    if not isinstance(spec, dict):
+        raise errors.InterpretError(f"spec must be an object {purpose}, not {spec!r}", ("spec",))
+    total = spec.get("completions")
+    if "completions" not in spec or (total is None and template.api_version == "batch/v1"):
+        return None
+    if not isinstance(total, int) or isinstance(total, bool):
+        keys = ("spec", "completions")
+        raise errors.InterpretError(
+            f"spec.completions must be an integer {purpose}, not {total!r}", keys
+        )
     weights = [(t.name, t.replicas) for t in targets]
-    return dict(ctx.divide(total, weights, template.uid))
+    shares = dict(ctx.divide(_int32(total), weights, template.uid))
+    return shares or None
+
+
+def _int32(value: int) -> int:
+    """`value` converted to a Go int32 (the bits above 32 dropped)."""
+    return (value + (1 << 31)) % (1 << 32) - (1 << 31)
 
 
 def _suspended(spec: work.ResourceBindingSpec, name: str) -> bool:
@@ -219,7 +247,7 @@ def _metadata(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     if not isinstance(metadata, dict):
         metadata = doc["metadata"] = {}
     maps = []
-    for key in ("labels", "annotations"):
+    for key in _MAPS:
         found = metadata.get(key)
         if not isinstance(found, dict):
             found = metadata[key] = {}
@@ -227,17 +255,39 @@ def _metadata(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     return maps[0], maps[1]
 
 
+def _claim_of(values: Mapping[Any, Any] | None) -> dict[Any, Any]:
+    """The policy claim's entries of a labels or annotations map."""
+    return {k: v for k, v in (values or {}).items() if str(k).startswith(_CLAIM_PREFIXES)}
+
+
+def _claimed(body: RawObject, binding: Binding) -> dict[str, Any]:
+    """A copy of the template as Karmada stores it: with numbers as its JSON round trip leaves
+    them and the policy's claim the binding records, which Karmada's detector writes on the
+    template itself, in place of any claim the template was written with (the detector cleans
+    up a claim it does not keep)."""
+    doc = _json.normalized(body)
+    claim = (_claim_of(binding.metadata.labels), _claim_of(binding.metadata.annotations))
+    metadata = doc.get("metadata")
+    held = [metadata.get(key) if isinstance(metadata, dict) else None for key in _MAPS]
+    if any(claim) or any(isinstance(values, dict) and _claim_of(values) for values in held):
+        for values, wanted in zip(_metadata(doc), claim, strict=True):
+            for key in _claim_of(values):
+                del values[key]
+            values.update(wanted)
+    return doc
+
+
 def _karmada_metadata(doc: dict[str, Any], binding: Binding) -> None:
-    """What Karmada's binding controller adds (see the module)."""
+    """What Karmada's binding controller adds after the overrides (see the module): the
+    binding's permanent id label (empty when the binding has none, as Karmada writes it),
+    its name and the conflict resolution."""
     labels, annotations = _metadata(doc)
-    labels.update(binding.metadata.labels or {})
-    for key, value in (binding.metadata.annotations or {}).items():
-        if key.startswith(_CLAIM_PREFIXES):
-            annotations[key] = value
     if isinstance(binding, work.ResourceBinding):
+        labels[RB_ID_LABEL] = (binding.metadata.labels or {}).get(RB_ID_LABEL, "")
         annotations[RB_NAMESPACE_ANNOTATION] = binding.namespace
         annotations[RB_NAME_ANNOTATION] = binding.name
     else:
+        labels[CRB_ID_LABEL] = (binding.metadata.labels or {}).get(CRB_ID_LABEL, "")
         annotations[CRB_NAME_ANNOTATION] = binding.name
     annotations[CONFLICT_RESOLUTION_ANNOTATION] = _conflict_resolution(doc, binding)
 
@@ -436,7 +486,7 @@ def _message(error: errors.GitfleetError) -> str:
 
 def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -> Output:
     """Every target cluster's manifest of `binding` (see the module)."""
-    template = ResourceTemplate(cast(RawObject, _json.normalized(template.body)), template.origin)
+    template = ResourceTemplate(cast(RawObject, _claimed(template.body, binding)), template.origin)
     targets = target_clusters(binding.spec)
     names = tuple(t.name for t in targets)
     resource = str(template.key)

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from gitfleet import errors
 from gitfleet.render import _prune
 
 SERVER_META = {
@@ -123,3 +124,27 @@ def test_prune(before: dict[str, Any], after: dict[str, Any]) -> None:
     doc = copy.deepcopy(before)
     _prune.prune(doc)
     assert doc == after
+
+
+@pytest.mark.parametrize(
+    ("secrets", "at"),
+    [
+        pytest.param([{"name": "keep"}, {"namespace": "shop"}], 1, id="reference without a name"),
+        pytest.param([{"name": "x-token-a"}, {"name": "b"}, None], 2, id="null after a removal"),
+        pytest.param([{"name": 5}], 0, id="name that is no string"),
+        pytest.param(["x-token-a"], 0, id="no object"),
+    ],
+)
+def test_service_account_secret_karmada_cannot_read_is_an_error(
+    secrets: list[Any], at: int
+) -> None:
+    """Karmada's controller panics on it and makes no Work."""
+    with pytest.raises(errors.InterpretError) as raised:
+        _prune.prune(_doc("ServiceAccount", secrets=secrets))
+    assert raised.value.keys == ("secrets", at)
+
+
+def test_service_account_secret_the_loop_skips_is_not_read() -> None:
+    doc = _doc("ServiceAccount", secrets=[{"name": "x-token-a"}, None])
+    _prune.prune(doc)
+    assert doc["secrets"] == [None]

@@ -140,6 +140,49 @@ def test_labels_and_annotations(
     assert "policy.karmada.io/applied-placement" not in notes
 
 
+def test_overrides_see_the_policy_claim_as_part_of_the_template(render_docs: Render) -> None:
+    """Karmada's detector writes the claim on the stored template, so an override may change
+    or remove it; the binding's own id and name are written after the overrides."""
+    rule = {
+        "targetCluster": {"clusterNames": ["eu1"]},
+        "overriders": {
+            "labelsOverrider": [
+                {"operator": "remove", "value": {"propagationpolicy.karmada.io/permanent-id": ""}},
+                {"operator": "add", "value": {"resourcebinding.karmada.io/permanent-id": "x"}},
+            ],
+            "annotationsOverrider": [
+                {"operator": "replace", "value": {"propagationpolicy.karmada.io/name": "other"}}
+            ],
+        },
+    }
+    docs = [*CLUSTERS, NS, make_deployment(), make_policy("web"), _override("claim", [rule])]
+    result = render_docs(docs)
+    east, eu1 = (manifest(result, _path(c))["metadata"] for c in ("east", "eu1"))
+    assert "propagationpolicy.karmada.io/permanent-id" in east["labels"]
+    assert "propagationpolicy.karmada.io/permanent-id" not in eu1["labels"]
+    assert eu1["annotations"]["propagationpolicy.karmada.io/name"] == "other"
+    assert east["annotations"]["propagationpolicy.karmada.io/name"] == "web"
+    binding_id = east["labels"]["resourcebinding.karmada.io/permanent-id"]
+    assert eu1["labels"]["resourcebinding.karmada.io/permanent-id"] == binding_id != "x"
+
+
+def test_a_claim_the_template_was_written_with_gives_way_to_the_bindings(
+    render_docs: Render,
+) -> None:
+    """Karmada's detector cleans a claim it does not keep from the stored template."""
+    stale = {"clusterpropagationpolicy.karmada.io/permanent-id": "old"}
+    deployment = make_deployment(
+        labels={"app": "web", **stale},
+        annotations={"clusterpropagationpolicy.karmada.io/name": "gone", "team": "a"},
+    )
+    result = render_docs([*CLUSTERS, NS, deployment, make_policy("web")])
+    metadata = manifest(result, _path("east"))["metadata"]
+    assert not [k for k in metadata["labels"] if k.startswith("clusterpropagationpolicy")]
+    assert not [k for k in metadata["annotations"] if k.startswith("clusterpropagationpolicy")]
+    assert metadata["annotations"]["propagationpolicy.karmada.io/name"] == "web"
+    assert metadata["annotations"]["team"] == "a"
+
+
 def test_numbers_as_karmada_ships_them(render_docs: Render) -> None:
     deployment = make_deployment()
     deployment["spec"]["replicas"] = 2.0
