@@ -50,6 +50,12 @@ def integer(keys: Keys, value: Any, found: Problems) -> None:
         found.append((keys, f"must be an integer, not {value:g}"))
 
 
+def boolean(keys: Keys, value: Any, found: Problems) -> None:
+    if not isinstance(value, bool):
+        what = repr(value) if isinstance(value, str) else _read_as(value)
+        found.append((keys, f"must be a boolean, not {what}"))
+
+
 def int_or_string(keys: Keys, value: Any, found: Problems) -> None:
     """An IntOrString field (a port number or name, a percentage)."""
     if not isinstance(value, str):

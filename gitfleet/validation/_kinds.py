@@ -12,6 +12,8 @@
   `spec.selector`) strings.
 - Service: `spec.selector` strings; each port's `port` and `nodePort` integers, `targetPort` a
   number or a name.
+- Job (and a CronJob's job template): the counts and limits integers, `manualSelector` and
+  `suspend` booleans, `completionMode` and `podReplacementPolicy` strings.
 
 A null field is left alone (JSON null decodes as the field's zero value).
 """
@@ -142,6 +144,31 @@ def _workload(template: Keys, selector: Keys = ("spec", "selector", "matchLabels
     return check
 
 
+_JOB_SPEC: dict[str, FieldCheck] = {
+    **dict.fromkeys(
+        ("parallelism", "completions", "backoffLimit", "activeDeadlineSeconds",
+         "ttlSecondsAfterFinished", "backoffLimitPerIndex", "maxFailedIndexes"),
+        _fieldtypes.integer,
+    ),
+    **dict.fromkeys(("manualSelector", "suspend"), _fieldtypes.boolean),
+    **dict.fromkeys(("completionMode", "podReplacementPolicy"), _fieldtypes.string),
+}  # fmt: skip
+
+
+def _job_spec(keys: Keys, value: Any, found: Problems) -> None:
+    _fields(keys, value, _JOB_SPEC, found)
+
+
+def _also_job_spec(check: Check, keys: Keys) -> Check:
+    """`check`, then the Job spec at `keys`."""
+
+    def both(body: Mapping[str, Any], found: Problems) -> None:
+        check(body, found)
+        _present(body, keys, _job_spec, found)
+
+    return both
+
+
 def _service(body: Mapping[str, Any], found: Problems) -> None:
     _present(body, ("spec", "selector"), _fieldtypes.string_map, found)
     spec = body.get("spec")
@@ -161,8 +188,10 @@ CHECKS: dict[tuple[str, str], Check] = {
     ("apps", "ReplicaSet"): _workload(_TEMPLATE),
     ("apps", "StatefulSet"): _workload(_TEMPLATE),
     ("apps", "DaemonSet"): _workload(_TEMPLATE),
-    ("batch", "Job"): _workload(_TEMPLATE),
-    ("batch", "CronJob"): _pod_template(("spec", "jobTemplate", "spec", "template")),
+    ("batch", "Job"): _also_job_spec(_workload(_TEMPLATE), ("spec",)),
+    ("batch", "CronJob"): _also_job_spec(
+        _pod_template(("spec", "jobTemplate", "spec", "template")), ("spec", "jobTemplate", "spec")
+    ),
 }
 """The checks of each built-in kind, by (group, kind)."""
 

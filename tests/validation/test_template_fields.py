@@ -10,7 +10,8 @@ Aspects covered:
   where bytes are meant, key syntax, a key in both data and binaryData;
 - containers (in every pod template: Deployment, StatefulSet, Job, CronJob, Pod, init
   containers): env values and names, command and args items, image, port numbers;
-- workloads and Services: replicas, selectors, ports;
+- workloads and Services: replicas, selectors, ports; a Job's counts and limits (integers) and
+  manualSelector (a boolean), also in a CronJob's job template;
 - names: what render refuses (non-ASCII, too long, kinds and namespaces that cannot be a
   folder), and each built-in kind's own rule (Deployment names are DNS subdomains, Service
   names DNS-1035 labels, Namespace names DNS labels, CronJob names 52 characters); custom
@@ -155,6 +156,13 @@ CASES = [
         "7:25", "spec.template.metadata.labels.true: must be a string, not the boolean true",
         id="pod template label",
     ),
+    pytest.param(doc("Job", "spec: {parallelism: x}\n", "batch/v1"), "5:8",
+                 "spec.parallelism: must be an integer, not 'x'", id="job parallelism"),
+    pytest.param(doc("Job", "spec: {manualSelector: 'yes'}\n", "batch/v1"), "5:8",
+                 "spec.manualSelector: must be a boolean, not 'yes'", id="job manual selector"),
+    pytest.param(doc("CronJob", "spec: {jobTemplate: {spec: {backoffLimit: 1.5}}}\n", "batch/v1"),
+                 "5:29", "spec.jobTemplate.spec.backoffLimit: must be an integer, not 1.5",
+                 id="cronjob's job backoff limit"),
     pytest.param(doc("Service", "spec: {ports: [{port: '80'}]}\n"), "5:17",
                  "spec.ports.0.port: must be an integer, not '80'", id="service port"),
     pytest.param(doc("Service", "spec: {ports: [{port: 80, targetPort: true}]}\n"), "5:27",
