@@ -102,13 +102,14 @@ def test_workflow_uses_only_checkout_and_setup_python() -> None:
 
 def test_kind_job_runs_the_real_cluster_tier_on_the_fleets_clusters() -> None:
     """The kind job starts a cluster per Cluster the tier expects and points the realk8s
-    tests at their kubeconfigs, with the README's installation."""
+    tests at their kubeconfigs, with the README's installation, in one process (workers
+    would share those clusters)."""
     job = workflow()["jobs"]["kind"]
     (start, tests) = runs("kind")
     assert '--kubeconfig "$KUBECONFIGS/$cluster.yaml"' in start
     named = re.search(r"for cluster in ([\w\- ]+); do", start)
     assert named and tuple(named.group(1).split()) == realk8s_session.CLUSTERS
-    assert tests == quick_start()[1] + " -m " + realk8s_session.MARK
+    assert tests == quick_start()[1] + " -m " + realk8s_session.MARK + " -n 0", "one process"
     step = next(s for s in job["steps"] if s.get("run") == tests)
     assert step["env"][realk8s.ENV_CLUSTERS] == job["env"]["KUBECONFIGS"]
 
