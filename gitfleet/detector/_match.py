@@ -20,7 +20,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from gitfleet.detector import detection
-from gitfleet.model import labelsyntax, policy, selectors
+from gitfleet.model import policy, selectors
 from gitfleet.model.template import ResourceTemplate
 
 Policy = policy.PropagationPolicy | policy.ClusterPropagationPolicy
@@ -81,7 +81,7 @@ def _mismatch_reason(template: ResourceTemplate, obj: Policy) -> str:
             parts.append(f"{where} wants namespace {s.namespace}")
         elif s.name:
             parts.append(f"{where} wants name {s.name}")
-        elif s.label_selector is not None and not labelsyntax.converts(s.label_selector):
+        elif s.label_selector is not None and not s.label_selector.convertible:
             parts.append(f"{where}: labelSelector is no valid Kubernetes label selector")
         else:
             parts.append(f"{where}: labelSelector does not match the template's labels")

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from gitfleet.model import meta
+if TYPE_CHECKING:
+    from gitfleet.model import meta
 
 _NAME = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?")
 _DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
@@ -79,7 +81,8 @@ def operator(name: str, values: Sequence[str]) -> tuple[str, str] | None:
 
 
 def converts(selector: meta.LabelSelector) -> bool:
-    """Whether `metav1.LabelSelectorAsSelector` accepts the selector."""
+    """Whether `metav1.LabelSelectorAsSelector` accepts the selector (a selector knows it:
+    `LabelSelector.convertible`, worked out once when it is made)."""
     return all(
         qualified_name(key) is None and label_value(value) is None
         for key, value in (selector.match_labels or {}).items()

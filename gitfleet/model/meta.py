@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any, ClassVar, Self, TypeVar, dataclass_transform
 
 from gitfleet import errors
-from gitfleet.model import _codec, rules
+from gitfleet.model import _codec, labelsyntax, rules
 from gitfleet.model._codec import field, internal
 from gitfleet.model.origin import UNKNOWN, Origin
 
@@ -76,6 +76,13 @@ class LabelSelector:
     match_expressions: tuple[LabelSelectorRequirement, ...] = field(
         (), doc="Expressions that must all hold."
     )
+    convertible: bool = internal(True)
+    """Whether Kubernetes' conversion takes it (`labelsyntax.converts`); a selector of a policy
+    that it does not take matches nothing. Set once here: selectors are matched per template
+    and per cluster."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "convertible", labelsyntax.converts(self))
 
 
 @frozen

@@ -5,7 +5,7 @@ Toleration.ToleratesTaint).
 A selector that Kubernetes would fail to convert (e.g. `In` without values) matches nothing,
 as in Karmada, where the conversion error makes the match false; `validate` reports it. The
 label selectors written in policies are converted as `metav1.LabelSelectorAsSelector` converts
-them (`labelsyntax.converts`: keys, values, operators); `label_selector_matches` alone also
+them (`LabelSelector.convertible`: keys, values, operators); `label_selector_matches` alone also
 serves kubectl's text selectors (`labelquery`), whose `labels.Parse` knows more operators.
 """
 
@@ -129,7 +129,7 @@ def cluster_matches(c: cluster.Cluster, affinity: policy.ClusterAffinity) -> boo
         return False
     labels = c.metadata.labels or {}
     if affinity.label_selector is not None and not (
-        labelsyntax.converts(affinity.label_selector)
+        affinity.label_selector.convertible
         and label_selector_matches(affinity.label_selector, labels)
     ):
         return False
@@ -155,7 +155,7 @@ def resource_selector_priority(
         return ImplicitPriority.MISMATCH
     if selector.label_selector is None:
         return ImplicitPriority.MATCH_ALL
-    if labelsyntax.converts(selector.label_selector) and label_selector_matches(
+    if selector.label_selector.convertible and label_selector_matches(
         selector.label_selector, template.labels
     ):
         return ImplicitPriority.MATCH_LABEL_SELECTOR

@@ -26,7 +26,7 @@ def label_selector(
 ) -> None:
     """What Kubernetes' conversion of a label selector refuses. In a policy of Karmada's API
     (`policy_api`) Karmada takes such a selector and it matches nothing (so do gitfleet's
-    selectors, `labelsyntax.converts`): each problem is a warning. Elsewhere it is an error."""
+    selectors, `LabelSelector.convertible`): each problem is a warning. Elsewhere it is an error."""
     problems: list[tuple[Keys, str]] = []
     if selector is None:
         return
