@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import oracle
 from builders import object_set, previous_map
 from detector.detector_oracle_scenarios import (
     ANSWERS,
@@ -45,11 +46,6 @@ _OUTCOMES = {
 }
 _CLAIM_LABELS = (PP_ID, CPP_ID)
 _CLAIM_ANNOTATIONS = (PP_NAMESPACE, PP_NAME, CPP_NAME)
-
-
-def _answers() -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = json.loads(ANSWERS.read_text())["answers"]
-    return found
 
 
 def _claim_on_binding(
@@ -110,39 +106,28 @@ def _gitfleet(
 
 
 def test_claimed_as_karmada_claims(interp: interpreter.Interpreter) -> None:
-    answers = _answers()
-    assert len(answers) == SEEDS
-    differences = []
-    for seed, karmada in enumerate(answers):
+    def answer(seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
         case = scenario(seed)
-        ours = _gitfleet(case, interp)
-        if ours != karmada:
-            shown = json.dumps(case)[:600]
-            differences.append(f"seed {seed}: Karmada {karmada}, gitfleet {ours} ({shown})")
-    assert not differences, f"{len(differences)} differ:\n" + "\n".join(differences[:10])
+        return _gitfleet(case, interp), case
+
+    oracle.assert_agrees(oracle.answers(ANSWERS, SEEDS), answer)
 
 
 def test_claims_read_back_from_the_previous_binding_as_karmada_reads_them(
     interp: interpreter.Interpreter,
 ) -> None:
-    differences = []
-    compared = 0
-    for seed, karmada in enumerate(_answers()):
+    def answer(seed: int) -> tuple[dict[str, Any], dict[str, Any]] | None:
         moved = _claim_on_binding(scenario(seed))
         if moved is None:
-            continue
-        compared += 1
+            return None
         case, binding = moved
-        ours = _gitfleet(case, interp, binding)
-        if ours != karmada:
-            shown = json.dumps(case)[:600]
-            differences.append(f"seed {seed}: Karmada {karmada}, gitfleet {ours} ({shown})")
-    assert compared > 400
-    assert not differences, f"{len(differences)} differ:\n" + "\n".join(differences[:10])
+        return _gitfleet(case, interp, binding), case
+
+    assert oracle.assert_agrees(oracle.answers(ANSWERS, SEEDS), answer) > 400
 
 
 def test_the_answers_cover_every_outcome() -> None:
-    answers = _answers()
+    answers = oracle.answers(ANSWERS, SEEDS)
     seen: dict[tuple[str, str], int] = {}
     for a in answers:
         key = (a["outcome"], a.get("kind", ""))

@@ -16,7 +16,6 @@ Aspects covered, per scenario:
 from __future__ import annotations
 
 import collections
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from typing import Any
 if str(Path(__file__).parent) not in sys.path:
     sys.path.append(str(Path(__file__).parent))  # last: `conftest` must name tests/conftest.py
 
+import oracle
 from interpreter_oracle_scenarios import ANSWERS, OPERATIONS, SEEDS, reduce, scenario
 
 from gitfleet import errors, interpreter
@@ -40,11 +40,6 @@ _OPERATIONS = {
     "InterpretHealth": Operation.INTERPRET_HEALTH,
     "GetDependencies": Operation.INTERPRET_DEPENDENCY,
 }
-
-
-def _answers() -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = json.loads(ANSWERS.read_text())["answers"]
-    return found
 
 
 def _items(given: list[dict[str, Any]] | None) -> list[work.AggregatedStatusItem]:
@@ -82,22 +77,18 @@ def gitfleet_answer(case: dict[str, Any]) -> dict[str, Any]:
         return {"error": True}
 
 
+def _answer(seed: int) -> tuple[Any, dict[str, Any]]:
+    case = scenario(seed)
+    return reduce(case, gitfleet_answer(case)), case
+
+
 def test_interpreted_as_karmada_interprets() -> None:
-    answers = _answers()
-    assert len(answers) == SEEDS
-    differences = []
-    for seed, karmada in enumerate(answers):
-        case = scenario(seed)
-        ours = reduce(case, gitfleet_answer(case))
-        if ours != karmada:
-            shown = json.dumps(case)[:400]
-            differences.append(f"seed {seed}: Karmada {karmada}, gitfleet {ours} ({shown})")
-    assert not differences, f"{len(differences)} differ:\n" + "\n".join(differences[:10])
+    oracle.assert_agrees(oracle.answers(ANSWERS, SEEDS), _answer)
 
 
 def test_the_answers_cover_every_operation() -> None:
     outcomes: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
-    for seed, karmada in enumerate(_answers()):
+    for seed, karmada in enumerate(oracle.answers(ANSWERS, SEEDS)):
         outcome = next(iter(karmada))
         if outcome == "healthy":
             outcome = "healthy" if karmada["healthy"] else "unhealthy"

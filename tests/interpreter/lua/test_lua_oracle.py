@@ -15,10 +15,10 @@ Aspects covered, per scenario:
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import Any
 
+import oracle
 import pytest
 
 from gitfleet.errors import GitfleetError
@@ -27,11 +27,6 @@ from gitfleet.interpreter._layer import Operation
 from gitfleet.model import _codec, config
 from gitfleet.model.origin import Origin
 from tests.interpreter.lua.lua_oracle_scenarios import ANSWERS, SCRIPTS, SEEDS, digest, scenario
-
-
-def _answers() -> list[str]:
-    found: list[str] = json.loads(ANSWERS.read_text())["answers"]
-    return found
 
 
 def gitfleet_answer(case: dict[str, Any], sandbox: lua.Sandbox) -> dict[str, Any]:
@@ -85,26 +80,23 @@ def _run(
 
 
 def test_interpreted_as_karmada_interprets(sandbox: lua.Sandbox) -> None:
-    answers = _answers()
-    assert len(answers) == SEEDS
-    differences = []
-    for seed, karmada in enumerate(answers):
+    def answer(seed: int) -> tuple[str, dict[str, Any]]:
         case = scenario(seed)
         ours = gitfleet_answer(case, sandbox)
-        if digest(ours) != karmada:
-            shown = json.dumps(ours, ensure_ascii=False)[:300]
-            differences.append(
-                f"seed {seed} ({case['operation']} script {case['script']}): "
-                f"Karmada {karmada}, gitfleet {shown}"
-            )
-    assert not differences, f"{len(differences)} differ:\n" + "\n".join(differences[:10])
+        return digest(ours), {
+            "operation": case["operation"],
+            "script": case["script"],
+            "ours": ours,
+        }
+
+    oracle.assert_agrees(oracle.answers(ANSWERS, SEEDS), answer)
 
 
 @pytest.mark.parametrize("operation", sorted(SCRIPTS))
 def test_the_answers_cover_every_operation(operation: str) -> None:
     outcomes: Counter[str] = Counter()
     scripts = set()
-    for seed, karmada in enumerate(_answers()):
+    for seed, karmada in enumerate(oracle.answers(ANSWERS, SEEDS)):
         case = scenario(seed)
         if case["operation"] == operation:
             outcomes["error" if karmada == "error" else "result"] += 1
