@@ -101,6 +101,15 @@ def answers(
     return [json.loads(line) for line in done.stdout.decode().splitlines()]
 
 
+def write_answers(path: Path, commit: str, answers: list[Any]) -> None:
+    """`answers` of Karmada `commit`, one per seed, as the oracle tests read them
+    (tests/oracle.py): compact sorted JSON, so that the same answers make the same file."""
+    path.parent.mkdir(exist_ok=True)
+    found = {"karmada": commit, "answers": answers}
+    path.write_text(json.dumps(found, separators=(",", ":"), sort_keys=True) + "\n")
+    print(f"wrote {path}: {len(answers)} answers of Karmada {commit}")
+
+
 def _commit_of(checkout: Path) -> str:
     done = subprocess.run(
         ["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], capture_output=True

@@ -394,9 +394,7 @@ def main() -> None:
     extras = {"pkg/detector": root / "bench" / "karmada_detector_export.go"}
     cases: list[object] = [as_stored(scenario(seed)) for seed in range(SEEDS)]
     given = karmada_harness.answers(harness, checkout.path, checkout.go, cases, extras)
-    found = {"karmada": checkout.commit, "answers": given}
-    ANSWERS.write_text(json.dumps(found, separators=(",", ":"), sort_keys=True) + "\n")
-    print(f"wrote {ANSWERS}: {SEEDS} answers of Karmada {found['karmada']}")
+    karmada_harness.write_answers(ANSWERS, checkout.commit, given)
 
 
 if __name__ == "__main__":

@@ -834,9 +834,7 @@ def main() -> None:
     harness = root / "bench" / "karmada_lua.go"
     cases = [karmada_input(scenario(seed)) for seed in range(SEEDS)]
     given = karmada_harness.answers(harness, checkout.path, checkout.go, list(cases))
-    found = {"karmada": checkout.commit, "answers": [digest(a) for a in given]}
-    ANSWERS.write_text(json.dumps(found, separators=(",", ":"), sort_keys=True) + "\n")
-    print(f"wrote {ANSWERS}: {SEEDS} answers of Karmada {found['karmada']}")
+    karmada_harness.write_answers(ANSWERS, checkout.commit, [digest(a) for a in given])
 
 
 if __name__ == "__main__":
