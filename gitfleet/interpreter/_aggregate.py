@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from gitfleet.interpreter import _fields, _loadbalancer, _times
-from gitfleet.model import work
+from gitfleet.model import times, work
 from gitfleet.model.template import RawObject
 
 Items = Sequence[work.AggregatedStatusItem]
@@ -97,7 +97,7 @@ def later(current: str, candidate: Any, path: _fields.Path) -> str:
     kept = _times.parse(current or None, path)
     if kept is not None and not kept < found:
         return current
-    return _times.utc(found)
+    return times.text(found)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from gitfleet.interpreter import _aggregate, _fields, _reflect, _times
+from gitfleet.model import times
 from gitfleet.model.template import RawObject
 
 COMPLETE = "Complete"
@@ -103,7 +104,7 @@ def aggregate(obj: RawObject, items: _aggregate.Items) -> RawObject:
             )
     start_time = _times.written(template_status.get("startTime"), ("status", "startTime"))
     if start_time is None and start is not None and started == len(items):
-        start_time = _times.utc(start)
+        start_time = times.text(start)
     new = {
         "conditions": new_conditions,
         "startTime": start_time,

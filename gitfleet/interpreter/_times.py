@@ -6,7 +6,8 @@ an empty string is not a time, a JSON null is the zero time; an offset may reach
 60 minutes, as Go allows. It writes a timestamp in UTC to
 the second (`2024-03-05T10:20:30Z`), the fraction dropped, and the zero time as null. So a
 status Karmada read and wrote back holds its times in that form; the native rules write
-theirs the same way. Karmada: k8s.io/apimachinery/pkg/apis/meta/v1/time.go.
+theirs the same way. Karmada: k8s.io/apimachinery/pkg/apis/meta/v1/time.go. Reading is stricter than
+`model.times` (which reads gitfleet's own files leniently); writing is the same.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 from typing import Any
 
 from gitfleet.interpreter import _fields
+from gitfleet.model import times
 
 _RFC3339 = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))"
@@ -52,12 +54,7 @@ def parse(value: Any, path: _fields.Path) -> datetime.datetime | None:
 def written(value: Any, path: _fields.Path) -> str | None:
     """A timestamp field as Karmada writes it back: UTC to the second; None for null."""
     instant = parse(value, path)
-    return None if instant is None else utc(instant)
-
-
-def utc(instant: datetime.datetime) -> str:
-    """An instant as Go's metav1.Time writes it."""
-    return instant.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return None if instant is None else times.text(instant)
 
 
 def written_map(value: Any, path: _fields.Path) -> dict[str, str | None]:
