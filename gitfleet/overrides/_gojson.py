@@ -13,15 +13,14 @@ no operation reached (`ParsedObject`); the keys of the others are written anew.
 
 from __future__ import annotations
 
-import decimal
 import json
 import json.decoder
 import json.scanner
-import math
-import struct
 import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from gitfleet.model import gofloat
 
 
 def _escape_table() -> dict[int, str]:
@@ -64,71 +63,6 @@ class ParsedObject(dict[str, Any]):
 _COMPACT_ESCAPES = {code: f"\\u{code:04x}" for code in map(ord, "<>&\u2028\u2029")}
 
 
-class UnsupportedValueError(ValueError):
-    """A value Go's encoder refuses (NaN, infinities)."""
-
-
-def _shortest(value: float) -> tuple[str, int]:
-    """Shortest round-tripping decimal digits of a finite non-zero float and the position of
-    the decimal point relative to them (Go's `decimalSlice` d and dp)."""
-    parts = decimal.Decimal(repr(abs(value))).as_tuple()
-    significant = "".join(map(str, parts.digits)).lstrip("0")
-    return significant.rstrip("0"), len(significant) + int(parts.exponent)
-
-
-def _fmt_e(digits: str, point: int) -> str:
-    mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-    exp = point - 1
-    return f"{mantissa}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
-
-
-def _fmt_f(digits: str, point: int) -> str:
-    if point <= 0:
-        return "0." + "0" * -point + digits
-    if point >= len(digits):
-        return digits + "0" * (point - len(digits))
-    return digits[:point] + "." + digits[point:]
-
-
-def format_float(value: float, verb: str = "json") -> str:
-    """Go's float64 text: `verb="json"` as encoding/json writes it, `verb="g"` as
-    `strconv.FormatFloat(v, 'g', -1, 64)` (what go-yaml writes)."""
-    if math.isnan(value) or math.isinf(value):
-        if verb == "json":
-            raise UnsupportedValueError(f"json: unsupported value: {value!r}")
-        return {"nan": ".nan", "inf": ".inf", "-inf": "-.inf"}[repr(value)]
-    sign = "-" if math.copysign(1.0, value) < 0 else ""
-    if value == 0:
-        return sign + "0"
-    digits, point = _shortest(value)
-    if verb == "json":
-        magnitude = abs(value)
-        if magnitude < 1e-6 or magnitude >= 1e21:
-            text = _fmt_e(digits, point)
-            # encoding/json shortens a two-digit negative exponent: e-07 -> e-7
-            if text[-4:-1] == "e-0":
-                text = text[:-2] + text[-1]
-            return sign + text
-        return sign + _fmt_f(digits, point)
-    exp = point - 1
-    if exp < -4 or exp >= 6:  # shortest 'g' switches to an exponent past 6 digits
-        return sign + _fmt_e(digits, point)
-    return sign + _fmt_f(digits, point)
-
-
-def format_float32(value: float) -> str:
-    """`strconv.FormatFloat(v, 'g', -1, 32)`: the shortest text that reads back as the same
-    float32 (sigs.k8s.io/yaml writes float map keys so)."""
-    single = struct.unpack("f", struct.pack("f", value))[0]
-    if math.isnan(single) or math.isinf(single) or single == 0:
-        return format_float(single, "g")
-    for precision in range(1, 10):
-        text = f"{single:.{precision}g}"
-        if struct.unpack("f", struct.pack("f", float(text)))[0] == single:
-            return format_float(float(text), "g")
-    return format_float(single, "g")
-
-
 def quote(text: str) -> str:
     """A JSON string literal as Go's encoder writes it (HTML-safe, UTF-8 kept)."""
     return '"' + text.translate(_ESCAPES) + '"'
@@ -166,7 +100,7 @@ def _encode(value: Any, out: list[str], sort_keys: bool) -> None:
     elif isinstance(value, int):
         out.append(str(int(value)))
     elif isinstance(value, float):
-        out.append(format_float(value))
+        out.append(gofloat.format_float(value))
     elif isinstance(value, Mapping):
         items = sorted(value.items()) if sort_keys else value.items()
         as_written = isinstance(value, ParsedObject) and not value.rewritten
@@ -189,7 +123,7 @@ def _encode(value: Any, out: list[str], sort_keys: bool) -> None:
             _encode(item, out, sort_keys)
         out.append("]")
     else:
-        raise UnsupportedValueError(f"json: unsupported type: {type(value).__name__}")
+        raise gofloat.UnsupportedValueError(f"json: unsupported type: {type(value).__name__}")
 
 
 def _reject_constant(name: str) -> Any:

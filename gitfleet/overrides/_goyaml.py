@@ -28,8 +28,7 @@ from typing import Any, cast
 
 import yaml
 
-from gitfleet.model import yamllimits, yamlscalars
-from gitfleet.overrides import _gojson
+from gitfleet.model import gofloat, yamllimits, yamlscalars
 
 _PREFIX = "tag:yaml.org,2002:"
 STR, INT, FLOAT, BOOL, NULL = (_PREFIX + t for t in ("str", "int", "float", "bool", "null"))
@@ -158,7 +157,7 @@ def _key(key: Any) -> str:
     if isinstance(key, int):
         return str(key)
     if isinstance(key, float):
-        return _gojson.format_float32(key)
+        return gofloat.format_float32(key)
     raise DocumentError(f"unsupported map key {key!r}")
 
 
@@ -184,7 +183,7 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     if isinstance(value, float) and not math.isfinite(value):
-        raise DocumentError(f"json: unsupported value: {_gojson.format_float(value, 'g')}")
+        raise DocumentError(f"json: unsupported value: {gofloat.format_float(value, 'g')}")
     return value
 
 
@@ -248,7 +247,7 @@ _NATURAL = functools.cmp_to_key(_natural_cmp)
 
 def _number_after_json(value: int | float) -> Any:
     """What go-yaml reads back from the Go JSON text of a number."""
-    text = str(value) if isinstance(value, int) else _gojson.format_float(value)
+    text = str(value) if isinstance(value, int) else gofloat.format_float(value)
     return resolve(text)[1]
 
 
@@ -376,7 +375,7 @@ def _represent_number(dumper: _Dumper, number: int | float) -> yaml.ScalarNode:
         raise DocumentError(f"cannot write number {number!r}")
     if isinstance(value, int):
         return dumper.represent_scalar(INT, str(value))
-    return dumper.represent_scalar(FLOAT, _gojson.format_float(value, "g"))
+    return dumper.represent_scalar(FLOAT, gofloat.format_float(value, "g"))
 
 
 def _represent_dict(dumper: _Dumper, mapping: dict[str, Any]) -> yaml.MappingNode:

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gitfleet.model import gofloat
 from gitfleet.overrides import _gojson, _goyaml
 
 
@@ -28,12 +29,12 @@ from gitfleet.overrides import _gojson, _goyaml
     ],
 )
 def test_float_text(value: float, as_json: str, as_g: str) -> None:
-    assert _gojson.format_float(value) == as_json
-    assert _gojson.format_float(value, "g") == as_g
+    assert gofloat.format_float(value) == as_json
+    assert gofloat.format_float(value, "g") == as_g
 
 
 def test_float32_text() -> None:
-    assert [_gojson.format_float32(v) for v in (1.1, 0.1, 2.0, 1e10)] == [
+    assert [gofloat.format_float32(v) for v in (1.1, 0.1, 2.0, 1e10)] == [
         "1.1",
         "0.1",
         "2",
@@ -107,5 +108,5 @@ def test_dump_scalars_and_blocks() -> None:
 
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_float_text_reads_back_exactly(value: float) -> None:
-    assert float(_gojson.format_float(value)) == value
-    assert float(_gojson.format_float(value, "g")) == value
+    assert float(gofloat.format_float(value)) == value
+    assert float(gofloat.format_float(value, "g")) == value

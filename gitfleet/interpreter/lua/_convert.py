@@ -26,6 +26,8 @@ from typing import Any
 
 import lupa.lua51 as lupa  # type: ignore[import-untyped]
 
+from gitfleet.model import gofloat
+
 Path = tuple[str, ...]
 
 _INT64 = 2**63
@@ -116,10 +118,7 @@ def go_number_text(value: int | float) -> str:
         raise ConversionError(f"json: unsupported value: {f}")
     if f.is_integer() and abs(f) < 1e21:
         return str(int(f))
-    if abs(f) < 1e-6 or abs(f) >= 1e21:
-        mantissa, _, exponent = repr(f).partition("e")
-        return f"{mantissa}e{exponent[0]}{exponent[1:].lstrip('0') or '0'}"
-    return format(decimal.Decimal(repr(f)), "f")
+    return gofloat.format_float(f)
 
 
 def repair(result: Any, references: Iterable[Any], *, struct: bool) -> Any:

@@ -17,11 +17,11 @@ sandbox.lua passes each argument as its Lua type and value and caps the result's
 from __future__ import annotations
 
 import dataclasses
-import decimal
 import math
 from typing import Any
 
 from gitfleet.interpreter.lua import _tonumber
+from gitfleet.model import gofloat
 
 Result = tuple[bool, Any]
 Arg = tuple[str, Any]
@@ -209,16 +209,7 @@ def _shortest_g(value: float) -> str:
         return "NaN"
     if math.isinf(value):
         return "+Inf" if value > 0 else "-Inf"
-    if value == 0:
-        return "-0" if math.copysign(1, value) < 0 else "0"
-    exact = decimal.Decimal(repr(value))
-    digits = "".join(map(str, exact.as_tuple().digits)).rstrip("0") or "0"
-    exponent = exact.adjusted()
-    if exponent < -4 or exponent >= 6:
-        body = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-        sign = "-" if value < 0 else ""
-        return f"{sign}{body}e{'-' if exponent < 0 else '+'}{abs(exponent):02d}"
-    return format(value, f".{max(len(digits) - 1 - exponent, 0)}f")
+    return gofloat.format_float(value, "g")
 
 
 def _plain(kind: str, value: Any) -> str:
