@@ -3,7 +3,8 @@
 Values are kept as whole nanounits because Kubernetes rounds every parsed quantity up (away from
 zero) to nano precision, so an integer count of nanos is exact and integer arithmetic is fast.
 `value()` and `milli_value()` round up the way `Quantity.Value()` and `MilliValue()` do; `str()`
-prints the canonical form `Quantity.String()` would (`"1500m"`, `"128Mi"`, `"2"`).
+prints the canonical form `Quantity.String()` would (`"1500m"`, `"128Mi"`, `"2"`), and
+`printed(text)` what a Quantity parsed from `text` prints (the text itself when kept).
 
 Karmada: vendored k8s.io/apimachinery/pkg/api/resource (quantity.go ParseQuantity,
 parseQuantityString, CanonicalizeBytes; suffix.go; amount.go AsCanonicalBytes).
@@ -14,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+import re
 
 _NANO = 10**9
 _MILLI_IN_NANOS = 10**6
@@ -193,3 +195,41 @@ def _ceil_div(value: int, divisor: int) -> int:
     if remainder:
         quotient += 1
     return -quotient if value < 0 else quotient
+
+
+_PARTS = re.compile(r"([+-]?)0*([0-9]*)(?:\.([0-9]*))?(.*)", re.DOTALL)
+_MAX_INT64_DIGITS = 18
+"""apimachinery's maxInt64Factors: digits its int64 fast path takes."""
+_KEPT_MIN_SCALE = -9
+
+
+def printed(raw: str) -> str:
+    """`raw` (a valid quantity) as Go prints the Quantity it parses to: apimachinery's
+    ParseQuantity keeps the text it was given when it is already "canonical enough" and the
+    value fits its int64 fast path (a decimal whose scale is a multiple of three, with no
+    trailing `000` and no leading zero; a binary-suffixed integer not divisible by 8), and a
+    Quantity prints kept text: `2.048` stays `2.048` where the canonical form is `2048m`, and
+    `+1Gi` stays `+1Gi`; any other text prints in canonical form."""
+    trimmed = raw.strip()
+    canonical = str(parse(trimmed))
+    return trimmed if trimmed == "0" or _kept(trimmed) else canonical
+
+
+def _kept(trimmed: str) -> bool:
+    found = _PARTS.fullmatch(trimmed)
+    if found is None:
+        return False
+    num, denom, suffix = found.group(2) or "0", found.group(3) or "", found.group(4)
+    scale10, exp2, fmt = _interpret(suffix, trimmed)
+    if fmt is Format.BINARY_SI:
+        if denom or 15 - len(num) - int(exp2 * 3 / 10) - 1 < 0:
+            return False
+        value = int(num)
+        return value << exp2 <= _BINARY_CAP and exp2 % 10 == 0 and value & 7 != 0
+    if _MAX_INT64_DIGITS - len(num) - len(denom) < 0:
+        return False
+    scale = scale10 - len(denom)
+    shifted = num + denom
+    if scale < _KEPT_MIN_SCALE or int(shifted) > _BINARY_CAP:
+        return False
+    return scale % 3 == 0 and not shifted.endswith("000") and shifted[0] != "0"

@@ -5,7 +5,7 @@ operation) and lua_convert.go. A table result goes through JSON (sandbox.lua), t
 empty tables (`_convert.decode`) and Go's lenient decoding into the target type: unknown
 fields are ignored, a missing field is its zero value, a value of the wrong type is an error.
 Quantities are stored as Go prints a parsed Quantity: in canonical form (`"1500m"`), or as
-written when apimachinery keeps the text (`"2.048"`, _quantitytext.py).
+written when apimachinery keeps the text (`"2.048"`, `_quantity.printed`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 from gitfleet.errors import SchemaError
 from gitfleet.interpreter import _quantity
-from gitfleet.interpreter.lua import _convert, _quantitytext
+from gitfleet.interpreter.lua import _convert
 from gitfleet.interpreter.lua._sandbox import Result
 from gitfleet.model import _codec, config, work
 from gitfleet.model.origin import UNKNOWN
@@ -167,7 +167,7 @@ def dependencies(results: Sequence[Result]) -> list[config.DependentObjectRefere
 
 
 def _printed_requests(value: Any, *, nested: bool = False) -> Any:
-    """`value` with its resource requests as Go prints them (_quantitytext.py); no requests or
+    """`value` with its resource requests as Go prints them (`_quantity.printed`); no requests or
     node selector at all when they are empty, as Go leaves an empty map out (omitempty)."""
     holder = value.replica_requirements if nested else value
     if holder is None:
@@ -182,7 +182,7 @@ def _printed_requests(value: Any, *, nested: bool = False) -> Any:
         for name, raw in sorted(holder.resource_request.items()):
             text = raw if isinstance(raw, str) else _convert.go_number_text(raw)
             try:
-                requests[name] = _quantitytext.text(text)
+                requests[name] = _quantity.printed(text)
             except _quantity.QuantityError as e:
                 raise ResultError(f"resourceRequest.{name}: {e}") from None
         holder = dataclasses.replace(holder, resource_request=requests or None)
