@@ -7,6 +7,8 @@ Aspects covered:
   (`_convert.to_lua`) and every later time (the constructor);
 - documents Lua cannot compile as one expression (nested deeper than its parser allows) still
   convert, through `to_lua`;
+- documents that differ only in the type of a value (`1`, `1.0`, `true`), or hold values JSON
+  cannot (NaN), or are of a subclass of dict, each get tables of their own;
 - the cache is bounded by the size of the documents it holds.
 """
 
@@ -70,3 +72,22 @@ def test_cache_is_bounded(monkeypatch: Any) -> None:
         for _ in range(2):
             assert results(sandbox.call(IDENTITY, "F", (document,))) == [document]
     assert sandbox._inputs._size <= 200
+
+
+class _Document(dict[str, Any]):
+    """A subclass of dict, as some YAML loaders give (marshal refuses it)."""
+
+
+def test_documents_differing_only_in_types_are_told_apart(sandbox: lua.Sandbox) -> None:
+    script = "function F(o) return type(o.v), tostring(o.v) end"
+    for _ in range(3):  # first met, then built by the constructor
+        for value, expected in (
+            (1, ["number", "1"]),
+            (1.5, ["number", "1.5"]),
+            (True, ["boolean", "true"]),
+        ):
+            assert results(sandbox.call(script, "F", ({"v": value},))) == expected
+            assert results(sandbox.call(script, "F", (_Document(v=value),))) == expected
+    nan = {"v": float("nan")}
+    for _ in range(3):
+        assert results(sandbox.call(script, "F", (nan,))) == ["number", "NaN"]
