@@ -62,11 +62,15 @@ local function valid_utf8(s)
 end
 
 -- The encoder appends to one buffer, reused from call to call. Speed matters (pod templates go
--- through it on every kube call): plain searches, no new strings where a buffer entry will do,
--- values taken with their keys. Control characters are left raw (Python's parser takes them
--- with strict off). A table met twice is an error (gopher-json's `visited`): `seen[t] == gen`.
+-- through it on every kube call): each key goes in as one piece with its quotes, colon and the
+-- separator before it, and each short string with its quotes, both kept from call to call (the
+-- same keys and values come again and again) until too many are kept; values are taken with
+-- their keys. Control characters are left raw (Python's parser takes them with strict off). A
+-- table met twice is an error (gopher-json's `visited`): `seen[t] == gen`.
 local buf, n, values = {}, 0, 0
 local seen, gen = setmetatable({}, {__mode = "k"}), 0
+local MAX_PIECES, MAX_PIECE = 2048, 128
+local first_keys, next_keys, quoted, pieces = {}, {}, {}, 0
 
 local function too_many()
   error(format("cannot encode more than %d values", max_values), 0)
@@ -75,6 +79,16 @@ end
 local function escaped(s)
   if find(s, '"', 1, true) or find(s, "\\", 1, true) then return (gsub(s, '["\\]', ESCAPES)) end
   return s
+end
+
+-- `made[s]`: `before .. escaped(s) .. after`, kept when short.
+local function piece(made, s, before, after)
+  local text = before .. escaped(s) .. after
+  if #s <= MAX_PIECE then
+    if pieces >= MAX_PIECES then first_keys, next_keys, quoted, pieces = {}, {}, {}, 0 end
+    made[s], pieces = text, pieces + 1
+  end
+  return text
 end
 
 local put
@@ -88,18 +102,17 @@ local function put_table(v, depth)
     n = n + 1
     buf[n] = "[]"
   elseif type(k) == "string" then
-    local sep = '{"'
-    while k ~= nil do
-      if type(k) ~= "string" then error("cannot encode mixed or invalid key types", 0) end
+    n = n + 1
+    buf[n] = first_keys[k] or piece(first_keys, k, '{"', '":')
+    while true do
       values = values + 2
       if values > max_values then too_many() end
-      buf[n + 1] = sep
-      buf[n + 2] = escaped(k)
-      buf[n + 3] = '":'
-      n = n + 3
       put(x, depth)
-      sep = ',"'
       k, x = raw_next(v, k)
+      if k == nil then break end
+      if type(k) ~= "string" then error("cannot encode mixed or invalid key types", 0) end
+      n = n + 1
+      buf[n] = next_keys[k] or piece(next_keys, k, ',"', '":')
     end
     n = n + 1
     buf[n] = "}"
@@ -131,10 +144,8 @@ end
 put = function(v, depth)
   local tv = type(v)
   if tv == "string" then
-    buf[n + 1] = '"'
-    buf[n + 2] = escaped(v)
-    buf[n + 3] = '"'
-    n = n + 3
+    n = n + 1
+    buf[n] = quoted[v] or piece(quoted, v, '"', '"')
   elseif tv == "table" then
     put_table(v, depth + 1)
   elseif tv == "number" then

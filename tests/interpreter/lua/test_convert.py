@@ -89,6 +89,24 @@ def test_out_of_lua(run: Run, body: str, expected: Any) -> None:
     assert run(f"function F() {body} end") == [expected]
 
 
+def test_keys_and_strings_met_again_encode_alike(run: Run) -> None:
+    """The encoder keeps the escaped text of short keys and strings from call to call, and
+    starts over when it keeps too many: every call still gets the text of its own values."""
+    script = """
+    function F(n, tag)
+      local t = {}
+      for i = 1, n do t['k"' .. i .. '\\\\'] = tag .. i end
+      t.long = string.rep('"', 300) .. tag
+      return t
+    end
+    """
+    for n, tag in ((3000, 'v"'), (3000, "w"), (10, 'v"')):
+        expected = {f'k"{i}\\': f"{tag}{i}" for i in range(1, n + 1)}
+        assert run(script, n, tag) == [{**expected, "long": '"' * 300 + tag}]
+    both = "function F() return {{a = 1}, {b = 1}, {a = 2, b = 2}} end"  # keys first, then not
+    assert run(both) == run(both) == [[{"a": 1}, {"b": 1}, {"a": 2, "b": 2}]]
+
+
 ENCODING_ERRORS = [
     pytest.param(
         "local t = {} t[1] = 1 t[3] = 3 return t", "cannot encode sparse array", id="hole"

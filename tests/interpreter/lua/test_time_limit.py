@@ -247,9 +247,10 @@ def _assert_result_handling_ends_in_time(body: str) -> None:
 
 def test_encoding_a_large_result_ends_in_time() -> None:
     """Results are encoded inside the call. Strings that need escaping make encoding them far
-    longer than building them."""
+    longer than building them (these are long: the encoder keeps the escaped text of short
+    strings it met before)."""
     _assert_result_handling_ends_in_time(
-        "local q = string.rep('\\\\\"', 20)\n"
+        "local q = string.rep('\\\\\"', 100)\n"
         "local t = {} for i = 1, 300000 do t[i] = q end\nreturn t"
     )
 
