@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import math
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -31,6 +30,12 @@ _NIL = Result("nil", None)
 
 class ResultError(Exception):
     """A script returned something its operation cannot use."""
+
+
+def _number(text: str) -> int | float:
+    """A number's JSON text as sandbox.lua writes it (integral ones without a point), read
+    without a JSON parser: a result is read on every call."""
+    return int(text) if text.lstrip("-").isdigit() else float(text)
 
 
 def _nth(results: Sequence[Result], index: int) -> Result:
@@ -73,7 +78,7 @@ def replicas(results: Sequence[Result]) -> tuple[int, work.ReplicaRequirements |
     first, second = _nth(results, 0), _nth(results, 1)
     if first.lua_type != "number" or first.json is None:
         raise ResultError(f"the returned replica type is {first.lua_type}, not number")
-    count = _replica_count(json.loads(first.json), "replica")
+    count = _replica_count(_number(first.json), "replica")
     if second.lua_type == "nil":
         return count, None
     if second.lua_type != "table":
@@ -147,8 +152,7 @@ def health(results: Sequence[Result]) -> bool:
     first = _nth(results, 0)
     if first.lua_type != "boolean" or first.json is None:
         raise ResultError(f"the returned health type is {first.lua_type}, not boolean")
-    value: bool = json.loads(first.json)
-    return value
+    return first.json == "true"
 
 
 def dependencies(results: Sequence[Result]) -> list[config.DependentObjectReference]:
