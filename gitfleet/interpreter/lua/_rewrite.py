@@ -12,143 +12,47 @@ constructor is wrapped in a call that records its keys and attaches a metatable 
     f{...}                ->  f(TRACK({...}))
 
 Only tokens are inserted, never newlines, so line numbers in error messages stay the script's.
-A script this lexer cannot read is returned unchanged: Lua's compiler reports the real error.
+A script the lexer (`_lexer`) cannot read is returned unchanged: Lua's compiler reports the real
+error.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
+
+from gitfleet.interpreter.lua import _lexer
+from gitfleet.interpreter.lua._lexer import BLOCK_CLOSE, BLOCK_OPEN, KEYWORDS, LexError, Token
 
 TRACK = "__gitfleet_track"
 TRACK_DYNAMIC = "__gitfleet_track_dynamic"
 FRAME = "__gitfleet_frame"
 KEY = "__gitfleet_key"
 
-_KEYWORDS = frozenset(
-    {
-        "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "if", "in",
-        "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
-    }
-)  # fmt: skip
-_BLOCK_OPEN = frozenset({"function", "if", "do", "repeat"})
-_BLOCK_CLOSE = frozenset({"end", "until"})
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_NUMBER = re.compile(r"(?:[0-9]|\.[0-9])[0-9.]*(?:[eE][+-]?)?[A-Za-z0-9_]*")
-_SPACE = re.compile(r"[ \t\r\n\v\f]+")
-_LONG_OPEN = re.compile(r"\[(=*)\[")
-_OPERATORS = ("...", "..", "==", "~=", "<=", ">=")
-
-
-class _LexError(Exception):
-    pass
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class _Token:
-    kind: str  # "name", "string", "number", "op"
-    text: str
-    start: int
-    end: int
-
-
-def _long_bracket_end(source: str, pos: int) -> int | None:
-    """End of a long bracket starting at `pos` (`[[`, `[==[`), or None if there is none."""
-    found = _LONG_OPEN.match(source, pos)
-    if found is None:
-        return None
-    close = source.find("]" + found.group(1) + "]", found.end())
-    if close < 0:
-        raise _LexError("unfinished long bracket")
-    return close + len(found.group(1)) + 2
-
-
-def _quoted_end(source: str, pos: int) -> int:
-    quote, i = source[pos], pos + 1
-    while i < len(source):
-        c = source[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == quote:
-            return i + 1
-        if c == "\n":
-            break
-        i += 1
-    raise _LexError("unfinished string")
-
-
-def _tokens(source: str) -> list[_Token]:
-    out: list[_Token] = []
-    pos, end = 0, len(source)
-    while pos < end:
-        c = source[pos]
-        space = _SPACE.match(source, pos)
-        if space:
-            pos = space.end()
-            continue
-        if source.startswith("--", pos):
-            long_end = _long_bracket_end(source, pos + 2)
-            if long_end is not None:
-                pos = long_end
-            else:
-                newline = source.find("\n", pos)
-                pos = end if newline < 0 else newline
-            continue
-        if c in "\"'":
-            stop = _quoted_end(source, pos)
-            out.append(_Token("string", source[pos:stop], pos, stop))
-            pos = stop
-            continue
-        if c == "[":
-            long_end = _long_bracket_end(source, pos)
-            if long_end is not None:
-                out.append(_Token("string", source[pos:long_end], pos, long_end))
-                pos = long_end
-                continue
-        number = _NUMBER.match(source, pos)
-        if number:
-            out.append(_Token("number", number.group(), pos, number.end()))
-            pos = number.end()
-            continue
-        name = _NAME.match(source, pos)
-        if name:
-            out.append(_Token("name", name.group(), pos, name.end()))
-            pos = name.end()
-            continue
-        op = next((o for o in _OPERATORS if source.startswith(o, pos)), c)
-        if op == c and c not in "+-*/%^#=<>(){}[];:,.~":
-            raise _LexError(f"unexpected character {c!r}")
-        out.append(_Token("op", op, pos, pos + len(op)))
-        pos += len(op)
-    return out
-
 
 @dataclasses.dataclass
 class _Constructor:
-    open: _Token
+    open: Token
     call: bool
-    static_keys: list[_Token] = dataclasses.field(default_factory=list)
+    static_keys: list[Token] = dataclasses.field(default_factory=list)
     dynamic: bool = False
-    key_brackets: list[tuple[_Token, _Token]] = dataclasses.field(default_factory=list)
+    key_brackets: list[tuple[Token, Token]] = dataclasses.field(default_factory=list)
     at_field_start: bool = True
 
 
-def _is_call_prefix(previous: _Token | None) -> bool:
+def _is_call_prefix(previous: Token | None) -> bool:
     """Whether `{` after this token is a call argument (`f{...}`, `o:m{...}`, `f"x"{...}`)."""
     if previous is None:
         return False
     if previous.kind == "name":
-        return previous.text not in _KEYWORDS
+        return previous.text not in KEYWORDS
     return previous.kind == "string" or previous.text in (")", "]", "}")
 
 
 def rewrite(source: str) -> str:
     """The script with every table constructor wrapped; unchanged if it cannot be lexed."""
     try:
-        tokens = _tokens(source)
-        inserts = _plan(tokens)
-    except _LexError:
+        inserts = _plan(_lexer.tokens(source))
+    except LexError:
         return source
     out, last = [], 0
     for pos, _, _, cut, text in sorted(inserts):
@@ -165,10 +69,10 @@ insertions come first (innermost first), then replacements, then openings (outer
 _CLOSING, _REPLACING, _OPENING = 0, 1, 2
 
 
-def _plan(tokens: list[_Token]) -> list[_Edit]:
+def _plan(tokens: list[Token]) -> list[_Edit]:
     edits: list[_Edit] = []
-    stack: list[_Constructor | str | tuple[str, _Token]] = []
-    previous: _Token | None = None
+    stack: list[_Constructor | str | tuple[str, Token]] = []
+    previous: Token | None = None
     for i, tok in enumerate(tokens):
         top = stack[-1] if stack else None
         if isinstance(top, _Constructor) and top.at_field_start and tok.text != "}":
@@ -185,7 +89,7 @@ def _plan(tokens: list[_Token]) -> list[_Edit]:
             stack.append(_Constructor(tok, _is_call_prefix(previous)))
         elif tok.kind == "op" and tok.text == "}":
             if not isinstance(top, _Constructor):
-                raise _LexError("unbalanced braces")
+                raise LexError("unbalanced braces")
             stack.pop()
             edits.extend(_close(top, tok))
         elif tok.kind == "op" and tok.text in ("(", "["):
@@ -200,30 +104,30 @@ def _plan(tokens: list[_Token]) -> list[_Edit]:
             elif top == ("(" if tok.text == ")" else "["):
                 stack.pop()
             else:
-                raise _LexError("unbalanced brackets")
-        elif tok.kind == "name" and tok.text in _BLOCK_OPEN:
+                raise LexError("unbalanced brackets")
+        elif tok.kind == "name" and tok.text in BLOCK_OPEN:
             stack.append("block")
-        elif tok.kind == "name" and tok.text in _BLOCK_CLOSE:
+        elif tok.kind == "name" and tok.text in BLOCK_CLOSE:
             if top != "block":
-                raise _LexError("unbalanced blocks")
+                raise LexError("unbalanced blocks")
             stack.pop()
         elif tok.kind == "op" and tok.text in (",", ";") and isinstance(top, _Constructor):
             top.at_field_start = True
         previous = tok
     if any(isinstance(entry, _Constructor) for entry in stack):
-        raise _LexError("unfinished constructor")
+        raise LexError("unfinished constructor")
     return edits
 
 
-def _opening(owner: _Token, pos: int, text: str) -> _Edit:
+def _opening(owner: Token, pos: int, text: str) -> _Edit:
     return (pos, _OPENING, owner.start, 0, text)
 
 
-def _closing(owner: _Token, pos: int, text: str) -> _Edit:
+def _closing(owner: Token, pos: int, text: str) -> _Edit:
     return (pos, _CLOSING, -owner.start, 0, text)
 
 
-def _close(c: _Constructor, close: _Token) -> list[_Edit]:
+def _close(c: _Constructor, close: Token) -> list[_Edit]:
     lead = "(" if c.call else ""
     tail = ")" if c.call else ""
     if not c.dynamic:
