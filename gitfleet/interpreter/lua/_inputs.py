@@ -15,6 +15,10 @@ The constructor builds what `_convert.to_lua` builds (nulls dropped, also inside
 document Lua cannot compile as one expression (nested too deeply, too many constants) keeps
 going through `to_lua`. Cached constructors are bounded by the total size of their documents.
 
+A script that cannot change a table (`_readonly`) is given shared tables instead (`shared`):
+built once per document and kept, within a smaller budget, since they stay in the runtime's
+memory.
+
 The values Python helpers return to a running script (`kube` results, `os.date`'s parts) come as
 such a constructor's source (`constructor_source`), which sandbox.lua compiles and keeps: the
 helpers run while the script's coroutine runs, when Python must not call into Lua, and their
@@ -35,9 +39,30 @@ from gitfleet.interpreter.lua import _convert
 
 _CACHE_BYTES = 8 * 1024 * 1024
 """Total size of the keys of the documents whose constructors are kept."""
+_SHARED_BYTES = 2 * 1024 * 1024
+"""Total size of the keys of the documents whose shared tables are kept."""
 
 _ESCAPES = {ord("\\"): "\\\\", ord('"'): '\\"', **{c: f"\\{c:03d}" for c in range(32)}}
 _COMPILE_FAILED = False
+
+
+class _Kept:
+    """Values by document key, all forgotten at once when the keys' total size passes `limit`."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+        self.values: dict[str | bytes, Any] = {}
+
+    def put(self, key: str | bytes, value: Any) -> None:
+        self.size += len(key)
+        if self.size > self.limit:
+            self.values.clear()
+            self.size = len(key)
+        self.values[key] = value
+
+
+_SEEN_ONCE = object()
 
 
 class Inputs:
@@ -46,38 +71,44 @@ class Inputs:
     def __init__(self, runtime: lupa.LuaRuntime, compile: Callable[[str], Any]) -> None:
         self._runtime = runtime
         self._compile = compile
-        self._constructors: dict[str | bytes, Any] = {}
-        self._seen: set[str | bytes] = set()
-        self._size = 0
+        self._constructors = _Kept(_CACHE_BYTES)
+        self._shared = _Kept(_SHARED_BYTES)
 
     def to_lua(self, value: Any) -> Any:
-        """`value` as a Lua value (what `_convert.to_lua` gives)."""
+        """`value` as a Lua value (what `_convert.to_lua` gives), in tables of its own."""
+        return self._through(value, self._built)
+
+    def shared(self, value: Any) -> Any:
+        """`value` as a Lua value that may have been given before: for scripts that cannot
+        change a table."""
+        return self._through(value, self._kept)
+
+    def _through(self, value: Any, convert: Callable[[str | bytes, Any], Any]) -> Any:
         if not isinstance(value, dict | list):
             return value
         key = _key(value)
         if key is None:
             return _convert.to_lua(self._runtime, value)
-        make = self._constructors.get(key)
+        return convert(key, value)
+
+    def _built(self, key: str | bytes, value: Any) -> Any:
+        make = self._constructors.values.get(key)
         if make is None:
-            if key not in self._seen:
-                self._remember(self._seen, key)
-                return _convert.to_lua(self._runtime, value)
+            self._constructors.put(key, _SEEN_ONCE)
+            return _convert.to_lua(self._runtime, value)
+        if make is _SEEN_ONCE:
             make = self._constructor(value)
-            self._remember(self._constructors, key, make)
+            self._constructors.put(key, make)
         if make is _COMPILE_FAILED:
             return _convert.to_lua(self._runtime, value)
         return make()
 
-    def _remember(self, store: Any, key: str | bytes, make: Any = None) -> None:
-        self._size += len(key)
-        if self._size > _CACHE_BYTES:
-            self._seen.clear()
-            self._constructors.clear()
-            self._size = len(key)
-        if isinstance(store, set):
-            store.add(key)
-        else:
-            store[key] = make
+    def _kept(self, key: str | bytes, value: Any) -> Any:
+        found = self._shared.values.get(key)
+        if found is None:
+            found = _convert.to_lua(self._runtime, value)
+            self._shared.put(key, found)
+        return found
 
     def _constructor(self, value: Any) -> Any:
         try:

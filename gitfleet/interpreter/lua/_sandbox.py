@@ -14,7 +14,9 @@ by sandbox.lua; this module owns the runtime around it:
   with Lua the hook reaches (a process per call, which could be killed, would cost far more
   than the calls);
 - arguments converted once per call (`_inputs`: a compiled constructor for documents met
-  before), results returned as JSON text (json.lua) that `_convert.decode` reads;
+  before), or, for scripts that cannot change a table (`_readonly`), tables built once per
+  document and given again, whose JSON text sandbox.lua keeps; results returned as JSON text
+  (json.lua) that `_convert.decode` reads;
 - compiled chunks cached per script text (after the rewrite that tracks key order, _rewrite.py);
   each call runs the chunk in a fresh environment, then its global function, so no state leaks
   from one call or script to the next;
@@ -47,6 +49,7 @@ from gitfleet.interpreter.lua import (
     _inputs,
     _kube,
     _osdate,
+    _readonly,
     _rewrite,
     _tonumber,
     _watchdog,
@@ -96,6 +99,13 @@ class Limits:
     max_values: int = 50_000
     """Most values (tables, keys, scalars) in one result or `kube` table argument: Python
     decodes them after the call, outside the hook's reach."""
+
+
+class _Chunk(typing.NamedTuple):
+    """A compiled script, and whether it cannot change a table (`_readonly`)."""
+
+    function: Any
+    shares_tables: bool
 
 
 class Result(typing.NamedTuple):
@@ -204,7 +214,7 @@ class Sandbox:
         self._api = types.SimpleNamespace(**dict(api.items()))
         runtime.execute("local g = _G for name in pairs(g) do g[name] = nil end")
         self._runtime = runtime
-        self._chunks: dict[str, Any] = {}
+        self._chunks: dict[str, _Chunk | ScriptError] = {}
         self._watch.target(int(str(self._api.worker()).partition(": ")[2], 16))
 
     def _constructor(self, source: str) -> Any:
@@ -217,7 +227,7 @@ class Sandbox:
         with self._lock:
             self._chunk(source)
 
-    def _chunk(self, source: str) -> Any:
+    def _chunk(self, source: str) -> _Chunk:
         cached = self._chunks.get(source)
         if cached is None:
             if len(self._chunks) >= _CACHE_SIZE:  # scripts change rarely: start the cache over
@@ -227,7 +237,7 @@ class Sandbox:
             raise cached
         return cached
 
-    def _compile(self, source: str) -> Any:
+    def _compile(self, source: str) -> _Chunk | ScriptError:
         if source.startswith("\x1b"):
             return ScriptError("binary chunks are not accepted")
         size = len(source.encode())
@@ -237,11 +247,11 @@ class Sandbox:
             )
         chunk, message = self._loadstring(_rewrite.rewrite(source))
         if chunk is None:
-            original, message = self._loadstring(source)
-            if original is not None:  # the rewrite broke a valid script: run it unordered
-                return original
-            return _located(message)
-        return chunk
+            chunk, message = self._loadstring(source)
+            if chunk is None:
+                return _located(message)
+            # the rewrite broke a valid script: it runs unordered
+        return _Chunk(chunk, _readonly.cannot_change_tables(source))
 
     def _loadstring(self, source: str) -> tuple[Any, str]:
         result = self._api.compile(source)
@@ -264,15 +274,17 @@ class Sandbox:
         many (nil padded), as Karmada's `RunScript` does; the others are not even encoded."""
         with self._lock:
             chunk = self._chunk(source)
+            to_lua = self._inputs.shared if chunk.shares_tables else self._inputs.to_lua
             try:
-                lua_args = [None if a is ABSENT else self._inputs.to_lua(a) for a in args]
+                lua_args = [None if a is ABSENT else to_lua(a) for a in args]
                 result = self._watched(
                     self._api.invoke,
-                    chunk,
+                    chunk.function,
                     function,
                     self._budget,
                     math.floor(now),
                     results,
+                    chunk.shares_tables,
                     len(lua_args),
                     *lua_args,
                 )
@@ -292,7 +304,7 @@ class Sandbox:
         """Run `source` (not the function) and return the Lua type of its global `function`."""
         with self._lock:
             chunk = self._chunk(source)
-            result = self._watched(self._api.probe, chunk, function, self._budget)
+            result = self._watched(self._api.probe, chunk.function, function, self._budget)
             return str(self._succeeded(result)[1])
 
     def _watched(self, entry: Any, chunk: Any, function: str, budget: int, *args: Any) -> Any:

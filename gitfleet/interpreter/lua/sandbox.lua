@@ -266,7 +266,24 @@ end
 -- Libraries scripts see.
 
 local json = cfg.json(cfg.max_depth, cfg.max_values)
-local encode, valid_utf8 = json.encode, json.valid_utf8
+local valid_utf8 = json.valid_utf8
+
+-- In a call whose script cannot change a table (Python tells, _readonly.py: its arguments are
+-- tables shared with earlier calls), a table's JSON text cannot change either: it is kept, so
+-- that a pod template given to `kube` call after call is encoded once. Kept texts go with their
+-- tables; in other calls nothing is kept or read.
+local sharing = false
+local texts = setmetatable({}, {__mode = "k"})
+
+local function encode(v)
+  if not sharing or type(v) ~= "table" then return json.encode(v) end
+  local text = texts[v]
+  if text == nil then
+    text = json.encode(v)
+    texts[v] = text
+  end
+  return text
+end
 
 -- A string Python cannot read (invalid UTF-8, which scripts can make) fails lupa's conversion;
 -- the sandbox then hands over the same values cleaned, as Go's encoder would have written them.
@@ -640,7 +657,8 @@ local function encode_results(wanted, ...)
   return unpack(out, 1, 2 * n + 1)
 end
 
-local function prepare(chunk, budget, now, ends)
+local function prepare(chunk, budget, now, ends, shares)
+  sharing = shares
   remaining = budget
   deadline = ends
   stop_message = nil
@@ -696,8 +714,8 @@ function api.constructor(source)
   return compiled(source, "=input")
 end
 
-local function invoke(chunk, fname, budget, ends, now, wanted, nargs, ...)
-  local ok, err, env = prepare(chunk, budget, now, ends)
+local function invoke(chunk, fname, budget, ends, now, wanted, shares, nargs, ...)
+  local ok, err, env = prepare(chunk, budget, now, ends, shares)
   if not ok then return finish(false, err) end
   local f = rawget(env, fname)
   if f == nil then return finish(false, {message = "not found function " .. fname}) end
@@ -707,7 +725,7 @@ local function invoke(chunk, fname, budget, ends, now, wanted, nargs, ...)
 end
 
 local function probe(chunk, fname, budget, ends)
-  local ok, err, env = prepare(chunk, budget, 0, ends)
+  local ok, err, env = prepare(chunk, budget, 0, ends, false)
   if not ok then return finish(false, err) end
   return finish(true, type(rawget(env, fname)))
 end

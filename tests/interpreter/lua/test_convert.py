@@ -48,7 +48,10 @@ INTO_LUA = [
 
 @pytest.mark.parametrize(("value", "body", "expected"), INTO_LUA)
 def test_into_lua(run: Run, value: Any, body: str, expected: Any) -> None:
-    assert run(f"function F(o) {body} end", value) == [expected]
+    reads = f"function F(o) {body} end"  # given shared tables
+    changes = f"function F(o) local own = {{}} own.x = 1 {body} end"  # converted, then built
+    for script in (reads, changes):
+        assert run(script, value) == run(script, value) == [expected]
 
 
 def test_an_object_met_twice_becomes_two_tables(run: Run) -> None:
