@@ -29,6 +29,7 @@ local create, resume, yield = coroutine.create, coroutine.resume, coroutine.yiel
 local floor, huge = math.floor, math.huge
 local byte, sub, format = string.byte, string.sub, string.format
 local c_match, c_gsub, c_find = string.match, string.gsub, string.find
+local c_sort = table.sort
 
 local SCRIPT_SOURCE = "=" .. cfg.chunkname
 local HOOK_EVERY = cfg.hook_every
@@ -183,7 +184,19 @@ local function track_dynamic(f, t)
   return setmetatable(t, TRACKED)
 end
 
--- Positive integer keys ascending, then listed keys in order, then any other key.
+-- Whether every element of the list `keys` (of `n`) is a string.
+local function all_strings(keys, n)
+  for i = 1, n do
+    if type(keys[i]) ~= "string" then return false end
+  end
+  return true
+end
+
+-- Positive integer keys ascending, then listed keys in order, then any other key. A table no
+-- script built (a call's arguments, a helper's results) lists no keys: its string keys come
+-- sorted, the same order however the table was built (Karmada's own order for them, a Go
+-- map's, is random; the order of Lua's hash part depends on how the table grew, and a render
+-- must not depend on which call built a document's tables first).
 local function ordered_keys(t)
   local keys, n, last = {}, 0, 0
   local listed, named, nnamed = {}, {}, 0
@@ -215,6 +228,7 @@ local function ordered_keys(t)
   else
     tables.sort(keys)
   end
+  if order == nil and nnamed > 1 and all_strings(named, nnamed) then c_sort(named) end
   for i = 1, nnamed do keys[n + i] = named[i] end
   return keys, n + nnamed
 end

@@ -7,8 +7,10 @@ Aspects covered:
 - deleting a key and setting it again keeps its first position;
 - integer keys come first, ascending, whatever the insertion order;
 - `next(t)` on empty and non-empty tables, `next(t, k)` walking, and its error for a bad key;
-- tables converted from the script's arguments iterate too (their order is unspecified in
-  Karmada, where they come from Go maps);
+- tables converted from the script's arguments iterate too, their keys sorted (their order is
+  unspecified in Karmada, where they come from Go maps), the same on a document's first call
+  (converted value by value), on later ones (built by a compiled constructor) and for scripts
+  given shared tables, so that no answer depends on which call came first;
 - the errors Lua gives for a nil or NaN key are kept.
 """
 
@@ -18,8 +20,9 @@ from typing import Any
 
 import pytest
 
+from gitfleet.interpreter.lua import _readonly
 from gitfleet.interpreter.lua._sandbox import ScriptError
-from tests.interpreter.lua.conftest import Run
+from tests.interpreter.lua.conftest import Run, results
 
 KEYS = """
 local function keys(t)
@@ -100,3 +103,27 @@ def test_aggregation_by_key_keeps_first_seen_order(run: Run) -> None:
     """
     items = [{"type": t} for t in ("Running", "Created", "Failed", "Running", "Succeeded")]
     assert run(script, items) == [["Running", "Created", "Failed", "Succeeded"]]
+
+
+def test_arguments_iterate_in_one_order_however_built(sandbox: Any) -> None:
+    document = {f"key{i}": {f"n{j}": j for j in range(i % 7)} for i in range(40)}
+    body = """
+      local s = ""
+      for k, v in pairs(o) do
+        s = s .. k .. ","
+        for n in pairs(v) do s = s .. n .. "," end
+      end
+      return s, (next(o))
+    """
+    reads = f"function F(o) {body} end"
+    changes = f"function F(o) local own = {{}} own.x = 1 {body} end"
+    assert _readonly.cannot_change_tables(reads)
+    assert not _readonly.cannot_change_tables(changes)
+    expected = [
+        "".join(
+            f"{k}," + "".join(f"n{j}," for j in range(int(k[3:]) % 7)) for k in sorted(document)
+        ),
+        "key0",
+    ]
+    for script in (changes, changes, changes, reads, reads):
+        assert results(sandbox.call(script, "F", (document,))) == expected
