@@ -116,8 +116,6 @@ def go_number_text(value: int | float) -> str:
     f = float(value)
     if not math.isfinite(f):
         raise ConversionError(f"json: unsupported value: {f}")
-    if f.is_integer() and abs(f) < 1e21:
-        return str(int(f))
     return gofloat.format_float(f)
 
 

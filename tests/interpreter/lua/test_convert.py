@@ -197,6 +197,9 @@ GO_NUMBERS = [
     pytest.param(0.000001, "0.000001", id="1e-6 is positional"),
     pytest.param(2.048, "2.048", id="shortest digits"),
     pytest.param(-0.5, "-0.5", id="negative"),
+    pytest.param(2.0**62, "4611686018427388000", id="past 2^53: shortest digits, then zeros"),
+    pytest.param(4611686018427388000, "4611686018427388000", id="a decoded result's integer"),
+    pytest.param(-(2**60), "-1152921504606847000", id="negative past 2^53"),
 ]
 
 

@@ -129,6 +129,14 @@ REPLICAS = [
         ),
         id="quantity text kept where apimachinery keeps it",
     ),
+    pytest.param(
+        "return 1, {resourceRequest = {cpu = 2^62, memory = 2^53 + 2}}",
+        1,
+        work.ReplicaRequirements(
+            resource_request={"cpu": "4611686018427388k", "memory": "9007199254740994"}
+        ),
+        id="numbers past 2^53 as Go's JSON spells them (4611686018427388000)",
+    ),
     pytest.param("return 1, {}", 1, work.ReplicaRequirements(), id="empty requirements"),
     pytest.param(
         "return 1, {resourceRequest = {cpu = {}}}",
