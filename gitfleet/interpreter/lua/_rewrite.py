@@ -1,32 +1,37 @@
-"""Rewrites a script's table constructors so that `pairs` can follow key insertion order.
+"""Rewrites a script so that it behaves as in Karmada's VM (gopher-lua) where PUC Lua differs:
+table constructors, so that `pairs` can follow key insertion order, and the operands of `..`,
+so that numbers are joined with gopher-lua's text (`_concat`).
 
-Karmada's VM (gopher-lua) iterates a table's array part, then its other keys in the order they
-were first inserted; PUC Lua iterates in hash order. Scripts that build a table keyed by name and
-turn it into a list with `pairs` (Karmada's MPIJob status aggregation does) only give Karmada's
-result with gopher-lua's order. PUC Lua cannot observe insertions into a plain table, so every
+gopher-lua iterates a table's array part, then its other keys in the order they were first
+inserted; PUC Lua iterates in hash order. Scripts that build a table keyed by name and turn it
+into a list with `pairs` (Karmada's MPIJob status aggregation does) only give Karmada's result
+with gopher-lua's order. PUC Lua cannot observe insertions into a plain table, so every
 constructor is wrapped in a call that records its keys and attaches a metatable whose
 `__newindex` records later insertions (see sandbox.lua):
 
     {a = 1, b = 2}        ->  TRACK({a = 1, b = 2}, "a", "b")
     {[k] = 1, a = 2}      ->  TRACK_DYNAMIC(FRAME(), {[KEY(k)] = 1, [KEY"a"] = 2})
     f{...}                ->  f(TRACK({...}))
+    "n=" .. a + b         ->  "n=" .. TEXT(a + b)
 
 Only tokens are inserted, never newlines, so line numbers in error messages stay the script's.
-A script the lexer (`_lexer`) cannot read is returned unchanged: Lua's compiler reports the real
-error.
+A script the lexer (`_lexer`) cannot read is returned unchanged, and one `_concat` cannot parse
+keeps its operands: Lua's compiler reports the real error.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 
-from gitfleet.interpreter.lua import _lexer
+from gitfleet.interpreter.lua import _concat, _lexer
 from gitfleet.interpreter.lua._lexer import BLOCK_CLOSE, BLOCK_OPEN, KEYWORDS, LexError, Token
 
 TRACK = "__gitfleet_track"
 TRACK_DYNAMIC = "__gitfleet_track_dynamic"
 FRAME = "__gitfleet_frame"
 KEY = "__gitfleet_key"
+TEXT = _concat.TEXT
 
 
 @dataclasses.dataclass
@@ -49,11 +54,15 @@ def _is_call_prefix(previous: Token | None) -> bool:
 
 
 def rewrite(source: str) -> str:
-    """The script with every table constructor wrapped; unchanged if it cannot be lexed."""
+    """The script with every table constructor and `..` operand wrapped; unchanged if it cannot
+    be lexed."""
     try:
-        inserts = _plan(_lexer.tokens(source))
+        tokens = _lexer.tokens(source)
+        inserts = _plan(tokens)
     except LexError:
         return source
+    with contextlib.suppress(_concat.ParseError):  # Lua's compiler will say what is wrong
+        inserts += _joined(tokens, _concat.operands(tokens))
     out, last = [], 0
     for pos, _, _, cut, text in sorted(inserts):
         out.append(source[last:pos])
@@ -65,7 +74,10 @@ def rewrite(source: str) -> str:
 
 _Edit = tuple[int, int, int, int, str]
 """(position, phase, tie-break, characters replaced, inserted text). At one position, closing
-insertions come first (innermost first), then replacements, then openings (outermost first)."""
+insertions come first (innermost first), then replacements, then openings (outermost first):
+the tie-break is twice the start of what an insertion wraps (negated for closings), and a `..`
+operand's wrapper, which holds any constructor that starts or ends with it and is held by the
+key brackets around it, sorts one before its openings and one after its closings."""
 _CLOSING, _REPLACING, _OPENING = 0, 1, 2
 
 
@@ -119,12 +131,24 @@ def _plan(tokens: list[Token]) -> list[_Edit]:
     return edits
 
 
+def _joined(tokens: list[Token], spans: list[_concat.Span]) -> list[_Edit]:
+    """The wrappers of the operands of `..` (a string literal needs none)."""
+    edits: list[_Edit] = []
+    for first, after in spans:
+        if after - first == 1 and tokens[first].kind == "string":
+            continue
+        start = tokens[first].start
+        edits.append((start, _OPENING, 2 * start - 1, 0, f"{TEXT}("))
+        edits.append((tokens[after - 1].end, _CLOSING, -2 * start + 1, 0, ")"))
+    return edits
+
+
 def _opening(owner: Token, pos: int, text: str) -> _Edit:
-    return (pos, _OPENING, owner.start, 0, text)
+    return (pos, _OPENING, 2 * owner.start, 0, text)
 
 
 def _closing(owner: Token, pos: int, text: str) -> _Edit:
-    return (pos, _CLOSING, -owner.start, 0, text)
+    return (pos, _CLOSING, -2 * owner.start, 0, text)
 
 
 def _close(c: _Constructor, close: Token) -> list[_Edit]:

@@ -202,6 +202,7 @@ class Sandbox:
                 "track_dynamic": _rewrite.TRACK_DYNAMIC,
                 "frame": _rewrite.FRAME,
                 "key": _rewrite.KEY,
+                "text": _rewrite.TEXT,
                 "python": python,
                 **{
                     name: runtime.compile(_lua_source(f"{name}.lua"), name=f"={name}")

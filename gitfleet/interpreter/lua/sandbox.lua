@@ -600,6 +600,11 @@ SAFE[cfg.track] = track
 SAFE[cfg.track_dynamic] = track_dynamic
 SAFE[cfg.frame] = frame
 SAFE[cfg.key] = key
+-- `..` operands (_concat.py): a number joins as gopher-lua prints it.
+SAFE[cfg.text] = function(v)
+  if type(v) == "number" then return number_text(v) end
+  return v
+end
 
 -- A call's globals: reads fall through to SAFE until the script assigns a name SAFE has; then the
 -- environment becomes a full copy, so that `error = nil` hides `error` as it would in Karmada,

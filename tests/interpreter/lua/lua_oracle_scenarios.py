@@ -345,6 +345,17 @@ end""",
   }
 end""",
         """function ReflectStatus(o)
+  local r = o.spec and o.spec.replicas
+  local n = type(r) == "number" and r or 0
+  local s = ""
+  for i, c in ipairs(o.status and o.status.conditions or {}) do s = s .. i / 3 .. ";" end
+  return {
+    ratio = "ready " .. n / 3 .. " of " .. n, share = n * 0.1 .. "%", loop = s,
+    big = 2^60 .. "|" .. 1e15 .. "|" .. 1234567.5 .. "|" .. -0.0, tiny = 1e-5 .. "|" .. 5e-324,
+    mixed = #"ab" .. -n .. 0.5 ^ 2, back = ("1" .. 5) + 0.5, special = 1/0 .. -1/0 .. 0/0,
+  }
+end""",
+        """function ReflectStatus(o)
   return {
     n1 = tonumber("0x1A"), n2 = tonumber("  12  "), n3 = tonumber("1e2"),
     n4 = tonumber("12a"), n5 = tonumber("z", 36), n6 = tonumber("ff", 16),

@@ -2,7 +2,8 @@
 VM), where PUC Lua's C library would answer otherwise.
 
 Aspects covered:
-- numbers printed by tostring and table.concat: integral values within int64 in full, others
+- numbers printed by tostring, table.concat and `..` (on either side, as the whole of an
+  arithmetic operand): integral values within int64 in full, others
   with Go's shortest digits, in exponent form below 1e-4 and from 1e6 on; NaN and infinities
   spelled as Go spells them;
 - table.concat takes a string separator and number positions only;
@@ -54,9 +55,10 @@ NUMBER_TEXTS = [
 @pytest.mark.parametrize(("expression", "expected"), NUMBER_TEXTS)
 def test_numbers_printed_as_go_prints_them(run: Run, expression: str, expected: str) -> None:
     script = (
-        f"function F() local n = {expression} return tostring(n), table.concat({{n, n}}, ',') end"
+        f"function F() local n = {expression}"
+        f" return tostring(n), table.concat({{n, n}}, ','), n .. '|' .. {expression} end"
     )
-    assert run(script) == [expected, f"{expected},{expected}"]
+    assert run(script) == [expected, f"{expected},{expected}", f"{expected}|{expected}"]
 
 
 CONCAT = [

@@ -1,4 +1,5 @@
-"""The source rewrite that routes table constructors through key-order tracking.
+"""The source rewrite that routes table constructors through key-order tracking, and the
+operands of `..` through gopher-lua's number text.
 
 Aspects covered:
 - constructors with static keys, computed keys (all keys then recorded in order), positional
@@ -6,7 +7,15 @@ Aspects covered:
 - braces inside strings, long strings and comments are left alone, and so are function bodies
   inside constructors (their commas and `=` are not fields);
 - line numbers are preserved (no newline is added);
-- a source the lexer cannot read is returned unchanged (Lua reports its real error).
+- a source the lexer cannot read is returned unchanged (Lua reports its real error);
+- `..` operands are whole expressions of higher precedence (arithmetic, unary operators, `^`,
+  calls, indexing, parentheses), in chains, inside comparisons, calls, keys and constructors,
+  in every statement; string literals are left as they are; a wrapped operand holds the
+  constructors it starts or ends with and is held by the key brackets around it; a source the
+  parser cannot read keeps its operands as they are (and its constructors still tracked).
+
+What a wrapped number prints is checked against Karmada's answers in test_lua_oracle.py and
+test_gopher_library.py.
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ import pytest
 from gitfleet.interpreter.lua import _rewrite
 
 T, D, F, K = _rewrite.TRACK, _rewrite.TRACK_DYNAMIC, _rewrite.FRAME, _rewrite.KEY
+X = _rewrite.TEXT
 
 CASES = [
     pytest.param("x = {}", f"x = {T}({{}})", id="empty"),
@@ -45,6 +55,54 @@ CASES = [
         "x = {a = 1, [t[1]] = 2}",
         f'x = {D}({F}(),{{[{K}"a"] = 1, [{K}(t[1])] = 2}})',
         id="brackets inside a computed key",
+    ),
+    pytest.param('return "n=" .. a + b', f'return "n=" .. {X}(a + b)', id="arithmetic operand"),
+    pytest.param("x = a..b..'c'", f"x = {X}(a)..{X}(b)..'c'", id="chain, literal left alone"),
+    pytest.param(
+        "x = -a .. b ^ 2 .. #t .. not c",
+        f"x = {X}(-a) .. {X}(b ^ 2) .. {X}(#t) .. {X}(not c)",
+        id="unary and power",
+    ),
+    pytest.param(
+        "if a .. b == c and d then end",
+        f"if {X}(a) .. {X}(b) == c and d then end",
+        id="inside a comparison",
+    ),
+    pytest.param(
+        "x = f(a).b[c]:m(d) .. o.p",
+        f"x = {X}(f(a).b[c]:m(d)) .. {X}(o.p)",
+        id="calls and indexing",
+    ),
+    pytest.param(
+        "x = (a .. b) .. 1.5",
+        f"x = {X}(({X}(a) .. {X}(b))) .. {X}(1.5)",
+        id="parentheses and a number",
+    ),
+    pytest.param(
+        "x = {[a .. b] = 1, c = d .. {e = 1}}",
+        f"x = {D}({F}(),{{[{K}({X}(a) .. {X}(b))] = 1,"
+        f' [{K}"c"] = {X}(d) .. {X}({T}({{e = 1}}, "e"))}})',
+        id="in a key and before a constructor",
+    ),
+    pytest.param(
+        "y = f{a = 1} .. x", f'y = {X}(f({T}({{a = 1}}, "a"))) .. {X}(x)', id="call with a table"
+    ),
+    pytest.param(
+        "for i = 1, n .. '' do local s = i .. '' repeat until s .. x end",
+        f"for i = 1, {X}(n) .. '' do local s = {X}(i) .. '' repeat until {X}(s) .. {X}(x) end",
+        id="statements",
+    ),
+    pytest.param(
+        "local function f(...) return ... .. g(function() return a .. 1 end) end",
+        f"local function f(...) return {X}(...)"
+        f" .. {X}(g(function() return {X}(a) .. {X}(1) end)) end",
+        id="varargs and functions",
+    ),
+    pytest.param("x = a .. ", "x = a .. ", id="cannot parse: kept"),
+    pytest.param(
+        "x = {a = 1} y = a .. .. b",
+        f'x = {T}({{a = 1}}, "a") y = a .. .. b',
+        id="cannot parse: constructors still tracked",
     ),
     pytest.param("x = 'unfinished", "x = 'unfinished", id="cannot lex: unchanged"),
     pytest.param("x = {a = 1", "x = {a = 1", id="unbalanced: unchanged"),

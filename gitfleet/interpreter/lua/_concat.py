@@ -1,0 +1,292 @@
+"""Where a script joins values with `..`: the operands, so that numbers among them can be printed
+as Karmada's VM prints them.
+
+gopher-lua turns a number into text, for `..` as for `tostring`, with Go's shortest digits
+(`0.1 + 0.2` is `0.30000000000000004`, `2^60` is `1152921504606846976`); PUC Lua's `..` uses 14
+significant digits (`0.3`, `1.1529215046068e+18`) and no hook can change that. So `_rewrite`
+wraps every operand of `..` in a call that gives a number's gopher-lua text and any other value
+as it is: `a .. b + c` becomes `TEXT(a) .. TEXT(b + c)`, and Lua's `..` sees strings only where
+it saw numbers.
+
+Finding the operands needs the grammar: an operand is an expression of higher precedence than
+`..` (arithmetic, unary operators, `^`), and where an expression starts depends on statements.
+`operands` parses Lua 5.1 (statements and expressions, with lparser.c's precedences) and
+returns the token spans of the operands; a script it cannot parse gets no spans (Lua's compiler
+then reports the real error, or the script runs with PUC's text).
+"""
+
+from __future__ import annotations
+
+from gitfleet.interpreter.lua._lexer import KEYWORDS, Token
+
+TEXT = "__gitfleet_text"
+
+_BINARY = {
+    "or": (1, 1), "and": (2, 2),
+    "<": (3, 3), ">": (3, 3), "<=": (3, 3), ">=": (3, 3), "~=": (3, 3), "==": (3, 3),
+    "..": (5, 4), "+": (6, 6), "-": (6, 6), "*": (7, 7), "/": (7, 7), "%": (7, 7),
+    "^": (10, 9),
+}  # fmt: skip
+"""Left and right priority of each binary operator (lparser.c `priority`)."""
+_UNARY = frozenset({"not", "-", "#"})
+_UNARY_PRIORITY = 8
+_BLOCK_END = frozenset({"end", "else", "elseif", "until"})
+
+
+class ParseError(Exception):
+    """The tokens are no Lua 5.1 chunk this parser reads."""
+
+
+Span = tuple[int, int]
+"""An operand: the indices of its first token and of the token after its last."""
+
+
+def operands(tokens: list[Token]) -> list[Span]:
+    """The operands of every `..` in the chunk, in no particular order."""
+    parser = _Parser(tokens)
+    parser.block()
+    if parser.i != len(tokens):
+        raise ParseError(f"unexpected {tokens[parser.i].text!r}")
+    return parser.spans
+
+
+class _Parser:
+    def __init__(self, tokens: list[Token]) -> None:
+        self.tokens = tokens
+        self.i = 0
+        self.spans: list[Span] = []
+
+    def peek(self, ahead: int = 0) -> str | None:
+        at = self.i + ahead
+        return self.tokens[at].text if at < len(self.tokens) else None
+
+    def kind(self) -> str | None:
+        return self.tokens[self.i].kind if self.i < len(self.tokens) else None
+
+    def take(self, expected: str | None = None) -> str:
+        found = self.peek()
+        if found is None or (expected is not None and found != expected):
+            raise ParseError(f"expected {expected or 'a token'}, found {found!r}")
+        self.i += 1
+        return found
+
+    def accept(self, word: str) -> bool:
+        """Take the next token if it is `word`."""
+        if self.peek() != word:
+            return False
+        self.i += 1
+        return True
+
+    def name(self) -> None:
+        if self.kind() != "name" or self.peek() in KEYWORDS:
+            raise ParseError(f"expected a name, found {self.peek()!r}")
+        self.i += 1
+
+    def names(self) -> None:
+        self.name()
+        while self.accept(","):
+            self.name()
+
+    # statements (lparser.c `chunk`, `statement`)
+
+    def block(self) -> None:
+        while self.peek() is not None and self.peek() not in _BLOCK_END:
+            if self.peek() == "return":
+                self.take()
+                if self.peek() not in (None, ";", *_BLOCK_END):
+                    self.explist()
+                self.accept(";")
+                return
+            self.statement()
+
+    def statement(self) -> None:
+        word = self.peek()
+        if word == ";" or word == "break":
+            self.take()
+        elif word == "if":
+            self.take()
+            self.condition_then_block()
+            while self.accept("elseif"):
+                self.condition_then_block()
+            if self.accept("else"):
+                self.block()
+            self.take("end")
+        elif word == "while":
+            self.take()
+            self.expression()
+            self.do_block()
+        elif word == "do":
+            self.do_block()
+        elif word == "for":
+            self.for_statement()
+        elif word == "repeat":
+            self.take()
+            self.block()
+            self.take("until")
+            self.expression()
+        elif word == "function":
+            self.take()
+            self.name()
+            while self.peek() in (".", ":"):
+                method = self.take() == ":"
+                self.name()
+                if method:
+                    break
+            self.function_body()
+        elif word == "local":
+            self.local_statement()
+        else:
+            self.expression_statement()
+
+    def condition_then_block(self) -> None:
+        self.expression()
+        self.take("then")
+        self.block()
+
+    def do_block(self) -> None:
+        self.take("do")
+        self.block()
+        self.take("end")
+
+    def for_statement(self) -> None:
+        self.take("for")
+        if self.peek(1) == "=":
+            self.name()
+            self.take("=")
+        else:
+            self.names()
+            self.take("in")
+        self.explist()
+        self.do_block()
+
+    def local_statement(self) -> None:
+        self.take("local")
+        if self.accept("function"):
+            self.name()
+            self.function_body()
+            return
+        self.names()
+        if self.accept("="):
+            self.explist()
+
+    def expression_statement(self) -> None:
+        """A call, or an assignment to a list of variables."""
+        self.suffixed()
+        if self.peek() in (",", "="):
+            while self.accept(","):
+                self.suffixed()
+            self.take("=")
+            self.explist()
+
+    def function_body(self) -> None:
+        self.take("(")
+        while self.peek() != ")":
+            if not self.accept("..."):
+                self.name()
+            if not self.accept(",") and self.peek() != ")":
+                raise ParseError(f"unexpected {self.peek()!r} in parameters")
+        self.take(")")
+        self.block()
+        self.take("end")
+
+    # expressions (lparser.c `subexpr`, `simpleexp`, `primaryexp`)
+
+    def explist(self) -> None:
+        self.expression()
+        while self.accept(","):
+            self.expression()
+
+    def expression(self) -> None:
+        self.subexpression(0)
+
+    def subexpression(self, limit: int) -> bool:
+        """An expression whose operators bind tighter than `limit`; whether its last operator
+        is `..` (its operands are then recorded already)."""
+        start = self.i
+        if self.peek() in _UNARY and self.kind() in ("op", "name"):
+            self.take()
+            self.subexpression(_UNARY_PRIORITY)
+        else:
+            self.simple()
+        joined = False
+        while True:
+            op = self.peek()
+            if op not in _BINARY or self.kind() not in ("op", "name"):
+                break
+            left, right = _BINARY[op]
+            if left <= limit:
+                break
+            self.take()
+            if op == "..":
+                self.spans.append((start, self.i - 1))
+                operand = self.i
+                if not self.subexpression(right):
+                    self.spans.append((operand, self.i))
+                joined = True
+            else:
+                self.subexpression(right)
+                joined = False
+        return joined
+
+    def simple(self) -> None:
+        kind, word = self.kind(), self.peek()
+        if kind in ("number", "string") or word in ("nil", "true", "false", "..."):
+            self.take()
+        elif word == "{":
+            self.constructor()
+        elif word == "function":
+            self.take()
+            self.function_body()
+        else:
+            self.suffixed()
+
+    def suffixed(self) -> None:
+        if self.peek() == "(":
+            self.take()
+            self.expression()
+            self.take(")")
+        else:
+            self.name()
+        while True:
+            word = self.peek()
+            if word == ".":
+                self.take()
+                self.name()
+            elif word == "[":
+                self.take()
+                self.expression()
+                self.take("]")
+            elif word == ":":
+                self.take()
+                self.name()
+                self.arguments()
+            elif word in ("(", "{") or self.kind() == "string":
+                self.arguments()
+            else:
+                return
+
+    def arguments(self) -> None:
+        if self.kind() == "string":
+            self.take()
+        elif self.peek() == "{":
+            self.constructor()
+        else:
+            self.take("(")
+            if self.peek() != ")":
+                self.explist()
+            self.take(")")
+
+    def constructor(self) -> None:
+        self.take("{")
+        while self.peek() != "}":
+            if self.accept("["):
+                self.expression()
+                self.take("]")
+                self.take("=")
+            elif self.kind() == "name" and self.peek(1) == "=" and self.peek() not in KEYWORDS:
+                self.take()
+                self.take("=")
+            self.expression()
+            if not self.accept(",") and not self.accept(";") and self.peek() != "}":
+                raise ParseError(f"unexpected {self.peek()!r} in a table constructor")
+        self.take("}")
