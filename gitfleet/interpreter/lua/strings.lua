@@ -573,13 +573,13 @@ local function gsub(s, pat, repl, max_n)
       or not (rtype == "string" or rtype == "number" or rtype == "function" or rtype == "table") then
     return c_call("gsub", C.gsub, s, pat, repl, max_n)
   end
-  s, pat = tostring(s), tostring(pat)
+  s, pat = text_of(s), text_of(pat)
   check_size(s, "gsub")
   check_size(pat, "gsub")
   if max_n == nil then max_n = #s + 1 else max_n = truncate(max_n) end
   local cost = pattern_cost(#s, pat, true)
   if rtype == "string" or rtype == "number" then
-    repl = tostring(repl)
+    repl = text_of(repl)
     check_size(repl, "gsub")
     cost = cost + min(max_n, #s + 1) * #repl  -- every match reads the whole replacement
   end
@@ -589,7 +589,7 @@ end
 
 local function rep(s, n)
   if not (is_stringish(s) and tonumber(n) ~= nil) then return c_call("rep", C.rep, s, n) end
-  s, n = tostring(s), truncate(n)
+  s, n = text_of(s), truncate(n)
   if n <= 0 or #s == 0 then return "" end
   if #s * n > MAX_STRING then
     error(format("string.rep result of %.0f bytes exceeds the limit of %d bytes", #s * n, MAX_STRING), 2)
@@ -597,10 +597,12 @@ local function rep(s, n)
   return c_call("rep", C.rep, s, n)
 end
 
--- A C function whose work grows with its first argument (its format string, for format).
+-- A C function whose work grows with its first argument, a string (a number is read as
+-- gopher-lua prints it).
 local function capped(fname)
   local f = C[fname]
   return function(s, ...)
+    s = text_of(s)
     if type(s) == "string" then check_size(s, fname) end
     return c_call(fname, f, s, ...)
   end
@@ -623,6 +625,6 @@ end
 
 return {
   byte = capped("byte"), char = char, find = find, gmatch = gmatch,
-  gsub = gsub, len = C.len, lower = capped("lower"), match = match_, rep = rep,
+  gsub = gsub, len = capped("len"), lower = capped("lower"), match = match_, rep = rep,
   reverse = capped("reverse"), sub = capped("sub"), upper = capped("upper"),
 }

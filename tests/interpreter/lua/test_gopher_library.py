@@ -3,9 +3,10 @@ VM), where PUC Lua's C library would answer otherwise.
 
 Aspects covered:
 - numbers printed by tostring, table.concat and `..` (on either side, as the whole of an
-  arithmetic operand): integral values within int64 in full, others
-  with Go's shortest digits, in exponent form below 1e-4 and from 1e6 on; NaN and infinities
-  spelled as Go spells them;
+  arithmetic operand), and read as the string argument of the string functions (len, sub,
+  reverse, byte, upper, lower, find, match, rep, gsub): integral values within int64 in full,
+  others with Go's shortest digits, in exponent form below 1e-4 and from 1e6 on; NaN and
+  infinities spelled as Go spells them;
 - table.concat takes a string separator and number positions only;
 - tonumber reads strings with Go's parsers: a `.` makes a float (decimal or hexadecimal), else
   an integer in the base (a `0x` prefix is base 16 when no base is given; base 0 is Go's
@@ -59,6 +60,31 @@ def test_numbers_printed_as_go_prints_them(run: Run, expression: str, expected: 
         f" return tostring(n), table.concat({{n, n}}, ','), n .. '|' .. {expression} end"
     )
     assert run(script) == [expected, f"{expected},{expected}", f"{expected}|{expected}"]
+
+
+STRING_ARGUMENTS = [
+    pytest.param("string.len(0.1 + 0.2)", 19, id="len"),
+    pytest.param("string.len(2^60)", 19, id="len of an integer past 1e14"),
+    pytest.param("string.sub(1/3, 1, 6)", "0.3333", id="sub"),
+    pytest.param("string.sub(0.1 + 0.2, -3)", "004", id="sub from the end"),
+    pytest.param("string.reverse(1e15)", "0000000000000001", id="reverse"),
+    pytest.param("string.byte(0.1 + 0.2, 19)", 52, id="byte"),
+    pytest.param("string.upper(1234567.5)", "1.2345675E+06", id="upper"),
+    pytest.param("string.lower(1e100)", "1e+100", id="lower"),
+    pytest.param('string.find(1/3, "333", 1, true)', 3, id="find"),
+    pytest.param('string.match(2^60, "%d+")', "1152921504606846976", id="match"),
+    pytest.param("string.rep(0.1 + 0.2, 2)", "0.30000000000000004" * 2, id="rep"),
+    pytest.param(
+        'string.gsub(0.1 + 0.2, "0+", 1e15)', "1000000000000000.310000000000000004", id="gsub"
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "expected"), STRING_ARGUMENTS)
+def test_numbers_read_as_strings_as_go_prints_them(run: Run, call: str, expected: Any) -> None:
+    """Karmada's answers (f8fdd02, bench/karmada_lua.go) but for rep and gsub, which Karmada
+    refuses to run."""
+    assert run(f"function F() return ({call}) end") == [expected]
 
 
 CONCAT = [
