@@ -31,6 +31,10 @@ _BINARY = {
 _UNARY = frozenset({"not", "-", "#"})
 _UNARY_PRIORITY = 8
 _BLOCK_END = frozenset({"end", "else", "elseif", "until"})
+_MAX_DEPTH = 100
+"""Nested blocks and expressions this parser follows (each costs a few Python frames); Lua's
+own parser stops at 200 ("chunk has too many syntax levels"), and no script worth running
+nests half as deep."""
 
 
 class ParseError(Exception):
@@ -55,6 +59,12 @@ class _Parser:
         self.tokens = tokens
         self.i = 0
         self.spans: list[Span] = []
+        self.depth = 0
+
+    def enter(self) -> None:
+        self.depth += 1
+        if self.depth > _MAX_DEPTH:
+            raise ParseError(f"nested deeper than {_MAX_DEPTH} levels")
 
     def peek(self, ahead: int = 0) -> str | None:
         at = self.i + ahead
@@ -90,6 +100,11 @@ class _Parser:
     # statements (lparser.c `chunk`, `statement`)
 
     def block(self) -> None:
+        self.enter()
+        self.statements()
+        self.depth -= 1  # a failure ends the whole parse, so only a success leaves
+
+    def statements(self) -> None:
         while self.peek() is not None and self.peek() not in _BLOCK_END:
             if self.peek() == "return":
                 self.take()
@@ -202,6 +217,12 @@ class _Parser:
     def subexpression(self, limit: int) -> bool:
         """An expression whose operators bind tighter than `limit`; whether its last operator
         is `..` (its operands are then recorded already)."""
+        self.enter()
+        joined = self.operations(limit)
+        self.depth -= 1
+        return joined
+
+    def operations(self, limit: int) -> bool:
         start = self.i
         if self.peek() in _UNARY and self.kind() in ("op", "name"):
             self.take()

@@ -12,7 +12,9 @@ Aspects covered:
   calls, indexing, parentheses), in chains, inside comparisons, calls, keys and constructors,
   in every statement; string literals are left as they are; a wrapped operand holds the
   constructors it starts or ends with and is held by the key brackets around it; a source the
-  parser cannot read keeps its operands as they are (and its constructors still tracked).
+  parser cannot read keeps its operands as they are (and its constructors still tracked), and
+  so does one nested deeper than the parser follows (thousands of parentheses, unary
+  operators, blocks or functions), without failing.
 
 What a wrapped number prints is checked against Karmada's answers in test_lua_oracle.py and
 test_gopher_library.py.
@@ -26,6 +28,7 @@ from gitfleet.interpreter.lua import _rewrite
 
 T, D, F, K = _rewrite.TRACK, _rewrite.TRACK_DYNAMIC, _rewrite.FRAME, _rewrite.KEY
 X = _rewrite.TEXT
+TEXT_CALL = f"{X}("
 
 CASES = [
     pytest.param("x = {}", f"x = {T}({{}})", id="empty"),
@@ -120,3 +123,18 @@ def test_lines_are_kept() -> None:
     assert rewritten != source
     assert rewritten.count("\n") == source.count("\n")
     assert rewritten.splitlines()[-1] == "return t"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "return " + "(" * 5000 + "a .. 1" + ")" * 5000,
+        "return " + "-" * 5000 + "a .. 1",
+        "if a then " * 3000 + "x = a .. 1 " + "end " * 3000,
+        "x = " + "f(function() " * 2000 + "return a .. 1 " + "end)" * 2000,
+    ],
+    ids=["parentheses", "unary operators", "blocks", "functions"],
+)
+def test_nesting_past_what_the_parser_follows_keeps_the_operands(source: str) -> None:
+    """Lua refuses such a chunk (too many syntax levels); the rewrite must not fail first."""
+    assert TEXT_CALL not in _rewrite.rewrite(source)
