@@ -39,7 +39,8 @@ def dotted(path: Path) -> str:
     return out
 
 
-def _wrong(path: Path, expected: str, value: Any) -> FieldError:
+def wrong(path: Path, expected: str, value: Any) -> FieldError:
+    """`value` at `path` is not `expected` (`an object`)."""
     return FieldError(path, f"expected {expected}, got {_codec._type_name(value)}")
 
 
@@ -48,7 +49,7 @@ def mapping(value: Any, path: Path) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise _wrong(path, "an object", value)
+        raise wrong(path, "an object", value)
     return value
 
 
@@ -64,7 +65,7 @@ def nested_mapping(doc: Mapping[str, Any], key: str, path: Path) -> dict[str, An
         return None
     value = doc[key]
     if not isinstance(value, dict):
-        raise _wrong(path, "an object", value)
+        raise wrong(path, "an object", value)
     return value
 
 
@@ -77,7 +78,7 @@ def nested_field(doc: Mapping[str, Any], keys: tuple[str, ...]) -> tuple[Any, bo
         if value is None:
             return None, False
         if not isinstance(value, dict):
-            raise _wrong(keys[:depth], "an object", value)
+            raise wrong(keys[:depth], "an object", value)
         if key not in value:
             return None, False
         value = value[key]
@@ -107,7 +108,7 @@ def nested_int64(doc: Mapping[str, Any], keys: tuple[str, ...]) -> int | None:
     if not found:
         return None
     if not isinstance(value, int) or isinstance(value, bool):
-        raise _wrong(keys, "an integer", value)
+        raise wrong(keys, "an integer", value)
     return value
 
 
@@ -119,7 +120,7 @@ def set_nested(doc: dict[str, Any], keys: tuple[str, ...], value: Any) -> None:
         if key not in doc:
             doc[key] = {}
         elif not isinstance(doc[key], dict):
-            raise _wrong(keys[: depth + 1], "an object to set a field in", doc[key])
+            raise wrong(keys[: depth + 1], "an object to set a field in", doc[key])
         doc = doc[key]
     doc[keys[-1]] = value
 
@@ -131,21 +132,21 @@ def nested_array(doc: Mapping[str, Any], key: str, path: Path) -> list[Any]:
         return []
     value = doc[key]
     if not isinstance(value, list):
-        raise _wrong(path, "an array", value)
+        raise wrong(path, "an array", value)
     return value
 
 
 def asserted_mapping(value: Any, path: Path) -> dict[str, Any]:
     """An object read by a Go type assertion: anything else, null included, is an error."""
     if not isinstance(value, dict):
-        raise _wrong(path, "an object", value)
+        raise wrong(path, "an object", value)
     return value
 
 
 def asserted_string(value: Any, path: Path) -> str:
     """A string read by a Go type assertion: anything else, null included, is an error."""
     if not isinstance(value, str):
-        raise _wrong(path, "a string", value)
+        raise wrong(path, "a string", value)
     return value
 
 
@@ -154,7 +155,7 @@ def array(value: Any, path: Path) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise _wrong(path, "an array", value)
+        raise wrong(path, "an array", value)
     return value
 
 
@@ -166,7 +167,7 @@ def optional_integer(value: Any, path: Path) -> int | None:
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    raise _wrong(path, "an integer", value)
+    raise wrong(path, "an integer", value)
 
 
 def integer(value: Any, path: Path) -> int:
@@ -183,7 +184,7 @@ def json_integer(value: Any, path: Path) -> int:
         return 0
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    raise _wrong(path, "an integer", value)
+    raise wrong(path, "an integer", value)
 
 
 def string(value: Any, path: Path) -> str:
@@ -191,7 +192,7 @@ def string(value: Any, path: Path) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise _wrong(path, "a string", value)
+        raise wrong(path, "a string", value)
     return value
 
 
@@ -200,7 +201,7 @@ def boolean(value: Any, path: Path) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise _wrong(path, "a boolean", value)
+        raise wrong(path, "a boolean", value)
     return value
 
 
@@ -212,7 +213,7 @@ def string_map(value: Any, path: Path) -> dict[str, str] | None:
         return None
     for key, item in found.items():
         if not isinstance(item, str):
-            raise _wrong((*path, key), "a string", item)
+            raise wrong((*path, key), "a string", item)
     return found
 
 

@@ -25,7 +25,7 @@ import re
 from typing import Any
 
 from gitfleet.interpreter import _dependencies, _fields, _quantity, _requirements
-from gitfleet.interpreter.lua import _convert, _inputs
+from gitfleet.interpreter.lua import _convert, _gotypes, _inputs
 from gitfleet.model import _codec
 
 Result = tuple[bool, Any]
@@ -149,19 +149,6 @@ def _dependencies_source(template: str, namespace: str) -> str | None:
 
 def _pod_template(text: str) -> Any:
     """A Lua table (as JSON) as Karmada converts it to a PodTemplateSpec: no reference objects,
-    so empty tables are dropped; a volume's emptyDir size limit must be a quantity (the
-    containers' are checked where they are read)."""
-    template = _convert.decode(text, struct=True)
-    spec = template.get("spec") if isinstance(template, dict) else None
-    volumes = spec.get("volumes") if isinstance(spec, dict) else None
-    for i, volume in enumerate(volumes if isinstance(volumes, list) else []):
-        empty_dir = volume.get("emptyDir") if isinstance(volume, dict) else None
-        limit = empty_dir.get("sizeLimit") if isinstance(empty_dir, dict) else None
-        if limit is not None:
-            try:
-                _quantity.parse(limit)
-            except _quantity.QuantityError as e:
-                raise _fields.FieldError(
-                    ("spec", "volumes", str(i), "emptyDir", "sizeLimit"), str(e)
-                ) from None
-    return template
+    so empty tables are dropped; every field of the Go type is checked, and keys are named as
+    Go's decoding names them (`_gotypes`)."""
+    return _gotypes.pod_template(_convert.decode(text, struct=True))

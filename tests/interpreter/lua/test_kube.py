@@ -12,7 +12,10 @@ Aspects covered:
 - `getPodDependencies`: ConfigMaps, Secrets, the ServiceAccount and PVCs from volumes (also
   projected), env, envFrom, imagePullSecrets and every kind of container, deduplicated; nil
   when there are none; the namespace defaults to `default`;
-- both pod template functions refuse a template Go cannot convert (a bad quantity anywhere);
+- both pod template functions refuse a template Go cannot convert (a bad quantity anywhere; a
+  field of the wrong type anywhere in corev1.PodTemplateSpec, read or not, and an integer out
+  of its field's range, as Karmada's answers show) and read keys as encoding/json does, in any
+  case, ignoring unknown ones;
 - `require("kube")` is the only way in, as in Karmada.
 """
 
@@ -86,6 +89,63 @@ REFUSED = [
         id="requirements of a template with a bad size limit",
     ),
 ]
+
+
+UNCONVERTIBLE = [
+    pytest.param("{spec = {containers = {{name = 5}}}}", id="container name a number"),
+    pytest.param("{spec = {Containers = {{name = 5}}}}", id="a key in another case"),
+    pytest.param('{spec = {containers = {{ports = {{containerPort = "80"}}}}}}', id="port text"),
+    pytest.param('{spec = {priority = "high"}}', id="priority text"),
+    pytest.param("{metadata = {labels = {a = 1}}}", id="label a number"),
+    pytest.param("{spec = {containers = {{env = {{name = 'a', value = 1}}}}}}", id="env value"),
+    pytest.param("{spec = {hostNetwork = 'yes'}}", id="boolean text"),
+    pytest.param("{spec = {tolerations = {{tolerationSeconds = 1.5}}}}", id="fraction"),
+    pytest.param("{spec = {containers = {{ports = {{containerPort = 2^32}}}}}}", id="past int32"),
+    pytest.param("{spec = {terminationGracePeriodSeconds = 2^63}}", id="past int64"),
+    pytest.param("{metadata = {creationTimestamp = 'bad'}}", id="time text"),
+    pytest.param("{metadata = {creationTimestamp = 5}}", id="time number"),
+    pytest.param(
+        "{spec = {containers = {{livenessProbe = {httpGet = {port = 1.5}}}}}}",
+        id="int-or-string fraction",
+    ),
+    pytest.param("{spec = {containers = {name = 'c'}}}", id="object for an array"),
+]
+"""Templates Karmada (f8fdd02, bench/karmada_lua.go) fails to convert."""
+
+
+@pytest.mark.parametrize("template", UNCONVERTIBLE)
+def test_templates_go_cannot_convert(run: Run, template: str) -> None:
+    for call in (f"accuratePodRequirements({template})", f"getPodDependencies({template}, 'ns')"):
+        with pytest.raises(ScriptError, match="fail to convert lua value to"):
+            run(CALL.replace("{call}", call))
+
+
+CONVERTIBLE = [
+    pytest.param(
+        "{spec = {CONTAINERS = {{name = 'c', resources = {requests = {cpu = '2'}}}}}}",
+        {"resourceRequest": {"cpu": "2"}},
+        id="a key in another case is read",
+    ),
+    pytest.param(
+        "{unknown = {a = 1}, spec = {unknownField = 5, nodeSelector = {a = 'b'}}}",
+        {"nodeClaim": {"nodeSelector": {"a": "b"}}},
+        id="unknown keys ignored",
+    ),
+    pytest.param(
+        "{metadata = {creationTimestamp = '2024-01-02T03:04:05Z',"
+        " managedFields = {{fieldsV1 = 5}}}, spec = {terminationGracePeriodSeconds = 2^62,"
+        " containers = {{livenessProbe = {httpGet = {port = 'http'}}}}}}",
+        None,
+        id="times, raw fields, int64 and int-or-string as Go takes them",
+    ),
+]
+"""Templates Karmada converts, and the requirements it answers."""
+
+
+@pytest.mark.parametrize(("template", "expected"), CONVERTIBLE)
+def test_templates_go_converts(run: Run, template: str, expected: Any) -> None:
+    call = f"accuratePodRequirements({template})"
+    assert run(CALL.replace("{call}", call)) == [expected]
 
 
 @pytest.mark.parametrize(("call", "message"), REFUSED)
