@@ -55,7 +55,9 @@ from gitfleet.interpreter.lua import (
     _watchdog,
 )
 
-CHUNKNAME = "script"
+CHUNKNAME = "<string>"
+"""The chunk name Karmada's VM gives a script (gopher-lua's DoString): error messages a script
+catches with pcall start with it."""
 HOOK_EVERY = 1000
 """Instructions between two calls of the count hook."""
 _MAX_MESSAGE = 1000

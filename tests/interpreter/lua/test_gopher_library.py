@@ -25,7 +25,8 @@ Aspects covered:
 - patterns as gopher-lua's matcher reads them: `%f` is a plain `f` (it has no frontier), and a
   gmatch pattern starting with `^` is anchored (one match at most);
 - table.sort is Go's pdqsort: elements that compare equal keep Karmada's order, and an
-  inconsistent comparison is no error.
+  inconsistent comparison is no error;
+- an error a script catches with pcall names the chunk `<string>`, as Karmada's VM does.
 """
 
 from __future__ import annotations
@@ -269,3 +270,16 @@ def test_sort_takes_an_inconsistent_comparison(run: Run) -> None:
         "table.sort(t, function(a, b) return true end) return t end"
     )
     assert run(script) == [[15, 11, 0, 6, 4, 12, 2, 9, 1, 8, 3, 13, 14, 5, 7]]
+
+
+def test_a_caught_error_names_the_chunk_as_karmada_does(run: Run) -> None:
+    """Karmada's VM runs a script as `<string>`: an error the script raises and catches with
+    pcall says so (Karmada f8fdd02 answers `<string>:3: y` and `z`)."""
+    script = """
+    function F()
+      local _, located = pcall(function() error("y") end)
+      local _, bare = pcall(function() error("z", 0) end)
+      return located, bare
+    end
+    """
+    assert run(script) == ["<string>:3: y", "z"]
