@@ -1,6 +1,7 @@
 """Rewrites a script so that it behaves as in Karmada's VM (gopher-lua) where PUC Lua differs:
 table constructors, so that `pairs` can follow key insertion order, and the operands of `..`,
-so that numbers are joined with gopher-lua's text (`_concat`).
+so that numbers are joined with gopher-lua's text, and the operands of `#`, so that a table's
+length is gopher-lua's (`_operators`).
 
 gopher-lua iterates a table's array part, then its other keys in the order they were first
 inserted; PUC Lua iterates in hash order. Scripts that build a table keyed by name and turn it
@@ -13,9 +14,10 @@ constructor is wrapped in a call that records its keys and attaches a metatable 
     {[k] = 1, a = 2}      ->  TRACK_DYNAMIC(FRAME(), {[KEY(k)] = 1, [KEY"a"] = 2})
     f{...}                ->  f(TRACK({...}))
     "n=" .. a + b         ->  "n=" .. TEXT(a + b)
+    #t.items + 1          ->  (LENGTH(t.items)) + 1
 
 Only tokens are inserted, never newlines, so line numbers in error messages stay the script's.
-A script the lexer (`_lexer`) cannot read is returned unchanged, and one `_concat` cannot parse
+A script the lexer (`_lexer`) cannot read is returned unchanged, and one `_operators` cannot parse
 keeps its operands: Lua's compiler reports the real error.
 """
 
@@ -24,14 +26,15 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 
-from gitfleet.interpreter.lua import _concat, _lexer
+from gitfleet.interpreter.lua import _lexer, _operators
 from gitfleet.interpreter.lua._lexer import BLOCK_CLOSE, BLOCK_OPEN, KEYWORDS, LexError, Token
 
 TRACK = "__gitfleet_track"
 TRACK_DYNAMIC = "__gitfleet_track_dynamic"
 FRAME = "__gitfleet_frame"
 KEY = "__gitfleet_key"
-TEXT = _concat.TEXT
+TEXT = _operators.TEXT
+LENGTH = _operators.LENGTH
 
 
 @dataclasses.dataclass
@@ -61,13 +64,14 @@ def rewrite(source: str) -> str:
         inserts = _plan(tokens)
     except LexError:
         return source
-    with contextlib.suppress(_concat.ParseError):  # Lua's compiler will say what is wrong
-        inserts += _joined(tokens, _concat.operands(tokens))
+    with contextlib.suppress(_operators.ParseError):  # Lua's compiler will say what is wrong
+        found = _operators.operands(tokens)
+        inserts += _joined(tokens, found.joined) + _lengths(tokens, found.lengths)
     out, last = [], 0
     for pos, _, _, cut, text in sorted(inserts):
         out.append(source[last:pos])
         out.append(text)
-        last = pos + cut
+        last = max(last, pos + cut)  # an insertion after a replacement at its place
     out.append(source[last:])
     return "".join(out)
 
@@ -131,7 +135,21 @@ def _plan(tokens: list[Token]) -> list[_Edit]:
     return edits
 
 
-def _joined(tokens: list[Token], spans: list[_concat.Span]) -> list[_Edit]:
+def _lengths(tokens: list[Token], spans: list[_operators.Span]) -> list[_Edit]:
+    """`#x` as `(LENGTH(x))`: the `#` goes, the call holds what a `..` operand's wrapper
+    starting at the same place holds (it sorts one after that wrapper's opening, one before its
+    closing), and the parentheses keep it from being a tail call, so that an error it raises
+    (`#nil`) names the script's line."""
+    edits: list[_Edit] = []
+    for first, after in spans:
+        start = tokens[first].start
+        edits.append((start, _REPLACING, 0, 1, ""))
+        edits.append((start, _OPENING, 2 * start, 0, f"({LENGTH}("))
+        edits.append((tokens[after - 1].end, _CLOSING, -2 * start, 0, "))"))
+    return edits
+
+
+def _joined(tokens: list[Token], spans: list[_operators.Span]) -> list[_Edit]:
     """The wrappers of the operands of `..` (a string literal needs none)."""
     edits: list[_Edit] = []
     for first, after in spans:

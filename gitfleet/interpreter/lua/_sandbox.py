@@ -205,6 +205,7 @@ class Sandbox:
                 "frame": _rewrite.FRAME,
                 "key": _rewrite.KEY,
                 "text": _rewrite.TEXT,
+                "length": _rewrite.LENGTH,
                 "python": python,
                 **{
                     name: runtime.compile(_lua_source(f"{name}.lua"), name=f"={name}")

@@ -12,7 +12,7 @@
 local stopped = ...
 
 local type, error, tonumber = type, error, tonumber
-local raw_pcall = pcall
+local raw_pcall, raw_next = pcall, next
 local floor, huge = math.floor, math.huge
 local c_match, c_gsub, format = string.match, string.gsub, string.format
 
@@ -64,6 +64,22 @@ function guards.truncate(n)
   n = tonumber(n)
   if n >= 0 then return floor(n) end
   return -floor(-n)
+end
+
+-- A table's length as gopher-lua takes it: its last key from 1 to 2^26 (its array part) that
+-- holds a value, where PUC Lua's `#` takes any border (after `t = {} t[2] = 2`, 2 where PUC
+-- says 0). A border holds a value, so the keys past it are found by a walk from it. The
+-- sandbox's `length` answers without the walk for the tables scripts build.
+local MAX_ARRAY_INDEX = 67108864
+
+function guards.table_length(t)
+  local n = #t
+  local k = raw_next(t, n > 0 and n or nil)
+  while k ~= nil do
+    if type(k) == "number" and k > n and k < MAX_ARRAY_INDEX and k == floor(k) then n = k end
+    k = raw_next(t, k)
+  end
+  return n
 end
 
 -- A number as gopher-lua prints it (LNumber.String, for tostring and table.concat): an integral

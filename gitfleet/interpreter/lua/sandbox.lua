@@ -110,7 +110,7 @@ end
 local guards = cfg.guards(function() return stop_message end)
 local number_text = guards.number_text
 local strings = cfg.strings(cfg, guards)
-local tables = cfg.tables(cfg, guards)
+local tables -- loaded below, once guards.length is set
 
 ---------------------------------------------------------------------------------------------
 -- Tables that remember the order their keys were first inserted in (gopher-lua's order).
@@ -123,6 +123,9 @@ local function is_array_key(k)
   return type(k) == "number" and k >= 1 and k < MAX_ARRAY_INDEX and k == floor(k)
 end
 
+-- LAST[t]: the last array key known to hold a value (`length` below).
+local LAST = setmetatable({}, {__mode = "k"})
+
 -- ORDER[t] lists t's keys in first-insertion order. A constructor's list is kept as it was
 -- made (it may repeat a key, or name one since removed; iteration skips those), so building a
 -- table costs one list; SEEN[t], the set of listed keys, is made on t's first new key.
@@ -131,7 +134,10 @@ TRACKED.__newindex = function(t, k, v)
   if k == nil then error("table index is nil", 2) end
   if k ~= k then error("table index is NaN", 2) end
   rawset(t, k, v)
-  if v ~= nil and not is_array_key(k) then
+  if v ~= nil and is_array_key(k) then
+    local last = LAST[t]
+    if last ~= nil and k > last then LAST[t] = k end
+  elseif v ~= nil then
     local seen, order = SEEN[t], ORDER[t]
     if seen == nil then
       seen = {}
@@ -183,6 +189,27 @@ local function track_dynamic(f, t)
   if #f > 0 then ORDER[t] = f end
   return setmetatable(t, TRACKED)
 end
+
+-- The length of a value as gopher-lua takes it (`#`, table.concat, unpack): a string's bytes, a
+-- table's last array key holding a value (guards.lua `table_length`). For the tables scripts
+-- build, the last key found is kept: every new key goes through TRACKED.__newindex, which moves
+-- it up, and the C table functions only shift elements, so while it holds a value and the next
+-- key none it is still the answer, and `t[#t + 1] = v` in a loop costs no walk.
+local function length(v)
+  local kind = type(v)
+  if kind == "string" then return #v end
+  if kind ~= "table" then error("attempt to get length of a " .. kind .. " value", 2) end
+  local tracked = getmetatable(v) == TRACKED
+  local last = tracked and LAST[v]
+  if last and (last == 0 or rawget(v, last) ~= nil) and rawget(v, last + 1) == nil then
+    return last
+  end
+  last = guards.table_length(v)
+  if tracked then LAST[v] = last end
+  return last
+end
+guards.length = length
+tables = cfg.tables(cfg, guards)
 
 -- Whether every element of the list `keys` (of `n`) is a string.
 local function all_strings(keys, n)
@@ -567,6 +594,12 @@ local function go_tostring(...)
   return tostring(...)
 end
 
+-- unpack ends where gopher-lua's length ends when not told where to.
+local function gopher_unpack(t, i, j)
+  if type(t) == "table" and j == nil then return unpack(t, i or 1, length(t)) end
+  return unpack(t, i, j)
+end
+
 local function unsupported(name)
   return function()
     error("call function " .. name .. " is not supported in karmada customized resourceinterpreter.", 2)
@@ -577,7 +610,7 @@ local SAFE = {
   _VERSION = _VERSION,
   assert = assert, error = error, ipairs = ipairs, next = ordered_next, pairs = ordered_pairs,
   pcall = safe_pcall, xpcall = safe_xpcall, print = function() end, select = select,
-  tonumber = go_tonumber, tostring = go_tostring, type = type, unpack = unpack,
+  tonumber = go_tonumber, tostring = go_tostring, type = type, unpack = gopher_unpack,
   string = readonly(safe_string, "string"), table = readonly(tables, "table"),
   math = readonly(safe_math, "math"), os = readonly(safe_os, "os"),
 }
@@ -600,11 +633,13 @@ SAFE[cfg.track] = track
 SAFE[cfg.track_dynamic] = track_dynamic
 SAFE[cfg.frame] = frame
 SAFE[cfg.key] = key
--- `..` operands (_concat.py): a number joins as gopher-lua prints it.
+-- `..` operands (_operators.py): a number joins as gopher-lua prints it.
 SAFE[cfg.text] = function(v)
   if type(v) == "number" then return number_text(v) end
   return v
 end
+-- `#` (_operators.py): gopher-lua's length.
+SAFE[cfg.length] = length
 
 -- A call's globals: reads fall through to SAFE until the script assigns a name SAFE has; then the
 -- environment becomes a full copy, so that `error = nil` hides `error` as it would in Karmada,

@@ -10,10 +10,10 @@
 -- - sort is Go's pdqsort in Lua, as gopher-lua sorts (see `sort` below), so every comparison is
 --   a call the hook sees;
 -- - maxn walks the whole table, here in Lua;
--- - concat takes i and j as gopher-lua does (clamped to the array; a string separator, number
---   positions), prints numbers as gopher-lua does (guards.lua `number_text`), and refuses a
---   result longer than `max_string` bytes before the C function copies anything, as string.rep
---   does.
+-- - concat takes i and j as gopher-lua does (clamped to the array, of gopher-lua's length,
+--   guards.lua `length`; a string separator, number positions), prints numbers as gopher-lua
+--   does (guards.lua `number_text`), and refuses a result longer than `max_string` bytes before
+--   the C function copies anything, as string.rep does.
 -- getn is a binary search.
 
 local limits, guards = ...
@@ -21,7 +21,7 @@ local limits, guards = ...
 local type, error, tostring, tonumber, select = type, error, tostring, tonumber, select
 local raw_next, rawget, rawset = next, rawget, rawset
 local format = string.format
-local c_call, number_text = guards.c_call, guards.number_text
+local c_call, number_text, length = guards.c_call, guards.number_text, guards.length
 local is_stringish, is_numberish, truncate = guards.is_stringish, guards.is_numberish, guards.truncate
 
 local MAX_STRING = limits.max_string
@@ -71,7 +71,7 @@ local function concat(...)
   if type(sep) == "number" then error("bad argument #2 to 'concat' (string expected, got number)", 2) end
   if type(i) == "string" then error("bad argument #3 to 'concat' (number expected, got string)", 2) end
   if type(j) == "string" then error("bad argument #4 to 'concat' (number expected, got string)", 2) end
-  local n = #t
+  local n = length(t)
   i = i == nil and 1 or truncate(i)
   j = j == nil and n or truncate(j)
   if nargs == 3 and (i > n or i < 1) then return "" end

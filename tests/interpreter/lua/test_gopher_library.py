@@ -26,15 +26,21 @@ Aspects covered:
   gmatch pattern starting with `^` is anchored (one match at most);
 - table.sort is Go's pdqsort: elements that compare equal keep Karmada's order, and an
   inconsistent comparison is no error;
-- an error a script catches with pcall names the chunk `<string>`, as Karmada's VM does.
+- an error a script catches with pcall names the chunk `<string>`, as Karmada's VM does;
+- a table's length (`#`, and where table.concat and unpack stop) is its last integer key from 1
+  to 2^26 holding a value, also when keys were set past its end or removed from it; `#` of a
+  value that has no length fails on the script's line.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
+from gitfleet.interpreter import lua
+from gitfleet.interpreter.lua._sandbox import ScriptError
 from tests.interpreter.lua.conftest import Run
 
 NUMBER_TEXTS = [
@@ -283,3 +289,69 @@ def test_a_caught_error_names_the_chunk_as_karmada_does(run: Run) -> None:
     end
     """
     assert run(script) == ["<string>:3: y", "z"]
+
+
+LENGTHS = [
+    pytest.param("local t = {} t[2] = 2 return #t", 2, id="key set past the end"),
+    pytest.param("local t = {1} t[3] = 3 return #t", 3, id="key set beyond a gap"),
+    pytest.param("local t = {1, 2} t[1] = nil return #t", 2, id="first removed"),
+    pytest.param("local t = {1, 2, 3} t[3] = nil return #t", 2, id="last removed"),
+    pytest.param("local t = {1, 2, 3, 4, 5, 6} t[4] = nil t[6] = nil return #t", 5, id="holes"),
+    pytest.param("return #{1, nil, 3}", 3, id="constructor with a hole"),
+    pytest.param("local t = {} t[2] = 2 t[70000000] = 1 return #t", 2, id="past 2^26 left out"),
+    pytest.param('return #"abc"', 3, id="string"),
+    pytest.param(
+        "local t = {1} t[3] = 3 return (pcall(table.concat, t))", False, id="concat's end"
+    ),
+    pytest.param('local t = {} t[2] = 2 return select("#", unpack(t))', 2, id="unpack's end"),
+]
+"""Karmada's answers (f8fdd02, bench/karmada_lua.go)."""
+
+
+@pytest.mark.parametrize(("body", "expected"), LENGTHS)
+def test_lengths_as_karmada_takes_them(run: Run, body: str, expected: Any) -> None:
+    assert run(f"function F() {body} end") == [expected]
+
+
+def test_length_of_nothing_fails_on_the_scripts_line(sandbox: lua.Sandbox) -> None:
+    with pytest.raises(ScriptError) as caught:
+        sandbox.call("function F()\n  local x\n  return #x\nend", "F", ())
+    assert (caught.value.line, caught.value.message) == (3, "attempt to get length of a nil value")
+
+
+LENGTH_WALK = """
+function F(ops)
+  local t = {}
+  local function brute()
+    local last = 0
+    for k in pairs(t) do
+      if type(k) == "number" and k > last and k < 2^26 and k == math.floor(k) then last = k end
+    end
+    return last
+  end
+  for i, op in ipairs(ops) do
+    local kind, k = op[1], op[2]
+    if kind == "set" then t[k] = i
+    elseif kind == "clear" then t[k] = nil
+    elseif kind == "append" then t[#t + 1] = i
+    elseif kind == "insert" then table.insert(t, k, i)
+    elseif kind == "push" then table.insert(t, i)
+    elseif kind == "remove" then table.remove(t, k)
+    elseif kind == "pop" then table.remove(t) end
+    if #t ~= brute() then return i, #t, brute() end
+  end
+  return 0
+end
+"""
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_length_is_the_last_key_holding_a_value_after_any_change(run: Run, seed: int) -> None:
+    """`#` keeps what it found for the tables scripts build; no change (new keys, cleared
+    keys, the table functions' shifts) may leave it stale."""
+    r = random.Random(seed)
+    ops = []
+    for _ in range(60):
+        kind = r.choice(["set", "clear", "append", "insert", "push", "remove", "pop"])
+        ops.append([kind, r.randint(1, 12)])
+    assert run(LENGTH_WALK, ops) == [0]

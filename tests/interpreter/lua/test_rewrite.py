@@ -8,6 +8,7 @@ Aspects covered:
   inside constructors (their commas and `=` are not fields);
 - line numbers are preserved (no newline is added);
 - a source the lexer cannot read is returned unchanged (Lua reports its real error);
+- `#x` becomes a call (in parentheses, so never a tail call) around its unary operand;
 - `..` operands are whole expressions of higher precedence (arithmetic, unary operators, `^`,
   calls, indexing, parentheses), in chains, inside comparisons, calls, keys and constructors,
   in every statement; string literals are left as they are; a wrapped operand holds the
@@ -28,6 +29,7 @@ from gitfleet.interpreter.lua import _rewrite
 
 T, D, F, K = _rewrite.TRACK, _rewrite.TRACK_DYNAMIC, _rewrite.FRAME, _rewrite.KEY
 X = _rewrite.TEXT
+L = _rewrite.LENGTH
 TEXT_CALL = f"{X}("
 
 CASES = [
@@ -63,7 +65,7 @@ CASES = [
     pytest.param("x = a..b..'c'", f"x = {X}(a)..{X}(b)..'c'", id="chain, literal left alone"),
     pytest.param(
         "x = -a .. b ^ 2 .. #t .. not c",
-        f"x = {X}(-a) .. {X}(b ^ 2) .. {X}(#t) .. {X}(not c)",
+        f"x = {X}(-a) .. {X}(b ^ 2) .. {X}(({L}(t))) .. {X}(not c)",
         id="unary and power",
     ),
     pytest.param(
@@ -100,6 +102,13 @@ CASES = [
         f"local function f(...) return {X}(...)"
         f" .. {X}(g(function() return {X}(a) .. {X}(1) end)) end",
         id="varargs and functions",
+    ),
+    pytest.param("n = #t.items + 1", f"n = ({L}(t.items)) + 1", id="length"),
+    pytest.param("return #t ^ 2, - #u", f"return ({L}(t ^ 2)), - ({L}(u))", id="length of a power"),
+    pytest.param(
+        "x = {[#t] = #{1}}",
+        f"x = {D}({F}(),{{[{K}(({L}(t)))] = ({L}({T}({{1}})))}})",
+        id="lengths in a key and of a constructor",
     ),
     pytest.param("x = a .. ", "x = a .. ", id="cannot parse: kept"),
     pytest.param(

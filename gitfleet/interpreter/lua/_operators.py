@@ -1,25 +1,30 @@
-"""Where a script joins values with `..`: the operands, so that numbers among them can be printed
-as Karmada's VM prints them.
+"""Where a script uses the operators whose PUC Lua meaning differs from Karmada's VM: the
+operands of `..` and of `#`, so that `_rewrite` can route them through gopher-lua's rules.
 
-gopher-lua turns a number into text, for `..` as for `tostring`, with Go's shortest digits
-(`0.1 + 0.2` is `0.30000000000000004`, `2^60` is `1152921504606846976`); PUC Lua's `..` uses 14
-significant digits (`0.3`, `1.1529215046068e+18`) and no hook can change that. So `_rewrite`
-wraps every operand of `..` in a call that gives a number's gopher-lua text and any other value
-as it is: `a .. b + c` becomes `TEXT(a) .. TEXT(b + c)`, and Lua's `..` sees strings only where
-it saw numbers.
+- `..`: gopher-lua turns a number into text, for `..` as for `tostring`, with Go's shortest
+  digits (`0.1 + 0.2` is `0.30000000000000004`, `2^60` is `1152921504606846976`); PUC Lua's
+  `..` uses 14 significant digits (`0.3`, `1.1529215046068e+18`), and no hook can change that.
+  Each operand becomes `TEXT(operand)`: a number's gopher-lua text, any other value as it is
+  (`a .. b + c` is `TEXT(a) .. TEXT(b + c)`).
+- `#`: gopher-lua's length of a table is its last integer key holding a value (`t = {}
+  t[2] = 2` has length 2); PUC Lua's is any border (0 there). `#x` becomes `LENGTH(x)`.
 
-Finding the operands needs the grammar: an operand is an expression of higher precedence than
-`..` (arithmetic, unary operators, `^`), and where an expression starts depends on statements.
-`operands` parses Lua 5.1 (statements and expressions, with lparser.c's precedences) and
-returns the token spans of the operands; a script it cannot parse gets no spans (Lua's compiler
-then reports the real error, or the script runs with PUC's text).
+Finding the operands needs the grammar: an operand of `..` is an expression of higher
+precedence (arithmetic, unary operators, `^`), that of `#` one of unary precedence, and where an
+expression starts depends on statements. `operands` parses Lua 5.1 (statements and
+expressions, with lparser.c's precedences) and returns the token spans; a script it cannot
+parse gets none (Lua's compiler then reports the real error, or the script runs with PUC's
+meaning).
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 from gitfleet.interpreter.lua._lexer import KEYWORDS, Token
 
 TEXT = "__gitfleet_text"
+LENGTH = "__gitfleet_length"
 
 _BINARY = {
     "or": (1, 1), "and": (2, 2),
@@ -42,16 +47,25 @@ class ParseError(Exception):
 
 
 Span = tuple[int, int]
-"""An operand: the indices of its first token and of the token after its last."""
+"""An operand: the indices of its first token and of the token after its last (for `#`, the
+first token is the operator)."""
 
 
-def operands(tokens: list[Token]) -> list[Span]:
-    """The operands of every `..` in the chunk, in no particular order."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class Operands:
+    joined: list[Span]
+    """The operands of every `..`."""
+    lengths: list[Span]
+    """Every `#` with its operand."""
+
+
+def operands(tokens: list[Token]) -> Operands:
+    """The operands of every `..` and `#` in the chunk, in no particular order."""
     parser = _Parser(tokens)
     parser.block()
     if parser.i != len(tokens):
         raise ParseError(f"unexpected {tokens[parser.i].text!r}")
-    return parser.spans
+    return Operands(parser.spans, parser.lengths)
 
 
 class _Parser:
@@ -59,6 +73,7 @@ class _Parser:
         self.tokens = tokens
         self.i = 0
         self.spans: list[Span] = []
+        self.lengths: list[Span] = []
         self.depth = 0
 
     def enter(self) -> None:
@@ -225,8 +240,10 @@ class _Parser:
     def operations(self, limit: int) -> bool:
         start = self.i
         if self.peek() in _UNARY and self.kind() in ("op", "name"):
-            self.take()
+            length = self.take() == "#"
             self.subexpression(_UNARY_PRIORITY)
+            if length:
+                self.lengths.append((start, self.i))
         else:
             self.simple()
         joined = False
