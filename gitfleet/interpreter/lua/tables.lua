@@ -12,8 +12,9 @@
 -- - maxn walks the whole table, here in Lua;
 -- - concat takes i and j as gopher-lua does (clamped to the array, of gopher-lua's length,
 --   guards.lua `length`; a string separator, number positions), prints numbers as gopher-lua
---   does (guards.lua `number_text`), and refuses a result longer than `max_string` bytes before
---   the C function copies anything, as string.rep does.
+--   does (guards.lua `number_text`), gives a single number element back as the number it is,
+--   and refuses a result longer than `max_string` bytes before the C function copies anything,
+--   as string.rep does.
 -- getn is a binary search.
 
 local limits, guards = ...
@@ -79,6 +80,7 @@ local function concat(...)
   if i < 1 then i = 1 end
   if j > n then j = n end
   if i > j then return "" end
+  if i == j and type(rawget(t, i)) == "number" then return rawget(t, i) end
   sep = sep == nil and "" or sep
   local size = (j - i) * #sep
   local texts = nil -- the elements, numbers printed as gopher-lua prints them

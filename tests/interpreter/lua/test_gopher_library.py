@@ -319,6 +319,15 @@ def test_length_of_nothing_fails_on_the_scripts_line(sandbox: lua.Sandbox) -> No
     assert (caught.value.line, caught.value.message) == (3, "attempt to get length of a nil value")
 
 
+def test_concat_of_one_number_is_that_number(run: Run) -> None:
+    """gopher-lua joins a single value by giving it back (Karmada f8fdd02's answers)."""
+    script = (
+        "function F() return {table.concat({5}), table.concat({5, 6}, ',', 2, 2),"
+        " table.concat({'a'}), table.concat({0.1 + 0.2}), table.concat({5, 6})} end"
+    )
+    assert run(script) == [[5, 6, "a", 0.30000000000000004, "56"]]
+
+
 LENGTH_WALK = """
 function F(ops)
   local t = {}
