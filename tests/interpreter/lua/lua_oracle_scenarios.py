@@ -356,6 +356,22 @@ end""",
   }
 end""",
         """function ReflectStatus(o)
+  local sparse, holes, list = {}, {1, 2, 3, 4, 5, 6}, {}
+  sparse[2] = "b"
+  holes[4] = nil
+  holes[6] = nil
+  for i, c in ipairs(o.status and o.status.conditions or {}) do list[#list + 1] = c.type end
+  table.insert(list, 1, "first")
+  local gap = {1}
+  gap[3] = 3
+  return {
+    sparse = #sparse, holes = #holes, list = #list, gap = #gap, unpacked = select("#", unpack(gap)),
+    joined = pcall(table.concat, gap), one = table.concat({7}), two = table.concat({7, 8}, "-"),
+    lens = string.len(0.1 + 0.2) .. "|" .. string.sub(1/3, 1, 4) .. "|" .. string.reverse(2^60),
+    caught = select(2, pcall(function() error("stop") end)),
+  }
+end""",
+        """function ReflectStatus(o)
   return {
     n1 = tonumber("0x1A"), n2 = tonumber("  12  "), n3 = tonumber("1e2"),
     n4 = tonumber("12a"), n5 = tonumber("z", 36), n6 = tonumber("ff", 16),
