@@ -99,12 +99,31 @@ local function after_protected(...)
   return ...
 end
 
+-- An error a script catches, worded as Karmada's VM words it where PUC Lua's differs in form
+-- only: argument errors name the function unquoted, and calling what is no function says so
+-- alike. (Where PUC names a variable and Karmada's VM a key or both operand types, or where the
+-- two place a position differently, the words stay PUC's.) A script's own long message is left
+-- as it is: the C pattern functions must not run long out of the hook's reach.
+local MAX_WORDED = 400
+local function gopher_words(err)
+  if type(err) ~= "string" or #err > MAX_WORDED then return err end
+  err = c_gsub(err, "bad argument #(%d+) to '([^']*)'", "bad argument #%1 to %2")
+  err = c_gsub(err, "attempt to call [^%(]*%(a %w+ value%)$", "attempt to call a non-function object")
+  err = c_gsub(err, "attempt to call a %w+ value$", "attempt to call a non-function object")
+  return (c_gsub(err, "(in table for )'concat'$", "%1concat"))
+end
+
+local function caught(ok, ...)
+  if ok then return ok, ... end
+  return ok, gopher_words((...))
+end
+
 local function safe_pcall(f, ...)
-  return after_protected(raw_pcall(f, ...))
+  return after_protected(caught(raw_pcall(f, ...)))
 end
 
 local function safe_xpcall(f, handler)
-  return after_protected(raw_xpcall(f, handler))
+  return after_protected(raw_xpcall(f, function(err) return handler(gopher_words(err)) end))
 end
 
 local guards = cfg.guards(function() return stop_message end)
@@ -198,7 +217,7 @@ end
 local function length(v)
   local kind = type(v)
   if kind == "string" then return #v end
-  if kind ~= "table" then error("attempt to get length of a " .. kind .. " value", 2) end
+  if kind ~= "table" then error("__len undefined", 2) end -- gopher-lua's words
   local tracked = getmetatable(v) == TRACKED
   local last = tracked and LAST[v]
   if last and (last == 0 or rawget(v, last) ~= nil) and rawget(v, last + 1) == nil then
