@@ -5,11 +5,12 @@
 -- or run a version written in Lua that the count hook can stop. Either way the script must see
 -- what the C function alone would have raised: `c_call` and `protect` run the work in a
 -- protected call and raise its error again without the library's position (a C function's error
--- carries its Lua caller's position, which would be a library file here), naming the function in
+-- carries its Lua caller's position, which would be a library file here: it gets the script's
+-- line instead, from `position`), naming the function in
 -- argument errors ("bad argument #1 to 'find'", where a C function called through pcall says
 -- '?'), and letting the sandbox's stop (time or instruction limit) win over any other error.
 
-local stopped = ...
+local stopped, position = ...
 
 local type, error, tonumber = type, error, tonumber
 local raw_pcall, raw_next = pcall, next
@@ -31,7 +32,11 @@ local function rethrow(name, ok, ...)
   if ok then return ... end
   local stop = stopped()
   if stop ~= nil then error(stop, 0) end
-  error(script_message(..., name), 0)
+  local message = script_message(..., name)
+  if type(message) == "string" and not c_match(message, "^[^:]*:%d+: ") then
+    message = position() .. message -- the script's line, where a C function's error would be
+  end
+  error(message, 0)
 end
 
 local guards = {}

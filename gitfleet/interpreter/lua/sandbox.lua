@@ -126,7 +126,13 @@ local function safe_xpcall(f, handler)
   return after_protected(raw_xpcall(f, function(err) return handler(gopher_words(err)) end))
 end
 
-local guards = cfg.guards(function() return stop_message end)
+-- `<string>:N: `, N the line of the innermost frame of the script, or nothing outside it.
+local function script_position()
+  local line = script_line(2)
+  return line and (cfg.chunkname .. ":" .. line .. ": ") or ""
+end
+
+local guards = cfg.guards(function() return stop_message end, script_position)
 local number_text = guards.number_text
 local strings = cfg.strings(cfg, guards)
 local tables -- loaded below, once guards.length is set

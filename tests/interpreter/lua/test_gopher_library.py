@@ -383,6 +383,16 @@ CAUGHT = [
     pytest.param(
         "return ipairs(nil)", "bad argument #1 to ipairs (table expected, got nil)", id="ipairs"
     ),
+    pytest.param(
+        'local n = string.find(nil, "a")',
+        "bad argument #1 to find (string expected, got nil)",
+        id="argument of a string function",
+    ),
+    pytest.param(
+        "local s = table.concat({{}})",
+        "invalid value (table) at index 1 in table for concat",
+        id="table function",
+    ),
 ]
 """Karmada's answers (f8fdd02, bench/karmada_lua.go), each raised on the script's line 3."""
 
