@@ -25,6 +25,7 @@ from gitfleet.model import gofloat
 
 Result = tuple[bool, Any]
 Arg = tuple[str, Any]
+NEGATIVE_ZERO = "negative zero"
 
 _INT64 = 2**63
 _MAX_NUM = 10**6
@@ -59,12 +60,18 @@ class _Spec:
 
 def format_values(template: str, limit: int, count: int, *pairs: Any) -> Result:
     """`string.format(template, ...)`; `pairs` holds each argument's Lua type and value."""
-    args: list[Arg] = [(str(pairs[2 * i]), pairs[2 * i + 1]) for i in range(count)]
+    args: list[Arg] = [_arg(str(pairs[2 * i]), pairs[2 * i + 1]) for i in range(count)]
     wanted = template.count("%") - template.count("%%")
     try:
         return True, _sprintf(template, args[: max(0, min(wanted, len(args)))], limit)
     except FormatLimitError:
         return False, f"string.format result of more than {limit} bytes exceeds the limit"
+
+
+def _arg(kind: str, value: Any) -> Arg:
+    """An argument as sandbox.lua hands it over: -0 comes as its own type, since Lua's integral
+    numbers reach Python as integers (Go prints `%g` of -0 as `-0`)."""
+    return ("number", -0.0) if kind == NEGATIVE_ZERO else (kind, value)
 
 
 def _sprintf(template: str, args: list[Arg], limit: int) -> str:

@@ -206,6 +206,7 @@ class Sandbox:
                 "key": _rewrite.KEY,
                 "text": _rewrite.TEXT,
                 "length": _rewrite.LENGTH,
+                "negative_zero": _goformat.NEGATIVE_ZERO,
                 "python": python,
                 **{
                     name: runtime.compile(_lua_source(f"{name}.lua"), name=f"={name}")

@@ -445,6 +445,7 @@ safe_string.upper, safe_string.lower = go_case("upper", true), go_case("lower", 
 -- string.format is Go's fmt.Sprintf on gopher-lua values (_goformat.py): each argument goes as
 -- its type and value (no value for tables and functions, which print as addresses).
 local PLAIN_TYPES = {number = true, string = true, boolean = true, ["nil"] = true}
+local NEGATIVE_ZERO = cfg.negative_zero -- a type of its own: -0 reaches Python as the integer 0
 local MAX_FORMATTED = 8 * MAX_STRING -- Go caps the format, not the result; Python's work stays small
 safe_string.format = function(fmt, ...)
   if type(fmt) == "number" then fmt = number_text(fmt) end
@@ -458,9 +459,10 @@ safe_string.format = function(fmt, ...)
   local args = {...}
   local pairs_ = {}
   for i = 1, n do
-    local t = type(args[i])
-    pairs_[2 * i - 1] = t
-    if PLAIN_TYPES[t] then pairs_[2 * i] = args[i] end
+    local v = args[i]
+    local t = type(v)
+    pairs_[2 * i - 1] = (t == "number" and v == 0 and 1 / v < 0) and NEGATIVE_ZERO or t
+    if PLAIN_TYPES[t] then pairs_[2 * i] = v end
   end
   return call_python(py.format_values, fmt, MAX_FORMATTED, n, unpack(pairs_, 1, 2 * n))
 end

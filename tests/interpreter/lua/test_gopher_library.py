@@ -166,6 +166,8 @@ FORMATS = [
                  "3|-ff|FF|10|010|0xff|101", id="integers"),
     pytest.param('"%g|%g|%g|%.3g"', "0.1, 1e15, 1/3, 2/3",
                  "0.1|1e+15|0.3333333333333333|0.667", id="shortest g"),
+    pytest.param('"%g|%5.1f|%e|%d|%v"', "-0.0, -0.0, -0.0, -0.0, -0.0",
+                 "-0| -0.0|-0.000000e+00|0|0", id="negative zero"),
     pytest.param('"%s|%s|%v"', "0.1 + 0.2, 1e15, 1.5", "0.30000000000000004|1000000000000000|1.5",
                  id="numbers as strings"),
     pytest.param('"%05s|%-4s|%.2s"', '"ab", "q", "héllo"', "000ab|q   |hé", id="strings"),
