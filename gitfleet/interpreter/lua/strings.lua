@@ -608,6 +608,36 @@ local function capped(fname)
   end
 end
 
+-- string.byte as Karmada's (gopher-lua stringlib.go strByte): with no position, every byte;
+-- with a position alone, that byte (none outside the string); with both, the bytes between.
+-- Positions must be numbers.
+local function byte_(...)
+  local s, i, j = ...
+  local nargs = select("#", ...)
+  if not is_stringish(s) then return c_call("byte", C.byte, ...) end
+  if i ~= nil and type(i) ~= "number" then
+    error("bad argument #2 to 'byte' (number expected, got " .. type(i) .. ")", 2)
+  end
+  if j ~= nil and type(j) ~= "number" then
+    error("bad argument #3 to 'byte' (number expected, got " .. type(j) .. ")", 2)
+  end
+  s = text_of(s)
+  check_size(s, "byte")
+  local l = #s
+  local first = (i == nil and 1 or truncate(i)) - 1
+  local stop = j == nil and -1 or truncate(j)
+  if first < 0 then first = l + first + 1 end
+  if stop < 0 then stop = l + stop + 1 end
+  if nargs == 2 then
+    if first < 0 or first >= l then return end
+    return C.byte(s, first + 1)
+  end
+  if first < 0 then first = 0 end
+  if stop > l then stop = l end
+  if stop <= first or first >= l then return end
+  return c_call("byte", C.byte, s, first + 1, stop)
+end
+
 -- Karmada's char takes numbers only and keeps each one's low byte (Go's uint8), where PUC Lua
 -- refuses values outside 0..255.
 local function char(...)
@@ -624,7 +654,7 @@ local function char(...)
 end
 
 return {
-  byte = capped("byte"), char = char, find = find, gmatch = gmatch,
+  byte = byte_, char = char, find = find, gmatch = gmatch,
   gsub = gsub, len = capped("len"), lower = capped("lower"), match = match_, rep = rep,
   reverse = capped("reverse"), sub = capped("sub"), upper = capped("upper"),
 }

@@ -22,6 +22,8 @@ Aspects covered:
   position must be a number; match returns no value at all when nothing matches; numbers
   searched print as tostring prints them;
 - string.char keeps each number's low byte, as Go's uint8 does, and takes numbers only;
+  string.byte without a position gives every byte, with one position one byte, with two the
+  bytes between, as Karmada's does;
 - patterns as gopher-lua's matcher reads them: `%f` is a plain `f` (it has no frontier), and a
   gmatch pattern starting with `^` is anchored (one match at most);
 - table.sort is Go's pdqsort: elements that compare equal keep Karmada's order, and an
@@ -220,6 +222,29 @@ SEARCHES = [
 def test_searches_start_where_karmada_starts_them(run: Run, call: str, expected: Any) -> None:
     found = run(f"function F() return {call} end")[0]
     assert (found[:1] if expected == [False] else found or []) == expected
+
+
+BYTES = [
+    pytest.param('string.byte("abc")', [97, 98, 99], id="no position: every byte"),
+    pytest.param('("xyz"):byte()', [120, 121, 122], id="method"),
+    pytest.param('string.byte("abc", 2)', [98], id="a position alone: one byte"),
+    pytest.param('string.byte("abc", nil)', [97], id="an explicit nil position"),
+    pytest.param('string.byte("abc", 2, nil)', [98, 99], id="an explicit nil end: to the end"),
+    pytest.param('string.byte("abc", -2, -1)', [98, 99], id="from the end"),
+    pytest.param('string.byte("abc", 2, 10)', [98, 99], id="end past the string"),
+    pytest.param('string.byte("abc", 1.9)', [97], id="position truncated"),
+    pytest.param('string.byte("abc", -3, 1)', [97], id="negative start"),
+    pytest.param('string.byte("abc", 0)', [], id="position 0"),
+    pytest.param('string.byte("abc", 3, 2)', [], id="empty range"),
+    pytest.param("string.byte(123)", [49, 50, 51], id="a number's text"),
+    pytest.param('(pcall(string.byte, "abc", "2"))', [False], id="position a string"),
+]
+"""Karmada's answers (f8fdd02, bench/karmada_lua.go)."""
+
+
+@pytest.mark.parametrize(("call", "expected"), BYTES)
+def test_byte_as_karmada_reads_its_positions(run: Run, call: str, expected: Any) -> None:
+    assert run(f"function F() return {{{call}}} end") == [expected]
 
 
 @pytest.mark.parametrize(
