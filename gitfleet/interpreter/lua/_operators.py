@@ -8,9 +8,13 @@ operands of `..` and of `#`, so that `_rewrite` can route them through gopher-lu
   (`a .. b + c` is `TEXT(a) .. TEXT(b + c)`).
 - `#`: gopher-lua's length of a table is its last integer key holding a value (`t = {}
   t[2] = 2` has length 2); PUC Lua's is any border (0 there). `#x` becomes `LENGTH(x)`.
+- `%`: gopher-lua's remainder is Go's math.Mod (exact) with the divisor's sign, PUC Lua's
+  `a - floor(a/b)*b`, which differs for fractional or huge operands (`1e300 % 0.1`). `a % b`
+  becomes `MODULO(a, b)`.
 
 Finding the operands needs the grammar: an operand of `..` is an expression of higher
-precedence (arithmetic, unary operators, `^`), that of `#` one of unary precedence, and where an
+precedence (arithmetic, unary operators, `^`), that of `#` one of unary precedence, those of
+`%` the expressions its left-associative priority takes, and where an
 expression starts depends on statements. `operands` parses Lua 5.1 (statements and
 expressions, with lparser.c's precedences) and returns the token spans; a script it cannot
 parse gets none (Lua's compiler then reports the real error, or the script runs with PUC's
@@ -25,6 +29,7 @@ from gitfleet.interpreter.lua._lexer import KEYWORDS, Token
 
 TEXT = "__gitfleet_text"
 LENGTH = "__gitfleet_length"
+MODULO = "__gitfleet_modulo"
 
 _BINARY = {
     "or": (1, 1), "and": (2, 2),
@@ -57,6 +62,9 @@ class Operands:
     """The operands of every `..`."""
     lengths: list[Span]
     """Every `#` with its operand."""
+    modulos: list[tuple[int, int, int]]
+    """Every `%`: the first token of its left operand, the operator, and the token after its
+    right operand."""
 
 
 def operands(tokens: list[Token]) -> Operands:
@@ -65,7 +73,7 @@ def operands(tokens: list[Token]) -> Operands:
     parser.block()
     if parser.i != len(tokens):
         raise ParseError(f"unexpected {tokens[parser.i].text!r}")
-    return Operands(parser.spans, parser.lengths)
+    return Operands(parser.spans, parser.lengths, parser.modulos)
 
 
 class _Parser:
@@ -74,6 +82,7 @@ class _Parser:
         self.i = 0
         self.spans: list[Span] = []
         self.lengths: list[Span] = []
+        self.modulos: list[tuple[int, int, int]] = []
         self.depth = 0
 
     def enter(self) -> None:
@@ -262,7 +271,10 @@ class _Parser:
                     self.spans.append((operand, self.i))
                 joined = True
             else:
+                at = self.i - 1
                 self.subexpression(right)
+                if op == "%":
+                    self.modulos.append((start, at, self.i))
                 joined = False
         return joined
 

@@ -15,6 +15,7 @@ constructor is wrapped in a call that records its keys and attaches a metatable 
     f{...}                ->  f(TRACK({...}))
     "n=" .. a + b         ->  "n=" .. TEXT(a + b)
     #t.items + 1          ->  (LENGTH(t.items)) + 1
+    a % b % 2             ->  (MODULO((MODULO(a , b)) , 2))
 
 Only tokens are inserted, never newlines, so line numbers in error messages stay the script's.
 A script the lexer (`_lexer`) cannot read is returned unchanged, and one `_operators` cannot parse
@@ -35,6 +36,7 @@ FRAME = "__gitfleet_frame"
 KEY = "__gitfleet_key"
 TEXT = _operators.TEXT
 LENGTH = _operators.LENGTH
+MODULO = _operators.MODULO
 
 
 @dataclasses.dataclass
@@ -67,6 +69,7 @@ def rewrite(source: str) -> str:
     with contextlib.suppress(_operators.ParseError):  # Lua's compiler will say what is wrong
         found = _operators.operands(tokens)
         inserts += _joined(tokens, found.joined) + _lengths(tokens, found.lengths)
+        inserts += _modulos(tokens, found.modulos, len(source))
     out, last = [], 0
     for pos, _, _, cut, text in sorted(inserts):
         out.append(source[last:pos])
@@ -76,7 +79,7 @@ def rewrite(source: str) -> str:
     return "".join(out)
 
 
-_Edit = tuple[int, int, int, int, str]
+_Edit = tuple[int, int, float, int, str]
 """(position, phase, tie-break, characters replaced, inserted text). At one position, closing
 insertions come first (innermost first), then replacements, then openings (outermost first):
 the tie-break is twice the start of what an insertion wraps (negated for closings), and a `..`
@@ -146,6 +149,21 @@ def _lengths(tokens: list[Token], spans: list[_operators.Span]) -> list[_Edit]:
         edits.append((start, _REPLACING, 0, 1, ""))
         edits.append((start, _OPENING, 2 * start, 0, f"({LENGTH}("))
         edits.append((tokens[after - 1].end, _CLOSING, -2 * start, 0, "))"))
+    return edits
+
+
+def _modulos(tokens: list[Token], found: list[tuple[int, int, int]], size: int) -> list[_Edit]:
+    """`a % b` as `(MODULO(a , b))`: the `%` becomes a comma. A call holds what starts or ends
+    with it but a `..` operand's wrapper (sorting between that wrapper's opening and the other
+    openings at its place, and between the inner closings and that wrapper's closing), and of
+    two calls opening at one place (`a % b % c`) the longer holds the shorter."""
+    edits: list[_Edit] = []
+    for first, operator, after in found:
+        start, end = tokens[first].start, tokens[after - 1].end
+        inside = (end - start) / (size + 1)  # in (0, 1): longer spans open first
+        edits.append((tokens[operator].start, _REPLACING, 0, 1, ","))
+        edits.append((start, _OPENING, 2 * start - inside, 0, f"({MODULO}("))
+        edits.append((end, _CLOSING, -2 * start + 0.5, 0, "))"))
     return edits
 
 

@@ -206,6 +206,7 @@ class Sandbox:
                 "key": _rewrite.KEY,
                 "text": _rewrite.TEXT,
                 "length": _rewrite.LENGTH,
+                "modulo": _rewrite.MODULO,
                 "negative_zero": _goformat.NEGATIVE_ZERO,
                 "python": python,
                 **{

@@ -26,7 +26,7 @@ local raw_pcall, raw_xpcall, unpack = pcall, xpcall, unpack
 local setfenv, loadstring, collectgarbage = setfenv, loadstring, collectgarbage
 local sethook, getinfo = debug.sethook, debug.getinfo
 local create, resume, yield = coroutine.create, coroutine.resume, coroutine.yield
-local floor, huge = math.floor, math.huge
+local floor, huge, fmod = math.floor, math.huge, math.fmod
 local byte, sub, format = string.byte, string.sub, string.format
 local c_match, c_gsub, c_find = string.match, string.gsub, string.find
 local c_sort = table.sort
@@ -667,6 +667,19 @@ SAFE[cfg.text] = function(v)
 end
 -- `#` (_operators.py): gopher-lua's length.
 SAFE[cfg.length] = length
+-- `%` (_operators.py): gopher-lua's remainder, Go's math.Mod given the divisor's sign, where PUC
+-- Lua computes a - floor(a/b)*b (they differ for fractional or huge operands). Operands convert
+-- as for any arithmetic; the error names both operands' types, as gopher-lua's does.
+SAFE[cfg.modulo] = function(a, b)
+  local x, y = tonumber(a), tonumber(b)
+  local ta, tb = type(a), type(b)
+  if x == nil or y == nil or (ta ~= "number" and ta ~= "string") or (tb ~= "number" and tb ~= "string") then
+    error("cannot perform mod operation between " .. ta .. " and " .. tb, 2)
+  end
+  local v = fmod(x, y)
+  if (y > 0 and v < 0) or (y < 0 and v > 0) then v = v + y end
+  return v
+end
 
 -- A call's globals: reads fall through to SAFE until the script assigns a name SAFE has; then the
 -- environment becomes a full copy, so that `error = nil` hides `error` as it would in Karmada,

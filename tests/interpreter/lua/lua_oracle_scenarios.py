@@ -369,6 +369,7 @@ end""",
     joined = pcall(table.concat, gap), one = table.concat({7}), two = table.concat({7, 8}, "-"),
     lens = string.len(0.1 + 0.2) .. "|" .. string.sub(1/3, 1, 4) .. "|" .. string.reverse(2^60),
     caught = select(2, pcall(function() error("stop") end)),
+    mod = 1e300 % 0.1 .. "|" .. -7 % 3 .. "|" .. 2^63 % 3 .. "|" .. #list % 2 .. "|" .. 5.5 % -2,
   }
 end""",
         """function ReflectStatus(o)

@@ -31,6 +31,8 @@ Aspects covered:
 - an error a script catches with pcall or xpcall names the chunk `<string>`, and is worded as
   Karmada's VM words it where PUC Lua differs in form only (calling what is no function, the
   length of what has none, function names unquoted in argument errors);
+- `%` is Go's math.Mod given the divisor's sign (PUC Lua's `a - floor(a/b)*b` differs for
+  fractional or huge operands), and its error names both operands' types;
 - a table's length (`#`, and where table.concat and unpack stop) is its last integer key from 1
   to 2^26 holding a value, also when keys were set past its end or removed from it; `#` of a
   value that has no length fails on the script's line.
@@ -447,3 +449,23 @@ def test_a_long_caught_message_is_left_as_it_is(run: Run) -> None:
     end
     """
     assert run(script) == [True]
+
+
+MODULOS = [
+    pytest.param("1e300 % 0.1", 0.00011215964963492975, id="huge by a fraction"),
+    pytest.param('(2.5 .. "10") % 0.1', 0.009999999999999648, id="fraction"),
+    pytest.param("2^63 % 3", 2, id="past 2^53"),
+    pytest.param("-7 % 3", 2, id="sign of the divisor"),
+    pytest.param("7 % -3", -2, id="negative divisor"),
+    pytest.param("-5.5 % 2", 0.5, id="negative fraction"),
+    pytest.param('"10" % 3', 1, id="numeric string"),
+    pytest.param("10 % 4 % 3", 2, id="left to right"),
+    pytest.param("select(2, pcall(function() return {} % 2 end))",
+                 "<string>:1: cannot perform mod operation between table and number", id="error"),
+]  # fmt: skip
+"""Karmada's answers (f8fdd02, bench/karmada_lua.go)."""
+
+
+@pytest.mark.parametrize(("expression", "expected"), MODULOS)
+def test_remainders_as_karmada_computes_them(run: Run, expression: str, expected: Any) -> None:
+    assert run(f"function F() return {expression} end") == [expected]

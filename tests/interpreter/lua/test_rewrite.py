@@ -8,7 +8,8 @@ Aspects covered:
   inside constructors (their commas and `=` are not fields);
 - line numbers are preserved (no newline is added);
 - a source the lexer cannot read is returned unchanged (Lua reports its real error);
-- `#x` becomes a call (in parentheses, so never a tail call) around its unary operand;
+- `#x` becomes a call (in parentheses, so never a tail call) around its unary operand, and
+  `a % b` a call of two arguments (chains nest, the longer call holding the shorter);
 - `..` operands are whole expressions of higher precedence (arithmetic, unary operators, `^`,
   calls, indexing, parentheses), in chains, inside comparisons, calls, keys and constructors,
   in every statement; string literals are left as they are; a wrapped operand holds the
@@ -30,6 +31,7 @@ from gitfleet.interpreter.lua import _rewrite
 T, D, F, K = _rewrite.TRACK, _rewrite.TRACK_DYNAMIC, _rewrite.FRAME, _rewrite.KEY
 X = _rewrite.TEXT
 L = _rewrite.LENGTH
+M = _rewrite.MODULO
 TEXT_CALL = f"{X}("
 
 CASES = [
@@ -109,6 +111,18 @@ CASES = [
         "x = {[#t] = #{1}}",
         f"x = {D}({F}(),{{[{K}(({L}(t)))] = ({L}({T}({{1}})))}})",
         id="lengths in a key and of a constructor",
+    ),
+    pytest.param("return a % b", f"return ({M}(a , b))", id="modulo"),
+    pytest.param("x = a % b % 2", f"x = ({M}(({M}(a , b)) , 2))", id="modulo chain"),
+    pytest.param(
+        "x = -a % b ^ 2 + 1", f"x = ({M}(-a , b ^ 2)) + 1", id="modulo of unary and power"
+    ),
+    pytest.param("x = a % b .. c", f"x = {X}(({M}(a , b))) .. {X}(c)", id="modulo joined"),
+    pytest.param("x = #t % 2", f"x = ({M}(({L}(t)) , 2))", id="modulo of a length"),
+    pytest.param(
+        "x = {[a % 2] = b % c}",
+        f"x = {D}({F}(),{{[{K}(({M}(a , 2)))] = ({M}(b , c))}})",
+        id="modulo in a key",
     ),
     pytest.param("x = a .. ", "x = a .. ", id="cannot parse: kept"),
     pytest.param(
