@@ -148,8 +148,24 @@ local function is_array_key(k)
   return type(k) == "number" and k >= 1 and k < MAX_ARRAY_INDEX and k == floor(k)
 end
 
--- LAST[t]: the last array key known to hold a value (`length` below).
+-- gopher-lua keeps a table's integer keys from 1 to 2^26 in an array whose length grows with any
+-- such key assigned (nil too: the gap is padded with nils) and shrinks only when table.remove
+-- takes its last slot; `#` is its last slot holding a value. For the tables scripts build
+-- (TRACKED: every assignment to an absent key passes through __newindex, and table.insert and
+-- remove are written below) that is kept: SLOTS[t], the array's length, and LAST[t], at or
+-- above the last key holding a value (`length` walks down from it). Tables no script built
+-- keep PUC Lua's table functions, with gopher-lua's length.
+local SLOTS = setmetatable({}, {__mode = "k"})
 local LAST = setmetatable({}, {__mode = "k"})
+
+-- The array of a table first changed (or measured): its last integer key holding a value, as
+-- its constructor made it (trailing nils in a constructor, which gopher-lua's array would
+-- count, are not seen). Returns the array's length.
+local function known(t)
+  local n = guards.table_length(t)
+  SLOTS[t], LAST[t] = n, n
+  return n
+end
 
 -- ORDER[t] lists t's keys in first-insertion order. A constructor's list is kept as it was
 -- made (it may repeat a key, or name one since removed; iteration skips those), so building a
@@ -158,11 +174,15 @@ local TRACKED = {}
 TRACKED.__newindex = function(t, k, v)
   if k == nil then error("table index is nil", 2) end
   if k ~= k then error("table index is NaN", 2) end
+  if is_array_key(k) then
+    local slots = SLOTS[t] or known(t)
+    rawset(t, k, v)
+    if k > slots then SLOTS[t] = k end
+    if v ~= nil and k > LAST[t] then LAST[t] = k end
+    return
+  end
   rawset(t, k, v)
-  if v ~= nil and is_array_key(k) then
-    local last = LAST[t]
-    if last ~= nil and k > last then LAST[t] = k end
-  elseif v ~= nil then
+  if v ~= nil then
     local seen, order = SEEN[t], ORDER[t]
     if seen == nil then
       seen = {}
@@ -216,23 +236,63 @@ local function track_dynamic(f, t)
 end
 
 -- The length of a value as gopher-lua takes it (`#`, table.concat, unpack): a string's bytes, a
--- table's last array key holding a value (guards.lua `table_length`). For the tables scripts
--- build, the last key found is kept: every new key goes through TRACKED.__newindex, which moves
--- it up, and the C table functions only shift elements, so while it holds a value and the next
--- key none it is still the answer, and `t[#t + 1] = v` in a loop costs no walk.
+-- table's last array key holding a value (guards.lua `table_length`), for a table a script
+-- built from LAST down (a key cleared since is passed over once).
 local function length(v)
   local kind = type(v)
   if kind == "string" then return #v end
   if kind ~= "table" then error("__len undefined", 2) end -- gopher-lua's words
-  local tracked = getmetatable(v) == TRACKED
-  local last = tracked and LAST[v]
-  if last and (last == 0 or rawget(v, last) ~= nil) and rawget(v, last + 1) == nil then
-    return last
-  end
-  last = guards.table_length(v)
-  if tracked then LAST[v] = last end
+  if getmetatable(v) ~= TRACKED then return guards.table_length(v) end
+  local last = LAST[v] or known(v)
+  while last > 0 and rawget(v, last) == nil do last = last - 1 end
+  LAST[v] = last
   return last
 end
+
+-- table.insert and table.remove on a table a script built, as gopher-lua's (table.go Append,
+-- Insert and Remove, tablelib.go): nil if the table is another. `n` counts the arguments after
+-- the table.
+local function insert(t, n, pos, v)
+  if getmetatable(t) ~= TRACKED then return nil end
+  local slots = SLOTS[t] or known(t)
+  if n == 1 then -- Append: after the last slot holding a value (nothing for nil)
+    v = pos
+    if v == nil then return true end
+    local at = (slots == 0 or rawget(t, slots) ~= nil) and slots + 1 or length(t) + 1
+    rawset(t, at, v)
+    if at > slots then SLOTS[t] = at end
+    if at > LAST[t] then LAST[t] = at end
+    return true
+  end
+  if pos > slots or pos <= 0 then -- a key of its own: past the array (growing it) or below it
+    t[pos] = v
+    return true
+  end
+  for i = slots, pos, -1 do rawset(t, i + 1, rawget(t, i)) end
+  rawset(t, pos, v)
+  SLOTS[t] = slots + 1
+  local last = LAST[t]
+  if last >= pos then LAST[t] = last + 1 elseif v ~= nil then LAST[t] = pos end
+  return true
+end
+
+local function remove(t, pos)
+  if getmetatable(t) ~= TRACKED then return false end
+  local slots = SLOTS[t] or known(t)
+  if slots == 0 or pos > slots then return true, nil end
+  local old
+  if pos == slots or pos < 1 then
+    old = rawget(t, slots)
+  else
+    old = rawget(t, pos)
+    for i = pos, slots - 1 do rawset(t, i, rawget(t, i + 1)) end
+  end
+  rawset(t, slots, nil)
+  SLOTS[t] = slots - 1
+  if LAST[t] > slots - 1 then LAST[t] = slots - 1 end
+  return true, old
+end
+guards.tracked_insert, guards.tracked_remove = insert, remove
 guards.length = length
 tables = cfg.tables(cfg, guards)
 

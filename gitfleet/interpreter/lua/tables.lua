@@ -3,10 +3,12 @@
 -- PUC Lua's table functions run in C, out of the count hook's and the watchdog's reach while
 -- they run, and some of them loop far longer than their table:
 -- - insert and remove move every element between the position and the end: with a position far
---   below 1 that is billions of steps (table.insert(t, -2^31, v) loops 2^31 times). Positions
---   within the array go to the C functions; the others do what gopher-lua (Karmada's VM,
---   table.go LTable.Insert/Remove) does: insert at a position below 1 or past the end sets that
---   one key, remove at a position below 1 removes the last element, past the end nothing;
+--   below 1 that is billions of steps (table.insert(t, -2^31, v) loops 2^31 times). On a table
+--   a script built they are gopher-lua's, on its array (sandbox.lua `tracked_insert`,
+--   `tracked_remove`); on others, positions within the array go to the C functions and the
+--   others do what gopher-lua (Karmada's VM, table.go LTable.Insert/Remove) does: insert at a
+--   position below 1 or past the end sets that one key, remove at a position below 1 removes
+--   the last element, past the end nothing;
 -- - sort is Go's pdqsort in Lua, as gopher-lua sorts (see `sort` below), so every comparison is
 --   a call the hook sees;
 -- - maxn walks the whole table, here in Lua;
@@ -30,8 +32,13 @@ local C = table
 
 local function insert(...)
   local t, pos, v = ...
-  if select("#", ...) ~= 3 or type(t) ~= "table" or tonumber(pos) == nil then
+  local n = select("#", ...)
+  if n == 2 and type(t) == "table" and guards.tracked_insert(t, 1, pos) then return end
+  if n ~= 3 or type(t) ~= "table" or tonumber(pos) == nil then
     return c_call("insert", C.insert, ...)
+  end
+  if type(pos) == "number" and pos == pos and guards.tracked_insert(t, 2, truncate(pos), v) then
+    return
   end
   pos = truncate(pos)
   if pos >= 1 and pos <= #t + 1 then return c_call("insert", C.insert, t, pos, v) end
@@ -41,6 +48,10 @@ end
 
 local function remove(...)
   local t, pos = ...
+  if type(t) == "table" and (select("#", ...) == 1 or type(pos) == "number") then
+    local done, old = guards.tracked_remove(t, select("#", ...) == 1 and -1 or truncate(pos))
+    if done then return old end
+  end
   if select("#", ...) < 2 or pos == nil or type(t) ~= "table" or tonumber(pos) == nil then
     return c_call("remove", C.remove, ...)
   end

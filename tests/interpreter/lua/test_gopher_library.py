@@ -31,6 +31,9 @@ Aspects covered:
 - an error a script catches with pcall or xpcall names the chunk `<string>`, and is worded as
   Karmada's VM words it where PUC Lua differs in form only (calling what is no function, the
   length of what has none, function names unquoted in argument errors);
+- table.insert and table.remove on tables scripts build work on gopher-lua's array, which
+  grows with any integer key assigned (nil too) and shrinks only when remove takes its last
+  slot (nil or not);
 - `%` is Go's math.Mod given the divisor's sign (PUC Lua's `a - floor(a/b)*b` differs for
   fractional or huge operands), and its error names both operands' types;
 - a table's length (`#`, and where table.concat and unpack stop) is its last integer key from 1
@@ -469,3 +472,40 @@ MODULOS = [
 @pytest.mark.parametrize(("expression", "expected"), MODULOS)
 def test_remainders_as_karmada_computes_them(run: Run, expression: str, expected: Any) -> None:
     assert run(f"function F() return {expression} end") == [expected]
+
+
+ARRAY_CHANGES = [
+    pytest.param(
+        "t[8] = 8 t[#t] = nil table.insert(t, 6) table.remove(t) t[#t + 1] = 5",
+        "1=6,2=5", 2, id="a removed nil slot"),
+    pytest.param(
+        "t.x5 = 5 table.insert(t, 4, 4) t[#t + 1] = 7 table.insert(t, 1, 5)"
+        " table.insert(t, 1, 1) t[#t + 1] = 2",
+        "1=1,2=5,6=4,7=7,8=2,x5=5", 8, id="insert past the end, then shifts"),
+    pytest.param(
+        "t[5] = 5 t[7] = nil table.remove(t) table.insert(t, 1, 4)",
+        "1=4,6=5", 6, id="a nil key grows the array"),
+    pytest.param(
+        "table.insert(t, 1, 1) t[#t] = nil table.insert(t, 6, 6) table.insert(t, 5)"
+        " table.insert(t, 1, 3) table.remove(t) table.remove(t) t[1] = nil table.remove(t)"
+        " table.insert(t, 1, 7) t[#t + 1] = 6",
+        "1=7,2=6", 2, id="a mixed sequence"),
+]  # fmt: skip
+"""Karmada's answers (f8fdd02, bench/karmada_lua.go): the keys left and the length."""
+
+ARRAY_SCRIPT = """
+function F()
+  local t = {}
+  {changes}
+  local keys = {}
+  for k, v in pairs(t) do keys[#keys + 1] = tostring(k) .. "=" .. tostring(v) end
+  return table.concat(keys, ","), #t
+end
+"""
+
+
+@pytest.mark.parametrize(("changes", "keys", "length"), ARRAY_CHANGES)
+def test_insert_and_remove_as_karmada_does(run: Run, changes: str, keys: str, length: int) -> None:
+    """gopher-lua's array grows with any integer key assigned (nil too) and shrinks only when
+    table.remove takes its last slot, even a nil one."""
+    assert run(ARRAY_SCRIPT.replace("{changes}", changes)) == [keys, length]
