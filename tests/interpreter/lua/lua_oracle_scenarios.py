@@ -364,11 +364,18 @@ end""",
   table.insert(list, 1, "first")
   local gap = {1}
   gap[3] = 3
+  local popped = {1, 2, 3, 4}
+  popped[#popped] = nil
+  table.remove(popped)
+  popped[9] = nil
+  table.insert(popped, 1, 0)
+  table.insert(popped, "end")
   return {
     sparse = #sparse, holes = #holes, list = #list, gap = #gap, unpacked = select("#", unpack(gap)),
     joined = pcall(table.concat, gap), one = table.concat({7}), two = table.concat({7, 8}, "-"),
     lens = string.len(0.1 + 0.2) .. "|" .. string.sub(1/3, 1, 4) .. "|" .. string.reverse(2^60),
     caught = select(2, pcall(function() error("stop") end)),
+    popped = popped, popped_length = #popped,
     mod = 1e300 % 0.1 .. "|" .. -7 % 3 .. "|" .. 2^63 % 3 .. "|" .. #list % 2 .. "|" .. 5.5 % -2,
   }
 end""",
