@@ -24,7 +24,9 @@ meaning).
 from __future__ import annotations
 
 import dataclasses
+import functools
 
+from gitfleet.interpreter.lua import _lexer
 from gitfleet.interpreter.lua._lexer import KEYWORDS, Token
 
 TEXT = "__gitfleet_text"
@@ -58,6 +60,9 @@ first token is the operator)."""
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Operands:
+    """What the rewrite (`_rewrite`) and the check of what a script can change (`_readonly`)
+    take from the grammar."""
+
     joined: list[Span]
     """The operands of every `..`."""
     lengths: list[Span]
@@ -65,15 +70,30 @@ class Operands:
     modulos: list[tuple[int, int, int]]
     """Every `%`: the first token of its left operand, the operator, and the token after its
     right operand."""
+    assigns_fields: bool
+    """Whether a statement assigns to a field or an index (`a.b = v`, `a[k], c = ...`,
+    `function a.b()`): the only statements that change a table (`_readonly`)."""
+
+
+@functools.lru_cache(maxsize=64)
+def read(source: str) -> tuple[list[Token], Operands | None]:
+    """`source`'s tokens, and what `operands` finds in them (None when it cannot parse them),
+    read once for the two passes over a script, the rewrite and `_readonly`;
+    `_lexer.LexError` when the source is no sequence of tokens."""
+    tokens = _lexer.tokens(source)
+    try:
+        return tokens, operands(tokens)
+    except ParseError:
+        return tokens, None
 
 
 def operands(tokens: list[Token]) -> Operands:
-    """The operands of every `..` and `#` in the chunk, in no particular order."""
+    """The operands of every `..`, `#` and `%` in the chunk, in no particular order."""
     parser = _Parser(tokens)
     parser.block()
     if parser.i != len(tokens):
         raise ParseError(f"unexpected {tokens[parser.i].text!r}")
-    return Operands(parser.spans, parser.lengths, parser.modulos)
+    return Operands(parser.spans, parser.lengths, parser.modulos, parser.assigns_fields)
 
 
 class _Parser:
@@ -83,6 +103,7 @@ class _Parser:
         self.spans: list[Span] = []
         self.lengths: list[Span] = []
         self.modulos: list[tuple[int, int, int]] = []
+        self.assigns_fields = False
         self.depth = 0
 
     def enter(self) -> None:
@@ -167,6 +188,7 @@ class _Parser:
             self.take()
             self.name()
             while self.peek() in (".", ":"):
+                self.assigns_fields = True  # `function a.b()` sets a field of a
                 method = self.take() == ":"
                 self.name()
                 if method:
@@ -209,13 +231,20 @@ class _Parser:
             self.explist()
 
     def expression_statement(self) -> None:
-        """A call, or an assignment to a list of variables."""
+        """A call, or an assignment to a list of variables (a field or an index among them
+        changes a table)."""
+        start = self.i
         self.suffixed()
+        targets = [(start, self.i)]
         if self.peek() in (",", "="):
             while self.accept(","):
+                targets.append((self.i, self.i))
                 self.suffixed()
+                targets[-1] = (targets[-1][0], self.i)
             self.take("=")
             self.explist()
+            if any(end - first > 1 for first, end in targets):
+                self.assigns_fields = True
 
     def function_body(self) -> None:
         self.take("(")

@@ -24,10 +24,9 @@ keeps its operands: Lua's compiler reports the real error.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 
-from gitfleet.interpreter.lua import _lexer, _operators
+from gitfleet.interpreter.lua import _operators
 from gitfleet.interpreter.lua._lexer import BLOCK_CLOSE, BLOCK_OPEN, KEYWORDS, LexError, Token
 
 TRACK = "__gitfleet_track"
@@ -62,12 +61,11 @@ def rewrite(source: str) -> str:
     """The script with every table constructor and `..` operand wrapped; unchanged if it cannot
     be lexed."""
     try:
-        tokens = _lexer.tokens(source)
+        tokens, found = _operators.read(source)
         inserts = _plan(tokens)
     except LexError:
         return source
-    with contextlib.suppress(_operators.ParseError):  # Lua's compiler will say what is wrong
-        found = _operators.operands(tokens)
+    if found is not None:  # else Lua's compiler will say what is wrong
         inserts += _joined(tokens, found.joined) + _lengths(tokens, found.lengths)
         inserts += _modulos(tokens, found.modulos, len(source))
     out, last = [], 0
