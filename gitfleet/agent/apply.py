@@ -15,7 +15,8 @@ manifest and every pruned object:
    first given the native defaults apply needs (`native_defaults`) and passed through the
    interpreter's Retain for fields the member owns. After the first
    phase, CRDs must be Established before custom resources are applied.
-5. Delete the leftovers, in reverse order, each only if it still carries gitfleet's labels;
+5. Delete the leftovers, in reverse order, each only if it still carries gitfleet's labels
+   (one whose binding preserves resources on deletion is released instead: `release`);
    a refused delete stays in the inventory and is tried again next sync.
 6. Read back what was written, for health and reflected status (`health`), the few fields
    a report keeps (`observed`) and a Deployment's unschedulable pods (`unschedulable`), and
@@ -50,6 +51,7 @@ from gitfleet.agent import (
     order,
     podmetrics,
     prune,
+    release,
     stamp,
     takeover,
     unschedulable,
@@ -63,7 +65,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 Obj = dict[str, Any]
 
-_TAKEOVER_ATTEMPTS = 3
+_PATCH_ATTEMPTS = 3
 _READ_BACK_LIST_AT = 50
 """From this many writes of one kind on, read them back with one list rather than one get each."""
 
@@ -80,6 +82,8 @@ class Action(enum.StrEnum):
     GONE = "gone"
     """A leftover no longer in the cluster with gitfleet's labels: forgotten, not touched."""
     PRUNE_FAILED = "prune-failed"
+    RELEASED = "released"
+    """A leftover kept in the cluster without gitfleet's marks (`release`), not deleted."""
 
 
 APPLIED = frozenset({Action.CREATED, Action.CONFIGURED, Action.UNCHANGED, Action.RECREATED})
@@ -427,28 +431,34 @@ class _Sync:
                 ) from exc
             return self._recreate(write), Action.RECREATED
         if takeover.needed(obj):
-            self._take_over(write, obj)
+            ref = write.manifest.ref
+            log.info("cluster %s: taking over %s from kubectl", self.work.cluster, ref)
+            self._patch_at_version(rtype, ref, obj, takeover.upgrade_patch, "taken over")
             obj, _ = client.apply(rtype, config, manager=stamp.FIELD_MANAGER)
         return obj, Action.CREATED if created else Action.CONFIGURED
 
-    def _take_over(self, write: _Write, obj: Obj) -> None:
-        """Give gitfleet kubectl's fields; the patch holds only at the resourceVersion it was
-        made for, so a controller's write in between means reading the object again."""
-        ref = write.manifest.ref
-        log.info("cluster %s: taking over %s from kubectl", self.work.cluster, ref)
-        for attempt in range(_TAKEOVER_ATTEMPTS):
-            patch = takeover.upgrade_patch(obj)
+    def _patch_at_version(
+        self,
+        rtype: kube.ResourceType,
+        ref: identity.ObjectRef,
+        obj: Obj,
+        make: Callable[[Obj], list[Obj]],
+        doing: str,
+    ) -> None:
+        """Send the JSON patch `make` makes of `obj`: it holds only at the resourceVersion it
+        was made for, so a controller's write in between means reading the object again."""
+        for attempt in range(_PATCH_ATTEMPTS):
             try:
                 self.client.json_patch(
-                    write.rtype, ref.namespace, ref.name, patch, manager=stamp.FIELD_MANAGER
+                    rtype, ref.namespace, ref.name, make(obj), manager=stamp.FIELD_MANAGER
                 )
                 return
             except errors.ClusterAPIError as exc:
-                if exc.code not in (409, 422) or attempt + 1 == _TAKEOVER_ATTEMPTS:
+                if exc.code not in (409, 422) or attempt + 1 == _PATCH_ATTEMPTS:
                     raise
-            found = self.client.get(write.rtype, ref.namespace, ref.name)
+            found = self.client.get(rtype, ref.namespace, ref.name)
             if found is None:
-                raise errors.NotFoundError(f"{ref} disappeared while being taken over", code=404)
+                raise errors.NotFoundError(f"{ref} disappeared while being {doing}", code=404)
             obj = found
 
     def _recreate(self, write: _Write) -> Obj:
@@ -510,7 +520,7 @@ class _Sync:
                     by_kind.setdefault((entry.ref.api_version, entry.ref.kind), []).append(
                         entry.ref
                     )
-            deletes: list[tuple[kube.ResourceType, identity.ObjectRef]] = []
+            tasks: list[Callable[[], ObjectResult]] = []
             for (api_version, kind), refs in sorted(by_kind.items()):
                 try:
                     rtype = self._resolve(api_version, kind)
@@ -527,13 +537,29 @@ class _Sync:
                     ]
                     continue
                 for ref in refs:
-                    if (ref.namespace, ref.name) in live:
-                        deletes.append((rtype, ref))
-                    else:
+                    found = live.get((ref.namespace, ref.name))
+                    if found is None:
                         message = "not in the cluster with gitfleet's labels: left alone"
                         results.append(ObjectResult(ref=ref, action=Action.GONE, message=message))
-            results += self._parallel([functools.partial(self._delete, *d) for d in deletes])
+                    elif release.wanted(found):
+                        tasks.append(functools.partial(self._release, rtype, ref, found))
+                    else:
+                        tasks.append(functools.partial(self._delete, rtype, ref))
+            results += self._parallel(tasks)
         return results
+
+    def _release(
+        self, rtype: kube.ResourceType, ref: identity.ObjectRef, live: Obj
+    ) -> ObjectResult:
+        try:
+            self._patch_at_version(rtype, ref, live, release.patch, "released")
+        except errors.NotFoundError:
+            return ObjectResult(ref=ref, action=Action.GONE, message="deleted by someone else")
+        except errors.ClusterAPIError as exc:
+            return ObjectResult(ref=ref, action=Action.PRUNE_FAILED, message=str(exc))
+        log.info("cluster %s: released %s (preserved on deletion)", self.work.cluster, ref)
+        message = "kept in the cluster (preserveResourcesOnDeletion), without gitfleet's marks"
+        return ObjectResult(ref=ref, action=Action.RELEASED, message=message)
 
     def _delete(self, rtype: kube.ResourceType, ref: identity.ObjectRef) -> ObjectResult:
         try:

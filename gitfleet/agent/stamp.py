@@ -30,6 +30,9 @@ SOURCE_COMMIT = "gitfleet.io/source-commit"
 CONTENT_HASH = "gitfleet.io/content-hash"
 RECREATE_ON_IMMUTABLE = "gitfleet.io/recreate-on-immutable"
 """Annotation opting a manifest in to delete-and-create when an immutable field changes."""
+PRESERVE_ON_DELETION = "gitfleet.io/preserve-on-deletion"
+"""Annotation the render sets ("true") on the manifests of a binding with
+`preserveResourcesOnDeletion`: once the manifest goes, the object stays (`release`)."""
 
 VOLATILE = frozenset({SOURCE_COMMIT, CONTENT_HASH})
 _SERVER_FIELDS = (

@@ -33,7 +33,11 @@ log = logging.getLogger(__name__)
 MISCONFIGURED = "the agent cannot use its access to the cluster, so it reports nothing"
 _COUNTED_APPLIES = frozenset({*apply.WRITTEN, apply.Action.FAILED})
 """The actions `gitfleet_cluster_applies_total` counts: writes, and writes that failed."""
-_COUNTED_PRUNES = {apply.Action.PRUNED: "pruned", apply.Action.PRUNE_FAILED: "failed"}
+_COUNTED_PRUNES = {
+    apply.Action.PRUNED: "pruned",
+    apply.Action.RELEASED: "released",
+    apply.Action.PRUNE_FAILED: "failed",
+}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -268,7 +272,7 @@ class ClusterWorker:
         now = self.clock()
         stamp = report.timestamp(now)
         wrote = any(o.action in apply.WRITTEN for o in result.objects) or any(
-            p.action is apply.Action.PRUNED for p in result.pruned
+            p.action in (apply.Action.PRUNED, apply.Action.RELEASED) for p in result.pruned
         )
         previous = self.status or self.reporter.remembered_status()
         if not reached:

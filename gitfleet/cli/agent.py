@@ -79,6 +79,7 @@ def _summary(result: Any) -> dict[str, Any]:
         "applied": sum(1 for o in result.objects if o.applied),
         "failed": sum(1 for o in result.objects if o.action is apply.Action.FAILED),
         "pruned": sum(1 for p in result.pruned if p.action is apply.Action.PRUNED),
+        "released": sum(1 for p in result.pruned if p.action is apply.Action.RELEASED),
         "drifted": len(result.drifted),
         "error": result.error,
         "refused": result.refused,
@@ -93,6 +94,8 @@ def _human(rows: list[dict[str, Any]]) -> str:
             f"{row['cluster']}: {state}, {row['applied']} applied, {row['failed']} failed,"
             f" {row['pruned']} pruned, {row['drifted']} drifted"
         )
+        if row["released"]:
+            line += f", {row['released']} released (kept in the cluster)"
         lines.append(line + (f": {row['error']}" if row["error"] else ""))
     return "\n".join(lines)
 

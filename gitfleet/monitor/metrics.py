@@ -104,7 +104,7 @@ class AgentMetrics:
         )
         self.prunes = prometheus_client.Counter(
             "gitfleet_cluster_prunes",
-            "Leftover objects deleted from a cluster, by result: pruned, failed.",
+            "Leftover objects taken out of a cluster, by result: pruned, released, failed.",
             ["cluster", "result"],
             registry=registry,
         )

@@ -42,6 +42,11 @@ from gitfleet.model.template import PerTemplate, ResourceKey, ResourceTemplate
 ANNOTATION = "gitfleet.io/render-inputs"
 TEMPLATE_ANNOTATION = "gitfleet.io/template-inputs"
 _OWN_ANNOTATIONS = (ANNOTATION, TEMPLATE_ANNOTATION)
+FILES_REVISION = 2
+"""What the renderer writes for the same inputs: raised when a change to gitfleet makes a render
+write different files for them (2: `gitfleet.io/preserve-on-deletion`), so that bindings
+rendered by an earlier gitfleet are rendered again instead of keeping their files, as a full
+render would. The version of gitfleet, also hashed, does not change between releases."""
 _SHARED_TEMPLATES = {
     ("apiextensions.k8s.io", "CustomResourceDefinition"),
     ("scheduling.k8s.io", "PriorityClass"),
@@ -150,7 +155,7 @@ class Inputs:
         recorded: Recorded | None = None,
     ) -> None:
         self.recorded = recorded or Recorded()
-        self._version = version.encode()
+        self._version = f"{version} files {FILES_REVISION}".encode()
         self.clusters = tuple(clusters)
         split = [_split_capacity(c) for c in sorted(clusters, key=_name)]
         self._cluster_overrides = _docs_digest(objs.cluster_override_policies).encode()

@@ -26,8 +26,11 @@ Labels and annotations, decided for GitOps (docs/design.md, "Objects in member c
   managed-labels/-annotations lists and the applied-overrides record describe Karmada's Work
   objects and its update path, which gitfleet does not have.
 - gitfleet's: labels `gitfleet.io/managed-by: gitfleet` and `gitfleet.io/cluster`, annotation
-  `gitfleet.io/source-path`. The source commit and the content hash are not written here (they
-  would change every manifest on every commit): the agent adds them when it applies.
+  `gitfleet.io/source-path`, and `gitfleet.io/preserve-on-deletion: "true"` for a binding with
+  `preserveResourcesOnDeletion` (the agent then leaves the object in the cluster, without
+  gitfleet's and Karmada's marks, when its manifest goes). The source commit and the content
+  hash are not written here (they would change every manifest on every commit): the agent
+  adds them when it applies.
 
 Clusters that match the same override rules (`Context.group`) and get the same replicas share
 one build: the manifest is built once with a placeholder cluster label, and each cluster's
@@ -74,6 +77,10 @@ SOURCE_PATH_ANNOTATION = "gitfleet.io/source-path"
 GENERATED_ANNOTATION = "gitfleet.io/generated-namespace"
 PLAINTEXT_SECRET_ANNOTATION = "gitfleet.io/allow-plaintext-secret"
 CONFLICT_RESOLUTION_ANNOTATION = "work.karmada.io/conflict-resolution"
+PRESERVE_ANNOTATION = "gitfleet.io/preserve-on-deletion"
+"""Set ("true") on the manifests of a binding with `preserveResourcesOnDeletion`: Karmada keeps
+that on the Work, which a Work folder has no place for, and the agent must know it from the
+object alone once its manifest is gone."""
 RB_ID_LABEL = "resourcebinding.karmada.io/permanent-id"
 CRB_ID_LABEL = "clusterresourcebinding.karmada.io/permanent-id"
 RB_NAMESPACE_ANNOTATION = "resourcebinding.karmada.io/namespace"
@@ -292,7 +299,9 @@ def _karmada_metadata(doc: dict[str, Any], binding: Binding) -> None:
     annotations[CONFLICT_RESOLUTION_ANNOTATION] = _conflict_resolution(doc, binding)
 
 
-def _gitfleet_metadata(doc: dict[str, Any], target: str, source_path: str | None) -> None:
+def _gitfleet_metadata(
+    doc: dict[str, Any], target: str, source_path: str | None, preserve: bool
+) -> None:
     labels, annotations = _metadata(doc)
     labels[MANAGED_BY_LABEL] = MANAGED_BY
     labels[CLUSTER_LABEL] = target
@@ -300,6 +309,8 @@ def _gitfleet_metadata(doc: dict[str, Any], target: str, source_path: str | None
         annotations[SOURCE_PATH_ANNOTATION] = source_path
     else:
         annotations[GENERATED_ANNOTATION] = "true"
+    if preserve:
+        annotations[PRESERVE_ANNOTATION] = "true"
 
 
 def _finish(doc: RawObject, binding: Binding | None, target: str, source_path: str | None) -> bytes:
@@ -307,7 +318,8 @@ def _finish(doc: RawObject, binding: Binding | None, target: str, source_path: s
     plain = _json.normalized(doc)
     if binding is not None:
         _karmada_metadata(plain, binding)
-    _gitfleet_metadata(plain, target, source_path)
+    preserve = binding is not None and bool(binding.spec.preserve_resources_on_deletion)
+    _gitfleet_metadata(plain, target, source_path, preserve)
     _prune.prune(plain)
     return _yaml.dump(plain)
 

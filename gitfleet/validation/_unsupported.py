@@ -18,7 +18,6 @@ UNSUPPORTED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (_PROPAGATION, ("spec", "failover", "application")),
     (_PROPAGATION, ("spec", "association")),
     (_PROPAGATION, ("spec", "conflictResolution")),
-    (_PROPAGATION, ("spec", "preserveResourcesOnDeletion")),
     ((cluster.Cluster.KIND,), ("spec", "impersonatorSecretRef")),
 )
 """(kinds, field path): fields of Karmada kinds that gitfleet does not support yet."""

@@ -8,7 +8,12 @@ Aspects covered:
 - a version change of a manifest is not a deletion;
 - the guard refuses (and writes nothing) when more than the share would go, and when the
   desired set is empty; a Work set allowed to prune goes through;
-- a delete the API refuses stays in the inventory and succeeds on a later sync.
+- a delete the API refuses stays in the inventory and succeeds on a later sync;
+- an object applied with `gitfleet.io/preserve-on-deletion: "true"` (a binding with
+  preserveResourcesOnDeletion) is released, not deleted: it stays, without gitfleet's labels
+  and annotations nor Karmada's marks (its other labels kept), and is forgotten; a
+  cluster-scoped one keeps a ClusterPropagationPolicy's claim only as Karmada does; when its
+  manifest comes back it is managed again.
 """
 
 from __future__ import annotations
@@ -126,3 +131,79 @@ def test_a_refused_delete_is_retried_next_sync(sync: Sync, sim_cluster: RunningS
     assert [p.action for p in retried.pruned] == [apply.Action.PRUNED]
     assert sim_cluster.objects.get("v1", "ConfigMap", "c2", "shop") is None
     assert "c2" not in _inventory_names(sim_cluster)
+
+
+KARMADA_MARKS = {
+    "labels": {
+        "propagationpolicy.karmada.io/permanent-id": "p-1",
+        "resourcebinding.karmada.io/permanent-id": "b-1",
+        "team": "shop",
+    },
+    "annotations": {
+        "propagationpolicy.karmada.io/name": "web",
+        "propagationpolicy.karmada.io/namespace": "shop",
+        "resourcebinding.karmada.io/name": "web-configmap",
+        "resourcebinding.karmada.io/namespace": "shop",
+        "work.karmada.io/conflict-resolution": "abort",
+        stamp.PRESERVE_ON_DELETION: "true",
+    },
+}
+
+
+def _preserved(name: str) -> dict[str, object]:
+    return make_configmap(name, **KARMADA_MARKS)
+
+
+def test_a_preserved_object_is_released_not_deleted(sync: Sync, sim_cluster: RunningSim) -> None:
+    sync([NAMESPACE, *_configmaps(3), _preserved("kept")])
+    result = sync([NAMESPACE, *_configmaps(3)], commit="r2")
+    assert result.converged
+    assert [(p.ref.name, p.action) for p in result.pruned] == [("kept", apply.Action.RELEASED)]
+    found = sim_cluster.objects.get("v1", "ConfigMap", "kept", "shop")
+    assert found is not None
+    assert found["data"] == {"key": "value"}
+    assert found["metadata"]["labels"] == {"team": "shop"}
+    assert found["metadata"]["annotations"] == {"work.karmada.io/conflict-resolution": "abort"}
+    assert "kept" not in _inventory_names(sim_cluster)
+    again = sync([NAMESPACE, *_configmaps(3)], commit="r3")
+    assert again.pruned == ()
+    assert sim_cluster.objects.get("v1", "ConfigMap", "kept", "shop") is not None
+
+
+def test_a_released_object_is_managed_again_when_its_manifest_returns(
+    sync: Sync, sim_cluster: RunningSim
+) -> None:
+    sync([NAMESPACE, *_configmaps(2), _preserved("kept")])
+    sync([NAMESPACE, *_configmaps(2)], commit="r2")
+    back = sync([NAMESPACE, *_configmaps(2), _preserved("kept")], commit="r3")
+    assert back.converged
+    found = sim_cluster.objects.get("v1", "ConfigMap", "kept", "shop")
+    assert found is not None
+    assert stamp.is_managed(found, "member1")
+    assert "kept" in _inventory_names(sim_cluster)
+
+
+def test_a_released_cluster_scoped_object_keeps_a_cluster_policy_claim_as_karmada_does(
+    sync: Sync, sim_cluster: RunningSim
+) -> None:
+    """Karmada takes the claim of a cluster-scoped object for a ClusterPropagationPolicy's, and
+    drops the binding marks of `util.ManagedResourceLabels`, which name no
+    ClusterResourceBinding: its id label stays."""
+    marks = {
+        "labels": {
+            "clusterpropagationpolicy.karmada.io/permanent-id": "c-1",
+            "clusterresourcebinding.karmada.io/permanent-id": "b-2",
+        },
+        "annotations": {
+            "clusterpropagationpolicy.karmada.io/name": "all",
+            stamp.PRESERVE_ON_DELETION: "true",
+        },
+    }
+    role = make_object("rbac.authorization.k8s.io/v1", "ClusterRole", "reader", **marks)
+    sync([NAMESPACE, *_configmaps(2), role])
+    result = sync([NAMESPACE, *_configmaps(2)], commit="r2")
+    assert [(p.ref.name, p.action) for p in result.pruned] == [("reader", apply.Action.RELEASED)]
+    found = sim_cluster.objects.get("rbac.authorization.k8s.io/v1", "ClusterRole", "reader")
+    assert found is not None
+    assert found["metadata"]["labels"] == {"clusterresourcebinding.karmada.io/permanent-id": "b-2"}
+    assert not found["metadata"].get("annotations")

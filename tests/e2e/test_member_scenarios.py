@@ -19,6 +19,8 @@ Aspects covered:
 - another field manager: fields another manager took with a forced apply come back to gitfleet;
 - immutable fields: a changed Deployment selector is refused with the way out named, then
   recreated once the manifest asks for it;
+- preserved on deletion: a template whose policy sets preserveResourcesOnDeletion stays in the
+  clusters, Push and Pull, once removed from the source, with no mark of gitfleet's left;
 - prune: a removed template is deleted; removing most of a cluster's objects is refused by the
   prune guard, and done once the source commit allows it.
 """
@@ -301,6 +303,36 @@ def test_an_immutable_field_is_refused_then_recreated(story: Story) -> None:
     assert recreated["spec"]["selector"]["matchLabels"] == {"app": "web", "track": "stable"}
     code, pulled = story.pull()
     assert code == 0 and pulled["converged"], pulled
+
+
+def test_a_preserved_template_stays_when_removed(story: Story) -> None:
+    policy_path = "policies/propagation/widgets.yaml"
+    policy = (story.source / policy_path).read_text(encoding="utf-8")
+    preserving = policy.replace("spec:\n", "spec:\n  preserveResourcesOnDeletion: true\n", 1)
+    story.change("Keep widgets when they go", {policy_path: preserving})
+    assert all(row["converged"] for row in story.push().values())
+    code, pulled = story.pull()
+    assert code == 0 and pulled["converged"], pulled
+    story.change("Retire the banner", {"apps/shop/widgets/banner.yaml": None})
+    rows = story.push()
+    assert all(row["converged"] for row in rows.values()), rows
+    assert rows["aws-use1-a"]["released"] == 1
+    code, pulled = story.pull()
+    assert code == 0 and pulled["converged"], pulled
+    assert pulled["released"] == 1
+    for cluster in ("aws-use1-a", PULL):
+        banner = story.members.get(
+            cluster, "example.gitfleet.io/v1alpha1", "Widget", "banner", "shop"
+        )
+        assert banner is not None, cluster
+        assert banner["spec"]["message"] == "Free shipping this week"
+        marks = {
+            **banner["metadata"].get("labels", {}),
+            **banner["metadata"].get("annotations", {}),
+        }
+        assert not [k for k in marks if k.startswith("gitfleet.io/")], marks
+    story.change("Widgets go with their templates again", {policy_path: policy})
+    assert all(row["converged"] for row in story.push().values())
 
 
 def test_prune_and_its_guard(story: Story) -> None:

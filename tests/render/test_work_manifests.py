@@ -6,6 +6,8 @@ Aspects covered:
 - overrides apply per cluster, and clusters sharing overrides still get their own label;
 - labels and annotations: Karmada's (binding ids, claim, binding name, conflict resolution
   from the template or the policy) and gitfleet's; no `karmada.io/managed`, no source commit;
+- a binding that preserves resources on deletion marks its manifests so (for the agent), a
+  dependency too when one of its workloads does; others are not marked;
 - numbers as Karmada's JSON round trip leaves them (`2.0` is `2`, `1.5` stays);
 - dependencies follow their workload to its clusters;
 - a failing override refuses that cluster's manifest only, located at the policy, and the
@@ -138,6 +140,26 @@ def test_labels_and_annotations(
     assert notes["gitfleet.io/source-path"] == "apps.yaml"
     assert "gitfleet.io/source-commit" not in notes
     assert "policy.karmada.io/applied-placement" not in notes
+
+
+@pytest.mark.parametrize("preserve", [True, False, None])
+def test_preserving_on_deletion_marks_every_manifest(
+    render_docs: Render, preserve: bool | None
+) -> None:
+    spec: dict[str, Any] = {"propagateDeps": True}
+    if preserve is not None:
+        spec["preserveResourcesOnDeletion"] = preserve
+    config = make_configmap("web-config")
+    deployment = make_deployment()
+    volume = {"name": "config", "configMap": {"name": "web-config"}}
+    deployment["spec"]["template"]["spec"]["volumes"] = [volume]
+    result = render_docs([*CLUSTERS, NS, deployment, config, make_policy("web", **spec)])
+    paths = [_path(name) for name in ("east", "west", "eu1")]
+    paths.append("works/east/shop/ConfigMap.core/web-config.yaml")
+    for path in paths:
+        notes = manifest(result, path)["metadata"]["annotations"]
+        assert ("gitfleet.io/preserve-on-deletion" in notes) is bool(preserve), path
+        assert notes.get("gitfleet.io/preserve-on-deletion", "true") == "true"
 
 
 def test_overrides_see_the_policy_claim_as_part_of_the_template(render_docs: Render) -> None:

@@ -31,10 +31,6 @@ CASES = [
         id="conflict resolution: agents take over existing objects either way",
     ),
     pytest.param(
-        WEB, SPEC, SPEC + "  preserveResourcesOnDeletion: true\n",
-        "spec.preserveResourcesOnDeletion", id="preserve on deletion: agents prune regardless",
-    ),
-    pytest.param(
         WEB, "  placement:\n",
         "  placement:\n    workloadAffinity:\n      affinity: {groupByLabelKey: app}\n",
         "spec.placement.workloadAffinity", id="workload affinity",
@@ -71,6 +67,7 @@ def test_empty_values_are_not_reported(check: Check) -> None:
 SUPPORTED = [
     pytest.param(SPEC + "  activationPreference: Lazy\n", id="activation preference"),
     pytest.param(SPEC + "  dependentOverrides: [web]\n", id="dependent overrides"),
+    pytest.param(SPEC + "  preserveResourcesOnDeletion: true\n", id="preserve on deletion"),
     pytest.param(
         SPEC + "  schedulePriority:\n"
         "    {priorityClassSource: KubePriorityClass, priorityClassName: hi}\n",
