@@ -320,7 +320,7 @@ class PropagationSpec:
     )
     dependent_overrides: tuple[str, ...] = field(
         (),
-        doc="Override policies that must exist first (not supported by gitfleet yet).",
+        doc="Override policies that must exist before the resources are propagated.",
     )
     scheduler_name: str = field("", doc="Scheduler that places the resources.")
     failover: FailoverBehavior | None = field(None, doc="Failover behaviour.")
@@ -329,14 +329,14 @@ class PropagationSpec:
     )
     activation_preference: ActivationPreference | None = field(
         None,
-        doc="Lazy: changes apply only when a resource changes (not supported by gitfleet yet).",
+        doc="Lazy: a policy change reaches a resource only when the resource itself changes.",
     )
     suspension: Suspension | None = field(None, doc="Stop dispatching to all or some clusters.")
     preserve_resources_on_deletion: bool | None = field(
         None, doc="Keep the resources in the clusters when their template is deleted."
     )
     schedule_priority: SchedulePriority | None = field(
-        None, doc="Scheduling priority (not supported by gitfleet yet)."
+        None, doc="Scheduling priority, from a PriorityClass; it never changes a placement."
     )
 
 
