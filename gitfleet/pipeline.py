@@ -157,11 +157,24 @@ def _schedule_failing(
         outcome = _schedule(binding, fleet, previous, now)
         return outcome, outcome.binding
     attempt = failing.attempt(binding, previous)
-    outcome = _schedule(binding, fleet, attempt.previous, now)
+    evicting = _with_tasks(binding, attempt.previous) if attempt.left else binding
+    outcome = _schedule(evicting, fleet, attempt.previous, now)
     if attempt.left and outcome.error is not None:
         attempt = failing.blocked(attempt, outcome.error)
         outcome = _schedule(binding, fleet, attempt.previous, now)
     return outcome, failing.settle(attempt, outcome.binding, outcome.error)
+
+
+def _with_tasks(binding: Binding, previous: Binding | None) -> Binding:
+    """`binding` with the eviction tasks failover left on `previous`: the scheduler keeps the
+    binding off the clusters they name, and the binding's own tasks (those of the previous
+    render) would hide the ones failover just added."""
+    if previous is None:
+        return binding
+    tasks = previous.spec.graceful_eviction_tasks
+    return dataclasses.replace(
+        binding, spec=dataclasses.replace(binding.spec, graceful_eviction_tasks=tasks)
+    )
 
 
 def _quiet(

@@ -8,7 +8,8 @@ taint once it has done so for the failure threshold (a failure that did not last
 from then, and the next render is due at that moment; the policy's clusterTolerations
 (shorter, forever) and failover.cluster.purgeMode (Directly), and the settings (no default
 toleration, eviction off, default purge mode, the failure threshold) decide; no other cluster
-fits: nothing moves and a Failover condition says why; eviction tasks end when the replacement
+fits: nothing moves and a Failover condition says why; a second cluster failing while the
+first one's task is open gets a task of its own; eviction tasks end when the replacement
 is healthy on the current render, when their grace period is over, and not on health from an
 older render; the commit subject counts what left a cluster; recovery moves a Divided workload
 nothing back and lets a Duplicated one return; a cluster that never reported is not judged;
@@ -340,3 +341,12 @@ def test_failover_is_deterministic() -> None:
     one = place(fleet_docs(), first, snapshot)
     two = place(list(reversed(fleet_docs())), first, snapshot)
     assert [b.to_doc() for b in one.bindings] == [b.to_doc() for b in two.bindings]
+
+
+def test_a_second_cluster_failing_while_a_task_is_open_gets_its_own_task() -> None:
+    first = start()
+    moved = place(fleet_docs(), first, beats(AFTER_TOLERATION, {"m2": 0}))
+    later = AFTER_TOLERATION + GRACE + TOLERATION + 60
+    again = place(fleet_docs(), moved, beats(later, {"m2": 0, "m1": AFTER_TOLERATION}))
+    assert placed(again) == {"m3": 3}
+    assert sorted(tasks(again)) == ["m1", "m2"]
