@@ -5,8 +5,11 @@ its reconciler and push agent on that clock."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from gitfleet.agent import kube, push
 from gitfleet.gitstore import rendered, repository
@@ -40,6 +43,17 @@ def tip(
         return found.commit, files, message
     finally:
         repo.close()
+
+
+def replicas(files: Mapping[str, bytes], clusters: Iterable[str], path: str) -> dict[str, int]:
+    """The replicas asked for by each cluster's manifest at `path` (inside the cluster's folder)
+    among rendered `files`, for the clusters that have one."""
+    found = {}
+    for name in clusters:
+        data = files.get(f"works/{name}/{path}")
+        if data is not None:
+            found[name] = int(yaml.safe_load(data)["spec"]["replicas"])
+    return found
 
 
 class PushFleet:

@@ -84,12 +84,7 @@ class Fleet(stepped.PushFleet):
 
     def replicas(self, name: str) -> dict[str, int]:
         _, files, _ = self.tip()
-        found = {}
-        for cluster in CLUSTERS:
-            data = files.get(f"works/{cluster}/shop/Deployment.apps/{name}.yaml")
-            if data is not None:
-                found[cluster] = int(yaml.safe_load(data)["spec"]["replicas"])
-        return found
+        return stepped.replicas(files, CLUSTERS, f"shop/Deployment.apps/{name}.yaml")
 
     def waiting_since(self, cluster: str) -> list[str]:
         """When each of web's pods on `cluster` became unschedulable."""

@@ -93,12 +93,7 @@ class Fleet(stepped.PushFleet):
 
     def replicas(self) -> dict[str, int]:
         _, files, _ = self.tip()
-        found = {}
-        for name in (*PUSH, PULL):
-            data = files.get(f"works/{name}/{WEB}")
-            if data is not None:
-                found[name] = int(yaml.safe_load(data)["spec"]["replicas"])
-        return found
+        return stepped.replicas(files, (*PUSH, PULL), WEB)
 
     def running(self, cluster: str) -> int | None:
         web = self.sims[cluster].objects.get("apps/v1", "Deployment", "web", "shop")

@@ -88,12 +88,7 @@ class Fleet(stepped.PushFleet):
 
     def replicas(self) -> dict[str, int]:
         _, files, _ = self.tip()
-        found = {}
-        for name in CLUSTERS:
-            data = files.get(f"works/{name}/{WEB}")
-            if data is not None:
-                found[name] = int(yaml.safe_load(data)["spec"]["replicas"])
-        return found
+        return stepped.replicas(files, CLUSTERS, WEB)
 
     def running(self) -> int:
         found = (s.objects.get("apps/v1", "Deployment", "web", "shop") for s in self.sims.values())
