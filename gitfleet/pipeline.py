@@ -184,7 +184,9 @@ def _quiet(
     if unchanged is None or not failing.idle:
         return None
     chosen = unchanged
-    return lambda template, b: not b.spec.graceful_eviction_tasks and chosen(template, b)
+    return lambda template, b: (
+        not b.spec.graceful_eviction_tasks and not failing.acting_on(b) and chosen(template, b)
+    )
 
 
 def _descheduling(
@@ -774,7 +776,8 @@ def render(
     failed = placement.failover
     summary = None
     if failed is not None:
-        summary = failed.summary(_section(previous.report, "failover") if previous else None)
+        section = _section(previous.report, "failover") if previous else None
+        summary = failed.summary(section, placement.bindings)
     warnings = [*problems, *placement.diagnostics]
     plan = rendering.Plan(
         bindings=placement.bindings,
@@ -802,9 +805,7 @@ def render(
     return dataclasses.replace(
         result,
         failover_summary=summary if result.changed else None,
-        failover_watch=failed.watch(
-            any(b.spec.graceful_eviction_tasks for b in placement.bindings)
-        ),
+        failover_watch=failed.watch(placement.bindings),
     )
 
 

@@ -13,7 +13,9 @@ The ref `refs/heads/gitfleet/status/<cluster>` holds two files (DESIGN.md sectio
   fields of the live object `gitfleet get` prints (`agent.observed`: labels, creation time,
   replicas, selector, containers' images, a Service's addresses), the `message` of a
   failure, the fields found `drifted` by this sync and, for a FederatedHPA's target, the
-  `metrics` of its pods (`agent.podmetrics`); then `pendingDeletions`, leftovers whose
+  `metrics` of its pods (`agent.podmetrics`), and for an Unhealthy object `unhealthySince`:
+  the time of the first report that found it Unhealthy, carried over while it stays so (what
+  application failover measures its toleration against); then `pendingDeletions`, leftovers whose
   deletion failed; and `refused`, the reason a rendered commit was not applied at all (see
   `verify`), with `lastAppliedCommit`, the one the cluster keeps.
 
@@ -38,7 +40,7 @@ import yaml
 
 from gitfleet.agent import apply, identity
 from gitfleet.gitstore import status
-from gitfleet.model import cluster, meta, yamllimits
+from gitfleet.model import cluster, meta, work, yamllimits
 
 log = logging.getLogger(__name__)
 
@@ -55,13 +57,34 @@ def _ref_fields(ref: identity.ObjectRef) -> dict[str, str]:
     return fields
 
 
-def _manifest(result: apply.ObjectResult) -> dict[str, Any]:
+Since = Mapping[tuple[str, ...], str]
+"""When each object reported Unhealthy became so, by its reference fields."""
+
+
+def _since_key(fields: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple(str(fields.get(k, "")) for k in ("apiVersion", "kind", "namespace", "name"))
+
+
+def unhealthy_since(works: bytes | None) -> Since:
+    """The `unhealthySince` times a works.yaml holds."""
+    entries = _decode(works).get("manifests")
+    return {
+        _since_key(e): e["unhealthySince"]
+        for e in (entries if isinstance(entries, list) else [])
+        if isinstance(e, dict) and isinstance(e.get("unhealthySince"), str)
+    }
+
+
+def _manifest(result: apply.ObjectResult, since: Since, at: str) -> dict[str, Any]:
+    fields = _ref_fields(result.ref)
     entry: dict[str, Any] = {
         "path": result.path,
-        **_ref_fields(result.ref),
+        **fields,
         "applied": result.applied,
         "health": str(result.health),
     }
+    if result.health is work.ResourceHealth.UNHEALTHY:
+        entry["unhealthySince"] = since.get(_since_key(fields), at)
     if result.status is not None:
         entry["status"] = result.status
     if result.observed:
@@ -79,13 +102,17 @@ def _manifest(result: apply.ObjectResult) -> dict[str, Any]:
     return entry
 
 
-def works_document(result: apply.SyncResult) -> dict[str, Any]:
+def works_document(
+    result: apply.SyncResult, since: Since | None = None, at: str = ""
+) -> dict[str, Any]:
+    """works.yaml of `result`, reported at `at`; `since` holds the `unhealthySince` times of the
+    previous report, kept for objects still Unhealthy."""
     doc: dict[str, Any] = {
         "cluster": result.cluster,
         "renderedCommit": result.rendered_commit,
         "sourceCommit": result.source_commit,
         "converged": result.converged,
-        "manifests": [_manifest(o) for o in result.objects],
+        "manifests": [_manifest(o, since or {}, at) for o in result.objects],
     }
     if result.error:
         doc["error"] = result.error
@@ -165,7 +192,8 @@ class Reporter:
     ) -> bool:
         """Write the report of `result` and `observed` if it is new or the heartbeat is due;
         whether it was written."""
-        works = encode(works_document(result))
+        since = unhealthy_since(self.last.get(WORKS_FILE))
+        works = encode(works_document(result, since, timestamp))
         summary = cluster_document(
             self.name, observed, heartbeat=timestamp, rendered_commit=result.rendered_commit
         )

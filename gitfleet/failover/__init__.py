@@ -10,11 +10,12 @@ One `Failover` serves one render:
    cluster gets Karmada's taints, which `clusters` carries for the scheduler;
 2. around the scheduler, for each binding: `attempt` evicts the previous binding from every
    NoExecute-tainted cluster it must leave now (`_taints`: the policy's clusterTolerations,
-   the default tolerations of gitfleet.yaml) before the scheduler sees it (`_eviction`), so
-   the scheduler places its replicas elsewhere; if the scheduler then fails, `blocked` gives
-   the eviction up: nothing is removed, the binding is scheduled against its previous render
-   and a `Failover` condition says why. `settle` then drops finished eviction tasks
-   (replacement healthy, or grace period over);
+   the default tolerations of gitfleet.yaml) and from every cluster where its application has
+   been Unhealthy for longer than its application failover tolerates (`_application`) before
+   the scheduler sees it (`_eviction`), so the scheduler places its replicas elsewhere; if the
+   scheduler then fails, `blocked` gives the eviction up: nothing is removed, the binding is
+   scheduled against its previous render and a `Failover` condition says why. `settle` then
+   drops finished eviction tasks (replacement healthy, or grace period over);
 3. `summary` gives what render.yaml records (unhealthy clusters, evictions waiting for a
    toleration to end, evictions blocked) and the lines of the commit message that say what
    changed since the previous render.
@@ -32,8 +33,8 @@ import datetime
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from gitfleet.failover import _eviction, _health, _summary, _taints, _types
-from gitfleet.model import cluster, loaded, meta, times, work
+from gitfleet.failover import _application, _eviction, _health, _summary, _taints, _types
+from gitfleet.model import cluster, loaded, meta, policy, times, work
 from gitfleet.model.template import ResourceKey
 
 Report = _types.Report
@@ -58,6 +59,8 @@ class Attempt:
     previous: Binding | None
     before: Binding | None
     left: tuple[str, ...] = ()
+    why: tuple[str, ...] = ()
+    """Why it leaves each cluster of `left`."""
     blocked: str | None = None
 
 
@@ -105,9 +108,11 @@ class Failover:
 
     def _evicted(
         self, binding: Binding, before: Binding
-    ) -> tuple[work.ResourceBindingSpec, list[str]]:
-        """`before`'s spec with every cluster the binding must leave now evicted."""
-        spec, left = before.spec, []
+    ) -> tuple[work.ResourceBindingSpec, list[str], list[str]]:
+        """`before`'s spec with every cluster the binding must leave now evicted, those
+        clusters, and why it leaves each."""
+        spec, left, why = before.spec, [], []
+        subject = _subject(binding.spec)
         tolerations = _taints.tolerations(binding.spec.placement, self.settings)
         mode = _taints.purge_mode(binding.spec, self.settings)
         for target in before.spec.clusters:
@@ -120,14 +125,47 @@ class Failover:
             if when is None:
                 continue
             if when > self._now:
-                self._events.waiting(_subject(binding.spec), target.name, times.text(when))
+                self._events.waiting(subject, target.name, times.text(when))
                 self._deadlines.append(when)
                 continue
+            reason = self._why(target.name)
             spec = _eviction.evict(
-                spec, target.name, mode, self._why(target.name), self.observed.at
+                spec, _eviction.taint_task(target.name, mode, reason, self.observed.at)
             )
             left.append(target.name)
-        return spec, left
+            why.append(reason)
+        chosen = _application.behavior(binding.spec)
+        if chosen is not None:
+            spec = self._failed_over(binding, chosen, spec, left, why)
+        return spec, left, why
+
+    def _failed_over(
+        self,
+        binding: Binding,
+        chosen: policy.ApplicationFailoverBehavior,
+        spec: work.ResourceBindingSpec,
+        left: list[str],
+        why: list[str],
+    ) -> work.ResourceBindingSpec:
+        """`spec` with every cluster evicted where the application has failed for longer than
+        `chosen` tolerates (added to `left`, with why to `why`)."""
+        subject, key = _subject(binding.spec), _key(binding.spec)
+        for target in spec.clusters:
+            report = self.observed.reports.get(target.name)
+            failing = _application.failure(key, chosen, spec, target.name, report)
+            if failing is None:
+                continue
+            if failing.evict_at > self._now:
+                self._events.waiting(subject, target.name, times.text(failing.evict_at))
+                self._deadlines.append(failing.evict_at)
+                continue
+            reason = f"{subject} is Unhealthy on {target.name} since {failing.since}"
+            task = _application.task(binding, target.name, reason, self.observed.at)
+            spec = _eviction.evict(spec, task)
+            self._events.failed(reason)
+            left.append(target.name)
+            why.append(reason)
+        return spec
 
     def _why(self, name: str) -> str:
         health = self.health.get(name)
@@ -143,22 +181,30 @@ class Failover:
             t.effect == _health.NO_EXECUTE for c in self.clusters for t in c.spec.taints
         )
 
+    def acting_on(self, binding: Binding) -> bool:
+        """Whether application failover may move `binding` now, whatever else changed: it
+        watches the binding's application, and an agent reports it Unhealthy."""
+        key = _key(binding.spec)
+        return _application.behavior(binding.spec) is not None and any(
+            key in report.unhealthy_since for report in self.observed.reports.values()
+        )
+
     def attempt(self, binding: Binding, before: Binding | None) -> Attempt:
         """What to schedule `binding` against: `before` (its previous render) evicted from every
         cluster it must leave now."""
         if before is None or not self.settings.enabled:
             return Attempt(before, before)
-        spec, left = self._evicted(binding, before)
+        spec, left, why = self._evicted(binding, before)
         if not left:
             return Attempt(before, before)
-        return Attempt(dataclasses.replace(before, spec=spec), before, tuple(left))
+        return Attempt(dataclasses.replace(before, spec=spec), before, tuple(left), tuple(why))
 
     def blocked(self, attempt: Attempt, error: str) -> Attempt:
         """`attempt` given up because the scheduler failed with `error`: the binding is
         scheduled against its previous render instead, and says why."""
-        why = "; ".join(self._why(n) for n in attempt.left)
+        why = "; ".join(attempt.why)
         message = f"{why}; no other cluster can take its replicas, so they stay: {error}"
-        return Attempt(attempt.before, attempt.before, attempt.left, message)
+        return Attempt(attempt.before, attempt.before, attempt.left, attempt.why, message)
 
     def settle(self, attempt: Attempt, binding: B, error: str | None) -> B:
         """The scheduled `binding` (`error` when the scheduler failed) with its finished
@@ -214,21 +260,32 @@ class Failover:
         later = [d for d in self._deadlines if d > self._now]
         return times.text(min(later)) if later else None
 
-    def watch(self, evicting: bool) -> Watch:
-        """What says when a render of the same source must be made again (`evicting`: some
-        binding has an eviction task open, so the agents' health reports matter)."""
+    def watch(self, bindings: Iterable[Binding]) -> Watch:
+        """What says when a render of the same source must be made again, given the render's
+        `bindings`: while one has an eviction task open, or application failover watches one,
+        the agents' health reports matter."""
+        chosen = tuple(bindings)
         return Watch(
             deadline=self.next_deadline(),
             clusters=frozenset(self._members),
             unhealthy=frozenset(self.health),
-            evicting=evicting,
+            evicting=any(b.spec.graceful_eviction_tasks for b in chosen),
             reports=_without_heartbeats(self.observed.reports),
+            applications=watching_applications(chosen),
         )
 
-    def summary(self, previous: Mapping[str, Any] | None) -> Summary:
+    def summary(
+        self, previous: Mapping[str, Any] | None, bindings: Iterable[Binding] = ()
+    ) -> Summary:
         """What render.yaml records and what changed since the `previous` render.yaml's
-        failover section."""
-        return self._events.summary(self.health, self.clusters, previous)
+        failover section, given the render's `bindings`."""
+        watching = watching_applications(bindings)
+        return self._events.summary(self.health, self.clusters, previous, watching)
+
+
+def watching_applications(bindings: Iterable[Binding]) -> bool:
+    """Whether application failover watches any of `bindings`."""
+    return any(_application.behavior(b.spec) is not None for b in bindings)
 
 
 def _without_heartbeats(reports: Mapping[str, Report]) -> dict[str, Report]:
@@ -246,6 +303,9 @@ class Watch:
     unhealthy: frozenset[str]
     evicting: bool
     reports: Mapping[str, Report]
+    applications: bool = False
+    """Application failover watches some binding: a report of an application's health
+    starting or ending a failure may move it."""
 
     @classmethod
     def resumed(cls, section: Mapping[str, Any] | None, clusters: Iterable[str]) -> Watch:
@@ -267,6 +327,7 @@ class Watch:
             unhealthy=frozenset(unhealthy),
             evicting=bool(evicting),
             reports={},
+            applications=found.get(_summary.APPLICATIONS) is True,
         )
 
     def due(self, observed: Observed, settings: loaded.FailoverSettings) -> bool:
@@ -282,4 +343,5 @@ class Watch:
         }
         if unhealthy != self.unhealthy:
             return True
-        return self.evicting and _without_heartbeats(observed.reports) != self.reports
+        watching = self.evicting or self.applications
+        return watching and _without_heartbeats(observed.reports) != self.reports

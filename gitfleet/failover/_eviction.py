@@ -31,30 +31,34 @@ PRODUCER = "TaintManager"
 REASON = "TaintUntolerated"
 
 
-def evict(
-    spec: work.ResourceBindingSpec,
-    name: str,
-    mode: policy.PurgeMode,
-    message: str,
-    at: str,
-) -> work.ResourceBindingSpec:
-    """`spec` without cluster `name` in its result, and with a task for it unless one exists."""
-    found = next((t for t in spec.clusters if t.name == name), None)
-    if found is None:
-        return spec
-    clusters = tuple(t for t in spec.clusters if t.name != name)
-    if any(task.from_cluster == name for task in spec.graceful_eviction_tasks):
-        return dataclasses.replace(spec, clusters=clusters)
-    task = work.GracefulEvictionTask(
+def taint_task(
+    name: str, mode: policy.PurgeMode, message: str, at: str
+) -> work.GracefulEvictionTask:
+    """The eviction task of a binding leaving cluster `name` for a taint it does not tolerate."""
+    return work.GracefulEvictionTask(
         from_cluster=name,
         purge_mode=mode,
-        replicas=found.replicas if found.replicas > 0 else None,
         reason=REASON,
         message=message,
         producer=PRODUCER,
         creation_timestamp=at,
     )
-    tasks = (*spec.graceful_eviction_tasks, task)
+
+
+def evict(
+    spec: work.ResourceBindingSpec, task: work.GracefulEvictionTask
+) -> work.ResourceBindingSpec:
+    """`spec` without the task's cluster in its result, and with `task` (holding the replicas
+    the cluster had) unless the cluster has a task already."""
+    name = task.from_cluster
+    found = next((t for t in spec.clusters if t.name == name), None)
+    if found is None:
+        return spec
+    clusters = tuple(t for t in spec.clusters if t.name != name)
+    if any(t.from_cluster == name for t in spec.graceful_eviction_tasks):
+        return dataclasses.replace(spec, clusters=clusters)
+    held = dataclasses.replace(task, replicas=found.replicas if found.replicas > 0 else None)
+    tasks = (*spec.graceful_eviction_tasks, held)
     return dataclasses.replace(spec, clusters=clusters, graceful_eviction_tasks=tasks)
 
 

@@ -3,9 +3,10 @@
 render.yaml's `failover` section holds state only, so that a render of the same inputs writes
 the same section: the unhealthy clusters (Ready status, reason, since when, taints), the
 evictions waiting for a toleration to end (and when they will happen), the evictions given up
-(and why) and the eviction tasks open (and when their grace period ends). The commit message
-says what changed: clusters that became unhealthy or recovered (against the previous render's
-section), bindings that left a cluster and where their replicas went, evictions given up, and
+(and why), the eviction tasks open (and when their grace period ends) and whether application
+failover watches any binding. The commit message says what changed: clusters that became
+unhealthy or recovered (against the previous render's section), applications that failed
+over, bindings that left a cluster and where their replicas went, evictions given up, and
 failed clusters' copies removed."""
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from gitfleet.failover import _types
 from gitfleet.model import cluster, selectors, work
 
 SUBJECT_LIMIT = 160
+APPLICATIONS = "applicationFailover"
+"""The section's flag (true, or absent) saying application failover watches some binding."""
 
 
 def state(health: _types.ClusterHealth) -> str:
@@ -89,6 +92,11 @@ class Events:
     moves: list[_Move] = dataclasses.field(default_factory=list)
     releases: list[tuple[str, str, str]] = dataclasses.field(default_factory=list)
     """(cluster, why, line) of each old copy removed."""
+    failures: list[str] = dataclasses.field(default_factory=list)
+    """Each application that failed over, and where since when."""
+
+    def failed(self, line: str) -> None:
+        self.failures.append(line)
 
     def waiting(self, resource: str, name: str, until: str) -> None:
         self.waits.append({"resource": resource, "cluster": name, "evictAt": until})
@@ -146,6 +154,7 @@ class Events:
         health: Mapping[str, _types.ClusterHealth],
         clusters: Sequence[cluster.Cluster],
         previous: Mapping[str, Any] | None,
+        applications: bool = False,
     ) -> Summary:
         taints = {c.name: c.spec.taints for c in clusters}
         section: dict[str, Any] = {
@@ -162,6 +171,8 @@ class Events:
             "blocked": sorted(self.blocks, key=lambda b: (b["cluster"], b["resource"])),
             "evicting": sorted(self.tasks, key=lambda t: (t["cluster"], t["resource"])),
         }
+        if applications:
+            section[APPLICATIONS] = True
         before = previous or {}
         was = mapping(before.get("clusters"))
         changes = []
@@ -169,6 +180,7 @@ class Events:
             if mapping(was.get(name)).get("ready") != h.status:
                 changes.append(f"{name} {state(h)} since {h.since} ({h.reason})")
         changes += [f"{name} Ready again" for name in sorted(was) if name not in health]
+        changes += self.failures
         known = {(b.get("cluster"), b.get("resource")) for b in items(before, "blocked")}
         changes += [
             f"{b['resource']} stays on {b['cluster']}: no other cluster can take its replicas"

@@ -31,6 +31,9 @@ class Report:
     )
     """Ready and unschedulable replicas of each workload that has any of either (for the
     descheduler, which reads the same snapshot)."""
+    unhealthy_since: Mapping[ResourceKey, str] = dataclasses.field(default_factory=dict)
+    """Since when each applied object reported Unhealthy has been so (RFC 3339), by the
+    identity of its template: what application failover measures its toleration against."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

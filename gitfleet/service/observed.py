@@ -40,6 +40,11 @@ def _report(found: reports.ClusterReport, current: bool | None) -> failover.Repo
             m.key: m.health if m.applied else work.ResourceHealth.UNKNOWN for m in found.manifests
         },
         replicas={m.key: m.replicas for m in found.manifests if m.unschedulable},
+        unhealthy_since={
+            m.key: m.unhealthy_since
+            for m in found.manifests
+            if m.applied and m.health is work.ResourceHealth.UNHEALTHY and m.unhealthy_since
+        },
     )
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from gitfleet.gitstore import status
-from gitfleet.model import cluster, meta, replicas, work, yamllimits
+from gitfleet.model import cluster, meta, replicas, times, work, yamllimits
 from gitfleet.model.template import ResourceKey
 
 WORKS_FILE = "works.yaml"
@@ -45,6 +45,9 @@ class ManifestReport:
     unschedulable: tuple[replicas.Pending, ...] = ()
     """The workload's pods waiting for a node, by since when (`agent.unschedulable`); empty
     in reports of agents that did not count them."""
+    unhealthy_since: str | None = None
+    """Since when the object has been reported Unhealthy (RFC 3339), for application failover;
+    None when it is not, or for reports of agents that did not say."""
 
     @property
     def replicas(self) -> replicas.WorkloadReplicas:
@@ -119,6 +122,11 @@ def _key(entry: Mapping[str, Any]) -> ResourceKey:
     )
 
 
+def _time(value: Any) -> str | None:
+    """An RFC 3339 time read back from a report, None when it is anything else."""
+    return value if isinstance(value, str) and times.parse(value) is not None else None
+
+
 def _health(value: Any) -> work.ResourceHealth:
     try:
         return work.ResourceHealth(value)
@@ -143,6 +151,7 @@ def _manifest(entry: Any, problems: list[str]) -> ManifestReport | None:
         drifted=tuple(str(f) for f in drifted) if isinstance(drifted, list) else (),
         unschedulable=_unschedulable(entry.get("unschedulable")),
         metrics=entry.get("metrics"),
+        unhealthy_since=_time(entry.get("unhealthySince")),
     )
 
 

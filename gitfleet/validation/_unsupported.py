@@ -15,7 +15,6 @@ _PROPAGATION = (policy.PropagationPolicy.KIND, policy.ClusterPropagationPolicy.K
 
 UNSUPPORTED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (_PROPAGATION, ("spec", "placement", "workloadAffinity")),
-    (_PROPAGATION, ("spec", "failover", "application")),
     (_PROPAGATION, ("spec", "association")),
     (_PROPAGATION, ("spec", "conflictResolution")),
     ((cluster.Cluster.KIND,), ("spec", "impersonatorSecretRef")),

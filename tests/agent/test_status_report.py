@@ -6,7 +6,11 @@ Aspects covered:
 - cluster.yaml holds the heartbeat, the rendered commit and a Karmada ClusterStatus;
 - a report is written the first time, not again while nothing changes, again when the works
   change or the heartbeat is due; an agent resuming from the stored report writes nothing
-  new, and remembers the last cluster status.
+  new, and remembers the last cluster status;
+- an Unhealthy object's `unhealthySince` is the time of the first report that found it so,
+  kept while it stays Unhealthy (a report written for other reasons keeps it; the agent
+  resuming from the stored report keeps it), and starts anew after it was Healthy or Unknown;
+  `gitfleet status` reads it back.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import yaml
 
 from gitfleet.agent import apply, identity, report
 from gitfleet.model import cluster, meta, work
+from gitfleet.status import reports
 
 WEB = identity.ObjectRef("apps/v1", "Deployment", "shop", "web")
 OLD = identity.ObjectRef("v1", "ConfigMap", "shop", "old")
@@ -26,7 +31,9 @@ STATUS = cluster.ClusterStatus(
 )
 
 
-def _result(replicas: int = 2, error: str = "") -> apply.SyncResult:
+def _result(
+    replicas: int = 2, error: str = "", health: work.ResourceHealth = work.ResourceHealth.HEALTHY
+) -> apply.SyncResult:
     return apply.SyncResult(
         cluster="m1",
         rendered_commit="r1",
@@ -37,7 +44,7 @@ def _result(replicas: int = 2, error: str = "") -> apply.SyncResult:
                 path="works/m1/shop/Deployment.apps/web.yaml",
                 action=apply.Action.CONFIGURED,
                 drift=("spec.replicas",),
-                health=work.ResourceHealth.HEALTHY,
+                health=health,
                 status={"replicas": replicas},
             ),
         ),
@@ -112,3 +119,34 @@ def test_a_resumed_reporter_writes_nothing_new() -> None:
 
 def test_timestamps_are_rfc3339() -> None:
     assert report.timestamp(1767225600.7) == "2026-01-01T00:00:00Z"
+
+
+def _since(files: Mapping[str, bytes]) -> list[object]:
+    works = yaml.safe_load(files[report.WORKS_FILE])
+    return [m.get("unhealthySince") for m in works["manifests"]]
+
+
+def test_unhealthy_since_is_kept_while_the_object_stays_unhealthy() -> None:
+    stored: dict[str, bytes] = {}
+
+    def write(files: Mapping[str, bytes], commit: str) -> None:
+        stored.clear()
+        stored.update(files)
+
+    sick = work.ResourceHealth.UNHEALTHY
+    reporter = report.Reporter("m1", write, heartbeat=60)
+    assert reporter.report(_result(health=sick), STATUS, now=1000, timestamp="t1")
+    assert _since(stored) == ["t1"]
+    assert reporter.report(_result(replicas=3, health=sick), STATUS, now=1010, timestamp="t2")
+    assert _since(stored) == ["t1"]
+    resumed = report.Reporter.resume("m1", write, 60, dict(stored))
+    assert resumed.report(_result(health=sick), STATUS, now=1100, timestamp="t3")
+    assert _since(stored) == ["t1"]
+    assert resumed.report(
+        _result(health=work.ResourceHealth.UNKNOWN), STATUS, now=1110, timestamp="t4"
+    )
+    assert _since(stored) == [None]
+    assert resumed.report(_result(health=sick), STATUS, now=1120, timestamp="2026-03-01T12:00:00Z")
+    assert _since(stored) == ["2026-03-01T12:00:00Z"]
+    (found,) = reports.decode("m1", stored).manifests
+    assert found.unhealthy_since == "2026-03-01T12:00:00Z"

@@ -21,12 +21,6 @@ SPEC = "  propagateDeps: true\n"
 CASES = [
     pytest.param(WEB, SPEC, SPEC + "  association: true\n", "spec.association", id="association"),
     pytest.param(
-        WEB, SPEC,
-        SPEC + "  failover:\n    application:\n      decisionConditions: {tolerationSeconds: 60}\n"
-        "      gracePeriodSeconds: 600\n",
-        "spec.failover.application", id="application failover",
-    ),
-    pytest.param(
         WEB, SPEC, SPEC + "  conflictResolution: Overwrite\n", "spec.conflictResolution",
         id="conflict resolution: agents take over existing objects either way",
     ),
@@ -68,6 +62,10 @@ SUPPORTED = [
     pytest.param(SPEC + "  activationPreference: Lazy\n", id="activation preference"),
     pytest.param(SPEC + "  dependentOverrides: [web]\n", id="dependent overrides"),
     pytest.param(SPEC + "  preserveResourcesOnDeletion: true\n", id="preserve on deletion"),
+    pytest.param(
+        SPEC + "  failover:\n    application:\n      decisionConditions: {tolerationSeconds: 60}\n",
+        id="application failover",
+    ),
     pytest.param(
         SPEC + "  schedulePriority:\n"
         "    {priorityClassSource: KubePriorityClass, priorityClassName: hi}\n",
