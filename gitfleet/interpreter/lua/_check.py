@@ -6,8 +6,10 @@ script, as `karmadactl interpret --check` does). One that compiles but does not 
 operation's global function, or whose top level fails, is a warning: Karmada takes it, and
 finds out only when the operation runs, each call failing (`not found function`); so does
 gitfleet. Finding the function means running the script's top level, which the sandbox bounds
-like any call. Scripts that use what Karmada's runtime refuses (`string.gsub`, `string.rep`, a
-global `kube` without `require`) work here but not in Karmada: that is a warning too.
+like any call. A script that calls what Karmada's runtime refuses (`string.gsub`, `string.rep`,
+`string.dump`: they raise an error, here as there) compiles but fails where it calls it, and
+one that uses a global `kube` without `require` works here but not in Karmada: both are
+warnings too.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from gitfleet.model import config, diagnostic
 _KARMADA_REFUSES = (
     (re.compile(r"\bstring\s*\.\s*gsub\b|:\s*gsub\s*\("), "string.gsub raises an error in Karmada"),
     (re.compile(r"\bstring\s*\.\s*rep\b|:\s*rep\s*\("), "string.rep raises an error in Karmada"),
+    (re.compile(r"\bstring\s*\.\s*dump\b|:\s*dump\s*\("), "string.dump raises an error in Karmada"),
 )
 _EACH_CALL_FAILS = "; Karmada takes the script, and each call of it fails"
 _KUBE_USE = re.compile(r"\bkube\s*\.")

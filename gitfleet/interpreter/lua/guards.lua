@@ -51,6 +51,12 @@ function guards.protect(f, ...)
   return rethrow(nil, raw_pcall(f, ...))
 end
 
+-- Raise `message` at the line of the innermost frame of the script, as gopher-lua places the
+-- error of a Go function, whatever library frames and calls lie between.
+function guards.raise(message)
+  error(position() .. message, 0)
+end
+
 -- The sandbox's stop message if the call has been stopped, else nil.
 guards.stopped = stopped
 

@@ -3,24 +3,22 @@
 -- Every function whose C implementation does work in proportion to its arguments is bounded, so
 -- that no single call keeps the watchdog (_watchdog.py) waiting long:
 -- - string arguments are capped at `max_string` bytes, as Karmada caps them (string_safe.go:
---   byte, find, gmatch, lower, match, reverse, sub, upper; here also gsub and its replacement),
---   and so are string.rep's results (string.format is Go's, built by sandbox.lua);
+--   byte, find, gmatch, lower, match, reverse, sub, upper; string.format is Go's, built by
+--   sandbox.lua); gsub, rep and dump raise Karmada's error;
 -- - C pattern matching (lstrlib.c) backtracks up to (subject length)^(number of `*`, `+`, `-`
---   items) steps, and gsub re-reads its replacement string for every match. So a call goes to
---   the C functions only when that worst case, computed from the pattern, stays under
---   `pattern_cost`; otherwise it runs in the matcher below, a transcription of lstrlib.c's 5.1
---   matcher in Lua, which the count hook bounds. Both give the same results and errors. Plain
+--   items) steps. So a call goes to the C functions only when that worst case, computed from
+--   the pattern, stays under `pattern_cost`; otherwise it runs in the matcher below, a
+--   transcription of lstrlib.c's 5.1 matcher in Lua, which the count hook bounds. Both give the same results and errors. Plain
 --   searches too large for memchr+memcmp's quadratic worst case use Knuth-Morris-Pratt.
 -- char, len and the rest take at most a few thousand values or none.
 
 local limits, guards = ...
 
-local type, error, tostring, tonumber, select = type, error, tostring, tonumber, select
+local type, error, select = type, error, select
 local raw_pcall, unpack = pcall, unpack
-local floor, huge, min = math.floor, math.huge, math.min
+local huge = math.huge
 local byte, char, sub, format = string.byte, string.char, string.sub, string.format
 local c_find = string.find
-local concat = table.concat
 local c_call, protect, stopped = guards.c_call, guards.protect, guards.stopped
 local is_stringish, is_numberish, truncate = guards.is_stringish, guards.is_numberish, guards.truncate
 local number_text = guards.number_text
@@ -329,69 +327,6 @@ local function lua_gmatch(s, pat)
   end
 end
 
-local function add_value(ms, out, s, e, repl, rtype)
-  local value
-  if rtype == "function" then
-    value = repl(captures(ms, s, e, true))
-  elseif rtype == "table" then
-    value = repl[get_capture(ms, 1, s, e)]
-  else
-    local text = tostring(repl)
-    local parts, i, n = {}, 1, #text
-    while i <= n do
-      local c = byte(text, i)
-      if c == L_ESC then
-        i = i + 1
-        local d = byte(text, i) or 0
-        if d == 48 then parts[#parts + 1] = sub(ms.src, s, e - 1)
-        elseif d >= 49 and d <= 57 then
-          local cap = get_capture(ms, d - 48, s, e)
-          parts[#parts + 1] = tostring(cap)
-        else parts[#parts + 1] = char(d) end
-      else
-        parts[#parts + 1] = char(c)
-      end
-      i = i + 1
-    end
-    out[#out + 1] = concat(parts)
-    return
-  end
-  if not value then
-    value = sub(ms.src, s, e - 1)
-  elseif type(value) ~= "string" and type(value) ~= "number" then
-    error("invalid replacement value (a " .. type(value) .. ")", 0)
-  end
-  out[#out + 1] = tostring(value)
-end
-
-local function lua_gsub(s, pat, repl, max_n)
-  local rtype = type(repl)
-  local anchor = byte(pat, 1) == 94
-  local p = 1
-  if anchor then p = 2 end
-  local ms = new_state(s, pat)
-  local out, n, src = {}, 0, 1
-  while n < max_n do
-    ms.level = 0
-    local e = match(ms, src, p)
-    if e then
-      n = n + 1
-      add_value(ms, out, src, e, repl, rtype)
-    end
-    if e and e > src then
-      src = e
-    elseif src <= ms.slen then
-      out[#out + 1] = sub(s, src, src)
-      src = src + 1
-    else
-      break
-    end
-    if anchor then break end
-  end
-  out[#out + 1] = sub(s, src)
-  return concat(out), n
-end
-
 -- Worst-case steps of the C matcher: starts * (len+1)^unbounded * 2^optional * pattern length.
 local function pattern_cost(s_len, pat, anchored_ok)
   local unbounded, optional, i, n = 0, 0, 1, #pat
@@ -567,34 +502,14 @@ local function gmatch(s, pat)
   end
 end
 
-local function gsub(s, pat, repl, max_n)
-  local rtype = type(repl)
-  if not (is_stringish(s) and is_stringish(pat) and is_numberish(max_n))
-      or not (rtype == "string" or rtype == "number" or rtype == "function" or rtype == "table") then
-    return c_call("gsub", C.gsub, s, pat, repl, max_n)
-  end
-  s, pat = text_of(s), text_of(pat)
-  check_size(s, "gsub")
-  check_size(pat, "gsub")
-  if max_n == nil then max_n = #s + 1 else max_n = truncate(max_n) end
-  local cost = pattern_cost(#s, pat, true)
-  if rtype == "string" or rtype == "number" then
-    repl = text_of(repl)
-    check_size(repl, "gsub")
-    cost = cost + min(max_n, #s + 1) * #repl  -- every match reads the whole replacement
-  end
-  if cost <= PATTERN_COST then return c_call("gsub", C.gsub, s, pat, repl, max_n) end
-  return protect(lua_gsub, s, pat, repl, max_n)
-end
-
-local function rep(s, n)
-  if not (is_stringish(s) and tonumber(n) ~= nil) then return c_call("rep", C.rep, s, n) end
-  s, n = text_of(s), truncate(n)
-  if n <= 0 or #s == 0 then return "" end
-  if #s * n > MAX_STRING then
-    error(format("string.rep result of %.0f bytes exceeds the limit of %d bytes", #s * n, MAX_STRING), 2)
-  end
-  return c_call("rep", C.rep, s, n)
+-- Karmada's string library refuses three functions whatever their arguments
+-- (pkg/util/lifted/lua/string_safe.go; gsub and rep could build strings of any length), in these
+-- words, at the script's line.
+local function refused(fname)
+  local message = "The Lua function string." .. fname .. " is not supported by Karmada. If you"
+    .. " believe this function is essential for your use case, please submit an issue to let us"
+    .. " know why you need it."
+  return function() guards.raise(message) end
 end
 
 -- A C function whose work grows with its first argument, a string (a number is read as
@@ -654,7 +569,7 @@ local function char(...)
 end
 
 return {
-  byte = byte_, char = char, find = find, gmatch = gmatch,
-  gsub = gsub, len = capped("len"), lower = capped("lower"), match = match_, rep = rep,
-  reverse = capped("reverse"), sub = capped("sub"), upper = capped("upper"),
+  byte = byte_, char = char, dump = refused("dump"), find = find, gmatch = gmatch,
+  gsub = refused("gsub"), len = capped("len"), lower = capped("lower"), match = match_,
+  rep = refused("rep"), reverse = capped("reverse"), sub = capped("sub"), upper = capped("upper"),
 }

@@ -19,6 +19,14 @@ TIGHT = lua.Limits(instructions=2_000_000, memory=16 * 1024 * 1024, seconds=0.5)
 
 Run = Callable[..., list[Any]]
 
+REP = (
+    "local function rep(s, n) local out = '' while n > 0 do if n % 2 == 1 then out = out .. s end"
+    " n = math.floor(n / 2) if n > 0 then s = s .. s end end return out end "
+)
+"""`rep(s, n)`, string.rep as a script must write it (Karmada refuses string.rep, and so does
+gitfleet), in one line without its end, to put before a script's first line: the script's own
+lines keep their numbers."""
+
 
 @pytest.fixture(name="sandbox", scope="session")
 def sandbox_fixture() -> lua.Sandbox:

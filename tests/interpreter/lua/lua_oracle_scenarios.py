@@ -27,9 +27,7 @@ the same array (it deletes paths one after the other in Go's set order, and the 
 moves the later elements); the clock (`os.time()`, `os.clock()`), local time and
 `math.random`; replica counts outside int32 (Go's conversion of such a float is undefined); and
 what gitfleet does differently on purpose (docs/karmada-compatibility.md): negative replica
-counts, `ReviseReplica` or `Retain` results naming another object, and `string.gsub`,
-`string.rep` and `string.dump`, which Karmada refuses to run and gitfleet runs (`gitfleet
-validate` warns).
+counts, and `ReviseReplica` or `Retain` results naming another object.
 """
 
 from __future__ import annotations
@@ -488,6 +486,12 @@ end""",
     out[i] = {type = c.type, ok = c.status == "True", reason = c.reason or ""}
   end
   return {conditions = out, count = #out, generation = o.metadata.generation}
+end""",
+        """function ReflectStatus(o)
+  local g = {pcall(string.gsub, "abc", "b", "x")}
+  local r = {pcall(function() local s = ("ab"):rep(2) return s end)}
+  local d = {pcall(string.dump, ReflectStatus)}
+  return {gsub = g, rep = r, dump = d, method = type(("x").gsub)}
 end""",
     ],
     "InterpretDependency": [

@@ -6,7 +6,8 @@ Aspects covered:
   `luaScript` field, with the Lua line; a missing function, a function name bound to something
   else, and top-level code that fails or runs away are warnings there (Karmada's webhook only
   compiles a script: each call of such a one fails);
-- what Karmada refuses (string.gsub, string.rep, `kube` without require) is a warning;
+- what Karmada refuses (string.gsub, string.rep, string.dump, `kube` without require) is a
+  warning;
 - diagnostics come sorted, each naming the rule field.
 """
 
@@ -63,12 +64,14 @@ CASES = [
         id="top level runs away",
     ),
     pytest.param(
-        "function InterpretHealth(o)\n  return (string.gsub(o.x, 'a', 'b')) == ('x'):rep(2)\nend",
+        "function InterpretHealth(o)\n  return (string.gsub(o.x, 'a', 'b')) == ('x'):rep(2)\n"
+        "  or string.dump(InterpretHealth)\nend",
         [
+            ("warning", "healthInterpretation: string.dump raises an error in Karmada"),
             ("warning", "healthInterpretation: string.gsub raises an error in Karmada"),
             ("warning", "healthInterpretation: string.rep raises an error in Karmada"),
         ],
-        id="karmada refuses gsub and rep",
+        id="karmada refuses gsub, rep and dump",
     ),
     pytest.param(
         "function InterpretHealth(o) return kube.getResourceQuantity('1') > 0 end",

@@ -99,7 +99,8 @@ def test_keys_and_strings_met_again_encode_alike(run: Run) -> None:
     function F(n, tag)
       local t = {}
       for i = 1, n do t['k"' .. i .. '\\\\'] = tag .. i end
-      t.long = string.rep('"', 300) .. tag
+      local q = '' for i = 1, 300 do q = q .. '"' end
+      t.long = q .. tag
       return t
     end
     """

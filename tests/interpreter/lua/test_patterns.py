@@ -1,9 +1,9 @@
 """Lua patterns: the hook-bounded matcher in Lua gives what C's lstrlib gives.
 
 Aspects covered:
-- find, match, gmatch and gsub (string, table and function replacements) agree between the
-  Lua matcher and the C one on generated subjects and patterns, errors included (malformed
-  patterns, bad captures), with init positions and plain searches;
+- find, match and gmatch agree between the Lua matcher and the C one on generated subjects
+  and patterns, errors included (malformed patterns, bad captures), with init positions and
+  plain searches (gsub raises Karmada's error before any matching);
 - anchors, `%b`, `%f` (a plain `f`, as Karmada's matcher reads it), back references, position
   captures, classes and sets, as tables;
 - the cost model sends cheap patterns to C and expensive ones to the Lua matcher, whose runs
@@ -42,15 +42,6 @@ function F(op, s, p, init, plain)
     end)
     return pack(ok, out)
   end
-  if op == "gsub" then return pack(pcall(string.gsub, s, p, init)) end
-  if op == "gsubt" then return pack(pcall(string.gsub, s, p, {a = "A", ab = 1})) end
-  if op == "gsubf" then
-    local function replace(x, y)
-      if x == "a" then return nil end
-      return "<" .. tostring(y) .. ">"
-    end
-    return pack(pcall(string.gsub, s, p, replace))
-  end
   return pack(pcall(string[op], s, p, init, plain))
 end
 """
@@ -76,14 +67,12 @@ PATTERN = st.lists(st.sampled_from(PIECES), max_size=7).map("".join)
 
 @settings(max_examples=400, deadline=None)
 @given(
-    op=st.sampled_from(["find", "match", "gmatch", "gsub", "gsubt", "gsubf"]),
+    op=st.sampled_from(["find", "match", "gmatch"]),
     subject=SUBJECT,
     pattern=PATTERN,
     init=st.sampled_from([None, 1, 2, -1, -3, 0, 20]),
 )
 def test_lua_matcher_agrees_with_c(op: str, subject: str, pattern: str, init: int | None) -> None:
-    if op == "gsub":
-        init = "<%0|%1>" if "(" in pattern else "<%0>"  # type: ignore[assignment]
     in_lua, in_c = _both(op, subject, pattern, init)
     assert in_lua == in_c
 
@@ -109,9 +98,6 @@ CASES = [  # (operation, subject, pattern, init or replacement, results)
     ("match", "x", "(x", None, [False, "unfinished capture"], "unfinished capture"),
     ("match", "x", "x)", None, [False, "invalid pattern capture"], "bad close"),
     ("match", "x", "%1", None, [False, "invalid capture index"], "bad back reference"),
-    ("gsub", "hello world", "o", "0", [True, "hell0 w0rld", 2], "gsub"),
-    ("gsub", "abc", "", "-", [True, "-a-b-c-", 4], "gsub empty pattern"),
-    ("gsub", "hello", "l+", "%%", [True, "he%o", 1], "gsub percent"),
 ]
 
 
@@ -131,7 +117,7 @@ def test_pattern_cases(
 
 def test_expensive_pattern_runs_bounded(tight_sandbox: lua.Sandbox) -> None:
     """The same call that would backtrack for hours in C stops on the instruction budget."""
-    script = "function F(s) return string.find(s, string.rep('a*', 12) .. 'b') end"
+    script = "function F(s) return string.find(s, '" + "a*" * 12 + "b') end"
     with pytest.raises(lua._sandbox.ScriptError, match="instruction limit exceeded"):
         tight_sandbox.call(script, "F", ("a" * 200,))
     assert results(tight_sandbox.call(script, "F", ("a" * 5 + "b",))) == [1, 6]

@@ -27,6 +27,7 @@ from service.service_helpers import EXAMPLE, Fleet
 from gitfleet.interpreter import lua
 from gitfleet.service import reconciler
 from tests.conftest import GitRepo, Invoke
+from tests.interpreter.lua.conftest import REP
 
 WIDGET = "interpreter/widget.yaml"
 SCRIPT_LINE = 14
@@ -37,7 +38,7 @@ MARGIN = 1.5
 call, and a loaded test machine."""
 HARMLESS = "          local spec = desiredObj.spec or {}\n"
 HOSTILE = (
-    "          local s = string.rep('x', 1000000)\n"
+    f"          {REP}local s = rep('x', 1000000)\n"
     "          while true do local u = s:upper() .. s:lower() end\n"
 )
 """GetReplicas's script lines 2 and 3 (a loop over C calls) in place of its line 2."""
