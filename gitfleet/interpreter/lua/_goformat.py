@@ -159,7 +159,7 @@ def _format_arg(arg: Arg, verb: str, spec: _Spec) -> str:
     if kind == "string":
         text = str(value)
         if verb in "di":
-            if _reads_as_number(text):
+            if _tonumber.parse_number(text)[1] is not None:
                 return _pad_text(_truncated(text, spec), spec)
             return _integer(0, "d", spec)
         return _string(text, verb, spec)
@@ -230,12 +230,6 @@ def _plain(kind: str, value: Any) -> str:
     if kind == "string":
         return str(value)
     return f"{kind}: 0x0"
-
-
-def _reads_as_number(text: str) -> bool:
-    """gopher-lua's parseNumber: ParseInt in base 0, else ParseFloat."""
-    text = text.strip(" \t\n")
-    return _tonumber.parse_int(text, 0) is not None or _tonumber.parse_float(text) is not None
 
 
 def _integer(value: int, verb: str, spec: _Spec) -> str:

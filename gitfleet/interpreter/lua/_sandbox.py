@@ -180,6 +180,7 @@ class Sandbox:
             "pod_requirements": _kube.pod_requirements,
             "pod_dependencies": _kube.pod_dependencies,
             "to_number": _tonumber.to_number,
+            "parse_number": _tonumber.parse_number,
             "change_case": _gostrings.change_case,
             "format_values": _goformat.format_values,
         }

@@ -1,4 +1,8 @@
-"""`tonumber` of a string as gopher-lua reads one (Karmada's VM, baselib.go baseToNumber).
+"""Strings read as numbers the ways gopher-lua reads them (Karmada's VM): by `tonumber`
+(baselib.go baseToNumber, `to_number`), and in arithmetic and the math library (utils.go
+parseNumber, `parse_number`).
+
+`tonumber`:
 
 A string holding a `.` is read by Go's `strconv.ParseFloat` (decimal, or hexadecimal with a `p`
 exponent; out of range is no number), any other by `strconv.ParseInt` in the given base, a
@@ -35,6 +39,29 @@ def to_number(text: str, base: int, given: bool) -> Result:
     if not given and text[:2].lower() == "0x":
         base, text = 16, text[2:]
     return True, parse_int(text, base)
+
+
+_SPECIAL = {
+    **{
+        f"{sign}{word}": sign_value * float("inf")
+        for word in ("inf", "infinity")
+        for sign, sign_value in (("", 1), ("+", 1), ("-", -1))
+    },
+    "nan": float("nan"),
+}
+"""The words Go's strconv.ParseFloat reads, in any letter case."""
+
+
+def parse_number(text: str) -> Result:
+    """A string as gopher-lua reads it in arithmetic and in the math library (utils.go
+    parseNumber): Go's ParseInt with base 0 (prefixes, a leading 0 for octal, underscores),
+    else Go's ParseFloat (infinity and NaN in words; out of range is no number), around spaces,
+    tabs and newlines only (None: no number)."""
+    text = text.strip(" \n\t")
+    found = _parse_prefixed(text)
+    if found is None:
+        found = _SPECIAL.get(text.lower())
+    return True, parse_float(text) if found is None else found
 
 
 def parse_float(text: str) -> float | None:

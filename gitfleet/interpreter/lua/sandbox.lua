@@ -108,6 +108,7 @@ local MAX_WORDED = 400
 local function gopher_words(err)
   if type(err) ~= "string" or #err > MAX_WORDED then return err end
   err = c_gsub(err, "bad argument #(%d+) to '([^']*)'", "bad argument #%1 to %2")
+  err = c_gsub(err, "(expected, got )no value%)", "%1nil)")
   err = c_gsub(err, "attempt to call [^%(]*%(a %w+ value%)$", "attempt to call a non-function object")
   err = c_gsub(err, "attempt to call a %w+ value$", "attempt to call a non-function object")
   return (c_gsub(err, "(in table for )'concat'$", "%1concat"))
@@ -674,6 +675,85 @@ local function go_tonumber(...)
   return call_python(py.to_number, v, b, base ~= nil)
 end
 
+-- A value as gopher-lua reads it where arithmetic or the math library wants a number: a number
+-- as it is, a string by Go's parsers (utils.go parseNumber, _tonumber.py parse_number: `010` is
+-- 8, `0b101` and `1_000` are numbers, `1e400` is none); nil when it is none.
+local function go_number(v)
+  if type(v) == "number" then return v end
+  if type(v) == "string" and #v <= MAX_STRING then return call_python(py.parse_number, v) end
+  return nil
+end
+
+-- gopher-lua's `%` on numbers: Go's math.Mod given the divisor's sign, where PUC Lua computes
+-- a - floor(a/b)*b (they differ for fractional or huge operands).
+local function go_modulo(x, y)
+  local v = fmod(x, y)
+  if (y > 0 and v < 0) or (y < 0 and v > 0) then v = v + y end
+  return v
+end
+
+-- The math library as gopher-lua's (mathlib.go): each argument is checked in order (PUC Lua's C
+-- functions check the last first) and read as `go_number` reads it; deg and rad compute as Go
+-- does, mod is `%`, and max and min want an argument.
+local function math_argument(fname, i, v)
+  local n = go_number(v)
+  if n == nil then
+    guards.raise(format("bad argument #%d to %s (number expected, got %s)", i, fname, type(v)))
+  end
+  return n
+end
+
+local ONE_ARGUMENT = {
+  "abs", "acos", "asin", "atan", "ceil", "cos", "cosh", "exp", "floor", "frexp", "log", "modf",
+  "sin", "sinh", "sqrt", "tan", "tanh",
+}
+for _, name in ipairs(ONE_ARGUMENT) do
+  local f = math[name]
+  safe_math[name] = function(...) return f(math_argument(name, 1, (...))) end
+end
+
+local function two_arguments(name, f)
+  safe_math[name] = function(...)
+    local a, b = ...
+    a = math_argument(name, 1, a)
+    return f(a, math_argument(name, 2, b))
+  end
+end
+two_arguments("atan2", math.atan2)
+two_arguments("fmod", fmod)
+two_arguments("pow", math.pow)
+two_arguments("mod", go_modulo)
+
+local PI, c_ldexp, c_log = math.pi, math.ldexp, math.log
+local INV_LN10 = 0.43429448190325182765 -- Go's 1/Ln10, rounded once
+safe_math.log10 = function(...) return c_log(math_argument("log10", 1, (...))) * INV_LN10 end
+safe_math.deg = function(...) return math_argument("deg", 1, (...)) * 180 / PI end
+safe_math.rad = function(...) return math_argument("rad", 1, (...)) * PI / 180 end
+safe_math.ldexp = function(...)
+  local x, e = ...
+  x = math_argument("ldexp", 1, x)
+  if type(e) ~= "number" then -- an int argument: gopher-lua reads no string there
+    guards.raise(format("bad argument #2 to ldexp (number expected, got %s)", type(e)))
+  end
+  return c_ldexp(x, e >= 0 and floor(e) or -floor(-e))
+end
+
+local function extreme(name, better)
+  safe_math[name] = function(...)
+    local n = select("#", ...)
+    if n == 0 then guards.raise("wrong number of arguments") end
+    local given = {...}
+    local best = math_argument(name, 1, given[1])
+    for i = 2, n do
+      local v = math_argument(name, i, given[i])
+      if better(v, best) then best = v end
+    end
+    return best
+  end
+end
+extreme("max", function(v, best) return v > best end)
+extreme("min", function(v, best) return v < best end)
+
 -- tostring prints numbers as gopher-lua does (guards.lua `number_text`).
 local function go_tostring(...)
   if select("#", ...) == 0 then error("bad argument #1 to 'tostring' (value expected)", 2) end
@@ -736,9 +816,7 @@ SAFE[cfg.modulo] = function(a, b)
   if x == nil or y == nil or (ta ~= "number" and ta ~= "string") or (tb ~= "number" and tb ~= "string") then
     error("cannot perform mod operation between " .. ta .. " and " .. tb, 2)
   end
-  local v = fmod(x, y)
-  if (y > 0 and v < 0) or (y < 0 and v > 0) then v = v + y end
-  return v
+  return go_modulo(x, y)
 end
 
 -- A call's globals: reads fall through to SAFE until the script assigns a name SAFE has; then the

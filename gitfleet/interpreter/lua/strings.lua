@@ -523,6 +523,14 @@ local function capped(fname)
   end
 end
 
+-- A position (argument `n`) of string function `fname` must be a number: Karmada's functions
+-- read positions as ints, which takes no string.
+local function number_position(fname, n, v)
+  if type(v) ~= "number" then
+    guards.raise(format("bad argument #%d to %s (number expected, got %s)", n, fname, type(v)))
+  end
+end
+
 -- string.byte as Karmada's (gopher-lua stringlib.go strByte): with no position, every byte;
 -- with a position alone, that byte (none outside the string); with both, the bytes between.
 -- Positions must be numbers.
@@ -530,12 +538,8 @@ local function byte_(...)
   local s, i, j = ...
   local nargs = select("#", ...)
   if not is_stringish(s) then return c_call("byte", C.byte, ...) end
-  if i ~= nil and type(i) ~= "number" then
-    error("bad argument #2 to 'byte' (number expected, got " .. type(i) .. ")", 2)
-  end
-  if j ~= nil and type(j) ~= "number" then
-    error("bad argument #3 to 'byte' (number expected, got " .. type(j) .. ")", 2)
-  end
+  if i ~= nil then number_position("byte", 2, i) end
+  if j ~= nil then number_position("byte", 3, j) end
   s = text_of(s)
   check_size(s, "byte")
   local l = #s
@@ -551,6 +555,43 @@ local function byte_(...)
   if stop > l then stop = l end
   if stop <= first or first >= l then return end
   return c_call("byte", C.byte, s, first + 1, stop)
+end
+
+-- A number as Go's int(float64) takes it on amd64: toward zero, and the smallest int64 for NaN,
+-- the infinities and anything beyond int64.
+local INT64_MIN = -2 ^ 63
+local function go_int(n)
+  if n ~= n or n >= 2 ^ 63 or n < INT64_MIN then return INT64_MIN end
+  return truncate(n)
+end
+
+-- A position of string.sub as a 0-based index (Karmada's luaIndex2StringIndex): a start moves one
+-- back (the smallest int64 wraps around to the largest, past any string), a negative one counts
+-- from the end, none is below 0, and an end is at most the length.
+local function sub_index(len, i, start)
+  if start and i ~= 0 then
+    if i == INT64_MIN then return huge end
+    i = i - 1
+  end
+  if i < 0 then i = len + i + 1 end
+  if i < 0 then i = 0 end
+  if not start and i > len then i = len end
+  return i
+end
+
+-- string.sub as Karmada's (string_safe.go strSub): positions must be numbers (a numeric string
+-- is refused, where PUC Lua converts it), read as Go's int reads them.
+local function sub_(s, i, j)
+  if not is_stringish(s) then return c_call("sub", C.sub, s, i, j) end
+  number_position("sub", 2, i)
+  if j ~= nil then number_position("sub", 3, j) end
+  s = text_of(s)
+  check_size(s, "sub")
+  local l = #s
+  local first = sub_index(l, go_int(i), true)
+  local stop = sub_index(l, j == nil and -1 or go_int(j), false)
+  if first >= l or stop < first then return "" end
+  return sub(s, first + 1, stop)
 end
 
 -- Karmada's char takes numbers only and keeps each one's low byte (Go's uint8), where PUC Lua
@@ -571,5 +612,5 @@ end
 return {
   byte = byte_, char = char, dump = refused("dump"), find = find, gmatch = gmatch,
   gsub = refused("gsub"), len = capped("len"), lower = capped("lower"), match = match_,
-  rep = refused("rep"), reverse = capped("reverse"), sub = capped("sub"), upper = capped("upper"),
+  rep = refused("rep"), reverse = capped("reverse"), sub = sub_, upper = capped("upper"),
 }

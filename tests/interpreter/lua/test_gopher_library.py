@@ -471,6 +471,47 @@ def test_remainders_as_karmada_computes_them(run: Run, expression: str, expected
     assert run(f"function F() return {expression} end") == [expected]
 
 
+MATH = [
+    pytest.param("math.sqrt('0b101')", 2.23606797749979, id="binary string"),
+    pytest.param("math.ceil('0x1F')", 31, id="hexadecimal string"),
+    pytest.param("math.floor(' 010 ')", 8, id="octal string"),
+    pytest.param("math.exp('  -7.5e2  ')", 0, id="spaces and exponent"),
+    pytest.param("math.deg('1_000', {})", 57295.77951308232, id="underscores, deg as Go computes"),
+    pytest.param("math.ldexp('1_000', 1e-5)", 1000, id="ldexp truncates its exponent"),
+    pytest.param("math.log10(1e15)", 14.999999999999998, id="log10 as Go computes"),
+    pytest.param("math.mod(-1, 3)", 2, id="mod is the remainder operator"),
+    pytest.param("math.max(3, '10', 2)", 10, id="max of strings"),
+    pytest.param("caught(function() return math.fmod('abc', '1_000') end)",
+                 "<string>:1: bad argument #1 to fmod (number expected, got string)",
+                 id="first argument first"),
+    pytest.param("caught(function() return math.atan2(true) end)",
+                 "<string>:1: bad argument #1 to atan2 (number expected, got boolean)", id="atan2"),
+    pytest.param("caught(function() return math.cosh() end)",
+                 "<string>:1: bad argument #1 to cosh (number expected, got nil)",
+                 id="no argument"),
+    pytest.param("caught(function() return math.max() end)",
+                 "<string>:1: wrong number of arguments", id="max of nothing"),
+    pytest.param("caught(function() return ('abc'):sub() end)",
+                 "<string>:1: bad argument #2 to sub (number expected, got nil)",
+                 id="got nil, not no value"),
+    pytest.param("string.sub('%', -1/0, 255)", "", id="sub from minus infinity"),
+    pytest.param("caught(function() return string.sub(123.5, ' 2 ') end)",
+                 "<string>:1: bad argument #2 to sub (number expected, got string)",
+                 id="sub takes no string"),
+    pytest.param("string.sub(12345, 2, -2)", "234", id="sub of a number"),
+    pytest.param("string.format('%ix', 'nan')", "nanx", id="format a string reading as NaN"),
+]  # fmt: skip
+"""Karmada's answers (f8fdd02, bench/karmada_lua.go): gopher-lua's math library reads strings
+as arithmetic does (Go's parsers) and checks its arguments in order; string.sub takes number
+positions only, as Go's int reads them."""
+
+
+@pytest.mark.parametrize(("expression", "expected"), MATH)
+def test_math_and_sub_as_karmada_computes_them(run: Run, expression: str, expected: Any) -> None:
+    helper = "local function caught(f) local v = {pcall(f)} return v[2] end "
+    assert run(f"{helper}function F() return {expression} end") == [expected]
+
+
 ARRAY_CHANGES = [
     pytest.param(
         "t[8] = 8 t[#t] = nil table.insert(t, 6) table.remove(t) t[#t + 1] = 5",
