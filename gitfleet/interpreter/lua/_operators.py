@@ -8,13 +8,16 @@ operands of `..` and of `#`, so that `_rewrite` can route them through gopher-lu
   (`a .. b + c` is `TEXT(a) .. TEXT(b + c)`).
 - `#`: gopher-lua's length of a table is its last integer key holding a value (`t = {}
   t[2] = 2` has length 2); PUC Lua's is any border (0 there). `#x` becomes `LENGTH(x)`.
-- `%`: gopher-lua's remainder is Go's math.Mod (exact) with the divisor's sign, PUC Lua's
-  `a - floor(a/b)*b`, which differs for fractional or huge operands (`1e300 % 0.1`). `a % b`
-  becomes `MODULO(a, b)`.
+- `+ - * / % ^`: gopher-lua reads a string operand with Go's parsers (`"010"` is 8, `"1_000"`
+  a number), words a wrong operand as `cannot perform add operation between nil and number`,
+  computes `%` as Go's math.Mod (exact) with the divisor's sign, where PUC Lua computes
+  `a - floor(a/b)*b` (they differ for fractional or huge operands: `1e300 % 0.1`), and `^` as
+  Go's math.Pow, which is not always C's to the last digit. `a + b` becomes `ADD(a, b)`, and
+  so on (`ARITHMETIC`).
 
 Finding the operands needs the grammar: an operand of `..` is an expression of higher
 precedence (arithmetic, unary operators, `^`), that of `#` one of unary precedence, those of
-`%` the expressions its left-associative priority takes, and where an
+an arithmetic operator the expressions its priority takes, and where an
 expression starts depends on statements. `operands` parses Lua 5.1 (statements and
 expressions, with lparser.c's precedences) and returns the token spans; a script it cannot
 parse gets none (Lua's compiler then reports the real error, or the script runs with PUC's
@@ -31,7 +34,11 @@ from gitfleet.interpreter.lua._lexer import KEYWORDS, Token
 
 TEXT = "__gitfleet_text"
 LENGTH = "__gitfleet_length"
-MODULO = "__gitfleet_modulo"
+ARITHMETIC = {
+    "+": "__gitfleet_add", "-": "__gitfleet_sub", "*": "__gitfleet_mul", "/": "__gitfleet_div",
+    "%": "__gitfleet_modulo", "^": "__gitfleet_pow",
+}  # fmt: skip
+"""The function each binary arithmetic operator becomes."""
 
 _BINARY = {
     "or": (1, 1), "and": (2, 2),
@@ -67,9 +74,9 @@ class Operands:
     """The operands of every `..`."""
     lengths: list[Span]
     """Every `#` with its operand."""
-    modulos: list[tuple[int, int, int]]
-    """Every `%`: the first token of its left operand, the operator, and the token after its
-    right operand."""
+    arithmetic: list[tuple[int, int, int]]
+    """Every binary arithmetic operator: the first token of its left operand, the operator, and
+    the token after its right operand."""
     assigns_fields: bool
     """Whether a statement assigns to a field or an index (`a.b = v`, `a[k], c = ...`,
     `function a.b()`): the only statements that change a table (`_readonly`)."""
@@ -88,12 +95,13 @@ def read(source: str) -> tuple[list[Token], Operands | None]:
 
 
 def operands(tokens: list[Token]) -> Operands:
-    """The operands of every `..`, `#` and `%` in the chunk, in no particular order."""
+    """The operands of every `..`, `#` and binary arithmetic operator in the chunk, in no
+    particular order."""
     parser = _Parser(tokens)
     parser.block()
     if parser.i != len(tokens):
         raise ParseError(f"unexpected {tokens[parser.i].text!r}")
-    return Operands(parser.spans, parser.lengths, parser.modulos, parser.assigns_fields)
+    return Operands(parser.spans, parser.lengths, parser.arithmetic, parser.assigns_fields)
 
 
 class _Parser:
@@ -102,7 +110,7 @@ class _Parser:
         self.i = 0
         self.spans: list[Span] = []
         self.lengths: list[Span] = []
-        self.modulos: list[tuple[int, int, int]] = []
+        self.arithmetic: list[tuple[int, int, int]] = []
         self.assigns_fields = False
         self.depth = 0
 
@@ -302,8 +310,8 @@ class _Parser:
             else:
                 at = self.i - 1
                 self.subexpression(right)
-                if op == "%":
-                    self.modulos.append((start, at, self.i))
+                if op in ARITHMETIC:
+                    self.arithmetic.append((start, at, self.i))
                 joined = False
         return joined
 

@@ -1,7 +1,8 @@
 """Rewrites a script so that it behaves as in Karmada's VM (gopher-lua) where PUC Lua differs:
 table constructors, so that `pairs` can follow key insertion order, and the operands of `..`,
-so that numbers are joined with gopher-lua's text, and the operands of `#`, so that a table's
-length is gopher-lua's (`_operators`).
+so that numbers are joined with gopher-lua's text, of `#`, so that a table's length is
+gopher-lua's, and of the arithmetic operators, so that they compute as gopher-lua's
+(`_operators`).
 
 gopher-lua iterates a table's array part, then its other keys in the order they were first
 inserted; PUC Lua iterates in hash order. Scripts that build a table keyed by name and turn it
@@ -16,6 +17,7 @@ constructor is wrapped in a call that records its keys and attaches a metatable 
     "n=" .. a + b         ->  "n=" .. TEXT(a + b)
     #t.items + 1          ->  (LENGTH(t.items)) + 1
     a % b % 2             ->  (MODULO((MODULO(a , b)) , 2))
+    a + b * c             ->  (ADD(a , (MUL(b , c))))
 
 Only tokens are inserted, never newlines, so line numbers in error messages stay the script's.
 A script the lexer (`_lexer`) cannot read is returned unchanged, and one `_operators` cannot parse
@@ -35,7 +37,7 @@ FRAME = "__gitfleet_frame"
 KEY = "__gitfleet_key"
 TEXT = _operators.TEXT
 LENGTH = _operators.LENGTH
-MODULO = _operators.MODULO
+ARITHMETIC = _operators.ARITHMETIC
 
 
 @dataclasses.dataclass
@@ -67,7 +69,7 @@ def rewrite(source: str) -> str:
         return source
     if found is not None:  # else Lua's compiler will say what is wrong
         inserts += _joined(tokens, found.joined) + _lengths(tokens, found.lengths)
-        inserts += _modulos(tokens, found.modulos, len(source))
+        inserts += _arithmetic(tokens, found.arithmetic, len(source))
     out, last = [], 0
     for pos, _, _, cut, text in sorted(inserts):
         out.append(source[last:pos])
@@ -150,17 +152,19 @@ def _lengths(tokens: list[Token], spans: list[_operators.Span]) -> list[_Edit]:
     return edits
 
 
-def _modulos(tokens: list[Token], found: list[tuple[int, int, int]], size: int) -> list[_Edit]:
-    """`a % b` as `(MODULO(a , b))`: the `%` becomes a comma. A call holds what starts or ends
-    with it but a `..` operand's wrapper (sorting between that wrapper's opening and the other
-    openings at its place, and between the inner closings and that wrapper's closing), and of
-    two calls opening at one place (`a % b % c`) the longer holds the shorter."""
+def _arithmetic(tokens: list[Token], found: list[tuple[int, int, int]], size: int) -> list[_Edit]:
+    """`a % b` as `(MODULO(a , b))`, and each arithmetic operator so: the operator becomes a
+    comma. A call holds what starts or ends with it but a `..` operand's wrapper (sorting
+    between that wrapper's opening and the other openings at its place, and between the inner
+    closings and that wrapper's closing), and of two calls opening at one place (`a % b % c`)
+    the longer holds the shorter."""
     edits: list[_Edit] = []
     for first, operator, after in found:
         start, end = tokens[first].start, tokens[after - 1].end
         inside = (end - start) / (size + 1)  # in (0, 1): longer spans open first
         edits.append((tokens[operator].start, _REPLACING, 0, 1, ","))
-        edits.append((start, _OPENING, 2 * start - inside, 0, f"({MODULO}("))
+        name = ARITHMETIC[tokens[operator].text]
+        edits.append((start, _OPENING, 2 * start - inside, 0, f"({name}("))
         edits.append((end, _CLOSING, -2 * start + 0.5, 0, "))"))
     return edits
 

@@ -207,7 +207,7 @@ class Sandbox:
                 "key": _rewrite.KEY,
                 "text": _rewrite.TEXT,
                 "length": _rewrite.LENGTH,
-                "modulo": _rewrite.MODULO,
+                "arithmetic": runtime.table_from(_rewrite.ARITHMETIC),
                 "negative_zero": _goformat.NEGATIVE_ZERO,
                 "python": python,
                 **{

@@ -692,6 +692,62 @@ local function go_modulo(x, y)
   return v
 end
 
+-- Go's math.Pow (pow.go), which PUC Lua's C pow does not always match to the last digit: special
+-- cases first, then x^yi by repeated squaring with the exponents kept apart, times e^(yf*ln x).
+local abs, modf, frexp, sqrt, exp, c_log, c_ldexp = math.abs, math.modf, math.frexp, math.sqrt, math.exp, math.log, math.ldexp
+local function is_odd_integer(x)
+  if abs(x) >= 2 ^ 53 then return false end
+  local whole, fraction = modf(x)
+  return fraction == 0 and whole % 2 ~= 0
+end
+local function go_pow(x, y)
+  if y == 0 or x == 1 then return 1 end
+  if y == 1 then return x end
+  if x ~= x or y ~= y then return 0 / 0 end
+  if x == 0 then
+    local odd = 1 / x < 0 and is_odd_integer(y)
+    if y < 0 then return odd and -huge or huge end
+    return odd and x or 0
+  end
+  if y == huge or y == -huge then
+    if x == -1 then return 1 end
+    if (abs(x) < 1) == (y == huge) then return 0 end
+    return huge
+  end
+  if x == huge or x == -huge then
+    if x == -huge then return go_pow(1 / x, -y) end
+    return y < 0 and 0 or huge
+  end
+  if y == 0.5 then return sqrt(x) end
+  if y == -0.5 then return 1 / sqrt(x) end
+  local yi, yf = modf(abs(y))
+  if yf ~= 0 and x < 0 then return 0 / 0 end
+  if yi >= 2 ^ 63 then
+    if x == -1 then return 1 end
+    if (abs(x) < 1) == (y > 0) then return 0 end
+    return huge
+  end
+  local a1, ae = 1.0, 0
+  if yf ~= 0 then
+    if yf > 0.5 then yf, yi = yf - 1, yi + 1 end
+    a1 = exp(yf * c_log(x))
+  end
+  local x1, xe = frexp(x)
+  local i = yi
+  while i ~= 0 do
+    if xe < -4096 or 4096 < xe then
+      ae = ae + xe
+      break
+    end
+    if i % 2 == 1 then a1, ae = a1 * x1, ae + xe end
+    x1, xe = x1 * x1, xe * 2
+    if x1 < 0.5 then x1, xe = x1 + x1, xe - 1 end
+    i = floor(i / 2)
+  end
+  if y < 0 then a1, ae = 1 / a1, -ae end
+  return c_ldexp(a1, ae)
+end
+
 -- The math library as gopher-lua's (mathlib.go): each argument is checked in order (PUC Lua's C
 -- functions check the last first) and read as `go_number` reads it; deg and rad compute as Go
 -- does, mod is `%`, and max and min want an argument.
@@ -721,10 +777,10 @@ local function two_arguments(name, f)
 end
 two_arguments("atan2", math.atan2)
 two_arguments("fmod", fmod)
-two_arguments("pow", math.pow)
+two_arguments("pow", go_pow)
 two_arguments("mod", go_modulo)
 
-local PI, c_ldexp, c_log = math.pi, math.ldexp, math.log
+local PI = math.pi
 local INV_LN10 = 0.43429448190325182765 -- Go's 1/Ln10, rounded once
 safe_math.log10 = function(...) return c_log(math_argument("log10", 1, (...))) * INV_LN10 end
 safe_math.deg = function(...) return math_argument("deg", 1, (...)) * 180 / PI end
@@ -807,17 +863,42 @@ SAFE[cfg.text] = function(v)
 end
 -- `#` (_operators.py): gopher-lua's length.
 SAFE[cfg.length] = length
--- `%` (_operators.py): gopher-lua's remainder, Go's math.Mod given the divisor's sign, where PUC
--- Lua computes a - floor(a/b)*b (they differ for fractional or huge operands). Operands convert
--- as for any arithmetic; the error names both operands' types, as gopher-lua's does.
-SAFE[cfg.modulo] = function(a, b)
-  local x, y = tonumber(a), tonumber(b)
-  local ta, tb = type(a), type(b)
-  if x == nil or y == nil or (ta ~= "number" and ta ~= "string") or (tb ~= "number" and tb ~= "string") then
-    error("cannot perform mod operation between " .. ta .. " and " .. tb, 2)
+-- The arithmetic operators (_operators.py) as gopher-lua's (vm.go objectArith): a string operand
+-- read by Go's parsers (`go_number`), `%` as Go's math.Mod with the divisor's sign, `^` as Go's
+-- math.Pow; an operand that is no number (after that reading) names both operands' types.
+local function mixed(event, compute, a, b)
+  local x, y = go_number(a), go_number(b)
+  if x == nil or y == nil then
+    local ta, tb = x and "number" or type(a), y and "number" or type(b)
+    guards.raise("cannot perform " .. event .. " operation between " .. ta .. " and " .. tb)
   end
-  return go_modulo(x, y)
+  return compute(x, y)
 end
+local function add(x, y) return x + y end
+local function subtract(x, y) return x - y end
+local function multiply(x, y) return x * y end
+local function divide(x, y) return x / y end
+local OPERATORS = {
+  ["+"] = function(a, b)
+    if type(a) == "number" and type(b) == "number" then return a + b end
+    return mixed("add", add, a, b)
+  end,
+  ["-"] = function(a, b)
+    if type(a) == "number" and type(b) == "number" then return a - b end
+    return mixed("sub", subtract, a, b)
+  end,
+  ["*"] = function(a, b)
+    if type(a) == "number" and type(b) == "number" then return a * b end
+    return mixed("mul", multiply, a, b)
+  end,
+  ["/"] = function(a, b)
+    if type(a) == "number" and type(b) == "number" then return a / b end
+    return mixed("div", divide, a, b)
+  end,
+  ["%"] = function(a, b) return mixed("mod", go_modulo, a, b) end,
+  ["^"] = function(a, b) return mixed("pow", go_pow, a, b) end,
+}
+for operator, name in raw_next, cfg.arithmetic do SAFE[name] = OPERATORS[operator] end
 
 -- A call's globals: reads fall through to SAFE until the script assigns a name SAFE has; then the
 -- environment becomes a full copy, so that `error = nil` hides `error` as it would in Karmada,

@@ -4,13 +4,13 @@ Each scenario is made from its seed alone (`scenario`): one operation (every hoo
 ResourceInterpreterCustomization), one or two customizations targeting the object's kind
 (scripts of this module: returning numbers, integral floats, strings, nested, empty, holed and
 mixed tables, nil fields and booleans, changing and returning the object, calling the `kube`
-library and the string, table, math and os functions, failing), and plausible objects
-(Deployments with pod templates that reference ConfigMaps, Secrets, PVCs and a service
-account; custom resources with odd fields: unicode, big and fractional numbers, empty maps and
-lists, nulls, one object in two places), with the operation's inputs (an observed object,
-status items or nil, a replica count). The answers in testdata/karmada_lua_answers.json are
-what Karmada's own ConfigurableInterpreter gave for each (bench/karmada_lua.go): a digest of
-the result, keyed as Karmada's interpreter test data, or that it failed. To make them again
+library and the string, table, math and os functions, arithmetic on strings, failing), and
+plausible objects (Deployments with pod templates that reference ConfigMaps, Secrets, PVCs and
+a service account; custom resources with odd fields: unicode, big and fractional numbers, empty
+maps and lists, nulls, one object in two places), with the operation's inputs (an observed
+object, status items or nil, a replica count). The answers in testdata/karmada_lua_answers.json
+are what Karmada's own ConfigurableInterpreter gave for each (bench/karmada_lua.go): a digest
+of the result, keyed as Karmada's interpreter test data, or that it failed. To make them again
 (after a change to this generator, or for another Karmada), from the repository root:
 
     python tests/interpreter/lua/lua_oracle_scenarios.py --karmada PATH [--go GO] [--commit SHA]
@@ -492,6 +492,17 @@ end""",
   local r = {pcall(function() local s = ("ab"):rep(2) return s end)}
   local d = {pcall(string.dump, ReflectStatus)}
   return {gsub = g, rep = r, dump = d, method = type(("x").gsub)}
+end""",
+        """function ReflectStatus(o)
+  local n = (o.spec and o.spec.replicas) or 1
+  local r = {octal = "010" + 0, under = "1_000" * 2, bin = "0b101" / 5, power = 2 ^ -3,
+    pow = math.pow(n + 1.5, 3), floor = math.floor(" 010 "), mod = math.mod(-7, 3),
+    log10 = math.log10(1e15), max = math.max(n, "7"), sub = ("abcdef"):sub(-3, 1 / 0)}
+  local ok, err = pcall(function() return n + {} end)
+  local ok2, err2 = pcall(function() local v = nil * n return v end)
+  local ok3, err3 = pcall(function() local v = math.fmod("x", true) return v end)
+  r.errors = {err, err2, err3}
+  return r
 end""",
     ],
     "InterpretDependency": [

@@ -471,6 +471,34 @@ def test_remainders_as_karmada_computes_them(run: Run, expression: str, expected
     assert run(f"function F() return {expression} end") == [expected]
 
 
+CATCHING = "local function caught(f) local v = {pcall(f)} return v[2] end "
+"""`caught(f)`: the error `f` raises, as a script catches it."""
+
+ARITHMETIC = [
+    pytest.param('"010" + 0', 8, id="octal string"),
+    pytest.param('"1_000" * 2', 2000, id="underscores"),
+    pytest.param("'0b101' / '1e3'", 0.005, id="binary and exponent"),
+    pytest.param("0 ^ '0b101'", 0, id="power of a string"),
+    pytest.param('" 12 " - 2', 10, id="spaces"),
+    pytest.param("2 ^ 10", 1024, id="integer power"),
+    pytest.param("caught(function() local v = nil + 1 return v end)",
+                 "<string>:1: cannot perform add operation between nil and number", id="nil"),
+    pytest.param("caught(function() local v = '10' * 'z' return v end)",
+                 "<string>:1: cannot perform mul operation between number and string",
+                 id="types after reading"),
+    pytest.param("caught(function() local v = true ^ 2 return v end)",
+                 "<string>:1: cannot perform pow operation between boolean and number",
+                 id="boolean"),
+]  # fmt: skip
+"""Karmada's answers (f8fdd02, bench/karmada_lua.go): arithmetic reads strings with Go's parsers
+and names both operands' types when one is no number."""
+
+
+@pytest.mark.parametrize(("expression", "expected"), ARITHMETIC)
+def test_arithmetic_as_karmada_computes_it(run: Run, expression: str, expected: Any) -> None:
+    assert run(f"{CATCHING}function F() return {expression} end") == [expected]
+
+
 MATH = [
     pytest.param("math.sqrt('0b101')", 2.23606797749979, id="binary string"),
     pytest.param("math.ceil('0x1F')", 31, id="hexadecimal string"),
@@ -508,8 +536,7 @@ positions only, as Go's int reads them."""
 
 @pytest.mark.parametrize(("expression", "expected"), MATH)
 def test_math_and_sub_as_karmada_computes_them(run: Run, expression: str, expected: Any) -> None:
-    helper = "local function caught(f) local v = {pcall(f)} return v[2] end "
-    assert run(f"{helper}function F() return {expression} end") == [expected]
+    assert run(f"{CATCHING}function F() return {expression} end") == [expected]
 
 
 ARRAY_CHANGES = [

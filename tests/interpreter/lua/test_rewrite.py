@@ -9,7 +9,9 @@ Aspects covered:
 - line numbers are preserved (no newline is added);
 - a source the lexer cannot read is returned unchanged (Lua reports its real error);
 - `#x` becomes a call (in parentheses, so never a tail call) around its unary operand, and
-  `a % b` a call of two arguments (chains nest, the longer call holding the shorter);
+  each binary arithmetic operator (`a % b`, `a + b`, ...) a call of two arguments, nested as
+  the operators' precedence and associativity group them (of two calls opening at one place,
+  the longer holding the shorter);
 - `..` operands are whole expressions of higher precedence (arithmetic, unary operators, `^`,
   calls, indexing, parentheses), in chains, inside comparisons, calls, keys and constructors,
   in every statement; string literals are left as they are; a wrapped operand holds the
@@ -31,7 +33,8 @@ from gitfleet.interpreter.lua import _rewrite
 T, D, F, K = _rewrite.TRACK, _rewrite.TRACK_DYNAMIC, _rewrite.FRAME, _rewrite.KEY
 X = _rewrite.TEXT
 L = _rewrite.LENGTH
-M = _rewrite.MODULO
+M, A, S, P = (_rewrite.ARITHMETIC[op] for op in "%+-^")
+MUL, DIV = _rewrite.ARITHMETIC["*"], _rewrite.ARITHMETIC["/"]
 TEXT_CALL = f"{X}("
 
 CASES = [
@@ -63,11 +66,13 @@ CASES = [
         f'x = {D}({F}(),{{[{K}"a"] = 1, [{K}(t[1])] = 2}})',
         id="brackets inside a computed key",
     ),
-    pytest.param('return "n=" .. a + b', f'return "n=" .. {X}(a + b)', id="arithmetic operand"),
+    pytest.param(
+        'return "n=" .. a + b', f'return "n=" .. {X}(({A}(a , b)))', id="arithmetic operand"
+    ),
     pytest.param("x = a..b..'c'", f"x = {X}(a)..{X}(b)..'c'", id="chain, literal left alone"),
     pytest.param(
         "x = -a .. b ^ 2 .. #t .. not c",
-        f"x = {X}(-a) .. {X}(b ^ 2) .. {X}(({L}(t))) .. {X}(not c)",
+        f"x = {X}(-a) .. {X}(({P}(b , 2))) .. {X}(({L}(t))) .. {X}(not c)",
         id="unary and power",
     ),
     pytest.param(
@@ -105,8 +110,12 @@ CASES = [
         f" .. {X}(g(function() return {X}(a) .. {X}(1) end)) end",
         id="varargs and functions",
     ),
-    pytest.param("n = #t.items + 1", f"n = ({L}(t.items)) + 1", id="length"),
-    pytest.param("return #t ^ 2, - #u", f"return ({L}(t ^ 2)), - ({L}(u))", id="length of a power"),
+    pytest.param("n = #t.items + 1", f"n = ({A}(({L}(t.items)) , 1))", id="length"),
+    pytest.param(
+        "return #t ^ 2, - #u",
+        f"return ({L}(({P}(t , 2)))), - ({L}(u))",
+        id="length of a power",
+    ),
     pytest.param(
         "x = {[#t] = #{1}}",
         f"x = {D}({F}(),{{[{K}(({L}(t)))] = ({L}({T}({{1}})))}})",
@@ -115,8 +124,16 @@ CASES = [
     pytest.param("return a % b", f"return ({M}(a , b))", id="modulo"),
     pytest.param("x = a % b % 2", f"x = ({M}(({M}(a , b)) , 2))", id="modulo chain"),
     pytest.param(
-        "x = -a % b ^ 2 + 1", f"x = ({M}(-a , b ^ 2)) + 1", id="modulo of unary and power"
+        "x = -a % b ^ 2 + 1",
+        f"x = ({A}(({M}(-a , ({P}(b , 2)))) , 1))",
+        id="modulo of unary and power",
     ),
+    pytest.param(
+        "x = a + b * c - d / e",
+        f"x = ({S}(({A}(a , ({MUL}(b , c)))) , ({DIV}(d , e))))",
+        id="precedence",
+    ),
+    pytest.param("x = 2 ^ -3 ^ 2", f"x = ({P}(2 , -({P}(3 , 2))))", id="power, right to left"),
     pytest.param("x = a % b .. c", f"x = {X}(({M}(a , b))) .. {X}(c)", id="modulo joined"),
     pytest.param("x = #t % 2", f"x = ({M}(({L}(t)) , 2))", id="modulo of a length"),
     pytest.param(
