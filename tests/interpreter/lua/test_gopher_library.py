@@ -490,14 +490,8 @@ ARITHMETIC = [
                  "<string>:1: cannot perform pow operation between boolean and number",
                  id="boolean"),
 ]  # fmt: skip
-"""Karmada's answers (f8fdd02, bench/karmada_lua.go): arithmetic reads strings with Go's parsers
-and names both operands' types when one is no number."""
-
-
-@pytest.mark.parametrize(("expression", "expected"), ARITHMETIC)
-def test_arithmetic_as_karmada_computes_it(run: Run, expression: str, expected: Any) -> None:
-    assert run(f"{CATCHING}function F() return {expression} end") == [expected]
-
+"""Arithmetic reads strings with Go's parsers and names both operands' types when one is no
+number."""
 
 MATH = [
     pytest.param("math.sqrt('0b101')", 2.23606797749979, id="binary string"),
@@ -529,13 +523,13 @@ MATH = [
     pytest.param("string.sub(12345, 2, -2)", "234", id="sub of a number"),
     pytest.param("string.format('%ix', 'nan')", "nanx", id="format a string reading as NaN"),
 ]  # fmt: skip
-"""Karmada's answers (f8fdd02, bench/karmada_lua.go): gopher-lua's math library reads strings
-as arithmetic does (Go's parsers) and checks its arguments in order; string.sub takes number
-positions only, as Go's int reads them."""
+"""gopher-lua's math library reads strings as arithmetic does and checks its arguments in order;
+string.sub takes number positions only, as Go's int reads them."""
 
 
-@pytest.mark.parametrize(("expression", "expected"), MATH)
-def test_math_and_sub_as_karmada_computes_them(run: Run, expression: str, expected: Any) -> None:
+@pytest.mark.parametrize(("expression", "expected"), [*ARITHMETIC, *MATH])
+def test_numbers_as_karmada_computes_them(run: Run, expression: str, expected: Any) -> None:
+    """Karmada's answers (f8fdd02, bench/karmada_lua.go)."""
     assert run(f"{CATCHING}function F() return {expression} end") == [expected]
 
 
