@@ -791,7 +791,12 @@ safe_math.ldexp = function(...)
   if type(e) ~= "number" then -- an int argument: gopher-lua reads no string there
     guards.raise(format("bad argument #2 to ldexp (number expected, got %s)", type(e)))
   end
-  return c_ldexp(x, e >= 0 and floor(e) or -floor(-e))
+  -- Go's int of the exponent (toward zero; NaN, the infinities and anything beyond int64 the
+  -- smallest int64), kept within what C's int holds: past 2200 either way the result is 0 or
+  -- infinite already.
+  if e ~= e or e >= 2 ^ 63 or e < -2 ^ 63 then e = -2 ^ 63 end
+  e = e >= 0 and floor(e) or -floor(-e)
+  return c_ldexp(x, e < -2200 and -2200 or e > 2200 and 2200 or e)
 end
 
 local function extreme(name, better)
