@@ -13,7 +13,8 @@ operands of `..` and of `#`, so that `_rewrite` can route them through gopher-lu
   computes `%` as Go's math.Mod (exact) with the divisor's sign, where PUC Lua computes
   `a - floor(a/b)*b` (they differ for fractional or huge operands: `1e300 % 0.1`), and `^` as
   Go's math.Pow, which is not always C's to the last digit. `a + b` becomes `ADD(a, b)`, and
-  so on (`ARITHMETIC`).
+  so on (`ARITHMETIC`). Likewise the unary minus of anything but a number literal: `-x` becomes
+  `NEGATE(x)` (a string read by Go's parsers, anything else `__unm undefined`).
 
 Finding the operands needs the grammar: an operand of `..` is an expression of higher
 precedence (arithmetic, unary operators, `^`), that of `#` one of unary precedence, those of
@@ -39,6 +40,7 @@ ARITHMETIC = {
     "%": "__gitfleet_modulo", "^": "__gitfleet_pow",
 }  # fmt: skip
 """The function each binary arithmetic operator becomes."""
+NEGATE = "__gitfleet_negate"
 
 _BINARY = {
     "or": (1, 1), "and": (2, 2),
@@ -77,6 +79,9 @@ class Operands:
     arithmetic: list[tuple[int, int, int]]
     """Every binary arithmetic operator: the first token of its left operand, the operator, and
     the token after its right operand."""
+    negations: list[Span]
+    """Every unary minus but of a number literal, with its operand (the first token is the
+    operator)."""
     assigns_fields: bool
     """Whether a statement assigns to a field or an index (`a.b = v`, `a[k], c = ...`,
     `function a.b()`): the only statements that change a table (`_readonly`)."""
@@ -101,7 +106,9 @@ def operands(tokens: list[Token]) -> Operands:
     parser.block()
     if parser.i != len(tokens):
         raise ParseError(f"unexpected {tokens[parser.i].text!r}")
-    return Operands(parser.spans, parser.lengths, parser.arithmetic, parser.assigns_fields)
+    return Operands(
+        parser.spans, parser.lengths, parser.arithmetic, parser.negations, parser.assigns_fields
+    )
 
 
 class _Parser:
@@ -111,6 +118,7 @@ class _Parser:
         self.spans: list[Span] = []
         self.lengths: list[Span] = []
         self.arithmetic: list[tuple[int, int, int]] = []
+        self.negations: list[Span] = []
         self.assigns_fields = False
         self.depth = 0
 
@@ -275,6 +283,10 @@ class _Parser:
     def expression(self) -> None:
         self.subexpression(0)
 
+    def number_literal(self, first: int) -> bool:
+        """Whether the tokens from `first` to the current one are one number literal."""
+        return self.i == first + 1 and self.tokens[first].kind == "number"
+
     def subexpression(self, limit: int) -> bool:
         """An expression whose operators bind tighter than `limit`; whether its last operator
         is `..` (its operands are then recorded already)."""
@@ -286,10 +298,12 @@ class _Parser:
     def operations(self, limit: int) -> bool:
         start = self.i
         if self.peek() in _UNARY and self.kind() in ("op", "name"):
-            length = self.take() == "#"
+            unary = self.take()
             self.subexpression(_UNARY_PRIORITY)
-            if length:
+            if unary == "#":
                 self.lengths.append((start, self.i))
+            elif unary == "-" and not self.number_literal(start + 1):
+                self.negations.append((start, self.i))
         else:
             self.simple()
         joined = False

@@ -18,6 +18,7 @@ constructor is wrapped in a call that records its keys and attaches a metatable 
     #t.items + 1          ->  (LENGTH(t.items)) + 1
     a % b % 2             ->  (MODULO((MODULO(a , b)) , 2))
     a + b * c             ->  (ADD(a , (MUL(b , c))))
+    -x ^ 2                ->  (NEGATE((POW(x , 2))))
 
 Only tokens are inserted, never newlines, so line numbers in error messages stay the script's.
 A script the lexer (`_lexer`) cannot read is returned unchanged, and one `_operators` cannot parse
@@ -38,6 +39,7 @@ KEY = "__gitfleet_key"
 TEXT = _operators.TEXT
 LENGTH = _operators.LENGTH
 ARITHMETIC = _operators.ARITHMETIC
+NEGATE = _operators.NEGATE
 
 
 @dataclasses.dataclass
@@ -70,6 +72,7 @@ def rewrite(source: str) -> str:
     if found is not None:  # else Lua's compiler will say what is wrong
         inserts += _joined(tokens, found.joined) + _lengths(tokens, found.lengths)
         inserts += _arithmetic(tokens, found.arithmetic, len(source))
+        inserts += _negations(tokens, found.negations)
     out, last = [], 0
     for pos, _, _, cut, text in sorted(inserts):
         out.append(source[last:pos])
@@ -166,6 +169,18 @@ def _arithmetic(tokens: list[Token], found: list[tuple[int, int, int]], size: in
         name = ARITHMETIC[tokens[operator].text]
         edits.append((start, _OPENING, 2 * start - inside, 0, f"({name}("))
         edits.append((end, _CLOSING, -2 * start + 0.5, 0, "))"))
+    return edits
+
+
+def _negations(tokens: list[Token], found: list[_operators.Span]) -> list[_Edit]:
+    """`-x` as `(NEGATE(x))`: the `-` goes, and the call opens inside every other call opening
+    there (a binary operator's, a `..` operand's) and closes before every one closing with it."""
+    edits: list[_Edit] = []
+    for first, after in found:
+        start = tokens[first].start
+        edits.append((start, _REPLACING, 0, 1, ""))
+        edits.append((start, _OPENING, 2 * start + 0.5, 0, f"({NEGATE}("))
+        edits.append((tokens[after - 1].end, _CLOSING, -2 * start + 0.25, 0, "))"))
     return edits
 
 

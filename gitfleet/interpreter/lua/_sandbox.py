@@ -208,6 +208,7 @@ class Sandbox:
                 "text": _rewrite.TEXT,
                 "length": _rewrite.LENGTH,
                 "arithmetic": runtime.table_from(_rewrite.ARITHMETIC),
+                "negate": _rewrite.NEGATE,
                 "negative_zero": _goformat.NEGATIVE_ZERO,
                 "python": python,
                 **{

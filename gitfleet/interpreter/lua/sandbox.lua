@@ -904,6 +904,14 @@ local OPERATORS = {
   ["^"] = function(a, b) return mixed("pow", go_pow, a, b) end,
 }
 for operator, name in raw_next, cfg.arithmetic do SAFE[name] = OPERATORS[operator] end
+-- Unary minus (vm.go OP_UNM): a string read by Go's parsers; anything else that is no number,
+-- gopher-lua's words.
+SAFE[cfg.negate] = function(v)
+  if type(v) == "number" then return -v end
+  local n = type(v) == "string" and go_number(v) or nil
+  if n == nil then guards.raise("__unm undefined") end
+  return -n
+end
 
 -- A call's globals: reads fall through to SAFE until the script assigns a name SAFE has; then the
 -- environment becomes a full copy, so that `error = nil` hides `error` as it would in Karmada,

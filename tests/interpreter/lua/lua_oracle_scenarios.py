@@ -501,7 +501,9 @@ end""",
   local ok, err = pcall(function() return n + {} end)
   local ok2, err2 = pcall(function() local v = nil * n return v end)
   local ok3, err3 = pcall(function() local v = math.fmod("x", true) return v end)
-  r.errors = {err, err2, err3}
+  local ok4, err4 = pcall(function() local v = -o.metadata return v end)
+  r.errors = {err, err2, err3, err4}
+  r.negated = -"0x10" - -n
   return r
 end""",
     ],

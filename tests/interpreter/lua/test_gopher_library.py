@@ -481,6 +481,9 @@ ARITHMETIC = [
     pytest.param("0 ^ '0b101'", 0, id="power of a string"),
     pytest.param('" 12 " - 2', 10, id="spaces"),
     pytest.param("2 ^ 10", 1024, id="integer power"),
+    pytest.param('-"010"', -8, id="minus of a string"),
+    pytest.param("caught(function() local v = -{} return v end)",
+                 "<string>:1: __unm undefined", id="minus of a table"),
     pytest.param("caught(function() local v = nil + 1 return v end)",
                  "<string>:1: cannot perform add operation between nil and number", id="nil"),
     pytest.param("caught(function() local v = '10' * 'z' return v end)",
@@ -491,7 +494,7 @@ ARITHMETIC = [
                  id="boolean"),
 ]  # fmt: skip
 """Arithmetic reads strings with Go's parsers and names both operands' types when one is no
-number."""
+number; unary minus reads a string so too, and has its own words for anything else."""
 
 MATH = [
     pytest.param("math.sqrt('0b101')", 2.23606797749979, id="binary string"),

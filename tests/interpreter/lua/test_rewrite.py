@@ -11,7 +11,8 @@ Aspects covered:
 - `#x` becomes a call (in parentheses, so never a tail call) around its unary operand, and
   each binary arithmetic operator (`a % b`, `a + b`, ...) a call of two arguments, nested as
   the operators' precedence and associativity group them (of two calls opening at one place,
-  the longer holding the shorter);
+  the longer holding the shorter), and a unary minus (but of a number literal) a call inside
+  every other call that opens with it;
 - `..` operands are whole expressions of higher precedence (arithmetic, unary operators, `^`,
   calls, indexing, parentheses), in chains, inside comparisons, calls, keys and constructors,
   in every statement; string literals are left as they are; a wrapped operand holds the
@@ -35,6 +36,7 @@ X = _rewrite.TEXT
 L = _rewrite.LENGTH
 M, A, S, P = (_rewrite.ARITHMETIC[op] for op in "%+-^")
 MUL, DIV = _rewrite.ARITHMETIC["*"], _rewrite.ARITHMETIC["/"]
+N = _rewrite.NEGATE
 TEXT_CALL = f"{X}("
 
 CASES = [
@@ -72,7 +74,7 @@ CASES = [
     pytest.param("x = a..b..'c'", f"x = {X}(a)..{X}(b)..'c'", id="chain, literal left alone"),
     pytest.param(
         "x = -a .. b ^ 2 .. #t .. not c",
-        f"x = {X}(-a) .. {X}(({P}(b , 2))) .. {X}(({L}(t))) .. {X}(not c)",
+        f"x = {X}(({N}(a))) .. {X}(({P}(b , 2))) .. {X}(({L}(t))) .. {X}(not c)",
         id="unary and power",
     ),
     pytest.param(
@@ -113,7 +115,7 @@ CASES = [
     pytest.param("n = #t.items + 1", f"n = ({A}(({L}(t.items)) , 1))", id="length"),
     pytest.param(
         "return #t ^ 2, - #u",
-        f"return ({L}(({P}(t , 2)))), - ({L}(u))",
+        f"return ({L}(({P}(t , 2)))), ({N}( ({L}(u))))",
         id="length of a power",
     ),
     pytest.param(
@@ -125,7 +127,7 @@ CASES = [
     pytest.param("x = a % b % 2", f"x = ({M}(({M}(a , b)) , 2))", id="modulo chain"),
     pytest.param(
         "x = -a % b ^ 2 + 1",
-        f"x = ({A}(({M}(-a , ({P}(b , 2)))) , 1))",
+        f"x = ({A}(({M}(({N}(a)) , ({P}(b , 2)))) , 1))",
         id="modulo of unary and power",
     ),
     pytest.param(
@@ -133,7 +135,15 @@ CASES = [
         f"x = ({S}(({A}(a , ({MUL}(b , c)))) , ({DIV}(d , e))))",
         id="precedence",
     ),
-    pytest.param("x = 2 ^ -3 ^ 2", f"x = ({P}(2 , -({P}(3 , 2))))", id="power, right to left"),
+    pytest.param(
+        "x = 2 ^ -3 ^ 2", f"x = ({P}(2 , ({N}(({P}(3 , 2))))))", id="power, right to left"
+    ),
+    pytest.param("x = -a + -1", f"x = ({A}(({N}(a)) , -1))", id="minus, not of a number"),
+    pytest.param(
+        "x = a + -b .. - -c",
+        f"x = {X}(({A}(a , ({N}(b))))) .. {X}(({N}( ({N}(c)))))",
+        id="minus inside calls",
+    ),
     pytest.param("x = a % b .. c", f"x = {X}(({M}(a , b))) .. {X}(c)", id="modulo joined"),
     pytest.param("x = #t % 2", f"x = ({M}(({L}(t)) , 2))", id="modulo of a length"),
     pytest.param(
