@@ -216,20 +216,70 @@ def printed(raw: str) -> str:
 
 
 def _kept(trimmed: str) -> bool:
+    fast = _fast_path(trimmed)
+    if fast is None:
+        return False
+    num, denom, exp2, fmt, scale = fast
+    if fmt is Format.BINARY_SI:
+        return exp2 % 10 == 0 and int(num) & 7 != 0
+    shifted = num + denom
+    return scale % 3 == 0 and not shifted.endswith("000") and shifted[0] != "0"
+
+
+def _fast_path(trimmed: str) -> tuple[str, str, int, Format, int] | None:
+    """Digits, fraction digits, power of two, format and power of ten of a quantity that
+    apimachinery's ParseQuantity keeps as an int64 amount (its fast path), else None (it keeps
+    an arbitrary-precision decimal)."""
     found = _PARTS.fullmatch(trimmed)
     if found is None:
-        return False
+        return None
     num, denom, suffix = found.group(2) or "0", found.group(3) or "", found.group(4)
     scale10, exp2, fmt = _interpret(suffix, trimmed)
     if fmt is Format.BINARY_SI:
-        if denom or 15 - len(num) - int(exp2 * 3 / 10) - 1 < 0:
-            return False
-        value = int(num)
-        return value << exp2 <= _BINARY_CAP and exp2 % 10 == 0 and value & 7 != 0
-    if _MAX_INT64_DIGITS - len(num) - len(denom) < 0:
-        return False
+        if denom or 15 - len(num) - int(exp2 * 3 / 10) - 1 < 0 or int(num) << exp2 > _BINARY_CAP:
+            return None
+        return num, denom, exp2, fmt, 0
     scale = scale10 - len(denom)
-    shifted = num + denom
-    if scale < _KEPT_MIN_SCALE or int(shifted) > _BINARY_CAP:
-        return False
-    return scale % 3 == 0 and not shifted.endswith("000") and shifted[0] != "0"
+    if _MAX_INT64_DIGITS - len(num) - len(denom) < 0 or scale < _KEPT_MIN_SCALE:
+        return None
+    return num, denom, 0, fmt, scale
+
+
+_INT64_SPAN = 2**64
+
+
+def wrap_int64(value: int) -> int:
+    """`value` as Go's int64 arithmetic leaves it: its low 64 bits, two's complement."""
+    value %= _INT64_SPAN
+    return value - _INT64_SPAN if value > _BINARY_CAP else value
+
+
+def int64_scaled(raw: object, scale: int) -> int:
+    """What Go's `Quantity.ScaledValue(scale)` returns for `raw` (a valid quantity): the value
+    in units of 10**scale, rounded up, but in int64, so a value out of range comes back as Go
+    computes it rather than exact. A quantity kept as an int64 amount (the fast path) that is
+    scaled up by other than 1, 2, 3, 6 or 9 powers of ten reads as 0 once it overflows, and
+    as its wrapped product otherwise; one kept as a decimal reads as the low 64 bits of the
+    rounded result. Kubernetes' own `Value()` is `scale` 0, `MilliValue()` is `scale` -3."""
+    text = raw if isinstance(raw, str) else repr(raw)
+    trimmed = text.strip()
+    nanos = parse(trimmed).nanos  # refuses what is no quantity; the decimal, in whole nanos
+    fast = _fast_path(trimmed)
+    if fast is not None:
+        num, denom, exp2, _, amount_scale = fast
+        value = int(num + denom) << exp2
+        if trimmed.startswith("-"):
+            value = -value
+        if amount_scale < scale:
+            return _ceil_div(value, 10 ** (scale - amount_scale))
+        times = amount_scale - scale
+        if times in (0, 1, 2, 3, 6, 9):
+            return wrap_int64(value * 10**times)
+        product = value * 10**times
+        return product if product == wrap_int64(product) else 0
+    divisor: int = 10 ** (scale + 9)
+    if nanos < _BINARY_CAP:  # Go divides in int64: truncating, then adds 1 for a remainder
+        quotient = abs(nanos) // divisor * (1 if nanos >= 0 else -1)
+        return quotient + 1 if quotient * divisor != nanos else quotient
+    quotient, remainder = divmod(nanos, divisor)  # in big integers, then the low 64 bits
+    return wrap_int64(wrap_int64(quotient) + (1 if remainder else 0))

@@ -5,7 +5,9 @@ follows Karmada exactly: a container's limits stand in for requests it does not 
 containers are summed, then each init container raises a resource to its own request if larger
 (they run one at a time), then the pod overhead is added. CPU is counted in millicores, every
 other resource in whole units rounded up, per container. Only cpu, memory, ephemeral-storage,
-pods and scalar resources count. Karmada: pkg/util/helper/binding.go
+pods and scalar resources count. Amounts are Go int64s: a quantity beyond their range reads as
+Go reads it (`_quantity.int64_scaled`) and sums wrap, so an absurd request (`"1e19"` of memory)
+comes out as Karmada's. Karmada: pkg/util/helper/binding.go
 (GenerateReplicaRequirements, GenerateNodeClaimByPodSpec), pkg/util/resource.go
 (AddPodTemplateRequest, AddPodRequest, Add, SetMaxResource, ResourceList),
 pkg/util/lifted/corev1helpers.go (IsScalarResourceName and friends).
@@ -58,7 +60,7 @@ def pod_request(spec: dict[str, Any], path: Path) -> Amounts:
     key = "containers"
     for i, container in enumerate(_fields.array(spec.get(key), (*path, key))):
         for name, amount in _effective_requests(container, path, key, i).items():
-            total[name] = total.get(name, 0) + amount
+            total[name] = _quantity.wrap_int64(total.get(name, 0) + amount)
     key = "initContainers"
     for i, container in enumerate(_fields.array(spec.get(key), (*path, key))):
         for name, amount in _effective_requests(container, path, key, i).items():
@@ -70,7 +72,7 @@ def pod_request(spec: dict[str, Any], path: Path) -> Amounts:
         except _fields.FieldError as e:
             raise e.under(*path, "overhead") from None
         for name, amount in amounts.items():
-            total[name] = total.get(name, 0) + amount
+            total[name] = _quantity.wrap_int64(total.get(name, 0) + amount)
     return total
 
 
@@ -112,12 +114,12 @@ def _amounts(resources: Any, path: Path) -> Amounts:
 
 @functools.lru_cache(maxsize=4096)
 def _amount(name: str, raw: str | int | float) -> int | None:
-    """Millicores for cpu, whole units (rounded up) for other counted resources, None for
-    resources that do not count."""
+    """Millicores for cpu, whole units (rounded up) for other counted resources, as Go's int64
+    reads them; None for resources that do not count."""
     if name == CPU:
-        return _quantity.parse(raw).milli_value()
+        return _quantity.int64_scaled(raw, -3)
     if name in (MEMORY, PODS, EPHEMERAL_STORAGE) or is_scalar(name):
-        return _quantity.parse(raw).value()
+        return _quantity.int64_scaled(raw, 0)
     return None
 
 

@@ -201,6 +201,37 @@ def test_no_requirements(chain: interpreter.Interpreter, doc: dict[str, Any]) ->
     assert chain.get_replicas(doc)[1] is None
 
 
+@pytest.mark.parametrize(
+    ("requests", "count", "expected"),
+    [
+        pytest.param({"memory": "1e19"}, 1, None, id="an int64 amount that overflows reads as 0"),
+        pytest.param({"cpu": "8Ei"}, 1, None, id="millicores of a capped decimal wrap"),
+        pytest.param(
+            {"memory": "18446744073709551617"}, 2, {"memory": "2"}, id="a decimal keeps low bits"
+        ),
+        pytest.param(
+            {"cpu": "123456789012345678"}, 2, {"cpu": "7105905066467184992m"}, id="sums wrap"
+        ),
+        pytest.param(
+            {"pods": "9223372036854776k"}, 2, {"pods": "384"}, id="a scaled product wraps"
+        ),
+        pytest.param({"memory": "8Ei"}, 1, {"memory": "9223372036854775807"}, id="the cap"),
+    ],
+)
+def test_requests_beyond_int64_read_as_go_reads_them(
+    chain: interpreter.Interpreter,
+    requests: dict[str, str],
+    count: int,
+    expected: dict[str, str] | None,
+) -> None:
+    """Karmada keeps amounts in Go int64s (Quantity.Value/MilliValue, then `+=`), so absurd
+    requests overflow; these are the requirements Karmada f8fdd02 gives for `count` such
+    containers in a Pod."""
+    doc = obj("Pod", spec=pod_spec(*(container(f"c{i}", requests) for i in range(count))))
+    _, requirements = chain.get_replicas(doc)
+    assert (None if requirements is None else requirements.resource_request) == expected
+
+
 def test_null_node_selector_value_reads_as_empty(chain: interpreter.Interpreter) -> None:
     # Karmada converts the pod template to its Go type, where a null string is ""
     spec = pod_spec(nodeSelector={"disk": "ssd", "zone": None})
