@@ -1,9 +1,10 @@
 """The template's status, computed from what each member cluster reported.
 
-Counters are summed; phases are reduced to the most telling one; load balancer addresses are
-merged. Items whose status has not been collected yet still count as members, so a workload's
-`observedGeneration` only moves to the template's generation once every cluster has reported
-that it runs the latest template (the signal GitOps tools such as Argo CD read). Karmada:
+Counters are summed (in int32, wrapping, as Go adds them); phases are reduced to the most
+telling one; load balancer addresses are merged. Items whose status has not been collected yet
+still count as members, so a workload's `observedGeneration` only moves to the template's
+generation once every cluster has reported that it runs the latest template (the signal GitOps
+tools such as Argo CD read). Karmada:
 pkg/resourceinterpreter/default/native/aggregatestatus.go.
 
 Each function returns a new object; when the computed status equals the template's, that is a
@@ -88,6 +89,12 @@ def _reported(status: dict[str, Any], key: str) -> int:
     return _fields.json_integer(status.get(key), ("status", key))
 
 
+def add_int32(total: int, count: int) -> int:
+    """`total + count` as Karmada adds members' counters: in Go's int32, which wraps past
+    2**31 - 1 (a sum the API server then refuses when negative)."""
+    return (total + count + 2**31) % 2**32 - 2**31
+
+
 def later(current: str, candidate: Any, path: _fields.Path) -> str:
     """The later of two times (Karmada: `metav1.Time.Before`), as Karmada writes times; empty
     meaning unset. `current` is already in that form."""
@@ -159,7 +166,7 @@ def workload(obj: RawObject, items: Items, kind: Workload) -> RawObject:
             ):
                 caught_up += 1
             for key in kind.counters:
-                new[key] += _reported(status, key)
+                new[key] = add_int32(new[key], _reported(status, key))
     observed = _int(old, "observedGeneration")
     new["observedGeneration"] = template_generation if caught_up == len(items) else observed
     if all(_int(old, key) == value for key, value in new.items()):
@@ -349,7 +356,7 @@ def pod_disruption_budget(obj: RawObject, items: Items) -> RawObject:
             continue
         with reported_by(cluster):
             for key in keys:
-                counters[key] += _reported(status, key)
+                counters[key] = add_int32(counters[key], _reported(status, key))
             path = ("status", "disruptedPods")
             for name, when in _times.written_map(status.get("disruptedPods"), path).items():
                 disrupted[f"{cluster}/{name}"] = when
@@ -364,7 +371,7 @@ def horizontal_pod_autoscaler(obj: RawObject, items: Items) -> RawObject:
         if status is None:
             continue
         with reported_by(cluster):
-            current += _reported(status, "currentReplicas")
-            desired += _reported(status, "desiredReplicas")
+            current = add_int32(current, _reported(status, "currentReplicas"))
+            desired = add_int32(desired, _reported(status, "desiredReplicas"))
     head = {"currentReplicas": current} if current else {}
     return with_status(obj, {**head, "desiredReplicas": desired}, zeros_absent=True)

@@ -76,7 +76,8 @@ def aggregate(obj: RawObject, items: _aggregate.Items) -> RawObject:
             continue
         with _aggregate.reported_by(cluster):
             for key in counts:
-                counts[key] += _fields.json_integer(status.get(key), ("status", key))
+                count = _fields.json_integer(status.get(key), ("status", key))
+                counts[key] = _aggregate.add_int32(counts[key], count)
             conditions = _conditions(status)
             if finished(conditions) == FAILED:
                 failed.append(cluster)

@@ -392,6 +392,55 @@ def test_aggregated_status(
     assert _aggregate(chain, template, items)["status"] == status
 
 
+_INT32_MAX = 2**31 - 1
+
+
+@pytest.mark.parametrize(
+    ("template", "reports", "expected"),
+    [
+        pytest.param(
+            obj("PodDisruptionBudget", spec={}),
+            [{"currentHealthy": _INT32_MAX, "expectedPods": _INT32_MAX}] * 3,
+            {
+                "currentHealthy": 2147483645,
+                "desiredHealthy": 0,
+                "disruptionsAllowed": 0,
+                "expectedPods": 2147483645,
+            },
+            id="pdb",
+        ),
+        pytest.param(
+            obj("HorizontalPodAutoscaler", spec={}),
+            [
+                {"currentReplicas": _INT32_MAX, "desiredReplicas": _INT32_MAX},
+                {"currentReplicas": _INT32_MAX, "desiredReplicas": 2},
+            ],
+            {"currentReplicas": -2, "desiredReplicas": -2147483647},
+            id="hpa",
+        ),
+        pytest.param(
+            obj("Job", spec={}),
+            [{"active": _INT32_MAX}, {"active": 2}],
+            {"active": -2147483647},
+            id="job",
+        ),
+        pytest.param(
+            workload("ReplicaSet"),
+            [{"replicas": _INT32_MAX, "readyReplicas": 1}, {"replicas": _INT32_MAX}],
+            {"replicas": -2, "readyReplicas": 1},
+            id="workload",
+        ),
+    ],
+)
+def test_counters_sum_in_int32(
+    chain: interpreter.Interpreter, template: Doc, reports: list[Doc], expected: Doc
+) -> None:
+    """Karmada adds the members' counters in Go's int32, which wraps; these are the statuses
+    Karmada f8fdd02 aggregates."""
+    items = [item(f"m{i}", status) for i, status in enumerate(reports)]
+    assert _aggregate(chain, template, items)["status"] == expected
+
+
 def test_times_written_as_go_writes_them(chain: interpreter.Interpreter) -> None:
     # Karmada compares the members' times as instants and writes the latest in UTC, to the second
     items = [
