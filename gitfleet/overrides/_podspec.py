@@ -44,3 +44,33 @@ def containers(manifest: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     if not isinstance(node, list) or not all(isinstance(item, dict) for item in node):
         raise _patch.Failure((), f"{pointer} is not a list of containers")
     return pointer, node
+
+
+def check_string_maps(manifest: dict[str, Any]) -> None:
+    """Raises `_patch.Failure` when the labels or annotations of a workload of a known kind
+    (or of its pod template) are not a map of strings (null values aside).
+
+    Karmada's imageOverrider without a predicate reads the workload into its typed Go form
+    first, which refuses such maps, e.g. an annotation an earlier plaintext overrider set to a
+    number; it edits the object only if that succeeds. Other mistyped fields make it fail
+    too; these are the ones an override is likely to get wrong."""
+    path = POD_SPEC.get(manifest.get("kind", ""))
+    if path is None:
+        return
+    places = [("metadata",)] if path == ("spec",) else [("metadata",), (*path[:-1], "metadata")]
+    for where in places:
+        node: Any = manifest
+        for key in where:
+            node = node.get(key) if isinstance(node, dict) else None
+        if not isinstance(node, dict):
+            continue
+        for field in ("labels", "annotations"):
+            entries = node.get(field)
+            pointer = "/" + "/".join((*where, field))
+            if entries is None:
+                continue
+            if not isinstance(entries, dict):
+                raise _patch.Failure((), f"{pointer} is not a map")
+            for key, value in entries.items():
+                if value is not None and not isinstance(value, str):
+                    raise _patch.Failure((), f"{pointer}/{key} is not a string")

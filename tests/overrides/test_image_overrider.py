@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from gitfleet import overrides
+from gitfleet.errors import OverrideError
 from gitfleet.model import policy
 from gitfleet.overrides import _image, _patch
 
@@ -280,3 +282,44 @@ def test_image_failures(
         _image.ops(workload("Deployment", *images), overrider)
     assert caught.value.keys == keys
     assert message in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("kind", "path", "value"),
+    [
+        pytest.param("Job", "/metadata/annotations/a~1b", 5, id="number annotation"),
+        pytest.param("Pod", "/metadata/labels/app", True, id="boolean label"),
+        pytest.param("Deployment", "/metadata/labels", "x", id="labels not a map"),
+        pytest.param("Deployment", "/spec/template/metadata/labels/app", 1.5, id="template label"),
+    ],
+)
+def test_image_refused_on_mistyped_labels_or_annotations(
+    kind: str, path: str, value: Any, workload: Any, make_policy: Any, make_cluster: Any
+) -> None:
+    """An earlier rule making a label or annotation a non-string fails a later imageOverrider
+    without predicate, as Karmada's does: it reads the workload into its typed Go form first
+    ("failed to convert Job from unstructured object: cannot convert int64 to string")."""
+    manifest = workload(kind, "nginx", namespace="ns", labels={"app": "w"})
+    manifest["metadata"]["annotations"] = {"a/b": "c"}
+    if kind == "Deployment":
+        manifest["spec"]["template"]["metadata"] = {"labels": {"app": "w"}}
+    plaintext = {"plaintext": [{"path": path, "operator": "add", "value": value}]}
+    first = make_policy("a", {"overrideRules": [{"overriders": plaintext}]}, namespace="ns")
+    image = _overrider("Tag", "replace", "v2")
+    second = make_policy("b", {"overrideRules": [{"overriders": image}]}, namespace="ns")
+    with pytest.raises(OverrideError, match="is not a"):
+        overrides.apply(manifest, make_cluster("member1"), [first, second], [])
+
+
+def test_image_with_predicate_ignores_mistyped_annotations(workload: Any) -> None:
+    """With a predicate Karmada edits the image without reading the typed workload, so a
+    number annotation does not stop it."""
+    manifest = workload("Deployment", "nginx")
+    manifest["metadata"]["annotations"] = {"a": 5}
+    overrider = policy.ImageOverrider(
+        component=policy.ImageComponent.TAG,
+        operator=policy.OverriderOperator.REPLACE,
+        value="v2",
+        predicate=policy.ImagePredicate(path=f"{TEMPLATE}/0/image"),
+    )
+    assert _image.ops(manifest, overrider)[0].value == "nginx:v2"
