@@ -96,7 +96,7 @@ def ops(manifest: dict[str, Any], overrider: policy.ImageOverrider) -> list[_pat
         if not path.startswith("/"):
             raise _patch.Failure(("predicate", "path"), f'"{path}" must start with "/"')
         return [_replace(path, image, overrider)]
-    _podspec.check_string_maps(manifest)
+    _podspec.check_metadata_types(manifest)
     pointer, containers = _podspec.containers(manifest)
     return [
         _replace(f"{pointer}/{index}/image", container.get("image", ""), overrider)

@@ -46,13 +46,14 @@ def containers(manifest: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     return pointer, node
 
 
-def check_string_maps(manifest: dict[str, Any]) -> None:
-    """Raises `_patch.Failure` when the labels or annotations of a workload of a known kind
-    (or of its pod template) are not a map of strings (null values aside).
+def check_metadata_types(manifest: dict[str, Any]) -> None:
+    """Raises `_patch.Failure` when the metadata of a workload of a known kind (or of its pod
+    template) is not an object, or its labels or annotations are not a map of strings, or its
+    finalizers not a list of strings (null values aside).
 
     Karmada's imageOverrider without a predicate reads the workload into its typed Go form
-    first, which refuses such maps, e.g. an annotation an earlier plaintext overrider set to a
-    number; it edits the object only if that succeeds. Other mistyped fields make it fail
+    first, which refuses such values, e.g. an annotation an earlier plaintext overrider set to
+    a number; it edits the object only if that succeeds. Other mistyped fields make it fail
     too; these are the ones an override is likely to get wrong."""
     path = POD_SPEC.get(manifest.get("kind", ""))
     if path is None:
@@ -62,15 +63,17 @@ def check_string_maps(manifest: dict[str, Any]) -> None:
         node: Any = manifest
         for key in where:
             node = node.get(key) if isinstance(node, dict) else None
-        if not isinstance(node, dict):
+        if node is None:
             continue
-        for field in ("labels", "annotations"):
+        if not isinstance(node, dict):
+            raise _patch.Failure((), f"/{'/'.join(where)} is not an object")
+        for field, kind in (("labels", dict), ("annotations", dict), ("finalizers", list)):
             entries = node.get(field)
             pointer = "/" + "/".join((*where, field))
             if entries is None:
                 continue
-            if not isinstance(entries, dict):
-                raise _patch.Failure((), f"{pointer} is not a map")
-            for key, value in entries.items():
-                if value is not None and not isinstance(value, str):
-                    raise _patch.Failure((), f"{pointer}/{key} is not a string")
+            if not isinstance(entries, kind):
+                raise _patch.Failure((), f"{pointer} is not a {kind.__name__}")
+            values = entries.values() if isinstance(entries, dict) else entries
+            if any(value is not None and not isinstance(value, str) for value in values):
+                raise _patch.Failure((), f"{pointer} holds a value that is not a string")

@@ -293,12 +293,13 @@ def test_image_failures(
         pytest.param("Deployment", "/spec/template/metadata/labels/app", 1.5, id="template label"),
     ],
 )
-def test_image_refused_on_mistyped_labels_or_annotations(
+def test_image_refused_on_mistyped_metadata(
     kind: str, path: str, value: Any, workload: Any, make_policy: Any, make_cluster: Any
 ) -> None:
-    """An earlier rule making a label or annotation a non-string fails a later imageOverrider
-    without predicate, as Karmada's does: it reads the workload into its typed Go form first
-    ("failed to convert Job from unstructured object: cannot convert int64 to string")."""
+    """An earlier rule making a label, annotation or finalizer a non-string (or the metadata
+    a non-object) fails a later imageOverrider without predicate, as Karmada's does: it reads
+    the workload into its typed Go form first ("failed to convert Job from unstructured
+    object: cannot convert int64 to string")."""
     manifest = workload(kind, "nginx", namespace="ns", labels={"app": "w"})
     manifest["metadata"]["annotations"] = {"a/b": "c"}
     if kind == "Deployment":
@@ -307,7 +308,7 @@ def test_image_refused_on_mistyped_labels_or_annotations(
     first = make_policy("a", {"overrideRules": [{"overriders": plaintext}]}, namespace="ns")
     image = _overrider("Tag", "replace", "v2")
     second = make_policy("b", {"overrideRules": [{"overriders": image}]}, namespace="ns")
-    with pytest.raises(OverrideError, match="is not a"):
+    with pytest.raises(OverrideError, match="not a"):
         overrides.apply(manifest, make_cluster("member1"), [first, second], [])
 
 
