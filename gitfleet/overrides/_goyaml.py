@@ -109,6 +109,21 @@ class _Loader(yaml.SafeLoader):
             return resolve(value)[0] if implicit[0] else STR
         return super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
 
+    def scan_directive(self) -> Any:
+        """Only `%YAML` and `%TAG` directives, as go-yaml (PyYAML skips others)."""
+        token = super().scan_directive()
+        if token.name not in ("YAML", "TAG"):
+            raise yaml.scanner.ScannerError(None, None, "found unknown directive name")
+        return token
+
+    def process_directives(self) -> Any:
+        """A `%YAML` directive must name 1.1, the only version go-yaml v2 reads (PyYAML takes
+        any 1.x)."""
+        found = super().process_directives()  # type: ignore[no-untyped-call]
+        if self.yaml_version not in (None, (1, 1)):
+            raise yaml.parser.ParserError(None, None, "found incompatible YAML document")
+        return found
+
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Hashable, Any]:
         """Keys become JSON keys as they are read: `1` and `true` stay two keys, as in Go."""
         self.flatten_mapping(node)

@@ -359,17 +359,28 @@ def test_yaml_written_as_go_yaml_writes_it(
     assert apply_block(_configmap("a: 1\n"), overriders)["data"]["f"] == expected
 
 
+def test_yaml_directives_go_yaml_reads(apply_block: Any) -> None:
+    """Karmada's answer: go-yaml v2 reads a `%YAML 1.1` and a `%TAG` directive."""
+    for text in ("%YAML 1.1\n---\na: 1\n", "%TAG ! tag:x,2000:\n---\na: 1\n"):
+        assert apply_block(_configmap(text), _add_yaml("/b", 1))["data"]["f"] == "a: 1\nb: 1\n"
+
+
 @pytest.mark.parametrize(
     "text",
     [
         pytest.param('{"a": "\x7f"}', id="control character"),
         pytest.param('{"a": "\\ud83d\\ude00"}', id="surrogate escapes in a value"),
         pytest.param('{"\\ud83d\\ude00": 1}', id="surrogate escapes in a key"),
+        pytest.param("%YAML 1.2\n---\na: 1\n", id="YAML 1.2 directive"),
+        pytest.param("%YAML 1.0\n---\na: 1\n", id="YAML 1.0 directive"),
+        pytest.param("%FOO bar\n---\na: 1\n", id="unknown directive"),
     ],
 )
 def test_a_yaml_document_go_yaml_cannot_read(text: str, apply_block: Any) -> None:
-    """Karmada's answers: go-yaml refuses control characters in the document itself, and
-    escapes of UTF-16 surrogates (which JSON writers use for characters beyond U+FFFF)."""
+    """Karmada's answers: go-yaml refuses control characters in the document itself, escapes
+    of UTF-16 surrogates (which JSON writers use for characters beyond U+FFFF), a `%YAML`
+    directive naming any version but 1.1 ("found incompatible YAML document") and directives
+    other than `%YAML` and `%TAG`."""
     with pytest.raises(OverrideError) as caught:
         apply_block(_configmap(text), _add_yaml("/b", 1))
     assert "the field does not hold YAML" in caught.value.message
