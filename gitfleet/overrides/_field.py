@@ -12,6 +12,9 @@ json-patch v5 patches only containers: the document (the YAML read as JSON) must
 an array or null, and a JSON array must start at the text's first character (v5 reads anything
 else as an object). An operation on the whole document (`subPath: ""`) must bring an object or
 an array, or null for `add`; a null document takes no other operation, and cannot be written.
+A `replace` of the whole document with null (or no value) is another matter: json-patch v5
+then holds a nil array, which takes no operation but another on the whole document, and is
+written `null`.
 """
 
 from __future__ import annotations
@@ -22,10 +25,21 @@ from typing import Any
 from gitfleet.model import policy, yamllimits
 from gitfleet.overrides import _gojson, _goyaml, _patch
 
+NIL_ARRAY = object()
+"""The document after a `replace` of the whole of it with null: json-patch v5's nil array."""
+
 
 def _patched(document: Any, operations: Sequence[policy.PatchOperation], kind: str) -> Any:
     for index, o in enumerate(operations):
         op = _patch.Op(str(o.operator), o.sub_path, _gojson.as_stored(_patch.plain(o.value)))
+        if op.path == "" and op.op == "replace" and op.value is None:
+            document = NIL_ARRAY
+            continue
+        if document is NIL_ARRAY:
+            if op.path != "":
+                nil = f'cannot {op.op} "{op.path}": the document is a nil array'
+                raise _patch.Failure((kind, index, "subPath"), nil)
+            document = {}
         problem = _whole_document_problem(document, op)
         if problem:
             raise _patch.Failure((kind, index, "subPath"), problem)
@@ -110,7 +124,7 @@ def _rewrite(text: str, overrider: policy.FieldOverrider) -> str:
 
 def _written(document: Any, write: Callable[[Any], str]) -> str:
     try:
-        return write(document)
+        return write(None if document is NIL_ARRAY else document)
     except ValueError as error:
         raise _patch.Failure(("fieldPath",), f"cannot write the patched field: {error}") from error
 

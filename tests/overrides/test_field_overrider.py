@@ -406,3 +406,33 @@ def test_yaml_go_yaml_cannot_read_back(overriders: dict[str, Any], apply_block: 
     with pytest.raises(OverrideError) as caught:
         apply_block(_configmap("a: 1\n"), overriders)
     assert "cannot write the patched field" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "ops", "expected"),
+    [
+        pytest.param("json", '{"a": 1}', [("replace", "", None)], "null", id="json"),
+        pytest.param("yaml", "a: 1\n", [("replace", "", None)], "null\n", id="yaml"),
+        pytest.param("json", "[1]", [("replace", "", None)], "null", id="json array"),
+        pytest.param(
+            "yaml",
+            "a: 1\n",
+            [("replace", "", None), ("add", "", {"b": 1})],
+            "b: 1\n",
+            id="then the whole document again",
+        ),
+    ],
+)
+def test_whole_document_replaced_by_null(
+    kind: str, text: str, ops: list[tuple[str, str, Any]], expected: str, apply_block: Any
+) -> None:
+    """Karmada's answers: json-patch v5 replaces the whole document with null as a nil array,
+    which it writes `null`, and which only another operation on the whole document changes."""
+    assert apply_block(_configmap(text), _ops(kind, *ops))["data"]["f"] == expected
+
+
+def test_a_nil_array_document_takes_no_inner_operation(apply_block: Any) -> None:
+    """Karmada fails (its json-patch even panics) on `/-` of the nil array that replacing the
+    whole document with null leaves."""
+    with pytest.raises(OverrideError, match="nil array"):
+        apply_block(_configmap("a: 1\n"), _ops("yaml", ("replace", "", None), ("add", "/-", 1)))
