@@ -30,7 +30,7 @@ from gitfleet.detector import (
     detection,
 )
 from gitfleet.model import diagnostic, objects, policy
-from gitfleet.model.template import ResourceKey, ResourceTemplate
+from gitfleet.model.template import RawMeta, RawObject, ResourceKey, ResourceTemplate
 
 Binding = detection.Binding
 Policy = policy.PropagationPolicy | policy.ClusterPropagationPolicy
@@ -138,6 +138,20 @@ def _claims_of(template: ResourceTemplate, previous: Binding | None) -> tuple[_c
     return found
 
 
+def _without_labels(template: ResourceTemplate, dropped: frozenset[str]) -> ResourceTemplate:
+    """The template as Karmada matches it afresh once the claims of policies that no longer
+    hold it are cleaned up: without their id labels, which a label selector may name
+    (CleanupPPClaimMetadata, CleanupCPPClaimMetadata)."""
+    labels = template.labels
+    if not dropped & labels.keys():
+        return template
+    metadata: RawMeta = {**template.metadata}
+    metadata["labels"] = {k: v for k, v in labels.items() if k not in dropped}
+    body: RawObject = {**template.body}
+    body["metadata"] = metadata
+    return ResourceTemplate(body, template.origin)
+
+
 class _Detector:
     def __init__(
         self,
@@ -159,11 +173,12 @@ class _Detector:
                 message = f"{reason}; its previous binding is left as it was"
                 return dataclasses.replace(base, message=message, binding=previous)
             return base
-        claim_ref, claimer, dropped = self._holding_claim(template, previous)
+        claim_ref, claimer, dropped, cleaned = self._holding_claim(template, previous)
         pps = (
             self.source.namespace_policies.get(template.namespace, ()) if template.namespace else ()
         )
-        winner, candidates = _match.choose(template, pps, self.source.cluster_policies, claimer)
+        matched = _without_labels(template, cleaned) if claimer is None else template
+        winner, candidates = _match.choose(matched, pps, self.source.cluster_policies, claimer)
         base = dataclasses.replace(base, claim=claim_ref, candidates=candidates)
         if winner is None:
             return self._unmatched(template, previous, base, dropped)
@@ -177,13 +192,15 @@ class _Detector:
 
     def _holding_claim(
         self, template: ResourceTemplate, previous: Binding | None
-    ) -> tuple[detection.PolicyRef | None, Policy | None, str]:
+    ) -> tuple[detection.PolicyRef | None, Policy | None, str, frozenset[str]]:
         """The claim the template came with, the policy still holding it (None when none does),
-        and why each claim read before it was dropped. A claim whose policy is gone or no longer
-        selects the template is cleaned up alone, and Karmada's next reconcile reads the claim
-        under it, as `_claim.read` orders them."""
+        why each claim read before it was dropped, and the claim labels that cleaning them up
+        removes. A claim whose policy is gone or no longer selects the template is cleaned up
+        alone, and Karmada's next reconcile reads the claim under it, as `_claim.read` orders
+        them."""
         first: detection.PolicyRef | None = None
         dropped = []
+        cleaned: set[str] = set()
         for claim in _claims_of(template, previous):
             ref = detection.PolicyRef(claim.kind, claim.namespace, claim.name)
             first = first or ref
@@ -193,8 +210,10 @@ class _Detector:
             elif not _match.selects(template, claimer):
                 dropped.append(f"its claiming {ref} no longer selects it")
             else:
-                return detection.PolicyRef.of(claimer), claimer, "; ".join(dropped)
-        return first, None, "; ".join(dropped)
+                held = detection.PolicyRef.of(claimer)
+                return held, claimer, "; ".join(dropped), frozenset(cleaned)
+            cleaned.add(_claim.id_label(claim.kind))
+        return first, None, "; ".join(dropped), frozenset(cleaned)
 
     def _unmatched(
         self,

@@ -69,6 +69,11 @@ def read(labels: Mapping[str, str], annotations: Mapping[str, str]) -> tuple[Cla
     return tuple(found)
 
 
+def id_label(kind: str) -> str:
+    """The label holding the permanent id of a claim by a policy of `kind`."""
+    return PP_ID_LABEL if kind == policy.PropagationPolicy.KIND else CPP_ID_LABEL
+
+
 def metadata(
     claimer: policy.PropagationPolicy | policy.ClusterPropagationPolicy,
 ) -> tuple[dict[str, str], dict[str, str]]:

@@ -107,6 +107,26 @@ def test_incomplete_claim_is_no_claim(detect: Detect) -> None:
     assert winner_of(result) == "PropagationPolicy/new"
 
 
+def test_a_stale_claim_label_is_gone_when_the_template_is_matched_again(detect: Detect) -> None:
+    """Karmada's answer: `b`. propagateResource finds the claiming PropagationPolicy gone and
+    cleans its claim (CleanupPPClaimMetadata) before matching afresh, so a selector naming the
+    stale permanent-id label no longer matches (it would win by name order otherwise)."""
+    web = make_deployment(
+        "web",
+        labels={"app": "web", "propagationpolicy.karmada.io/permanent-id": "old-id"},
+        annotations={
+            "propagationpolicy.karmada.io/namespace": "shop",
+            "propagationpolicy.karmada.io/name": "old",
+        },
+    )
+    on_id = selector(
+        labelSelector={"matchLabels": {"propagationpolicy.karmada.io/permanent-id": "old-id"}}
+    )
+    on_app = selector(labelSelector={"matchLabels": {"app": "web"}})
+    result = detect([web, make_policy("a-b", on_id), make_policy("b", on_app)])
+    assert winner_of(result) == "PropagationPolicy/b"
+
+
 @pytest.mark.parametrize(
     "pp_claimer",
     [
