@@ -277,9 +277,30 @@ def int64_scaled(raw: object, scale: int) -> int:
             return wrap_int64(value * 10**times)
         product = value * 10**times
         return product if product == wrap_int64(product) else 0
-    divisor: int = 10 ** (scale + 9)
-    if nanos < _BINARY_CAP:  # Go divides in int64: truncating, then adds 1 for a remainder
-        quotient = abs(nanos) // divisor * (1 if nanos >= 0 else -1)
-        return quotient + 1 if quotient * divisor != nanos else quotient
-    quotient, remainder = divmod(nanos, divisor)  # in big integers, then the low 64 bits
-    return wrap_int64(wrap_int64(quotient) + (1 if remainder else 0))
+    return decimal_scaled(nanos, 10 ** (scale + 9))
+
+
+def decimal_backed(raw: object) -> bool:
+    """Whether apimachinery holds the Quantity parsed from `raw` (a valid quantity) as an
+    arbitrary-precision decimal instead of a scaled int64: its int64 fast path refuses a
+    binary suffix with a fraction, more than 18 digits, or a value finer than nanounits. Such
+    a quantity rounds differently once arithmetic makes it negative (`decimal_scaled`)."""
+    text = (raw if isinstance(raw, str) else repr(raw)).strip()
+    return text != "0" and _fast_path(text) is None
+
+
+def decimal_scaled(nanos: int, unit_nanos: int) -> int:
+    """`ScaledValue` of a decimal-backed quantity of `nanos` nanounits in units of `unit_nanos`
+    nanos, as apimachinery computes it: below the largest int64 it reads the nanounits as an
+    int64 (keeping the low 64 bits of a larger magnitude, so a deficit beyond about 9.2e9 units
+    turns positive), divides truncating toward zero and adds one when inexact, which rounds a
+    negative fraction up past its ceiling (-0.5 gives 1); above it, it divides exactly and
+    keeps the low 64 bits."""
+    if nanos >= _BINARY_CAP:  # in big integers, then the low 64 bits
+        quotient, remainder = divmod(nanos, unit_nanos)
+        return wrap_int64(wrap_int64(quotient) + (1 if remainder else 0))
+    low = wrap_int64(abs(nanos))
+    wrapped = -low if nanos < 0 and low != -(2**63) else low
+    quotient = abs(wrapped) // unit_nanos
+    quotient = -quotient if wrapped < 0 else quotient
+    return quotient + 1 if wrapped % unit_nanos else quotient

@@ -15,7 +15,9 @@ The answer comes from the cluster's `status.resourceSummary`:
 5. otherwise, per requested resource (rounded up to a whole unit, so 100m CPU counts): free =
    allocatable - allocated - allocating; missing or nothing free: 0; CPU is divided in
    millicores, every other resource in whole units (rounded up); the smallest quotient, at
-   most the pods left.
+   most the pods left. When one of the three quantities is one apimachinery holds as a decimal
+   (`1.5Gi`), free is a decimal too and rounds as Go's does (`_quantity.decimal_scaled`): a
+   deficit beyond about 9.2e9 units wraps to a positive amount, which Karmada then counts.
 A `Capacity` parses one cluster's summary once; `Request` parses one set of requirements once.
 """
 
@@ -31,6 +33,7 @@ from gitfleet.scheduler import framework
 
 MAX_INT32 = 2**31 - 1
 MAX_INT64 = 2**63 - 1
+_NANOS_PER_UNIT, _NANOS_PER_MILLI = 10**9, 10**6
 PODS_PER_VIRTUAL_NODE = 110
 """Kubernetes' default pod limit per node, which Karmada gives every virtual node."""
 
@@ -150,13 +153,14 @@ def request_key(
 class Capacity:
     """One cluster's resource summary, parsed once (GeneralEstimator.maxAvailableReplicas)."""
 
-    __slots__ = ("allowed_pods", "free", "has_summary", "model_nodes")
+    __slots__ = ("allowed_pods", "decimal", "free", "has_summary", "model_nodes")
 
     def __init__(self, c: cluster.Cluster) -> None:
         summary = c.status.resource_summary
         self.has_summary = summary is not None
         self.allowed_pods = 0
         self.free: dict[str, int] = {}
+        self.decimal: frozenset[str] = frozenset()
         self.model_nodes: list[tuple[_Resources, int]] | None = None
         if summary is None:
             return
@@ -173,6 +177,12 @@ class Capacity:
             name: value - allocated.get(name, 0) - allocating.get(name, 0)
             for name, value in allocatable.items()
         }
+        parts = (summary.allocatable or {}, summary.allocated or {}, summary.allocating or {})
+        self.decimal = frozenset(
+            name
+            for name in allocatable
+            if any(name in part and quantity.decimal_backed(part[name]) for part in parts)
+        )
         if summary.allocatable_modelings:
             self.model_nodes = _model_nodes(c)
 
@@ -214,14 +224,21 @@ class Capacity:
                 continue
             if name not in self.free:
                 return 0
-            free = self.free[name]
-            if _units(free) <= 0:
+            if self._free(name, _NANOS_PER_UNIT) <= 0:
                 return 0
             if name == CPU:
-                fits = min(fits, _millis(free) // _millis(asked))
+                fits = min(fits, _go_div(self._free(name, _NANOS_PER_MILLI), _millis(asked)))
             else:
-                fits = min(fits, _units(free) // _units(asked))
+                fits = min(fits, _go_div(self._free(name, _NANOS_PER_UNIT), _units(asked)))
         return fits
+
+    def _free(self, name: str, unit_nanos: int) -> int:
+        """What is free of `name` in units of `unit_nanos` nanos, rounded as the Go Quantity
+        that `allocatable - allocated - allocating` leaves would round."""
+        free = self.free[name]
+        if name in self.decimal:
+            return quantity.decimal_scaled(free, unit_nanos)
+        return _units(free) if unit_nanos == _NANOS_PER_UNIT else _millis(free)
 
 
 def _model_nodes(c: cluster.Cluster) -> list[tuple[_Resources, int]] | None:

@@ -3,7 +3,9 @@
 Aspects covered:
 - no summary or no pods left: 0; no requirements: the pods left;
 - per requested resource: free = allocatable - allocated - allocating, CPU in millicores,
-  others in whole units rounded up (so 100m counts), a missing resource gives 0;
+  others in whole units rounded up (so 100m counts), a missing resource gives 0; a free
+  amount apimachinery holds as a decimal (`1.5Gi` minus anything) rounds as Go's Quantity
+  does, a large deficit wrapping to a positive amount as it does in Karmada;
 - resource models: one virtual node per counted node of each grade with the grade's minimums
   and 110 pods, first-fit packing, at most the pods left; falls back to the summary when the
   models cannot be used; which names count as scalar resources
@@ -99,6 +101,24 @@ def _estimate(
         ),
         pytest.param(
             summary(memory="1Ki"), {"memory": "100m"}, 110, id="memory rounded up to whole bytes"
+        ),
+        pytest.param(
+            summary(memory="1.5Gi", allocated={"memory": "79Gi"}),
+            {"memory": "1e9"},
+            9,
+            id="a decimal-backed deficit beyond int64 nanos wraps positive (Karmada gives 9)",
+        ),
+        pytest.param(
+            summary(memory="0.3Ki", allocated={"memory": "308"}),
+            {"memory": "1"},
+            1,
+            id="a decimal-backed deficit under one unit rounds up to 1 (Karmada gives 1)",
+        ),
+        pytest.param(
+            summary(memory="1.5Gi", allocated={"memory": "3Gi"}),
+            {"memory": "1"},
+            0,
+            id="a whole decimal-backed deficit stays a deficit (Karmada gives 0)",
         ),
     ],
 )
