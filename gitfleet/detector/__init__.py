@@ -138,6 +138,27 @@ def _claims_of(template: ResourceTemplate, previous: Binding | None) -> tuple[_c
     return found
 
 
+def _with_recorded_claim(template: ResourceTemplate, previous: Binding | None) -> ResourceTemplate:
+    """The template's labels as Karmada's copy of it carries them: with the claim id labels
+    that gitfleet keeps on the previous binding instead (Karmada writes them on both), which
+    a label selector may name."""
+    if previous is None:
+        return template
+    labels = template.labels
+    recorded = {
+        k: v
+        for k, v in (previous.metadata.labels or {}).items()
+        if k in _claim.CLAIM_LABELS and k not in labels
+    }
+    if not recorded:
+        return template
+    metadata: RawMeta = {**template.metadata}
+    metadata["labels"] = {**labels, **recorded}
+    body: RawObject = {**template.body}
+    body["metadata"] = metadata
+    return ResourceTemplate(body, template.origin)
+
+
 def _without_labels(template: ResourceTemplate, dropped: frozenset[str]) -> ResourceTemplate:
     """The template as Karmada matches it afresh once the claims of policies that no longer
     hold it are cleaned up: without their id labels, which a label selector may name
@@ -173,11 +194,12 @@ class _Detector:
                 message = f"{reason}; its previous binding is left as it was"
                 return dataclasses.replace(base, message=message, binding=previous)
             return base
-        claim_ref, claimer, dropped, cleaned = self._holding_claim(template, previous)
+        seen = _with_recorded_claim(template, previous)
+        claim_ref, claimer, dropped, cleaned = self._holding_claim(seen, previous)
         pps = (
             self.source.namespace_policies.get(template.namespace, ()) if template.namespace else ()
         )
-        matched = _without_labels(template, cleaned) if claimer is None else template
+        matched = _without_labels(seen, cleaned) if claimer is None else seen
         winner, candidates = _match.choose(matched, pps, self.source.cluster_policies, claimer)
         base = dataclasses.replace(base, claim=claim_ref, candidates=candidates)
         if winner is None:

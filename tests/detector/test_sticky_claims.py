@@ -18,7 +18,7 @@ import pytest
 from builders import make_cluster_policy, make_deployment, make_policy, selector
 from detector.detector_checks import Detect, binding_of, decision_of, winner_of
 
-from gitfleet.detector import detection
+from gitfleet.detector import _claim, detection
 from gitfleet.model import work
 
 WEB = make_deployment("web", labels={"app": "web"})
@@ -234,6 +234,20 @@ def test_claimer_that_stops_matching_releases_the_template(detect: Detect) -> No
     alone = detect([WEB, changed], previous=scheduled(before, "a"))
     assert decision_of(alone).outcome == detection.Outcome.ORPHANED
     assert "no longer selects it" in decision_of(alone).message
+
+
+def test_a_claim_kept_on_the_binding_counts_as_a_template_label(detect: Detect) -> None:
+    """Karmada's answer: `p` keeps the template. Karmada writes the claim's permanent-id label
+    on the template too (AddPPClaimMetadata), so a policy selecting by its own id still
+    selects it (getAndApplyPolicy) and keeps it against a better match; gitfleet keeps that
+    label on the binding, and reads it back as the template's."""
+    before = detect([WEB, make_policy("p", ALL)])
+    own_id = _claim.permanent_id("PropagationPolicy", "shop", "p")
+    by_id = selector(
+        labelSelector={"matchLabels": {"propagationpolicy.karmada.io/permanent-id": own_id}}
+    )
+    after = detect([WEB, make_policy("p", by_id), make_policy("a", BY_NAME, priority=5)], before)
+    assert winner_of(after) == "PropagationPolicy/p"
 
 
 def test_claiming_policy_being_deleted_counts_as_gone(detect: Detect) -> None:
