@@ -150,13 +150,7 @@ def _with_recorded_claim(template: ResourceTemplate, previous: Binding | None) -
         for k, v in (previous.metadata.labels or {}).items()
         if k in _claim.CLAIM_LABELS and k not in labels
     }
-    if not recorded:
-        return template
-    metadata: RawMeta = {**template.metadata}
-    metadata["labels"] = {**labels, **recorded}
-    body: RawObject = {**template.body}
-    body["metadata"] = metadata
-    return ResourceTemplate(body, template.origin)
+    return _relabelled(template, {**labels, **recorded}) if recorded else template
 
 
 def _without_labels(template: ResourceTemplate, dropped: frozenset[str]) -> ResourceTemplate:
@@ -166,8 +160,13 @@ def _without_labels(template: ResourceTemplate, dropped: frozenset[str]) -> Reso
     labels = template.labels
     if not dropped & labels.keys():
         return template
+    return _relabelled(template, {k: v for k, v in labels.items() if k not in dropped})
+
+
+def _relabelled(template: ResourceTemplate, labels: dict[str, str]) -> ResourceTemplate:
+    """A copy of `template` with `labels`, for matching only: the stored template is kept."""
     metadata: RawMeta = {**template.metadata}
-    metadata["labels"] = {k: v for k, v in labels.items() if k not in dropped}
+    metadata["labels"] = labels
     body: RawObject = {**template.body}
     body["metadata"] = metadata
     return ResourceTemplate(body, template.origin)
