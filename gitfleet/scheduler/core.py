@@ -20,6 +20,9 @@ from gitfleet.scheduler.plugins import cluster_affinity
 FRAMEWORK = framework.Framework.from_registry(plugins.IN_TREE)
 UNBOUNDED = 2**31 - 1
 """An estimate without limit (Go's math.MaxInt32)."""
+UNAUTHENTIC = -1
+"""An estimate Karmada discards (estimatorclient.UnauthenticReplica), so that the cluster keeps
+the unbounded one: the general estimator gives it when the pods left wrap to -1 in int32."""
 OVERFLOW_ORDER_UNMATCHED = 1000
 """The tier of a cluster matching no affinity of the term (cannot happen after filtering)."""
 
@@ -129,11 +132,13 @@ def allocatable_replicas(
     clusters: index.ClusterIndex,
 ) -> list[int]:
     """Replicas each cluster can still take (calAvailableReplicas): unbounded for resources
-    without replicas, else the estimator's answer, an unbounded answer meaning all replicas."""
+    without replicas, else the estimator's answer, an unbounded answer meaning all replicas;
+    an answer of -1 is discarded, as mergeReplicaResults discards it, and so means all
+    replicas too."""
     if not asks_estimator(spec):
         return [UNBOUNDED] * len(feasible)
     answers = clusters.estimates(spec.replica_requirements, (info.name for info in feasible))
-    return [spec.replicas if a == UNBOUNDED else a for a in answers]
+    return [spec.replicas if a in (UNBOUNDED, UNAUTHENTIC) else a for a in answers]
 
 
 def select(

@@ -9,8 +9,9 @@ Aspects covered:
 - ClusterLocality keeps Duplicated workloads where they run;
 - clusterAffinities: first term, resuming from the term in use, restarting after a triggered
   reschedule, falling back, all terms failing;
-- resources without replicas go to every feasible cluster; deleting clusters take nothing but
-  count in the FitError total; ClusterResourceBindings; other scheduler names.
+- resources without replicas go to every feasible cluster; an estimate of -1 is discarded as
+  unbounded; deleting clusters take nothing but count in the FitError total;
+  ClusterResourceBindings; other scheduler names.
 """
 
 from __future__ import annotations
@@ -269,6 +270,18 @@ def test_workload_scaled_to_zero_gets_an_empty_placement() -> None:
     )
     outcome = schedule(binding, _fleet(a=1, b=1))
     assert outcome.error is None and outcome.binding.spec.clusters == ()
+
+
+def test_an_estimate_wrapping_to_minus_one_counts_as_unbounded() -> None:
+    """4294967295 pods left is -1 in int32, the answer Karmada's calAvailableReplicas discards:
+    the cluster keeps the unbounded estimate, which becomes the binding's replicas."""
+    clusters = [
+        make_cluster("a", resource_summary=summary(pods="4294967295")),
+        make_cluster("b", resource_summary=summary(pods=7)),
+    ]
+    binding = make_binding(replicas=10, uid="u1", placement={"replicaScheduling": dynamic()})
+    outcome = schedule(binding, clusters)
+    assert targets(outcome.binding.spec.clusters) == {"a": 6, "b": 4}
 
 
 def test_deleting_cluster_takes_nothing_but_counts() -> None:
