@@ -176,8 +176,8 @@ def _duplicated(state: _State) -> Replicas:
 
 def _static_weights(state: _State) -> Replicas:
     """Webster over static weights: a cluster's weight is the largest of the rules matching
-    it; unmatched clusters are left out; all weigh 1 when none is matched or there is no
-    weightPreference (getStaticWeightInfoList)."""
+    it; unmatched clusters are left out; all weigh 1 when none is matched, when the weights'
+    int64 total wraps to 0, or when there is no weightPreference (getStaticWeightInfoList)."""
     rs = state.spec.placement.replica_scheduling if state.spec.placement else None
     preference = rs.weight_preference if rs else None
     weights: Replicas = []
@@ -195,7 +195,7 @@ def _static_weights(state: _State) -> Replicas:
             )
         if weight > 0:
             weights.append((c.name, weight))
-    if sum(w for _, w in weights) == 0:
+    if webster.weight_sum(weights) == 0:
         weights = [(c.name, 1) for c in state.candidates]
     result = webster.dispense(state.spec.replicas, weights, (), state.spec.resource.uid)
     state.trace.append(f"static weights {_pairs(weights)} -> Webster: {_pairs(result)}")

@@ -64,6 +64,12 @@ def allocate_seats(
     return sorted((name, s) for _, s, _, name in heap)
 
 
+def weight_sum(weights: Sequence[tuple[str, int]]) -> int:
+    """The weights' total as Karmada adds them, in int64 (ClusterWeightInfoList.GetWeightSum):
+    static weights near 2**63 wrap, and a total that wraps to 0 counts as no weight at all."""
+    return (sum(w for _, w in weights) + 2**63) % 2**64 - 2**63
+
+
 def dispense(
     replicas: int,
     weights: Sequence[tuple[str, int]],
@@ -72,10 +78,10 @@ def dispense(
 ) -> Allocation:
     """Karmada's Dispenser(replicas, initial, uid).AllocateByWeight(weights).
 
-    Nothing is dispensed when the weights sum to 0, or when there is nothing to dispense and
-    an initial result exists; the initial result is returned as is then.
+    Nothing is dispensed when the weights sum to 0 (`weight_sum`), or when there is nothing to
+    dispense and an initial result exists; the initial result is returned as is then.
     """
-    if (replicas == 0 and initial) or sum(w for _, w in weights) == 0:
+    if (replicas == 0 and initial) or weight_sum(weights) == 0:
         return list(initial)
     return allocate_seats(
         replicas,

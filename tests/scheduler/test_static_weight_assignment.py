@@ -3,7 +3,8 @@ assignByDuplicatedStrategy and AssignReplicas).
 
 Aspects covered:
 - Webster over static weights; the largest matching rule wins; unmatched clusters are left out;
-  all clusters weigh 1 when nothing matches or there is no weightPreference;
+  all clusters weigh 1 when nothing matches, when the weights' int64 total wraps to 0, or when
+  there is no weightPreference;
 - rules match by name, label or field selector (ClusterAffinity semantics);
 - the previous result plays no part; zero-replica clusters are dropped from the final result;
 - Duplicated gives every cluster all replicas; resources without replicas go everywhere
@@ -98,6 +99,12 @@ def test_static_weights_raw(
         ),
         pytest.param(6, {M1: 1, M2: 1, M3: 1}, {M1: 2, M2: 2, M3: 2}, id="assign-static-6-111"),
         pytest.param(1, {M1: 1, M2: 1, M3: 1}, {M1: 1}, id="zero-replica clusters dropped"),
+        pytest.param(
+            10,
+            {M1: 2**63 - 1, M2: 2**63 - 1, M3: 2},
+            {M1: 4, M2: 3, M3: 3},
+            id="weights whose int64 total wraps to 0: all weigh 1",
+        ),
     ],
 )
 def test_static_weights_final(
