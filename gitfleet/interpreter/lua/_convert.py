@@ -2,7 +2,7 @@
 
 Into Lua (luavm/lua.go `decodeValue`): objects become tables, arrays become 1-based tables, nulls
 disappear (a null array element is skipped, so later elements move up), numbers become Lua
-numbers.
+numbers (an integer beyond int64 the nearest float, as Go's JSON decoder reads it).
 
 Out of Lua (luavm/lua_convert.go `ConvertLuaResultInto`, with layeh.com/gopher-json's encoder):
 sandbox.lua encodes values to JSON text as gopher-json does (a table with string keys is an
@@ -41,8 +41,11 @@ class ConversionError(Exception):
 def to_lua(runtime: lupa.LuaRuntime, value: Any) -> Any:
     """A Python JSON value as a Lua value owned by `runtime`."""
     if isinstance(value, dict | list | tuple):
-        if _plain(value, 0, set()):
-            return runtime.table_from(value, recursive=True)
+        try:
+            if _plain(value, 0, set()):
+                return runtime.table_from(value, recursive=True)
+        except OverflowError:  # an integer beyond int64, which lupa cannot push
+            pass
         return _build(runtime, value, 0)
     return value
 
@@ -82,7 +85,19 @@ def _build(runtime: lupa.LuaRuntime, value: Any, depth: int) -> Any:
         )
     if isinstance(value, list | tuple):
         return runtime.table_from([_build(runtime, v, depth + 1) for v in value if v is not None])
+    if type(value) is int and not -_INT64 <= value < _INT64:
+        return _float(value)
     return value
+
+
+def _float(value: int) -> float:
+    """An integer beyond int64 as Go's JSON decoder reads it into an unstructured object: the
+    nearest float64, and an error past the largest one."""
+    try:
+        return float(value)
+    except OverflowError:
+        message = f"json: cannot unmarshal number {value} into Go value of type float64"
+        raise ConversionError(message) from None
 
 
 def decode(text: str, references: Iterable[Any] = (), *, struct: bool = False) -> Any:

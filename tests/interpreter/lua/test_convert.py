@@ -3,7 +3,8 @@ lua_convert.go ConvertLuaResultInto, layeh.com/gopher-json).
 
 Aspects covered:
 - into Lua: objects and arrays become tables, nulls disappear (null array elements are skipped,
-  later ones move up), numbers are Lua numbers, non-string keys become strings; an object met
+  later ones move up), numbers are Lua numbers (an integer beyond int64 the nearest float, as
+  Go's JSON decoder reads it), non-string keys become strings; an object met
   twice (a YAML alias) becomes a table in each place;
 - out of Lua: string keys make an object, keys 1..n an array, an empty table `[]`; holes, mixed
   keys, functions, a table met twice, NaN and overly deep nesting are errors with gopher-json's
@@ -43,6 +44,12 @@ INTO_LUA = [
     pytest.param({"e": {}, "l": []}, "return next(o.e) == nil and #o.l == 0", True, id="empty"),
     pytest.param({1: "x"}, "return o['1']", "x", id="key made a string"),
     pytest.param({"deep": [[{"x": [1]}]]}, "return o.deep[1][1].x[1]", 1, id="nested"),
+    pytest.param(
+        {"n": 2**64 + 1, "l": [None, -(2**70)]},
+        "return o.n == 2^64 and o.l[1] == -2^70",
+        True,
+        id="integer beyond int64 read as the nearest float, as Go's JSON decoder reads it",
+    ),
 ]
 
 
