@@ -424,7 +424,8 @@ end
 
 local function string_arg(v, n, fname)
   local t = type(v)
-  if t == "string" or t == "number" then return tostring(v) end
+  if t == "string" then return v end
+  if t == "number" then return number_text(v) end
   error(format("bad argument #%d to '%s' (string expected, got %s)", n, fname, t), 3)
 end
 
@@ -654,7 +655,7 @@ local kube = {
     local t, ns = ...
     if type(t) ~= "table" then error("bad argument #1 to getPodDependencies (table expected, got " .. type(t) .. ")", 2) end
     if ns == nil then ns = "default"
-    elseif type(ns) == "number" then ns = tostring(ns)
+    elseif type(ns) == "number" then ns = number_text(ns)
     elseif type(ns) ~= "string" then error("bad argument #2 to getPodDependencies (string expected, got " .. type(ns) .. ")", 2) end
     return built(call_python(py.pod_dependencies, encode_argument(t, "corev1.PodTemplateSpec"), ns))
   end,

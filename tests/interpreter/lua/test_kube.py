@@ -11,7 +11,8 @@ Aspects covered:
   node affinity, nil when there is nothing;
 - `getPodDependencies`: ConfigMaps, Secrets, the ServiceAccount and PVCs from volumes (also
   projected), env, envFrom, imagePullSecrets and every kind of container, deduplicated; nil
-  when there are none; the namespace defaults to `default`;
+  when there are none; the namespace defaults to `default`, a number is printed as gopher-lua
+  prints it;
 - both pod template functions refuse a template Go cannot convert (a bad quantity anywhere; a
   field of the wrong type anywhere in corev1.PodTemplateSpec, read or not, and an integer out
   of its field's range, as Karmada's answers show) and read keys as encoding/json does, in any
@@ -286,6 +287,18 @@ def test_get_pod_dependencies(run: Run) -> None:
             None,
             [_dep("ServiceAccount", "sa", "default")],
             id="nil namespace",
+        ),
+        pytest.param(
+            {"serviceAccountName": "sa"},
+            2**53,
+            [_dep("ServiceAccount", "sa", "9007199254740992")],
+            id="number namespace printed as gopher-lua prints it (CheckString)",
+        ),
+        pytest.param(
+            {"serviceAccountName": "sa"},
+            1e20,
+            [_dep("ServiceAccount", "sa", "1e+20")],
+            id="number namespace beyond int64 in Go's shortest digits",
         ),
     ],
 )

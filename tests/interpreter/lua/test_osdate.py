@@ -4,7 +4,8 @@ Aspects covered:
 - `os.time()` is the caller's `now`, whole seconds; `os.time(t)` normalizes out-of-range parts
   as Go's time.Date does, with Karmada's defaults for missing ones;
 - `os.date` flags rendered as Karmada renders them (its `%a` quirk included), `!` accepted,
-  `*t` tables, an explicit time argument, unknown flags and `%%`;
+  `*t` tables, an explicit time argument, unknown flags and `%%`, a number for the format
+  printed as gopher-lua prints it;
 - the rest of `os` is absent, and `math.random` is deterministic within a call.
 """
 
@@ -30,6 +31,7 @@ CASES = [
     pytest.param("return os.date('%q %% 100%')", "%q % 100%", id="unknown flag and percent"),
     pytest.param("return os.date('%c')", "14 Nov 23 22:13 UTC", id="default-like %c"),
     pytest.param("return os.date('!%Y', 0)", "1970", id="explicit time"),
+    pytest.param("return os.date(2^53)", "9007199254740992", id="number format printed"),
     pytest.param(
         "local t = os.date('*t') return t.year * 10000 + t.month * 100 + t.day + t.wday / 10",
         20231114.3,
