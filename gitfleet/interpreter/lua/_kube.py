@@ -10,8 +10,10 @@ the native interpreter's rules, so a Lua customization and a built-in kind agree
 - `getPodDependencies(podTemplateSpec, namespace)`: `helper.GetDependenciesFromPodTemplate`;
   nil when there are none, as Go's nil slice arrives in Lua.
 
-Both pod template functions first convert their table as Go does, so an invalid quantity in the
-template (a container's request or limit, the pod overhead, an emptyDir size limit) fails them.
+The two quantity functions read their strings untrimmed, as `resource.MustParse` does: a space
+fails them. Both pod template functions first convert their table as Go does, so an invalid
+quantity in the template (a container's request or limit, the pod overhead, an emptyDir size
+limit) fails them; there, as in any document, a quantity's surrounding spaces are trimmed.
 
 Each function returns `(True, value)` or `(False, message)`; sandbox.lua raises the message as a
 Lua error at the script's call. Table arguments arrive as JSON text (sandbox.lua `encode`), table
@@ -44,7 +46,7 @@ def resource_add(count: int, *operands: str | None) -> Result:
             nanos, operand_fmt = 0, None
         else:
             try:
-                quantity = _quantity.parse(raw)
+                quantity = _parse(raw)
             except _quantity.QuantityError as e:
                 return False, f"cannot parse '{raw}': {e}"
             nanos, operand_fmt = quantity.nanos, quantity.format
@@ -76,7 +78,7 @@ def approximate_float(text: str) -> float:
     ParseQuantity keeps small decimal quantities as an int64 with a power-of-ten scale (`2048m`
     is 2048e-3) and the rest as a decimal rounded up to nano units; the float is the unscaled
     integer times `math.Pow10(scale)`, which is what this reproduces."""
-    quantity = _quantity.parse(text)
+    quantity = _parse(text)
     if text.strip() == "0" or quantity.nanos == 0:
         return 0.0
     found = _NUMBER.fullmatch(text.strip())
@@ -99,6 +101,17 @@ def approximate_float(text: str) -> float:
         if unscaled < 2**63:
             return float(-unscaled if negative else unscaled) * _pow10(scale10 - len(denom))
     return float(quantity.nanos) * _pow10(-9)
+
+
+def _parse(text: str) -> _quantity.Quantity:
+    """A quantity string as `resource.MustParse` reads it: untrimmed, so that a space anywhere
+    fails it (only a document's quantities, read by UnmarshalJSON, are trimmed)."""
+    if text != text.strip():
+        raise _quantity.QuantityError(
+            "quantities must match the regular expression "
+            "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+        )
+    return _quantity.parse(text)
 
 
 def _pow10(n: int) -> float:

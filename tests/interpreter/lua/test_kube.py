@@ -2,10 +2,10 @@
 
 Aspects covered:
 - `resourceAdd`: canonical sums, the format of the first operand added to a zero sum, nil as
-  zero, numbers and bad quantities refused;
+  zero, numbers and bad quantities refused (a space too, as resource.MustParse refuses it);
 - `getResourceQuantity`: apimachinery's AsApproximateFloat64 to the bit (`2048m` is 2048 * 1e-3),
-  nil as zero, negative quantities and wrong arguments refused; a number it returns, put in a
-  requirement, comes back as Go prints the quantity it parses;
+  nil as zero, negative quantities, spaces and wrong arguments refused; a number it returns, put
+  in a requirement, comes back as Go prints the quantity it parses;
 - `accuratePodRequirements`: containers summed, limits standing in for requests, init
   containers by maximum, overhead added, node claim from nodeSelector, tolerations and required
   node affinity, nil when there is nothing;
@@ -68,6 +68,12 @@ def test_get_resource_quantity(run: Run, call: str, expected: float) -> None:
 REFUSED = [
     pytest.param("resourceAdd('1', 2)", "bad argument #2 to resourceAdd", id="add a number"),
     pytest.param("resourceAdd('lots')", "cannot parse 'lots'", id="add a bad quantity"),
+    pytest.param("resourceAdd('1', '2 ')", "cannot parse '2 '", id="add a quantity with a space"),
+    pytest.param(
+        "getResourceQuantity(' 2048m')",
+        "cannot parse ' 2048m': quantities must match the regular expression",
+        id="a space is no quantity, as resource.MustParse reads it",
+    ),
     pytest.param("getResourceQuantity('-1')", "negative value", id="negative"),
     pytest.param("getResourceQuantity('1', '2')", "only accepts one argument", id="two arguments"),
     pytest.param("getResourceQuantity(1)", "string expected, got number", id="a number"),
