@@ -17,6 +17,8 @@ import enum
 import functools
 import re
 
+from gitfleet.model import gofloat
+
 _NANO = 10**9
 _MILLI_IN_NANOS = 10**6
 _BINARY_CAP = 2**63 - 1
@@ -90,8 +92,23 @@ def parse(raw: object) -> Quantity:
     """A quantity as written in a document: a string, or a JSON number taken as its text."""
     if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
         raise QuantityError(f"quantity must be a string or a number, got {type(raw).__name__}")
-    text = raw if isinstance(raw, str) else repr(raw)
-    return _parse_text(text.strip())
+    return _parse_text(_text(raw).strip())
+
+
+def _text(raw: object) -> str:
+    """A quantity's text: a string as written, a number as Go's encoding/json prints it, the
+    text apimachinery's decoder reads (`1e20` as 100000000000000000000, which takes its decimal
+    path, not its int64 one; an integer beyond int64 as the float64 Go holds it)."""
+    if isinstance(raw, str):
+        return raw
+    if isinstance(raw, int) and -(2**63) <= raw < 2**63:
+        return str(raw)
+    if not isinstance(raw, int | float):
+        raise QuantityError(f"quantity must be a string or a number, got {type(raw).__name__}")
+    try:
+        return gofloat.format_float(float(raw))
+    except (OverflowError, ValueError):
+        raise QuantityError(f"quantity {raw!r} is out of range") from None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -261,8 +278,7 @@ def int64_scaled(raw: object, scale: int) -> int:
     scaled up by other than 1, 2, 3, 6 or 9 powers of ten reads as 0 once it overflows, and
     as its wrapped product otherwise; one kept as a decimal reads as the low 64 bits of the
     rounded result. Kubernetes' own `Value()` is `scale` 0, `MilliValue()` is `scale` -3."""
-    text = raw if isinstance(raw, str) else repr(raw)
-    trimmed = text.strip()
+    trimmed = _text(raw).strip()
     nanos = parse(trimmed).nanos  # refuses what is no quantity; the decimal, in whole nanos
     fast = _fast_path(trimmed)
     if fast is not None:
@@ -285,7 +301,7 @@ def decimal_backed(raw: object) -> bool:
     arbitrary-precision decimal instead of a scaled int64: its int64 fast path refuses a
     binary suffix with a fraction, more than 18 digits, or a value finer than nanounits. Such
     a quantity rounds differently once arithmetic makes it negative (`decimal_scaled`)."""
-    text = (raw if isinstance(raw, str) else repr(raw)).strip()
+    text = _text(raw).strip()
     return text != "0" and _fast_path(text) is None
 
 

@@ -216,11 +216,20 @@ def test_no_requirements(chain: interpreter.Interpreter, doc: dict[str, Any]) ->
             {"pods": "9223372036854776k"}, 2, {"pods": "384"}, id="a scaled product wraps"
         ),
         pytest.param({"memory": "8Ei"}, 1, {"memory": "9223372036854775807"}, id="the cap"),
+        pytest.param(
+            {"cpu": 1e20, "memory": 1e20},
+            1,
+            {"cpu": "200376420520689664m", "memory": "7406501418545Mi"},
+            id="a number read as Go's JSON spells it (100000000000000000000, a decimal)",
+        ),
+        pytest.param(
+            {"cpu": 1.5e19}, 1, {"cpu": "2797068074134536192m"}, id="a number beyond int64"
+        ),
     ],
 )
 def test_requests_beyond_int64_read_as_go_reads_them(
     chain: interpreter.Interpreter,
-    requests: dict[str, str],
+    requests: dict[str, Any],
     count: int,
     expected: dict[str, str] | None,
 ) -> None:

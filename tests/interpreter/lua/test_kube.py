@@ -225,6 +225,11 @@ REQUIREMENTS = [
         },
         id="node claim",
     ),
+    pytest.param(
+        {"spec": {"containers": [{"name": "a", "resources": {"requests": {"cpu": 1e20}}}]}},
+        {"resourceRequest": {"cpu": "200376420520689664m"}},
+        id="a number request read as Go's JSON spells it, then wrapped in int64 millicores",
+    ),
 ]
 
 
