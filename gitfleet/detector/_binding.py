@@ -5,11 +5,12 @@
 A namespaced template gets a ResourceBinding in its namespace, a cluster-scoped one a
 ClusterResourceBinding, both named `<name>-<kind>` (lowercase, `:` as `.`). The policy's
 placement (defaulted), propagateDeps, schedulerName, failover, conflictResolution, suspension and
-preserveResourcesOnDeletion are copied; replicas and replica requirements come from the
-interpreter when it handles InterpretReplica for the kind. Everything the detector does not own
-is carried over from the previous binding unchanged: the schedule result (`spec.clusters`),
-eviction tasks, `requiredBy`, `rescheduleTriggeredAt`, the status and any other labels and
-annotations (among them the scheduler's applied placement).
+preserveResourcesOnDeletion are copied (an existing ClusterResourceBinding keeps its
+propagateDeps: ApplyClusterPolicy's update leaves that one field out); replicas and replica
+requirements come from the interpreter when it handles InterpretReplica for the kind.
+Everything the detector does not own is carried over from the previous binding unchanged: the
+schedule result (`spec.clusters`), eviction tasks, `requiredBy`, `rescheduleTriggeredAt`, the
+status and any other labels and annotations (among them the scheduler's applied placement).
 
 Feature gates at their defaults: PriorityBasedScheduling on (a ResourceBinding's
 `schedulePriority` is the value of the named PriorityClass, which must be in the source),
@@ -206,9 +207,14 @@ def build(
     replicas, requirements = _replicas(template, interp)
     namespaced = bool(template.namespace)
     old = previous.spec if previous else None
+    propagate_deps = spec.propagate_deps
+    if old is not None and not namespaced:
+        # ApplyClusterPolicy's update of an existing ClusterResourceBinding refreshes every
+        # copied field but propagateDeps, which keeps the value it was created with.
+        propagate_deps = old.propagate_deps
     new_spec = work.ResourceBindingSpec(
         resource=resource_reference(template),
-        propagate_deps=spec.propagate_deps,
+        propagate_deps=propagate_deps,
         replica_requirements=requirements,
         replicas=replicas,
         placement=spec.placement,

@@ -7,7 +7,8 @@ also under a ClusterPropagationPolicy; ClusterResourceBinding for cluster-scoped
 spec fields copied from the policy; replicas and requirements from the interpreter only for
 kinds it interprets; claim labels and deterministic permanent ids; what is carried over from the
 previous binding (schedule result, status, foreign labels and annotations, suspension.scheduling)
-and what is not; generation; schedulePriority from PriorityClasses; binding name collisions.
+and what is not (a ClusterResourceBinding keeps its propagateDeps); generation; schedulePriority
+from PriorityClasses; binding name collisions.
 """
 
 from __future__ import annotations
@@ -229,3 +230,26 @@ def test_binding_name_collision_keeps_the_first(detect: Detect) -> None:
     loser = decision_of(result, "web")
     assert loser.outcome == detection.Outcome.FAILED
     assert "already the binding of" in loser.message
+
+
+@pytest.mark.parametrize("before", [True, False])
+def test_cluster_resource_binding_keeps_its_propagate_deps(detect: Detect, before: bool) -> None:
+    """ApplyClusterPolicy's update of an existing ClusterResourceBinding copies every policy
+    field but propagateDeps: Karmada's binding keeps the value it was created with."""
+    role = make_object("rbac.authorization.k8s.io/v1", "ClusterRole", "reader")
+    sel = selector("ClusterRole", "rbac.authorization.k8s.io/v1")
+    first = detect([role, make_cluster_policy("c", sel, propagateDeps=before)])
+    assert binding_of(first, "reader").spec.propagate_deps is before
+    policy = make_cluster_policy("c", sel, propagateDeps=not before, schedulerName="other")
+    b = binding_of(detect([role, policy], previous=first), "reader")
+    assert b.spec.scheduler_name == "other"
+    assert b.spec.propagate_deps is before
+    swapped = detect([role, make_cluster_policy("d", sel, propagateDeps=not before)])
+    assert binding_of(swapped, "reader").spec.propagate_deps is (not before)
+
+
+def test_resource_binding_takes_the_policy_propagate_deps(detect: Detect) -> None:
+    """ApplyPolicy and ApplyClusterPolicy refresh a ResourceBinding's propagateDeps."""
+    first = detect([WEB, make_cluster_policy("c", ALL, propagateDeps=True)])
+    b = binding_of(detect([WEB, make_cluster_policy("c", ALL)], previous=first))
+    assert b.spec.propagate_deps is False
