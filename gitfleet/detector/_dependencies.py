@@ -14,6 +14,10 @@ strategy and only gains the snapshots and labels; an attached binding made for d
 has no placement (the scheduler ignores it), and takes conflictResolution Overwrite if any
 requirer has it (else Abort) and preserveResourcesOnDeletion true if any requirer has it.
 
+A requirer whose dependencies the interpreter gave carries the finalizer
+`karmada.io/binding-dependencies-distributor` (Reconcile's addFinalizer), which goes once it no
+longer propagates its dependencies.
+
 Only ResourceBindings are requirers: Karmada's distributor watches no ClusterResourceBindings.
 A requirer without a schedule result contributes nothing (Karmada creates no attached binding
 for it either). Karmada keeps an attached binding whose last requirer went away, with no
@@ -37,6 +41,7 @@ Ident = tuple[str, str, str]
 
 DEPENDED_BY_PREFIX = "resourcebinding.karmada.io/depended-by-"
 DEPENDENCIES_ANNOTATION = "resourcebinding.karmada.io/dependencies"
+DISTRIBUTOR_FINALIZER = "karmada.io/binding-dependencies-distributor"
 _SAFE_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 
 
@@ -109,6 +114,7 @@ def _without_attachments(b: Binding) -> Binding:
         not b.spec.required_by
         and DEPENDENCIES_ANNOTATION not in (b.metadata.annotations or {})
         and not any(k.startswith(DEPENDED_BY_PREFIX) for k in found_labels)
+        and DISTRIBUTOR_FINALIZER not in b.metadata.finalizers
     ):
         return b
     labels = {
@@ -120,7 +126,10 @@ def _without_attachments(b: Binding) -> Binding:
     return dataclasses.replace(
         b,
         metadata=dataclasses.replace(
-            b.metadata, labels=labels or None, annotations=annotations or None
+            b.metadata,
+            labels=labels or None,
+            annotations=annotations or None,
+            finalizers=tuple(f for f in b.metadata.finalizers if f != DISTRIBUTOR_FINALIZER),
         ),
         spec=dataclasses.replace(b.spec, required_by=()),
     )
@@ -206,6 +215,15 @@ def _collect(
             diagnostic.error(origin, f"{template.key}: cannot interpret dependencies: {error}")
         )
         return
+    own = _ident(requirer)
+    current = state.bindings[own]
+    state.bindings[own] = dataclasses.replace(
+        current,
+        metadata=dataclasses.replace(
+            current.metadata,
+            finalizers=tuple(sorted({*current.metadata.finalizers, DISTRIBUTOR_FINALIZER})),
+        ),
+    )
     attached: list[ResourceKey] = []
     missing: list[str] = []
     for ref in refs:
@@ -228,13 +246,12 @@ def _collect(
             entry[1][_ident(requirer)] = requirer
             attached.append(dep.key)
     if refs:
-        ident = _ident(requirer)
-        current = state.bindings[ident]
+        current = state.bindings[own]
         annotations = {
             **(current.metadata.annotations or {}),
             DEPENDENCIES_ANNOTATION: _annotation(refs),
         }
-        state.bindings[ident] = dataclasses.replace(
+        state.bindings[own] = dataclasses.replace(
             current,
             metadata=dataclasses.replace(
                 current.metadata, annotations=dict(sorted(annotations.items()))

@@ -256,3 +256,24 @@ def test_recomputed_from_the_previous_render() -> None:
     assert cm.metadata.generation == 2
     again = distribute(no_deps, previous=second)
     assert binding(again, "settings-configmap").metadata.generation == 2
+
+
+def test_requirer_carries_the_distributor_finalizer() -> None:
+    """Reconcile adds karmada.io/binding-dependencies-distributor to a requirer whose
+    dependencies the interpreter gave (none named is enough), and removeFinalizer takes it off
+    once propagateDeps is false; a kind without a dependency hook gets none."""
+    result = distribute([make_deployment("web"), make_policy("p", selector(), propagateDeps=True)])
+    assert binding(result, "web-deployment").metadata.finalizers == (
+        "karmada.io/binding-controller",
+        "karmada.io/binding-dependencies-distributor",
+    )
+    later = distribute([make_deployment("web"), make_policy("p", selector())], previous=result)
+    assert binding(later, "web-deployment").metadata.finalizers == (
+        "karmada.io/binding-controller",
+    )
+    unhooked = distribute(
+        [make_configmap(), make_policy("p", selector("ConfigMap", "v1"), propagateDeps=True)]
+    )
+    assert binding(unhooked, "settings-configmap").metadata.finalizers == (
+        "karmada.io/binding-controller",
+    )
