@@ -158,12 +158,13 @@ def workload(obj: RawObject, items: Items, kind: Workload) -> RawObject:
         if status is None:
             continue
         with reported_by(cluster):
-            member_generation = _reported(status, "generation")
+            # all three are read before comparing: Karmada decodes the whole reported status
+            member_generation, observed, rendered = (
+                _reported(status, key)
+                for key in ("generation", "observedGeneration", "resourceTemplateGeneration")
+            )
             target = member_generation if kind.member_generation_quirk else template_generation
-            if (
-                _reported(status, "observedGeneration") >= member_generation
-                and _reported(status, "resourceTemplateGeneration") >= target
-            ):
+            if observed >= member_generation and rendered >= target:
                 caught_up += 1
             for key in kind.counters:
                 new[key] = add_int32(new[key], _reported(status, key))
