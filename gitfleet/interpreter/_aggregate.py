@@ -50,14 +50,27 @@ def reported_by(cluster: str) -> Iterator[None]:
         raise _fields.FieldError((), f"status reported by cluster {cluster!r}: {e}") from None
 
 
-def with_status(obj: RawObject, status: dict[str, Any], *, zeros_absent: bool = False) -> RawObject:
+def with_status(
+    obj: RawObject,
+    status: dict[str, Any],
+    *,
+    zeros_absent: bool = False,
+    always_set: tuple[str, ...] = (),
+) -> RawObject:
     """A copy of `obj` whose status is `status`; a plain copy if it already was. With
-    `zeros_absent`, the two are compared as Karmada's Go types compare them when the new one
-    holds no empty list or map (a field left out equals its zero value); otherwise Karmada's new
-    status, holding an empty list or map the template's lacks, never equals it."""
+    `zeros_absent`, the two are compared as Karmada's Go types compare them (a field left out
+    equals its zero value); `always_set` names the maps Karmada's new status always holds, empty
+    rather than nil, so that the template's equals it only with those present (not null).
+    Otherwise Karmada's new status, holding an empty list or map the template's lacks, never
+    equals it."""
     out = _fields.copy_tree(obj)
     old = _status(obj)
-    if (_go_value(old) != _go_value(status)) if zeros_absent else (old != status):
+    if zeros_absent:
+        changed = _go_value(old) != _go_value(status)
+        changed = changed or any(old.get(key) is None for key in always_set)
+    else:
+        changed = old != status
+    if changed:
         out["status"] = status
     return out
 
@@ -327,7 +340,8 @@ def persistent_volume(obj: RawObject, items: Items) -> RawObject:
     for cluster, status in members(items):
         with reported_by(cluster):
             phases.add("Pending" if status is None else _phase(status))
-    return with_status(obj, _fields.compact({"phase": _first_present(phases, _VOLUME_PHASES)}))
+    phase = _first_present(phases, _VOLUME_PHASES)
+    return with_status(obj, _fields.compact({"phase": phase}), zeros_absent=True)
 
 
 def persistent_volume_claim(obj: RawObject, items: Items) -> RawObject:
@@ -344,7 +358,7 @@ def persistent_volume_claim(obj: RawObject, items: Items) -> RawObject:
             break
         if found != "Bound":
             phase = found
-    return with_status(obj, _fields.compact({"phase": phase}))
+    return with_status(obj, _fields.compact({"phase": phase}), zeros_absent=True)
 
 
 def pod_disruption_budget(obj: RawObject, items: Items) -> RawObject:
@@ -362,7 +376,7 @@ def pod_disruption_budget(obj: RawObject, items: Items) -> RawObject:
             for name, when in _times.written_map(status.get("disruptedPods"), path).items():
                 disrupted[f"{cluster}/{name}"] = when
     head = {"disruptedPods": dict(sorted(disrupted.items()))} if disrupted else {}
-    return with_status(obj, {**head, **counters})
+    return with_status(obj, {**head, **counters}, zeros_absent=True, always_set=("disruptedPods",))
 
 
 def horizontal_pod_autoscaler(obj: RawObject, items: Items) -> RawObject:

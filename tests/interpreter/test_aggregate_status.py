@@ -517,6 +517,23 @@ def test_up_to_date_status_is_left_alone(chain: interpreter.Interpreter) -> None
         pytest.param(
             obj("ConfigMap", data={"a": "b"}), [item("a", {"x": 1})], id="kind without a rule"
         ),
+        # an empty phase is Go's zero value, as the one Karmada computes from none reported
+        pytest.param(
+            obj("PersistentVolume", namespace="", status={"phase": ""}),
+            [item("a", {"phase": ""})],
+            id="volume with an empty phase",
+        ),
+        pytest.param(
+            obj("PersistentVolumeClaim", status={"phase": ""}),
+            [item("a", {"phase": ""})],
+            id="claim with an empty phase",
+        ),
+        # Karmada's new status holds an empty (not nil) map of disrupted pods: equal to this one
+        pytest.param(
+            obj("PodDisruptionBudget", status={"currentHealthy": 0, "disruptedPods": {}}),
+            [item("a", {})],
+            id="budget with zero counters and no disrupted pods",
+        ),
     ],
 )
 def test_left_alone(
@@ -525,6 +542,14 @@ def test_left_alone(
     out = _aggregate(chain, template, items)
     assert out == template
     assert out is not template
+
+
+def test_budget_without_disrupted_pods_is_rewritten(chain: interpreter.Interpreter) -> None:
+    # Karmada's new status holds an empty map of disrupted pods, never equal to a missing one
+    template = obj("PodDisruptionBudget", status={"currentHealthy": 0})
+    out = _aggregate(chain, template, [item("a", {})])
+    counters = ("disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods")
+    assert out["status"] == dict.fromkeys(counters, 0)
 
 
 COMPLETE = {"type": "Complete", "status": "True", "lastTransitionTime": "2026-05-01T10:00:00Z"}
