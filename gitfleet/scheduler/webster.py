@@ -15,6 +15,7 @@ that Go compares.
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Mapping, Sequence
 
 Allocation = list[tuple[str, int]]
@@ -49,6 +50,7 @@ def allocate_seats(
     seats.update(initial)
     if not seats:
         return []
+    new_seats = _award_sure_seats(new_seats, votes, seats)
     ranked = sorted(seats)
     rank = {name: (-i if descending else i) for i, name in enumerate(ranked)}
     # heap order = Karmada's Less: larger priority, then fewer seats, then the name order
@@ -62,6 +64,53 @@ def allocate_seats(
         s += 1
         heapq.heapreplace(heap, (-(float(votes.get(name, 0)) / float(2 * s + 1)), s, key, name))
     return sorted((name, s) for _, s, _, name in heap)
+
+
+_HANDED_ONE_BY_ONE = 4096
+"""Below this many seats (plus four a party) the seats are handed out one at a time."""
+
+
+def _award_sure_seats(new_seats: int, votes: Mapping[str, int], seats: dict[str, int]) -> int:
+    """Give each party, in `seats`, the seats it is sure to win, and return how many are left
+    to hand out one at a time; without this, two billion replicas (int32 allows them) would
+    take an hour. The greedy method gives every seat whose quotient `votes / (2*k + 1)` beats
+    the last one given, and a party's quotients fall as k grows: so with a threshold `t`
+    that fewer than `new_seats` quotients exceed, every seat whose quotient is above `t` is
+    won. Those are awarded now, two fewer a party than the real bound allows, so that float
+    rounding cannot award one too many; the ties at the last seat are then decided as ever."""
+    if not any(v > 0 for v in votes.values()):
+        return new_seats
+    while new_seats > _HANDED_ONE_BY_ONE + 4 * len(seats):
+        t = _threshold(new_seats, votes, seats)
+        given = 0
+        for name, v in votes.items():
+            if v > 0:
+                won = max(0, math.ceil((v / t - 1) / 2) - seats[name] - 2)
+                seats[name] += won
+                given += won
+        if given == 0:
+            break
+        new_seats -= given
+    return new_seats
+
+
+def _threshold(new_seats: int, votes: Mapping[str, int], seats: Mapping[str, int]) -> float:
+    """A quotient that at most `new_seats - 1` quotients of seats not yet held exceed (each
+    party has at most `(v/t + 1)/2 - held` of them), close to the lowest such."""
+
+    def exceeding(t: float) -> float:
+        return sum(max(0.0, (v / t + 1) / 2 - seats[n]) for n, v in votes.items() if v > 0)
+
+    low, high = 0.0, float(max(votes.values()))
+    for _ in range(200):
+        middle = (low + high) / 2
+        if middle in (low, high):
+            break
+        if exceeding(middle) <= new_seats - 1:
+            high = middle
+        else:
+            low = middle
+    return high
 
 
 def weight_sum(weights: Sequence[tuple[str, int]]) -> int:

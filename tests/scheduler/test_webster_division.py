@@ -11,6 +11,8 @@ Aspects covered:
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gitfleet.scheduler import webster
 
@@ -236,3 +238,41 @@ def test_fnv1a32_matches_reference_vectors(data: bytes, expected: int) -> None:
 )
 def test_tie_order_follows_uid_hash_parity(uid: str, descending: bool) -> None:
     assert webster.names_descending(uid) is descending
+
+
+def _one_by_one(
+    new_seats: int, votes: dict[str, int], initial: dict[str, int], descending: bool
+) -> dict[str, int]:
+    """The greedy method as Karmada runs it, a seat at a time."""
+    seats = {name: 0 for name in votes} | initial
+    order = sorted(seats, reverse=descending)
+    for _ in range(new_seats):
+        best = max(
+            order,
+            key=lambda n: (float(votes.get(n, 0)) / float(2 * seats[n] + 1), -seats[n]),
+        )
+        seats[best] += 1
+    return seats
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    new_seats=st.integers(4_000, 20_000),
+    votes=st.dictionaries(
+        st.sampled_from("abcdef"),
+        st.one_of(st.integers(0, 12), st.integers(0, 2**63 - 1)),
+        min_size=1,
+    ),
+    initial=st.dictionaries(st.sampled_from("abcdefg"), st.integers(0, 30_000)),
+    descending=st.booleans(),
+)
+def test_many_seats_go_as_one_at_a_time(
+    new_seats: int, votes: dict[str, int], initial: dict[str, int], descending: bool
+) -> None:
+    result = webster.allocate_seats(new_seats, votes, initial, descending=descending)
+    assert dict(result) == _one_by_one(new_seats, votes, initial, descending)
+
+
+def test_two_billion_replicas_are_divided_without_handing_out_each() -> None:
+    result = webster.dispense(2**31 - 1, [("a", 3), ("b", 2), ("c", 1), ("d", 0)], uid=ODD_UID)
+    assert result == [("a", 1073741824), ("b", 715827882), ("c", 357913941), ("d", 0)]
