@@ -70,6 +70,7 @@ def aggregate(obj: RawObject, items: _aggregate.Items) -> RawObject:
     member_conditions: list[Conditions] = []
     start: datetime.datetime | None = None
     completion = ""
+    end: datetime.datetime | None = None
     started = completed = 0
     for cluster, status in _aggregate.members(items):
         if status is None:
@@ -90,6 +91,8 @@ def aggregate(obj: RawObject, items: _aggregate.Items) -> RawObject:
             if member_end is not None:
                 completed += 1
                 completion = _aggregate.later(completion, member_end, ("status", "completionTime"))
+                found = _times.parse(member_end, ("status", "completionTime"))
+                end = found if end is None or (found is not None and end < found) else end
     new_conditions: Conditions = []
     if failed:
         message = f"Job executed failed in member clusters {','.join(failed)}"
@@ -104,12 +107,36 @@ def aggregate(obj: RawObject, items: _aggregate.Items) -> RawObject:
                 _summary(SUCCESS_CRITERIA_MET, "CompletionsReached", message, member_conditions)
             )
     start_time = _times.written(template_status.get("startTime"), ("status", "startTime"))
-    if start_time is None and start is not None and started == len(items):
+    computed_start = start_time is None and start is not None and started == len(items)
+    if computed_start and start is not None:
         start_time = times.text(start)
+    if completed != len(items):
+        completion, end = "", None
+    if not (new_conditions or computed_start) and _unchanged(template_status, counts, end):
+        return _fields.copy_tree(obj)
     new = {
         "conditions": new_conditions,
         "startTime": start_time,
-        "completionTime": completion if completed == len(items) else "",
+        "completionTime": completion,
         **counts,
     }
-    return _aggregate.with_status(obj, _fields.compact(new))
+    out = _fields.copy_tree(obj)
+    out["status"] = _fields.compact(new)
+    return out
+
+
+_LEFT_NIL = ("conditions", "ready", "terminating", "uncountedTerminatedPods", "failedIndexes")
+"""JobStatus fields Karmada's new status holds as nil when it adds no condition."""
+
+
+def _unchanged(
+    status: dict[str, Any], counts: dict[str, int], end: datetime.datetime | None
+) -> bool:
+    """Whether the template's status equals the new one (without conditions, its start time
+    the template's own) as Karmada compares their Go values: an empty list or a zero pointer
+    is not nil, times are instants, unknown fields do not count."""
+    if any(status.get(key) is not None for key in _LEFT_NIL) or status.get("completedIndexes"):
+        return False
+    if any(_fields.integer(status.get(k), ("status", k)) != v for k, v in counts.items()):
+        return False
+    return _times.parse(status.get("completionTime"), ("status", "completionTime")) == end

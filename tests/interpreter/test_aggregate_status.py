@@ -670,6 +670,35 @@ def test_job(
     assert _aggregate(chain, template, items)["status"] == status
 
 
+@pytest.mark.parametrize(
+    "status",
+    [
+        pytest.param({"failed": 0}, id="zero counter"),
+        pytest.param({"startTime": "2026-05-01T10:00:00+02:00"}, id="start time with an offset"),
+        pytest.param({"startTime": "2026-05-01T08:00:00.5Z"}, id="start time with a fraction"),
+    ],
+)
+def test_job_status_equal_as_go_compares_it_is_left_alone(
+    chain: interpreter.Interpreter, status: Doc
+) -> None:
+    # the template's own start time is carried over as it is, so nothing differs
+    template = obj("Job", status=status)
+    assert _aggregate(chain, template, []) == template
+
+
+@pytest.mark.parametrize(
+    "status",
+    [
+        pytest.param({"ready": 0}, id="a pointer Karmada's new status leaves nil"),
+        pytest.param({"conditions": []}, id="an empty list, not nil"),
+    ],
+)
+def test_job_status_differing_as_go_compares_it_is_rewritten(
+    chain: interpreter.Interpreter, status: Doc
+) -> None:
+    assert _aggregate(chain, obj("Job", status=status), [])["status"] == {}
+
+
 def test_finished_job_is_never_updated(chain: interpreter.Interpreter) -> None:
     template = workload("Job")
     template["status"] = job_status([FAILED], failed=1)
