@@ -31,6 +31,7 @@ from gitfleet import (
     interpreter,
     overrides,
     scheduler,
+    taintpolicy,
     validation,
 )
 from gitfleet import render as rendering
@@ -61,8 +62,8 @@ class Placement:
     was scheduled, what the detector decided and which dependencies followed which workload.
 
     `clusters` are the clusters scheduled against (declared status superseded by reported,
-    unhealthy ones with their Ready condition and taints); the Namespaces in
-    `detection.auto_namespaces` go to all of them.
+    unhealthy ones with their Ready condition and taints, with the taints ClusterTaintPolicies
+    left them); the Namespaces in `detection.auto_namespaces` go to all of them.
     """
 
     bindings: tuple[Binding, ...]
@@ -75,6 +76,8 @@ class Placement:
     """What failover judged and did, when a status snapshot was given."""
     descheduler: descheduler.Descheduler | None = None
     """What the descheduler lowered, when a status snapshot was given and it is enabled."""
+    cluster_taints: taintpolicy.Managed = dataclasses.field(default_factory=dict)
+    """The taints ClusterTaintPolicies left on the clusters (render.yaml's `clusterTaints`)."""
     settled: frozenset[ResourceKey] = frozenset()
     """The placed bindings (by template) that come out of the scheduler as they go in: placing
     them again with the same inputs would change nothing (of those that changed, none unless
@@ -233,6 +236,7 @@ def place(
     deschedule: loaded.DeschedulerSettings | None = None,
     unchanged: detector.Unchanged | None = None,
     settle: bool = False,
+    cluster_taints: taintpolicy.Managed | None = None,
 ) -> Placement:
     """Detect, schedule and distribute dependencies for one source revision.
 
@@ -249,6 +253,9 @@ def place(
     placed once more to learn which have settled (`Placement.settled`).
     With a snapshot, the descheduler also runs, with `deschedule` (default: gitfleet.yaml's
     defaults): it lowers the previous bindings before they are scheduled (`_lowered`).
+    The ClusterTaintPolicies then taint the clusters, starting from the taints they left in
+    the previous render (`cluster_taints`), at the snapshot's time (else `now`); when that
+    changes any taint, every binding is placed again.
     """
     clusters = effective_clusters(objs.clusters, cluster_status)
     failing = None
@@ -257,6 +264,15 @@ def place(
     if failing is not None:
         clusters = failing.clusters
         unchanged = _quiet(unchanged, failing)
+    before = cluster_taints or {}
+    tainting = taintpolicy.apply(
+        clusters, objs.cluster_taint_policies, before, observed.at if observed else now
+    )
+    if tainting.managed != before:
+        unchanged = None
+    clusters = tainting.clusters
+    if failing is not None:
+        failing.retaint(clusters)
     fleet = scheduler.ClusterIndex(clusters)
     first = _Round(objs, interp, fleet, now)
     lowering = _descheduling(observed, deschedule)
@@ -289,6 +305,7 @@ def place(
         ),
         failover=failing,
         descheduler=lowering,
+        cluster_taints=tainting.managed,
         settled=frozenset(settled),
     )
 
@@ -766,7 +783,9 @@ def render(
     source = dataclasses.replace(source, objects=scaled.objects)
     interp = _interpreter(source)
     recorded = previous.recorded if previous is not None else None
-    clusters = effective_clusters(source.objects.clusters, status)
+    clusters = taintpolicy.carried(
+        effective_clusters(source.objects.clusters, status), _previous_taints(previous)
+    )
     inputs = _inputs(source, clusters, renderer, recorded)
     unchanged = None if full else _unchanged(inputs)
     placement = _place(source, interp, previous, status, now, observed, unchanged)
@@ -794,6 +813,7 @@ def render(
         full=full,
         failover=summary.section if summary is not None else None,
         observed_at=observed.at if observed is not None else None,
+        cluster_taints=taintpolicy.to_json(placement.cluster_taints),
     )
     tree = _with_autoscalers(rendering.render(plan), scaled)
     result = _result(source, previous, placement, tree, warnings)
@@ -899,7 +919,13 @@ def _place(
         deschedule=source.config.descheduler,
         unchanged=unchanged,
         settle=True,
+        cluster_taints=_previous_taints(previous),
     )
+
+
+def _previous_taints(previous: PreviousRender | None) -> taintpolicy.Managed:
+    """The taints ClusterTaintPolicies left in the previous render."""
+    return taintpolicy.from_json(previous.report.get(taintpolicy.SECTION)) if previous else {}
 
 
 def _inputs(

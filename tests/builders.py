@@ -22,6 +22,7 @@ _TYPED: dict[str, tuple[Any, str]] = {
     "ClusterPropagationPolicy": (policy.ClusterPropagationPolicy, "cluster_propagation_policies"),
     "OverridePolicy": (policy.OverridePolicy, "override_policies"),
     "ClusterOverridePolicy": (policy.ClusterOverridePolicy, "cluster_override_policies"),
+    "ClusterTaintPolicy": (policy.ClusterTaintPolicy, "cluster_taint_policies"),
     "Cluster": (cluster.Cluster, "clusters"),
     "ResourceInterpreterCustomization": (config.ResourceInterpreterCustomization, "customizations"),
     "FederatedHPA": (autoscaling.FederatedHPA, "federated_hpas"),
@@ -246,6 +247,33 @@ def make_cluster(
         "spec": {"syncMode": "Push", **spec},
         "status": status,
     }
+
+
+def make_taint_policy(
+    name: str,
+    *taints: tuple[str, str],
+    add_on: Doc | None = None,
+    remove_on: Doc | None = None,
+    **spec: Any,
+) -> Doc:
+    """A ClusterTaintPolicy with `taints` ((key, effect) each), added when `add_on` matches and
+    removed when `remove_on` does (match conditions, e.g. `not_ready()`)."""
+    body: Doc = {"taints": [{"key": k, "effect": e} for k, e in taints], **spec}
+    if add_on is not None:
+        body["addOnConditions"] = [add_on]
+    if remove_on is not None:
+        body["removeOnConditions"] = [remove_on]
+    return {
+        "apiVersion": "policy.karmada.io/v1alpha1",
+        "kind": "ClusterTaintPolicy",
+        "metadata": {"name": name},
+        "spec": body,
+    }
+
+
+def ready_is(operator: str, *statuses: str) -> Doc:
+    """A match condition on the Ready condition."""
+    return {"conditionType": "Ready", "operator": operator, "statusValues": list(statuses)}
 
 
 def make_size_bomb(configmap: str, part: int, namespace: str = "shop") -> Doc:

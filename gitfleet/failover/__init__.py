@@ -106,6 +106,12 @@ class Failover:
             if name not in self.health and (when := _health.changes_at(report, settings))
         ]
 
+    def retaint(self, clusters: Sequence[cluster.Cluster]) -> None:
+        """Take `clusters` (these clusters, with the taints ClusterTaintPolicies gave them
+        after this judgement) as the ones to evict by; before any binding is attempted."""
+        self.clusters = tuple(clusters)
+        self._members = {c.name: c for c in self.clusters}
+
     def _evicted(
         self, binding: Binding, before: Binding
     ) -> tuple[work.ResourceBindingSpec, list[str], list[str]]:

@@ -45,6 +45,10 @@ class FailoverSettings:
     """How a failed cluster's copy goes when the policy has no `failover.cluster`."""
     graceful_eviction_timeout_seconds: int = 600
     """How long a failed cluster keeps its copy while the replacement is not healthy yet."""
+    allow_no_execute_taint_policy: bool = False
+    """Whether a ClusterTaintPolicy may add NoExecute taints (Karmada's webhook flag
+    `--allow-no-execute-taint-policy`, off by default: such a taint evicts every workload
+    that does not tolerate it)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)

@@ -16,6 +16,7 @@ class ObjectSet:
     cluster_propagation_policies: tuple[policy.ClusterPropagationPolicy, ...] = ()
     override_policies: tuple[policy.OverridePolicy, ...] = ()
     cluster_override_policies: tuple[policy.ClusterOverridePolicy, ...] = ()
+    cluster_taint_policies: tuple[policy.ClusterTaintPolicy, ...] = ()
     clusters: tuple[cluster.Cluster, ...] = ()
     customizations: tuple[config.ResourceInterpreterCustomization, ...] = ()
     federated_hpas: tuple[autoscaling.FederatedHPA, ...] = ()

@@ -1,5 +1,6 @@
 """policy.karmada.io/v1alpha1: PropagationPolicy, ClusterPropagationPolicy, OverridePolicy,
-ClusterOverridePolicy (Karmada: pkg/apis/policy/v1alpha1/{propagation,override}_types.go).
+ClusterOverridePolicy, ClusterTaintPolicy (Karmada:
+pkg/apis/policy/v1alpha1/{propagation,override,clustertaint}_types.go).
 
 Fields are exactly Karmada's, with Karmada's optionality; defaults that Karmada's webhooks fill
 in are applied by the stages that use them, so a policy re-encodes to what the user wrote.
@@ -50,6 +51,14 @@ class ConflictResolution(enum.StrEnum):
 
 class ActivationPreference(enum.StrEnum):
     LAZY = "Lazy"
+
+
+class MatchConditionOperator(enum.StrEnum):
+    """How a ClusterTaintPolicy tests a cluster condition's status (Karmada accepts any
+    string there; the others never match)."""
+
+    IN = "In"
+    NOT_IN = "NotIn"
 
 
 class PurgeMode(enum.StrEnum):
@@ -492,4 +501,54 @@ class ClusterOverridePolicy(meta.ApiObject):
     KIND = "ClusterOverridePolicy"
     metadata: meta.ObjectMeta = field()
     spec: OverrideSpec = field()
+    origin: Origin = meta.origin_field()
+
+
+@meta.frozen
+class MatchCondition:
+    """A test of one cluster condition: its status is (In) or is not (NotIn) one of the values."""
+
+    condition_type: str = field(doc="The cluster condition's type, such as Ready.")
+    operator: str = field(doc="In or NotIn; with any other the condition never matches.")
+    status_values: tuple[str, ...] = field(doc="Condition statuses: True, False or Unknown.")
+
+
+@meta.frozen
+class PolicyTaint:
+    """A taint a ClusterTaintPolicy adds to or removes from a cluster (by key and effect)."""
+
+    key: str = field(doc="Taint key.")
+    effect: str = field(
+        doc="NoSchedule or NoExecute (a Cluster takes no other).",
+        rule=rules.Rule(one_of=("NoSchedule", "NoExecute")),
+    )
+    value: str = field("", doc="Taint value.")
+
+
+@meta.frozen
+class ClusterTaintPolicySpec:
+    """Which clusters, when to add the taints, when to remove them, and the taints."""
+
+    target_clusters: ClusterAffinity | None = field(
+        None, doc="The clusters the policy looks at; every cluster when absent."
+    )
+    add_on_conditions: tuple[MatchCondition, ...] = field(
+        (), doc="All must match for the taints to be added; never added when empty."
+    )
+    remove_on_conditions: tuple[MatchCondition, ...] = field(
+        (), doc="All must match for the taints to be removed; never removed when empty."
+    )
+    taints: tuple[PolicyTaint, ...] = field(
+        doc="The taints added or removed.", rule=rules.Rule(min_items=1)
+    )
+
+
+@meta.frozen
+class ClusterTaintPolicy(meta.ApiObject):
+    """Taints clusters by their conditions (`gitfleet.taintpolicy`)."""
+
+    API_VERSION = API_VERSION
+    KIND = "ClusterTaintPolicy"
+    metadata: meta.ObjectMeta = field()
+    spec: ClusterTaintPolicySpec = field()
     origin: Origin = meta.origin_field()

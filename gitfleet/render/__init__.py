@@ -102,6 +102,8 @@ class Plan:
     """render.yaml's `failover` section, when failover ran."""
     observed_at: str | None = None
     """When the cluster status used was observed (render.yaml's `observedAt`)."""
+    cluster_taints: Mapping[str, Any] | None = None
+    """render.yaml's `clusterTaints`: the taints ClusterTaintPolicies added."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -279,6 +281,7 @@ def render(plan: Plan) -> Tree:
         warnings=diagnostic.sorted_diagnostics(list(plan.warnings)),
         failover=plan.failover,
         observed_at=plan.observed_at,
+        cluster_taints=plan.cluster_taints,
     )
     files[_paths.RENDER_FILE] = _yaml.dump(report)
     return Tree(files, frozenset(kept), tuple(refusals), into.rendered, report, unscheduled)

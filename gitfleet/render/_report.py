@@ -8,12 +8,13 @@ has one, an empty list included: an empty folder is a complete desired state, no
 
 `render.yaml` names the source commit, the renderer, the digest of the inputs every binding
 reads (`inputs`, see `_inputs`), the cluster status the schedule used, the counts, what was
-refused and why, the resources not scheduled and why (`_unscheduled`), and the warnings;
-with failover, when the status was observed (`observedAt`) and the failover state (unhealthy
-clusters, evictions waiting or given up). It holds nothing that changes when the output does
-not, except `sourceCommit`, `inputs`, `status` and `observedAt`, which name the inputs the
-output was rendered from: a later render that changes no other file makes no rendered commit
-(see `pipeline.render`).
+refused and why, the resources not scheduled and why (`_unscheduled`), and the warnings; with
+failover, when the status was observed (`observedAt`) and the failover state (unhealthy
+clusters, evictions waiting or given up); the taints ClusterTaintPolicies added to clusters
+(`clusterTaints`, which the next render starts from). It holds nothing that changes when the
+output does not, except `sourceCommit`, `inputs`, `status` and `observedAt`, which name the
+inputs the output was rendered from: a later render that changes no other file makes no rendered
+commit (see `pipeline.render`).
 """
 
 from __future__ import annotations
@@ -66,8 +67,10 @@ def render_file(
     warnings: Sequence[diagnostic.Diagnostic],
     failover: Mapping[str, Any] | None = None,
     observed_at: str | None = None,
+    cluster_taints: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """render.yaml's document; `observedAt` and `failover` only when failover ran."""
+    """render.yaml's document; `observedAt` and `failover` only when failover ran,
+    `clusterTaints` only when ClusterTaintPolicies tainted a cluster."""
     doc = {
         "apiVersion": API_VERSION,
         "kind": KIND,
@@ -92,4 +95,6 @@ def render_file(
         doc["observedAt"] = observed_at
     if failover is not None:
         doc["failover"] = dict(failover)
+    if cluster_taints:
+        doc["clusterTaints"] = dict(cluster_taints)
     return doc

@@ -43,6 +43,7 @@ KARMADA_KINDS: dict[tuple[str, str], type[meta.ApiObject]] = {
         policy.ClusterPropagationPolicy,
         policy.OverridePolicy,
         policy.ClusterOverridePolicy,
+        policy.ClusterTaintPolicy,
         config.ResourceInterpreterCustomization,
         autoscaling.FederatedHPA,
     )
@@ -217,6 +218,7 @@ _FIELDS: dict[type[Any], str] = {
     policy.ClusterPropagationPolicy: "cluster_propagation_policies",
     policy.OverridePolicy: "override_policies",
     policy.ClusterOverridePolicy: "cluster_override_policies",
+    policy.ClusterTaintPolicy: "cluster_taint_policies",
     cluster.Cluster: "clusters",
     config.ResourceInterpreterCustomization: "customizations",
     autoscaling.FederatedHPA: "federated_hpas",

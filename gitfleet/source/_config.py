@@ -25,6 +25,7 @@ _FAILOVER_KEYS = (
     "defaultTolerationSeconds",
     "purgeMode",
     "gracefulEvictionTimeout",
+    "allowNoExecuteTaintPolicy",
 )
 _DESCHEDULER_KEYS = ("enabled", "deschedulingInterval", "unschedulableThreshold")
 _AUTOSCALING_KEYS = (
@@ -185,6 +186,15 @@ def _section(reader: _Reader, name: str, keys: tuple[str, ...]) -> _Reader | Non
     return section
 
 
+def _flag(section: _Reader, key: str, default: bool) -> bool:
+    """A true-or-false setting of `section`; a wrong one keeps `default`."""
+    value = section.body.get(key, default)
+    if not isinstance(value, bool):
+        section.error(key, f"{section.prefix}{key}: expected true or false")
+        return default
+    return value
+
+
 def _failover(reader: _Reader) -> loaded.FailoverSettings:
     """The `failover` settings; a wrong one keeps its default."""
     default = loaded.FailoverSettings()
@@ -192,10 +202,6 @@ def _failover(reader: _Reader) -> loaded.FailoverSettings:
     if section is None:
         return default
     body = section.body
-    enabled = body.get("enabled", default.enabled)
-    if not isinstance(enabled, bool):
-        section.error("enabled", "failover.enabled: expected true or false")
-        enabled = default.enabled
     toleration = body.get("defaultTolerationSeconds", default.default_toleration_seconds)
     if toleration is not None and not _whole(toleration):
         message = "failover.defaultTolerationSeconds: expected a number of seconds >= 0 or null"
@@ -206,7 +212,7 @@ def _failover(reader: _Reader) -> loaded.FailoverSettings:
         section.error("purgeMode", f"failover.purgeMode: {mode!r} is not Directly or Gracefully")
         mode = default.purge_mode
     settings = loaded.FailoverSettings(
-        enabled=enabled,
+        enabled=_flag(section, "enabled", default.enabled),
         heartbeat_grace_seconds=section.duration(
             "heartbeatGracePeriod", default.heartbeat_grace_seconds
         ),
@@ -217,6 +223,9 @@ def _failover(reader: _Reader) -> loaded.FailoverSettings:
         purge_mode=policy.PurgeMode(mode),
         graceful_eviction_timeout_seconds=section.duration(
             "gracefulEvictionTimeout", default.graceful_eviction_timeout_seconds
+        ),
+        allow_no_execute_taint_policy=_flag(
+            section, "allowNoExecuteTaintPolicy", default.allow_no_execute_taint_policy
         ),
     )
     reader.problems.extend(section.problems)
@@ -229,12 +238,8 @@ def _descheduler(reader: _Reader) -> loaded.DeschedulerSettings:
     section = _section(reader, "descheduler", _DESCHEDULER_KEYS)
     if section is None:
         return default
-    enabled = section.body.get("enabled", default.enabled)
-    if not isinstance(enabled, bool):
-        section.error("enabled", "descheduler.enabled: expected true or false")
-        enabled = default.enabled
     settings = loaded.DeschedulerSettings(
-        enabled=enabled,
+        enabled=_flag(section, "enabled", default.enabled),
         interval_seconds=section.duration("deschedulingInterval", default.interval_seconds),
         unschedulable_threshold_seconds=section.duration(
             "unschedulableThreshold", default.unschedulable_threshold_seconds

@@ -2,12 +2,12 @@
 
 `validate(loaded)` returns the sorted list of diagnostics: the loader's own (YAML, files,
 documents), every schema error of Karmada documents (`_schema`), the checks Karmada's webhooks
-make per kind (`_propagation`, `_override`, `_cluster`, `_customization`, `_autoscaling`),
-what a member's API server would refuse in a template (`_manifest`, also `manifest_problems`
-for the render stage), checks across objects (`_references`), gitfleet.yaml's rollout waves
-against the clusters (`_rollout`) and warnings for fields gitfleet does not support yet
-(`_unsupported`). It never stops at the first problem. Turning errors into an exit code is the
-command line's business.
+make per kind (`_propagation`, `_override`, `_cluster`, `_taint_policy`, `_customization`,
+`_autoscaling`), what a member's API server would refuse in a template (`_manifest`, also
+`manifest_problems` for the render stage), checks across objects (`_references`),
+gitfleet.yaml's rollout waves against the clusters (`_rollout`) and warnings for fields
+gitfleet does not support yet (`_unsupported`). It never stops at the first problem. Turning
+errors into an exit code is the command line's business.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from gitfleet.validation import (
     _report,
     _rollout,
     _schema,
+    _taint_policy,
     _unsupported,
 )
 
@@ -72,6 +73,10 @@ def _per_kind(source: loaded.LoadedSource) -> list[diagnostic.Diagnostic]:
     for member in objects.clusters:
         report = _report.Report(member.origin, loaded.subject(member))
         _cluster.check(member, report)
+        found += report.diagnostics
+    for tainting in objects.cluster_taint_policies:
+        report = _report.Report(tainting.origin, loaded.subject(tainting))
+        _taint_policy.check(tainting, source.config.failover, report)
         found += report.diagnostics
     found += _customization.check(objects.customizations)
     found += _federated_hpas(objects)

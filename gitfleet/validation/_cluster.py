@@ -12,10 +12,10 @@ be quantities too: the scheduler divides by them.
 from __future__ import annotations
 
 import urllib.parse
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from gitfleet.interpreter import _quantity as quantity
-from gitfleet.model import cluster, labelsyntax, meta
+from gitfleet.model import cluster, labelsyntax, meta, policy
 from gitfleet.validation import _report
 
 _PROXY_SCHEMES = ("http", "https", "socks5")
@@ -28,7 +28,7 @@ def check(obj: cluster.Cluster, report: _report.Report) -> None:
     if spec.proxy_url:
         _proxy(report, spec.proxy_url)
     _location(spec, report)
-    _taints(spec.taints, report)
+    taints(spec.taints, report)
     _models(spec.resource_models, report)
     summary = obj.status.resource_summary
     if summary is not None:
@@ -81,7 +81,9 @@ def _location(spec: cluster.ClusterSpec, report: _report.Report) -> None:
             report.error(("spec", "zones", index), problem)
 
 
-def _taints(taints: tuple[meta.Taint, ...], report: _report.Report) -> None:
+def taints(taints: Sequence[meta.Taint | policy.PolicyTaint], report: _report.Report) -> None:
+    """Keys are label keys, values label values, and no two share key and effect (a Cluster's
+    `spec.taints`, and a ClusterTaintPolicy's, which end up there)."""
     seen: set[tuple[str, str]] = set()
     for index, taint in enumerate(taints):
         keys = ("spec", "taints", index)

@@ -29,6 +29,7 @@ KINDS: tuple[type[meta.ApiObject], ...] = (
     policy.ClusterPropagationPolicy,
     policy.OverridePolicy,
     policy.ClusterOverridePolicy,
+    policy.ClusterTaintPolicy,
     config.ResourceInterpreterCustomization,
     autoscaling.FederatedHPA,
     work.ResourceBinding,

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 from builders import make_cluster, make_deployment, make_policy, object_set, previous_map, selector
 
-from gitfleet import failover, interpreter, pipeline
+from gitfleet import failover, interpreter, pipeline, taintpolicy
 from gitfleet.detector import detection
 from gitfleet.gitstore import rendered, repository
 from gitfleet.model import loaded, meta, work
@@ -77,7 +77,10 @@ def place(
     previous: pipeline.Placement | None = None,
     snapshot: failover.Observed | None = None,
     settings: loaded.FailoverSettings = SETTINGS,
+    cluster_taints: taintpolicy.Managed | None = None,
 ) -> pipeline.Placement:
+    """`docs` placed on `previous`'s bindings at `snapshot`, starting from the taints an earlier
+    render's ClusterTaintPolicies left (`cluster_taints`)."""
     prior = previous_map(previous.bindings if previous else None)
     return pipeline.place(
         object_set(docs),
@@ -86,6 +89,7 @@ def place(
         observed=snapshot,
         settings=settings,
         now=snapshot.at if snapshot is not None else None,
+        cluster_taints=cluster_taints,
     )
 
 
