@@ -5,18 +5,25 @@ Aspects: a cluster whose agent reports it not Ready gets the policy's NoSchedule
 workload that does not tolerate it is not placed there, and render.yaml records the taint with
 when it was added; the taint keeps its date over renders while the cluster stays not Ready and
 goes when it is Ready again (the workload then reaches it); a NoExecute taint is refused unless
-gitfleet.yaml allows it, and a policy without taints is refused, each at its file and line.
+gitfleet.yaml allows it, and a policy without taints is refused, each at its file and line;
+the reconciler taints a cluster failover judged not Ready and, with no new source commit,
+renders again when its agent reports it Ready, which removes the taint.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import time
 from pathlib import Path
 
 import yaml
 from builders import make_cluster, make_deployment, make_policy, selector
 from conftest import GitRepo, Invoke
 from status import status_kit
+
+from gitfleet.agent import report
+from gitfleet.model import cluster, meta
 
 POLICY = """\
 apiVersion: policy.karmada.io/v1alpha1
@@ -150,3 +157,34 @@ def test_validate_refuses_a_policy_without_taints(
         "../source/taints.yaml:16:3: error: ClusterTaintPolicy detect-cluster-notready:"
         " spec.taints: must have at least 1 item(s)"
     ) in result.output
+
+
+def _not_ready_since(seconds_ago: float) -> cluster.ClusterStatus:
+    since = report.timestamp(time.time() - seconds_ago)
+    condition = meta.Condition(
+        type="Ready", status="False", reason="ClusterNotReady", last_transition_time=since
+    )
+    return dataclasses.replace(status_kit.ready_status(), conditions=(condition,))
+
+
+def test_the_reconciler_taints_a_failed_cluster_and_renders_again_when_it_recovers(
+    cli: Invoke, git_repo: GitRepo, elsewhere: Path
+) -> None:
+    git_repo.commit(_source("web"))
+    now = report.timestamp(time.time())
+    failed = status_kit.report_files("west", status=_not_ready_since(600), heartbeat=now)
+    ready = status_kit.report_files("east", heartbeat=now)
+    status_kit.write_reports(git_repo.path, {"east": ready, "west": failed})
+    first = cli("reconcile", "--repo", "../source", "--once")
+    assert first.exit_code == 0, first.output
+    (taint,) = _render_file(git_repo)["clusterTaints"]["west"]
+    assert (taint["key"], taint["effect"]) == (TAINT, "NoSchedule")
+    assert _deployments(git_repo, "west") == set()
+
+    now = report.timestamp(time.time())
+    recovered = status_kit.report_files("west", heartbeat=now)
+    status_kit.write_reports(git_repo.path, {"west": recovered})
+    again = cli("reconcile", "--repo", "../source", "--once")
+    assert again.exit_code == 0, again.output
+    assert "clusterTaints" not in _render_file(git_repo), "the same source, rendered again"
+    assert _deployments(git_repo, "west") == {"web"}
