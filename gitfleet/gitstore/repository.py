@@ -9,6 +9,7 @@ Only the object database is read.
 
 from __future__ import annotations
 
+import datetime
 import os
 import subprocess
 from collections.abc import Iterable, Mapping
@@ -17,6 +18,7 @@ from pathlib import Path
 import git
 
 from gitfleet.errors import SourceError
+from gitfleet.model import times
 from gitfleet.model.origin import Origin
 
 SAFE_CONFIG = (("safe.bareRepository", "explicit"), ("core.fsmonitor", "false"))
@@ -159,11 +161,14 @@ class Repository:
         return out.decode().strip() if code == 0 else None
 
     def commit_time(self, commit: str) -> str | None:
-        """The committer date of `commit` (RFC 3339, as recorded), None if unreadable: what
-        stamps a render's schedules, so that a render depends on its inputs only."""
-        code, out, _ = self.run("show", "-s", "--format=%cI", "--end-of-options", commit)
-        text = out.decode().strip()
-        return text if code == 0 and text else None
+        """The committer date of `commit` (RFC 3339 in UTC, as Kubernetes writes its times,
+        whatever zone the committer was in), None if unreadable: what stamps a render's
+        schedules, so that a render depends on its inputs only."""
+        code, out, _ = self.run("show", "-s", "--format=%ct", "--end-of-options", commit)
+        seconds = out.decode().strip()
+        if code != 0 or not seconds.isdigit():
+            return None
+        return times.text(datetime.datetime.fromtimestamp(int(seconds), datetime.UTC))
 
     def has_refs(self) -> bool:
         """Whether any branch or tag exists; `SourceError` when git cannot read the repository

@@ -54,7 +54,7 @@ def test_after_a_render_the_previous_schedule_carries_over(
     assert "claimed by PropagationPolicy shop/web in the previous render" in after.output
     assert "divided workload unchanged: previous result kept" in after.output
     assert "clusters: east=2, west=2" in after.output
-    assert "last scheduled: 2026-01-01T00:00:00+00:00" in after.output
+    assert "last scheduled: 2026-01-01T00:00:00Z" in after.output
 
 
 def test_reported_capacity_places_nothing_in_both(

@@ -6,16 +6,19 @@ Aspects covered:
 - a small render names every file added, changed and removed, under its cluster's counts;
 - a render changing more than `LISTED_FILES` files prints each cluster's counts and says that
   `-o json` lists them, and `-o json` of the same kind of render does list every file;
-- a later render changing a few files names them again.
+- a later render changing a few files names them again;
+- times are written in UTC, whatever zone the source commit was made in.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 
 import yaml
 from builders import make_cluster, make_deployment, make_policy, selector
-from conftest import GitRepo, Invoke
+from conftest import GIT_ENV, GitRepo, Invoke
 
 from gitfleet.cli.render import LISTED_FILES
 
@@ -75,3 +78,19 @@ def test_a_later_small_change_is_named_again(git_repo: GitRepo, cli: Invoke) -> 
     gone = f"  - shop/Deployment.apps/app{apps - 1:03d}.yaml"
     assert lines.count(gone) == len(CLUSTERS)
     assert "east: 0 added, 0 changed, 1 removed" in lines
+
+
+def test_times_are_written_in_utc_whatever_the_committers_zone(
+    git_repo: GitRepo, cli: Invoke
+) -> None:
+    """A source commit's time stamps the schedules, written as Kubernetes writes times."""
+    _fleet(git_repo, apps=1)
+    env = {**os.environ, **GIT_ENV, "GIT_COMMITTER_DATE": "2026-01-01T02:30:00+02:00"}
+    amend = ["git", "commit", "-q", "--amend", "--no-edit"]
+    subprocess.run(amend, cwd=git_repo.path, env=env, check=True)
+    assert cli("render", "--repo", str(git_repo.path)).exit_code == 0
+    text = git_repo.git("show", "gitfleet/rendered:bindings/shop/Deployment.apps/app000.yaml")
+    binding = yaml.safe_load(text)
+    assert binding["status"]["lastScheduledTime"] == "2026-01-01T00:30:00Z"
+    (scheduled,) = binding["status"]["conditions"]
+    assert scheduled["lastTransitionTime"] == "2026-01-01T00:30:00Z"
