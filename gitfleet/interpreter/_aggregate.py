@@ -7,11 +7,12 @@ generation once every cluster has reported that it runs the latest template (the
 tools such as Argo CD read). Karmada:
 pkg/resourceinterpreter/default/native/aggregatestatus.go.
 
-Each function returns a new object; when the computed status equals the template's, that is a
-plain copy. What a rule builds from the members' statuses is written as Karmada's Go types
-write it: times in UTC to the second, unknown fields dropped, Go's zero values where its JSON
-has no `omitempty` (a Pod's container statuses carry an empty `name`); null timestamps are
-left out, which the API server reads the same way.
+Each function returns a new object; when the computed status equals the template's as Karmada
+compares their Go values (`_gotypes`), that is a plain copy. What a rule builds from the
+members' statuses is written as Karmada's Go types write it: times in UTC to the second,
+unknown fields dropped, Go's zero values where its JSON has no `omitempty` (a Pod's container
+statuses carry an empty `name`); null timestamps are left out, which the API server reads the
+same way.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import dataclasses
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from gitfleet.interpreter import _fields, _loadbalancer, _times
+from gitfleet.interpreter import _fields, _gotypes, _loadbalancer, _times
 from gitfleet.model import times, work
 from gitfleet.model.template import RawObject
 
@@ -53,36 +54,21 @@ def reported_by(cluster: str) -> Iterator[None]:
 def with_status(
     obj: RawObject,
     status: dict[str, Any],
+    go_type: _gotypes.Struct,
     *,
-    zeros_absent: bool = False,
-    always_set: tuple[str, ...] = (),
+    held: dict[str, Any] | None = None,
+    semantic: bool = False,
 ) -> RawObject:
-    """A copy of `obj` whose status is `status`; a plain copy if it already was. With
-    `zeros_absent`, the two are compared as Karmada's Go types compare them (a field left out
-    equals its zero value); `always_set` names the maps Karmada's new status always holds, empty
-    rather than nil, so that the template's equals it only with those present (not null).
-    Otherwise Karmada's new status, holding an empty list or map the template's lacks, never
-    equals it."""
+    """A copy of `obj` whose status is `status`, as Karmada's Go type writes it; a plain copy
+    when the template's status already equals the new one as Karmada compares their Go values
+    (`semantic`: with `equality.Semantic`, else `reflect.DeepEqual`). `held` is the new status
+    as Karmada holds it before writing it, when that differs: lists and maps it holds empty
+    rather than nil, times as precise as the members gave them."""
     out = _fields.copy_tree(obj)
-    old = _status(obj)
-    if zeros_absent:
-        changed = _go_value(old) != _go_value(status)
-        changed = changed or any(old.get(key) is None for key in always_set)
-    else:
-        changed = old != status
-    if changed:
+    new = status if held is None else held
+    if not _gotypes.equal(go_type, obj.get("status"), new, _STATUS, semantic=semantic):
         out["status"] = status
     return out
-
-
-def _go_value(value: Any) -> Any:
-    """`value` with the fields a Go type reads as zero values left out."""
-    if isinstance(value, dict):
-        found = {k: _go_value(v) for k, v in value.items()}
-        return {k: v for k, v in found.items() if v not in (None, 0, "", False, [], {})}
-    if isinstance(value, list):
-        return [_go_value(v) for v in value]
-    return value
 
 
 def generation(obj: RawObject) -> int:
@@ -130,28 +116,33 @@ class Workload:
     member_generation_quirk: bool = False
     """StatefulSet compares the member's template generation with the member's own generation
     instead of the template's (Karmada does; kept for fidelity)."""
+    whole_status: _gotypes.Struct | None = None
+    """The status type when Karmada compares the whole status (semantically) to decide whether
+    it changed, rather than the counters alone."""
 
 
 DEPLOYMENT = Workload(
     ("replicas", "readyReplicas", "updatedReplicas", "availableReplicas", "unavailableReplicas")
 )
 REPLICA_SET = Workload(("replicas", "readyReplicas", "availableReplicas"), always=("replicas",))
+_DAEMON_SET_COUNTERS = (
+    "currentNumberScheduled",
+    "desiredNumberScheduled",
+    "numberAvailable",
+    "numberMisscheduled",
+    "numberReady",
+    "updatedNumberScheduled",
+    "numberUnavailable",
+)
 DAEMON_SET = Workload(
-    (
-        "currentNumberScheduled",
-        "desiredNumberScheduled",
-        "numberAvailable",
-        "numberMisscheduled",
-        "numberReady",
-        "updatedNumberScheduled",
-        "numberUnavailable",
-    ),
+    _DAEMON_SET_COUNTERS,
     always=(
         "currentNumberScheduled",
         "numberMisscheduled",
         "desiredNumberScheduled",
         "numberReady",
     ),
+    whole_status=_gotypes.daemon_set(_DAEMON_SET_COUNTERS),
 )
 STATEFUL_SET = Workload(
     ("availableReplicas", "currentReplicas", "readyReplicas", "replicas", "updatedReplicas"),
@@ -183,7 +174,11 @@ def workload(obj: RawObject, items: Items, kind: Workload) -> RawObject:
                 new[key] = add_int32(new[key], _reported(status, key))
     observed = _int(old, "observedGeneration")
     new["observedGeneration"] = template_generation if caught_up == len(items) else observed
-    if all(_int(old, key) == value for key, value in new.items()):
+    if kind.whole_status is not None:
+        unchanged = _gotypes.equal(kind.whole_status, old, new, _STATUS, semantic=True)
+    else:
+        unchanged = all(_int(old, key) == value for key, value in new.items())
+    if unchanged:
         return _fields.copy_tree(obj)
     out = _fields.copy_tree(obj)
     status = out.get("status")
@@ -201,15 +196,18 @@ def service(obj: RawObject, items: Items) -> RawObject:
     """Service: LoadBalancer ones get every cluster's addresses; other types are left alone."""
     if _fields.string(_fields.at(obj, ("spec", "type")), ("spec", "type")) != "LoadBalancer":
         return _fields.copy_tree(obj)
-    return _load_balancer(obj, items, ip_mode=True)
+    return _load_balancer(obj, items, _gotypes.SERVICE, ip_mode=True)
 
 
 def ingress(obj: RawObject, items: Items) -> RawObject:
     """Ingress: every cluster's load balancer addresses."""
-    return _load_balancer(obj, items, ip_mode=False)
+    return _load_balancer(obj, items, _gotypes.INGRESS, ip_mode=False)
 
 
-def _load_balancer(obj: RawObject, items: Items, *, ip_mode: bool) -> RawObject:
+def _load_balancer(
+    obj: RawObject, items: Items, go_type: _gotypes.Struct, *, ip_mode: bool
+) -> RawObject:
+    """The merged addresses; Karmada's list of them is never nil, even when empty."""
     found: list[_loadbalancer.Entry] = []
     for cluster, status in members(items):
         if status is not None:
@@ -218,7 +216,8 @@ def _load_balancer(obj: RawObject, items: Items, *, ip_mode: bool) -> RawObject:
                     _loadbalancer.entries(status, _STATUS, ip_mode=ip_mode, from_json=True)
                 )
     merged = _loadbalancer.merge(found)
-    return with_status(obj, {"loadBalancer": {"ingress": merged} if merged else {}})
+    written = {"loadBalancer": {"ingress": merged} if merged else {}}
+    return with_status(obj, written, go_type, held={"loadBalancer": {"ingress": merged}})
 
 
 _REFERENCE = ("kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath")
@@ -229,7 +228,7 @@ def cron_job(obj: RawObject, items: Items) -> RawObject:
     """CronJob: every cluster's active jobs (each reduced to the fields of an ObjectReference,
     as Karmada's Go type reads them), and the latest schedule and success times."""
     active: list[Any] = []
-    times = {"lastScheduleTime": "", "lastSuccessfulTime": ""}
+    latest: dict[str, Any] = {"lastScheduleTime": None, "lastSuccessfulTime": None}
     for cluster, status in members(items):
         if status is None:
             continue
@@ -237,10 +236,22 @@ def cron_job(obj: RawObject, items: Items) -> RawObject:
             path = ("status", "active")
             for i, job in enumerate(_fields.array(status.get("active"), path)):
                 active.append(_strings(_fields.mapping(job, (*path, i)), (*path, i), _REFERENCE))
-            for key, current in times.items():
-                path = ("status", key)
-                times[key] = later(current, status.get(key), path)
-    return with_status(obj, _fields.compact({"active": active, **times}))
+            for key, current in latest.items():
+                latest[key] = _latest(current, status.get(key), ("status", key))
+    written = {key: _times.written(when, ()) for key, when in latest.items()}
+    held = {"active": active or None, **latest}  # Go appends no job to a nil list
+    new = _fields.compact({"active": active, **written})
+    return with_status(obj, new, _gotypes.CRON_JOB, held=held)
+
+
+def _latest(current: Any, candidate: Any, path: _fields.Path) -> Any:
+    """The later of two times as a member spelled it (`current` is known to be one), the
+    first of equal ones (Karmada: `metav1.Time.Before`, to the nanosecond); None is unset."""
+    found = _times.nanoseconds(candidate, path)
+    if found is None:
+        return current
+    kept = _times.nanoseconds(current, path)
+    return candidate if kept is None or kept < found else current
 
 
 _POD_PHASES = ("Failed", "Pending", "Running", "Succeeded")
@@ -271,29 +282,53 @@ def pod(obj: RawObject, items: Items) -> RawObject:
             phases.add(_phase(status))
             for key, out in reduced.items():
                 out.extend(_container_states(status, key))
-    new = {"phase": _first_present(phases, _POD_PHASES), **reduced}
-    return with_status(obj, _fields.compact(new))
+    phase = _first_present(phases, _POD_PHASES)
+    written = {key: [_written_container(c) for c in held] for key, held in reduced.items()}
+    # Karmada's list of container statuses is never nil, that of init containers is when empty
+    held = {**reduced, "initContainerStatuses": reduced["initContainerStatuses"] or None}
+    return with_status(
+        obj,
+        _fields.compact({"phase": phase, **written}),
+        _gotypes.POD,
+        held={"phase": phase, **held},
+    )
 
 
 def _container_states(status: dict[str, Any], key: str) -> Iterator[dict[str, Any]]:
-    """Each container's readiness and state, as Karmada writes the container status it makes
-    of them: Go's zero name, restart count and images included, times in UTC."""
+    """Each container's readiness and state, as Karmada holds the container status it makes
+    of them (times as the member spelled them)."""
     path = ("status", key)
     for i, container in enumerate(_fields.array(status.get(key), path)):
         at = (*path, i)
         container = _fields.mapping(container, at)
         yield {
-            "name": "",
             "state": _container_state(container.get("state"), (*at, "state")),
             "ready": _fields.boolean(container.get("ready"), (*at, "ready")),
-            "restartCount": 0,
-            "image": "",
-            "imageID": "",
         }
 
 
+def _written_container(held: dict[str, Any]) -> dict[str, Any]:
+    """A container status of `_container_states` as Karmada's Go type writes it: Go's zero
+    name, restart count and images included, times in UTC."""
+    state = {
+        part: {k: _times.written(v, ()) if k in _STATE_TIMES else v for k, v in fields.items()}
+        for part, fields in held["state"].items()
+    }
+    return {
+        "name": "",
+        "state": state,
+        "ready": held["ready"],
+        "restartCount": 0,
+        "image": "",
+        "imageID": "",
+    }
+
+
+_STATE_TIMES = ("startedAt", "finishedAt")
+
+
 def _container_state(raw: Any, path: _fields.Path) -> dict[str, Any]:
-    """A container state reduced to the fields of its Go type."""
+    """A container state reduced to the fields of its Go type, times as spelled."""
     raw = _fields.mapping(raw, path)
     out: dict[str, Any] = {}
     waiting = _fields.optional_mapping(raw.get("waiting"), (*path, "waiting"))
@@ -327,10 +362,9 @@ def _strings(raw: dict[str, Any], path: _fields.Path, keys: Sequence[str]) -> di
     return _fields.compact({k: _fields.string(raw.get(k), (*path, k)) for k in keys})
 
 
-def _time_fields(
-    raw: dict[str, Any], path: _fields.Path, keys: Sequence[str]
-) -> dict[str, str | None]:
-    return {k: _times.written(raw.get(k), (*path, k)) for k in keys}
+def _time_fields(raw: dict[str, Any], path: _fields.Path, keys: Sequence[str]) -> dict[str, Any]:
+    """Timestamp fields as spelled, once known to be times (None: the zero time)."""
+    return {k: _times.checked(raw.get(k), (*path, k)) for k in keys}
 
 
 def persistent_volume(obj: RawObject, items: Items) -> RawObject:
@@ -341,7 +375,7 @@ def persistent_volume(obj: RawObject, items: Items) -> RawObject:
         with reported_by(cluster):
             phases.add("Pending" if status is None else _phase(status))
     phase = _first_present(phases, _VOLUME_PHASES)
-    return with_status(obj, _fields.compact({"phase": phase}), zeros_absent=True)
+    return with_status(obj, _fields.compact({"phase": phase}), _gotypes.PERSISTENT_VOLUME)
 
 
 def persistent_volume_claim(obj: RawObject, items: Items) -> RawObject:
@@ -358,14 +392,15 @@ def persistent_volume_claim(obj: RawObject, items: Items) -> RawObject:
             break
         if found != "Bound":
             phase = found
-    return with_status(obj, _fields.compact({"phase": phase}), zeros_absent=True)
+    new = _fields.compact({"phase": phase})
+    return with_status(obj, new, _gotypes.PERSISTENT_VOLUME_CLAIM)
 
 
 def pod_disruption_budget(obj: RawObject, items: Items) -> RawObject:
     """PodDisruptionBudget: summed counters; disrupted pods keyed `<cluster>/<pod>`."""
     keys = ("disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods")
     counters = dict.fromkeys(keys, 0)
-    disrupted: dict[str, str | None] = {}
+    disrupted: dict[str, Any] = {}  # as spelled
     for cluster, status in members(items):
         if status is None:
             continue
@@ -373,10 +408,13 @@ def pod_disruption_budget(obj: RawObject, items: Items) -> RawObject:
             for key in keys:
                 counters[key] = add_int32(counters[key], _reported(status, key))
             path = ("status", "disruptedPods")
-            for name, when in _times.written_map(status.get("disruptedPods"), path).items():
-                disrupted[f"{cluster}/{name}"] = when
-    head = {"disruptedPods": dict(sorted(disrupted.items()))} if disrupted else {}
-    return with_status(obj, {**head, **counters}, zeros_absent=True, always_set=("disruptedPods",))
+            for name, when in _fields.mapping(status.get("disruptedPods"), path).items():
+                disrupted[f"{cluster}/{name}"] = _times.checked(when, (*path, name))
+    written = {name: _times.written(when, ()) for name, when in sorted(disrupted.items())}
+    head = {"disruptedPods": written} if written else {}
+    # Karmada's map of disrupted pods is never nil, even when empty
+    held = {"disruptedPods": disrupted, **counters}
+    return with_status(obj, {**head, **counters}, _gotypes.POD_DISRUPTION_BUDGET, held=held)
 
 
 def horizontal_pod_autoscaler(obj: RawObject, items: Items) -> RawObject:
@@ -389,4 +427,5 @@ def horizontal_pod_autoscaler(obj: RawObject, items: Items) -> RawObject:
             current = add_int32(current, _reported(status, "currentReplicas"))
             desired = add_int32(desired, _reported(status, "desiredReplicas"))
     head = {"currentReplicas": current} if current else {}
-    return with_status(obj, {**head, "desiredReplicas": desired}, zeros_absent=True)
+    new = {**head, "desiredReplicas": desired}
+    return with_status(obj, new, _gotypes.HORIZONTAL_POD_AUTOSCALER)

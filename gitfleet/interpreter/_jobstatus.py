@@ -70,7 +70,7 @@ def aggregate(obj: RawObject, items: _aggregate.Items) -> RawObject:
     member_conditions: list[Conditions] = []
     start: datetime.datetime | None = None
     completion = ""
-    end: datetime.datetime | None = None
+    end: int | None = None  # in nanoseconds, as Go compares times
     started = completed = 0
     for cluster, status in _aggregate.members(items):
         if status is None:
@@ -91,7 +91,7 @@ def aggregate(obj: RawObject, items: _aggregate.Items) -> RawObject:
             if member_end is not None:
                 completed += 1
                 completion = _aggregate.later(completion, member_end, ("status", "completionTime"))
-                found = _times.parse(member_end, ("status", "completionTime"))
+                found = _times.nanoseconds(member_end, ("status", "completionTime"))
                 end = found if end is None or (found is not None and end < found) else end
     new_conditions: Conditions = []
     if failed:
@@ -129,9 +129,7 @@ _LEFT_NIL = ("conditions", "ready", "terminating", "uncountedTerminatedPods", "f
 """JobStatus fields Karmada's new status holds as nil when it adds no condition."""
 
 
-def _unchanged(
-    status: dict[str, Any], counts: dict[str, int], end: datetime.datetime | None
-) -> bool:
+def _unchanged(status: dict[str, Any], counts: dict[str, int], end: int | None) -> bool:
     """Whether the template's status equals the new one (without conditions, its start time
     the template's own) as Karmada compares their Go values: an empty list or a zero pointer
     is not nil, times are instants, unknown fields do not count."""
@@ -139,4 +137,4 @@ def _unchanged(
         return False
     if any(_fields.integer(status.get(k), ("status", k)) != v for k, v in counts.items()):
         return False
-    return _times.parse(status.get("completionTime"), ("status", "completionTime")) == end
+    return _times.nanoseconds(status.get("completionTime"), ("status", "completionTime")) == end

@@ -8,8 +8,10 @@ PodDisruptionBudget, HorizontalPodAutoscaler, ServiceAccount, Secret, ServiceImp
 kind they do not, with the operation's inputs: a replica count, the member's object, or one
 status item per member cluster. Objects are plausible first (pod templates with requests and
 limits of every resource, node constraints, volumes, env and pull secrets; statuses with
-counters, conditions, load balancers, phases and times), then edge values: null, empty objects
-and lists, wrong types, floats, unusual strings and times, odd apiVersions.
+counters, conditions, load balancers, phases and times; a template to aggregate sometimes
+holding a member's status respelled: times of the same instant, integers as floats, Go zero
+values), then edge values: null, empty objects and lists, wrong types, floats, unusual strings
+and times, odd apiVersions.
 
 The answers in testdata/karmada_interpreter_answers.json are what Karmada's own default native
 interpreter gave for each (bench/karmada_interpreter.go): that it has no rule for the kind
@@ -993,6 +995,9 @@ def scenario(seed: int) -> Doc:
         operation, 0.85
     )
     obj = make_object(r, kind, with_status)
+    items = _items(r, kind) if operation == "AggregateStatus" else None
+    if items and isinstance(items[0].get("status"), dict) and r.random() < 0.3:
+        obj["status"] = _respelled(r, kind, copy.deepcopy(items[0]["status"]))
     if operation == "AggregateStatus" and isinstance(obj.get("status"), dict):
         for key in _UNWRITTEN_STATUS:
             obj["status"].pop(key, None)
@@ -1002,7 +1007,7 @@ def scenario(seed: int) -> Doc:
     elif operation == "Retain":
         case["observed"] = _observed(r, obj)
     elif operation == "AggregateStatus":
-        case["items"] = _items(r, kind)
+        case["items"] = items
         if kind == "Pod" and case["items"] is None:
             obj.pop("status", None)  # Karmada writes it back through the Go type unchanged
     for _ in range(r.choice((0, 0, 1, 1, 2))):
@@ -1036,6 +1041,56 @@ def scenario(seed: int) -> Doc:
     if operation == "ReflectStatus" and kind in WORKLOAD_COUNTERS:
         _with_generation_annotation(r, case["object"])
     return case
+
+
+SAME_INSTANTS = {
+    "2024-01-01T00:00:00Z": ("2023-12-31T19:00:00-05:00", "2024-01-01T00:00:00,000000000Z"),
+    "2024-03-05T10:20:30Z": ("2024-03-05T12:20:30+02:00", "2024-03-05T10:20:30.000Z"),
+    "2024-03-05T10:20:30.123Z": ("2024-03-05T11:20:30.123000+01:00",),
+    "2024-03-05T10:20:30.5+01:00": ("2024-03-05T09:20:30.5Z",),
+}
+"""Other spellings of some of `TIMES`: the same instants to the nanosecond."""
+
+GO_ZEROS: dict[str, Doc] = {
+    "HorizontalPodAutoscaler": {
+        "observedGeneration": 0,
+        "currentMetrics": [],
+        "lastScaleTime": None,
+    },
+    "PersistentVolumeClaim": {"accessModes": [], "capacity": {}},
+    "PersistentVolume": {"message": "", "lastPhaseTransitionTime": None},
+    "Pod": {"containerStatuses": [], "hostIP": "", "startTime": None},
+    "DaemonSet": {"collisionCount": 0, "numberAvailable": 0},
+    "CronJob": {"active": []},
+    "PodDisruptionBudget": {"disruptedPods": {}, "observedGeneration": 0},
+}
+"""Fields of a kind's status holding a Go zero value, nil or not (a pointer to zero, an
+empty list): some equal an absent field as Karmada compares statuses, some do not."""
+
+
+def _respelled(r: random.Random, kind: str, status: Doc) -> Doc:
+    """A member's status as a template's: times of the same instant spelled otherwise,
+    integers as floats, and fields of Go zero values; Karmada leaves a template alone when
+    its status equals the aggregated one as Go values, however spelled."""
+
+    def respell(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: respell(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [respell(v) for v in value]
+        if isinstance(value, str) and value in SAME_INSTANTS and r.random() < 0.7:
+            return r.choice(SAME_INSTANTS[value])
+        if type(value) is int and r.random() < 0.3:
+            return float(value)
+        return value
+
+    status = respell(status)
+    for key, zero in GO_ZEROS.get(kind, {}).items():
+        if r.random() < 0.3:
+            status[key] = copy.deepcopy(zero)
+    for key in ("generation", "resourceTemplateGeneration"):  # no fields of the template's
+        status.pop(key, None)
+    return status
 
 
 def _with_generation_annotation(r: random.Random, obj: Doc) -> None:

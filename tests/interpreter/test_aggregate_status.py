@@ -2,10 +2,13 @@
 
 Aspects: workload counters summed, into a null template status too; observedGeneration moves
 to the template generation only when every member (reported or not) has caught up, with
-StatefulSet's own comparison; zero counters dropped or kept as Go writes them; an up-to-date
-status left alone; load balancer addresses merged, deduplicated and sorted; Job conditions, start
-and completion times, and a finished Job never touched; CronJob, Pod, PV, PVC, PDB and HPA
-reductions; errors naming the cluster; the template never modified."""
+StatefulSet's own comparison; zero counters dropped or kept as Go writes them; a status equal
+to the new one as Karmada compares Go values left alone (times of any spelling, unknown fields,
+zero values), one differing only there (a pointer to zero, an empty list, a nanosecond)
+rewritten, and the template's status read to compare it; load balancer addresses merged,
+deduplicated and sorted; Job conditions, start and completion times, and a finished Job never
+touched; CronJob, Pod, PV, PVC, PDB and HPA reductions; errors naming the cluster; the template
+never modified."""
 
 from __future__ import annotations
 
@@ -381,6 +384,89 @@ def container(ready: bool, state: Doc) -> Doc:
             {"currentReplicas": 2, "desiredReplicas": 4},
             id="autoscaler",
         ),
+        # rewritten, differing from the new status as Karmada compares their Go values: a
+        # pointer to a zero value, or a list there but empty, is not nil to Karmada
+        pytest.param(
+            obj("HorizontalPodAutoscaler", status={"desiredReplicas": 2, "observedGeneration": 0}),
+            [item("a", {"desiredReplicas": 2})],
+            {"desiredReplicas": 2},
+            id="autoscaler with a zero observed generation",
+        ),
+        pytest.param(
+            obj("HorizontalPodAutoscaler", status={"desiredReplicas": 2, "currentMetrics": []}),
+            [item("a", {"desiredReplicas": 2})],
+            {"desiredReplicas": 2},
+            id="autoscaler with an empty list of metrics",
+        ),
+        pytest.param(
+            obj("PersistentVolumeClaim", status={"phase": "Bound", "accessModes": []}),
+            [item("a", {"phase": "Bound"})],
+            {"phase": "Bound"},
+            id="claim with an empty list of access modes",
+        ),
+        pytest.param(
+            obj(
+                "Service",
+                spec=LB,
+                status={"loadBalancer": {"ingress": [{"ip": "192.0.2.1", "ports": []}]}},
+            ),
+            [item("a", {"loadBalancer": {"ingress": [{"ip": "192.0.2.1"}]}})],
+            {"loadBalancer": {"ingress": [{"ip": "192.0.2.1"}]}},
+            id="service address with an empty list of ports",
+        ),
+        # Karmada's list of container statuses is never nil
+        pytest.param(
+            obj("Pod", status={"phase": "Running", "hostIP": ""}),
+            [item("a", {"phase": "Running"})],
+            {"phase": "Running"},
+            id="pod without container statuses",
+        ),
+        # a time differing only past the microsecond
+        pytest.param(
+            obj("CronJob", status={"lastScheduleTime": "2026-02-01T10:30:00.0000001Z"}),
+            [item("a", {"lastScheduleTime": "2026-02-01T10:30:00Z"})],
+            {"lastScheduleTime": "2026-02-01T10:30:00Z"},
+            id="cron job schedule time a tenth of a microsecond later",
+        ),
+        pytest.param(
+            obj(
+                "Job",
+                status={
+                    "startTime": "2026-02-01T12:30:00+02:00",
+                    "completionTime": "2026-02-01T10:40:00Z",
+                    "succeeded": 1,
+                },
+            ),
+            [item("a", {"succeeded": 1, "completionTime": "2026-02-01T10:40:00.0000001Z"})],
+            {
+                "startTime": "2026-02-01T10:30:00Z",
+                "completionTime": "2026-02-01T10:40:00Z",
+                "succeeded": 1,
+            },
+            id="job completion time a tenth of a microsecond earlier",
+        ),
+        # the whole DaemonSet status counts, not only the counters Karmada sums
+        pytest.param(
+            workload("DaemonSet", metadata={"generation": 1})
+            | {
+                "status": {
+                    "numberReady": 1,
+                    "observedGeneration": 1,
+                    "numberAvailable": 0,
+                    "collisionCount": 0,
+                }
+            },
+            [item("a", reported(1, 1, 1, numberReady=1))],
+            {
+                "numberReady": 1,
+                "observedGeneration": 1,
+                "collisionCount": 0,
+                **dict.fromkeys(
+                    ("currentNumberScheduled", "desiredNumberScheduled", "numberMisscheduled"), 0
+                ),
+            },
+            id="daemon set with a collision count",
+        ),
     ],
 )
 def test_aggregated_status(
@@ -533,6 +619,100 @@ def test_up_to_date_status_is_left_alone(chain: interpreter.Interpreter) -> None
             obj("PodDisruptionBudget", status={"currentHealthy": 0, "disruptedPods": {}}),
             [item("a", {})],
             id="budget with zero counters and no disrupted pods",
+        ),
+        # equal to the new status as Karmada compares Go values: times as instants to the
+        # nanosecond, Go's zero values and unknown fields not counting, 2.0 the integer 2
+        pytest.param(
+            obj("CronJob", status={"lastScheduleTime": "2026-02-01T12:30:00+02:00"}),
+            [item("a", {"lastScheduleTime": "2026-02-01T10:30:00Z"})],
+            id="cron job schedule time with an offset",
+        ),
+        pytest.param(
+            obj("CronJob", status={"lastSuccessfulTime": "2026-02-01T10:30:00.5Z"}),
+            [item("a", {"lastSuccessfulTime": "2026-02-01T11:30:00.500+01:00"})],
+            id="cron job success time with a fraction",
+        ),
+        pytest.param(
+            obj("Ingress", status={"loadBalancer": {"ingress": [{"ip": ""}]}}),
+            [item("a", {"loadBalancer": {"ingress": [{}]}})],
+            id="ingress address with an empty ip",
+        ),
+        pytest.param(
+            obj(
+                "Service",
+                spec=LB,
+                status={
+                    "loadBalancer": {"ingress": [{"ip": "192.0.2.1", "ports": [{"port": 80.0}]}]}
+                },
+            ),
+            [
+                item(
+                    "a",
+                    {"loadBalancer": {"ingress": [{"ip": "192.0.2.1", "ports": [{"port": 80}]}]}},
+                )
+            ],
+            id="service port written with a fraction",
+        ),
+        pytest.param(
+            obj(
+                "PodDisruptionBudget",
+                status={"disruptedPods": {"a/p": "2026-01-01T02:00:00+02:00"}, "currentHealthy": 1},
+            ),
+            [item("a", {"currentHealthy": 1, "disruptedPods": {"p": "2026-01-01T00:00:00Z"}})],
+            id="budget disruption time with an offset",
+        ),
+        pytest.param(
+            obj("Pod", status={"phase": "Running", "hostIP": "", "containerStatuses": []}),
+            [item("a", {"phase": "Running"})],
+            id="pod with an empty list of container statuses",
+        ),
+        pytest.param(
+            obj(
+                "Pod",
+                status={
+                    "phase": "Running",
+                    "containerStatuses": [
+                        {
+                            "ready": True,
+                            "lastState": {},
+                            "state": {"running": {"startedAt": "2026-01-01T01:00:00+01:00"}},
+                        }
+                    ],
+                },
+            ),
+            [
+                item(
+                    "a",
+                    {
+                        "phase": "Running",
+                        "containerStatuses": [
+                            {
+                                "name": "c",
+                                "ready": True,
+                                "state": {"running": {"startedAt": "2026-01-01T00:00:00Z"}},
+                            }
+                        ],
+                    },
+                )
+            ],
+            id="pod container start time with an offset",
+        ),
+        pytest.param(
+            obj("HorizontalPodAutoscaler", status={"desiredReplicas": 2.0, "currentMetrics": None}),
+            [item("a", {"desiredReplicas": 2})],
+            id="autoscaler with null metrics",
+        ),
+        pytest.param(
+            obj("PersistentVolume", namespace="", status={"phase": "Bound", "message": "", "x": 1}),
+            [item("a", {"phase": "Bound"})],
+            id="volume with an empty message and an unknown field",
+        ),
+        # a DaemonSet's status is compared semantically: an empty list is nil
+        pytest.param(
+            workload("DaemonSet", metadata={"generation": 1})
+            | {"status": {"numberReady": 1, "observedGeneration": 1, "conditions": []}},
+            [item("a", reported(1, 1, 1, numberReady=1))],
+            id="daemon set with an empty list of conditions",
         ),
     ],
 )
@@ -771,6 +951,29 @@ def test_template_status_must_be_an_object(chain: interpreter.Interpreter) -> No
     with pytest.raises(errors.InterpretError) as raised:
         chain.aggregate_status(deployment(status="broken"), [])
     assert raised.value.keys == ("status",)
+
+
+@pytest.mark.parametrize(
+    ("template", "match"),
+    [
+        pytest.param(
+            obj("Ingress", status={"loadBalancer": {"ingress": [{"ip": 3}]}}),
+            r"status\.loadBalancer\.ingress\[0\]\.ip: expected a string",
+            id="address of the wrong type",
+        ),
+        pytest.param(
+            obj("HorizontalPodAutoscaler", status={"currentMetrics": {}}),
+            r"status\.currentMetrics: expected an array",
+            id="metrics not a list",
+        ),
+    ],
+)
+def test_template_status_is_read_to_compare_it(
+    chain: interpreter.Interpreter, template: Doc, match: str
+) -> None:
+    # Karmada compares the new status with the template's as Go values, converting it first
+    with pytest.raises(errors.InterpretError, match=match):
+        chain.aggregate_status(template, [item("a", {})])
 
 
 def test_service_type_must_be_a_string(chain: interpreter.Interpreter) -> None:
