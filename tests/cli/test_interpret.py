@@ -10,8 +10,8 @@ Aspects covered:
   conflicting objects, InterpretHealth or InterpretStatus without the observed object; a kind
   no customization targets, or one that is not a string, is exit 1 (an input problem);
 - `--status-file` as karmadactl reads it (a YAML stream of items) or as one list;
-  items without clusterName; an empty or null file is nil items, `[]` an empty list; an item
-  that is not an object is a located error.
+  items without clusterName; an empty `health` as none; an empty or null file is nil items,
+  `[]` an empty list; an item that is not an object is a located error.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -369,15 +370,37 @@ def test_status_file_shapes(
 ) -> None:
     """Status items as karmadactl reads them (one per document) or as one list; Karmada's
     third-party test data has items without clusterName; nothing at all is nil items."""
-    (tmp_path / "items.ric.yaml").write_text(ITEMS_RIC)
-    (tmp_path / "status.yaml").write_text(text)
+    assert _items_seen(cli, files["pool.yaml"], tmp_path, ITEMS_RIC, text) == seen
+
+
+@pytest.mark.parametrize(
+    ("health", "seen"),
+    [
+        pytest.param("Healthy", "Healthy", id="healthy"),
+        pytest.param('""', "nil", id="empty"),
+        pytest.param("null", "nil", id="null"),
+    ],
+)
+def test_status_item_health(
+    cli: Invoke, files: dict[str, str], tmp_path: Path, health: str, seen: str
+) -> None:
+    """An empty health is taken, as Karmada's Go type takes it: its zero value, which Go's JSON
+    leaves out when handing the item to the script."""
+    script = ITEMS_RIC.replace('"[" .. item.clusterName .. "]"', "tostring(item.health)")
+    text = f"clusterName: a\nhealth: {health}\n"
+    assert _items_seen(cli, files["pool.yaml"], tmp_path, script, text) == seen
+
+
+def _items_seen(cli: Invoke, desired: str, tmp_path: Path, script: str, items: str) -> Any:
+    """What a script of `ITEMS_RIC`'s shape says of the status `items` it was given."""
+    (tmp_path / "items.ric.yaml").write_text(script)
+    (tmp_path / "status.yaml").write_text(items)
     result = cli(
         "interpret", "-f", str(tmp_path / "items.ric.yaml"), "--operation", "AggregateStatus",
-        "--desired-file", files["pool.yaml"], "--status-file", str(tmp_path / "status.yaml"),
-        "-o", "json",
+        "--desired-file", desired, "--status-file", str(tmp_path / "status.yaml"), "-o", "json",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["aggregatedStatus"]["status"] == {"items": seen}
+    return json.loads(result.stdout)["aggregatedStatus"]["status"]["items"]
 
 
 def test_status_item_that_is_not_an_object(

@@ -39,9 +39,12 @@ def operation_named(name: str) -> Operation:
 def status_item(value: Any, origin: Origin) -> work.AggregatedStatusItem:
     """One aggregated status item as Go's encoding/json reads it into Karmada's type: unknown
     fields ignored, a missing `clusterName` empty (the test data of Karmada's third-party
-    customizations has such items, and expects an answer)."""
+    customizations has such items, and expects an answer), an empty `health` none (Go's zero
+    value, which its JSON leaves out when handing the item to a script)."""
     if not isinstance(value, dict):
         raise SchemaError(origin, "a status item must be an object")
+    if value.get("health") == "":
+        value = {k: v for k, v in value.items() if k != "health"}
     item: work.AggregatedStatusItem = _codec.decode(
         work.AggregatedStatusItem, {"clusterName": "", **value}, origin, lenient=True
     )

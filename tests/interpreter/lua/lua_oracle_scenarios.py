@@ -8,10 +8,11 @@ library and the string, table, math and os functions, arithmetic on strings, fai
 plausible objects (Deployments with pod templates that reference ConfigMaps, Secrets, PVCs and
 a service account; custom resources with odd fields: unicode, big and fractional numbers, empty
 maps and lists, nulls, one object in two places), with the operation's inputs (an observed
-object, status items or nil, a replica count). The answers in testdata/karmada_lua_answers.json
-are what Karmada's own ConfigurableInterpreter gave for each (bench/karmada_lua.go): a digest
-of the result, keyed as Karmada's interpreter test data, or that it failed. To make them again
-(after a change to this generator, or for another Karmada), from the repository root:
+object, status items or nil, items with a health or none, an empty one too, a replica count).
+The answers in testdata/karmada_lua_answers.json are what Karmada's own ConfigurableInterpreter
+gave for each (bench/karmada_lua.go): a digest of the result, keyed as Karmada's interpreter
+test data, or that it failed. To make them again (after a change to this generator, or for
+another Karmada), from the repository root:
 
     python tests/interpreter/lua/lua_oracle_scenarios.py --karmada PATH [--go GO] [--commit SHA]
 
@@ -225,7 +226,7 @@ end""",
   local names = {}
   for _, item in ipairs(statusItems or {}) do
     names[#names + 1] = item.clusterName .. ":" .. tostring(item.applied) .. ":"
-      .. (item.health or "")
+      .. tostring(item.health)
   end
   desiredObj.status = {clusters = table.concat(names, ","), list = names}
   return desiredObj
@@ -799,7 +800,7 @@ def _items(r: random.Random) -> list[Doc] | None:
         if r.random() < 0.7:
             item["applied"] = r.choice([True, False])
         if r.random() < 0.6:
-            item["health"] = r.choice(["Healthy", "Unhealthy", "Unknown"])
+            item["health"] = r.choice(["Healthy", "Unhealthy", "Unknown", ""])
         items.append(item)
     return items
 
