@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from gitfleet.interpreter import _fields, _gotypes, _loadbalancer, _times
-from gitfleet.model import times, work
+from gitfleet.model import work
 from gitfleet.model.template import RawObject
 
 Items = Sequence[work.AggregatedStatusItem]
@@ -95,15 +95,19 @@ def add_int32(total: int, count: int) -> int:
 
 
 def later(current: str, candidate: Any, path: _fields.Path) -> str:
-    """The later of two times (Karmada: `metav1.Time.Before`), as Karmada writes times; empty
-    meaning unset. `current` is already in that form."""
-    found = _times.parse(candidate, path)
+    """The later of two times, as Karmada writes times; empty meaning unset. `current` is
+    already in that form."""
+    return _times.written(latest(current or None, candidate, path), path) or ""
+
+
+def latest(current: Any, candidate: Any, path: _fields.Path) -> Any:
+    """The later of two times as a member spelled it (`current` is known to be one), the
+    first of equal ones (Karmada: `metav1.Time.Before`, to the nanosecond); None is unset."""
+    found = _times.nanoseconds(candidate, path)
     if found is None:
         return current
-    kept = _times.parse(current or None, path)
-    if kept is not None and not kept < found:
-        return current
-    return times.text(found)
+    kept = _times.nanoseconds(current, path)
+    return candidate if kept is None or kept < found else current
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -228,7 +232,7 @@ def cron_job(obj: RawObject, items: Items) -> RawObject:
     """CronJob: every cluster's active jobs (each reduced to the fields of an ObjectReference,
     as Karmada's Go type reads them), and the latest schedule and success times."""
     active: list[Any] = []
-    latest: dict[str, Any] = {"lastScheduleTime": None, "lastSuccessfulTime": None}
+    found: dict[str, Any] = {"lastScheduleTime": None, "lastSuccessfulTime": None}
     for cluster, status in members(items):
         if status is None:
             continue
@@ -236,22 +240,12 @@ def cron_job(obj: RawObject, items: Items) -> RawObject:
             path = ("status", "active")
             for i, job in enumerate(_fields.array(status.get("active"), path)):
                 active.append(_strings(_fields.mapping(job, (*path, i)), (*path, i), _REFERENCE))
-            for key, current in latest.items():
-                latest[key] = _latest(current, status.get(key), ("status", key))
-    written = {key: _times.written(when, ()) for key, when in latest.items()}
-    held = {"active": active or None, **latest}  # Go appends no job to a nil list
+            for key, current in found.items():
+                found[key] = latest(current, status.get(key), ("status", key))
+    written = {key: _times.written(when, ()) for key, when in found.items()}
+    held = {"active": active or None, **found}  # Go appends no job to a nil list
     new = _fields.compact({"active": active, **written})
     return with_status(obj, new, _gotypes.CRON_JOB, held=held)
-
-
-def _latest(current: Any, candidate: Any, path: _fields.Path) -> Any:
-    """The later of two times as a member spelled it (`current` is known to be one), the
-    first of equal ones (Karmada: `metav1.Time.Before`, to the nanosecond); None is unset."""
-    found = _times.nanoseconds(candidate, path)
-    if found is None:
-        return current
-    kept = _times.nanoseconds(current, path)
-    return candidate if kept is None or kept < found else current
 
 
 _POD_PHASES = ("Failed", "Pending", "Running", "Succeeded")

@@ -128,6 +128,18 @@ CRON_JOB = Struct(
         "lastSuccessfulTime": Pointer(TIME),
     }
 )
+JOB = Struct(
+    {
+        "conditions": Slice(RAW),
+        "startTime": Pointer(TIME),
+        "completionTime": Pointer(TIME),
+        **dict.fromkeys(("active", "succeeded", "failed"), INT),
+        "completedIndexes": STRING,
+        "failedIndexes": Pointer(STRING),
+        "uncountedTerminatedPods": Pointer(RAW),
+        **dict.fromkeys(("terminating", "ready"), Pointer(INT)),
+    }
+)
 
 _PORT_STATUS = Struct({"port": INT, "protocol": STRING, "error": Pointer(STRING)})
 _ADDRESS = {"ip": STRING, "hostname": STRING}

@@ -17,7 +17,7 @@ import datetime
 from collections.abc import Sequence
 from typing import Any
 
-from gitfleet.interpreter import _aggregate, _fields, _reflect, _times
+from gitfleet.interpreter import _aggregate, _fields, _gotypes, _reflect, _times
 from gitfleet.model import times
 from gitfleet.model.template import RawObject
 
@@ -69,8 +69,7 @@ def aggregate(obj: RawObject, items: _aggregate.Items) -> RawObject:
     failed: list[str] = []
     member_conditions: list[Conditions] = []
     start: datetime.datetime | None = None
-    completion = ""
-    end: int | None = None  # in nanoseconds, as Go compares times
+    end: Any = None  # the latest completion, as its member spelled it
     started = completed = 0
     for cluster, status in _aggregate.members(items):
         if status is None:
@@ -90,9 +89,7 @@ def aggregate(obj: RawObject, items: _aggregate.Items) -> RawObject:
                 start = member_start if start is None else min(start, member_start)
             if member_end is not None:
                 completed += 1
-                completion = _aggregate.later(completion, member_end, ("status", "completionTime"))
-                found = _times.nanoseconds(member_end, ("status", "completionTime"))
-                end = found if end is None or (found is not None and end < found) else end
+                end = _aggregate.latest(end, member_end, ("status", "completionTime"))
     new_conditions: Conditions = []
     if failed:
         message = f"Job executed failed in member clusters {','.join(failed)}"
@@ -111,30 +108,19 @@ def aggregate(obj: RawObject, items: _aggregate.Items) -> RawObject:
     if computed_start and start is not None:
         start_time = times.text(start)
     if completed != len(items):
-        completion, end = "", None
-    if not (new_conditions or computed_start) and _unchanged(template_status, counts, end):
+        end = None
+    # without conditions, and with the template's own start time, the new status may equal it
+    held = {"startTime": template_status.get("startTime"), "completionTime": end, **counts}
+    if not (new_conditions or computed_start) and _gotypes.equal(
+        _gotypes.JOB, template_status, held, ("status",), semantic=False
+    ):
         return _fields.copy_tree(obj)
     new = {
         "conditions": new_conditions,
         "startTime": start_time,
-        "completionTime": completion,
+        "completionTime": _times.written(end, ()),
         **counts,
     }
     out = _fields.copy_tree(obj)
     out["status"] = _fields.compact(new)
     return out
-
-
-_LEFT_NIL = ("conditions", "ready", "terminating", "uncountedTerminatedPods", "failedIndexes")
-"""JobStatus fields Karmada's new status holds as nil when it adds no condition."""
-
-
-def _unchanged(status: dict[str, Any], counts: dict[str, int], end: int | None) -> bool:
-    """Whether the template's status equals the new one (without conditions, its start time
-    the template's own) as Karmada compares their Go values: an empty list or a zero pointer
-    is not nil, times are instants, unknown fields do not count."""
-    if any(status.get(key) is not None for key in _LEFT_NIL) or status.get("completedIndexes"):
-        return False
-    if any(_fields.integer(status.get(k), ("status", k)) != v for k, v in counts.items()):
-        return False
-    return _times.nanoseconds(status.get("completionTime"), ("status", "completionTime")) == end

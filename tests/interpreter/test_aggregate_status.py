@@ -966,6 +966,11 @@ def test_template_status_must_be_an_object(chain: interpreter.Interpreter) -> No
             r"status\.currentMetrics: expected an array",
             id="metrics not a list",
         ),
+        pytest.param(
+            obj("Job", status={"ready": False}),
+            r"status\.ready: expected an integer",
+            id="job counter of the wrong type",
+        ),
     ],
 )
 def test_template_status_is_read_to_compare_it(
