@@ -44,7 +44,8 @@ def _entry(raw: Any, path: Path, ip_mode: bool, integer: Callable[[Any, Path], i
         _port(p, (*key, i), integer) for i, p in enumerate(_fields.array(raw.get("ports"), key))
     ]
     out["ports"] = ports
-    return {k: v for k, v in out.items() if v not in ("", [])}
+    # what Go's JSON leaves out; an `ipMode` is a pointer, there even when empty
+    return {k: v for k, v in out.items() if k == "ipMode" or v not in ("", [])}
 
 
 def _port(raw: Any, path: Path, integer: Callable[[Any, Path], int]) -> Entry:

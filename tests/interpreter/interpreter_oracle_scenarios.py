@@ -429,7 +429,7 @@ def _lb_ingress(r: random.Random, service: bool) -> list[Doc]:
         if r.random() < 0.4:
             entry["hostname"] = r.choice(["lb.example.com", "a.example.com"])
         if service and r.random() < 0.3:
-            entry["ipMode"] = r.choice(["VIP", "Proxy"])
+            entry["ipMode"] = r.choice(["VIP", "Proxy", ""])
         if r.random() < 0.3:
             port: Doc = {"port": r.choice([80, 443]), "protocol": r.choice(["TCP", "UDP"])}
             if r.random() < 0.3:

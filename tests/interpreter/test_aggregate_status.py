@@ -218,6 +218,34 @@ def container(ready: bool, state: Doc) -> Doc:
             },
             id="service addresses merged and sorted",
         ),
+        # an empty ipMode is not none (a pointer to ""): another address, sorted with set ones
+        pytest.param(
+            obj("Service", spec=LB),
+            [
+                item(
+                    "a",
+                    {
+                        "loadBalancer": {
+                            "ingress": [
+                                {"ip": "192.0.2.1"},
+                                {"ip": "192.0.2.1", "ipMode": "Proxy"},
+                                {"ip": "192.0.2.1", "ipMode": ""},
+                            ]
+                        }
+                    },
+                )
+            ],
+            {
+                "loadBalancer": {
+                    "ingress": [
+                        {"ip": "192.0.2.1", "ipMode": ""},
+                        {"ip": "192.0.2.1", "ipMode": "Proxy"},
+                        {"ip": "192.0.2.1"},
+                    ]
+                }
+            },
+            id="service address with an empty ipMode",
+        ),
         pytest.param(
             obj("Service", spec=LB, status={"conditions": [{"type": "x"}]}),
             [item("a", {"loadBalancer": {}})],

@@ -151,6 +151,16 @@ def member(
             {"loadBalancer": {}},
             id="load balancer without address",
         ),
+        # an ipMode is a pointer: there, even empty, as Go writes it back
+        pytest.param(
+            obj(
+                "Service",
+                spec={"type": "LoadBalancer"},
+                status={"loadBalancer": {"ingress": [{"ip": "192.0.2.7", "ipMode": ""}]}},
+            ),
+            {"loadBalancer": {"ingress": [{"ip": "192.0.2.7", "ipMode": ""}]}},
+            id="load balancer address with an empty ipMode",
+        ),
         pytest.param(
             obj("Service", spec={"type": "ClusterIP"}, status={"loadBalancer": {}}),
             None,
