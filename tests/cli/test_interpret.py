@@ -251,6 +251,21 @@ def test_folder_in_karmada_layout(cli: Invoke, files: dict[str, str], tmp_path: 
     assert result.exit_code == 0 and json.loads(result.stdout) == {"healthy": True}
 
 
+@pytest.mark.parametrize("inside", ["", "testdata"])
+def test_karmada_kind_folder_named_relatively(
+    cli: Invoke, files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, inside: str
+) -> None:
+    """`-f .` in a kind's folder (or `-f ..` in its testdata) is that folder, not one with no
+    name: its customization matches it."""
+    folder = tmp_path / "rules" / "apps.example.io" / "v1" / "Pool"
+    (folder / "testdata").mkdir(parents=True)
+    (folder / "customizations.yaml").write_text(RIC)
+    monkeypatch.chdir(folder / inside)
+    result = cli("interpret", "-f", ".." if inside else ".", "--check")
+    assert result.exit_code == 0, result.output
+    assert "1 customization(s): every script compiles" in result.stdout
+
+
 USAGE = [
     pytest.param([], "give either --check or --operation", id="nothing to do"),
     pytest.param(["--check", "--operation", "Retain"], "give either", id="both"),

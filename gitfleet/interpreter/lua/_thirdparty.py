@@ -57,7 +57,7 @@ def read_customizations(path: Path) -> list[config.ResourceInterpreterCustomizat
 
 
 def _check_folder(path: Path, customization: config.ResourceInterpreterCustomization) -> None:
-    kind_dir = path.parent
+    kind_dir = Path(os.path.abspath(path)).parent
     expected = f"{kind_dir.parent.parent.name}/{kind_dir.parent.name}", kind_dir.name
     target = customization.spec.target
     if (target.api_version, target.kind) != expected:
