@@ -9,12 +9,12 @@ them, one per YAML (or JSON) document, or as one list; an empty file, or one hol
 `null`, stands for nil status items (a list `[]` for an empty one). The result is one object keyed
 as the `output` of Karmada's interpreter test data (`replica`, `requires`, `retained`, ...),
 printed as YAML, or JSON with `-o json`. Exit 1 when a script fails (the error names the
-`luaScript` field's file:line:col and the Lua line), 2 on a usage error.
+`luaScript` field's file:line:col and the Lua line) or a file is not UTF-8 YAML (named at its
+first bad character, as `validate` names a source file), 2 on a usage error.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -27,6 +27,7 @@ from gitfleet.cli import options
 from gitfleet.cli import output as out
 from gitfleet.interpreter import lua
 from gitfleet.model import config, diagnostic, work
+from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawObject
 
 
@@ -105,12 +106,8 @@ def _check(customizations: list[config.ResourceInterpreterCustomization], output
         sys.exit(1)
 
 
-def _documents(path: str) -> list[tuple[Any, Any]]:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise errors.UsageError(f"cannot read {path}: {e}") from None
-    return lua.parse_yaml(os.fspath(path), text)
+def _documents(path: str) -> list[tuple[Any, Origin]]:
+    return lua.read_yaml(Path(path))
 
 
 def _object(path: str | None) -> RawObject | None:

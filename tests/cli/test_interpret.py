@@ -266,6 +266,27 @@ def test_karmada_kind_folder_named_relatively(
     assert "1 customization(s): every script compiles" in result.stdout
 
 
+def test_object_file_not_utf8_is_located_input_error(
+    cli: Invoke, files: dict[str, str], tmp_path: Path
+) -> None:
+    latin1 = tmp_path / "latin1.yaml"
+    latin1.write_bytes(POOL.encode() + "note: \u00e9t\u00e9 caf".encode() + b"\xe9\n")
+    result = cli(
+        "interpret", "-f", files["ric.yaml"], "--operation", "InterpretReplica",
+        "--desired-file", str(latin1),
+    )  # fmt: skip
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"{latin1}:12:14: file is not UTF-8 text"
+
+
+def test_customizations_not_utf8_are_located(cli: Invoke, tmp_path: Path) -> None:
+    latin1 = tmp_path / "latin1.yaml"
+    latin1.write_bytes(RIC.replace("name: pools", "name: pools # \xe9t\xe9").encode("latin-1"))
+    result = cli("interpret", "-f", str(latin1), "--check")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"{latin1}:4:17: file is not UTF-8 text"
+
+
 USAGE = [
     pytest.param([], "give either --check or --operation", id="nothing to do"),
     pytest.param(["--check", "--operation", "Retain"], "give either", id="both"),

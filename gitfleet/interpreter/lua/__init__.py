@@ -11,8 +11,8 @@ Public API:
   interpreter test data (what `gitfleet interpret` prints); `operation_named(name)`;
   `status_item(value, origin)`: a status item as Karmada reads one.
 - `Sandbox(limits)`, `Limits`: the runtime, for callers that want their own limits.
-- `read_customizations(path)`, `parse_yaml(path, text)`: the YAML the above take, read with
-  positions (for files outside a source repository).
+- `read_customizations(path)`, `read_yaml(path)`, `parse_yaml(path, text)`: the YAML the
+  above take, read with positions (for files outside a source repository).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from gitfleet.interpreter.lua._interpret import interpret, operation_named, stat
 from gitfleet.interpreter.lua._sandbox import Limits, Sandbox
 from gitfleet.interpreter.lua._thirdparty import load_thirdparty, read_customizations
 from gitfleet.interpreter.lua._yamlfile import documents as parse_yaml
+from gitfleet.interpreter.lua._yamlfile import read as read_yaml
 
 __all__ = [
     "FUNCTIONS",
@@ -35,5 +36,6 @@ __all__ = [
     "operation_named",
     "parse_yaml",
     "read_customizations",
+    "read_yaml",
     "status_item",
 ]

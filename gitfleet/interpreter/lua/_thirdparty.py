@@ -44,12 +44,8 @@ def load_thirdparty(
 
 def read_customizations(path: Path) -> list[config.ResourceInterpreterCustomization]:
     """The customizations of one YAML file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise SourceError(Origin(os.fspath(path)), f"cannot read: {e}") from None
     out = []
-    for doc, origin in _yamlfile.documents(os.fspath(path), text):
+    for doc, origin in _yamlfile.read(path):
         if not isinstance(doc, dict):
             raise SchemaError(origin, "expected a ResourceInterpreterCustomization object")
         out.append(config.ResourceInterpreterCustomization.from_doc(doc, origin))

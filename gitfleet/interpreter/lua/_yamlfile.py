@@ -9,13 +9,15 @@ a failing script is reported at its `luaScript` field. A source repository's fil
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import yaml
 from yaml import nodes
 
-from gitfleet.errors import YamlError
+from gitfleet.errors import SourceError, YamlError
 from gitfleet.model import yamllimits
 from gitfleet.model.origin import Locator, Origin, PathKey
 
@@ -30,6 +32,24 @@ _Loader.yaml_implicit_resolvers = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+
+
+def read(path: Path) -> list[tuple[Any, Origin]]:
+    """The documents of a YAML file (`documents`); `SourceError` when it cannot be read, a
+    `YamlError` at the first offending character when it is not UTF-8 text, as a source
+    repository's file would be reported."""
+    where = os.fspath(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise SourceError(Origin(where), f"cannot read: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = data[: e.start].decode("utf-8")
+        line, col = yamllimits.position(before, len(before))
+        raise YamlError(Origin(where, line, col), "file is not UTF-8 text") from None
+    return documents(where, text)
 
 
 def documents(path: str, text: str) -> list[tuple[Any, Origin]]:
