@@ -4,7 +4,10 @@ Aspects covered:
 - each operation prints one object keyed as Karmada's test data output, as YAML or with
   `-o json`, given the desired and/or observed object, status items and replicas;
 - `--check` lists problems (exit 1 on errors) or confirms every script compiles;
-- `-f` also takes a folder in Karmada's third-party layout;
+- `-f` also takes a folder in Karmada's third-party layout, also named relatively from inside
+  a kind's folder (`.`) or its testdata (`..`);
+- a file that is not UTF-8 text is exit 1 at its first bad character; a Karmada test case given
+  as the object is exit 1, named as such;
 - a failing script exits 1 with `file:line:col` of its `luaScript` and the Lua line;
 - usage errors exit 2: neither or both of --check/--operation, unknown operation, missing or
   conflicting objects, InterpretHealth or InterpretStatus without the observed object; a kind
@@ -285,6 +288,27 @@ def test_customizations_not_utf8_are_located(cli: Invoke, tmp_path: Path) -> Non
     result = cli("interpret", "-f", str(latin1), "--check")
     assert result.exit_code == 1
     assert result.stderr.strip() == f"{latin1}:4:17: file is not UTF-8 text"
+
+
+def test_karmada_test_case_given_as_the_object(
+    cli: Invoke, files: dict[str, str], tmp_path: Path
+) -> None:
+    """A file of Karmada's interpreter test data holds a case, not an object: said so, at the
+    case, rather than looking up a customization for an empty type."""
+    case = tmp_path / "interpretreplica-test.yaml"
+    desired = yaml.safe_load(POOL)
+    case.write_text(
+        "# a case\n" + yaml.safe_dump({"name": "pool", "desiredObj": desired}, sort_keys=False)
+    )
+    result = cli(
+        "interpret", "-f", files["ric.yaml"], "--operation", "InterpretReplica",
+        "--desired-file", str(case),
+    )  # fmt: skip
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        f"{case}:2:1: not a Kubernetes object: no apiVersion or kind (a Karmada interpreter"
+        " test case? give its desiredObj in a file of its own)"
+    )
 
 
 USAGE = [
