@@ -1,15 +1,15 @@
 """`gitfleet explain KIND/NAME`: why a resource went where it went.
 
-Loads the source, runs the placement half of the pipeline and prints, for one resource: the
-policy that claims it (with file and line) and why every other candidate lost; the binding; each
-filter's verdict per cluster, the scores and the replica arithmetic, and where a cluster's
-capacity held fewer replicas than wanted, whether it reported itself empty or its capacity is
-the last known or the declared one (not collected now); the Scheduled condition; when the
-descheduler last lowered the schedule, and why;
-the dependencies that followed it (or the workloads it followed). KIND is spelled as kubectl
-accepts it: kind, plural or short name, any case, optionally qualified by group
-(`deployments.apps`, `deploy.v1.apps`). Exit 1 when the resource is not in the source or is not
-propagated; a mistyped kind (exit 2), name or namespace (exit 1) gets the closest that exist.
+Loads the source, runs the placement half of the pipeline and prints, for one resource: the policy
+that claims it (with file and line) and why every other candidate lost; the binding; each filter's
+verdict per cluster, the scores and the replica arithmetic, and where a cluster's capacity held
+fewer replicas than wanted, whether it reported itself empty or its capacity is the last known or
+the declared one (not collected now); the Scheduled condition; when the descheduler last lowered the
+schedule, and why; the dependencies that followed it (or the workloads it followed). KIND is spelled
+as kubectl accepts it: kind, plural or short name, any case, optionally qualified by group
+(`deployments.apps`, `deploy.v1.apps`), and the resource as `KIND/NAME` or `KIND NAME`. Exit 1 when
+the resource is not in the source or is not propagated; a mistyped kind (exit 2), name or namespace
+(exit 1) gets the closest that exist.
 
 The placement is made from the inputs `gitfleet render` reads (`gitfleet.inputs`): the rendered
 branch's tip as the previous render (claims and schedule results carry over) and the clusters'
@@ -349,16 +349,21 @@ def _inputs_line(data: dict[str, Any]) -> str:
 
 
 @click.command()
-@click.argument("resource", metavar="KIND/NAME")
+@click.argument("resource", nargs=-1, required=True, metavar="KIND/NAME | KIND NAME")
 @options.namespace_option
 @options.repo_option
 @options.rev_option
 @options.output_option
-def explain(resource: str, namespace: str, repo: str, rev: str | None, output: str) -> None:
+def explain(
+    resource: tuple[str, ...], namespace: str, repo: str, rev: str | None, output: str
+) -> None:
     """Why KIND/NAME went where it went: policy, filters, scores, replicas, dependencies."""
-    kind_token, slash, name = resource.partition("/")
-    if not slash or not kind_token or not name:
-        raise click.UsageError(f"expected KIND/NAME, got {resource!r}")
+    try:
+        kind_token, name = kinds.kind_and_name(resource)
+    except errors.UsageError as error:
+        raise click.UsageError(str(error)) from error
+    if not name:
+        raise click.UsageError(f"expected KIND/NAME or KIND NAME, got {resource[0]!r}")
     loaded = _load(repo, rev)
     found = _render_inputs(repo, loaded)
     placement = pipeline.placement(loaded, found.previous, found.status, now=found.now)

@@ -2,13 +2,13 @@
 reported them (karmada-search, printed as `karmadactl get` prints it).
 
 KIND is spelled as kubectl accepts it (`kinds.resolve`): kind, plural or short name, any case,
-optionally group-qualified; the kinds known are Kubernetes' own, those the source defines or
-uses and those the agents reported. `-n` (default: the source's `defaultNamespace`, else
-`default`) or `-A`, `-l` in kubectl's selector syntax, `--cluster` (repeatable; also
-karmadactl's `-C`/`--clusters`, comma-separated) narrow the list: a cluster the source does not
-declare and no agent reported is an error, as karmadactl's is. The table has kubectl's columns
-for the kind with CLUSTER after NAME and ADOPTION last (`search.columns`); `-o wide` adds
-kubectl's wide columns; `-o json` / `-o yaml` print a kubectl List whose items carry
+optionally group-qualified, and one object as `KIND NAME` or `KIND/NAME`; the kinds known are
+Kubernetes' own, those the source defines or uses and those the agents reported. `-n` (default: the
+source's `defaultNamespace`, else `default`) or `-A`, `-l` in kubectl's selector syntax, `--cluster`
+(repeatable; also karmadactl's `-C`/`--clusters`, comma-separated) narrow the list: a cluster the
+source does not declare and no agent reported is an error, as karmadactl's is. The table has
+kubectl's columns for the kind with CLUSTER after NAME and ADOPTION last (`search.columns`); `-o
+wide` adds kubectl's wide columns; `-o json` / `-o yaml` print a kubectl List whose items carry
 `resource.karmada.io/cached-from-cluster`.
 
 `--live` reads Push clusters now, through the kubeconfigs in `--kubeconfig-dir` (`search.live`);
@@ -117,8 +117,7 @@ def _query(
 
 
 @click.command("get")
-@click.argument("kind")
-@click.argument("name", required=False, default="")
+@click.argument("resource", nargs=-1, required=True, metavar="KIND [NAME] | KIND/NAME")
 @options.repo_option_saying("The Git repository: its status refs and its source at HEAD.")
 @click.option(
     "-n",
@@ -165,8 +164,7 @@ def _query(
     help="Output format.",
 )
 def get(
-    kind: str,
-    name: str,
+    resource: tuple[str, ...],
     repo: str,
     namespace: str,
     all_namespaces: bool,
@@ -178,6 +176,10 @@ def get(
     output: str,
 ) -> None:
     """List KIND's objects in every member cluster (karmada-search)."""
+    try:
+        kind, name = kinds.kind_and_name(resource)
+    except errors.UsageError as error:
+        raise click.UsageError(str(error)) from error
     if all_namespaces and namespace:
         raise click.UsageError("-n and -A cannot be used together")
     if live and kubeconfig_dir is None:

@@ -1,5 +1,6 @@
 """kubectl's spellings of a kind (kind, plural, short name, group-qualified, a CRD's names from
-the source), for the commands that take a KIND: explain and get."""
+the source) and of a resource (`KIND NAME` or `KIND/NAME`), for the commands that take a KIND:
+explain and get."""
 
 from __future__ import annotations
 
@@ -115,6 +116,30 @@ def resolve(token: str, templates: Sequence[ResourceTemplate]) -> GroupKind:
         spelled = ", ".join(f"{guess_plural(k)}.{g or 'core'}" for g, k in found)
         raise errors.UsageError(f"kind {token!r} is ambiguous: qualify it ({spelled})")
     return found[0]
+
+
+def kind_and_name(args: Sequence[str]) -> tuple[str, str]:
+    """KIND and NAME ("" when not given) from the arguments, spelled either way kubectl takes
+    them: `KIND NAME` or `KIND/NAME`; `UsageError`, with kubectl's reasons, for anything else."""
+    if not args:
+        raise errors.UsageError("expected KIND/NAME or KIND NAME")
+    if len(args) > 2:
+        raise errors.UsageError(f"expected KIND/NAME or KIND NAME, got {' '.join(args)!r}")
+    if len(args) == 2:
+        if any("/" in arg for arg in args):
+            raise errors.UsageError(
+                "there is no need to give the kind as a separate argument with KIND/NAME"
+                f" (e.g. {args[0].partition('/')[0]}/NAME, not {' '.join(args)})"
+            )
+        return args[0], args[1]
+    kind, slash, name = args[0].partition("/")
+    if not slash:
+        return kind, ""
+    if "/" in name:
+        raise errors.UsageError(f"{args[0]!r}: KIND/NAME may not have more than one slash")
+    if not kind or not name:
+        raise errors.UsageError(f"{args[0]!r}: KIND/NAME must have both a kind and a name")
+    return kind, name
 
 
 def did_you_mean(close: Iterable[str], option: str = "") -> str:

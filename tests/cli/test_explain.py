@@ -1,12 +1,15 @@
-"""`gitfleet explain KIND/NAME`: one command answers "why is my app (not) on cluster X?".
+"""`gitfleet explain KIND/NAME` (or `KIND NAME`): one command answers "why is my app (not) on
+cluster X?".
 
-Aspects: the human report (winning policy with file:line, losers and why, each filter's verdict
-per cluster, candidates and replica arithmetic, the Scheduled condition, the result); kubectl
-spellings of KIND (case, plural, short names, group-qualified, CRD names from the source,
-ambiguity); `-o json` with stable keys; dependencies attached and the workloads a dependency
-follows; the namespace controller; exit codes (not in the source, not propagated, load errors,
-unknown kind, --rev of a plain folder); "did you mean" for a mistyped kind, name or namespace;
-plain folders and Git revisions; without -n, the namespace is the source's defaultNamespace.
+Aspects: the human report (winning policy with file:line, losers and why, each filter's verdict per
+cluster, candidates and replica arithmetic, the Scheduled condition, the result); kubectl spellings
+of KIND (case, plural, short names, group-qualified, CRD names from the source, ambiguity), the
+resource as `KIND/NAME` or `KIND NAME` as kubectl takes it (more than one slash, no name, a kind
+given twice or two names: exit 2); `-o json` with stable keys; dependencies attached and the
+workloads a dependency follows; the namespace controller; exit codes (not in the source, not
+propagated, load errors, unknown kind, --rev of a plain folder); "did you mean" for a mistyped kind,
+name or namespace; plain folders and Git revisions; without -n, the namespace is the source's
+defaultNamespace.
 """
 
 from __future__ import annotations
@@ -94,6 +97,14 @@ def test_kind_spellings(cli: Any, source: str, spelling: str) -> None:
     result = cli("explain", f"{spelling}/web", "-n", "shop", "--repo", source, "-o", "json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["decision"]["resource"]["kind"] == "Deployment"
+
+
+def test_kind_and_name_as_two_arguments(cli: Any, source: str) -> None:
+    """`KIND NAME`, as `kubectl describe deploy web` takes it, explains what `KIND/NAME` does."""
+    slash = cli("explain", "deploy/web", "-n", "shop", "--repo", source, "-o", "json")
+    apart = cli("explain", "deploy", "web", "-n", "shop", "--repo", source, "-o", "json")
+    assert apart.exit_code == slash.exit_code == 0, apart.output
+    assert json.loads(apart.output) == json.loads(slash.output)
 
 
 def test_crd_names_from_the_source(cli: Any, tmp_path: Path) -> None:
@@ -207,7 +218,11 @@ def test_not_propagated_says_why(cli: Any, source: str) -> None:
             "unknown kind 'deploymnt' (did you mean deployment?)",
             id="a close kind",
         ),
-        pytest.param(["web"], 2, "expected KIND/NAME", id="no kind"),
+        pytest.param(["web"], 2, "expected KIND/NAME or KIND NAME, got 'web'", id="no kind"),
+        pytest.param(["deploy/web/x"], 2, "more than one slash", id="two slashes"),
+        pytest.param(["deploy/"], 2, "both a kind and a name", id="no name"),
+        pytest.param(["deploy", "deploy/web"], 2, "no need to give the kind", id="kind twice"),
+        pytest.param(["deploy", "web", "api"], 2, "got 'deploy web api'", id="two names"),
         pytest.param(["deploy/web", "--rev", "HEAD"], 2, "plain folder", id="--rev of a folder"),
     ],
 )

@@ -5,7 +5,8 @@ then `gitfleet get` from another directory with `--repo` relative to it.
 Aspects covered:
 - a kind is listed across every cluster, in kubectl's columns with CLUSTER after NAME and
   ADOPTION last, READY counted from what the agents reported; kind spelled as kubectl does
-  (`deploy`, `deployments.apps`, `Deployment`), a NAME narrows to one object;
+  (`deploy`, `deployments.apps`, `Deployment`), a NAME narrows to one object, given as
+  `KIND NAME` or `KIND/NAME` as kubectl takes both;
 - `-l` in kubectl's selector syntax, `--cluster` (and karmadactl's `-C a,b`; an unknown
   cluster is an error naming the closest), `-n`, `-A` (NAMESPACE first), `-o wide`
   (containers, images, selector), a Service's columns;
@@ -14,7 +15,8 @@ Aspects covered:
 - `--live`: Push clusters read through their kubeconfigs (an object nobody applied shows with
   ADOPTION N), the Pull cluster shown as last reported with a note saying so;
 - bad input: an unknown kind (with a suggestion), a selector that does not parse, a NAME found
-  nowhere, a folder that is not a repository: exit 1 with a message; conflicting flags: exit 2.
+  nowhere, a folder that is not a repository: exit 1 with a message; conflicting flags, or
+  `KIND/NAME` with two slashes or after a KIND: exit 2.
 """
 
 from __future__ import annotations
@@ -131,6 +133,8 @@ def test_a_kind_is_listed_across_every_cluster(fleet: Fleet) -> None:
     assert _without_age(by_resource) == _without_age(by_kind)
     one = _rows(fleet.get("deploy", "web", "-n", "shop").stdout)
     assert [r[:2] for r in one[1:]] == [["web", "p1"], ["web", "p2"], ["web", "q1"]]
+    slashed = _rows(fleet.get("deploy/web", "-n", "shop").stdout)
+    assert _without_age(slashed) == _without_age(one)
 
 
 def test_selectors_clusters_and_namespaces(fleet: Fleet) -> None:
@@ -217,6 +221,8 @@ def test_live_reads_push_clusters_and_leaves_pull_ones_to_their_reports(fleet: F
         pytest.param(("deploy", "nope", "-n", "shop"), 1, "not found", id="name found nowhere"),
         pytest.param(("deploy", "-A", "-n", "shop"), 2, "cannot be used together", id="-n -A"),
         pytest.param(("deploy", "--live"), 2, "--kubeconfig-dir", id="live without dir"),
+        pytest.param(("deploy/web/x",), 2, "more than one slash", id="two slashes"),
+        pytest.param(("deploy", "deploy/web"), 2, "no need to give the kind", id="kind twice"),
     ],
 )
 def test_bad_input(fleet: Fleet, args: tuple[str, ...], code: int, message: str) -> None:
