@@ -34,7 +34,6 @@ from gitfleet import errors
 from gitfleet.agent import apply, fleet, kube, verify, worker
 from gitfleet.gitstore import lineage, remote, rendered, repository, status, tree
 from gitfleet.model import loaded, yamllimits
-from gitfleet.model.origin import Origin
 from gitfleet.monitor import health, metrics
 
 log = logging.getLogger(__name__)
@@ -79,9 +78,7 @@ class _Repo:
             self.path = Path(settings.repo)
             found = repository.find_git_dir(self.path)
             if found is None:
-                raise errors.SourceError(
-                    Origin(settings.repo), "not a Git repository (its top must hold .git)"
-                )
+                raise repository.not_a_repository(settings.repo)
             self.git_dir = found
         self.repo = self.open()
 

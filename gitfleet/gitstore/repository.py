@@ -218,6 +218,24 @@ class Repository:
         return objects
 
 
+NOT_A_REPOSITORY = "not a Git repository (its top must hold .git)"
+
+
+def not_a_repository(path: str | os.PathLike[str], message: str = NOT_A_REPOSITORY) -> SourceError:
+    """The error for a folder that is no repository's top. A folder inside a repository's work
+    tree (where `git` itself would work) gets the `--repo` that names the top, as seen from the
+    current directory when `path` is relative."""
+    where = os.fspath(path)
+    inside = Path(os.path.abspath(where))
+    top = next((p for p in inside.parents if (p / ".git").exists() and find_git_dir(p)), None)
+    if top is None:
+        return SourceError(Origin(where), message)
+    named = os.fspath(top) if os.path.isabs(where) else os.path.relpath(top)
+    return SourceError(
+        Origin(where), f"{message}; it is inside the repository at {named} (--repo {named})"
+    )
+
+
 def open_repository(path: str | os.PathLike[str]) -> Repository | None:
     """The repository whose top (or bare repository) `path` is; None for any other folder."""
     top = Path(path)

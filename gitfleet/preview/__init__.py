@@ -16,10 +16,9 @@ from __future__ import annotations
 import os
 
 from gitfleet import source
-from gitfleet.errors import InputError, SourceError
+from gitfleet.errors import InputError
 from gitfleet.gitstore import rendered, repository, store
 from gitfleet.model import diagnostic, loaded, rollout
-from gitfleet.model.origin import Origin
 from gitfleet.preview import diff, result, sides
 
 
@@ -55,7 +54,7 @@ def preview(
     `SourceError` when it is not a repository or a revision names no commit."""
     repo = repository.open_repository(repo_path)
     if repo is None:
-        raise SourceError(Origin(os.fspath(repo_path)), "not a Git repository")
+        raise repository.not_a_repository(repo_path)
     try:
         base_commit, head_commit = _commit(repo, base), _commit(repo, head)
         fmt = store.object_format(repo)

@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from gitfleet import errors, source
 from gitfleet.gitstore import clusterrepos, repository
 from gitfleet.model import loaded, scope
-from gitfleet.model.origin import Origin
 from gitfleet.model.template import ResourceTemplate
 from gitfleet.status import read, reports
 
@@ -32,7 +31,7 @@ def fleet(path: str, *, cluster_repos: str | None = None) -> Fleet:
     """The reports and the source of the repository at `path`."""
     repo = repository.open_repository(path)
     if repo is None:
-        raise errors.SourceError(Origin(path), "not a Git repository (its top must hold .git)")
+        raise repository.not_a_repository(path)
     try:
         notes: list[str] = []
         try:

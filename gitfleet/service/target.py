@@ -32,7 +32,6 @@ from gitfleet.gitstore import (
     signing,
     status,
 )
-from gitfleet.model.origin import Origin
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -196,5 +195,5 @@ def open_target(location: str, cache: Path | None) -> Target:
     opened = repository.open_repository(location) if Path(location).is_dir() else None
     if opened is None:
         message = "not a Git repository (its top folder, or a bare repository) nor a URL"
-        raise SourceError(Origin(location), message)
+        raise repository.not_a_repository(location, message)
     return Target(opened, location)

@@ -73,7 +73,7 @@ def load(
         if rev is not None:
             raise UsageError(f"--rev needs a Git repository; {where.path} is a plain folder")
         if require_repository:
-            raise SourceError(where, "not a Git repository (its top must hold .git)")
+            raise repository.not_a_repository(repo)
         return _load(_files.FolderFiles(path), max_file_size)
     try:
         if working_tree and rev is None and repo_.work_tree is not None:

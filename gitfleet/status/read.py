@@ -29,7 +29,6 @@ from gitfleet import status as fleet_status
 from gitfleet.gitstore import clusterrepos, lookup, refs, rendered, repository, status
 from gitfleet.interpreter import Interpreter
 from gitfleet.model import loaded, yamllimits
-from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawObject, ResourceKey
 from gitfleet.status import reconciler_state, reports, rollout_state
 
@@ -189,7 +188,7 @@ def read(
     repository into this one."""
     repo = repository.open_repository(path)
     if repo is None:
-        raise errors.SourceError(Origin(path), "not a Git repository (its top must hold .git)")
+        raise repository.not_a_repository(path)
     try:
         notes: list[str] = []
         head = _load(path, None, notes) if branch is None else None

@@ -89,4 +89,4 @@ def test_unknown_revision_is_an_input_error(cli: Any, fleet_pr: Any) -> None:
 def test_not_a_repository(cli: Any, tmp_path: Path) -> None:
     result = cli("preview", "--repo", str(tmp_path), "--base", "a", "--head", "b")
     assert result.exit_code == 1
-    assert result.stderr == f"{tmp_path}: not a Git repository\n"
+    assert result.stderr == f"{tmp_path}: not a Git repository (its top must hold .git)\n"

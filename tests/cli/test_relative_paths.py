@@ -8,6 +8,8 @@ Aspects covered:
   my-fleet`), in processes;
 - validate, render (onto the branch, and `--out DIR`), explain, status, preview and
   `reconcile --once`, each with a relative `--repo`;
+- render, status, get, preview, `reconcile --once` and `agent push --once` given a folder inside
+  the repository (by `--repo`, or as the current folder) exit 1 naming the `--repo` of its top;
 - interpret with relative `-f` and `--desired-file`;
 - `agent push --once` (relative `--repo`, `--kubeconfig-dir`, `--cache-dir`) and `agent pull
   --once` (relative `--repo`, `--kubeconfig`, `--cache-dir`) against simulated clusters: both
@@ -169,6 +171,32 @@ def test_commands_read_a_relative_repository(
     done = cli(*args, "--repo", REPO)
     assert done.exit_code == 0, done.output
     assert expected in done.stdout
+
+
+NEEDS_A_REPOSITORY = [
+    pytest.param(("render",), id="render"),
+    pytest.param(("status",), id="status"),
+    pytest.param(("get", "deploy"), id="get"),
+    pytest.param(("preview", "--base", "main", "--head", "main"), id="preview"),
+    pytest.param(("reconcile", "--once"), id="reconcile"),
+    pytest.param(("agent", "push", "--kubeconfig-dir", ".", "--once"), id="agent push"),
+]
+
+
+@pytest.mark.parametrize("args", NEEDS_A_REPOSITORY)
+def test_a_folder_inside_the_repository_names_its_top(
+    fleet: Path, cli: Invoke, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]
+) -> None:
+    """Run from a folder of the repository, as `git` would run, a command that needs the
+    repository says which `--repo` that is, from where the user stands."""
+    (fleet / "apps").mkdir()
+    inside = cli(*args, "--repo", f"{REPO}/apps")
+    assert inside.exit_code == 1
+    assert f"(--repo {REPO})" in inside.stderr
+    monkeypatch.chdir(fleet / "apps")
+    here = cli(*args, "--repo", ".")
+    assert here.exit_code == 1
+    assert "inside the repository at .. (--repo ..)" in here.stderr
 
 
 def test_interpret_reads_relative_files(fleet: Path, cli: Invoke) -> None:
