@@ -29,6 +29,9 @@ from gitfleet.service import events
 Display = _display.Display
 Step = _scenario.Step
 LOG_LINES = 20
+STOP_RELAY_SECONDS = 1.0
+"""How long a failed demo waits for a stop signal that came with the failure to be relayed:
+the relay is a thread woken at once, so this is spent only when the failure had no signal."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -179,11 +182,19 @@ class Demo:
             error = f"{type(failure).__name__}: {failure}"
         finally:
             self.display.close()
+        if error is not None and not stopped and self._stopped_meanwhile():
+            error, stopped = "stopped", True
         if error is not None and not stopped and self.held.lines:
             self.display.say("last log lines:")
             for line in self.held.lines:
                 self.display.say(f"  {line}")
         return self._summary(error, stopped)
+
+    def _stopped_meanwhile(self) -> bool:
+        """Whether a stop signal came with the failure. Ctrl-C reaches the whole process group,
+        so a git process the story runs can die of it, and fail the story, before the signal's
+        relay sets `stop`: what ended the demo is then the stop, not a fault of the fleet."""
+        return self.stop.wait(STOP_RELAY_SECONDS)
 
     def _unless_stopped(self) -> None:
         """`Stopped` when a signal came during the setup, before anything more is started

@@ -12,7 +12,8 @@ Aspects covered:
   after the summary, `gitfleet status` works on the kept repository meanwhile, SIGINT stops
   it with exit 0 and the folder stays;
 - as a command, Ctrl-C twice while it starts: exit 130 and a summary saying it was stopped,
-  no traceback.
+  no traceback; Ctrl-C to its whole process group while a git it runs (the story's first
+  commit), killing that git first: exit 130, stopped, not failed.
 
 A command that does not end within 120 s of its signal gets SIGABRT, which (with
 PYTHONFAULTHANDLER) makes it print every thread's stack into the failure message.
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -103,11 +105,19 @@ class Running:
     """`gitfleet demo --fast -o json` as a process, its standard error read as it comes (so
     the demo never blocks on a full pipe)."""
 
-    def __init__(self, *args: str, cwd: Path | None = None) -> None:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1"}
+    def __init__(
+        self, *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+    ) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1", **(env or {})}
         command = [sys.executable, "-m", "gitfleet", "demo", "--fast", "-o", "json", *args]
         self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=cwd,
+            start_new_session=True,  # a process group of its own, as a terminal gives a command
         )
         self.told: list[str] = []
         self._new_line = threading.Condition()
@@ -193,3 +203,34 @@ def test_ctrl_c_twice_while_it_starts_stops_it_with_a_summary(tmp_path: Path) ->
     assert summary["stopped"] and not summary["ok"] and summary["error"] == "stopped"
     assert summary["stuck"] == [] and summary["steps"] == []
     assert summary["workspace"] == str(folder)
+
+
+GIT_INTERRUPTED_WHILE_ADDING = """\
+#!/bin/sh
+# git, except that the first `git add --` (the story's first commit) is interrupted as Ctrl-C
+# interrupts it: the whole process group gets SIGINT while it runs, git first.
+if [ "$1" = add ] && [ "$2" = -- ] && mkdir "{mark}" 2>/dev/null; then kill -INT 0; fi
+exec "{git}" "$@"
+"""
+
+
+def test_ctrl_c_that_kills_the_git_it_runs_is_a_stop_not_a_failure(tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole process group, so a git the story runs may die of it before the
+    demo hears the signal: the demo says it was stopped (exit 130), not that it failed."""
+    real_git, mark = shutil.which("git"), tmp_path / "interrupted"
+    assert real_git is not None
+    wrapper = tmp_path / "bin" / "git"
+    wrapper.parent.mkdir()
+    wrapper.write_text(GIT_INTERRUPTED_WHILE_ADDING.format(mark=mark, git=real_git))
+    wrapper.chmod(0o755)
+    demo = Running(env={"PATH": f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}"})
+    try:
+        code, out = demo.stop()
+    finally:
+        demo.kill()
+    told = "".join(demo.told)
+    assert mark.is_dir(), told[-4000:]
+    assert code == 130, told[-4000:]
+    summary = json.loads(out)
+    assert summary["stopped"] and not summary["ok"] and summary["error"] == "stopped"
+    assert summary["stuck"] == []
