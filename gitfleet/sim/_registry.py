@@ -219,7 +219,9 @@ class Registry:
             obj.pop("status", None)
         metadata["uid"] = self.new_uid()
         metadata["creationTimestamp"] = self.now()
-        metadata["generation"] = 1
+        metadata.pop("generation", None)
+        if resource.counts_generation:
+            metadata["generation"] = 1
         self._prepare(resource, obj, old=None)
         if not owned:
             _managed.record_update(None, obj, write)
@@ -314,7 +316,7 @@ class Registry:
         self._keep_allocations(resource, live, new)
         self._prepare(resource, new, old=live)
         self._check_new_finalizers(resource, live, new)
-        if _spec_part(resource, new) != _spec_part(resource, live):
+        if resource.counts_generation and _spec_part(resource, new) != _spec_part(resource, live):
             new["metadata"]["generation"] = int(old_meta.get("generation") or 0) + 1
         if not owned:
             _managed.record_update(live, new, write)

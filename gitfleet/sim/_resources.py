@@ -63,6 +63,12 @@ class ResourceType:
     def singular(self) -> str:
         return self.kind.lower()
 
+    @property
+    def counts_generation(self) -> bool:
+        """Whether the server keeps `metadata.generation`: custom resources always do, built-in
+        ones unless their registry never sets it."""
+        return not self.builtin or (self.group, self.plural) not in WITHOUT_GENERATION
+
     def api_version(self, version: str | None = None) -> str:
         version = version or self.versions[0]
         return f"{self.group}/{version}" if self.group else version
@@ -94,6 +100,41 @@ def _types(
         for (plural, kind, shorts), is_namespaced in rows
     ]
 
+
+WITHOUT_GENERATION = frozenset(
+    {
+        *(
+            (CORE_GROUP, plural)
+            for plural in (
+                "configmaps",
+                "endpoints",
+                "events",
+                "limitranges",
+                "namespaces",
+                "nodes",
+                "persistentvolumeclaims",
+                "persistentvolumes",
+                "pods",
+                "resourcequotas",
+                "secrets",
+                "serviceaccounts",
+                "services",
+            )
+        ),
+        *(
+            ("rbac.authorization.k8s.io", plural)
+            for plural in ("clusterrolebindings", "clusterroles", "rolebindings", "roles")
+        ),
+        ("coordination.k8s.io", "leases"),
+        ("storage.k8s.io", "storageclasses"),
+        ("scheduling.k8s.io", "priorityclasses"),
+    }
+)
+"""The built-in resources a Kubernetes 1.30 API server writes without `metadata.generation`:
+their registry strategies never set it (pkg/registry/<group>/<resource>/strategy.go), so
+`kubectl get configmap -o yaml` shows none. The kinds whose desired state a controller
+observes (workloads, Jobs, PDBs, Ingresses, NetworkPolicies, CRDs, webhook configurations)
+count their changes."""
 
 _IN_CATEGORY_ALL = frozenset(
     {

@@ -1,24 +1,27 @@
 """kubectl against a simulated cluster, with the kubeconfig the simulator writes (skipped where
 kubectl is not installed).
 
-Covers: kubectl trusts the cluster's CA and sends its token (no Unauthorized); `get` prints
-the columns a real server gives (namespaces, nodes wide, deployments, pods, configmaps, a
-custom resource's printer columns); `apply --server-side` and client-side `apply` validate
-against the server without `--validate=false`; `scale` and `rollout status`; `explain` of a
-built-in kind and of a custom resource's field.
+Covers: kubectl trusts the cluster's CA and sends its token (no Unauthorized); `get` prints the
+columns a real server gives (namespaces, nodes wide, deployments, pods, configmaps, a custom
+resource's printer columns); `apply --server-side` and client-side `apply` validate against the
+server without `--validate=false`; metadata.generation on the kinds a real server keeps it for
+(a Deployment, a custom resource), none on a ConfigMap, Service or Namespace; `scale` and
+`rollout status`; `explain` of a built-in kind and of a custom resource's field.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
-from simfixture import GADGETS_CRD, RunningSim, deployment
+from simfixture import GADGETS_CRD, RunningSim, config_map, deployment, service
 
 KUBECTL = shutil.which("kubectl")
 Kubectl = Callable[..., str]
@@ -110,6 +113,37 @@ def test_apply_validates_on_the_server(
     assert client_side.strip() == "deployment.apps/api created"
     assert again.strip() == "deployment.apps/web serverside-applied"
     assert managers == {"kubectl"}
+
+
+def _gadget(count: int) -> dict[str, Any]:
+    return {
+        "apiVersion": "example.com/v1",
+        "kind": "Gadget",
+        "metadata": {"name": "g", "namespace": "default"},
+        "spec": {"count": count},
+    }
+
+
+def test_generation_only_where_a_real_server_keeps_one(
+    sim_cluster: RunningSim, kubectl: Kubectl, tmp_path: Path
+) -> None:
+    """A ConfigMap or a Service has no metadata.generation on a real server, however often it
+    changes; a Deployment or a custom resource counts its spec changes."""
+    sim_cluster.objects.put(GADGETS_CRD)
+    for changed in (1, 2):
+        manifests = [
+            config_map("m", a=str(changed)),
+            service("s", port=80 + changed),
+            _gadget(changed),
+            deployment("web", replicas=changed),
+        ]
+        (tmp_path / "all.yaml").write_text(yaml.safe_dump_all(manifests))
+        kubectl("apply", "-f", "all.yaml")
+    listed = json.loads(kubectl("get", "-f", "all.yaml", "-o", "json"))
+    generations = {o["kind"]: o["metadata"].get("generation") for o in listed["items"]}
+    assert generations == {"ConfigMap": None, "Service": None, "Gadget": 2, "Deployment": 2}
+    namespace = yaml.safe_load(kubectl("get", "namespace", "default", "-o", "yaml"))
+    assert "generation" not in namespace["metadata"]
 
 
 def test_scale_and_rollout(sim_cluster: RunningSim, kubectl: Kubectl) -> None:
