@@ -3,7 +3,8 @@
 `gitfleet agent push --repo R --kubeconfig-dir D` applies the rendered branch of R (a local
 repository or a remote URL) to every Push cluster, each reached with its kubeconfig from D, and
 writes each cluster's status ref. It runs until SIGINT or SIGTERM (exit 0), or with `--once`
-syncs the current rendered commit and exits 0 when every cluster converged, 1 otherwise.
+syncs the current rendered commit and exits 0 when every cluster converged, 1 otherwise, 130
+when SIGINT or SIGTERM stopped it first.
 
 `gitfleet agent pull --repo URL --cluster NAME` runs inside the member cluster NAME: it fetches
 only that cluster's Work ref (or `--ref`, sparsely), applies it to the cluster (`--kubeconfig`,
@@ -67,6 +68,23 @@ def _drive(runner: Any, once: bool, observed: _Observed) -> Any:
                 logging.getLogger(__name__).info("metrics on %s:%d", *served.address)
             runner.run()
         return None
+
+
+def _once(runner: Any, observed: _Observed) -> Any:
+    """`--once`: what `runner.once()` returned. A stop signal (Ctrl-C, SIGTERM) leaves the sync
+    unfinished whatever came back, so it ends the command with exit 130, never 0; an error the
+    sync raised ends it with exit 1 and its message, not a traceback."""
+    try:
+        found = _drive(runner, True, observed)
+    except errors.GitfleetError as error:
+        if not signals.heard(runner.stopping):
+            click.echo(f"error: {error}", err=True)
+            sys.exit(1)
+    else:
+        if not runner.stopping.is_set():
+            return found
+    click.echo("stopped before the sync ended", err=True)
+    sys.exit(signals.STOPPED)
 
 
 def _summary(result: Any) -> dict[str, Any]:
@@ -214,9 +232,10 @@ def push(
         out.fail_input(error)
     except errors.GitfleetError as error:
         raise click.ClickException(str(error)) from error
-    results = _drive(pusher, once, observed)
-    if not once or pusher.stopping.is_set():
+    if not once:
+        _drive(pusher, once, observed)
         return
+    results = _once(pusher, observed)
     if results is None:
         click.echo(f"nothing to apply: {pusher.branch} does not exist", err=True)
         sys.exit(1)
@@ -335,11 +354,12 @@ def pull(
     except errors.InputError as error:
         out.fail_input(error)
     try:
-        result = _drive(puller, once, observed)
+        if not once:
+            _drive(puller, once, observed)
+            return
+        result = _once(puller, observed)
     finally:
         puller.close()
-    if not once or puller.stopping.is_set():
-        return
     if result is None:
         click.echo(f"nothing to apply: {puller.error}", err=True)
         sys.exit(1)

@@ -21,10 +21,6 @@ import click
 from gitfleet.cli import options, signals
 from gitfleet.cli import output as out
 
-STOPPED = 130
-"""The exit code of a demo stopped before its end, as a shell reports a command ended by
-Ctrl-C."""
-
 
 @click.command("demo")
 @click.option("--keep", is_flag=True, help="Leave everything running to explore; Ctrl-C stops.")
@@ -66,4 +62,4 @@ def demo(keep: bool, fast: bool, directory: Path | None, timeout: float, output:
             summary = running.close(summary)
         human = "\n".join(["", "Summary", *(f"  {line}" for line in summary.lines())])
         out.emit(summary.to_json(), output, human)
-    sys.exit(0 if summary.ok else STOPPED if summary.stopped else 1)
+    sys.exit(0 if summary.ok else signals.STOPPED if summary.stopped else 1)

@@ -22,6 +22,11 @@ from types import FrameType
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 RELAY_SECONDS = 5.0
 """The longest wait, on leaving the block, for a stop handler still running."""
+HEARD_SECONDS = 1.0
+"""The longest wait, after a failure, for a stop signal that came with it to be relayed."""
+STOPPED = 130
+"""The exit code of a command stopped before its end, as a shell reports a command ended by
+Ctrl-C."""
 
 
 def _heard(signum: int, frame: FrameType | None) -> None:
@@ -67,3 +72,10 @@ def stop_on_signal() -> Iterator[threading.Event]:
     stop = threading.Event()
     with on_stop_signal(stop.set):
         yield stop
+
+
+def heard(stop: threading.Event) -> bool:
+    """Whether a stop signal came, waiting a moment for its relay. Ctrl-C on a terminal reaches
+    the whole process group, so a git process can die of it, and its caller fail, before the
+    relay thread has set `stop`: what failed is then the stop."""
+    return stop.wait(HEARD_SECONDS)
