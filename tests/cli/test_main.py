@@ -3,7 +3,8 @@
 Aspects covered:
 - the cycle collector's settings it runs with;
 - a mistyped command or subcommand is a usage error (exit 2) naming the closest one; a name
-  like none stays a plain "No such command";
+  like none stays a plain "No such command"; `version` and `help [COMMAND]` typed as commands
+  name the option meant;
 - shell completion through the installed `gitfleet` script: the bash, zsh and fish scripts are
   generated, and bash completes commands, subcommands and options.
 """
@@ -50,6 +51,24 @@ def test_mistyped_commands(cli: Invoke, args: tuple[str, ...], message: str) -> 
     done = cli(*args)
     assert done.exit_code == 2
     assert message in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "meant"),
+    [
+        pytest.param(("version",), "gitfleet --version", id="version"),
+        pytest.param(("help",), "gitfleet --help", id="help"),
+        pytest.param(("help", "render"), "gitfleet render --help", id="help on a command"),
+        pytest.param(("agent", "help", "pull"), "gitfleet agent pull --help", id="in a group"),
+    ],
+)
+def test_help_and_version_typed_as_commands(args: tuple[str, ...], meant: str) -> None:
+    """kubectl, argocd and flux have `version` and `help` commands: the option that does it is
+    named, as the user's shell runs the command."""
+    typed = next(word for word in args if word in ("help", "version"))
+    done = subprocess.run([SCRIPT, *args], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert f"No such command {typed!r}. Did you mean {meant!r}?" in done.stderr
 
 
 def _complete(**env: str) -> subprocess.CompletedProcess[str]:
