@@ -59,6 +59,27 @@ BUILTIN: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
 """Kubernetes' kinds with their resource (plural) and short names, as kubectl knows them."""
 
 
+KARMADA: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("cluster.karmada.io", "Cluster", "clusters", ()),
+    ("policy.karmada.io", "PropagationPolicy", "propagationpolicies", ("pp",)),
+    ("policy.karmada.io", "ClusterPropagationPolicy", "clusterpropagationpolicies", ("cpp",)),
+    ("policy.karmada.io", "OverridePolicy", "overridepolicies", ("op",)),
+    ("policy.karmada.io", "ClusterOverridePolicy", "clusteroverridepolicies", ("cop",)),
+    ("policy.karmada.io", "ClusterTaintPolicy", "clustertaintpolicies", ()),
+    ("work.karmada.io", "ResourceBinding", "resourcebindings", ("rb",)),
+    ("work.karmada.io", "ClusterResourceBinding", "clusterresourcebindings", ("crb",)),
+    ("autoscaling.karmada.io", "FederatedHPA", "federatedhpas", ("fhpa",)),
+    (
+        "config.karmada.io",
+        "ResourceInterpreterCustomization",
+        "resourceinterpretercustomizations",
+        ("ric",),
+    ),
+)
+"""Karmada's own kinds, as karmadactl spells them: they place templates and reach no member
+cluster, so a command taking a template's KIND names them rather than call them unknown."""
+
+
 def guess_plural(kind: str) -> str:
     """kubectl's guess of a kind's resource name (meta.UnsafeGuessKindToResource)."""
     singular = kind.lower()
@@ -103,6 +124,7 @@ def resolve(token: str, templates: Sequence[ResourceTemplate]) -> GroupKind:
         if word in spelled and (not qualifier or gk[0].lower() in groups)
     )
     if not found:
+        _refuse_karmada_kind(word, groups if qualifier else set())
         kinds = {s: k.lower() for (_, k), spelled in _names(templates).items() for s in spelled}
         close = difflib.get_close_matches(word, sorted(kinds), n=5, cutoff=0.6)
         hint = did_you_mean(dict.fromkeys(kinds[s] for s in close))
@@ -116,6 +138,18 @@ def resolve(token: str, templates: Sequence[ResourceTemplate]) -> GroupKind:
         spelled = ", ".join(f"{guess_plural(k)}.{g or 'core'}" for g, k in found)
         raise errors.UsageError(f"kind {token!r} is ambiguous: qualify it ({spelled})")
     return found[0]
+
+
+def _refuse_karmada_kind(word: str, groups: set[str]) -> None:
+    """`UsageError` when `word` (group-qualified by one of `groups`, if any) spells one of
+    Karmada's own kinds."""
+    for group, kind, plural, short in KARMADA:
+        if word in (kind.lower(), plural, *short) and (not groups or group in groups):
+            raise errors.UsageError(
+                f"{kind} is one of Karmada's own kinds, not a resource template: it reaches no"
+                " member cluster; name a template (explain shows its policy, binding and"
+                " autoscaler; status shows the clusters)"
+            )
 
 
 def kind_and_name(args: Sequence[str]) -> tuple[str, str]:

@@ -5,11 +5,12 @@ Aspects: the human report (winning policy with file:line, losers and why, each f
 cluster, candidates and replica arithmetic, the Scheduled condition, the result); kubectl spellings
 of KIND (case, plural, short names, group-qualified, CRD names from the source, ambiguity), the
 resource as `KIND/NAME` or `KIND NAME` as kubectl takes it (more than one slash, no name, a kind
-given twice or two names: exit 2); `-o json` with stable keys; dependencies attached and the
-workloads a dependency follows; the namespace controller; exit codes (not in the source, not
-propagated, load errors, unknown kind, --rev of a plain folder); "did you mean" for a mistyped kind,
-name or namespace; plain folders and Git revisions; without -n, the namespace is the source's
-defaultNamespace.
+given twice or two names: exit 2); Karmada's own kinds (`pp`, a Cluster) named as such (exit 2), a
+template of a kind of the same name still explained; `-o json` with stable keys; dependencies
+attached and the workloads a dependency follows; the namespace controller; exit codes (not in the
+source, not propagated, load errors, unknown kind, --rev of a plain folder); "did you mean" for a
+mistyped kind, name or namespace; plain folders and Git revisions; without -n, the namespace is the
+source's defaultNamespace.
 """
 
 from __future__ import annotations
@@ -105,6 +106,16 @@ def test_kind_and_name_as_two_arguments(cli: Any, source: str) -> None:
     apart = cli("explain", "deploy", "web", "-n", "shop", "--repo", source, "-o", "json")
     assert apart.exit_code == slash.exit_code == 0, apart.output
     assert json.loads(apart.output) == json.loads(slash.output)
+
+
+def test_a_template_of_a_kind_named_as_karmadas(cli: Any, tmp_path: Path) -> None:
+    """Cluster API's Cluster is a template like any other: `cluster` names it, not Karmada's."""
+    capi = make_object("cluster.x-k8s.io/v1beta1", "Cluster", "edge", "shop")
+    policy = make_policy("edge", selector("Cluster", "cluster.x-k8s.io/v1beta1", name="edge"))
+    source = write(tmp_path / "src", {**FILES, "capi.yaml": [capi, policy]})
+    result = cli("explain", "cluster/edge", "-n", "shop", "--repo", str(source), "-o", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["decision"]["resource"]["kind"] == "Cluster"
 
 
 def test_crd_names_from_the_source(cli: Any, tmp_path: Path) -> None:
@@ -220,6 +231,18 @@ def test_not_propagated_says_why(cli: Any, source: str) -> None:
         ),
         pytest.param(["web"], 2, "expected KIND/NAME or KIND NAME, got 'web'", id="no kind"),
         pytest.param(["deploy/web/x"], 2, "more than one slash", id="two slashes"),
+        pytest.param(
+            ["pp/web", "-n", "shop"],
+            2,
+            "PropagationPolicy is one of Karmada's own kinds, not a resource template",
+            id="a policy",
+        ),
+        pytest.param(
+            ["clusters.cluster.karmada.io/east"],
+            2,
+            "Cluster is one of Karmada's own kinds",
+            id="a member cluster",
+        ),
         pytest.param(["deploy/"], 2, "both a kind and a name", id="no name"),
         pytest.param(["deploy", "deploy/web"], 2, "no need to give the kind", id="kind twice"),
         pytest.param(["deploy", "web", "api"], 2, "got 'deploy web api'", id="two names"),

@@ -14,9 +14,9 @@ Aspects covered:
   status reported, byte-identical from one run to the next; `-o yaml` the same List;
 - `--live`: Push clusters read through their kubeconfigs (an object nobody applied shows with
   ADOPTION N), the Pull cluster shown as last reported with a note saying so;
-- bad input: an unknown kind (with a suggestion), a selector that does not parse, a NAME found
-  nowhere, a folder that is not a repository: exit 1 with a message; conflicting flags, or
-  `KIND/NAME` with two slashes or after a KIND: exit 2.
+- bad input: an unknown kind (with a suggestion), one of Karmada's own kinds (said so), a
+  selector that does not parse, a NAME found nowhere, a folder that is not a repository: exit 1
+  with a message; conflicting flags, or `KIND/NAME` with two slashes or after a KIND: exit 2.
 """
 
 from __future__ import annotations
@@ -217,6 +217,7 @@ def test_live_reads_push_clusters_and_leaves_pull_ones_to_their_reports(fleet: F
     ("args", "code", "message"),
     [
         pytest.param(("deploymnts",), 1, "did you mean deployment", id="unknown kind"),
+        pytest.param(("pp",), 1, "one of Karmada's own kinds", id="a Karmada kind"),
         pytest.param(("deploy", "-l", "a in b"), 1, "unable to parse", id="bad selector"),
         pytest.param(("deploy", "nope", "-n", "shop"), 1, "not found", id="name found nowhere"),
         pytest.param(("deploy", "-A", "-n", "shop"), 2, "cannot be used together", id="-n -A"),
