@@ -249,6 +249,15 @@ _PASSED_ON = ("interval", "heartbeat", "max_prune_share", "log_format")
 """Options given to `pull --print-manifests` that the printed Deployment passes on."""
 
 
+def _print_as_list(stream: str) -> None:
+    """A YAML stream of manifests as `kubectl get -o json` prints several objects: one List
+    (which `kubectl apply -f` takes as well); the comments of the stream are left out."""
+    import yaml  # only here: the agent itself never reads YAML this way
+
+    items = [doc for doc in yaml.safe_load_all(stream) if doc is not None]
+    out.emit({"apiVersion": "v1", "kind": "List", "metadata": {}, "items": items}, "json", "")
+
+
 def _text_of(path: str | None) -> str | None:
     return Path(path).read_text(encoding="utf-8", errors="replace") if path else None
 
@@ -329,7 +338,10 @@ def pull(
             allowed_signers=_text_of(allowed_signers),
             metrics_port=metrics_address[1] if metrics_address else None,
         )
-        click.echo(text, nl=False)
+        if output == "json":
+            _print_as_list(text)
+        else:
+            click.echo(text, nl=False)
         return
     if repo is None or cluster is None:
         raise click.UsageError("--repo and --cluster are required (unless --print-manifests)")

@@ -13,9 +13,9 @@ Aspects covered:
   probes on it, and logs in that format; neither without;
 - with `--allowed-signers FILE`: a ConfigMap holding the file, mounted read-only into the
   Deployment, whose agent is given `--allowed-signers` (none of it without);
-- the command: `--print-manifests`, its conflict with `--once`, `--repo` and `--cluster`
-  required otherwise, a bad cluster name, nothing rendered yet (exit 1), and a converged
-  `--once` (exit 0) with its summary.
+- the command: `--print-manifests` (with `-o json`: one List of the same manifests), its
+  conflict with `--once`, `--repo` and `--cluster` required otherwise, a bad cluster name,
+  nothing rendered yet (exit 1), and a converged `--once` (exit 0) with its summary.
 """
 
 from __future__ import annotations
@@ -133,6 +133,17 @@ def test_print_manifests(cli: Invoke) -> None:
     assert "--allowed-signers" not in " ".join(container["args"])
     assert "ConfigMap/gitfleet-allowed-signers" not in _docs(done.output)
     assert "ports" not in container and "livenessProbe" not in container
+
+
+def test_print_manifests_as_json(cli: Invoke) -> None:
+    """`-o json`, as kubectl prints several objects: one List of the same manifests."""
+    args = ["agent", "pull", "--print-manifests", "--cluster", "m1", "--repo", "https://g/x.git"]
+    stream = cli(*args)
+    listed = cli(*args, "-o", "json")
+    assert listed.exit_code == 0, listed.output
+    found = json.loads(listed.stdout)
+    assert (found["apiVersion"], found["kind"]) == ("v1", "List")
+    assert found["items"] == list(_docs(stream.output).values())
 
 
 def test_print_manifests_with_metrics_and_json_logs(cli: Invoke) -> None:
