@@ -222,10 +222,14 @@ NOT_A_REPOSITORY = "not a Git repository (its top must hold .git)"
 
 
 def not_a_repository(path: str | os.PathLike[str], message: str = NOT_A_REPOSITORY) -> SourceError:
-    """The error for a folder that is no repository's top. A folder inside a repository's work
-    tree (where `git` itself would work) gets the `--repo` that names the top, as seen from the
-    current directory when `path` is relative."""
+    """The error for a folder that is no repository's top (or for a path that is no folder). A
+    folder inside a repository's work tree (where `git` itself would work) gets the `--repo`
+    that names the top, as seen from the current directory when `path` is relative."""
     where = os.fspath(path)
+    if not os.path.isdir(where):
+        return SourceError(
+            Origin(where), "not a folder" if os.path.exists(where) else "no such folder"
+        )
     inside = Path(os.path.abspath(where))
     top = next((p for p in inside.parents if (p / ".git").exists() and find_git_dir(p)), None)
     if top is None:

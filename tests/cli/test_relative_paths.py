@@ -9,7 +9,8 @@ Aspects covered:
 - validate, render (onto the branch, and `--out DIR`), explain, status, preview and
   `reconcile --once`, each with a relative `--repo`;
 - render, status, get, preview, `reconcile --once` and `agent push --once` given a folder inside
-  the repository (by `--repo`, or as the current folder) exit 1 naming the `--repo` of its top;
+  the repository (by `--repo`, or as the current folder) exit 1 naming the `--repo` of its top,
+  and a `--repo` that does not exist as no such folder;
 - interpret with relative `-f` and `--desired-file`;
 - `agent push --once` (relative `--repo`, `--kubeconfig-dir`, `--cache-dir`) and `agent pull
   --once` (relative `--repo`, `--kubeconfig`, `--cache-dir`) against simulated clusters: both
@@ -197,6 +198,9 @@ def test_a_folder_inside_the_repository_names_its_top(
     here = cli(*args, "--repo", ".")
     assert here.exit_code == 1
     assert "inside the repository at .. (--repo ..)" in here.stderr
+    missing = cli(*args, "--repo", "nowhere")
+    assert missing.exit_code == 1
+    assert "nowhere: no such folder" in missing.stderr
 
 
 def test_interpret_reads_relative_files(fleet: Path, cli: Invoke) -> None:
