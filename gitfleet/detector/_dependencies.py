@@ -69,8 +69,12 @@ def _encode_reference(ref: config.DependentObjectReference) -> dict[str, Any]:
     return doc
 
 
-def _annotation(refs: Sequence[config.DependentObjectReference]) -> str:
-    """The dependencies as Karmada records them on the requirer."""
+def _annotation(refs: Sequence[config.DependentObjectReference], scripted: bool) -> str:
+    """The dependencies as Karmada records them on the requirer (recordDependencies): Go's JSON
+    of the interpreter's answer, `null` when the native rules found none (a nil slice), `[]`
+    when a Lua script returned none."""
+    if not refs and not scripted:
+        return "null"
     return json.dumps([_encode_reference(r) for r in refs], separators=(",", ":"))
 
 
@@ -245,18 +249,20 @@ def _collect(
                 continue
             entry[1][_ident(requirer)] = requirer
             attached.append(dep.key)
-    if refs:
-        current = state.bindings[own]
-        annotations = {
-            **(current.metadata.annotations or {}),
-            DEPENDENCIES_ANNOTATION: _annotation(refs),
-        }
-        state.bindings[own] = dataclasses.replace(
-            current,
-            metadata=dataclasses.replace(
-                current.metadata, annotations=dict(sorted(annotations.items()))
-            ),
-        )
+    scripted = interp.scripted(
+        template.api_version, template.kind, interpreter.Operation.INTERPRET_DEPENDENCY
+    )
+    current = state.bindings[own]
+    annotations = {
+        **(current.metadata.annotations or {}),
+        DEPENDENCIES_ANNOTATION: _annotation(refs, scripted),
+    }
+    state.bindings[own] = dataclasses.replace(
+        current,
+        metadata=dataclasses.replace(
+            current.metadata, annotations=dict(sorted(annotations.items()))
+        ),
+    )
     state.reports.append(
         detection.Dependencies(
             requirer=detection.BindingRef.of(requirer),

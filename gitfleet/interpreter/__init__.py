@@ -84,9 +84,16 @@ class Interpreter:
 
     def hook_enabled(self, api_version: str, kind: str, operation: Operation) -> bool:
         """Whether any layer handles this kind and operation (Karmada `HookEnabled`)."""
-        return self._native.hook_enabled(api_version, kind, operation) or any(
-            tier.handles(api_version, kind, operation) for tier in self._tiers
+        return self._native.hook_enabled(api_version, kind, operation) or self.scripted(
+            api_version, kind, operation
         )
+
+    def scripted(self, api_version: str, kind: str, operation: Operation) -> bool:
+        """Whether a Lua customization, the user's or a third-party one, answers this kind and
+        operation rather than the native rules (Karmada's configurable interpreters gather a
+        script's answer in a set, so even an empty one is a list; the native rules give Go's
+        nil slice when they find nothing)."""
+        return any(tier.handles(api_version, kind, operation) for tier in self._tiers)
 
     def _ask(
         self, obj: RawObject, operation: Operation, call: Callable[[_layer.Layer], tuple[bool, T]]

@@ -112,6 +112,38 @@ def test_dependencies_annotation_records_what_the_interpreter_said() -> None:
     ]
 
 
+def _needs_nothing(script: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "config.karmada.io/v1alpha1",
+        "kind": "ResourceInterpreterCustomization",
+        "metadata": {"name": "web-deps"},
+        "spec": {
+            "target": {"apiVersion": "apps/v1", "kind": "Deployment"},
+            "customizations": {"dependencyInterpretation": {"luaScript": script}},
+        },
+    }
+
+
+@pytest.mark.parametrize(
+    ("customizations", "recorded"),
+    [
+        pytest.param([], "null", id="native rules: Go's nil slice"),
+        pytest.param(
+            [_needs_nothing("function GetDependencies(obj)\n  return {}\nend")],
+            "[]",
+            id="Lua: the set of a script's answers, empty",
+        ),
+    ],
+)
+def test_no_dependencies_are_recorded_as_go_writes_them(
+    customizations: list[dict[str, Any]], recorded: str
+) -> None:
+    """recordDependencies writes json.Marshal of GetDependencies' answer even when empty."""
+    docs = [make_deployment("web"), *app()[1:], *customizations]
+    annotations = binding(distribute(docs), "web-deployment").metadata.annotations or {}
+    assert annotations["resourcebinding.karmada.io/dependencies"] == recorded
+
+
 @pytest.mark.parametrize(
     ("docs", "clusters"),
     [
@@ -250,9 +282,8 @@ def test_recomputed_from_the_previous_render() -> None:
     assert cm.spec.required_by == ()
     assert not any("depended-by" in k for k in cm.metadata.labels or {})
     assert "token-secret" not in [b.name for b in second.bindings]
-    assert "resourcebinding.karmada.io/dependencies" not in (
-        binding(second, "web-deployment").metadata.annotations or {}
-    )
+    recorded = binding(second, "web-deployment").metadata.annotations or {}
+    assert recorded["resourcebinding.karmada.io/dependencies"] == "null"
     assert cm.metadata.generation == 2
     again = distribute(no_deps, previous=second)
     assert binding(again, "settings-configmap").metadata.generation == 2
