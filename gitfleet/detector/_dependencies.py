@@ -112,11 +112,12 @@ def _requirer_id(b: Binding) -> str:
 
 def _without_attachments(b: Binding) -> Binding:
     """A binding with what a previous distribution wrote removed, to be recomputed (the binding
-    itself when there is none: kept bindings stay the same object for the render)."""
+    itself when there is none: kept bindings stay the same object for the render). The
+    dependencies annotation stays: Karmada only ever overwrites it (recordDependencies), so a
+    requirer that stops propagating its dependencies keeps the last ones it recorded."""
     found_labels = b.metadata.labels or {}
     if (
         not b.spec.required_by
-        and DEPENDENCIES_ANNOTATION not in (b.metadata.annotations or {})
         and not any(k.startswith(DEPENDED_BY_PREFIX) for k in found_labels)
         and DISTRIBUTOR_FINALIZER not in b.metadata.finalizers
     ):
@@ -124,15 +125,11 @@ def _without_attachments(b: Binding) -> Binding:
     labels = {
         k: v for k, v in (b.metadata.labels or {}).items() if not k.startswith(DEPENDED_BY_PREFIX)
     }
-    annotations = {
-        k: v for k, v in (b.metadata.annotations or {}).items() if k != DEPENDENCIES_ANNOTATION
-    }
     return dataclasses.replace(
         b,
         metadata=dataclasses.replace(
             b.metadata,
             labels=labels or None,
-            annotations=annotations or None,
             finalizers=tuple(f for f in b.metadata.finalizers if f != DISTRIBUTOR_FINALIZER),
         ),
         spec=dataclasses.replace(b.spec, required_by=()),

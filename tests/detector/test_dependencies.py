@@ -308,3 +308,24 @@ def test_requirer_carries_the_distributor_finalizer() -> None:
     assert binding(unhooked, "settings-configmap").metadata.finalizers == (
         "karmada.io/binding-controller",
     )
+
+
+def test_a_requirer_that_stops_propagating_keeps_its_recorded_dependencies() -> None:
+    """Reconcile with propagateDeps false releases the dependencies and removes the finalizer,
+    but nothing removes the dependencies annotation recordDependencies wrote."""
+    first = distribute([*app(), make_configmap(), SECRET])
+    recorded = (binding(first, "web-deployment").metadata.annotations or {})[
+        "resourcebinding.karmada.io/dependencies"
+    ]
+    stopped = [
+        make_deployment("web", volumes=VOLUMES),
+        make_policy("web-policy", selector(name="web")),
+        make_configmap(),
+        SECRET,
+    ]
+    later = distribute(stopped, previous=first)
+    web = binding(later, "web-deployment")
+    assert [b.name for b in later.bindings] == ["web-deployment"]
+    assert "karmada.io/binding-dependencies-distributor" not in web.metadata.finalizers
+    annotations = web.metadata.annotations or {}
+    assert annotations["resourcebinding.karmada.io/dependencies"] == recorded
