@@ -19,8 +19,9 @@ A requirer whose dependencies the interpreter gave carries the finalizer
 longer propagates its dependencies.
 
 Only ResourceBindings are requirers: Karmada's distributor watches no ClusterResourceBindings.
-A requirer without a schedule result contributes nothing (Karmada creates no attached binding
-for it either). Karmada keeps an attached binding whose last requirer went away, with no
+A requirer made without a schedule result contributes nothing until its spec first changes
+(Karmada's distributor is not woken before); after that it propagates its dependencies with no
+clusters. Karmada keeps an attached binding whose last requirer went away, with no
 snapshots and so no clusters; gitfleet recomputes the whole state and leaves it out.
 """
 
@@ -189,6 +190,17 @@ def _attach(b: Binding, requirers: Sequence[Binding]) -> Binding:
     )
 
 
+def _reconciled(requirer: Binding, previous: Binding | None) -> bool:
+    """Whether Karmada's distributor has reconciled the requirer by now. Its event filter lets a
+    new binding through only once it is scheduled (CreateFunc), then every change of its spec
+    (UpdateFunc: a new generation). A requirer made before it had a schedule result so waits
+    for its first change; from then on it propagates its dependencies even without clusters,
+    and their snapshots name none."""
+    return bool(requirer.spec.clusters) or (
+        _binding.with_generation(requirer, previous).metadata.generation > 1
+    )
+
+
 @dataclasses.dataclass
 class _State:
     bindings: dict[Ident, Binding]
@@ -292,7 +304,9 @@ def distribute(
     )
     for ident in sorted(state.bindings):
         b = state.bindings[ident]
-        if b.KIND != work.ResourceBinding.KIND or not b.spec.propagate_deps or not b.spec.clusters:
+        if b.KIND != work.ResourceBinding.KIND or not b.spec.propagate_deps:
+            continue
+        if not _reconciled(b, prior.get(ident)):
             continue
         r = b.spec.resource
         template = index.by_key.get(ResourceKey(r.api_version, r.kind, r.namespace, r.name))

@@ -329,3 +329,19 @@ def test_a_requirer_that_stops_propagating_keeps_its_recorded_dependencies() -> 
     assert "karmada.io/binding-dependencies-distributor" not in web.metadata.finalizers
     annotations = web.metadata.annotations or {}
     assert annotations["resourcebinding.karmada.io/dependencies"] == recorded
+
+
+def test_a_requirer_without_clusters_propagates_once_its_spec_changed() -> None:
+    """SetupWithManager's event filter: a binding made without a schedule result is not
+    reconciled (CreateFunc) until its generation moves (UpdateFunc); Reconcile itself does not
+    look at the clusters, so its dependencies are then attached with a snapshot naming none."""
+    first = distribute([*app(), make_configmap(), SECRET], {"web": ()})
+    again = distribute([*app(), make_configmap(), SECRET], {"web": ()}, previous=first)
+    assert [b.name for b in again.bindings] == ["web-deployment"]
+    changed = [make_deployment("web", replicas=5, volumes=VOLUMES), *app()[1:]]
+    later = distribute([*changed, make_configmap(), SECRET], {"web": ()}, previous=again)
+    web = binding(later, "web-deployment")
+    assert "karmada.io/binding-dependencies-distributor" in web.metadata.finalizers
+    for name in ("settings-configmap", "token-secret"):
+        (snapshot,) = binding(later, name).spec.required_by
+        assert (snapshot.name, snapshot.clusters) == ("web-deployment", ())
