@@ -137,6 +137,16 @@ def _without_attachments(b: Binding) -> Binding:
     )
 
 
+def _owned_by_another(b: Binding, template: ResourceTemplate) -> bool:
+    """Whether the binding's controller is another object than the template: an earlier one of
+    the same name, by uid. Karmada's createOrUpdateAttachedBinding leaves such a binding as it
+    is (no snapshot, no label) until the garbage collector has removed it."""
+    for ref in b.metadata.owner_references:
+        if isinstance(ref, Mapping) and ref.get("controller"):
+            return str(ref.get("uid", "")) != template.uid
+    return False
+
+
 def _effective_conflict(requirers: Sequence[Binding]) -> policy.ConflictResolution:
     if any(r.spec.conflict_resolution == policy.ConflictResolution.OVERWRITE for r in requirers):
         return policy.ConflictResolution.OVERWRITE
@@ -320,6 +330,16 @@ def distribute(
                     dep.origin,
                     f"{dep.key}: binding {ident[1]}/{ident[2]} belongs to another resource; "
                     "the dependency is not propagated",
+                )
+            )
+            continue
+        if existing is not None and _owned_by_another(existing, dep):
+            state.diagnostics.append(
+                diagnostic.error(
+                    dep.origin,
+                    f"{dep.key}: binding {ident[1]}/{ident[2]} is owned by an earlier "
+                    f"{dep.kind} of that name; the dependency is not propagated until that "
+                    "binding is gone",
                 )
             )
             continue

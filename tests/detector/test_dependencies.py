@@ -345,3 +345,26 @@ def test_a_requirer_without_clusters_propagates_once_its_spec_changed() -> None:
     for name in ("settings-configmap", "token-secret"):
         (snapshot,) = binding(later, name).spec.required_by
         assert (snapshot.name, snapshot.clusters) == ("web-deployment", ())
+
+
+def test_a_binding_owned_by_an_earlier_template_is_left_alone() -> None:
+    """createOrUpdateAttachedBinding refuses a binding whose controller has another uid than the
+    dependency (karmada issue 6034): it gains no snapshot until it is garbage collected."""
+    own = make_policy("cm", selector("ConfigMap", "v1"))
+    objs = object_set([*app(), make_configmap(uid="u-now"), own])
+    interp = interpreter.Interpreter()
+    found = detector.detect(objs, interp)
+    placed = []
+    for b in found.bindings:
+        owners = tuple({**ref, "uid": "u-before"} for ref in b.metadata.owner_references)
+        if b.name == "settings-configmap":
+            b = dataclasses.replace(
+                b, metadata=dataclasses.replace(b.metadata, owner_references=owners)
+            )
+        targets = (work.TargetCluster(name="member1", replicas=1),)
+        placed.append(dataclasses.replace(b, spec=dataclasses.replace(b.spec, clusters=targets)))
+    result = detector.distribute_dependencies(placed, found.templates, interp)
+    cm = binding(result, "settings-configmap")
+    assert cm.spec.required_by == ()
+    assert not any("depended-by" in k for k in cm.metadata.labels or {})
+    assert any("owned by an earlier ConfigMap" in d.message for d in result.diagnostics)
