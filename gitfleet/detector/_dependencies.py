@@ -185,13 +185,24 @@ def _attached(
     )
 
 
-def _attach(b: Binding, requirers: Sequence[Binding]) -> Binding:
+def _snapshot_order(requirers: Sequence[Binding], previous: Binding | None) -> list[Binding]:
+    """The requirers in the order Karmada keeps their snapshots (mergeBindingSnapshot): those
+    the previous render's binding named, in its order, then the new ones. Karmada appends new
+    ones in the order their events come; gitfleet takes them by name."""
+    known = [(s.namespace, s.name) for s in previous.spec.required_by] if previous else []
+    place = {key: i for i, key in enumerate(known)}
+    return sorted(
+        requirers, key=lambda r: (place.get((r.namespace, r.name), len(place)), _ident(r))
+    )
+
+
+def _attach(b: Binding, requirers: Sequence[Binding], previous: Binding | None) -> Binding:
     labels = dict(b.metadata.labels or {})
     for r in requirers:
         labels[DEPENDED_BY_PREFIX + reference_key(r.namespace, r.name)] = _requirer_id(r)
     snapshots = tuple(
         work.BindingSnapshot(namespace=r.namespace, name=r.name, clusters=r.spec.clusters)
-        for r in sorted(requirers, key=_ident)
+        for r in _snapshot_order(requirers, previous)
     )
     return dataclasses.replace(
         b,
@@ -346,7 +357,7 @@ def distribute(
         wanting = list(requirers.values())
         if existing is None or existing.spec.placement is None:
             existing = _attached(dep, ident[1], wanting, prior.get(ident))
-        state.bindings[ident] = _attach(existing, wanting)
+        state.bindings[ident] = _attach(existing, wanting, prior.get(ident))
     return detection.Distribution(
         bindings=tuple(
             _binding.with_generation(state.bindings[i], prior.get(i))

@@ -368,3 +368,15 @@ def test_a_binding_owned_by_an_earlier_template_is_left_alone() -> None:
     assert cm.spec.required_by == ()
     assert not any("depended-by" in k for k in cm.metadata.labels or {})
     assert any("owned by an earlier ConfigMap" in d.message for d in result.diagnostics)
+
+
+def test_snapshots_keep_the_order_they_were_added_in() -> None:
+    """mergeBindingSnapshot updates a known requirer's snapshot in place and appends a new one,
+    so a requirer that came later stays after the earlier ones whatever its name."""
+    first = distribute([*app("web"), make_configmap()])
+    later = distribute([*app("web"), *app("api"), make_configmap()], previous=first)
+    attached = binding(later, "settings-configmap")
+    assert [s.name for s in attached.spec.required_by] == ["web-deployment", "api-deployment"]
+    fresh = distribute([*app("web"), *app("api"), make_configmap()])
+    attached = binding(fresh, "settings-configmap")
+    assert [s.name for s in attached.spec.required_by] == ["api-deployment", "web-deployment"]
