@@ -16,7 +16,8 @@ requirer has it (else Abort) and preserveResourcesOnDeletion true if any require
 
 A requirer whose dependencies the interpreter gave carries the finalizer
 `karmada.io/binding-dependencies-distributor` (Reconcile's addFinalizer), which goes once it no
-longer propagates its dependencies.
+longer propagates its dependencies. One whose dependencies the interpreter refuses keeps what the
+previous render gave it, as Karmada's failed Reconcile leaves it.
 
 Only ResourceBindings are requirers: Karmada's distributor watches no ClusterResourceBindings.
 A requirer made without a schedule result contributes nothing until its spec first changes
@@ -228,6 +229,58 @@ class _State:
     attachments: dict[Ident, tuple[ResourceTemplate, dict[Ident, Binding]]]
     reports: list[detection.Dependencies]
     diagnostics: list[diagnostic.Diagnostic]
+    prior: dict[Ident, Binding]
+
+
+def _hold_finalizer(state: _State, own: Ident) -> None:
+    current = state.bindings[own]
+    state.bindings[own] = dataclasses.replace(
+        current,
+        metadata=dataclasses.replace(
+            current.metadata,
+            finalizers=tuple(sorted({*current.metadata.finalizers, DISTRIBUTOR_FINALIZER})),
+        ),
+    )
+
+
+def _require(state: _State, requirer: Binding, dep: ResourceTemplate) -> bool:
+    """Records that `requirer` needs `dep` (False when the attached binding's name is taken by
+    another template's)."""
+    name = work.binding_name(dep.name, dep.kind)
+    ident = (work.ResourceBinding.KIND, requirer.namespace, name)
+    entry = state.attachments.setdefault(ident, (dep, {}))
+    if entry[0].key != dep.key:
+        state.diagnostics.append(
+            diagnostic.error(
+                dep.origin,
+                f"{dep.key}: attached binding {requirer.namespace}/{name} is already "
+                f"the binding of {entry[0].key}; the dependency is not propagated",
+            )
+        )
+        return False
+    entry[1][_ident(requirer)] = requirer
+    return True
+
+
+def _keep_previous(requirer: Binding, templates: _Templates, state: _State) -> None:
+    """A requirer whose dependencies cannot be interpreted changes nothing: Karmada's Reconcile
+    fails before it touches a binding and retries, so the requirer keeps its finalizer and its
+    snapshots, with the clusters they named, on the dependencies that still exist."""
+    own = _ident(requirer)
+    before = state.prior.get(own)
+    if before is not None and DISTRIBUTOR_FINALIZER in before.metadata.finalizers:
+        _hold_finalizer(state, own)
+    for b in state.prior.values():
+        if b.KIND != work.ResourceBinding.KIND or b.namespace != requirer.namespace:
+            continue
+        r = b.spec.resource
+        dep = templates.by_key.get(ResourceKey(r.api_version, r.kind, r.namespace, r.name))
+        for snapshot in b.spec.required_by:
+            if dep is not None and (snapshot.namespace, snapshot.name) == own[1:]:
+                as_was = dataclasses.replace(
+                    requirer, spec=dataclasses.replace(requirer.spec, clusters=snapshot.clusters)
+                )
+                _require(state, as_was, dep)
 
 
 def _collect(
@@ -248,37 +301,17 @@ def _collect(
         state.diagnostics.append(
             diagnostic.error(origin, f"{template.key}: cannot interpret dependencies: {error}")
         )
+        _keep_previous(requirer, templates, state)
         return
     own = _ident(requirer)
-    current = state.bindings[own]
-    state.bindings[own] = dataclasses.replace(
-        current,
-        metadata=dataclasses.replace(
-            current.metadata,
-            finalizers=tuple(sorted({*current.metadata.finalizers, DISTRIBUTOR_FINALIZER})),
-        ),
-    )
+    _hold_finalizer(state, own)
     attached: list[ResourceKey] = []
     missing: list[str] = []
     for ref in refs:
         found = templates.find(ref)
         if not found:
             missing.append(_describe(ref))
-        for dep in found:
-            name = work.binding_name(dep.name, dep.kind)
-            ident = (work.ResourceBinding.KIND, requirer.namespace, name)
-            entry = state.attachments.setdefault(ident, (dep, {}))
-            if entry[0].key != dep.key:
-                state.diagnostics.append(
-                    diagnostic.error(
-                        dep.origin,
-                        f"{dep.key}: attached binding {requirer.namespace}/{name} is already "
-                        f"the binding of {entry[0].key}; the dependency is not propagated",
-                    )
-                )
-                continue
-            entry[1][_ident(requirer)] = requirer
-            attached.append(dep.key)
+        attached.extend(dep.key for dep in found if _require(state, requirer, dep))
     scripted = interp.scripted(
         template.api_version, template.kind, interpreter.Operation.INTERPRET_DEPENDENCY
     )
@@ -322,6 +355,7 @@ def distribute(
         attachments={},
         reports=[],
         diagnostics=[],
+        prior=prior,
     )
     for ident in sorted(state.bindings):
         b = state.bindings[ident]

@@ -112,7 +112,7 @@ def test_dependencies_annotation_records_what_the_interpreter_said() -> None:
     ]
 
 
-def _needs_nothing(script: str) -> dict[str, Any]:
+def _web_dependencies(script: str) -> dict[str, Any]:
     return {
         "apiVersion": "config.karmada.io/v1alpha1",
         "kind": "ResourceInterpreterCustomization",
@@ -129,7 +129,7 @@ def _needs_nothing(script: str) -> dict[str, Any]:
     [
         pytest.param([], "null", id="native rules: Go's nil slice"),
         pytest.param(
-            [_needs_nothing("function GetDependencies(obj)\n  return {}\nend")],
+            [_web_dependencies("function GetDependencies(obj)\n  return {}\nend")],
             "[]",
             id="Lua: the set of a script's answers, empty",
         ),
@@ -380,3 +380,23 @@ def test_snapshots_keep_the_order_they_were_added_in() -> None:
     fresh = distribute([*app("web"), *app("api"), make_configmap()])
     attached = binding(fresh, "settings-configmap")
     assert [s.name for s in attached.spec.required_by] == ["api-deployment", "web-deployment"]
+
+
+def test_a_requirer_whose_dependencies_are_refused_keeps_what_it_had() -> None:
+    """Reconcile returns GetDependencies' error (VerifyDependencies: a kind is required) before
+    it touches a binding: the finalizer and the snapshots stay as they were, with the clusters
+    they named, until the customization answers again."""
+
+    def customization(needs: str) -> dict[str, Any]:
+        return _web_dependencies(f"function GetDependencies(obj)\n  return {{{needs}}}\nend")
+
+    settings = "{apiVersion='v1', kind='ConfigMap', namespace='shop', name='settings'}"
+    good = [*app(), make_configmap(), customization(settings)]
+    first = distribute(good, {"web": ("a",)})
+    refused = [*app(), make_configmap(), customization(settings + ", {apiVersion='v1', name='x'}")]
+    later = distribute(refused, {"web": ("b",)}, previous=first)
+    assert any("cannot interpret dependencies" in d.message for d in later.diagnostics)
+    web = binding(later, "web-deployment")
+    assert "karmada.io/binding-dependencies-distributor" in web.metadata.finalizers
+    (snapshot,) = binding(later, "settings-configmap").spec.required_by
+    assert [c.name for c in snapshot.clusters] == ["a"]
