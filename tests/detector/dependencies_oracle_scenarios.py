@@ -6,13 +6,15 @@ PersistentVolumeClaim, a ClusterRole, some labelled `tier: a` or `tier: b`, each
 not) and one to three requirers: Deployments naming some of them in their pod template
 (volumes, envFrom, env, imagePullSecrets, serviceAccountName, claims), or `example.io/v1`
 Widgets whose Lua customization (`WIDGET_DEPENDENCIES`) names them by name or by label
-selector, in their namespace, another one, or none (the ClusterRole); and the
+selector, in their namespace, another one (where a ConfigMap of the same name as one in
+`shop` may be), or none (the ClusterRole), some without a kind (refused); and the
 ResourceBindings the detector and the scheduler keep for them: the requirers' (propagateDeps
 or not, a schedule result of zero to three clusters, conflictResolution, and
 preserveResourcesOnDeletion unset, true or false), and bindings some dependencies have from a
 policy of their own (a placement and clusters, owned by the template, or by an older template
 of the same name). A second round redraws part of the first: requirers come, go, change their
-references or their clusters; templates come, go, or change their labels.
+references (a Widget may name one without a kind, which Karmada refuses) or their clusters;
+templates come, go, or change their labels.
 
 The answers in testdata/karmada_dependencies_answers.json are what Karmada's own dependencies
 distributor gave for each (bench/karmada_dependencies.go): every ResourceBinding once each
@@ -158,8 +160,10 @@ def _needs(r: random.Random) -> list[Doc]:
             need["labels"] = {"tier": r.choice("ab")}
         if kind == "ClusterRole":
             need["namespace"] = ""
-        elif r.random() < 0.08:
+        elif r.random() < 0.12:
             need["namespace"] = "other"
+        if r.random() < 0.04:
+            del need["kind"]
         needs.append(need)
     return needs
 
@@ -242,10 +246,17 @@ def _own_binding(r: random.Random, dependency: Doc) -> Doc:
 def _first_round(r: random.Random) -> tuple[list[Doc], list[Doc], list[Doc]]:
     """(templates of dependencies, requirer workloads, bindings) of a first round."""
     dependencies = [_dependency(r, *d) for d in DEPENDENCIES if r.random() < 0.75]
+    if r.random() < 0.3:
+        elsewhere = _dependency(r, "v1", "ConfigMap", "settings")
+        elsewhere["metadata"]["namespace"] = "other"
+        elsewhere["metadata"]["uid"] += "-other"
+        dependencies.append(elsewhere)
     workloads = [_requirer(r, n) for n in sorted(r.sample(REQUIRERS, r.choice([1, 1, 2, 3])))]
     bindings = [_requirer_binding(r, w) for w in workloads]
     bindings += [
-        _own_binding(r, d) for d in dependencies if d["kind"] != "ClusterRole" and r.random() < 0.15
+        _own_binding(r, d)
+        for d in dependencies
+        if d["metadata"].get("namespace") == NAMESPACE and r.random() < 0.15
     ]
     return dependencies, workloads, bindings
 
@@ -254,8 +265,12 @@ def _next_round(
     r: random.Random, dependencies: list[Doc], workloads: list[Doc], bindings: list[Doc]
 ) -> tuple[list[Doc], list[Doc], list[Doc]]:
     """The first round with part of it redrawn."""
-    present = {(d["apiVersion"], d["kind"], d["metadata"]["name"]): d for d in dependencies}
-    next_dependencies = []
+    present = {
+        (d["apiVersion"], d["kind"], d["metadata"]["name"]): d
+        for d in dependencies
+        if d["metadata"].get("namespace", NAMESPACE) == NAMESPACE
+    }
+    next_dependencies = [d for d in dependencies if d["metadata"].get("namespace") == "other"]
     for d in DEPENDENCIES:
         old = present.get(d)
         if r.random() < 0.3:
@@ -281,6 +296,9 @@ def _next_round(
         workload = _requirer(r, name) if pick < 0.5 else old_workload
         if workload["kind"] != old_workload["kind"]:
             workload = old_workload
+        if workload["kind"] == "Widget" and r.random() < 0.25:
+            workload = copy.deepcopy(workload)
+            workload["spec"]["needs"].append({"apiVersion": "v1", "name": "settings"})
         binding = copy.deepcopy(by_name[binding_name(name, workload["kind"])])
         if r.random() < 0.4:
             clusters = _clusters(r)
