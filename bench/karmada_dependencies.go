@@ -10,11 +10,14 @@
 // API server makes up left out (uids, resource versions, timestamps); a permanent id the
 // harness generated reads "generated". "errors" holds what Reconcile returned, per requirer.
 //
-// A round writes its bindings as the detector would: a new one is created, a known one takes the
-// round's spec (its requiredBy kept, as the detector keeps it) and labels and annotations merged
-// over its own, and one no longer given is deleted. The distributor's own Reconcile, with
-// Karmada's resource interpreter (the customizations' Lua scripts, then the native rules), then
-// runs for each requirer its event filters let through, in the order of their names: a new
+// Each round's templates get a resourceVersion as the API server gives them, and bindings whose
+// controller is no longer among them are deleted, as the garbage collector deletes them. The
+// round then writes its bindings as the detector would: a new one is created, a known one takes
+// the round's spec (its requiredBy kept, as the detector keeps it, and its template's
+// resourceVersion) and labels, annotations and finalizers merged over its own, and one no longer
+// given is deleted (the binding controller letting its finalizer go). The distributor's own
+// Reconcile, with Karmada's resource interpreter (the customizations' Lua scripts, then the
+// native rules), then runs for each requirer its event filters let through, in the order of their names: a new
 // binding with propagateDeps and a schedule result (CreateFunc), a changed spec with
 // propagateDeps before or after (UpdateFunc: the API server bumps the generation), a deleted
 // binding with propagateDeps (DeleteFunc), and a requirer whose recorded dependencies match a
@@ -383,6 +386,9 @@ func write(c client.Client, bindings []workv1alpha2.ResourceBinding, given map[t
 		old.Spec = *spec
 		old.Labels = merged(old.Labels, b.Labels)
 		old.Annotations = merged(old.Annotations, b.Annotations)
+		for _, f := range b.Finalizers {
+			controllerutil.AddFinalizer(old, f)
+		}
 		if err := c.Update(ctx, old); err != nil {
 			return nil, err
 		}
@@ -397,6 +403,11 @@ func write(c client.Client, bindings []workv1alpha2.ResourceBinding, given map[t
 		old := &workv1alpha2.ResourceBinding{}
 		if err := c.Get(ctx, k, old); err != nil {
 			continue
+		}
+		if controllerutil.RemoveFinalizer(old, util.BindingControllerFinalizer) {
+			if err := c.Update(ctx, old); err != nil {
+				return nil, err
+			}
 		}
 		if err := c.Delete(ctx, old); err != nil {
 			return nil, err

@@ -12,7 +12,7 @@ ResourceBindings the detector and the scheduler keep for them: the requirers' (p
 or not, a schedule result of zero to three clusters, conflictResolution, and
 preserveResourcesOnDeletion unset, true or false), and bindings some dependencies have from a
 policy of their own (a placement and clusters, owned by the template, or by an older template
-of the same name). A second round redraws part of the first: requirers come, go, change their
+of the same name), some only from the second round on. A second round redraws part of the first: requirers come, go, change their
 references (a Widget may name one without a kind, which Karmada refuses) or their clusters;
 templates come, go, or change their labels.
 
@@ -203,6 +203,7 @@ def _binding(name: str, resource: Doc, spec: Doc, owner_uid: str) -> Doc:
             "name": name,
             "namespace": NAMESPACE,
             "labels": {RB_ID: f"id-{name}"},
+            "finalizers": ["karmada.io/binding-controller"],
             "ownerReferences": [owner],
         },
         "spec": {"resource": reference, **spec},
@@ -231,15 +232,18 @@ def _requirer_binding(r: random.Random, workload: Doc) -> Doc:
     return _binding(name, workload, spec, meta["uid"])
 
 
-def _own_binding(r: random.Random, dependency: Doc) -> Doc:
-    """The binding a policy of its own made for a dependency."""
+def _own_binding(r: random.Random, dependency: Doc, *, earlier_owner: bool = True) -> Doc:
+    """The binding a policy of its own made for a dependency (some owned by an earlier template
+    of the same name, where `earlier_owner`)."""
     meta = dependency["metadata"]
     spec: Doc = {
         "placement": {"clusterAffinity": {"clusterNames": ["m3"]}},
         "conflictResolution": r.choice(["Abort", "Overwrite"]),
         "clusters": [{"name": "m3"}],
     }
-    owner = meta["uid"] if r.random() < 0.85 else uid("v1", dependency["kind"], meta["name"], 1)
+    owner = meta["uid"]
+    if earlier_owner and r.random() < 0.15:
+        owner = uid("v1", dependency["kind"], meta["name"], 1)
     return _binding(binding_name(meta["name"], dependency["kind"]), dependency, spec, owner)
 
 
@@ -309,13 +313,19 @@ def _next_round(
             binding["spec"]["propagateDeps"] = not binding["spec"]["propagateDeps"]
         next_workloads.append(workload)
         next_bindings.append(binding)
-    names = {binding_name(d["metadata"]["name"], d["kind"]) for d in next_dependencies}
-    next_bindings += [
-        b
+    own = {
+        b["metadata"]["name"]: b
         for b in bindings
         if b["spec"]["resource"]["kind"] not in ("Deployment", "Widget")
-        and b["metadata"]["name"] in names
-    ]
+    }
+    for d in next_dependencies:
+        name = binding_name(d["metadata"]["name"], d["kind"])
+        if d["metadata"].get("namespace") != NAMESPACE:
+            continue
+        if name in own:
+            next_bindings.append(own[name])
+        elif r.random() < 0.12:
+            next_bindings.append(_own_binding(r, d, earlier_owner=False))
     return next_dependencies, next_workloads, next_bindings
 
 
