@@ -81,21 +81,30 @@ def _annotation(refs: Sequence[config.DependentObjectReference], scripted: bool)
 
 
 class _Templates:
-    """Templates by (group, kind, namespace), for lookups by name or label selector."""
+    """Templates by (group, kind, namespace) and by (group, kind), for lookups by name or label
+    selector."""
 
     def __init__(self, templates: Iterable[ResourceTemplate]) -> None:
         self.by_scope: dict[tuple[str, str, str], list[ResourceTemplate]] = {}
+        self.by_kind: dict[tuple[str, str], list[ResourceTemplate]] = {}
         self.by_key: dict[ResourceKey, ResourceTemplate] = {}
         for t in templates:
             self.by_scope.setdefault((t.key.group, t.kind, t.namespace), []).append(t)
+            self.by_kind.setdefault((t.key.group, t.kind), []).append(t)
             self.by_key[t.key] = t
 
     def find(self, ref: config.DependentObjectReference) -> list[ResourceTemplate]:
+        """The templates `ref` names. A label selector without a namespace matches templates of
+        every namespace, as Karmada lists them through its informer's cluster-wide lister
+        (FetchResourceTemplatesByLabelSelector); a name without one names a cluster-scoped
+        template only."""
         group = ResourceKey(ref.api_version, ref.kind, ref.namespace, ref.name).group
         scope = self.by_scope.get((group, ref.kind, ref.namespace), [])
         if ref.name:
             return [t for t in scope if t.name == ref.name]
         if ref.label_selector is not None:
+            if not ref.namespace:
+                scope = self.by_kind.get((group, ref.kind), [])
             return [
                 t for t in scope if selectors.label_selector_matches(ref.label_selector, t.labels)
             ]

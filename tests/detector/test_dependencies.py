@@ -400,3 +400,26 @@ def test_a_requirer_whose_dependencies_are_refused_keeps_what_it_had() -> None:
     assert "karmada.io/binding-dependencies-distributor" in web.metadata.finalizers
     (snapshot,) = binding(later, "settings-configmap").spec.required_by
     assert [c.name for c in snapshot.clusters] == ["a"]
+
+
+def test_a_label_selector_without_namespace_matches_every_namespace() -> None:
+    """FetchResourceTemplatesByLabelSelector lists a dependency without a namespace through the
+    informer's cluster-wide lister: matching templates of every namespace are attached, each
+    with a binding in the requirer's namespace."""
+    script = (
+        "function GetDependencies(obj)\n"
+        "  return {{apiVersion='v1', kind='ConfigMap', labelSelector={matchLabels={app='web'}}}}\n"
+        "end"
+    )
+    docs = [
+        *app(),
+        _web_dependencies(script),
+        make_configmap("one", labels={"app": "web"}),
+        make_configmap("two", namespace="other", labels={"app": "web"}),
+        make_configmap("three", namespace="other", labels={"app": "db"}),
+    ]
+    result = distribute(docs)
+    attached = {b.name: b for b in result.bindings if b.spec.required_by}
+    assert sorted(attached) == ["one-configmap", "two-configmap"]
+    assert {b.namespace for b in attached.values()} == {"shop"}
+    assert attached["two-configmap"].spec.resource.namespace == "other"
