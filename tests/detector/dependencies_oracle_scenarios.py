@@ -3,18 +3,18 @@
 Each scenario is made from its seed alone (`scenario`): one or two rounds, each a state of the
 sources in namespace `shop`: resource templates (ConfigMaps, Secrets, a ServiceAccount, a
 PersistentVolumeClaim, a ClusterRole, some labelled `tier: a` or `tier: b`, each present or
-not) and one to three requirers: Deployments naming some of them in their pod template
-(volumes, envFrom, env, imagePullSecrets, serviceAccountName, claims), or `example.io/v1`
-Widgets whose Lua customization (`WIDGET_DEPENDENCIES`) names them by name or by label
-selector, in their namespace, another one (where a ConfigMap of the same name as one in
-`shop` may be), or none (the ClusterRole), some without a kind (refused); and the
-ResourceBindings the detector and the scheduler keep for them: the requirers' (propagateDeps
-or not, a schedule result of zero to three clusters, conflictResolution, and
-preserveResourcesOnDeletion unset, true or false), and bindings some dependencies have from a
-policy of their own (a placement and clusters, owned by the template, or by an older template
-of the same name), some only from the second round on. A second round redraws part of the first: requirers come, go, change their
-references (a Widget may name one without a kind, which Karmada refuses) or their clusters;
-templates come, go, or change their labels.
+not, and a ConfigMap of namespace `other` named as one in `shop`) and one to three requirers:
+Deployments naming some of them in their pod template (volumes, envFrom, env,
+imagePullSecrets, serviceAccountName, claims), or `example.io/v1` Widgets whose Lua
+customization (`WIDGET_DEPENDENCIES`) names them by name or by label selector, in their
+namespace, in `other`, or with no namespace (the ClusterRole, and some namespaced ones), some
+without a kind (refused); and the ResourceBindings the detector and the scheduler keep for
+them: the requirers' (propagateDeps or not, a schedule result of zero to three clusters,
+conflictResolution, and preserveResourcesOnDeletion unset, true or false), and bindings some
+dependencies have from a policy of their own (a placement and clusters, owned by the template,
+or by an older template of the same name), some only from the second round on. A second round
+redraws part of the first: requirers come, go, change their references (a Widget may add one
+without a kind) or their clusters; templates come, go, or change their labels.
 
 The answers in testdata/karmada_dependencies_answers.json are what Karmada's own dependencies
 distributor gave for each (bench/karmada_dependencies.go): every ResourceBinding once each
@@ -162,6 +162,8 @@ def _needs(r: random.Random) -> list[Doc]:
             need["namespace"] = ""
         elif r.random() < 0.12:
             need["namespace"] = "other"
+        elif r.random() < 0.06:
+            need["namespace"] = ""
         if r.random() < 0.04:
             del need["kind"]
         needs.append(need)
