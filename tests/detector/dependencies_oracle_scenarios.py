@@ -6,15 +6,16 @@ PersistentVolumeClaim, a ClusterRole, some labelled `tier: a` or `tier: b`, each
 not, and a ConfigMap of namespace `other` named as one in `shop`) and one to three requirers:
 Deployments naming some of them in their pod template (volumes, envFrom, env,
 imagePullSecrets, serviceAccountName, claims), or `example.io/v1` Widgets whose Lua
-customization (`WIDGET_DEPENDENCIES`) names them by name or by label selector, in their
-namespace, in `other`, or with no namespace (the ClusterRole, and some namespaced ones), some
-without a kind (refused); and the ResourceBindings the detector and the scheduler keep for
-them: the requirers' (propagateDeps or not, a schedule result of zero to three clusters,
-conflictResolution, and preserveResourcesOnDeletion unset, true or false), and bindings some
-dependencies have from a policy of their own (a placement and clusters, owned by the template,
-or by an older template of the same name), some only from the second round on. A second round
-redraws part of the first: requirers come, go, change their references (a Widget may add one
-without a kind) or their clusters; templates come, go, or change their labels.
+customization (`WIDGET_DEPENDENCIES`) names them (or another Widget) by name or by label
+selector, in their namespace, in `other`, or with no namespace (the ClusterRole, and some
+namespaced ones), some without a kind (refused); and the ResourceBindings the detector and the
+scheduler keep for them: the requirers' (propagateDeps or not, a schedule result of zero to
+three clusters, conflictResolution, and preserveResourcesOnDeletion unset, true or false), and
+bindings some dependencies have from a policy of their own (a placement and clusters, owned by
+the template, or by an older template of the same name), some only from the second round on.
+A second round redraws part of the first: requirers come, go, change their references (a
+Widget may add one without a kind) or their clusters; templates come, go, or change their
+labels.
 
 The answers in testdata/karmada_dependencies_answers.json are what Karmada's own dependencies
 distributor gave for each (bench/karmada_dependencies.go): every ResourceBinding once each
@@ -153,6 +154,8 @@ def _needs(r: random.Random) -> list[Doc]:
     needs: list[Doc] = []
     for _ in range(r.choice([0, 1, 1, 2, 3])):
         api_version, kind, name = r.choice(DEPENDENCIES)
+        if r.random() < 0.08:
+            api_version, kind, name = "example.io/v1", "Widget", r.choice(REQUIRERS)
         need: Doc = {"apiVersion": api_version, "kind": kind}
         if r.random() < 0.65:
             need["name"] = name

@@ -16,7 +16,8 @@ Left out on Karmada's side, as docs/karmada-compatibility.md says: an attached b
 requirer needs any more (Karmada keeps it, with no snapshot, so no cluster gets the dependency;
 gitfleet renders no binding for it). The order of a dependency's names within one kind in the
 annotation is random in Karmada (a Go set's); both sides are compared with names sorted within
-each kind.
+each kind. After the first round, scenarios whose requirer names a namespaced kind by label
+selector without a namespace (`_settled_rounds`).
 """
 
 from __future__ import annotations
@@ -139,6 +140,18 @@ def _gitfleet(case: View) -> list[list[View]]:
     return rounds
 
 
+def _settled_rounds(case: View) -> int:
+    """How many rounds of the scenario Karmada settles in a state of its own: a requirer naming
+    a namespaced kind by label selector without a namespace is not woken by the templates that
+    come to match it (matchesWithBindingDependencies compares namespaces), so after the first
+    round what it has depends on when it is next reconciled for another reason."""
+    for workload in case["rounds"][0]["objects"]:
+        for need in (workload.get("spec") or {}).get("needs") or ():
+            if need.get("namespace") == "" and need.get("kind") != "ClusterRole":
+                return 1
+    return len(case["rounds"])
+
+
 def test_bindings_written_as_karmada_writes_them() -> None:
     answers = oracle.answers(ANSWERS, SEEDS)
     expected = []
@@ -148,11 +161,11 @@ def test_bindings_written_as_karmada_writes_them() -> None:
         for round_, written in zip(case["rounds"], answer["rounds"], strict=True):
             given = {b["metadata"]["name"] for b in round_["bindings"]}
             rounds.append(_karmada_round(written, given))
-        expected.append(rounds)
+        expected.append(rounds[: _settled_rounds(case)])
 
     def answer(seed: int) -> tuple[Any, Any]:
         case = scenario(seed)
-        return _gitfleet(case), case
+        return _gitfleet(case)[: _settled_rounds(case)], case
 
     oracle.assert_agrees(expected, answer)
 
