@@ -232,6 +232,20 @@ def _reconciled(requirer: Binding, previous: Binding | None) -> bool:
     )
 
 
+def _required_anew(ident: Ident, state: _State) -> bool:
+    """Whether a requirer not reconciled yet is another one's dependency with snapshots it did
+    not have: the distributor writing them gives it a new generation, which wakes the
+    distributor for it in turn."""
+    entry = state.attachments.get(ident)
+    if entry is None or not entry[1]:
+        return False
+    before = state.prior.get(ident)
+    known = (
+        {(s.namespace, s.name, s.clusters) for s in before.spec.required_by} if before else set()
+    )
+    return {(r.namespace, r.name, r.spec.clusters) for r in entry[1].values()} != known
+
+
 @dataclasses.dataclass
 class _State:
     bindings: dict[Ident, Binding]
@@ -366,16 +380,22 @@ def distribute(
         diagnostics=[],
         prior=prior,
     )
+    waiting: dict[Ident, ResourceTemplate] = {}
     for ident in sorted(state.bindings):
         b = state.bindings[ident]
         if b.KIND != work.ResourceBinding.KIND or not b.spec.propagate_deps:
             continue
-        if not _reconciled(b, prior.get(ident)):
-            continue
         r = b.spec.resource
         template = index.by_key.get(ResourceKey(r.api_version, r.kind, r.namespace, r.name))
         if template is not None:
-            _collect(b, template, interp, index, state)
+            waiting[ident] = template
+    while woken := [
+        ident
+        for ident in waiting
+        if _reconciled(state.bindings[ident], prior.get(ident)) or _required_anew(ident, state)
+    ]:
+        for ident in woken:
+            _collect(state.bindings[ident], waiting.pop(ident), interp, index, state)
     for ident, (dep, requirers) in sorted(state.attachments.items()):
         existing = state.bindings.get(ident)
         if existing is not None and not _binding.same_resource(existing, dep):

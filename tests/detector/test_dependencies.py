@@ -423,3 +423,23 @@ def test_a_label_selector_without_namespace_matches_every_namespace() -> None:
     assert sorted(attached) == ["one-configmap", "two-configmap"]
     assert {b.namespace for b in attached.values()} == {"shop"}
     assert attached["two-configmap"].spec.resource.namespace == "other"
+
+
+def test_an_unscheduled_requirer_wakes_when_another_requires_it() -> None:
+    """A requirer made before it was scheduled is not reconciled (CreateFunc), but the snapshot
+    another requirer writes on its binding gives it a new generation (UpdateFunc): its own
+    dependencies then go with a snapshot naming no cluster."""
+    script = (
+        "function GetDependencies(obj)\n"
+        "  if obj.metadata.name == 'web' then\n"
+        "    return {{apiVersion='apps/v1', kind='Deployment', namespace='shop', name='db'}}\n"
+        "  end\n"
+        "  return {{apiVersion='v1', kind='ConfigMap', namespace='shop', name='settings'}}\n"
+        "end"
+    )
+    docs = [*app("web"), *app("db"), _web_dependencies(script), make_configmap()]
+    result = distribute(docs, {"web": ("a",), "db": ()})
+    (by_web,) = binding(result, "db-deployment").spec.required_by
+    assert by_web.name == "web-deployment"
+    (by_db,) = binding(result, "settings-configmap").spec.required_by
+    assert (by_db.name, by_db.clusters) == ("db-deployment", ())
