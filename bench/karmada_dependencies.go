@@ -20,10 +20,11 @@
 // native rules), then runs for each requirer its event filters let through, in the order of their names: a new
 // binding with propagateDeps and a schedule result (CreateFunc), a changed spec with
 // propagateDeps before or after (UpdateFunc: the API server bumps the generation), a deleted
-// binding with propagateDeps (DeleteFunc), and a requirer whose recorded dependencies match a
+// binding with propagateDeps (DeleteFunc), a requirer whose recorded dependencies match a
 // resource template that was created, changed, relabelled or deleted in the round (its
 // template event handler, through matchesWithBindingDependencies, which
-// bench/karmada_dependencies_export.go exports). The store is controller-runtime's fake client;
+// bench/karmada_dependencies_export.go exports), and then, until none is left, a requirer whose
+// spec the distributor changed (UpdateFunc again: it is another requirer's dependency). The store is controller-runtime's fake client;
 // new bindings get a permanent id as Karmada's ResourceBinding mutating webhook gives one; the
 // informer cache and the dynamic client serve the round's templates.
 //
@@ -280,15 +281,31 @@ func run(sc *scenario) (answer, error) {
 		for k := range woken {
 			due[k] = true
 		}
-		var order []types.NamespacedName
-		for k := range due {
-			order = append(order, k)
-		}
-		sort.Slice(order, func(i, j int) bool { return order[i].String() < order[j].String() })
 		ra := roundAnswer{Errors: []string{}}
-		for _, k := range order {
-			if _, err := d.Reconcile(context.TODO(), reconcile.Request{NamespacedName: k}); err != nil {
-				ra.Errors = append(ra.Errors, k.Name+": "+err.Error())
+		// A requirer whose spec the distributor itself changed (its requiredBy, as the
+		// dependency of another) has a new generation too, and is reconciled in turn.
+		for pass := 0; len(due) > 0; pass++ {
+			if pass == 5 {
+				return a, fmt.Errorf("no steady state")
+			}
+			specs, err := propagatingSpecs(c)
+			if err != nil {
+				return a, err
+			}
+			for _, k := range sortedKeys(due) {
+				if _, err := d.Reconcile(context.TODO(), reconcile.Request{NamespacedName: k}); err != nil {
+					ra.Errors = append(ra.Errors, k.Name+": "+err.Error())
+				}
+			}
+			after, err := propagatingSpecs(c)
+			if err != nil {
+				return a, err
+			}
+			due = map[types.NamespacedName]bool{}
+			for k, spec := range after {
+				if old, ok := specs[k]; ok && !reflect.DeepEqual(old, spec) {
+					due[k] = true
+				}
 			}
 		}
 		if ra.Bindings, err = view(c); err != nil {
@@ -351,6 +368,30 @@ func collectGarbage(c client.Client, objects []map[string]any) error {
 		}
 	}
 	return nil
+}
+
+func sortedKeys(set map[types.NamespacedName]bool) []types.NamespacedName {
+	var order []types.NamespacedName
+	for k := range set {
+		order = append(order, k)
+	}
+	sort.Slice(order, func(i, j int) bool { return order[i].String() < order[j].String() })
+	return order
+}
+
+// propagatingSpecs are the specs of the stored bindings with propagateDeps, by key.
+func propagatingSpecs(c client.Client) (map[types.NamespacedName]workv1alpha2.ResourceBindingSpec, error) {
+	list := &workv1alpha2.ResourceBindingList{}
+	if err := c.List(context.TODO(), list); err != nil {
+		return nil, err
+	}
+	specs := map[types.NamespacedName]workv1alpha2.ResourceBindingSpec{}
+	for i := range list.Items {
+		if b := &list.Items[i]; b.Spec.PropagateDeps && b.DeletionTimestamp.IsZero() {
+			specs[client.ObjectKeyFromObject(b)] = *b.Spec.DeepCopy()
+		}
+	}
+	return specs, nil
 }
 
 // write stores the round's bindings as the detector and the scheduler write them (with the
