@@ -16,8 +16,8 @@ requirer has it (else Abort) and preserveResourcesOnDeletion true if any require
 
 A requirer whose dependencies the interpreter gave carries the finalizer
 `karmada.io/binding-dependencies-distributor` (Reconcile's addFinalizer), which goes once it no
-longer propagates its dependencies. One whose dependencies the interpreter refuses keeps what the
-previous render gave it, as Karmada's failed Reconcile leaves it.
+longer propagates its dependencies. One whose dependencies the interpreter refuses, or no longer
+interprets, keeps what the previous render gave it, as Karmada's Reconcile leaves it.
 
 Only ResourceBindings are requirers: Karmada's distributor watches no ClusterResourceBindings.
 A requirer made without a schedule result contributes nothing until its spec first changes
@@ -286,9 +286,10 @@ def _require(state: _State, requirer: Binding, dep: ResourceTemplate) -> bool:
 
 
 def _keep_previous(requirer: Binding, templates: _Templates, state: _State) -> None:
-    """A requirer whose dependencies cannot be interpreted changes nothing: Karmada's Reconcile
-    fails before it touches a binding and retries, so the requirer keeps its finalizer and its
-    snapshots, with the clusters they named, on the dependencies that still exist."""
+    """A requirer whose dependencies cannot be interpreted, or no longer have an interpreter
+    (its customization went), changes nothing: Karmada's Reconcile fails, or returns, before
+    it touches a binding, so the requirer keeps its finalizer and its snapshots, with the
+    clusters they named, on the dependencies that still exist."""
     own = _ident(requirer)
     before = state.prior.get(own)
     if before is not None and DISTRIBUTOR_FINALIZER in before.metadata.finalizers:
@@ -316,6 +317,7 @@ def _collect(
     if not interp.hook_enabled(
         template.api_version, template.kind, interpreter.Operation.INTERPRET_DEPENDENCY
     ):
+        _keep_previous(requirer, templates, state)
         return
     try:
         refs = list(interp.get_dependencies(template.body))

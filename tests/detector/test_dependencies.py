@@ -112,13 +112,16 @@ def test_dependencies_annotation_records_what_the_interpreter_said() -> None:
     ]
 
 
-def _web_dependencies(script: str) -> dict[str, Any]:
+def _dependencies_script(
+    script: str, api_version: str = "apps/v1", kind: str = "Deployment"
+) -> dict[str, Any]:
+    """A customization whose dependencyInterpretation is `script`, for one kind."""
     return {
         "apiVersion": "config.karmada.io/v1alpha1",
         "kind": "ResourceInterpreterCustomization",
         "metadata": {"name": "web-deps"},
         "spec": {
-            "target": {"apiVersion": "apps/v1", "kind": "Deployment"},
+            "target": {"apiVersion": api_version, "kind": kind},
             "customizations": {"dependencyInterpretation": {"luaScript": script}},
         },
     }
@@ -129,7 +132,7 @@ def _web_dependencies(script: str) -> dict[str, Any]:
     [
         pytest.param([], "null", id="native rules: Go's nil slice"),
         pytest.param(
-            [_web_dependencies("function GetDependencies(obj)\n  return {}\nend")],
+            [_dependencies_script("function GetDependencies(obj)\n  return {}\nend")],
             "[]",
             id="Lua: the set of a script's answers, empty",
         ),
@@ -388,7 +391,7 @@ def test_a_requirer_whose_dependencies_are_refused_keeps_what_it_had() -> None:
     they named, until the customization answers again."""
 
     def customization(needs: str) -> dict[str, Any]:
-        return _web_dependencies(f"function GetDependencies(obj)\n  return {{{needs}}}\nend")
+        return _dependencies_script(f"function GetDependencies(obj)\n  return {{{needs}}}\nend")
 
     settings = "{apiVersion='v1', kind='ConfigMap', namespace='shop', name='settings'}"
     good = [*app(), make_configmap(), customization(settings)]
@@ -413,7 +416,7 @@ def test_a_label_selector_without_namespace_matches_every_namespace() -> None:
     )
     docs = [
         *app(),
-        _web_dependencies(script),
+        _dependencies_script(script),
         make_configmap("one", labels={"app": "web"}),
         make_configmap("two", namespace="other", labels={"app": "web"}),
         make_configmap("three", namespace="other", labels={"app": "db"}),
@@ -437,9 +440,28 @@ def test_an_unscheduled_requirer_wakes_when_another_requires_it() -> None:
         "  return {{apiVersion='v1', kind='ConfigMap', namespace='shop', name='settings'}}\n"
         "end"
     )
-    docs = [*app("web"), *app("db"), _web_dependencies(script), make_configmap()]
+    docs = [*app("web"), *app("db"), _dependencies_script(script), make_configmap()]
     result = distribute(docs, {"web": ("a",), "db": ()})
     (by_web,) = binding(result, "db-deployment").spec.required_by
     assert by_web.name == "web-deployment"
     (by_db,) = binding(result, "settings-configmap").spec.required_by
     assert (by_db.name, by_db.clusters) == ("db-deployment", ())
+
+
+def test_a_requirer_whose_interpreter_went_keeps_what_it_had() -> None:
+    """Reconcile returns before touching a binding when no interpreter answers
+    InterpretDependency for the kind any more: what the requirer had stays."""
+    script = (
+        "function GetDependencies(obj)\n"
+        "  return {{apiVersion='v1', kind='ConfigMap', namespace='shop', name='settings'}}\n"
+        "end"
+    )
+    widget = make_object("example.io/v1", "Widget", "web", "shop")
+    policy = make_policy("web-policy", selector("Widget", "example.io/v1"), propagateDeps=True)
+    customization = _dependencies_script(script, "example.io/v1", "Widget")
+    first = distribute([widget, policy, make_configmap(), customization])
+    later = distribute([widget, policy, make_configmap()], previous=first)
+    web = binding(later, "web-widget")
+    assert "karmada.io/binding-dependencies-distributor" in web.metadata.finalizers
+    (snapshot,) = binding(later, "settings-configmap").spec.required_by
+    assert snapshot.name == "web-widget"
