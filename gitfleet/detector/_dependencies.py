@@ -253,6 +253,21 @@ class _State:
     reports: list[detection.Dependencies]
     diagnostics: list[diagnostic.Diagnostic]
     prior: dict[Ident, Binding]
+    held: dict[tuple[str, str], list[tuple[Binding, work.BindingSnapshot]]]
+    """The previous render's snapshots by requirer (namespace, name), with their bindings."""
+
+
+def _held(
+    prior: Iterable[Binding],
+) -> dict[tuple[str, str], list[tuple[Binding, work.BindingSnapshot]]]:
+    held: dict[tuple[str, str], list[tuple[Binding, work.BindingSnapshot]]] = {}
+    for b in prior:
+        if b.KIND != work.ResourceBinding.KIND:
+            continue
+        for snapshot in b.spec.required_by:
+            if snapshot.namespace == b.namespace:
+                held.setdefault((snapshot.namespace, snapshot.name), []).append((b, snapshot))
+    return held
 
 
 def _hold_finalizer(state: _State, own: Ident) -> None:
@@ -294,17 +309,14 @@ def _keep_previous(requirer: Binding, templates: _Templates, state: _State) -> N
     before = state.prior.get(own)
     if before is not None and DISTRIBUTOR_FINALIZER in before.metadata.finalizers:
         _hold_finalizer(state, own)
-    for b in state.prior.values():
-        if b.KIND != work.ResourceBinding.KIND or b.namespace != requirer.namespace:
-            continue
+    for b, snapshot in state.held.get(own[1:], ()):
         r = b.spec.resource
         dep = templates.by_key.get(ResourceKey(r.api_version, r.kind, r.namespace, r.name))
-        for snapshot in b.spec.required_by:
-            if dep is not None and (snapshot.namespace, snapshot.name) == own[1:]:
-                as_was = dataclasses.replace(
-                    requirer, spec=dataclasses.replace(requirer.spec, clusters=snapshot.clusters)
-                )
-                _require(state, as_was, dep)
+        if dep is not None:
+            as_was = dataclasses.replace(
+                requirer, spec=dataclasses.replace(requirer.spec, clusters=snapshot.clusters)
+            )
+            _require(state, as_was, dep)
 
 
 def _collect(
@@ -381,6 +393,7 @@ def distribute(
         reports=[],
         diagnostics=[],
         prior=prior,
+        held=_held(prior.values()),
     )
     waiting: dict[Ident, ResourceTemplate] = {}
     for ident in sorted(state.bindings):
