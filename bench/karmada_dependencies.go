@@ -1,32 +1,33 @@
 // Answers Karmada's dependencies distributor gives to scenarios read as JSON lines from stdin:
-// {"customizations": [ResourceInterpreterCustomization...], "rounds": [{"objects": [...],
-// "bindings": [ResourceBinding...]}...]}. Each round is one state of the sources: the resource
-// templates the API server holds, and the ResourceBindings the detector and the scheduler keep
-// for them (requirers with their schedule result, and the bindings policies made for
-// dependencies). Prints one JSON line each: {"rounds": [{"bindings": [...], "errors": [...]}]},
-// every ResourceBinding the store holds once the round has settled (sorted by namespace and
-// name, those being deleted left out), as {"name", "namespace", "labels", "annotations",
-// "finalizers", "owner": "apiVersion/kind/name" of its controller, "spec"}, with what only the
-// API server makes up left out (uids, resource versions, timestamps); a permanent id the
-// harness generated reads "generated". "errors" holds what Reconcile returned, per requirer.
+// {"rounds": [{"customizations": [ResourceInterpreterCustomization...], "objects": [...],
+// "bindings": [ResourceBinding...]}...]}. Each round is one state of the sources: the
+// interpreter customizations, the resource templates the API server holds, and the
+// ResourceBindings the detector and the scheduler keep for them (requirers with their schedule
+// result, and the bindings policies made for dependencies). Prints one JSON line each:
+// {"rounds": [{"bindings": [...], "errors": [...]}]}, every ResourceBinding the store holds
+// once the round has settled (sorted by namespace and name, those being deleted left out), as
+// {"name", "namespace", "labels", "annotations", "finalizers", "owner": "apiVersion/kind/name"
+// of its controller, "spec"}, with what only the API server makes up left out (uids, resource
+// versions, timestamps); a permanent id the harness generated reads "generated". "errors"
+// holds what Reconcile returned, per requirer.
 //
 // Each round's templates get a resourceVersion as the API server gives them, and bindings whose
-// controller is no longer among them are deleted, as the garbage collector deletes them. The
-// round then writes its bindings as the detector would: a new one is created, a known one takes
-// the round's spec (its requiredBy kept, as the detector keeps it, and its template's
-// resourceVersion) and labels, annotations and finalizers merged over its own, and one no longer
-// given is deleted (the binding controller letting its finalizer go). The distributor's own
-// Reconcile, with Karmada's resource interpreter (the customizations' Lua scripts, then the
-// native rules), then runs for each requirer its event filters let through, in the order of their names: a new
-// binding with propagateDeps and a schedule result (CreateFunc), a changed spec with
-// propagateDeps before or after (UpdateFunc: the API server bumps the generation), a deleted
-// binding with propagateDeps (DeleteFunc), a requirer whose recorded dependencies match a
-// resource template that was created, changed, relabelled or deleted in the round (its
-// template event handler, through matchesWithBindingDependencies, which
-// bench/karmada_dependencies_export.go exports), and then, until none is left, a requirer whose
-// spec the distributor changed (UpdateFunc again: it is another requirer's dependency). The store is controller-runtime's fake client;
-// new bindings get a permanent id as Karmada's ResourceBinding mutating webhook gives one; the
-// informer cache and the dynamic client serve the round's templates.
+// controller is no longer among them are deleted, as the garbage collector deletes them. The round
+// then writes its bindings as the detector would: a new one is created, a known one takes the
+// round's spec (its requiredBy kept, as the detector keeps it, and its template's resourceVersion)
+// and labels, annotations and finalizers merged over its own, and one no longer given is deleted
+// (the binding controller letting its finalizer go). The distributor's own Reconcile, with
+// Karmada's resource interpreter (the customizations' Lua scripts, then the native rules), then
+// runs for each requirer its event filters let through, in the order of their names: a new binding
+// with propagateDeps and a schedule result (CreateFunc), a changed spec with propagateDeps before
+// or after (UpdateFunc: the API server bumps the generation), a deleted binding with propagateDeps
+// (DeleteFunc), a requirer whose recorded dependencies match a resource template that was created,
+// changed, relabelled or deleted in the round (its template event handler, through
+// matchesWithBindingDependencies, which bench/karmada_dependencies_export.go exports), and then,
+// until none is left, a requirer whose spec the distributor changed (UpdateFunc again: it is
+// another requirer's dependency). The store is controller-runtime's fake client; new bindings get a
+// permanent id as Karmada's ResourceBinding mutating webhook gives one; the informer cache and the
+// dynamic client serve the round's templates.
 //
 // gitfleet's own harness for tests/detector/dependencies_oracle_scenarios.py, which builds it
 // inside a Karmada checkout (the only place its vendored packages resolve) and removes it
@@ -72,13 +73,13 @@ import (
 )
 
 type round struct {
-	Objects  []map[string]any               `json:"objects"`
-	Bindings []workv1alpha2.ResourceBinding `json:"bindings"`
+	Customizations []*configv1alpha1.ResourceInterpreterCustomization `json:"customizations"`
+	Objects        []map[string]any                                   `json:"objects"`
+	Bindings       []workv1alpha2.ResourceBinding                     `json:"bindings"`
 }
 
 type scenario struct {
-	Customizations []*configv1alpha1.ResourceInterpreterCustomization `json:"customizations"`
-	Rounds         []round                                            `json:"rounds"`
+	Rounds []round `json:"rounds"`
 }
 
 type boundView struct {
@@ -249,21 +250,21 @@ func run(sc *scenario) (answer, error) {
 			return c.Create(ctx, obj, opts...)
 		},
 	}).Build()
-	lua := declarative.NewConfigurableInterpreter(nil)
-	lua.LoadConfig(sc.Customizations)
 	m := &informers{}
 	d := &dependenciesdistributor.DependenciesDistributor{
-		Client:              c,
-		InformerManager:     m,
-		EventRecorder:       &record.FakeRecorder{},
-		RESTMapper:          mapper(sc),
-		ResourceInterpreter: &interpreter{lua: lua, native: native.NewDefaultInterpreter()},
+		Client:          c,
+		InformerManager: m,
+		EventRecorder:   &record.FakeRecorder{},
+		RESTMapper:      mapper(sc),
 	}
 	var a answer
 	var before []map[string]any
 	given := map[types.NamespacedName]bool{}
 	versions := map[string]versioned{}
 	for _, r := range sc.Rounds {
+		lua := declarative.NewConfigurableInterpreter(nil)
+		lua.LoadConfig(r.Customizations)
+		d.ResourceInterpreter = &interpreter{lua: lua, native: native.NewDefaultInterpreter()}
 		stamp(r.Objects, versions)
 		serve(m, r.Objects)
 		d.DynamicClient = m.client

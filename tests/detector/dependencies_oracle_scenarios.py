@@ -15,12 +15,13 @@ bindings some dependencies have from a policy of their own (a placement and clus
 the template, or by an older template of the same name), some only from the second round on.
 A second round redraws part of the first: requirers come, go, change their references (a
 Widget may add one without a kind) or their clusters; templates come, go, or change their
-labels.
+labels; the Widgets' customization may be gone.
 
 The answers in testdata/karmada_dependencies_answers.json are what Karmada's own dependencies
-distributor gave for each (bench/karmada_dependencies.go): every ResourceBinding once each
-round has settled, and Reconcile's errors. To make them again (after a change to this
-generator, or for another Karmada), from the repository root:
+distributor gave for each (bench/karmada_dependencies.go): every ResourceBinding once each round
+has settled, and Reconcile's errors; each dependencies annotation with the names of one kind
+sorted (`canonical_dependencies`: their order is random in Karmada). To make them again (after a
+change to this generator, or for another Karmada), from the repository root:
 
     python tests/detector/dependencies_oracle_scenarios.py --karmada PATH [--go GO] [--commit SHA]
 
@@ -36,6 +37,7 @@ dependency required by several requirers is the order of events (docs/karmada-co
 from __future__ import annotations
 
 import copy
+import json
 import random
 import sys
 from pathlib import Path
@@ -47,6 +49,7 @@ ANSWERS = Path(__file__).resolve().parent / "testdata" / "karmada_dependencies_a
 SEEDS = 400
 NAMESPACE = "shop"
 RB_ID = "resourcebinding.karmada.io/permanent-id"
+DEPENDENCIES_ANNOTATION = "resourcebinding.karmada.io/dependencies"
 CLUSTERS = ("m1", "m2", "m3")
 REQUIRERS = ("web", "api", "worker")
 
@@ -338,11 +341,42 @@ def scenario(seed: int) -> Doc:
     """The customization and the rounds of one scenario."""
     r = random.Random(seed)
     dependencies, workloads, bindings = _first_round(r)
-    rounds = [{"objects": [*dependencies, *workloads], "bindings": bindings}]
+    objects = [*dependencies, *workloads]
+    rounds = [{"customizations": [CUSTOMIZATION], "objects": objects, "bindings": bindings}]
     if r.random() < 0.5:
         dependencies, workloads, bindings = _next_round(r, dependencies, workloads, bindings)
-        rounds.append({"objects": [*dependencies, *workloads], "bindings": bindings})
-    return {"customizations": [CUSTOMIZATION], "rounds": copy.deepcopy(rounds)}
+        customizations = [CUSTOMIZATION] if r.random() > 0.1 else []
+        objects = [*dependencies, *workloads]
+        rounds.append({"customizations": customizations, "objects": objects, "bindings": bindings})
+    return {"rounds": copy.deepcopy(rounds)}
+
+
+def canonical_dependencies(recorded: str) -> str:
+    """A dependencies annotation with the names of each run of one kind sorted: Karmada's native
+    rules gather a kind's names in a Go set, whose order is random."""
+    refs = json.loads(recorded)
+    if not isinstance(refs, list):
+        return recorded
+    runs: list[list[Any]] = []
+    for ref in refs:
+        if runs and runs[-1][0]["kind"] == ref["kind"]:
+            runs[-1].append(ref)
+        else:
+            runs.append([ref])
+    ordered = [r for run in runs for r in sorted(run, key=lambda r: json.dumps(r, sort_keys=True))]
+    return json.dumps(ordered, separators=(",", ":"))
+
+
+def _canonical(answer: Doc) -> Doc:
+    """Karmada's answer with its dependencies annotations canonical, so that making the answers
+    again gives the same file."""
+    for round_ in answer["rounds"]:
+        for b in round_["bindings"]:
+            annotations = b.get("annotations") or {}
+            if DEPENDENCIES_ANNOTATION in annotations:
+                recorded = annotations[DEPENDENCIES_ANNOTATION]
+                annotations[DEPENDENCIES_ANNOTATION] = canonical_dependencies(recorded)
+    return answer
 
 
 def main() -> None:
@@ -355,7 +389,7 @@ def main() -> None:
     extras = {"pkg/dependenciesdistributor": root / "bench" / "karmada_dependencies_export.go"}
     cases: list[object] = [scenario(seed) for seed in range(SEEDS)]
     given = karmada_harness.answers(harness, checkout.path, checkout.go, cases, extras)
-    karmada_harness.write_answers(ANSWERS, checkout.commit, given)
+    karmada_harness.write_answers(ANSWERS, checkout.commit, [_canonical(a) for a in given])
 
 
 if __name__ == "__main__":

@@ -16,8 +16,8 @@ Left out on Karmada's side, as docs/karmada-compatibility.md says: an attached b
 requirer needs any more (Karmada keeps it, with no snapshot, so no cluster gets the dependency;
 gitfleet renders no binding for it). The order of a dependency's names within one kind in the
 annotation is random in Karmada (a Go set's); both sides are compared with names sorted within
-each kind. After the first round, scenarios whose requirer names a namespaced kind by label
-selector without a namespace (`_settled_rounds`).
+each kind (`canonical_dependencies`). After the first round, scenarios whose requirer names a
+namespaced kind by label selector without a namespace (`_settled_rounds`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,13 @@ from typing import Any
 
 import oracle
 from builders import object_set, previous_map
-from detector.dependencies_oracle_scenarios import ANSWERS, CUSTOMIZATION, RB_ID, SEEDS, scenario
+from detector.dependencies_oracle_scenarios import (
+    ANSWERS,
+    RB_ID,
+    SEEDS,
+    canonical_dependencies,
+    scenario,
+)
 
 from gitfleet import detector, interpreter
 from gitfleet.detector import _dependencies, detection
@@ -35,21 +41,6 @@ from gitfleet.model import work
 from gitfleet.model.origin import Origin
 
 View = dict[str, Any]
-
-
-def _annotation(value: str) -> str:
-    """The dependencies annotation with names sorted within each run of one kind."""
-    refs = json.loads(value)
-    if not isinstance(refs, list):
-        return value
-    runs: list[list[Any]] = []
-    for ref in refs:
-        if runs and runs[-1][0]["kind"] == ref["kind"]:
-            runs[-1].append(ref)
-        else:
-            runs.append([ref])
-    ordered = [r for run in runs for r in sorted(run, key=lambda r: json.dumps(r, sort_keys=True))]
-    return json.dumps(ordered, separators=(",", ":"))
 
 
 def _view(doc: View, given: set[str]) -> View:
@@ -61,7 +52,7 @@ def _view(doc: View, given: set[str]) -> View:
     annotations = dict(doc.get("annotations") or {})
     if _dependencies.DEPENDENCIES_ANNOTATION in annotations:
         recorded = annotations[_dependencies.DEPENDENCIES_ANNOTATION]
-        annotations[_dependencies.DEPENDENCIES_ANNOTATION] = _annotation(recorded)
+        annotations[_dependencies.DEPENDENCIES_ANNOTATION] = canonical_dependencies(recorded)
     spec = doc["spec"]
     resource = spec["resource"]
     return {
@@ -123,7 +114,7 @@ def _gitfleet(case: View) -> list[list[View]]:
     rounds = []
     previous: detection.Distribution | None = None
     for round_ in case["rounds"]:
-        objs = object_set([CUSTOMIZATION, *round_["objects"]])
+        objs = object_set([*round_["customizations"], *round_["objects"]])
         interp = interpreter.Interpreter(customizations=objs.customizations)
         by_name = {b.name: b for b in previous.bindings} if previous else {}
         bindings = [
