@@ -89,7 +89,7 @@ def previous_map(
 def make_deployment(
     name: str = "web",
     namespace: str = "shop",
-    replicas: int = 3,
+    replicas: int | None = 3,
     *,
     cpu: str = "100m",
     volumes: list[Doc] | None = None,

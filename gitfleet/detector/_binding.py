@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gitfleet import errors, interpreter
-from gitfleet.detector import _claim
+from gitfleet.detector import _claim, _defaults
 from gitfleet.model import meta, policy, work
 from gitfleet.model.template import ResourceTemplate
 
@@ -91,7 +91,7 @@ def _replicas(
     ):
         return 0, None
     try:
-        return interp.get_replicas(template.body)
+        return interp.get_replicas(_defaults.replica_fields(template.body))
     except errors.GitfleetError as error:
         raise BuildError(f"cannot interpret replicas: {error}") from error
 

@@ -15,6 +15,14 @@ Two sources, in the order the API server applies them:
 
 A nil `replicaScheduling` stays nil: Karmada treats it as Duplicated where it is read
 (`Placement.ReplicaSchedulingType`), and the binding carries the placement as written.
+
+The API server defaults templates too, and one of those defaults decides where a workload goes:
+its replica count (k8s.io/kubernetes pkg/apis/apps/v1 and batch/v1 defaults.go). An apps/v1
+Deployment, ReplicaSet or StatefulSet without `spec.replicas` is stored with 1; a batch/v1 Job
+without `spec.parallelism` with 1, and with `spec.completions` 1 too when it has neither.
+`replica_fields` gives the copy that Karmada's detector interprets (GetReplicas sees 1, so a
+Divided workload runs one replica in one cluster, not one in every cluster); the manifests keep
+the template as written, and each member's API server fills in the same defaults.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import dataclasses
 from typing import TypeVar
 
 from gitfleet.model import policy
+from gitfleet.model.template import RawObject
 
 P = TypeVar("P", policy.PropagationPolicy, policy.ClusterPropagationPolicy)
 
@@ -30,6 +39,13 @@ DEFAULT_SCHEDULER = "default-scheduler"
 DEFAULT_TOLERATION_SECONDS = 300
 DEFAULT_GRACE_PERIOD_SECONDS = 600
 SERVICE_IMPORT = ("multicluster.x-k8s.io/v1alpha1", "ServiceImport")
+_ONE_REPLICA = {
+    ("apps/v1", "Deployment"): ("replicas",),
+    ("apps/v1", "ReplicaSet"): ("replicas",),
+    ("apps/v1", "StatefulSet"): ("replicas",),
+    ("batch/v1", "Job"): ("parallelism",),
+}
+"""The replica fields an API server sets to 1 when a template leaves them out (or null)."""
 
 
 def _spread(constraint: policy.SpreadConstraint) -> policy.SpreadConstraint:
@@ -119,3 +135,19 @@ def defaulted(obj: P) -> P:
     """The policy as Karmada's API server would store it."""
     own_namespace = obj.namespace if isinstance(obj, policy.PropagationPolicy) else ""
     return dataclasses.replace(obj, spec=spec(obj.spec, own_namespace))
+
+
+def replica_fields(obj: RawObject) -> RawObject:
+    """`obj` with the replica fields its API server would default (see the module) filled in;
+    `obj` itself when none is missing. A `spec` that is no object is left for the
+    interpreter to refuse."""
+    fields = _ONE_REPLICA.get((obj.get("apiVersion", ""), obj.get("kind", "")))
+    spec = obj.get("spec")
+    if fields is None or not isinstance(spec, dict):
+        return obj
+    missing = {f: 1 for f in fields if spec.get(f) is None}
+    if obj.get("kind") == "Job" and missing and spec.get("completions") is None:
+        missing["completions"] = 1
+    if not missing:
+        return obj
+    return {**obj, "spec": {**spec, **missing}}

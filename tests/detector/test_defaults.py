@@ -5,7 +5,9 @@ clusterpropagationpolicy}/mutating.go; pkg/util/helper/policy.go).
 Aspects: replicaScheduling (nil stays nil, empty type Divided, Divided gets Weighted, explicit
 values kept), spread constraints (cluster field, minGroups 1, label untouched), schedulerName,
 conflictResolution, failover (purge modes, grace period, toleration), ServiceImport forcing
-propagateDeps, a PropagationPolicy's selectors defaulting to its namespace.
+propagateDeps, a PropagationPolicy's selectors defaulting to its namespace; the replica fields
+the API server defaults in a template (apps/v1 replicas, batch/v1 Job parallelism and
+completions), counted by the binding but never written into the template.
 """
 
 from __future__ import annotations
@@ -142,3 +144,42 @@ def test_propagation_policy_selectors_default_to_its_namespace(detect: Detect) -
     decision = detect([claimed, make_policy("p", namespace="billing")]).decisions[0]
     assert decision.winner is None
     assert "PropagationPolicy billing/p no longer selects it" in decision.message
+
+
+def _job(**spec: Any) -> dict[str, Any]:
+    job = make_object("batch/v1", "Job", "web", "shop")
+    job["spec"] = {"template": {"spec": {"containers": [{"name": "pi", "image": "perl"}]}}, **spec}
+    return job
+
+
+def _without_replicas(kind: str, api_version: str = "apps/v1") -> dict[str, Any]:
+    doc = make_deployment("web")
+    doc.update(apiVersion=api_version, kind=kind)
+    del doc["spec"]["replicas"]
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("template", "replicas"),
+    [
+        pytest.param(_without_replicas("Deployment"), 1, id="deployment without replicas: 1"),
+        pytest.param(_without_replicas("StatefulSet"), 1, id="statefulset without replicas: 1"),
+        pytest.param(_without_replicas("ReplicaSet"), 1, id="replicaset without replicas: 1"),
+        pytest.param(make_deployment("web", replicas=None), 1, id="replicas null: 1"),
+        pytest.param(make_deployment("web", replicas=0), 0, id="replicas 0 stays 0"),
+        pytest.param(_job(), 1, id="job with neither count: 1"),
+        pytest.param(_job(completions=5), 1, id="job with completions only: parallelism 1"),
+        pytest.param(_job(parallelism=4), 4, id="job with parallelism only: 4"),
+        pytest.param(_job(parallelism=4, completions=2), 2, id="job: capped by completions"),
+    ],
+)
+def test_replica_fields_the_api_server_defaults(
+    detect: Detect, template: dict[str, Any], replicas: int
+) -> None:
+    """k8s.io/kubernetes pkg/apis/apps/v1 and batch/v1 SetDefaults_*: Karmada's detector reads
+    the template as its API server stored it."""
+    kind, version = template["kind"], template["apiVersion"]
+    policy = make_policy("p", selector(kind, version))
+    before = repr(template)
+    assert binding_of(detect([template, policy])).spec.replicas == replicas
+    assert repr(template) == before

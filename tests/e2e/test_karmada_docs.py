@@ -1,0 +1,200 @@
+"""YAML shaped like the snippets of Karmada's documentation (karmada.io/docs, userguide), committed
+as a user would copy them (no namespace where the docs name none, several documents a file,
+comments) and run through `gitfleet validate`, `render`, `explain` and `preview` as typed from
+inside the repository. tests/e2e/test_karmada_samples.py covers Karmada's samples/ folder.
+
+Aspects covered:
+- a Deployment or Job written without its replica count (the documentation's partial
+  templates, HPA-managed workloads) is divided as the one replica Karmada's API server stores,
+  not sent whole to every cluster; a Duplicated one still goes everywhere;
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import yaml
+from conftest import GitRepo, Invoke
+
+RENDERED = "gitfleet/rendered"
+
+
+def _cluster(name: str, *, extra_spec: str = "") -> str:
+    return f"""\
+apiVersion: cluster.karmada.io/v1alpha1
+kind: Cluster
+metadata:
+  name: {name}
+spec:
+  syncMode: Push
+{extra_spec}status:
+  conditions:
+    - {{type: Ready, status: "True", reason: ClusterReady}}
+  apiEnablements:
+    - groupVersion: v1
+      resources:
+        - {{name: namespaces, kind: Namespace}}
+        - {{name: configmaps, kind: ConfigMap}}
+    - groupVersion: apps/v1
+      resources:
+        - {{name: deployments, kind: Deployment}}
+    - groupVersion: batch/v1
+      resources:
+        - {{name: jobs, kind: Job}}
+"""
+
+
+def _clusters(*names: str) -> str:
+    return "---\n".join(_cluster(n) for n in names)
+
+
+def _in_repo(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(git_repo.path)
+
+
+def _render(cli: Invoke) -> dict[str, Any]:
+    result = cli("render", "-o", "json")
+    assert result.exit_code == 0, result.output
+    report: dict[str, Any] = json.loads(result.output)
+    return report
+
+
+def _show(git_repo: GitRepo, path: str) -> Any:
+    return yaml.safe_load(git_repo.git("show", f"{RENDERED}:{path}"))
+
+
+def _placed(git_repo: GitRepo, binding: str) -> dict[str, int | None]:
+    found = _show(git_repo, f"bindings/{binding}")
+    return {c["name"]: c.get("replicas") for c in found["spec"].get("clusters") or []}
+
+
+def _works(git_repo: GitRepo) -> set[str]:
+    listed = git_repo.git("ls-tree", "-r", "--name-only", RENDERED, "works")
+    return {p for p in listed.splitlines() if not p.endswith("kustomization.yaml")}
+
+
+# The userguide's nginx: its policies select `nginx` by name, in the policy's namespace.
+_NGINX_WITHOUT_REPLICAS = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: nginx
+  labels:
+    app: nginx
+spec:
+  # replicas left to the API server (or to an HPA)
+  selector:
+    matchLabels:
+      app: nginx
+  template:
+    metadata:
+      labels:
+        app: nginx
+    spec:
+      containers:
+      - image: nginx
+        name: nginx
+"""
+
+_WEIGHTED = """\
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: nginx-propagation
+spec:
+  resourceSelectors:
+    - apiVersion: apps/v1
+      kind: Deployment
+      name: nginx
+  placement:
+    clusterAffinity:
+      clusterNames:
+        - member1
+        - member2
+    replicaScheduling:
+      replicaDivisionPreference: Weighted
+      replicaSchedulingType: Divided
+"""
+
+_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: pi
+spec:
+  completions: 5
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: pi
+        image: perl
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: pi
+spec:
+  resourceSelectors:
+    - apiVersion: batch/v1
+      kind: Job
+  placement:
+    clusterAffinity:
+      clusterNames: [member1, member2]
+    replicaScheduling:
+      replicaSchedulingType: Divided
+"""
+
+
+def test_a_deployment_without_replicas_is_divided_as_the_one_the_api_server_stores(
+    cli: Invoke, git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    git_repo.commit(
+        {
+            "clusters.yaml": _clusters("member1", "member2"),
+            "nginx.yaml": _NGINX_WITHOUT_REPLICAS,
+            "policy.yaml": _WEIGHTED,
+        }
+    )
+    _in_repo(git_repo, monkeypatch)
+    _render(cli)
+    binding = _show(git_repo, "bindings/default/Deployment.apps/nginx.yaml")
+    assert binding["spec"]["replicas"] == 1
+    assert _placed(git_repo, "default/Deployment.apps/nginx.yaml") == {"member1": 1}
+    manifest = _show(git_repo, "works/member1/default/Deployment.apps/nginx.yaml")
+    assert "replicas" not in manifest["spec"]
+    assert _works(git_repo) == {"works/member1/default/Deployment.apps/nginx.yaml"}
+
+
+def test_a_duplicated_deployment_without_replicas_still_goes_everywhere(
+    cli: Invoke, git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    duplicated = _WEIGHTED.replace(
+        "      replicaDivisionPreference: Weighted\n      replicaSchedulingType: Divided\n",
+        "      replicaSchedulingType: Duplicated\n",
+    )
+    git_repo.commit(
+        {
+            "clusters.yaml": _clusters("member1", "member2"),
+            "nginx.yaml": _NGINX_WITHOUT_REPLICAS,
+            "policy.yaml": duplicated,
+        }
+    )
+    _in_repo(git_repo, monkeypatch)
+    _render(cli)
+    assert _placed(git_repo, "default/Deployment.apps/nginx.yaml") == {"member1": 1, "member2": 1}
+
+
+def test_a_job_without_parallelism_runs_its_completions_in_one_cluster(
+    cli: Invoke, git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    git_repo.commit({"clusters.yaml": _clusters("member1", "member2"), "job.yaml": _JOB})
+    _in_repo(git_repo, monkeypatch)
+    _render(cli)
+    assert _placed(git_repo, "default/Job.batch/pi.yaml") == {"member1": 1}
+    manifest = _show(git_repo, "works/member1/default/Job.batch/pi.yaml")
+    assert manifest["spec"]["completions"] == 5
+    assert "parallelism" not in manifest["spec"]
+    assert _works(git_repo) == {"works/member1/default/Job.batch/pi.yaml"}
