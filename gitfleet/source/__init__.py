@@ -8,7 +8,8 @@ raises for bad content: YAML and schema problems, unreadable or oversized files,
 and submodules all become located diagnostics, and the documents that could be read are still
 returned, so `validate` can show every problem at once. It raises `SourceError` only when there
 is no source to read (no such folder, unknown revision, empty repository, a corrupt or crafted
-tree) and `UsageError` when a revision is asked of a plain folder.
+tree) and `UsageError` when a revision is asked of a plain folder. A folder holding a render's
+output (`render --out` inside the source) is left out (`_outputs`).
 
 Loads in one process share their work: a commit's file that an earlier load already read, at
 the same path with the same blob id, is neither read nor parsed again, and gives back the very
@@ -37,7 +38,7 @@ from gitfleet.gitstore import repository, worktree
 from gitfleet.model import config, diagnostic, loaded, scope
 from gitfleet.model.loaded import Document, LoadedSource, Role, SourceConfig
 from gitfleet.model.origin import Origin
-from gitfleet.source import _cache, _classify, _config, _files, _globs, _locate, _yaml
+from gitfleet.source import _cache, _classify, _config, _files, _globs, _locate, _outputs, _yaml
 
 __all__ = ["Document", "LoadedSource", "Role", "SourceConfig", "load"]
 
@@ -214,7 +215,7 @@ def _load(
     settings, problems = read if read is not None else _settings(files, max_file_size)
     limit = max_file_size or settings.max_file_size
     exclude = _globs.Globs(settings.exclude)
-    entries = files.entries(exclude.matches)
+    entries = _outputs.without_render_outputs(files, files.entries(exclude.matches))
     wanted, rules, more = _select(entries, settings, limit)
     problems += more
     found = _classify_files(files, wanted + rules)

@@ -198,3 +198,67 @@ def test_a_job_without_parallelism_runs_its_completions_in_one_cluster(
     assert manifest["spec"]["completions"] == 5
     assert "parallelism" not in manifest["spec"]
     assert _works(git_repo) == {"works/member1/default/Job.batch/pi.yaml"}
+
+
+# samples/nginx as the getting-started guide has users apply it, divided 1/1 by static weights.
+_NGINX = _NGINX_WITHOUT_REPLICAS.replace(
+    "  # replicas left to the API server (or to an HPA)\n", "  replicas: 2\n"
+)
+_STATIC_WEIGHTS = """\
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: nginx-propagation
+spec:
+  resourceSelectors:
+    - apiVersion: apps/v1
+      kind: Deployment
+      name: nginx
+  placement:
+    clusterAffinity:
+      clusterNames:
+        - member1
+        - member2
+    replicaScheduling:
+      replicaDivisionPreference: Weighted
+      replicaSchedulingType: Divided
+      weightPreference:
+        staticWeightList:
+          - targetCluster:
+              clusterNames:
+                - member1
+            weight: 1
+          - targetCluster:
+              clusterNames:
+                - member2
+            weight: 1
+"""
+
+
+def test_render_out_inside_the_repository_is_not_read_back_as_source(
+    cli: Invoke, git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`gitfleet render --out out`, then `validate`, `explain` and `render` again, all typed
+    in the repository: the rendered copies are not second definitions of the templates."""
+    git_repo.commit(
+        {
+            "clusters.yaml": _clusters("member1", "member2"),
+            "deployment.yaml": _NGINX,
+            "propagationpolicy.yaml": _STATIC_WEIGHTS,
+        }
+    )
+    _in_repo(git_repo, monkeypatch)
+    first = cli("render", "--out", "out")
+    assert first.exit_code == 0, first.output
+    assert (git_repo.path / "out" / "render.yaml").is_file()
+    validated = cli("validate")
+    assert validated.exit_code == 0, validated.output
+    assert validated.output == "checked the working tree of . (uncommitted changes included)\n"
+    explained = cli("explain", "deployment/nginx")
+    assert explained.exit_code == 0, explained.output
+    assert "clusters: member1=1, member2=1" in explained.output
+    again = cli("render", "--out", "out")
+    assert again.exit_code == 0, again.output
+    git_repo.commit({}, "out/ committed by accident")
+    assert cli("render").exit_code == 0
+    assert _placed(git_repo, "default/Deployment.apps/nginx.yaml") == {"member1": 1, "member2": 1}
