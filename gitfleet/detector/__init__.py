@@ -30,7 +30,13 @@ from gitfleet.detector import (
     detection,
 )
 from gitfleet.model import diagnostic, objects, policy
-from gitfleet.model.template import RawMeta, RawObject, ResourceKey, ResourceTemplate
+from gitfleet.model.template import (
+    RawMeta,
+    RawObject,
+    ResourceKey,
+    ResourceTemplate,
+    priority_classes,
+)
 
 Binding = detection.Binding
 Policy = policy.PropagationPolicy | policy.ClusterPropagationPolicy
@@ -53,15 +59,6 @@ class _Source:
         by_namespace: dict[str, list[policy.PropagationPolicy]] = {}
         for pp in objs.propagation_policies:
             by_namespace.setdefault(pp.namespace, []).append(_defaults.defaulted(pp))
-        classes = {}
-        for t in templates:
-            if (
-                t.key.kind == "PriorityClass"
-                and t.key.group == "scheduling.k8s.io"
-                and isinstance(value := t.body.get("value"), int)
-                and not isinstance(value, bool)
-            ):
-                classes[t.name] = value
         return cls(
             namespace_policies={ns: tuple(pps) for ns, pps in by_namespace.items()},
             cluster_policies=tuple(
@@ -69,7 +66,7 @@ class _Source:
             ),
             override_names=frozenset((o.namespace, o.name) for o in objs.override_policies),
             cluster_override_names=frozenset(o.name for o in objs.cluster_override_policies),
-            priority_classes=classes,
+            priority_classes=priority_classes(templates),
         )
 
     def claimed(self, claim: _claim.Claim) -> Policy | None:

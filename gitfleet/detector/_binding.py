@@ -32,7 +32,7 @@ from typing import Any
 
 from gitfleet import errors, interpreter
 from gitfleet.detector import _claim, _defaults
-from gitfleet.model import meta, policy, work
+from gitfleet.model import loaded, meta, policy, work
 from gitfleet.model.template import ResourceTemplate
 
 Binding = work.ResourceBinding | work.ClusterResourceBinding
@@ -40,7 +40,6 @@ Policy = policy.PropagationPolicy | policy.ClusterPropagationPolicy
 
 BINDING_FINALIZER = "karmada.io/binding-controller"
 CLUSTER_BINDING_FINALIZER = "karmada.io/cluster-resource-binding-controller"
-KUBE_PRIORITY_CLASS = "KubePriorityClass"
 _KARMADA_KEY_PART = ".karmada.io"
 _USER_KARMADA_LABELS = frozenset({"namespace.karmada.io/skip-auto-propagation"})
 
@@ -97,22 +96,19 @@ def _replicas(
 
 
 def _schedule_priority(
-    spec: policy.PropagationSpec, priority_classes: Mapping[str, int]
+    claimer: Policy, priority_classes: Mapping[str, int]
 ) -> work.BindingSchedulePriority | None:
-    wanted = spec.schedule_priority
+    wanted = claimer.spec.schedule_priority
     if wanted is None:
         return None
-    if wanted.priority_class_source != KUBE_PRIORITY_CLASS:
-        raise BuildError(
-            f"schedulePriority.priorityClassSource {wanted.priority_class_source} is not "
-            "supported (Karmada supports KubePriorityClass only)"
-        )
     value = priority_classes.get(wanted.priority_class_name)
     if value is None:
-        raise BuildError(
-            f"schedulePriority.priorityClassName {wanted.priority_class_name}: no PriorityClass "
-            "of that name in the source"
+        where = claimer.origin.at("spec", "schedulePriority", "priorityClassName")
+        message = (
+            f"no PriorityClass named {wanted.priority_class_name!r} in the source, which "
+            f"{loaded.subject(claimer)} names in spec.schedulePriority"
         )
+        raise BuildError(message) from errors.InputError(where, message)
     return work.BindingSchedulePriority(priority=value)
 
 
@@ -222,7 +218,7 @@ def build(
         failover=spec.failover,
         conflict_resolution=spec.conflict_resolution,
         preserve_resources_on_deletion=spec.preserve_resources_on_deletion,
-        schedule_priority=_schedule_priority(spec, priority_classes) if namespaced else None,
+        schedule_priority=_schedule_priority(claimer, priority_classes) if namespaced else None,
         suspension=_suspension(old.suspension if old else None, spec.suspension),
         clusters=old.clusters if old else (),
         graceful_eviction_tasks=old.graceful_eviction_tasks if old else (),

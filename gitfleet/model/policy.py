@@ -61,6 +61,10 @@ class MatchConditionOperator(enum.StrEnum):
     NOT_IN = "NotIn"
 
 
+class PriorityClassSource(enum.StrEnum):
+    KUBE_PRIORITY_CLASS = "KubePriorityClass"
+
+
 class PurgeMode(enum.StrEnum):
     DIRECTLY = "Directly"
     GRACEFULLY = "Gracefully"
@@ -307,7 +311,7 @@ class Suspension:
 class SchedulePriority:
     """Scheduling priority of the bindings a policy makes."""
 
-    priority_class_source: str = field(
+    priority_class_source: PriorityClassSource = field(
         doc="Where the priority class comes from (KubePriorityClass)."
     )
     priority_class_name: str = field(doc="Name of the priority class.")

@@ -10,7 +10,7 @@ status and prune all go by the template's identity).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic, TypedDict, TypeVar
 
 from gitfleet.model.origin import Origin
@@ -101,6 +101,23 @@ class ResourceTemplate:
     @property
     def uid(self) -> str:
         return self.metadata.get("uid", "")
+
+
+def priority_classes(templates: Iterable[ResourceTemplate]) -> dict[str, int]:
+    """The value of every `scheduling.k8s.io` PriorityClass among `templates`, by name: what a
+    policy's `schedulePriority` (KubePriorityClass) looks up. A class whose `value` is no
+    integer counts as none."""
+    found = {}
+    for t in templates:
+        value = t.body.get("value")
+        if (
+            t.key.kind == "PriorityClass"
+            and t.key.group == "scheduling.k8s.io"
+            and isinstance(value, int)
+            and not isinstance(value, bool)
+        ):
+            found[t.name] = value
+    return found
 
 
 T = TypeVar("T")

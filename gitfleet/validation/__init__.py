@@ -27,11 +27,29 @@ from gitfleet.validation import (
     _schema,
     _taint_policy,
     _unsupported,
+    schemas,
 )
 
 __all__ = ["manifest_problems", "validate"]
 
 manifest_problems = _manifest.problems
+
+
+_NAMESPACED = {(k.API_VERSION, k.KIND): k.NAMESPACED for k in schemas.KINDS}
+
+
+def _subject(document: loaded.Document, default_namespace: str) -> str:
+    """How messages name a Karmada document's object: in the namespace the API server would
+    store it in (`model.scope`), as messages about the loaded object do."""
+    metadata = document.body.get("metadata")
+    metadata = metadata if isinstance(metadata, dict) else {}
+    name, namespace = metadata.get("name"), metadata.get("namespace")
+    namespace = namespace if isinstance(namespace, str) else ""
+    if not _NAMESPACED.get((document.api_version, document.kind), False):
+        namespace = ""
+    elif not namespace:
+        namespace = default_namespace
+    return loaded.describe(document.kind, namespace, name if isinstance(name, str) else "")
 
 
 def _documents(source: loaded.LoadedSource) -> list[diagnostic.Diagnostic]:
@@ -41,10 +59,11 @@ def _documents(source: loaded.LoadedSource) -> list[diagnostic.Diagnostic]:
     for document in source.documents:
         if document.role is not loaded.Role.KARMADA:
             continue
+        subject = _subject(document, source.config.default_namespace)
         if document.error is None:
-            found += _unsupported.check(document)
+            found += _unsupported.check(document, subject)
             continue
-        errors = _schema.check(document)
+        errors = _schema.check(document, subject)
         if errors:
             replaced.add(id(document.error))
             found += errors

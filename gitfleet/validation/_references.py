@@ -1,4 +1,5 @@
-"""Checks across objects: duplicates, policies that select nothing, clusters nobody defines.
+"""Checks across objects: duplicates, policies that select nothing, clusters nobody defines,
+PriorityClasses nobody defines.
 
 A duplicate (same apiVersion, kind, namespace and name, every object in its effective
 namespace, `model.scope`) is an error at the later definition, naming the first. A policy
@@ -7,11 +8,17 @@ override target or suspension) that no Cluster defines, are warnings: legal, but
 Selectors match as Karmada's ResourceSelectorPriority does (kind, namespace, then name or label
 selector: the model's `selectors.label_selector_matches`), against the templates in their
 effective namespaces, as the detector matches them.
+
+A propagation policy's `schedulePriority` names a PriorityClass that must be in the source: the
+detector cannot build the binding of a namespaced template the policy claims without it, as
+Karmada's cannot, and the render fails. So it is an error when the policy selects a namespaced
+template, a warning otherwise (a policy that selects nothing, or only cluster-scoped templates,
+whose bindings carry no priority).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
 from gitfleet.model import diagnostic, loaded, meta, objects, policy, selectors, template
 from gitfleet.validation import _affinity, _report
@@ -124,10 +131,32 @@ def _cluster_names(obj: Policy) -> Iterator[tuple[Keys, str]]:
             yield (*keys, "exclude", index), name
 
 
+def _priority_class(
+    obj: Policy, classes: Mapping[str, int], namespaced: _Templates, report: _report.Report
+) -> None:
+    if not isinstance(obj, (policy.PropagationPolicy, policy.ClusterPropagationPolicy)):
+        return
+    wanted = obj.spec.schedule_priority
+    if wanted is None or wanted.priority_class_name in classes:
+        return
+    keys = ("spec", "schedulePriority", "priorityClassName")
+    name = wanted.priority_class_name
+    if _selects_something(obj, namespaced):
+        report.error(
+            keys,
+            f"no PriorityClass named {name!r} in the source (scheduling.k8s.io/v1, with an "
+            "integer value): the templates the policy claims get no binding",
+        )
+    else:
+        report.warning(keys, f"no PriorityClass named {name!r} in the source")
+
+
 def across(found: objects.ObjectSet) -> list[diagnostic.Diagnostic]:
-    """Duplicates, and per policy: selects nothing, names unknown clusters."""
+    """Duplicates, and per policy: selects nothing, names unknown clusters or PriorityClasses."""
     problems = duplicates(all_objects(found))
     templates = _Templates(found.templates)
+    namespaced = _Templates(t for t in found.templates if t.namespace)
+    classes = template.priority_classes(found.templates)
     clusters = {c.name for c in found.clusters}
     for obj in policies(found):
         report = _report.Report(obj.origin, loaded.subject(obj))
@@ -136,5 +165,6 @@ def across(found: objects.ObjectSet) -> list[diagnostic.Diagnostic]:
         for keys, name in _cluster_names(obj):
             if name not in clusters:
                 report.warning(keys, f"no Cluster named {name!r}")
+        _priority_class(obj, classes, namespaced, report)
         problems += report.diagnostics
     return problems

@@ -79,12 +79,13 @@ def _problems(error: jsonschema.ValidationError) -> Iterator[tuple[tuple[PathKey
         yield path, error.message
 
 
-def check(document: loaded.Document) -> list[diagnostic.Diagnostic]:
-    """All schema errors of a Karmada document (none for other documents)."""
+def check(document: loaded.Document, subject: str | None = None) -> list[diagnostic.Diagnostic]:
+    """All schema errors of a Karmada document (none for other documents), naming its object
+    `subject` (default: as the document is written)."""
     validator = _validators().get((document.api_version, document.kind))
     if validator is None:
         return []
-    report = _report.Report(document.origin, document.subject)
+    report = _report.Report(document.origin, subject or document.subject)
     seen: set[tuple[tuple[PathKey, ...], str]] = set()
     for error in validator.iter_errors(_without_nulls(document.body)):
         for keys, message in _problems(error):

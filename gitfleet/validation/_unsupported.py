@@ -30,9 +30,10 @@ def _value(body: Any, keys: tuple[str, ...]) -> Any:
     return body
 
 
-def check(document: loaded.Document) -> list[diagnostic.Diagnostic]:
-    """Warnings for the unsupported fields a Karmada document sets."""
-    report = _report.Report(document.origin, document.subject)
+def check(document: loaded.Document, subject: str | None = None) -> list[diagnostic.Diagnostic]:
+    """Warnings for the unsupported fields a Karmada document sets, naming its object `subject`
+    (default: as the document is written)."""
+    report = _report.Report(document.origin, subject or document.subject)
     for kinds, keys in UNSUPPORTED:
         if document.kind in kinds and _value(document.body, keys) not in (None, False, "", [], {}):
             report.warning(keys, "not supported by gitfleet yet; it has no effect")

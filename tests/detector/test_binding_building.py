@@ -188,12 +188,6 @@ def test_unchanged_source_keeps_the_generation(detect: Detect) -> None:
             None,
             id="detector.go BuildResourceBinding: a missing PriorityClass fails the build",
         ),
-        pytest.param(
-            {"priorityClassSource": "PodPriorityClass", "priorityClassName": "high"},
-            [{"name": "high", "value": 1000}],
-            None,
-            id="detector.go BuildResourceBinding: PodPriorityClass is not supported",
-        ),
     ],
 )
 def test_schedule_priority(

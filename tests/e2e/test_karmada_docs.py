@@ -262,3 +262,77 @@ def test_render_out_inside_the_repository_is_not_read_back_as_source(
     git_repo.commit({}, "out/ committed by accident")
     assert cli("render").exit_code == 0
     assert _placed(git_repo, "default/Deployment.apps/nginx.yaml") == {"member1": 1, "member2": 1}
+
+
+# userguide/scheduling/priority-scheduling: the policy, then `kubectl create deployment`.
+_CRITICAL = """\
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: critical-app-policy
+  namespace: default
+spec:
+  resourceSelectors:
+    - apiVersion: apps/v1
+      kind: Deployment
+      name: critical-nginx                  # The name of the workload to propagate
+  schedulePriority:
+    priorityClassSource: KubePriorityClass
+    priorityClassName: high-priority-example      # Reference to the PriorityClass defined above
+  placement:
+    clusterAffinity:
+      clusterNames:
+        - member1
+        - member2
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: critical-nginx
+  labels:
+    app: critical-nginx
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      app: critical-nginx
+  template:
+    metadata:
+      labels:
+        app: critical-nginx
+    spec:
+      containers:
+      - image: nginx
+        name: nginx
+"""
+_HIGH_PRIORITY = """\
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata:
+  name: high-priority-example
+value: 1000000
+"""
+
+
+def test_a_schedule_priority_without_its_priority_class_fails_validate_not_just_render(
+    cli: Invoke, git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    git_repo.commit({"clusters.yaml": _clusters("member1", "member2"), "app.yaml": _CRITICAL})
+    _in_repo(git_repo, monkeypatch)
+    message = (
+        "app.yaml:13:5: error: PropagationPolicy default/critical-app-policy: "
+        "spec.schedulePriority.priorityClassName: no PriorityClass named "
+        "'high-priority-example' in the source (scheduling.k8s.io/v1, with an integer value): "
+        "the templates the policy claims get no binding\n"
+    )
+    validated = cli("validate")
+    assert validated.exit_code == 1
+    assert validated.output.startswith(message)
+    rendered = cli("render")
+    assert rendered.exit_code == 1
+    assert rendered.output.startswith(message)
+    git_repo.commit({"priorityclass.yaml": _HIGH_PRIORITY})
+    assert cli("validate").exit_code == 0
+    _render(cli)
+    binding = _show(git_repo, "bindings/default/Deployment.apps/critical-nginx.yaml")
+    assert binding["spec"]["schedulePriority"] == {"priority": 1000000}

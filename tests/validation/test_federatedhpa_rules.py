@@ -202,4 +202,6 @@ def test_validate_reports_with_file_and_line(cli: Any, tmp_path: Path, monkeypat
     monkeypatch.chdir(tmp_path)
     result = cli("validate", "--repo", "fleet")
     assert result.exit_code == 1
-    assert "fleet/hpa.yaml:11:3: error: FederatedHPA nginx: spec.maxReplicas:" in result.output
+    assert (
+        "fleet/hpa.yaml:11:3: error: FederatedHPA default/nginx: spec.maxReplicas:" in result.output
+    )

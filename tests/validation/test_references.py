@@ -5,13 +5,18 @@ Aspects covered:
   objects; a namespaced policy without a namespace is the one in `default`;
 - a policy that selects no template is a warning (name, label selector, kind, namespace);
   an override policy without selectors selects every template;
-- a cluster name that no Cluster defines is a warning, wherever it is written.
+- a cluster name that no Cluster defines is a warning, wherever it is written;
+- a schedulePriority naming no PriorityClass of the source is an error when the policy selects
+  a namespaced template (its binding cannot be built), else a warning; a PriorityClass whose
+  value is no integer is none; a source other than KubePriorityClass is refused, as the CRD
+  refuses it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from validation.documents import CONFIG_MAP, FLEET, PROPAGATION, variant
 
 Check = Callable[[dict[str, str]], list[str]]
@@ -71,4 +76,94 @@ def test_unknown_cluster_names(check: Check) -> None:
     assert found == [
         "policies/web.yaml:21:31: warning: PropagationPolicy shop/web: "
         "spec.placement.clusterAffinity.clusterNames.1: no Cluster named 'member3'",
+    ]
+
+
+PRIORITY = """\
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: critical
+spec:
+  resourceSelectors:
+    - apiVersion: apps/v1
+      kind: Deployment
+      name: {name}
+  schedulePriority:
+    priorityClassSource: {source}
+    priorityClassName: high-priority-example
+  placement:
+    clusterAffinity:
+      clusterNames: [member1]
+"""
+CRITICAL = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: critical-nginx
+spec:
+  template:
+    spec:
+      containers: [{name: nginx, image: nginx}]
+"""
+CLASS = """\
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata:
+  name: high-priority-example
+value: {value}
+"""
+MISSING = "no PriorityClass named 'high-priority-example' in the source"
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        pytest.param(
+            {"class.yaml": CLASS.format(value=1000000)}, [], id="the PriorityClass is there"
+        ),
+        pytest.param(
+            {},
+            [
+                "policy.yaml:12:5: error: PropagationPolicy default/critical: "
+                f"spec.schedulePriority.priorityClassName: {MISSING} (scheduling.k8s.io/v1, "
+                "with an integer value): the templates the policy claims get no binding"
+            ],
+            id="missing: an error",
+        ),
+        pytest.param(
+            {"class.yaml": CLASS.format(value='"high"')},
+            [
+                "policy.yaml:12:5: error: PropagationPolicy default/critical: "
+                f"spec.schedulePriority.priorityClassName: {MISSING} (scheduling.k8s.io/v1, "
+                "with an integer value): the templates the policy claims get no binding"
+            ],
+            id="a value that is no integer: none",
+        ),
+    ],
+)
+def test_schedule_priority_names_a_priority_class(
+    check: Check, files: dict[str, str], expected: list[str]
+) -> None:
+    policy = PRIORITY.format(name="critical-nginx", source="KubePriorityClass")
+    found = check({"policy.yaml": policy, "deploy.yaml": CRITICAL, **files})
+    assert [f for f in found if "PriorityClass" in f or "priorityClass" in f] == expected
+
+
+def test_schedule_priority_of_a_policy_that_selects_nothing_is_a_warning(check: Check) -> None:
+    policy = PRIORITY.format(name="other", source="KubePriorityClass")
+    found = check({"policy.yaml": policy, "deploy.yaml": CRITICAL})
+    assert (
+        "policy.yaml:12:5: warning: PropagationPolicy default/critical: "
+        f"spec.schedulePriority.priorityClassName: {MISSING}"
+    ) in found
+
+
+def test_only_kube_priority_classes(check: Check) -> None:
+    policy = PRIORITY.format(name="critical-nginx", source="PodPriorityClass")
+    found = check({"policy.yaml": policy, "deploy.yaml": CRITICAL})
+    assert found == [
+        "policy.yaml:11:5: error: PropagationPolicy default/critical: "
+        "spec.schedulePriority.priorityClassSource: unsupported value 'PodPriorityClass': "
+        "expected one of 'KubePriorityClass'"
     ]
