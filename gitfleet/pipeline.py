@@ -246,7 +246,8 @@ def place(
     keeps the previous result except when no cluster fits at all), and the others go on.
     With a status snapshot (`observed`: heartbeats, health, and the time it was taken),
     failover runs with `settings` (`gitfleet.failover`; default: gitfleet.yaml's defaults);
-    without one it does not. `unchanged` (see `detector.detect`) names the previous bindings
+    without one, only what the source alone decides does (`_declared_failover`).
+    `unchanged` (see `detector.detect`) names the previous bindings
     that are still the answer: they are neither detected nor scheduled again, unless failover
     has something to do (a cluster judged unhealthy or tainted NoExecute, a binding with
     eviction tasks), as time alone moves it on. With `settle`, the bindings that changed are
@@ -261,6 +262,8 @@ def place(
     failing = None
     if observed is not None:
         failing = failover.Failover(clusters, observed, settings or loaded.FailoverSettings())
+    elif now is not None:
+        failing = _declared_failover(clusters, now, settings)
     if failing is not None:
         clusters = failing.clusters
         unchanged = _quiet(unchanged, failing)
@@ -308,6 +311,20 @@ def place(
         cluster_taints=tainting.managed,
         settled=frozenset(settled),
     )
+
+
+def _declared_failover(
+    clusters: Sequence[cluster.Cluster], now: str, settings: loaded.FailoverSettings | None
+) -> failover.Failover | None:
+    """Failover without a status snapshot (`gitfleet render`, `preview`, `explain`): the
+    NoExecute taints the Clusters of the source declare evict as the reconciler's render at
+    `now` (the source commit's time) would evict them, so what these commands show is what the
+    reconciler does with the commit; no cluster is judged by its agent's reports. None when no
+    Cluster declares one: failover then has nothing to do."""
+    found = failover.Failover(
+        clusters, failover.Observed(at=now), settings or loaded.FailoverSettings()
+    )
+    return None if found.idle else found
 
 
 class _Round:
@@ -756,6 +773,7 @@ def render(
     those whose inputs did not change, and must give the same tree. `observed` (the agents'
     heartbeats and health, and when they were read) turns failover on, with the settings of
     the source's gitfleet.yaml; render.yaml records it (`observedAt`, `status`, `failover`).
+    Without it, NoExecute taints the source's Clusters declare still evict, at `now` (`place`).
     With `measured` too (the agents' measurements of FederatedHPA targets), the FederatedHPAs
     are evaluated at `observed.at`; without, their last decisions stand (`_autoscale`).
 

@@ -336,3 +336,58 @@ def test_a_schedule_priority_without_its_priority_class_fails_validate_not_just_
     _render(cli)
     binding = _show(git_repo, "bindings/default/Deployment.apps/critical-nginx.yaml")
     assert binding["spec"]["schedulePriority"] == {"priority": 1000000}
+
+
+# userguide/failover/failover-analysis, "Divided schedule type": 3 replicas weighted 1:2, then
+# member1 fails (here: tainted NoExecute in its Cluster file, as `karmadactl taint` would).
+_FAILOVER_ANALYSIS = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: nginx
+  labels:
+    app: nginx
+spec:
+  replicas: 3
+  selector:
+    matchLabels:
+      app: nginx
+  template:
+    metadata:
+      labels:
+        app: nginx
+    spec:
+      containers:
+      - image: nginx
+        name: nginx
+---
+""" + _STATIC_WEIGHTS.replace("            weight: 1\n", "            weight: 2\n").replace(
+    "            weight: 2\n", "            weight: 1\n", 1
+)
+_TAINTED = "  taints:\n    - key: maintenance\n      value: disk\n      effect: NoExecute\n"
+
+
+def test_a_cluster_tainted_no_execute_in_a_pull_request_previews_the_move(
+    cli: Invoke, git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = git_repo.commit(
+        {"clusters.yaml": _clusters("member1", "member2"), "nginx.yaml": _FAILOVER_ANALYSIS}
+    )
+    _in_repo(git_repo, monkeypatch)
+    _render(cli)
+    assert _placed(git_repo, "default/Deployment.apps/nginx.yaml") == {"member1": 1, "member2": 2}
+    tainted = _cluster("member1", extra_spec=_TAINTED) + "---\n" + _cluster("member2")
+    head = git_repo.commit({"clusters.yaml": tainted}, "member1 goes down for maintenance")
+    preview = cli("preview", "--base", base, "--head", head)
+    assert preview.exit_code == 0, preview.output
+    assert "| Deployment default/nginx | removed member1 | member1 1 → 0, member2 2 → 3 |" in (
+        preview.output
+    )
+    explained = cli("explain", "deployment/nginx")
+    assert "member1: TaintToleration: cluster(s) had untolerated taint" in explained.output
+    _render(cli)
+    assert _placed(git_repo, "default/Deployment.apps/nginx.yaml") == {"member2": 3}
+    report = _show(git_repo, "render.yaml")
+    (evicting,) = report["failover"]["evicting"]
+    assert (evicting["cluster"], evicting["resource"]) == ("member1", "Deployment default/nginx")
+    assert "works/member1/default/Deployment.apps/nginx.yaml" in _works(git_repo)
