@@ -12,7 +12,9 @@ controller's `mergeTargetClusters`).
 When the dependency is itself claimed by a policy, its binding keeps its own placement and
 strategy and only gains the snapshots and labels; an attached binding made for dependencies alone
 has no placement (the scheduler ignores it), and takes conflictResolution Overwrite if any
-requirer has it (else Abort) and preserveResourcesOnDeletion true if any requirer has it.
+requirer has it (else Abort) and preserveResourcesOnDeletion true if any requirer has it; when
+its requirers disagree, a warning at the dependency says so, as Karmada's
+DependencyPolicyConflict event does.
 
 A requirer whose dependencies the interpreter gave carries the finalizer
 `karmada.io/binding-dependencies-distributor` (Reconcile's addFinalizer), which goes once it no
@@ -35,7 +37,7 @@ from typing import Any
 
 from gitfleet import errors, interpreter
 from gitfleet.detector import _binding, _claim, detection
-from gitfleet.model import _codec, config, diagnostic, meta, policy, selectors, work
+from gitfleet.model import _codec, config, diagnostic, loaded, meta, policy, selectors, work
 from gitfleet.model.template import ResourceKey, ResourceTemplate
 
 Binding = detection.Binding
@@ -161,6 +163,39 @@ def _effective_conflict(requirers: Sequence[Binding]) -> policy.ConflictResoluti
     if any(r.spec.conflict_resolution == policy.ConflictResolution.OVERWRITE for r in requirers):
         return policy.ConflictResolution.OVERWRITE
     return policy.ConflictResolution.ABORT
+
+
+def _policy_conflicts(requirers: Sequence[Binding]) -> list[str]:
+    """Where the requirers of a binding made for dependencies alone disagree
+    (pkg/dependenciesdistributor/policy_utils.go detectAndResolve*, recordEventIfPolicyConflict)."""
+    found = []
+    overwrite = {
+        r.spec.conflict_resolution == policy.ConflictResolution.OVERWRITE for r in requirers
+    }
+    if len(overwrite) > 1:
+        found.append("ConflictResolution conflicted (Overwrite vs Abort)")
+    if len({bool(r.spec.preserve_resources_on_deletion) for r in requirers}) > 1:
+        found.append("PreserveResourcesOnDeletion conflicted (true vs false)")
+    return found
+
+
+def _conflict_warning(
+    dep: ResourceTemplate, requirers: Sequence[Binding]
+) -> diagnostic.Diagnostic | None:
+    """Karmada's DependencyPolicyConflict event, as a warning at the dependency."""
+    reasons = _policy_conflicts(requirers)
+    if not reasons:
+        return None
+    needing = ", ".join(
+        loaded.describe(r.spec.resource.kind, r.spec.resource.namespace, r.spec.resource.name)
+        for r in sorted(requirers, key=_ident)
+    )
+    return diagnostic.warning(
+        dep.origin,
+        f"{loaded.subject(dep)}: dependency policy conflict detected: {'; '.join(reasons)}, "
+        f"between the policies of {needing}, which need it; Overwrite and true win, as in "
+        "Karmada (DependencyPolicyConflict)",
+    )
 
 
 def _attached(
@@ -435,6 +470,8 @@ def distribute(
         wanting = list(requirers.values())
         if existing is None or existing.spec.placement is None:
             existing = _attached(dep, ident[1], wanting, prior.get(ident))
+            if (conflict := _conflict_warning(dep, wanting)) is not None:
+                state.diagnostics.append(conflict)
         state.bindings[ident] = _attach(existing, wanting, prior.get(ident))
     return detection.Distribution(
         bindings=tuple(

@@ -16,10 +16,21 @@ _PROPAGATION = (policy.PropagationPolicy.KIND, policy.ClusterPropagationPolicy.K
 UNSUPPORTED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (_PROPAGATION, ("spec", "placement", "workloadAffinity")),
     (_PROPAGATION, ("spec", "association")),
-    (_PROPAGATION, ("spec", "conflictResolution")),
     ((cluster.Cluster.KIND,), ("spec", "impersonatorSecretRef")),
 )
 """(kinds, field path): fields of Karmada kinds that gitfleet does not support yet."""
+
+UNSUPPORTED_VALUES: tuple[tuple[tuple[str, ...], tuple[str, ...], str, str], ...] = (
+    (
+        _PROPAGATION,
+        ("spec", "conflictResolution"),
+        "Abort",
+        "Abort is not honoured yet: an agent takes over an object its member cluster already "
+        "has, as Overwrite does",
+    ),
+)
+"""(kinds, field path, value, why): values of fields gitfleet supports otherwise (here, it
+acts as `Overwrite` asks, whatever the policy says; the default, unwritten, is not reported)."""
 
 
 def _value(body: Any, keys: tuple[str, ...]) -> Any:
@@ -37,4 +48,7 @@ def check(document: loaded.Document, subject: str | None = None) -> list[diagnos
     for kinds, keys in UNSUPPORTED:
         if document.kind in kinds and _value(document.body, keys) not in (None, False, "", [], {}):
             report.warning(keys, "not supported by gitfleet yet; it has no effect")
+    for kinds, keys, value, why in UNSUPPORTED_VALUES:
+        if document.kind in kinds and _value(document.body, keys) == value:
+            report.warning(keys, why)
     return report.diagnostics

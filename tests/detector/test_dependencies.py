@@ -4,10 +4,11 @@ GenerateBindingReferenceKey).
 
 Aspects: attached bindings for ConfigMaps and Secrets a pod template names (requiredBy snapshot
 with the requirer's clusters, depended-by label, no placement, effective conflictResolution and
-preserveResourcesOnDeletion over all requirers); nothing without propagateDeps, without a
-schedule result, or for ClusterResourceBindings; a dependency claimed by its own policy keeps its
-placement; missing dependencies reported; label-selector dependencies from a Lua customization;
-the dependencies annotation; recomputation from the previous render; the reference-key hash.
+preserveResourcesOnDeletion over all requirers, and a warning when they disagree); nothing
+without propagateDeps, without a schedule result, or for ClusterResourceBindings; a dependency
+claimed by its own policy keeps its placement; missing dependencies reported; label-selector
+dependencies from a Lua customization; the dependencies annotation; recomputation from the
+previous render; the reference-key hash.
 """
 
 from __future__ import annotations
@@ -214,6 +215,45 @@ def test_shared_dependency_merges_requirers() -> None:
     assert attached.spec.preserve_resources_on_deletion is True
     depended = [k for k in attached.metadata.labels or {} if "depended-by" in k]
     assert len(depended) == 2
+    (warning,) = [d for d in result.diagnostics if "conflict" in d.message]
+    assert warning.severity == "warning"
+    assert warning.message == (
+        "ConfigMap shop/settings: dependency policy conflict detected: ConflictResolution "
+        "conflicted (Overwrite vs Abort); PreserveResourcesOnDeletion conflicted (true vs "
+        "false), between the policies of Deployment shop/api, Deployment shop/web, which need "
+        "it; Overwrite and true win, as in Karmada (DependencyPolicyConflict)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("web", "api", "conflicts"),
+    [
+        pytest.param({}, {}, [], id="both defaults: no conflict"),
+        pytest.param(
+            {"conflictResolution": "Overwrite"}, {"conflictResolution": "Overwrite"}, [],
+            id="both Overwrite",
+        ),
+        pytest.param(
+            {"conflictResolution": "Abort"}, {}, [], id="Abort written and Abort by default"
+        ),
+        pytest.param(
+            {"preserveResourcesOnDeletion": False}, {}, [], id="false written and by default"
+        ),
+        pytest.param(
+            {"preserveResourcesOnDeletion": True}, {},
+            ["PreserveResourcesOnDeletion conflicted (true vs false)"], id="preserve only",
+        ),
+    ],
+)  # fmt: skip
+def test_dependency_policy_conflicts(
+    web: dict[str, Any], api: dict[str, Any], conflicts: list[str]
+) -> None:
+    """policy_utils.go detectAndResolve*: nil counts as the default; recordEventIfPolicyConflict
+    names each field the requirers disagree on."""
+    result = distribute([*app("web", **web), *app("api", **api), make_configmap()])
+    found = [d.message for d in result.diagnostics if "conflict" in d.message]
+    assert [c for c in conflicts if not any(c in m for m in found)] == []
+    assert len(found) == (1 if conflicts else 0)
 
 
 def test_dependency_claimed_by_its_own_policy_keeps_its_placement() -> None:

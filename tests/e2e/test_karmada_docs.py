@@ -391,3 +391,111 @@ def test_a_cluster_tainted_no_execute_in_a_pull_request_previews_the_move(
     (evicting,) = report["failover"]["evicting"]
     assert (evicting["cluster"], evicting["resource"]) == ("member1", "Deployment default/nginx")
     assert "works/member1/default/Deployment.apps/nginx.yaml" in _works(git_repo)
+
+
+# userguide/scheduling/propagate-dependencies, "Handling Policy Conflicts": two Deployments
+# share a ConfigMap; their policies disagree.
+def _app(name: str) -> str:
+    return f"""\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {name}
+  namespace: default
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: {name}
+  template:
+    metadata:
+      labels:
+        app: {name}
+    spec:
+      containers:
+        - image: nginx
+          name: nginx
+          volumeMounts:
+            - name: configmap
+              mountPath: "/configmap"
+      volumes:
+        - name: configmap
+          configMap:
+            name: shared-config
+"""
+
+
+def _app_policy(name: str, conflict: str, preserve: str) -> str:
+    return f"""\
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: {name}-policy
+  namespace: default
+spec:
+  conflictResolution: {conflict}
+  preserveResourcesOnDeletion: {preserve}
+  propagateDeps: true
+  resourceSelectors:
+    - apiVersion: apps/v1
+      kind: Deployment
+      name: {name}
+  placement:
+    clusterAffinity:
+      clusterNames:
+        - member1
+        - member2
+"""
+
+
+_SHARED_CONFIG = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: shared-config
+  namespace: default
+data:
+  app.properties: |
+    proxy-connect-timeout: "10s"
+"""
+
+
+def test_dependency_policy_conflict_is_resolved_and_warned_as_in_karmada(
+    cli: Invoke, git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    git_repo.commit(
+        {
+            "clusters.yaml": _clusters("member1", "member2"),
+            "resources.yaml": "---\n".join((_SHARED_CONFIG, _app("app-a"), _app("app-b"))),
+            "policies.yaml": _app_policy("app-a", "Overwrite", "true")
+            + "---\n"
+            + _app_policy("app-b", "Abort", "false"),
+        }
+    )
+    _in_repo(git_repo, monkeypatch)
+    validated = cli("validate")
+    assert validated.exit_code == 0
+    assert validated.output == (
+        "policies.yaml:26:3: warning: PropagationPolicy default/app-b-policy: "
+        "spec.conflictResolution: Abort is not honoured yet: an agent takes over an object its "
+        "member cluster already has, as Overwrite does\n"
+        "checked the working tree of . (uncommitted changes included)\n"
+    )
+    report = _render(cli)
+    conflict = (
+        "ConfigMap default/shared-config: dependency policy conflict detected: "
+        "ConflictResolution conflicted (Overwrite vs Abort); PreserveResourcesOnDeletion "
+        "conflicted (true vs false), between the policies of Deployment default/app-a, "
+        "Deployment default/app-b, which need it; Overwrite and true win, as in Karmada "
+        "(DependencyPolicyConflict)"
+    )
+    assert conflict in [d["message"] for d in report["diagnostics"]]
+    attached = _show(git_repo, "bindings/default/ConfigMap.core/shared-config.yaml")["spec"]
+    assert (attached["conflictResolution"], attached["preserveResourcesOnDeletion"]) == (
+        "Overwrite",
+        True,
+    )
+    manifest = _show(git_repo, "works/member2/default/ConfigMap.core/shared-config.yaml")
+    assert manifest["metadata"]["annotations"]["work.karmada.io/conflict-resolution"] == (
+        "overwrite"
+    )

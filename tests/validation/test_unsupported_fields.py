@@ -2,7 +2,8 @@
 
 Aspects covered: every entry of the one table is reported where it is written, for the kinds
 it belongs to; a field set to its empty value is not reported; the warnings do not fail
-validation.
+validation; of a field gitfleet supports in part, only the value it does not honour is reported
+(conflictResolution: Abort, not Overwrite, which is what agents do).
 """
 
 from __future__ import annotations
@@ -20,10 +21,6 @@ SPEC = "  propagateDeps: true\n"
 
 CASES = [
     pytest.param(WEB, SPEC, SPEC + "  association: true\n", "spec.association", id="association"),
-    pytest.param(
-        WEB, SPEC, SPEC + "  conflictResolution: Overwrite\n", "spec.conflictResolution",
-        id="conflict resolution: agents take over existing objects either way",
-    ),
     pytest.param(
         WEB, "  placement:\n",
         "  placement:\n    workloadAffinity:\n      affinity: {groupByLabelKey: app}\n",
@@ -78,3 +75,28 @@ SUPPORTED = [
 def test_fields_gitfleet_acts_on_are_not_warned(check: Check, new: str) -> None:
     found = check(variant(WEB, SPEC, new))
     assert not [line for line in found if "not supported by gitfleet yet" in line], found
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        pytest.param(
+            "Abort",
+            [
+                "policies/web.yaml:19:3: warning: PropagationPolicy shop/web: "
+                "spec.conflictResolution: Abort is not honoured yet: an agent takes over an object "
+                "its member cluster already has, as Overwrite does"
+            ],
+            id="Abort: not honoured",
+        ),
+        pytest.param("Overwrite", [], id="Overwrite: what agents do"),
+    ],
+)
+def test_conflict_resolution(check: Check, value: str, expected: list[str]) -> None:
+    assert check(variant(WEB, SPEC, SPEC + f"  conflictResolution: {value}\n")) == expected
+
+
+def test_every_value_entry_has_a_case() -> None:
+    assert [(".".join(k), v) for _, k, v, _ in _unsupported.UNSUPPORTED_VALUES] == [
+        ("spec.conflictResolution", "Abort")
+    ]
