@@ -34,6 +34,7 @@ from gitfleet.gitstore import repository
 from gitfleet.model import _codec, capacity, cluster, diagnostic, work
 from gitfleet.model.template import ResourceKey, ResourceTemplate
 from gitfleet.scheduler import core
+from gitfleet.scheduler.plugins import api_enablement
 
 
 def _closest(word: str, known: Iterable[str]) -> list[str]:
@@ -116,8 +117,9 @@ def _limits(
     """The clusters whose capacity holds fewer replicas than a binding wants, each with where
     that capacity comes from (`model.capacity`): a zero from a cluster that reported no nodes
     is an empty cluster, not a failure; a summary not collected now is the last known or the
-    declared one."""
+    declared one (`summary`: whether there is any, declared or reported)."""
     limits: dict[str, dict[str, Any]] = {}
+    summaries = {c.name: c.status.resource_summary is not None for c in placement.clusters}
     for b in found:
         outcome = placement.outcome(detection.BindingRef.of(b))
         if outcome is None or not core.asks_estimator(b.spec):
@@ -130,6 +132,7 @@ def _limits(
                     "cluster": c.name,
                     "replicas": b.spec.replicas,
                     "available": c.available,
+                    "summary": summaries.get(c.name, False),
                     **capacity.of(reported.get(c.name)).to_json(),
                 }
     return [limits[name] for name in sorted(limits)]
@@ -147,10 +150,33 @@ def _limit_line(limit: dict[str, Any]) -> str | None:
         counted = f", {nodes['ready']}/{nodes['total']} nodes" if nodes is not None else ""
         return f"{fits} by its last known summary{counted}: not collected now{why}"
     if source is capacity.Source.DECLARED:
+        declared = "the capacity declared in the source"
+        if not limit["summary"]:
+            return f"{fits}: no capacity is declared in the source and its agent reported none"
         if why:
-            return f"{fits} by the capacity declared in the source: never collected{why}"
-        return f"{fits} by the capacity declared in the source: its agent reported none"
+            return f"{fits} by {declared}: never collected{why}"
+        return f"{fits} by {declared}: its agent reported none"
     return None
+
+
+def _unknown_apis(placement: pipeline.Placement, found: Iterable[detection.Binding]) -> list[str]:
+    """The clusters the APIEnablement filter turned down that serve no API gitfleet knows of:
+    their Cluster declares no `status.apiEnablements` and their agents reported none (Karmada
+    would have collected them when the cluster joined)."""
+    empty = {c.name for c in placement.clusters if not c.status.api_enablements}
+    names: set[str] = set()
+    for b in found:
+        outcome = placement.outcome(detection.BindingRef.of(b))
+        for attempt in outcome.diagnosis.attempts if outcome is not None else ():
+            names.update(
+                name
+                for name in empty & set(attempt.filters)
+                if any(
+                    plugin == api_enablement.NAME and not r.success
+                    for plugin, r in attempt.filters[name]
+                )
+            )
+    return sorted(names)
 
 
 def report(
@@ -172,6 +198,7 @@ def report(
         "bindings": [_binding_json(b) for b in found],
         "schedules": [o.diagnosis.to_json() for o in outcomes],
         "capacity": _limits(placement, found, reported),
+        "unknownApis": _unknown_apis(placement, found),
         "dependencies": [
             {
                 "references": [_codec.encode(r) for r in d.references],
@@ -251,6 +278,12 @@ def human(placement: pipeline.Placement, template: ResourceTemplate, data: dict[
             lines.append("scheduling:")
             lines.extend(f"  {line}" for line in outcome.diagnosis.lines())
     lines.extend(line for limit in data["capacity"] if (line := _limit_line(limit)) is not None)
+    if data["unknownApis"]:
+        lines.append(
+            f"APIs: {', '.join(data['unknownApis'])} serve no API gitfleet knows of: no "
+            "status.apiEnablements in the Cluster, none reported by an agent; declare the "
+            "kinds the cluster serves there, or run its agent"
+        )
     for deps in data["dependencies"]:
         lines.append("dependencies (propagateDeps):")
         lines.extend(f"  attached: {a}" for a in deps["attached"])
@@ -326,7 +359,12 @@ def _inputs(found: inputs.Inputs, placement: pipeline.Placement) -> dict[str, An
         "previousRender": previous.commit if previous is not None else None,
         "previousSource": previous.source_commit if previous is not None else None,
         "clusterStatus": {
-            c.name: "reported" if c.name in found.status else "declared" for c in placement.clusters
+            c.name: "reported"
+            if c.name in found.status
+            else "declared"
+            if c.status != cluster.ClusterStatus()
+            else "none"
+            for c in placement.clusters
         },
     }
 
@@ -345,6 +383,9 @@ def _inputs_line(data: dict[str, Any]) -> str:
         line += f"; status reported by {', '.join(reported)}"
     if declared:
         line += f"; status declared in the source for {', '.join(declared)}"
+    unknown = [n for n, came in data["clusterStatus"].items() if came == "none"]
+    if unknown:
+        line += f"; no status for {', '.join(unknown)} (none declared, none reported)"
     return line
 
 

@@ -151,6 +151,7 @@ def test_json_output_has_stable_keys(cli: Any, source: str) -> None:
         "inputs",
         "namespaceSync",
         "schedules",
+        "unknownApis",
     ]
     assert data["decision"]["policy"]["name"] == "web"
     assert data["decision"]["policy"]["origin"] == "policies/web.yaml:1:1"
