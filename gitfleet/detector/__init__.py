@@ -381,12 +381,27 @@ def detect(
         (d.binding for d in decisions if d.binding is not None),
         key=lambda b: (b.KIND, b.namespace, b.name),
     )
+    auto = tuple(t for t in templates if _filter.auto_propagated_namespace(t))
+    placed = {d.key for d in decisions if d.binding is not None}
+    diagnostics += [_synced_anyway(t) for t in auto if t.key in placed]
     return detection.Detection(
         bindings=tuple(bindings),
         decisions=tuple(decisions),
         templates=tuple(templates),
-        auto_namespaces=tuple(t.key for t in templates if _filter.auto_propagated_namespace(t)),
+        auto_namespaces=tuple(t.key for t in auto),
         diagnostics=tuple(diagnostic.sorted_diagnostics(diagnostics)),
+    )
+
+
+def _synced_anyway(namespace: ResourceTemplate) -> diagnostic.Diagnostic:
+    """A Namespace a policy places that the namespace controller sends to every cluster all the
+    same (Karmada's does too, unless the controller is turned off, which gitfleet has no
+    setting for: the label is the way)."""
+    return diagnostic.warning(
+        namespace.origin,
+        f"Namespace {namespace.name}: a propagation policy places it, but the namespace "
+        "controller sends it to every cluster all the same, as Karmada's does; label it "
+        f'{_filter.SKIP_AUTO_PROPAGATION_LABEL}: "true" for the policy alone to place it',
     )
 
 

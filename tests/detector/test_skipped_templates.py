@@ -4,7 +4,8 @@ pkg/detector/detector.go EventFilter and Reconcile, pkg/controllers/namespace).
 
 Aspects: Karmada's own API groups, events, Leases, reserved and skipped namespaces, the
 extension-apiserver-authentication ConfigMap, the claimed-by label, non-deletable kinds;
-namespace auto-propagation and its exceptions; bindings in the effective namespace
+namespace auto-propagation and its exceptions, and a warning when a policy also places such a
+namespace; bindings in the effective namespace
 (`model.scope`: default for namespaced kinds, none for cluster-scoped ones, CRD scope).
 """
 
@@ -135,6 +136,30 @@ def test_auto_propagated_namespaces(
     assert (name in [k.name for k in result.auto_namespaces]) is expected
     message = result.decisions[0].message
     assert ("namespace controller sends it to every cluster" in message) is expected
+
+
+@pytest.mark.parametrize(
+    ("labels", "warned"),
+    [
+        pytest.param({}, True, id="placed by a policy and synced everywhere: a warning"),
+        pytest.param(
+            {"namespace.karmada.io/skip-auto-propagation": "true"},
+            False,
+            id="skip-auto-propagation: the policy alone places it",
+        ),
+    ],
+)
+def test_a_namespace_a_policy_places(detect: Detect, labels: dict[str, str], warned: bool) -> None:
+    """namespace_sync_controller.go syncs it whether or not a policy claims it too (docs
+    'Namespace Management', option C, turns the controller off; gitfleet has the label)."""
+    policy = make_cluster_policy("ns", selector("Namespace", "v1", name="example"))
+    result = detect([make_object("v1", "Namespace", "example", labels=labels), policy])
+    assert decision_of(result, "example").binding is not None
+    warnings = [str(d) for d in result.diagnostics]
+    assert bool(warnings) is warned
+    assert all(
+        "the namespace controller sends it to every cluster all the same" in w for w in warnings
+    )
 
 
 @pytest.mark.parametrize(

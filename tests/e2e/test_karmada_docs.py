@@ -499,3 +499,47 @@ def test_dependency_policy_conflict_is_resolved_and_warned_as_in_karmada(
     assert manifest["metadata"]["annotations"]["work.karmada.io/conflict-resolution"] == (
         "overwrite"
     )
+
+
+# userguide/bestpractices/namespace-management, option C example 2: one namespace to member1.
+_EXAMPLE_NAMESPACE = """\
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: example
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterPropagationPolicy
+metadata:
+  name: propagate-example-ns
+spec:
+  resourceSelectors:
+    - apiVersion: v1
+      kind: Namespace
+      name: example
+  placement:
+    clusterAffinity:
+      clusterNames:
+        - member1
+"""
+_SKIP = '  labels:\n    namespace.karmada.io/skip-auto-propagation: "true"\n'
+
+
+def test_a_namespace_placed_by_a_policy_is_synced_everywhere_unless_labelled(
+    cli: Invoke, git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    git_repo.commit(
+        {"clusters.yaml": _clusters("member1", "member2"), "ns.yaml": _EXAMPLE_NAMESPACE}
+    )
+    _in_repo(git_repo, monkeypatch)
+    report = _render(cli)
+    (warning,) = report["diagnostics"]
+    assert (warning["path"], warning["line"], warning["severity"]) == ("ns.yaml", 1, "warning")
+    assert "the namespace controller sends it to every cluster all the same" in warning["message"]
+    namespace = "_cluster/Namespace.core/example.yaml"
+    assert _works(git_repo) == {f"works/member1/{namespace}", f"works/member2/{namespace}"}
+    git_repo.commit(
+        {"ns.yaml": _EXAMPLE_NAMESPACE.replace("  name: example\n", "  name: example\n" + _SKIP, 1)}
+    )
+    assert _render(cli)["diagnostics"] == []
+    assert _works(git_repo) == {f"works/member1/{namespace}"}
