@@ -262,12 +262,25 @@ def _binding_lines(b: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _outcome_line(decision: detection.Decision, found: Iterable[detection.Binding]) -> str:
+    """The detector's verdict; for a template no policy claims that workloads need
+    (propagateDeps), where it goes with them, which the detector does not know yet."""
+    targets = sorted({t.name for b in found for s in b.spec.required_by for t in s.clusters})
+    if decision.binding is not None or not targets:
+        return f"outcome: {decision.outcome}: {decision.message}"
+    why = decision.message.removeprefix("not propagated: ")
+    return (
+        f"outcome: dependency: sent with the workloads that need it (propagateDeps) to "
+        f"{', '.join(targets)}; no policy of its own: {why}"
+    )
+
+
 def human(placement: pipeline.Placement, template: ResourceTemplate, data: dict[str, Any]) -> str:
     decision = placement.detection.decision(template.key)
     assert decision is not None
     lines = [
         f"{_where(template.key)} ({template.api_version}, {template.origin})",
-        f"outcome: {decision.outcome}: {decision.message}",
+        _outcome_line(decision, bindings_of(placement, template)),
         _inputs_line(data["inputs"]),
         *_policy_lines(decision),
     ]

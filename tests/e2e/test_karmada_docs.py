@@ -499,6 +499,13 @@ def test_dependency_policy_conflict_is_resolved_and_warned_as_in_karmada(
     assert manifest["metadata"]["annotations"]["work.karmada.io/conflict-resolution"] == (
         "overwrite"
     )
+    explained = cli("explain", "configmap/shared-config")
+    assert explained.exit_code == 0, explained.output
+    assert explained.output.splitlines()[1] == (
+        "outcome: dependency: sent with the workloads that need it (propagateDeps) to member1, "
+        "member2; no policy of its own: no PropagationPolicy in namespace default and no "
+        "ClusterPropagationPolicy selects it"
+    )
 
 
 # userguide/bestpractices/namespace-management, option C example 2: one namespace to member1.
