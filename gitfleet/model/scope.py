@@ -112,9 +112,13 @@ NAMESPACED: frozenset[tuple[str, str]] = frozenset(
         ("resource.k8s.io", "ResourceClaim"),
         ("resource.k8s.io", "ResourceClaimTemplate"),
         ("authorization.k8s.io", "LocalSubjectAccessReview"),
+        ("multicluster.x-k8s.io", "ServiceExport"),
+        ("multicluster.x-k8s.io", "ServiceImport"),
     }
 )
-"""Built-in namespaced kinds: a missing namespace on them is ordinary, not worth a warning."""
+"""Built-in namespaced kinds, and those whose CRDs Karmada's control plane installs itself
+(multi-cluster services' ServiceExport and ServiceImport): a missing namespace on them is
+ordinary, not worth a warning."""
 
 
 def crd_scopes(templates: Iterable[ResourceTemplate]) -> dict[tuple[str, str], bool]:

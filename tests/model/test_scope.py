@@ -3,8 +3,9 @@ server would store it.
 
 Aspects covered: namespaced templates without a namespace land in the default namespace, or in
 the one the source names; built-in cluster-scoped kinds lose a namespace, with a warning; CRDs
-in the source decide a custom kind's scope; an unknown kind is assumed namespaced, with a
-warning naming the namespace; PropagationPolicies and OverridePolicies get the same default;
+in the source decide a custom kind's scope, and the kinds Karmada's control plane serves have
+theirs (ServiceExport, ServiceImport); an unknown kind is assumed namespaced,
+with a warning naming the namespace; PropagationPolicies and OverridePolicies get the same default;
 cluster-scoped Karmada kinds lose a namespace, with a warning; objects that need nothing are
 returned as they are.
 """
@@ -70,6 +71,20 @@ def warnings(found: list[diagnostic.Diagnostic]) -> list[str]:
             "",
             "",
             id="CRD spec.scope Cluster in the source",
+        ),
+        pytest.param(
+            [make_object("multicluster.x-k8s.io/v1alpha1", "ServiceExport", "web")],
+            "default",
+            "default",
+            "",
+            id="ServiceExport: Karmada installs its CRD, namespaced",
+        ),
+        pytest.param(
+            [make_object("multicluster.x-k8s.io/v1alpha1", "ServiceImport", "web")],
+            "default",
+            "default",
+            "",
+            id="ServiceImport: Karmada installs its CRD, namespaced",
         ),
         pytest.param(
             [make_object("example.io/v1", "Gadget", "x")],
