@@ -21,21 +21,27 @@ from gitfleet.gitstore import objects
 from gitfleet.model import yamllimits
 
 RENDER_FILE = "render.yaml"
-_OWNED = frozenset({"works", "bindings", RENDER_FILE})
+OWNED = frozenset({"works", "bindings", RENDER_FILE})
+"""The top of a render's output: all a folder may hold for `write` to replace it."""
+
+
+def is_render_report(data: bytes) -> bool:
+    """Whether `data` is the render.yaml of a render (a document of kind Render)."""
+    try:
+        doc = yamllimits.load(data)
+    except yaml.YAMLError:
+        return False
+    return isinstance(doc, dict) and doc.get("kind") == "Render"
 
 
 def _is_previous_render(folder: Path) -> bool:
     names = {entry.name for entry in os.scandir(folder)}
-    if not names <= _OWNED or RENDER_FILE not in names:
+    if not names <= OWNED or RENDER_FILE not in names:
         return False
     marker = folder / RENDER_FILE
     if marker.is_symlink() or not marker.is_file():
         return False
-    try:
-        doc = yamllimits.load(marker.read_bytes())
-    except yaml.YAMLError:
-        return False
-    return isinstance(doc, dict) and doc.get("kind") == "Render"
+    return is_render_report(marker.read_bytes())
 
 
 def _prepare(folder: Path) -> None:
@@ -52,7 +58,7 @@ def _prepare(folder: Path) -> None:
         raise UsageError(
             f"--out {folder}: not empty and not a previous render output; choose another folder"
         )
-    for name in _OWNED:
+    for name in OWNED:
         target = folder / name
         if target.is_symlink() or target.is_file():
             target.unlink()

@@ -5,37 +5,24 @@
 template. Read as source, each would be a second definition of its template and render.yaml an
 object without a name, so the next `validate`, `render` or `explain` would fail on files gitfleet
 wrote itself. A folder below the top whose entries are only `render.yaml`, `works/` and
-`bindings/` (what `gitstore.folder` writes and is willing to replace), with a render.yaml of
-`apiVersion: gitfleet.io/v1alpha1`, `kind: Render`, is left out with everything in it, whether
-it lies in a working tree, a plain folder or a commit.
+`bindings/` with a render.yaml of kind Render (what `gitstore.folder` writes and is willing to
+replace) is left out with everything in it, whether it lies in a working tree, a plain folder or
+a commit.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gitfleet.source import _files, _yaml
-
-RENDER_FILE = "render.yaml"
-_OWNED = frozenset({"works", "bindings", RENDER_FILE})
-_MARK = ("gitfleet.io/v1alpha1", "Render")
-
-
-def _is_render(data: bytes | str) -> bool:
-    if isinstance(data, str):
-        return False
-    parsed, problems = _yaml.parse(data)
-    if problems or len(parsed) != 1 or not isinstance(parsed[0].value, dict):
-        return False
-    doc = parsed[0].value
-    return (doc.get("apiVersion"), doc.get("kind")) == _MARK
+from gitfleet.gitstore import folder
+from gitfleet.source import _files
 
 
 def without_render_outputs(
     files: _files.Files, entries: Sequence[_files.Entry]
 ) -> list[_files.Entry]:
     """`entries` without those of folders holding a render's output (see the module)."""
-    suffix = "/" + RENDER_FILE
+    suffix = "/" + folder.RENDER_FILE
     marks = {
         e.path[: -len(suffix)]: e
         for e in entries
@@ -43,16 +30,20 @@ def without_render_outputs(
     }
     if not marks:
         return list(entries)
-    names: dict[str, set[str]] = {folder: set() for folder in marks}
+    names: dict[str, set[str]] = {top: set() for top in marks}
     for entry in entries:
         parts = entry.path.split("/")
         for depth in range(1, len(parts)):
-            folder = "/".join(parts[:depth])
-            if folder in names:
-                names[folder].add(parts[depth])
-    candidates = [f for f, found in names.items() if found <= _OWNED]
+            top = "/".join(parts[:depth])
+            if top in names:
+                names[top].add(parts[depth])
+    candidates = [f for f, found in names.items() if found <= folder.OWNED]
     contents = files.read([marks[f] for f in candidates]) if candidates else {}
-    outputs = tuple(f + "/" for f in candidates if _is_render(contents[marks[f].path]))
+    outputs = tuple(
+        f + "/"
+        for f in candidates
+        if isinstance(data := contents[marks[f].path], bytes) and folder.is_render_report(data)
+    )
     if not outputs:
         return list(entries)
     return [e for e in entries if not e.path.startswith(outputs)]

@@ -18,7 +18,7 @@ whose bindings carry no priority).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 
 from gitfleet.model import diagnostic, loaded, meta, objects, policy, selectors, template
 from gitfleet.validation import _affinity, _report
@@ -131,32 +131,42 @@ def _cluster_names(obj: Policy) -> Iterator[tuple[Keys, str]]:
             yield (*keys, "exclude", index), name
 
 
-def _priority_class(
-    obj: Policy, classes: Mapping[str, int], namespaced: _Templates, report: _report.Report
-) -> None:
-    if not isinstance(obj, (policy.PropagationPolicy, policy.ClusterPropagationPolicy)):
-        return
-    wanted = obj.spec.schedule_priority
-    if wanted is None or wanted.priority_class_name in classes:
-        return
-    keys = ("spec", "schedulePriority", "priorityClassName")
-    name = wanted.priority_class_name
-    if _selects_something(obj, namespaced):
-        report.error(
-            keys,
-            f"no PriorityClass named {name!r} in the source (scheduling.k8s.io/v1, with an "
-            "integer value): the templates the policy claims get no binding",
-        )
-    else:
-        report.warning(keys, f"no PriorityClass named {name!r} in the source")
+def _priority_classes(found: objects.ObjectSet) -> list[diagnostic.Diagnostic]:
+    """Each propagation policy's schedulePriority naming no PriorityClass of the source."""
+    chosen: list[policy.PropagationPolicy | policy.ClusterPropagationPolicy] = [
+        *found.propagation_policies,
+        *found.cluster_propagation_policies,
+    ]
+    wanting = [p for p in chosen if p.spec.schedule_priority is not None]
+    if not wanting:
+        return []
+    classes = template.priority_classes(found.templates)
+    namespaced = _Templates(t for t in found.templates if t.namespace)
+    problems = []
+    for obj in wanting:
+        wanted = obj.spec.schedule_priority
+        assert wanted is not None
+        name = wanted.priority_class_name
+        if name in classes:
+            continue
+        report = _report.Report(obj.origin, loaded.subject(obj))
+        keys = ("spec", "schedulePriority", "priorityClassName")
+        if _selects_something(obj, namespaced):
+            report.error(
+                keys,
+                f"no PriorityClass named {name!r} in the source (scheduling.k8s.io/v1, with an "
+                "integer value): the templates the policy claims get no binding",
+            )
+        else:
+            report.warning(keys, f"no PriorityClass named {name!r} in the source")
+        problems += report.diagnostics
+    return problems
 
 
 def across(found: objects.ObjectSet) -> list[diagnostic.Diagnostic]:
     """Duplicates, and per policy: selects nothing, names unknown clusters or PriorityClasses."""
     problems = duplicates(all_objects(found))
     templates = _Templates(found.templates)
-    namespaced = _Templates(t for t in found.templates if t.namespace)
-    classes = template.priority_classes(found.templates)
     clusters = {c.name for c in found.clusters}
     for obj in policies(found):
         report = _report.Report(obj.origin, loaded.subject(obj))
@@ -165,6 +175,5 @@ def across(found: objects.ObjectSet) -> list[diagnostic.Diagnostic]:
         for keys, name in _cluster_names(obj):
             if name not in clusters:
                 report.warning(keys, f"no Cluster named {name!r}")
-        _priority_class(obj, classes, namespaced, report)
         problems += report.diagnostics
-    return problems
+    return problems + _priority_classes(found)

@@ -7,6 +7,18 @@ Aspects covered:
 - a Deployment or Job written without its replica count (the documentation's partial
   templates, HPA-managed workloads) is divided as the one replica Karmada's API server stores,
   not sent whole to every cluster; a Duplicated one still goes everywhere;
+- `gitfleet render --out out` typed in the repository leaves validate, explain and render
+  working (the output is not read back as source), also once committed by accident;
+- priority scheduling: a schedulePriority naming a PriorityClass the source lacks fails
+  `validate` at the policy, as it fails the render; with the class, the binding carries it;
+- failover analysis: a Cluster tainted NoExecute in a pull request shows the replicas moving
+  in `preview` and `explain`, and `render` moves them, keeping the old copy while it evicts;
+- propagate dependencies: two workloads whose policies disagree on conflictResolution and
+  preserveResourcesOnDeletion share a ConfigMap: Overwrite and true win, with a warning as
+  Karmada's event; explain says where the dependency goes; Abort alone is warned as not
+  honoured;
+- namespace management: a Namespace a ClusterPropagationPolicy places still goes everywhere,
+  with a warning, until labelled skip-auto-propagation.
 """
 
 from __future__ import annotations
