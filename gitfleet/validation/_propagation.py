@@ -90,6 +90,7 @@ def _placement(placement: policy.Placement, report: _report.Report) -> None:
         _affinity.cluster_affinity(report, keys, affinity)
     _terms(placement, report)
     _spread(placement.spread_constraints, report)
+    _spread_by_label(placement, report)
     _workload_affinity(placement.workload_affinity, report)
     for index, toleration in enumerate(placement.cluster_tolerations):
         _toleration_operator(report, (*base, "clusterTolerations", index, "operator"), toleration)
@@ -163,6 +164,50 @@ def _spread(constraints: tuple[policy.SpreadConstraint, ...], report: _report.Re
     if fields and policy.SpreadFieldValue.CLUSTER not in fields:
         message = "spreading by a field needs a cluster spread constraint too"
         report.error(base, message)
+
+
+def _static_weighted(placement: policy.Placement) -> bool:
+    """shouldIgnoreSpreadConstraint: Divided by static weights (or Weighted without a weight
+    preference) ignores the spread constraints (webhook defaults applied: Divided without a
+    preference is Weighted)."""
+    strategy = placement.replica_scheduling
+    if (
+        strategy is None
+        or strategy.replica_scheduling_type == policy.ReplicaSchedulingType.DUPLICATED
+    ):
+        return False
+    preference = strategy.replica_division_preference or policy.ReplicaDivisionPreference.WEIGHTED
+    if preference != policy.ReplicaDivisionPreference.WEIGHTED:
+        return False
+    weights = strategy.weight_preference
+    return weights is None or (bool(weights.static_weight_list) and weights.dynamic_weight is None)
+
+
+def _spread_by_label(placement: policy.Placement, report: _report.Report) -> None:
+    """Karmada's scheduler spreads by cluster and region only
+    (selectBestClustersBySpreadConstraints): a label constraint is ignored next to one of those,
+    and alone it fails the placement; both unless static weights ignore every constraint."""
+    constraints = placement.spread_constraints
+    labelled = [i for i, c in enumerate(constraints) if c.spread_by_label]
+    if not labelled or _static_weighted(placement):
+        return
+    spreads = {
+        c.spread_by_field or policy.SpreadFieldValue.CLUSTER
+        for c in constraints
+        if not c.spread_by_label
+    }
+    usable = {policy.SpreadFieldValue.CLUSTER, policy.SpreadFieldValue.REGION} & spreads
+    for index in labelled:
+        keys = ("spec", "placement", "spreadConstraints", index, "spreadByLabel")
+        if usable:
+            report.warning(keys, "ignored: Karmada's scheduler spreads by cluster and region only")
+        else:
+            report.warning(
+                keys,
+                "Karmada's scheduler spreads by cluster and region only, and fails a placement "
+                "that has neither ('just support cluster and region spread constraint'): "
+                "add a cluster spread constraint",
+            )
 
 
 def _workload_affinity(affinity: policy.WorkloadAffinity | None, report: _report.Report) -> None:

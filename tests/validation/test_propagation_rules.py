@@ -10,6 +10,8 @@ Aspects covered (pkg/util/validation/validation.go, after the webhook's defaults
   dynamic weight or Aggregated, only after a non-empty affinity, with unique names;
 - spread constraints: field XOR label, non-negative, max >= min (min defaults to 1), one
   constraint per field, a cluster constraint whenever a field is used (the default counts);
+  spreadByLabel a warning (Karmada's scheduler ignores it next to a cluster or region
+  constraint and fails without one), unless static weights ignore every constraint;
 - static weights >= 1; toleration operators (Lt, Gt refused, other unknown ones a warning:
   they tolerate no taint); workload affinity keys;
 - failover: application needs propagateDeps, toleration and grace period rules, alias label
@@ -326,3 +328,54 @@ def test_application_failover_bounds(check: Check) -> None:
         "must be at least 0, got -1",
         "spec.failover.application.gracePeriodSeconds: must be at least 1, got 0",
     ]
+
+
+LABEL_SPREAD = """\
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: racks
+spec:
+  resourceSelectors:
+    - apiVersion: apps/v1
+      kind: Deployment
+  placement:
+    replicaScheduling:
+      replicaSchedulingType: {type}
+    spreadConstraints:
+      - spreadByLabel: topology.example.io/rack
+        maxGroups: 2
+{more}"""
+IGNORED = "ignored: Karmada's scheduler spreads by cluster and region only"
+FAILS = (
+    "Karmada's scheduler spreads by cluster and region only, and fails a placement that has "
+    "neither ('just support cluster and region spread constraint'): add a cluster spread "
+    "constraint"
+)
+
+
+@pytest.mark.parametrize(
+    ("kind", "more", "expected"),
+    [
+        pytest.param("Duplicated", "", FAILS, id="label alone: the placement fails"),
+        pytest.param(
+            "Duplicated", "      - spreadByField: cluster\n        maxGroups: 2\n", IGNORED,
+            id="next to a cluster constraint: ignored",
+        ),
+        pytest.param(
+            "Duplicated", "      - maxGroups: 2\n", IGNORED,
+            id="next to a constraint defaulting to cluster: ignored",
+        ),
+        pytest.param("Divided", "", None, id="static weights (Weighted, none given) ignore all"),
+    ],
+)  # fmt: skip
+def test_spread_by_label(check: Check, kind: str, more: str, expected: str | None) -> None:
+    found = check({"racks.yaml": LABEL_SPREAD.format(type=kind, more=more)})
+    label = [f for f in found if "spreadByLabel" in f]
+    if expected is None:
+        assert label == []
+    else:
+        assert label == [
+            "racks.yaml:13:9: warning: PropagationPolicy default/racks: "
+            f"spec.placement.spreadConstraints.0.spreadByLabel: {expected}"
+        ]
