@@ -90,7 +90,7 @@ def _placement(placement: policy.Placement, report: _report.Report) -> None:
         _affinity.cluster_affinity(report, keys, affinity)
     _terms(placement, report)
     _spread(placement.spread_constraints, report)
-    _spread_by_label(placement, report)
+    _spread_unused(placement, report)
     _workload_affinity(placement.workload_affinity, report)
     for index, toleration in enumerate(placement.cluster_tolerations):
         _toleration_operator(report, (*base, "clusterTolerations", index, "operator"), toleration)
@@ -183,13 +183,18 @@ def _static_weighted(placement: policy.Placement) -> bool:
     return weights is None or (bool(weights.static_weight_list) and weights.dynamic_weight is None)
 
 
-def _spread_by_label(placement: policy.Placement, report: _report.Report) -> None:
+_FILTER_ONLY = {policy.SpreadFieldValue.ZONE: "zone", policy.SpreadFieldValue.PROVIDER: "provider"}
+
+
+def _spread_unused(placement: policy.Placement, report: _report.Report) -> None:
     """Karmada's scheduler spreads by cluster and region only
-    (selectBestClustersBySpreadConstraints): a label constraint is ignored next to one of those,
-    and alone it fails the placement; both unless static weights ignore every constraint."""
+    (selectBestClustersBySpreadConstraints): a zone or provider constraint only keeps the
+    clusters that have the field (the SpreadConstraint filter), a label constraint is ignored
+    next to a cluster or region one and alone fails the placement; none of it when static
+    weights ignore every constraint."""
     constraints = placement.spread_constraints
     labelled = [i for i, c in enumerate(constraints) if c.spread_by_label]
-    if not labelled or _static_weighted(placement):
+    if not constraints or _static_weighted(placement):
         return
     spreads = {
         c.spread_by_field or policy.SpreadFieldValue.CLUSTER
@@ -197,6 +202,15 @@ def _spread_by_label(placement: policy.Placement, report: _report.Report) -> Non
         if not c.spread_by_label
     }
     usable = {policy.SpreadFieldValue.CLUSTER, policy.SpreadFieldValue.REGION} & spreads
+    for index, constraint in enumerate(constraints):
+        if constraint.spread_by_field in _FILTER_ONLY:
+            keys = ("spec", "placement", "spreadConstraints", index, "spreadByField")
+            report.warning(
+                keys,
+                f"only a filter: Karmada's scheduler keeps the clusters that have a "
+                f"{_FILTER_ONLY[constraint.spread_by_field]} and spreads by cluster and region "
+                "only",
+            )
     for index in labelled:
         keys = ("spec", "placement", "spreadConstraints", index, "spreadByLabel")
         if usable:

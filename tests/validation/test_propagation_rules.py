@@ -11,7 +11,8 @@ Aspects covered (pkg/util/validation/validation.go, after the webhook's defaults
 - spread constraints: field XOR label, non-negative, max >= min (min defaults to 1), one
   constraint per field, a cluster constraint whenever a field is used (the default counts);
   spreadByLabel a warning (Karmada's scheduler ignores it next to a cluster or region
-  constraint and fails without one), unless static weights ignore every constraint;
+  constraint and fails without one), spreadByField zone or provider a warning (only a filter),
+  unless static weights ignore every constraint;
 - static weights >= 1; toleration operators (Lt, Gt refused, other unknown ones a warning:
   they tolerate no taint); workload affinity keys;
 - failover: application needs propagateDeps, toleration and grace period rules, alias label
@@ -379,3 +380,16 @@ def test_spread_by_label(check: Check, kind: str, more: str, expected: str | Non
             "racks.yaml:13:9: warning: PropagationPolicy default/racks: "
             f"spec.placement.spreadConstraints.0.spreadByLabel: {expected}"
         ]
+
+
+@pytest.mark.parametrize("field", ["zone", "provider"])
+def test_zone_and_provider_spreads_only_filter(check: Check, field: str) -> None:
+    more = "      - spreadByField: cluster\n        maxGroups: 2\n"
+    doc = LABEL_SPREAD.format(type="Duplicated", more=more).replace(
+        "      - spreadByLabel: topology.example.io/rack\n", f"      - spreadByField: {field}\n"
+    )
+    assert [f for f in check({"racks.yaml": doc}) if "spreadConstraints" in f] == [
+        "racks.yaml:13:9: warning: PropagationPolicy default/racks: "
+        f"spec.placement.spreadConstraints.0.spreadByField: only a filter: Karmada's scheduler "
+        f"keeps the clusters that have a {field} and spreads by cluster and region only"
+    ]
