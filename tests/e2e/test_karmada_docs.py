@@ -216,24 +216,9 @@ def test_a_job_without_parallelism_runs_its_completions_in_one_cluster(
 _NGINX = _NGINX_WITHOUT_REPLICAS.replace(
     "  # replicas left to the API server (or to an HPA)\n", "  replicas: 2\n"
 )
-_STATIC_WEIGHTS = """\
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata:
-  name: nginx-propagation
-spec:
-  resourceSelectors:
-    - apiVersion: apps/v1
-      kind: Deployment
-      name: nginx
-  placement:
-    clusterAffinity:
-      clusterNames:
-        - member1
-        - member2
-    replicaScheduling:
-      replicaDivisionPreference: Weighted
-      replicaSchedulingType: Divided
+_STATIC_WEIGHTS = (
+    _WEIGHTED
+    + """\
       weightPreference:
         staticWeightList:
           - targetCluster:
@@ -245,6 +230,7 @@ spec:
                 - member2
             weight: 1
 """
+)
 
 
 def test_render_out_inside_the_repository_is_not_read_back_as_source(
