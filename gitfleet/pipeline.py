@@ -246,7 +246,8 @@ def place(
     keeps the previous result except when no cluster fits at all), and the others go on.
     With a status snapshot (`observed`: heartbeats, health, and the time it was taken),
     failover runs with `settings` (`gitfleet.failover`; default: gitfleet.yaml's defaults);
-    without one, only what the source alone decides does (`_declared_failover`).
+    without one, only what the source alone decides does (`_declared_failover`: the NoExecute
+    taints the Clusters declare or the ClusterTaintPolicies add).
     `unchanged` (see `detector.detect`) names the previous bindings
     that are still the answer: they are neither detected nor scheduled again, unless failover
     has something to do (a cluster judged unhealthy or tainted NoExecute, a binding with
@@ -262,11 +263,7 @@ def place(
     failing = None
     if observed is not None:
         failing = failover.Failover(clusters, observed, settings or loaded.FailoverSettings())
-    elif now is not None:
-        failing = _declared_failover(clusters, now, settings)
-    if failing is not None:
         clusters = failing.clusters
-        unchanged = _quiet(unchanged, failing)
     before = cluster_taints or {}
     tainting = taintpolicy.apply(
         clusters, objs.cluster_taint_policies, before, observed.at if observed else now
@@ -276,6 +273,10 @@ def place(
     clusters = tainting.clusters
     if failing is not None:
         failing.retaint(clusters)
+    elif now is not None:
+        failing = _declared_failover(clusters, now, settings)
+    if failing is not None:
+        unchanged = _quiet(unchanged, failing)
     fleet = scheduler.ClusterIndex(clusters)
     first = _Round(objs, interp, fleet, now)
     lowering = _descheduling(observed, deschedule)
@@ -317,10 +318,11 @@ def _declared_failover(
     clusters: Sequence[cluster.Cluster], now: str, settings: loaded.FailoverSettings | None
 ) -> failover.Failover | None:
     """Failover without a status snapshot (`gitfleet render`, `preview`, `explain`): the
-    NoExecute taints the Clusters of the source declare evict as the reconciler's render at
-    `now` (the source commit's time) would evict them, so what these commands show is what the
-    reconciler does with the commit; no cluster is judged by its agent's reports. None when no
-    Cluster declares one: failover then has nothing to do."""
+    NoExecute taints of `clusters` (declared by the source's Clusters or added by its
+    ClusterTaintPolicies) evict as the reconciler's render at `now` (the source commit's time)
+    would evict them, so what these commands show is what the reconciler does with the commit;
+    no cluster is judged by its agent's reports. None when no cluster has one: failover then
+    has nothing to do."""
     found = failover.Failover(
         clusters, failover.Observed(at=now), settings or loaded.FailoverSettings()
     )

@@ -48,10 +48,18 @@ spec:
 TAINT = "cluster.example.io/not-ready"
 
 
-def _source(*apps: str, effect: str = "NoSchedule") -> dict[str, str]:
+def _cluster(name: str, ready: str) -> dict[str, object]:
+    doc = make_cluster(name)
+    doc["status"]["conditions"][0]["status"] = ready
+    return doc
+
+
+def _source(*apps: str, effect: str = "NoSchedule", west: str = "True") -> dict[str, str]:
+    """The fleet east and west (whose declared Ready is `west`), `apps` duplicated to both, and
+    the ClusterTaintPolicy with a taint of `effect`."""
     placement = {"clusterAffinity": {"clusterNames": ["east", "west"]}}
     docs = {
-        "clusters.yaml": [make_cluster("east"), make_cluster("west")],
+        "clusters.yaml": [_cluster("east", "True"), _cluster("west", west)],
         **{
             f"apps/{name}.yaml": [
                 make_deployment(name, replicas=2),
@@ -188,3 +196,23 @@ def test_the_reconciler_taints_a_failed_cluster_and_renders_again_when_it_recove
     assert again.exit_code == 0, again.output
     assert "clusterTaints" not in _render_file(git_repo), "the same source, rendered again"
     assert _deployments(git_repo, "west") == {"web"}
+
+
+def test_render_without_agents_evicts_by_a_policy_no_execute_taint(
+    cli: Invoke, git_repo: GitRepo, elsewhere: Path
+) -> None:
+    """`gitfleet render` (and so a pull request's preview) evicts as the reconciler would: the
+    policy taints west, whose declared Ready is False, NoExecute, and web leaves it."""
+    allowed = {"gitfleet.yaml": "failover:\n  allowNoExecuteTaintPolicy: true\n"}
+    git_repo.commit({**_source("web", effect="NoExecute"), **allowed})
+    assert cli("render", "--repo", "../source").exit_code == 0
+    assert _deployments(git_repo, "west") == {"web"}
+    git_repo.commit(_source("web", effect="NoExecute", west="False"))
+    result = cli("render", "--repo", "../source")
+    assert result.exit_code == 0, result.output
+    binding = yaml.safe_load(
+        git_repo.git("show", "gitfleet/rendered:bindings/shop/Deployment.apps/web.yaml")
+    )
+    assert [c["name"] for c in binding["spec"]["clusters"]] == ["east"]
+    (task,) = binding["spec"]["gracefulEvictionTasks"]
+    assert task["fromCluster"] == "west"
