@@ -12,13 +12,24 @@ from gitfleet.model.template import RawObject
 
 _SPEC = ("spec",)
 _TEMPLATE = ("spec", "template")
+_MAX_INT32 = 2**31 - 1
+
+
+def _count(value: object, field: str) -> int:
+    """A replica count field: absent reads as 0; the typed object Karmada reads holds an int32,
+    which the API server never lets go negative, so no other number reaches the scheduler."""
+    path = ("spec", field)
+    count = _fields.integer(value, path)
+    if not 0 <= count <= _MAX_INT32:
+        raise _fields.FieldError(path, f"expected an int32 of 0 or more, got {count}")
+    return count
 
 
 def workload_replicas(obj: RawObject) -> Replicas:
     """Deployment, ReplicaSet, StatefulSet: `spec.replicas` (absent is 0) and the pod
     template's requirements."""
     spec = _fields.mapping(obj.get("spec"), _SPEC)
-    replicas = _fields.integer(spec.get("replicas"), ("spec", "replicas"))
+    replicas = _count(spec.get("replicas"), "replicas")
     return replicas, _requirements.from_pod_template(spec.get("template"), _TEMPLATE)
 
 
@@ -26,10 +37,9 @@ def job_replicas(obj: RawObject) -> Replicas:
     """Job: `parallelism` (absent is 0), but never more than `completions` when that is set,
     since no more pods than remaining completions run at once."""
     spec = _fields.mapping(obj.get("spec"), _SPEC)
-    replicas = _fields.integer(spec.get("parallelism"), ("spec", "parallelism"))
-    completions = _fields.optional_integer(spec.get("completions"), ("spec", "completions"))
-    if completions is not None:
-        replicas = min(replicas, completions)
+    replicas = _count(spec.get("parallelism"), "parallelism")
+    if spec.get("completions") is not None:
+        replicas = min(replicas, _count(spec["completions"], "completions"))
     return replicas, _requirements.from_pod_template(spec.get("template"), _TEMPLATE)
 
 

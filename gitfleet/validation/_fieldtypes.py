@@ -50,6 +50,23 @@ def integer(keys: Keys, value: Any, found: Problems) -> None:
         found.append((keys, f"must be an integer, not {value:g}"))
 
 
+MAX_INT32 = 2**31 - 1
+
+
+def count(keys: Keys, value: Any, found: Problems) -> None:
+    """A non-negative int32 field (a workload's replicas, a Job's parallelism): the API server
+    cannot decode a larger number into the field and refuses a negative one."""
+    before = len(found)
+    integer(keys, value, found)
+    if len(found) > before:
+        return
+    number = int(value)
+    if number < 0:
+        found.append((keys, f"must be 0 or more, not {number}"))
+    elif number > MAX_INT32:
+        found.append((keys, f"must be at most {MAX_INT32} (int32), not {number}"))
+
+
 def boolean(keys: Keys, value: Any, found: Problems) -> None:
     if not isinstance(value, bool):
         what = repr(value) if isinstance(value, str) else _read_as(value)

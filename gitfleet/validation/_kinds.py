@@ -8,12 +8,13 @@
   init container and ephemeral container, `name`, `image`, `workingDir`, `imagePullPolicy`
   strings, `command` and `args` lists of strings, each `env` entry's `name` and `value`
   strings, each port's `containerPort` and `hostPort` integers and `name`, `protocol` strings.
-- Workloads: `spec.replicas` an integer, `spec.selector.matchLabels` (a ReplicationController's
-  `spec.selector`) strings.
+- Workloads: `spec.replicas` an int32 of 0 or more; `spec.selector.matchLabels` (a
+  ReplicationController's `spec.selector`) strings.
 - Service: `spec.selector` strings; each port's `port` and `nodePort` integers, `targetPort` a
   number or a name.
-- Job (and a CronJob's job template): the counts and limits integers, `manualSelector` and
-  `suspend` booleans, `completionMode` and `podReplacementPolicy` strings.
+- Job (and a CronJob's job template): `parallelism` and `completions` int32s of 0 or more,
+  the other counts and limits integers, `manualSelector` and `suspend` booleans,
+  `completionMode` and `podReplacementPolicy` strings.
 
 A null field is left alone (JSON null decodes as the field's zero value).
 """
@@ -138,15 +139,16 @@ def _workload(template: Keys, selector: Keys = ("spec", "selector", "matchLabels
 
     def check(body: Mapping[str, Any], found: Problems) -> None:
         pod(body, found)
-        _present(body, ("spec", "replicas"), _fieldtypes.integer, found)
+        _present(body, ("spec", "replicas"), _fieldtypes.count, found)
         _present(body, selector, _fieldtypes.string_map, found)
 
     return check
 
 
 _JOB_SPEC: dict[str, FieldCheck] = {
+    **dict.fromkeys(("parallelism", "completions"), _fieldtypes.count),
     **dict.fromkeys(
-        ("parallelism", "completions", "backoffLimit", "activeDeadlineSeconds",
+        ("backoffLimit", "activeDeadlineSeconds",
          "ttlSecondsAfterFinished", "backoffLimitPerIndex", "maxFailedIndexes"),
         _fieldtypes.integer,
     ),

@@ -5,7 +5,8 @@ Aspects: which field each kind counts (absent, zero, Job parallelism capped by c
 always one); requests summed over containers, limits standing in for missing requests, init
 containers taking the max, overhead added; a null quantity read as zero; which resources count;
 node constraints, a null nodeSelector value read as empty; no requirements at all; revising only
-an existing field; errors naming the field; unknown kinds."""
+an existing field; errors naming the field (replica counts outside int32 or negative, which no
+API server holds, included); unknown kinds."""
 
 from __future__ import annotations
 
@@ -296,8 +297,16 @@ def test_pod_requirements_come_from_its_own_spec(chain: interpreter.Interpreter)
             ("spec", "containers", 0, "resources", "requests"),
             id="empty string for requests",
         ),
+        pytest.param(workload("Deployment", replicas=10**29), ("spec", "replicas"),
+                     id="replicas past int64"),
+        pytest.param(workload("StatefulSet", replicas=2**31), ("spec", "replicas"),
+                     id="replicas past int32"),
+        pytest.param(workload("Deployment", replicas=-1), ("spec", "replicas"),
+                     id="negative replicas"),
+        pytest.param(workload("Job", spec_extra={"parallelism": 2, "completions": 2**40}),
+                     ("spec", "completions"), id="completions past int32"),
     ],
-)
+)  # fmt: skip
 def test_errors_name_the_field(
     chain: interpreter.Interpreter, doc: dict[str, Any], keys: tuple[Any, ...]
 ) -> None:

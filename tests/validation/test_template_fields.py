@@ -10,8 +10,9 @@ Aspects covered:
   where bytes are meant, key syntax, a key in both data and binaryData;
 - containers (in every pod template: Deployment, StatefulSet, Job, CronJob, Pod, init
   containers): env values and names, command and args items, image, port numbers;
-- workloads and Services: replicas, selectors, ports; a Job's counts and limits (integers) and
-  manualSelector (a boolean), also in a CronJob's job template;
+- workloads and Services: replicas (an int32 of 0 or more), selectors, ports; a Job's counts
+  and limits (integers; parallelism and completions int32s of 0 or more) and manualSelector
+  (a boolean), also in a CronJob's job template;
 - names: what render refuses (non-ASCII, too long, kinds and namespaces that cannot be a
   folder), and each built-in kind's own rule (Deployment names are DNS subdomains, Service
   names DNS-1035 labels, Namespace names DNS labels, CronJob names 52 characters); custom
@@ -148,6 +149,17 @@ CASES = [
     # workloads and services
     pytest.param(doc("Deployment", "spec: {replicas: '3'}\n", "apps/v1"), "5:8",
                  "spec.replicas: must be an integer, not '3'", id="replicas"),
+    pytest.param(doc("Deployment", "spec: {replicas: -1}\n", "apps/v1"), "5:8",
+                 "spec.replicas: must be 0 or more, not -1", id="negative replicas"),
+    pytest.param(doc("StatefulSet", "spec: {replicas: 2147483648}\n", "apps/v1"), "5:8",
+                 "spec.replicas: must be at most 2147483647 (int32), not 2147483648",
+                 id="replicas past int32"),
+    pytest.param(doc("Deployment", f"spec: {{replicas: {10**29}}}\n", "apps/v1"), "5:8",
+                 "spec.replicas: must be at most 2147483647 (int32), not 9999999999999999",
+                 id="replicas past int64"),
+    pytest.param(doc("Job", "spec: {completions: 1, parallelism: 3e10}\n", "batch/v1"), "5:24",
+                 "spec.parallelism: must be at most 2147483647 (int32), not 30000000000",
+                 id="job parallelism past int32"),
     pytest.param(doc("Deployment", "spec: {selector: {matchLabels: {app: true}}}\n", "apps/v1"),
                  "5:33", "spec.selector.matchLabels.app: must be a string, not the boolean true",
                  id="selector"),

@@ -1,0 +1,54 @@
+"""A hostile pull request gets a located error (or a harmless comment) from `gitfleet preview`,
+run as CI runs it: the command typed from inside the repository, with relative paths, in a
+process of its own.
+
+Aspects covered:
+- replicas past what an API server accepts (past int64, past int32, negative) are a validate
+  error at the field, not a schedule that never ends or manifests every member refuses;
+- the subprocess timeout is only a guard against a hang coming back: each case ends in a
+  second or two.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from preview.preview_changes import on_branch
+
+GUARD = 240
+"""Seconds: far above what a preview of the example fleet takes, only to end a hang."""
+
+
+def preview(repo: Any, *args: str, base: str = "main", head: str = "pr") -> Any:
+    """`gitfleet preview --base BASE --head HEAD --repo .` run from inside the repository."""
+    command = [sys.executable, "-m", "gitfleet", "preview", "--base", base, "--head", head]
+    return subprocess.run(
+        [*command, "--repo", ".", *args], cwd=repo.path, capture_output=True, text=True,
+        timeout=GUARD, check=False,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("replicas", "message"),
+    [
+        pytest.param(
+            "99999999999999999999999999999",
+            "must be at most 2147483647 (int32), not ",
+            id="past int64",
+        ),
+        pytest.param(
+            "9223372036854775807", "must be at most 2147483647 (int32), not ", id="int64 max"
+        ),
+        pytest.param("-1", "must be 0 or more, not -1", id="negative"),
+    ],
+)
+def test_replicas_no_api_server_accepts(example_fleet: Any, replicas: str, message: str) -> None:
+    on_branch(example_fleet, "pr", ("apps/shop/web.yaml", "replicas: 6", f"replicas: {replicas}"))
+    done = preview(example_fleet)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    assert "apps/shop/web.yaml:27:3: error: Deployment shop/web: spec.replicas: " in done.stdout
+    assert message in done.stdout
