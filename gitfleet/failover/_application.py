@@ -64,7 +64,7 @@ def failure(
     if since is None or start is None:
         return None
     seconds = chosen.decision_conditions.toleration_seconds or 0
-    return Failure(since, start + datetime.timedelta(seconds=seconds))
+    return Failure(since, times.later(start, seconds))
 
 
 def task(binding: Binding, name: str, message: str, at: str) -> work.GracefulEvictionTask:

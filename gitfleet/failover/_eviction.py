@@ -115,7 +115,7 @@ def assess(
             continue
         seconds = task.grace_period_seconds
         timeout = settings.graceful_eviction_timeout_seconds if seconds is None else seconds
-        if now > created + datetime.timedelta(seconds=timeout):
+        if now > times.later(created, timeout):
             ended[task.from_cluster] = Ending.TIMEOUT
             continue
         if healthy is None:
@@ -138,5 +138,5 @@ def deadline(
             continue
         seconds = task.grace_period_seconds
         timeout = settings.graceful_eviction_timeout_seconds if seconds is None else seconds
-        ends.append(created + datetime.timedelta(seconds=timeout))
+        ends.append(times.later(created, timeout))
     return min(ends) if ends else None

@@ -61,7 +61,7 @@ def eviction_time(
             return now
         used.append(match)
     triggers = [
-        added + datetime.timedelta(seconds=toleration.toleration_seconds)
+        times.later(added, toleration.toleration_seconds)
         for toleration in used
         if toleration.toleration_seconds is not None
         for taint in no_execute

@@ -1,6 +1,7 @@
 """RFC 3339 times as Kubernetes writes them (`2026-01-01T00:00:00Z`), read and written in one
-place so that every stage compares times the same way: an unreadable time is None, a time
-without a zone is UTC, and written times are UTC to the second."""
+place so that every stage compares times the same way: an unreadable time is None (one that
+UTC cannot hold too), a time without a zone is UTC, and written times are UTC to the second.
+Arithmetic past the years a datetime holds stops at its first or last moment (`later`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,13 @@ def parse(text: str | None) -> datetime.datetime | None:
         parsed = datetime.datetime.fromisoformat(text)
     except ValueError:
         return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=datetime.UTC)
+    if not parsed.tzinfo:
+        return parsed.replace(tzinfo=datetime.UTC)
+    try:
+        parsed.astimezone(datetime.UTC)
+    except OverflowError:  # 0001-01-01T00:00:00+01:00: before the first moment UTC holds
+        return None
+    return parsed
 
 
 def text(moment: datetime.datetime) -> str:
@@ -24,8 +31,18 @@ def text(moment: datetime.datetime) -> str:
     return utc.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+_LATEST = datetime.datetime.max.replace(tzinfo=datetime.UTC)
+_EARLIEST = datetime.datetime.min.replace(tzinfo=datetime.UTC)
+
+
 def later(moment: datetime.datetime, seconds: float) -> datetime.datetime:
-    return moment + datetime.timedelta(seconds=seconds)
+    """`seconds` after `moment` (before it when negative). A time past what a datetime holds
+    (a toleration of 10**20 seconds, a grace period counted from the year 9999) is the last
+    (or first) moment there is: never reached, rather than an overflow."""
+    try:
+        return moment + datetime.timedelta(seconds=seconds)
+    except OverflowError:
+        return _LATEST if seconds > 0 else _EARLIEST
 
 
 def human_duration(seconds: float) -> str:

@@ -18,6 +18,8 @@ _SIZE = re.compile(r"([0-9]+)(Ki|Mi|Gi)?")
 _UNITS = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30}
 _DURATION = re.compile(r"([0-9]+)(s|m|h)?")
 _SECONDS = {None: 1, "s": 1, "m": 60, "h": 3600}
+_MAX_DURATION = (2**63 - 1) // 10**9
+"""The longest duration Go's time.Duration (int64 nanoseconds) holds, in whole seconds."""
 _FAILOVER_KEYS = (
     "enabled",
     "heartbeatGracePeriod",
@@ -90,17 +92,24 @@ class _Reader:
         return None
 
     def duration(self, key: str, default: int) -> int:
-        """Seconds from `40`, `40s`, `5m` or `1h`; `default` when absent or wrong."""
+        """Seconds from `40`, `40s`, `5m` or `1h`, at most what Karmada's durations hold;
+        `default` when absent or wrong."""
         value = self.body.get(key)
         if value is None:
             return default
-        if _whole(value):
-            return int(value)
         match = _DURATION.fullmatch(value) if isinstance(value, str) else None
-        if match:
-            return int(match[1]) * _SECONDS[match[2]]
-        self.error(key, f"{self.prefix}{key}: expected a duration such as 40s, 5m or 1h")
-        return default
+        if _whole(value):
+            seconds = int(value)
+        elif match:
+            seconds = int(match[1]) * _SECONDS[match[2]]
+        else:
+            self.error(key, f"{self.prefix}{key}: expected a duration such as 40s, 5m or 1h")
+            return default
+        if seconds > _MAX_DURATION:
+            message = f"{self.prefix}{key}: at most {_MAX_DURATION}s (292 years, a Go duration)"
+            self.error(key, message)
+            return default
+        return seconds
 
     def namespace(self, key: str) -> str | None:
         value = self.body.get(key)

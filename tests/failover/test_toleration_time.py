@@ -3,9 +3,11 @@ Karmada's taint manager and pkg/util/helper/taint.go).
 
 Aspects: no NoExecute taint (NoSchedule ones do not count) is never; an untolerated taint is
 at once; a tolerated one with seconds is its timeAdded plus the seconds, the earliest over the
-taints; a taint without timeAdded or a toleration without seconds is tolerated for good; the
-first tolerating toleration is the one used; default tolerations are added only when the
-policy has no identical one; the purge mode comes from the policy, then the setting.
+taints, and one past what a datetime holds (seconds up to int64, as Karmada allows) the last
+moment there is, not an overflow; a taint without timeAdded or a toleration without seconds
+is tolerated for good; the first tolerating toleration is the one used; default tolerations
+are added only when the policy has no identical one; the purge mode comes from the policy,
+then the setting.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from gitfleet.model import loaded, meta, policy, work
 NOW = datetime.datetime(2026, 3, 1, 12, 0, 0, tzinfo=datetime.UTC)
 UNREACHABLE = "cluster.karmada.io/unreachable"
 NOT_READY = "cluster.karmada.io/not-ready"
+LATEST = datetime.datetime.max.replace(tzinfo=datetime.UTC)
+"""A deadline past what a datetime holds: never reached."""
 
 
 def taint(
@@ -68,6 +72,18 @@ def minute(m: float) -> datetime.datetime:
         pytest.param(
             [taint(UNREACHABLE)], [tolerate("", None), tolerate(UNREACHABLE, 1)], None,
             id="first tolerating toleration is used",
+        ),
+        pytest.param(
+            [taint(UNREACHABLE)], [tolerate(UNREACHABLE, 10**23)], LATEST,
+            id="seconds past any date",
+        ),
+        pytest.param(
+            [taint(UNREACHABLE)], [tolerate(UNREACHABLE, 2**63 - 1)], LATEST,
+            id="int64 seconds",
+        ),
+        pytest.param(
+            [taint(UNREACHABLE, added="9999-12-31T23:59:00Z")], [tolerate(UNREACHABLE, 120)],
+            LATEST, id="added at the end of time",
         ),
     ],
 )  # fmt: skip

@@ -6,8 +6,9 @@ toleration runs; after it the binding leaves the cluster, its replicas go to the
 graceful eviction task keeps the old copy; an agent reporting Ready=False gives the not-ready
 taint once it has done so for the failure threshold (a failure that did not last, none), dated
 from then, and the next render is due at that moment; the policy's clusterTolerations
-(shorter, forever) and failover.cluster.purgeMode (Directly), and the settings (no default
-toleration, eviction off, default purge mode, the failure threshold) decide; no other cluster
+(shorter, forever, int64 seconds past any date) and failover.cluster.purgeMode (Directly),
+and the settings (no default toleration, eviction off, default purge mode, the failure
+threshold) decide; no other cluster
 fits: nothing moves and a Failover condition says why; a second cluster failing while the
 first one's task is open gets a task of its own; eviction tasks end when the replacement
 is healthy on the current render, when their grace period is over, and not on health from an
@@ -175,6 +176,12 @@ def test_the_failure_threshold_is_a_setting() -> None:
         pytest.param(
             [{"operator": "Exists"}], AFTER_TOLERATION * 10, {"m1": 1, "m2": 1, "m3": 1},
             id="tolerate everything",
+        ),
+        pytest.param(
+            [{"key": "cluster.karmada.io/unreachable", "operator": "Exists", "effect": "NoExecute",
+              "tolerationSeconds": 2**63 - 1}],
+            AFTER_TOLERATION * 10, {"m1": 1, "m2": 1, "m3": 1},
+            id="int64 seconds: past any date, never",
         ),
         pytest.param(
             [{"key": "cluster.karmada.io/not-ready", "operator": "Exists", "effect": "NoExecute",

@@ -7,8 +7,8 @@ Aspects covered:
 - absolute patterns and `..` segments are refused, located at the pattern, and dropped;
 - unknown settings, bad branch names, sizes and default namespaces are located errors with
   defaults kept;
-- the `failover` section: durations with units, a null default toleration, its own unknown
-  keys and bad values located, defaults kept;
+- the `failover` section: durations with units (at most what a Go duration holds), a null
+  default toleration, its own unknown keys and bad values located, defaults kept;
 - the `descheduler` section: Karmada's defaults (2m interval, 5m threshold), durations with
   units, its own unknown keys and bad values located, defaults kept;
 - the `autoscaling` section likewise;
@@ -179,6 +179,12 @@ def test_patterns_leaving_the_source_are_refused(
                      id="failover unknown"),
         pytest.param("failover: {heartbeatGracePeriod: 3d}\n", "1:12",
                      "failover.heartbeatGracePeriod: expected a duration", id="duration"),
+        pytest.param("failover: {gracefulEvictionTimeout: 99999999999999999999h}\n", "1:12",
+                     "failover.gracefulEvictionTimeout: at most 9223372036s (292 years",
+                     id="duration past a Go duration"),
+        pytest.param("descheduler: {deschedulingInterval: 9223372037}\n", "1:15",
+                     "descheduler.deschedulingInterval: at most 9223372036s",
+                     id="seconds past a Go duration"),
         pytest.param("failover: {purgeMode: Never}\n", "1:12", "is not Directly or Gracefully",
                      id="purge mode"),
         pytest.param("failover: {enabled: 'no'}\n", "1:12", "expected true or false",
