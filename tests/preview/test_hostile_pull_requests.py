@@ -5,6 +5,9 @@ process of its own.
 Aspects covered:
 - replicas past what an API server accepts (past int64, past int32, negative) are a validate
   error at the field, not a schedule that never ends or manifests every member refuses;
+- gitfleet.yaml patterns that a regular expression would match for hours (many stars, many
+  `**`) against long names and deep paths, and a character class that is not one (a located
+  error, not a traceback);
 - the subprocess timeout is only a guard against a hang coming back: each case ends in a
   second or two.
 """
@@ -52,3 +55,33 @@ def test_replicas_no_api_server_accepts(example_fleet: Any, replicas: str, messa
     assert "Traceback" not in done.stderr
     assert "apps/shop/web.yaml:27:3: error: Deployment shop/web: spec.replicas: " in done.stdout
     assert message in done.stdout
+
+
+def test_patterns_that_would_backtrack_for_hours(example_fleet: Any) -> None:
+    deep = "/".join(["a"] * 200)
+    settings = (example_fleet.path / "gitfleet.yaml").read_text()
+    hostile = '  - "*a*a*a*a*a*a*a*a*a*a*a*a*b"\n  - "**/a/**/a/**/a/**/a/**/a/**/b"\n'
+    on_branch(
+        example_fleet,
+        "pr",
+        files={
+            "gitfleet.yaml": settings.replace('  - ".github/**"\n', '  - ".github/**"\n' + hostile),
+            f"apps/{'a' * 200}.yaml": "",
+            f"apps/{deep}/x.yaml": "",
+        },
+    )
+    done = preview(example_fleet)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "**no change**" in done.stdout
+
+
+def test_a_character_class_that_is_not_one(example_fleet: Any) -> None:
+    settings = (example_fleet.path / "gitfleet.yaml").read_text()
+    broken = settings.replace('  - ".github/**"\n', '  - ".github/**"\n  - "[z-a]*"\n')
+    on_branch(example_fleet, "pr", files={"gitfleet.yaml": broken})
+    done = preview(example_fleet)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    assert "gitfleet.yaml:9:5: error: exclude[1]: pattern '[z-a]*' has a character class" in (
+        done.stdout
+    )

@@ -4,7 +4,10 @@ Aspects covered:
 - defaults without gitfleet.yaml; every setting read; the settings file is never a document;
 - include and exclude globs (`**`, patterns without `/` at any depth, folders covering what
   is below them, exclude winning);
-- absolute patterns and `..` segments are refused, located at the pattern, and dropped;
+- absolute patterns, `..` segments and character classes that are not ones are refused,
+  located at the pattern, and dropped;
+- patterns that would make a regular expression backtrack for hours (many stars in a segment,
+  many `**`) match deep paths and long names at once;
 - unknown settings, bad branch names, sizes and default namespaces are located errors with
   defaults kept;
 - the `failover` section: durations with units (at most what a Go duration holds), a null
@@ -141,6 +144,26 @@ def test_globs_select_files(load_folder: LoadFolder) -> None:
     assert names(result) == ["a", "b", "d"]
 
 
+DEEP = "/".join(["a"] * 300)
+HOSTILE_PATTERNS = [
+    pytest.param("*a*a*a*a*a*a*a*a*a*a*a*a*b", "a" * 200 + ".yaml", False, id="stars in a name"),
+    pytest.param("*a*a*a*a*a*a*a*a*a*a*a*a*", "a" * 200 + ".yaml", True, id="stars that match"),
+    pytest.param("**/a/**/a/**/a/**/a/**/a/**/b", f"{DEEP}/x.yaml", False, id="many **"),
+    pytest.param("**/**/**/**/**/**/**/**/x.yaml", f"{DEEP}/x.yaml", True, id="runs of **"),
+    pytest.param("a/**/a/*a*a*a*/x.yaml", f"{DEEP}/x.yaml", False, id="both"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("pattern", "path", "excluded"), HOSTILE_PATTERNS)
+def test_patterns_match_in_polynomial_time(
+    load_folder: LoadFolder, pattern: str, path: str, excluded: bool
+) -> None:
+    """One regular expression per pattern took minutes (hours) for each of these paths."""
+    result = load_folder({"gitfleet.yaml": f"exclude: ['{pattern}']\n", path: config_map("x")})
+    assert result.ok, result.diagnostics
+    assert names(result) == ([] if excluded else ["x"])
+
+
 @pytest.mark.parametrize(
     ("pattern", "message"),
     [
@@ -148,8 +171,11 @@ def test_globs_select_files(load_folder: LoadFolder) -> None:
         pytest.param("../other/**", "has a '..' segment", id="parent"),
         pytest.param("apps/../../x", "has a '..' segment", id="inner parent"),
         pytest.param("", "empty pattern", id="empty"),
+        pytest.param("apps/[z-a]*", "has a character class that is not one: bad character range",
+                     id="backwards range"),
+        pytest.param("[^]", "has a character class that is not one", id="unterminated class"),
     ],
-)
+)  # fmt: skip
 def test_patterns_leaving_the_source_are_refused(
     load_folder: LoadFolder, pattern: str, message: str
 ) -> None:
