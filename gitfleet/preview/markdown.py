@@ -71,6 +71,16 @@ def _fence(text: str) -> str:
     return "`" * max(3, longest + 1)
 
 
+def _code(text: str) -> str:
+    """`text` as inline code, whatever it holds: a revision is typed by whoever runs preview,
+    or is a pull request's branch name, which may hold backticks, HTML or an @mention that
+    would otherwise break out of the code span."""
+    text = " ".join(text.splitlines())
+    ticks = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
 def _listing(items: list[str]) -> list[str]:
     """At most `MAX_ERRORS` items, one a line, in a code block (then how many more)."""
     shown = items[:MAX_ERRORS]
@@ -89,7 +99,7 @@ def _head(preview: result.Preview) -> list[str]:
     base, head = preview.base, preview.head
     lines = [
         MARKER,
-        f"### gitfleet preview: `{base.rev}` ({_short(base.commit)}) → `{head.rev}` "
+        f"### gitfleet preview: {_code(base.rev)} ({_short(base.commit)}) → {_code(head.rev)} "
         f"({_short(head.commit)})",
         "",
     ]

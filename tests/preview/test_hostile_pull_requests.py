@@ -8,6 +8,7 @@ Aspects covered:
 - gitfleet.yaml patterns that a regular expression would match for hours (many stars, many
   `**`) against long names and deep paths, and a character class that is not one (a located
   error, not a traceback);
+- a branch name holding backticks, HTML and an @mention stays inside the title's code span;
 - the subprocess timeout is only a guard against a hang coming back: each case ends in a
   second or two.
 """
@@ -19,7 +20,7 @@ import sys
 from typing import Any
 
 import pytest
-from preview.preview_changes import on_branch
+from preview.preview_changes import SCALE_WEB, on_branch
 
 GUARD = 240
 """Seconds: far above what a preview of the example fleet takes, only to end a hang."""
@@ -85,3 +86,13 @@ def test_a_character_class_that_is_not_one(example_fleet: Any) -> None:
     assert "gitfleet.yaml:9:5: error: exclude[1]: pattern '[z-a]*' has a character class" in (
         done.stdout
     )
+
+
+def test_a_branch_name_cannot_break_out_of_the_title(example_fleet: Any) -> None:
+    branch = "pr`<img/src=x/onerror=alert(1)>`@admin"
+    on_branch(example_fleet, branch, SCALE_WEB)
+    done = preview(example_fleet, head=branch)
+    assert done.returncode == 0, done.stdout + done.stderr
+    title = done.stdout.splitlines()[1]
+    assert title.startswith("### gitfleet preview: `main` (")
+    assert f"→ ``{branch}`` (" in title

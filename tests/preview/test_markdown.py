@@ -1,7 +1,8 @@
 """The preview comment's Markdown.
 
 Aspects covered:
-- it starts with the hidden marker and a title naming both revisions;
+- it starts with the hidden marker and a title naming both revisions, each as inline code
+  that nothing in the revision's name (backticks, HTML, @mentions, new lines) breaks out of;
 - validation errors come first, in a code block, and the summary says nothing renders;
 - refusals come next, in a code block, each marked when the base refuses it too (whatever its
   line there), at most 100 and then a count; the summary counts them before the changes;
@@ -16,11 +17,13 @@ Aspects covered:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
+import pytest
 from preview.preview_builders import error, file_change, placement, preview_of, refusal
 
-from gitfleet.preview import diff, markdown
+from gitfleet.preview import diff, markdown, result
 
 
 def test_marker_title_and_summary() -> None:
@@ -29,6 +32,25 @@ def test_marker_title_and_summary() -> None:
     assert lines[0] == markdown.MARKER
     assert lines[1] == f"### gitfleet preview: `main` ({'a' * 12}) → `HEAD` ({'b' * 12})"
     assert "**no change**" in text
+
+
+@pytest.mark.parametrize(
+    ("rev", "shown"),
+    [
+        pytest.param("pr`<img src=x>`@admin", "``pr`<img src=x>`@admin``", id="backticks"),
+        pytest.param("``x", "``` ``x ```", id="leading backticks"),
+        pytest.param("a\n# b", "`a # b`", id="new line"),
+    ],
+)
+def test_revisions_stay_inside_their_code_span(rev: str, shown: str) -> None:
+    """A pull request's branch name (as CI passes it to --head) can hold backticks, HTML and
+    @mentions: in the title they stay code, whatever they hold."""
+    preview = dataclasses.replace(
+        preview_of(diff.TreeDiff((), (), (), ())),
+        head=result.Side(rev, "b" * 40, "render"),
+    )
+    title = markdown.render(preview).splitlines()[1]
+    assert title == f"### gitfleet preview: `main` ({'a' * 12}) → {shown} ({'b' * 12})"
 
 
 def test_validation_errors_come_first() -> None:
