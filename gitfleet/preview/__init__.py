@@ -9,6 +9,10 @@ then carries its located errors. A head that renders carries what its render ref
 which of those the base refuses too: merging it would leave those manifests unwritten. With a
 `rollout` section, the head's waves say which clusters the change reaches in which wave. A
 rendered branch that is not at a render is not read (the base is rendered from scratch).
+
+The head comes from whoever opened the pull request, the base from the repository's owners: the
+base's gitfleet.yaml names the rendered branch read, and its `maxFileSize` is the most the
+head's files may have (a pull request cannot raise the limit its own files are held to).
 """
 
 from __future__ import annotations
@@ -58,8 +62,9 @@ def preview(
     try:
         base_commit, head_commit = _commit(repo, base), _commit(repo, head)
         fmt = store.object_format(repo)
+        settings = source.settings(repo_path, base_commit)
         try:
-            head_source = source.load(repo_path, head_commit)
+            head_source = source.load(repo_path, head_commit, size_cap=settings.max_file_size)
         except InputError as error:
             problem = diagnostic.error(error.origin, error.message)
             sides_compared = (
@@ -67,7 +72,7 @@ def preview(
                 result.Side(head, head_commit, "none"),
             )
             return result.Preview(*sides_compared, (problem,), None)
-        branch = rendered_branch or head_source.config.rendered_branch
+        branch = rendered_branch or settings.rendered_branch
         tip = rendered.read_tip(repo, branch)
         if tip is not None and not tip.is_render:
             tip = None

@@ -28,6 +28,7 @@ what the objects mean (the stages).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 import os
 from collections.abc import Iterator
@@ -40,7 +41,7 @@ from gitfleet.model.loaded import Document, LoadedSource, Role, SourceConfig
 from gitfleet.model.origin import Origin
 from gitfleet.source import _cache, _classify, _config, _files, _globs, _locate, _outputs, _yaml
 
-__all__ = ["Document", "LoadedSource", "Role", "SourceConfig", "load"]
+__all__ = ["Document", "LoadedSource", "Role", "SourceConfig", "load", "settings"]
 
 _SUFFIXES = (".yaml", ".yml")
 _THIRD_PARTY_FILE = "customizations.yaml"
@@ -56,14 +57,16 @@ def load(
     *,
     working_tree: bool = False,
     max_file_size: int | None = None,
+    size_cap: int | None = None,
     require_repository: bool = False,
 ) -> LoadedSource:
     """The source at `repo` (commit `rev`, default: gitfleet.yaml's sourceBranch, else HEAD).
 
     `working_tree`: without `rev`, a repository's working tree is read instead of a commit (a
     bare repository has none, and is read at a commit still). `max_file_size` overrides
-    gitfleet.yaml's `maxFileSize`; `require_repository` makes a plain folder an error (for
-    commands that must commit).
+    gitfleet.yaml's `maxFileSize`; `size_cap` is the most it can be, whatever gitfleet.yaml
+    says (a pull request's own settings cannot raise the base's limit: `preview`);
+    `require_repository` makes a plain folder an error (for commands that must commit).
     """
     path = Path(repo)
     where = Origin(os.fspath(repo))
@@ -75,13 +78,29 @@ def load(
             raise UsageError(f"--rev needs a Git repository; {where.path} is a plain folder")
         if require_repository:
             raise repository.not_a_repository(repo)
-        return _load(_files.FolderFiles(path), max_file_size)
+        return _load(_files.FolderFiles(path), _Limit(max_file_size, size_cap))
     try:
         if working_tree and rev is None and repo_.work_tree is not None:
-            return _load(_files.FolderFiles(path, worktree.source_paths(repo_)), max_file_size)
+            files: _files.Files = _files.FolderFiles(path, worktree.source_paths(repo_))
+            return _load(files, _Limit(max_file_size, size_cap))
         commit, settings = _commit(repo_, rev, max_file_size)
         files = _files.CommitFiles(repo_, commit, _cache.FILES.size)
-        return _load(files, max_file_size, settings)
+        return _load(files, _Limit(max_file_size, size_cap), settings)
+    finally:
+        repo_.close()
+
+
+def settings(repo: str | os.PathLike[str], rev: str) -> SourceConfig:
+    """gitfleet.yaml's settings at commit `rev` of the repository at `repo`, without reading
+    anything else (defaults for those that do not read); `SourceError` as `load` raises it."""
+    repo_ = repository.open_repository(Path(repo))
+    if repo_ is None:
+        raise repository.not_a_repository(repo)
+    try:
+        commit = repo_.commit_of(rev)
+        if commit is None:
+            raise repo_.fail(f"unknown revision {rev!r}")
+        return _settings(_files.CommitFiles(repo_, commit, _cache.FILES.size), None)[0]
     finally:
         repo_.close()
 
@@ -129,9 +148,27 @@ def _read_one(
     return data, None
 
 
-def _too_large(entry: _files.Entry, limit: int) -> diagnostic.Diagnostic:
-    message = f"file is {entry.size} bytes, over the limit of {limit} (maxFileSize)"
+def _too_large(entry: _files.Entry, limit: int, why: str = "maxFileSize") -> diagnostic.Diagnostic:
+    message = f"file is {entry.size} bytes, over the limit of {limit} ({why})"
     return diagnostic.error(Origin(entry.path), message)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Limit:
+    """The size limit asked for: `given` instead of gitfleet.yaml's, `cap` at most."""
+
+    given: int | None = None
+    cap: int | None = None
+
+    def of(self, settings: SourceConfig) -> tuple[int, str]:
+        """(bytes a file may have, what sets that limit, for messages)."""
+        own = self.given or settings.max_file_size
+        if self.cap is not None and self.cap < own:
+            return (
+                self.cap,
+                "maxFileSize of the revision compared against, which a change cannot raise",
+            )
+        return own, "maxFileSize"
 
 
 def _settings(files: _files.Files, max_file_size: int | None) -> Settings:
@@ -163,7 +200,7 @@ def _parse(path: str, data: bytes) -> tuple[list[tuple[object, Origin]], list[_y
 
 
 def _select(
-    entries: list[_files.Entry], settings: SourceConfig, limit: int
+    entries: list[_files.Entry], settings: SourceConfig, limit: tuple[int, str]
 ) -> tuple[list[_files.Entry], list[_files.Entry], list[diagnostic.Diagnostic]]:
     """(documents to read, third-party rule files to read, problems with the rest)."""
     include, exclude = _globs.Globs(settings.include), _globs.Globs(settings.exclude)
@@ -180,8 +217,8 @@ def _select(
         if entry.kind is _files.Kind.FILE:
             if not selected:
                 continue
-            if entry.size > limit:
-                problems.append(_too_large(entry, limit))
+            if entry.size > limit[0]:
+                problems.append(_too_large(entry, *limit))
             else:
                 wanted.append(entry)
         elif selected and entry.kind is _files.Kind.SYMLINK:  # meant as a source file: an error
@@ -208,12 +245,10 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def _load(
-    files: _files.Files, max_file_size: int | None, read: Settings | None = None
-) -> LoadedSource:
+def _load(files: _files.Files, size: _Limit, read: Settings | None = None) -> LoadedSource:
     """The source `files` hold; `read`: their settings, when they were read already."""
-    settings, problems = read if read is not None else _settings(files, max_file_size)
-    limit = max_file_size or settings.max_file_size
+    settings, problems = read if read is not None else _settings(files, size.given)
+    limit = size.of(settings)
     exclude = _globs.Globs(settings.exclude)
     entries = _outputs.without_render_outputs(files, files.entries(exclude.matches))
     wanted, rules, more = _select(entries, settings, limit)

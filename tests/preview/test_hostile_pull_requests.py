@@ -8,6 +8,9 @@ Aspects covered:
 - gitfleet.yaml patterns that a regular expression would match for hours (many stars, many
   `**`) against long names and deep paths, and a character class that is not one (a located
   error, not a traceback);
+- the head's gitfleet.yaml cannot raise the file size limit its own files are held to (the
+  base's `maxFileSize` is the most; lowering it holds), nor point the preview at another
+  rendered branch than the base's;
 - a branch name holding backticks, HTML and an @mention stays inside the title's code span;
 - the subprocess timeout is only a guard against a hang coming back: each case ends in a
   second or two.
@@ -15,6 +18,7 @@ Aspects covered:
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from typing import Any
@@ -96,3 +100,53 @@ def test_a_branch_name_cannot_break_out_of_the_title(example_fleet: Any) -> None
     title = done.stdout.splitlines()[1]
     assert title.startswith("### gitfleet preview: `main` (")
     assert f"→ ``{branch}`` (" in title
+
+
+def test_a_pull_request_cannot_raise_its_own_file_size_limit(example_fleet: Any) -> None:
+    big = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big, namespace: shop}\ndata:\n"
+    big += "".join(f"  k{i}: v\n" for i in range(200_000))
+    on_branch(
+        example_fleet,
+        "pr",
+        ("gitfleet.yaml", "maxFileSize: 1Mi", "maxFileSize: 1Gi"),
+        files={"apps/big.yaml": big},
+    )
+    done = preview(example_fleet)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert (
+        f"apps/big.yaml: error: file is {len(big)} bytes, over the limit of 1048576 "
+        "(maxFileSize of the revision compared against, which a change cannot raise)"
+    ) in done.stdout
+
+
+def test_a_pull_request_can_lower_its_file_size_limit(example_fleet: Any) -> None:
+    on_branch(example_fleet, "pr", ("gitfleet.yaml", "maxFileSize: 1Mi", "maxFileSize: 1000"))
+    done = preview(example_fleet)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "over the limit of 1000 (maxFileSize)" in done.stdout
+
+
+def test_the_rendered_branch_read_is_the_bases(example_fleet: Any) -> None:
+    """A pull request naming another branch as renderedBranch (here one holding a render of
+    nothing) would have its change compared with that branch's render instead."""
+    example_fleet.git("checkout", "-q", "-b", "empty", "main")
+    example_fleet.commit({"gitfleet.yaml": "sourceBranch: empty\nrenderedBranch: decoy\n"})
+    for path in example_fleet.git("ls-files").splitlines():
+        if path != "gitfleet.yaml":
+            (example_fleet.path / path).unlink()
+    example_fleet.commit({}, "nothing to render")
+    subprocess.run(
+        [sys.executable, "-m", "gitfleet", "render", "--repo", "."], cwd=example_fleet.path,
+        check=True, capture_output=True, timeout=GUARD,
+    )  # fmt: skip
+    example_fleet.git("checkout", "-q", "main")
+    on_branch(
+        example_fleet,
+        "pr",
+        ("gitfleet.yaml", "renderedBranch: gitfleet/rendered", "renderedBranch: decoy"),
+    )
+    done = preview(example_fleet, "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    shown = json.loads(done.stdout)
+    assert shown["base"]["obtained"] == "rendered-branch"
+    assert shown["summary"] == "no change"

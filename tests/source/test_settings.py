@@ -15,7 +15,8 @@ Aspects covered:
 - the `descheduler` section: Karmada's defaults (2m interval, 5m threshold), durations with
   units, its own unknown keys and bad values located, defaults kept;
 - the `autoscaling` section likewise;
-- the size limit (from gitfleet.yaml or the `max_file_size` argument) is an error per file;
+- the size limit (from gitfleet.yaml or the `max_file_size` argument, at most the `size_cap`
+  argument) is an error per file;
 - a third-party customizations folder is loaded as rules, not as documents;
 - symbolic links are never followed: one named like a YAML file is an error, others warn.
 """
@@ -263,6 +264,26 @@ def test_file_size_limit(folder: WriteFolder) -> None:
     assert str(problem) == "big.yaml: error: file is 267 bytes, over the limit of 100 (maxFileSize)"
     assert source.load(path, max_file_size=1000).ok
     assert not source.load(path, max_file_size=10).ok
+
+
+def test_file_size_cap(folder: WriteFolder) -> None:
+    """A cap is the most gitfleet.yaml's limit can be (a pull request's own settings cannot
+    raise the base's, in `preview`): below the setting it holds and says so, above it the
+    setting holds."""
+    files: dict[str, str | bytes] = {
+        "gitfleet.yaml": "maxFileSize: 1Gi\n",
+        "big.yaml": config_map("big") + "data:\n  x: '" + "y" * 200 + "'\n",
+    }
+    path = folder(files)
+    [problem] = source.load(path, size_cap=100).diagnostics
+    assert str(problem) == (
+        "big.yaml: error: file is 267 bytes, over the limit of 100 (maxFileSize of the revision "
+        "compared against, which a change cannot raise)"
+    )
+    assert source.load(path, size_cap=1000).ok
+    files["gitfleet.yaml"] = "maxFileSize: 100\n"
+    [problem] = source.load(folder(files), size_cap=1000).diagnostics
+    assert problem.message.endswith("over the limit of 100 (maxFileSize)")
 
 
 def test_third_party_customizations_are_rules(load_folder: LoadFolder) -> None:
