@@ -3,12 +3,14 @@
 An `Origin` names a document; `origin.at(*keys)` narrows it to one field inside that document.
 Field positions are computed on demand by the loader's locator (parsing positions for every
 field of every document up front would cost more than the whole load), so asking is cheap
-until an error actually needs a position.
+until an error actually needs a position. A path prints with its control characters escaped
+(`shown`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 
 PathKey = str | int
@@ -37,9 +39,23 @@ class Origin:
         return Origin(self.path, self.line, self.col, full, self.locator)
 
     def __str__(self) -> str:
+        path = shown(self.path)
         if self.line <= 0:
-            return self.path
-        return f"{self.path}:{self.line}:{self.col}"
+            return path
+        return f"{path}:{self.line}:{self.col}"
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def shown(path: str) -> str:
+    """`path` as printed: a file name may hold any character but `/` (a pull request can add
+    one holding a new line, or a terminal's escape sequence), so control characters and line
+    separators are written as Python escapes (`\\n`, `\\x1b`): one problem stays one line, and
+    nothing a name holds acts on a terminal or fakes a line of its own."""
+    if _CONTROL.search(path) is None:
+        return path
+    return _CONTROL.sub(lambda found: found[0].encode("unicode_escape").decode("ascii"), path)
 
 
 UNKNOWN = Origin("<unknown>")

@@ -9,7 +9,8 @@ Aspects covered: YAML syntax errors; documents that are lists or scalars; missin
 or kind; duplicate keys (at the second key); alias bombs; files over maxFileSize; symbolic
 links; binary and non-UTF-8 files named .yaml; `..` and absolute globs in gitfleet.yaml;
 nesting 100,000 levels deep; Python and unknown tags; a Lua syntax error naming one byte of a
-character; crafted tree entries named `..` and `.git`; an unknown revision; an empty
+character; crafted tree entries named `..` and `.git`; file names holding a new line or a
+terminal escape (one line a problem, the name escaped); an unknown revision; an empty
 repository; a folder that does not exist. And what is
 fine: empty files, byte order marks, CRLF line endings, and a committed bare repository
 whose configuration would run a command (it never runs).
@@ -17,6 +18,7 @@ whose configuration would run a command (it never runs).
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from collections.abc import Callable
@@ -136,6 +138,24 @@ def test_bad_file(cli: Invoke, git_repo: Any, files: dict[str, str | bytes], exp
     problems = [line for line in result.stdout.splitlines() if ": error: " in line]
     assert len(problems) == 1, result.stdout
     assert problems[0].startswith(f"{git_repo.path}/{expected}"), problems[0]
+
+
+def test_file_names_with_control_characters(cli: Invoke, git_repo: Any) -> None:
+    """A file name may hold a new line or a terminal escape: each problem stays on one line,
+    the name written with Python escapes (the JSON keeps the name as it is)."""
+    for name in ("a\nb.yaml", "c\x1b[31m.yaml", "d\u2028.yaml"):
+        (git_repo.path / name).write_text("a: [1\n")
+    git_repo.commit({})
+    result = run(cli, git_repo.path)
+    assert result.exit_code == 1
+    problems = result.stdout.splitlines()
+    assert [line.split(":")[0].removeprefix(f"{git_repo.path}/") for line in problems] == [
+        "a\\nb.yaml", "c\\x1b[31m.yaml", "d\\u2028.yaml",
+    ]  # fmt: skip
+    paths = [d["path"] for d in json.loads(run(cli, git_repo.path, "-o", "json").stdout)]
+    assert sorted(paths) == [
+        f"{git_repo.path}/{n}" for n in ("a\nb.yaml", "c\x1b[31m.yaml", "d\u2028.yaml")
+    ]
 
 
 def test_symbolic_link(cli: Invoke, git_repo: Any) -> None:
