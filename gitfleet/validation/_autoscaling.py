@@ -1,9 +1,10 @@
 """What Karmada refuses in a FederatedHPA, and what gitfleet cannot scale on.
 
 Ported from pkg/util/lifted/validatingfhpa.go (the rules Karmada lifted from Kubernetes'
-HorizontalPodAutoscaler validation): maxReplicas at least minReplicas, a target reference with
-a kind and a name usable in a path, each metric naming the one source its type says (an
-`external` source next to it is ignored there, and only warned about here), a
+HorizontalPodAutoscaler validation): minReplicas and maxReplicas int32s (the types' own bound),
+maxReplicas at least minReplicas, a target reference with a kind and a name usable in a path,
+each metric naming the one source its type says (an `external` source next to it is ignored
+there, and only warned about here), a
 resource target with a utilization or an average value (not both), and scaling rules with at
 least one policy, windows up to an hour and periods up to half an hour. The bounds a single
 field keeps (minReplicas, maxReplicas, policy values) are rules of the model.
@@ -22,6 +23,8 @@ from gitfleet.interpreter import _quantity as quantity
 from gitfleet.model import autoscaling, diagnostic, loaded, template
 from gitfleet.validation import _report
 
+MAX_INT32 = 2**31 - 1
+"""minReplicas and maxReplicas are int32 fields: the API server cannot decode a larger one."""
 MAX_PERIOD_SECONDS = 1800
 MAX_STABILIZATION_WINDOW_SECONDS = 3600
 _SOURCES = {
@@ -40,6 +43,9 @@ _READ = ("Resource",)
 
 def check(obj: autoscaling.FederatedHPA, report: _report.Report) -> None:
     spec = obj.spec
+    for key, count in (("minReplicas", spec.min_replicas), ("maxReplicas", spec.max_replicas)):
+        if count is not None and count > MAX_INT32:
+            report.error(("spec", key), f"must be at most {MAX_INT32} (int32), got {count}")
     minimum = spec.min_replicas if spec.min_replicas is not None else 1
     if spec.max_replicas < minimum:
         report.error(("spec", "maxReplicas"), "must be greater than or equal to `minReplicas`")

@@ -2,7 +2,8 @@
 field, and what gitfleet cannot scale on.
 
 Aspects covered:
-- replica bounds: minReplicas and maxReplicas at least 1, maxReplicas not below minReplicas;
+- replica bounds: minReplicas and maxReplicas at least 1 and int32s, maxReplicas not below
+  minReplicas;
 - the target: a template of the source in the FederatedHPA's namespace (apiVersion too, when
   given), else a warning and nothing is scaled; scaled by one FederatedHPA only;
 - metrics: the source its type names and no other (an `external` source next to it is
@@ -75,6 +76,13 @@ CASES = [
                  "spec.minReplicas: must be at least 1", id="minReplicas"),
     pytest.param("  maxReplicas: 10\n", "  maxReplicas: 0\n", "11:3",
                  "spec.maxReplicas: must be at least 1", id="maxReplicas"),
+    pytest.param("  maxReplicas: 10\n", "  maxReplicas: 2147483648\n", "11:3",
+                 "spec.maxReplicas: must be at most 2147483647 (int32), got 2147483648",
+                 id="maxReplicas past int32"),
+    pytest.param("  minReplicas: 1\n  maxReplicas: 10\n",
+                 "  minReplicas: 99999999999999999999\n  maxReplicas: 99999999999999999999\n",
+                 "10:3", "spec.minReplicas: must be at most 2147483647 (int32), got ",
+                 id="minReplicas past int64"),
     pytest.param("  minReplicas: 1\n", "  minReplicas: 20\n", "11:3",
                  "spec.maxReplicas: must be greater than or equal to `minReplicas`",
                  id="max below min"),
