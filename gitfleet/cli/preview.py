@@ -29,7 +29,7 @@ from gitfleet.preview import markdown, report
 @click.option(
     "--rendered-branch",
     default=None,
-    help="Rendered branch to reuse for the base (default: gitfleet.yaml's renderedBranch).",
+    help="Rendered branch to reuse for the base (default: the base's renderedBranch).",
 )
 @click.option(
     "--format",
