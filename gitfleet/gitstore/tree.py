@@ -4,7 +4,7 @@ Tree entries are parsed here, not by git, so that a crafted tree cannot smuggle 
 entry named `.`, `..` or `.git` (in any case), containing `/`, or empty makes the revision
 invalid (a `SourceError`), whatever folder it is in; so does a name listed twice. Symbolic
 links and submodules are listed with their kind and never followed. Folders the caller skips
-are not read at all.
+are not read at all, and a walk can be held to a number of entries.
 """
 
 from __future__ import annotations
@@ -73,17 +73,31 @@ def _entries(
     return entries
 
 
-def walk(repo: Repository, commit: str, skip: Callable[[str], bool]) -> list[TreeEntry]:
-    """Every non-folder entry of `commit`, sorted by path; `skip(folder)` prunes folders."""
+def walk(
+    repo: Repository, commit: str, skip: Callable[[str], bool], limit: int | None = None
+) -> list[TreeEntry]:
+    """Every non-folder entry of `commit`, sorted by path; `skip(folder)` prunes folders.
+    More than `limit` entries (files, links, submodules and folders; those below a pruned
+    folder not counted) make the revision invalid: a tree can name one folder many times
+    over, so a commit of a few hundred bytes can hold 10**10 paths (ten folders, each holding
+    the one below ten times), and a walk lists every path."""
     found: list[TreeEntry] = []
     level = {"": _tree_of(repo, commit)}
+    listed = 0
     while level:
         trees = repo.read(set(level.values()), "tree")
         below: dict[str, str] = {}
         for folder, sha in level.items():
             if sha not in trees:
                 raise repo.fail(f"invalid revision {commit}: missing tree '{folder}/'")
-            for mode, name, child in _entries(repo, commit, folder, trees[sha]):
+            entries = _entries(repo, commit, folder, trees[sha])
+            listed += len(entries)
+            if limit is not None and listed > limit:
+                raise repo.fail(
+                    f"invalid revision {commit}: its tree holds more than {limit} entries "
+                    "(exclude the folders gitfleet need not read in gitfleet.yaml)"
+                )
+            for mode, name, child in entries:
                 path = f"{folder}/{name}" if folder else name
                 if mode == _TREE_MODE:
                     if not skip(path):

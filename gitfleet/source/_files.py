@@ -23,6 +23,10 @@ from gitfleet.gitstore import repository, tree
 from gitfleet.model.origin import Origin
 
 Kind = tree.EntryKind
+MAX_ENTRIES = 1_000_000
+"""The most entries (files and folders) a commit's tree may list, pruned folders not counted:
+a source is text in Git, and a tree naming one folder many times over would otherwise make a
+commit of a few hundred bytes hold more paths than any machine can list."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -70,7 +74,7 @@ class CommitFiles:
         self.known = known
 
     def entries(self, skip: Skip) -> list[Entry]:
-        found = tree.walk(self.repo, self.commit, skip)
+        found = tree.walk(self.repo, self.commit, skip, MAX_ENTRIES)
         files = [e for e in found if e.kind is Kind.FILE]
         sizes = {e.sha: size for e in files if (size := self.known(e.path, e.sha)) is not None}
         sizes.update(self.repo.sizes({e.sha for e in files} - sizes.keys()))

@@ -8,6 +8,8 @@ Aspects covered:
 - gitfleet.yaml patterns that a regular expression would match for hours (many stars, many
   `**`) against long names and deep paths, and a character class that is not one (a located
   error, not a traceback);
+- a tree bomb (a commit of a few trees naming each other ten times over: 10**10 paths) is an
+  invalid revision once its walk passes a million entries, not a walk that never ends;
 - the head's gitfleet.yaml cannot raise the file size limit its own files are held to (the
   base's `maxFileSize` is the most; lowering it holds), nor point the preview at another
   rendered branch than the base's;
@@ -150,3 +152,28 @@ def test_the_rendered_branch_read_is_the_bases(example_fleet: Any) -> None:
     shown = json.loads(done.stdout)
     assert shown["base"]["obtained"] == "rendered-branch"
     assert shown["summary"] == "no change"
+
+
+def tree_bomb(repo: Any, levels: int) -> str:
+    """A commit of main's tree plus `bomb/`: `levels` folders, each naming the one below ten
+    times, ten files at the bottom (10**(levels + 1) paths in a few hundred bytes)."""
+
+    def mktree(listing: str) -> str:
+        return subprocess.run(
+            ["git", "mktree"], cwd=repo.path, input=listing, text=True, capture_output=True,
+            check=True,
+        ).stdout.strip()  # fmt: skip
+
+    blob = repo.git("rev-parse", "main:gitfleet.yaml")
+    tree = mktree("".join(f"100644 blob {blob}\tf{i}.yaml\n" for i in range(10)))
+    for _ in range(levels):
+        tree = mktree("".join(f"040000 tree {tree}\td{i}\n" for i in range(10)))
+    root = mktree(repo.git("ls-tree", "main") + f"\n040000 tree {tree}\tbomb\n")
+    return repo.git("commit-tree", root, "-p", "main", "-m", "bomb")
+
+
+def test_a_tree_bomb_is_an_invalid_revision(example_fleet: Any) -> None:
+    example_fleet.git("branch", "pr", tree_bomb(example_fleet, levels=9))
+    done = preview(example_fleet)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "its tree holds more than 1000000 entries" in done.stdout

@@ -10,7 +10,9 @@ Aspects covered:
   a plain folder is a `UsageError`; a plain folder where a repository is required is an error;
 - a subfolder of a repository is read as a plain folder;
 - symbolic links and submodules in a commit are reported, never followed;
-- a crafted tree (an entry named `..` or `.git`) is an invalid revision, not a crash.
+- a crafted tree (an entry named `..` or `.git`) is an invalid revision, not a crash;
+- a tree listing more entries than a walk takes (folders named many times over) is an invalid
+  revision, and excluded folders do not count.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import pytest
 
 from gitfleet import source
 from gitfleet.errors import SourceError, UsageError
+from gitfleet.source import _files
 
 
 def config_map(name: str) -> str:
@@ -136,3 +139,29 @@ def test_crafted_tree_is_an_invalid_revision(git_repo: Any, name: str) -> None:
     with pytest.raises(SourceError) as info:
         source.load(git_repo.path, commit)
     assert f"invalid revision {commit}: tree entry {name!r}" in str(info.value)
+
+
+def test_too_many_entries_is_an_invalid_revision(
+    git_repo: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def git_in(*args: str, text: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=git_repo.path, input=text, text=True, capture_output=True,
+            check=True,
+        ).stdout.strip()  # fmt: skip
+
+    git_repo.commit({"a.yaml": config_map("a")})
+    blob = git_repo.git("rev-parse", "HEAD:a.yaml")
+    tree = git_repo.git("write-tree")
+    for _ in range(4):  # each folder names the one below ten times: 10,000 files
+        tree = git_in("mktree", text="".join(f"040000 tree {tree}\td{i}\n" for i in range(10)))
+    listing = f"100644 blob {blob}\ta.yaml\n040000 tree {tree}\tbomb\n"
+    commit = git_repo.git("commit-tree", git_in("mktree", text=listing), "-m", "bomb")
+    monkeypatch.setattr(_files, "MAX_ENTRIES", 5000)
+    with pytest.raises(SourceError) as info:
+        source.load(git_repo.path, commit)
+    assert f"invalid revision {commit}: its tree holds more than 5000 entries" in str(info.value)
+    settings = git_in("hash-object", "-w", "--stdin", text="exclude: [bomb]\n")
+    listing += f"100644 blob {settings}\tgitfleet.yaml\n"
+    excluded = git_repo.git("commit-tree", git_in("mktree", text=listing), "-m", "excluded")
+    assert names(source.load(git_repo.path, excluded)) == ["a"]
