@@ -19,6 +19,7 @@ CONFIG_FILE = "gitfleet.yaml"
 """The settings file, at the root of the source; never read as a document."""
 DEFAULT_RENDERED_BRANCH = "gitfleet/rendered"
 DEFAULT_MAX_FILE_SIZE = 5 * 1024 * 1024
+DEFAULT_MAX_SOURCE_SIZE = 64 * 1024 * 1024
 Customization = config.ResourceInterpreterCustomization
 
 
@@ -100,6 +101,8 @@ class SourceConfig:
     rendered_branch: str = DEFAULT_RENDERED_BRANCH
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     """Larger files are an error (bytes)."""
+    max_source_size: int = DEFAULT_MAX_SOURCE_SIZE
+    """The most the files read may weigh together (bytes); more make the revision invalid."""
     third_party_customizations: str | None = None
     """A folder of Karmada's third-party interpreter rules (`<group>/<version>/<Kind>/
     customizations.yaml`), loaded as built-in rules below the user's own; not read as documents."""

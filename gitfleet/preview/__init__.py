@@ -11,8 +11,9 @@ which of those the base refuses too: merging it would leave those manifests unwr
 rendered branch that is not at a render is not read (the base is rendered from scratch).
 
 The head comes from whoever opened the pull request, the base from the repository's owners: the
-base's gitfleet.yaml names the rendered branch read, and its `maxFileSize` is the most the
-head's files may have (a pull request cannot raise the limit its own files are held to).
+base's gitfleet.yaml names the rendered branch read, and its `maxFileSize` and
+`maxSourceSize` are the most the head's files may weigh, each and together (a pull request
+cannot raise the limits its own files are held to).
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def preview(
         fmt = store.object_format(repo)
         settings = source.settings(repo_path, base_commit)
         try:
-            head_source = source.load(repo_path, head_commit, size_cap=settings.max_file_size)
+            head_source = source.load(repo_path, head_commit, bounds=settings)
         except InputError as error:
             problem = diagnostic.error(error.origin, error.message)
             sides_compared = (

@@ -57,16 +57,17 @@ def load(
     *,
     working_tree: bool = False,
     max_file_size: int | None = None,
-    size_cap: int | None = None,
+    bounds: SourceConfig | None = None,
     require_repository: bool = False,
 ) -> LoadedSource:
     """The source at `repo` (commit `rev`, default: gitfleet.yaml's sourceBranch, else HEAD).
 
     `working_tree`: without `rev`, a repository's working tree is read instead of a commit (a
     bare repository has none, and is read at a commit still). `max_file_size` overrides
-    gitfleet.yaml's `maxFileSize`; `size_cap` is the most it can be, whatever gitfleet.yaml
-    says (a pull request's own settings cannot raise the base's limit: `preview`);
-    `require_repository` makes a plain folder an error (for commands that must commit).
+    gitfleet.yaml's `maxFileSize`; the `maxFileSize` and `maxSourceSize` of `bounds` are the
+    most gitfleet.yaml's can be (a pull request's own settings cannot raise its base's:
+    `preview`); `require_repository` makes a plain folder an error (for commands that must
+    commit). Files that weigh more than `maxSourceSize` together make a `SourceError`.
     """
     path = Path(repo)
     where = Origin(os.fspath(repo))
@@ -78,14 +79,14 @@ def load(
             raise UsageError(f"--rev needs a Git repository; {where.path} is a plain folder")
         if require_repository:
             raise repository.not_a_repository(repo)
-        return _load(_files.FolderFiles(path), _Limit(max_file_size, size_cap))
+        return _load(_files.FolderFiles(path), _Limits(where, max_file_size, bounds))
     try:
         if working_tree and rev is None and repo_.work_tree is not None:
             files: _files.Files = _files.FolderFiles(path, worktree.source_paths(repo_))
-            return _load(files, _Limit(max_file_size, size_cap))
+            return _load(files, _Limits(where, max_file_size, bounds))
         commit, settings = _commit(repo_, rev, max_file_size)
         files = _files.CommitFiles(repo_, commit, _cache.FILES.size)
-        return _load(files, _Limit(max_file_size, size_cap), settings)
+        return _load(files, _Limits(where, max_file_size, bounds), settings)
     finally:
         repo_.close()
 
@@ -153,22 +154,39 @@ def _too_large(entry: _files.Entry, limit: int, why: str = "maxFileSize") -> dia
     return diagnostic.error(Origin(entry.path), message)
 
 
+_BOUNDED = "of the revision compared against, which a change cannot raise"
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
-class _Limit:
-    """The size limit asked for: `given` instead of gitfleet.yaml's, `cap` at most."""
+class _Limits:
+    """The size limits asked for: `given` instead of gitfleet.yaml's maxFileSize, those of
+    `bounds` at most; `where` names the source in errors about it as a whole."""
 
+    where: Origin
     given: int | None = None
-    cap: int | None = None
+    bounds: SourceConfig | None = None
 
-    def of(self, settings: SourceConfig) -> tuple[int, str]:
+    def file(self, settings: SourceConfig) -> tuple[int, str]:
         """(bytes a file may have, what sets that limit, for messages)."""
         own = self.given or settings.max_file_size
-        if self.cap is not None and self.cap < own:
-            return (
-                self.cap,
-                "maxFileSize of the revision compared against, which a change cannot raise",
-            )
+        if self.bounds is not None and self.bounds.max_file_size < own:
+            return self.bounds.max_file_size, f"maxFileSize {_BOUNDED}"
         return own, "maxFileSize"
+
+    def check_total(self, settings: SourceConfig, entries: list[_files.Entry]) -> None:
+        """`SourceError` when `entries` weigh more together than maxSourceSize allows: each
+        file is held to maxFileSize, but a tree can name the same large blob at any number of
+        paths (a commit of a few kilobytes, gigabytes to parse)."""
+        limit, why = settings.max_source_size, "maxSourceSize"
+        if self.bounds is not None and self.bounds.max_source_size < limit:
+            limit, why = self.bounds.max_source_size, f"maxSourceSize {_BOUNDED}"
+        total = sum(e.size for e in entries)
+        if total > limit:
+            raise SourceError(
+                self.where,
+                f"the {len(entries)} files to read weigh {total} bytes together, over the limit "
+                f"of {limit} ({why}); exclude what gitfleet need not read in gitfleet.yaml",
+            )
 
 
 def _settings(files: _files.Files, max_file_size: int | None) -> Settings:
@@ -245,13 +263,14 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def _load(files: _files.Files, size: _Limit, read: Settings | None = None) -> LoadedSource:
+def _load(files: _files.Files, limits: _Limits, read: Settings | None = None) -> LoadedSource:
     """The source `files` hold; `read`: their settings, when they were read already."""
-    settings, problems = read if read is not None else _settings(files, size.given)
-    limit = size.of(settings)
+    settings, problems = read if read is not None else _settings(files, limits.given)
+    limit = limits.file(settings)
     exclude = _globs.Globs(settings.exclude)
     entries = _outputs.without_render_outputs(files, files.entries(exclude.matches))
     wanted, rules, more = _select(entries, settings, limit)
+    limits.check_total(settings, wanted + rules)
     problems += more
     found = _classify_files(files, wanted + rules)
     classified = _classify.Classified()

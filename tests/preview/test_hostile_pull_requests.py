@@ -10,6 +10,8 @@ Aspects covered:
   error, not a traceback);
 - a tree bomb (a commit of a few trees naming each other ten times over: 10**10 paths) is an
   invalid revision once its walk passes a million entries, not a walk that never ends;
+- a blob bomb (one large blob named at many paths: a commit of kilobytes, gigabytes to parse) is
+  an invalid revision once the files to read weigh more than maxSourceSize together;
 - the head's gitfleet.yaml cannot raise the file size limit its own files are held to (the
   base's `maxFileSize` is the most; lowering it holds), nor point the preview at another
   rendered branch than the base's;
@@ -177,3 +179,28 @@ def test_a_tree_bomb_is_an_invalid_revision(example_fleet: Any) -> None:
     done = preview(example_fleet)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "its tree holds more than 1000000 entries" in done.stdout
+
+
+def test_a_blob_bomb_is_an_invalid_revision(example_fleet: Any) -> None:
+    """A 1,000,000-byte blob (under the example's maxFileSize of 1Mi) at 70 paths: 70 MB, over
+    the default maxSourceSize of 64 MiB. Kept small enough that the check before the limit
+    existed ends too (as an error about something else)."""
+    blob = subprocess.run(
+        ["git", "hash-object", "-w", "--stdin"], cwd=example_fleet.path, check=True,
+        input="#" + "x" * 999_999, text=True, capture_output=True,
+    ).stdout.strip()  # fmt: skip
+    listing = "".join(f"100644 blob {blob}\tf{i}.yaml\n" for i in range(70))
+    folder = subprocess.run(
+        ["git", "mktree"], cwd=example_fleet.path, input=listing, text=True,
+        capture_output=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    root = subprocess.run(
+        ["git", "mktree"], cwd=example_fleet.path, text=True, capture_output=True, check=True,
+        input=example_fleet.git("ls-tree", "main") + f"\n040000 tree {folder}\tbomb\n",
+    ).stdout.strip()  # fmt: skip
+    example_fleet.git(
+        "branch", "pr", example_fleet.git("commit-tree", root, "-p", "main", "-m", "b")
+    )
+    done = preview(example_fleet)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "weigh" in done.stdout and "over the limit of 67108864 (maxSourceSize)" in done.stdout

@@ -15,8 +15,9 @@ Aspects covered:
 - the `descheduler` section: Karmada's defaults (2m interval, 5m threshold), durations with
   units, its own unknown keys and bad values located, defaults kept;
 - the `autoscaling` section likewise;
-- the size limit (from gitfleet.yaml or the `max_file_size` argument, at most the `size_cap`
-  argument) is an error per file;
+- the size limit (from gitfleet.yaml or the `max_file_size` argument, at most that of the
+  `bounds` argument) is an error per file; the files read together are held to
+  `maxSourceSize` (at most that of `bounds`), else the source is refused whole;
 - a third-party customizations folder is loaded as rules, not as documents;
 - symbolic links are never followed: one named like a YAML file is an error, others warn.
 """
@@ -30,6 +31,7 @@ from pathlib import Path
 import pytest
 
 from gitfleet import source
+from gitfleet.errors import SourceError
 from gitfleet.model import loaded, policy
 
 WriteFolder = Callable[[dict[str, str | bytes]], Path]
@@ -195,6 +197,8 @@ def test_patterns_leaving_the_source_are_refused(
         pytest.param("renderedBranch: x..y\n", "1:1", "not a valid branch name", id="dots"),
         pytest.param("maxFileSize: -1\n", "1:1", "positive number of bytes", id="negative"),
         pytest.param("maxFileSize: 5MB\n", "1:1", "positive number of bytes", id="unit"),
+        pytest.param("maxSourceSize: -1\n", "1:1", "maxSourceSize: expected a positive number",
+                     id="source size"),
         pytest.param("include: apps\n", "1:1", "expected a list of patterns", id="not a list"),
         pytest.param("thirdPartyCustomizations: /opt\n", "1:1", "a folder inside", id="abs"),
         pytest.param("- a\n", "1:1", "must be a mapping", id="list"),
@@ -275,15 +279,36 @@ def test_file_size_cap(folder: WriteFolder) -> None:
         "big.yaml": config_map("big") + "data:\n  x: '" + "y" * 200 + "'\n",
     }
     path = folder(files)
-    [problem] = source.load(path, size_cap=100).diagnostics
+    [problem] = source.load(path, bounds=loaded.SourceConfig(max_file_size=100)).diagnostics
     assert str(problem) == (
         "big.yaml: error: file is 267 bytes, over the limit of 100 (maxFileSize of the revision "
         "compared against, which a change cannot raise)"
     )
-    assert source.load(path, size_cap=1000).ok
+    assert source.load(path, bounds=loaded.SourceConfig(max_file_size=1000)).ok
     files["gitfleet.yaml"] = "maxFileSize: 100\n"
-    [problem] = source.load(folder(files), size_cap=1000).diagnostics
+    bounds = loaded.SourceConfig(max_file_size=1000)
+    [problem] = source.load(folder(files), bounds=bounds).diagnostics
     assert problem.message.endswith("over the limit of 100 (maxFileSize)")
+
+
+def test_source_size_limit(folder: WriteFolder) -> None:
+    """Each file is held to maxFileSize, and all of them together to maxSourceSize (a tree can
+    name one large blob at any number of paths); over it, the source is refused whole."""
+    files: dict[str, str | bytes] = {
+        "gitfleet.yaml": "maxSourceSize: 300\n",
+        "a.yaml": config_map("a") + "data: {x: '" + "y" * 100 + "'}\n",
+        "b.yaml": config_map("b") + "data: {x: '" + "y" * 100 + "'}\n",
+    }
+    path = folder(files)
+    with pytest.raises(SourceError) as info:
+        source.load(path)
+    assert str(info.value) == (
+        f"{path}: the 2 files to read weigh 330 bytes together, over the limit of 300 "
+        "(maxSourceSize); exclude what gitfleet need not read in gitfleet.yaml"
+    )
+    assert source.load(folder({**files, "gitfleet.yaml": "maxSourceSize: 1Ki\n"})).ok
+    with pytest.raises(SourceError, match=r"limit of 300 \(maxSourceSize of the revision"):
+        source.load(path, bounds=loaded.SourceConfig(max_source_size=300))
 
 
 def test_third_party_customizations_are_rules(load_folder: LoadFolder) -> None:
