@@ -26,6 +26,7 @@ GENERATION_ANNOTATION = "resourcetemplate.karmada.io/generation"
 _STATUS = ("status",)
 _GO_INT = re.compile(r"[+-]?[0-9]+")
 _INT64 = range(-(2**63), 2**63)
+_INT64_DIGITS = 19
 
 Status = dict[str, Any] | None
 _CONDITION_FIELDS = ("type", "status", "reason", "message")
@@ -66,7 +67,10 @@ def _federated(obj: RawObject, counters: dict[str, Any]) -> dict[str, Any]:
         key = ("metadata", "annotations", GENERATION_ANNOTATION)
         if not _GO_INT.fullmatch(raw):
             raise _fields.FieldError(key, f"not an integer: {raw!r}")
-        template_generation = int(raw)
+        digits = raw.lstrip("+-").lstrip("0") or "0"
+        if len(digits) > _INT64_DIGITS:  # Python converts 4300 digits at most
+            raise _fields.FieldError(key, f"out of the int64 range: {raw[:40]!r}...")
+        template_generation = -int(digits) if raw.startswith("-") else int(digits)
         if template_generation not in _INT64:
             raise _fields.FieldError(key, f"out of the int64 range: {raw!r}")
     head = {"generation": generation, "resourceTemplateGeneration": template_generation}

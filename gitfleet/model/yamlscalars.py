@@ -52,6 +52,9 @@ _DOT_FLOAT = re.compile(r"\.[0-9]+(?:[eE][-+]?[0-9]+)?")
 
 _INT64 = 1 << 63
 _UINT64 = 1 << 64
+_UINT64_DIGITS = 20
+"""Decimal digits of the largest uint64: a longer number (no leading zeros) is out of range,
+which is known without converting it (Python refuses to convert more than 4300 digits)."""
 
 
 def go_int(text: str) -> int | None:
@@ -67,6 +70,8 @@ def go_int(text: str) -> int | None:
         value = int(match["hex"], 16)
     elif match["zoct"]:
         value = int(match["zoct"], 8)
+    elif len(match["dec"]) > _UINT64_DIGITS:
+        return None
     else:
         value = int(match["dec"])
     if match["sign"] == "-":

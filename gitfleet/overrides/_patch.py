@@ -25,6 +25,7 @@ import jsonpatch
 import jsonpointer
 
 _GO_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_INT64_DIGITS = 19
 _NON_CANONICAL_INDEX = re.compile(r"/(?:[+-][0-9]|0[0-9])", re.ASCII)
 
 
@@ -76,8 +77,16 @@ def unescape(token: str) -> str:
 
 
 def go_atoi(token: str) -> int | None:
-    """`strconv.Atoi`: an optional sign and decimal digits, leading zeros allowed."""
-    return int(token) if _GO_INT.fullmatch(token) else None
+    """`strconv.Atoi`: an optional sign and decimal digits, leading zeros allowed; None past
+    int64, as Atoi's range error (known from the digits alone: Python refuses to convert
+    more than 4300 of them)."""
+    if not _GO_INT.fullmatch(token):
+        return None
+    digits = token.lstrip("+-").lstrip("0") or "0"
+    if len(digits) > _INT64_DIGITS:
+        return None
+    value = -int(digits) if token.startswith("-") else int(digits)
+    return value if -(2**63) <= value < 2**63 else None
 
 
 def _canonical(doc: Any, op: str, path: str) -> str:

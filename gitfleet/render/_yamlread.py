@@ -114,7 +114,7 @@ def _scalar(text: str) -> Any:
     if text in _WORDS:
         return _WORDS[text]
     if _INT.fullmatch(text):
-        if str(int(text)) != text:
+        if len(text) > 20 or str(int(text)) != text:  # gitfleet writes no longer integer
             raise _Unreadable
         return int(text)
     if _FLOAT.fullmatch(text):

@@ -14,9 +14,11 @@ from gitfleet.model import diagnostic, loaded, policy, rules, scope
 from gitfleet.model.origin import Origin
 from gitfleet.source import _globs, _rollout
 
-_SIZE = re.compile(r"([0-9]+)(Ki|Mi|Gi)?")
+_SIZE = re.compile(r"([0-9]{1,18})(Ki|Mi|Gi)?")
 _UNITS = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30}
-_DURATION = re.compile(r"([0-9]+)(s|m|h)?")
+_DURATION = re.compile(r"([0-9]{1,18})(s|m|h)?")
+"""Sizes and durations of at most 18 digits: anything longer is past every limit anyway (and
+Python refuses to convert more than 4300 digits)."""
 _SECONDS = {None: 1, "s": 1, "m": 60, "h": 3600}
 _MAX_DURATION = (2**63 - 1) // 10**9
 """The longest duration Go's time.Duration (int64 nanoseconds) holds, in whole seconds."""

@@ -21,7 +21,7 @@ _AFFINITY_KEYS = ("clusterNames", "labelSelector", "fieldSelector", "exclude")
 _WAVE_KEYS = ("name", *_AFFINITY_KEYS, "maxUnavailable", "bake", "timeout", "onFailure")
 _DURATION = re.compile(r"([0-9]+(?:\.[0-9]+)?)(ms|s|m|h)?")
 _SECONDS = {None: 1.0, "ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
-_PERCENT = re.compile(r"([0-9]+)%")
+_PERCENT = re.compile(r"([0-9]{1,3})%")
 _NAME = rules.dns1123_label()
 
 

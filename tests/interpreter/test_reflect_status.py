@@ -345,6 +345,11 @@ def test_reflected_status_is_a_copy(chain: interpreter.Interpreter) -> None:
             id="annotation beyond int64",
         ),
         pytest.param(
+            member("ReplicaSet", {}, template_generation="9" * 5000),
+            "out of the int64 range",
+            id="annotation of 5000 digits",
+        ),
+        pytest.param(
             member("DaemonSet", "broken"), r"status: expected an object", id="status not an object"
         ),
         pytest.param(

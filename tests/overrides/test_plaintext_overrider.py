@@ -1,7 +1,8 @@
 """plaintext overriders as raw RFC 6902 operations with evanphx/json-patch v5's reading of
 indices (negative from the end, Atoi forms, `-` to append), add on an existing key replacing
 it, per-cluster rules, values never shared between results, failures explained and located at
-the failing entry's path, and empty keys read as v5 reads them."""
+the failing entry's path (indices of thousands of digits too), and empty keys read as v5 reads
+them."""
 
 from __future__ import annotations
 
@@ -124,6 +125,18 @@ def test_plaintext(
             0,
             '/spec/ports has 2 items, "5" is not an index in it',
             id="index out of range",
+        ),
+        pytest.param(
+            _plain(("replace", "/spec/ports/" + "9" * 5000 + "/port", 1)),
+            0,
+            '/spec/ports has 2 items, "' + "9" * 5000 + '" is not an index in it',
+            id="index of 5000 digits",
+        ),
+        pytest.param(
+            _plain(("replace", "/spec/ports/-" + "0" * 5000 + "5/port", 1)),
+            0,
+            "is not an index in it",
+            id="index of 5000 leading zeros, from the end",
         ),
         pytest.param(
             _plain(("add", "/spec/type/x", 1)),

@@ -4,7 +4,8 @@ Aspects covered:
 - booleans: every spelling go-yaml v2 accepts, and near misses that stay strings;
 - null: the four spellings and the empty value;
 - integers as Go's ParseInt(s, 0, 64) reads them after removing `_`: decimal, legacy octal
-  (`012`), `0o`, `0x`, `0b`, signs, the int64/uint64 limits;
+  (`012`), `0o`, `0x`, `0b`, signs, the int64/uint64 limits; thousands of digits (more than
+  Python converts) are text, as go-yaml keeps them;
 - floats by go-yaml's regex: exponents without a dot, leading dots, digits that are not
   octal (`09` is a float), out-of-range values that stay strings;
 - no timestamps, no sexagesimal numbers: they stay strings; quoted scalars are strings;
@@ -71,6 +72,11 @@ SCALARS = [
     pytest.param("1_0.5", 10.5, id="underscore in float"),
     pytest.param(".1_0", ".1_0", id="underscore after leading dot is text"),
     pytest.param("1e400", "1e400", id="out of range float is text"),
+    pytest.param("9" * 5000, "9" * 5000, id="5000 digits are text, not a crash"),
+    pytest.param("-" + "9" * 5000, "-" + "9" * 5000, id="5000 negative digits"),
+    pytest.param("1_" * 3000 + "1", "1_" * 3000 + "1", id="3001 digits with underscores"),
+    pytest.param("0x" + "f" * 5000, "0x" + "f" * 5000, id="5000 hex digits are text"),
+    pytest.param("0" * 5000 + "1", 1, id="5000 leading zeros are octal 1"),
     pytest.param(".Nan", ".Nan", id="odd NaN spelling is text"),
     pytest.param("0x", "0x", id="bare prefix is text"),
     pytest.param("0b2", "0b2", id="bad binary digit is text"),
