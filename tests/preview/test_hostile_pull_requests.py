@@ -12,12 +12,12 @@ Aspects covered:
   invalid revision once its walk passes a million entries, not a walk that never ends;
 - a blob bomb (one large blob named at many paths: a commit of kilobytes, gigabytes to parse) is
   an invalid revision once the files to read weigh more than maxSourceSize together;
-- the head's gitfleet.yaml cannot raise the file size limit its own files are held to (the
+- the head's gitfleet.yaml cannot raise the size limits its own files are held to (the
   base's `maxFileSize` is the most; lowering it holds), nor point the preview at another
   rendered branch than the base's;
 - a branch name holding backticks, HTML and an @mention stays inside the title's code span;
-- the subprocess timeout is only a guard against a hang coming back: each case ends in a
-  second or two.
+- the subprocess timeout is only a guard against a hang coming back: each case ends in
+  seconds.
 """
 
 from __future__ import annotations
@@ -156,26 +156,31 @@ def test_the_rendered_branch_read_is_the_bases(example_fleet: Any) -> None:
     assert shown["summary"] == "no change"
 
 
-def tree_bomb(repo: Any, levels: int) -> str:
+def git_input(repo: Any, *args: str, text: str) -> str:
+    """`git ARGS` in `repo` with `text` on its standard input (mktree, hash-object)."""
+    return subprocess.run(
+        ["git", *args], cwd=repo.path, input=text, text=True, capture_output=True, check=True
+    ).stdout.strip()
+
+
+def bomb(repo: Any, blob: str, files: int, levels: int = 0) -> str:
     """A commit of main's tree plus `bomb/`: `levels` folders, each naming the one below ten
-    times, ten files at the bottom (10**(levels + 1) paths in a few hundred bytes)."""
-
-    def mktree(listing: str) -> str:
-        return subprocess.run(
-            ["git", "mktree"], cwd=repo.path, input=listing, text=True, capture_output=True,
-            check=True,
-        ).stdout.strip()  # fmt: skip
-
-    blob = repo.git("rev-parse", "main:gitfleet.yaml")
-    tree = mktree("".join(f"100644 blob {blob}\tf{i}.yaml\n" for i in range(10)))
+    times, and `files` names for `blob` at the bottom (files * 10**levels paths, a few hundred
+    bytes of trees)."""
+    tree = git_input(
+        repo, "mktree", text="".join(f"100644 blob {blob}\tf{i}.yaml\n" for i in range(files))
+    )
     for _ in range(levels):
-        tree = mktree("".join(f"040000 tree {tree}\td{i}\n" for i in range(10)))
-    root = mktree(repo.git("ls-tree", "main") + f"\n040000 tree {tree}\tbomb\n")
-    return repo.git("commit-tree", root, "-p", "main", "-m", "bomb")
+        tree = git_input(
+            repo, "mktree", text="".join(f"040000 tree {tree}\td{i}\n" for i in range(10))
+        )
+    listing = repo.git("ls-tree", "main") + f"\n040000 tree {tree}\tbomb\n"
+    return repo.git("commit-tree", git_input(repo, "mktree", text=listing), "-p", "main", "-m", "b")
 
 
 def test_a_tree_bomb_is_an_invalid_revision(example_fleet: Any) -> None:
-    example_fleet.git("branch", "pr", tree_bomb(example_fleet, levels=9))
+    blob = example_fleet.git("rev-parse", "main:gitfleet.yaml")
+    example_fleet.git("branch", "pr", bomb(example_fleet, blob, files=10, levels=9))
     done = preview(example_fleet)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "its tree holds more than 1000000 entries" in done.stdout
@@ -185,22 +190,8 @@ def test_a_blob_bomb_is_an_invalid_revision(example_fleet: Any) -> None:
     """A 1,000,000-byte blob (under the example's maxFileSize of 1Mi) at 70 paths: 70 MB, over
     the default maxSourceSize of 64 MiB. Kept small enough that the check before the limit
     existed ends too (as an error about something else)."""
-    blob = subprocess.run(
-        ["git", "hash-object", "-w", "--stdin"], cwd=example_fleet.path, check=True,
-        input="#" + "x" * 999_999, text=True, capture_output=True,
-    ).stdout.strip()  # fmt: skip
-    listing = "".join(f"100644 blob {blob}\tf{i}.yaml\n" for i in range(70))
-    folder = subprocess.run(
-        ["git", "mktree"], cwd=example_fleet.path, input=listing, text=True,
-        capture_output=True, check=True,
-    ).stdout.strip()  # fmt: skip
-    root = subprocess.run(
-        ["git", "mktree"], cwd=example_fleet.path, text=True, capture_output=True, check=True,
-        input=example_fleet.git("ls-tree", "main") + f"\n040000 tree {folder}\tbomb\n",
-    ).stdout.strip()  # fmt: skip
-    example_fleet.git(
-        "branch", "pr", example_fleet.git("commit-tree", root, "-p", "main", "-m", "b")
-    )
+    blob = git_input(example_fleet, "hash-object", "-w", "--stdin", text="#" + "x" * 999_999)
+    example_fleet.git("branch", "pr", bomb(example_fleet, blob, files=70))
     done = preview(example_fleet)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "weigh" in done.stdout and "over the limit of 67108864 (maxSourceSize)" in done.stdout
