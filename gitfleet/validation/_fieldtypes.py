@@ -32,6 +32,12 @@ def _read_as(value: Any) -> str:
     return "a map" if isinstance(value, dict) else "a list"
 
 
+def _quoted(text: str) -> str:
+    """A string value as a message shows it: quoted, cut at 80 characters (a value of a
+    megabyte would otherwise make a problem of a megabyte)."""
+    return repr(text if len(text) <= 80 else text[:77] + "...")
+
+
 def string(keys: Keys, value: Any, found: Problems) -> bool:
     """Whether `value` is a string (else a problem, suggesting quotes for scalars)."""
     if isinstance(value, str):
@@ -44,7 +50,7 @@ def string(keys: Keys, value: Any, found: Problems) -> bool:
 def integer(keys: Keys, value: Any, found: Problems) -> None:
     """An integer field (a whole number written as 2.0 decodes as one too)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        what = repr(value) if isinstance(value, str) else _read_as(value)
+        what = _quoted(value) if isinstance(value, str) else _read_as(value)
         found.append((keys, f"must be an integer, not {what}"))
     elif isinstance(value, float) and not value.is_integer():
         found.append((keys, f"must be an integer, not {value:g}"))
@@ -69,7 +75,7 @@ def count(keys: Keys, value: Any, found: Problems) -> None:
 
 def boolean(keys: Keys, value: Any, found: Problems) -> None:
     if not isinstance(value, bool):
-        what = repr(value) if isinstance(value, str) else _read_as(value)
+        what = _quoted(value) if isinstance(value, str) else _read_as(value)
         found.append((keys, f"must be a boolean, not {what}"))
 
 
@@ -95,7 +101,7 @@ def items(keys: Keys, value: Any, found: Problems) -> list[Any]:
         return []
     if isinstance(value, list):
         return value
-    what = repr(value) if isinstance(value, str) else _read_as(value)
+    what = _quoted(value) if isinstance(value, str) else _read_as(value)
     found.append((keys, f"must be a list, not {what}"))
     return []
 
