@@ -200,13 +200,16 @@ class Reconciler:
 
     def _settle_branch(self) -> None:
         """Learn the source branch from gitfleet.yaml on the default branch, once it has a
-        commit (until then `DEFAULT_BRANCH` is looked at)."""
+        commit whose tree can be read (until then `DEFAULT_BRANCH` is looked at)."""
         if self._source_branch is not None:
             return
         head = self.target.head()
         if head is None:
             return
-        configured = source.load(self.repo.git_dir, head).config.source_branch
+        try:  # gitfleet.yaml only: the rest of the tree is read (or refused) when rendered
+            configured = source.settings(self.repo.git_dir, head).source_branch
+        except InputError:
+            return  # a tree that cannot be read says nothing: DEFAULT_BRANCH until one does
         self._source_branch = configured or DEFAULT_BRANCH
         if self._hook is not None:
             self._hook.source_ref = self._source_ref

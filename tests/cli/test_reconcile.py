@@ -4,8 +4,9 @@ Aspects covered:
 - `--once` renders a local repository's source branch and exits 0, logging one line per event
   with the source commit; `-o json` logs one JSON object per line;
 - `--once` on a remote URL mirrors it into `--cache` and pushes the render back;
-- `--once` exits 1 on an invalid commit (the error's file and line are logged), on an
-  unreachable remote (the reason on stderr) and on a missing source branch;
+- `--once` exits 1 on an invalid commit (the error's file and line are logged; a tree that
+  cannot be read as a source too, the last render kept), on an unreachable remote (the
+  reason on stderr) and on a missing source branch;
 - without `--branch`, the source branch is gitfleet.yaml's `sourceBranch`; `--branch` wins;
 - `--cluster-repos` copies each cluster's works ref to its own repository; a cluster whose
   repository is missing is logged and does not fail the look; a template without `{cluster}`
@@ -80,6 +81,27 @@ def test_once_invalid_commit_exits_1(cli: Any, fleet_repo: Any) -> None:
     assert result.exit_code == 1
     line = result.stdout.splitlines()[-1]
     assert " invalid " in line and "path=apps/broken.yaml line=2 col=1 " in line
+
+
+def test_once_on_a_tree_that_cannot_be_read_records_it(cli: Any, fleet_repo: Any) -> None:
+    """A commit whose tree cannot be read as a source (here an entry named `..`) is one more
+    invalid commit, recorded and logged, with the last render kept: reading the source
+    branch's name from gitfleet.yaml on the default branch does not load that tree."""
+    assert cli("reconcile", "--repo", str(fleet_repo.path), "--once").exit_code == 0
+    before = fleet_repo.git("rev-parse", "gitfleet/rendered")
+    blob = fleet_repo.git("rev-parse", "main:gitfleet.yaml")
+    listing = f"100644 blob {blob}\t..\n100644 blob {blob}\tgitfleet.yaml\n"
+    tree = subprocess.run(
+        ["git", "mktree"], cwd=fleet_repo.path, input=listing, text=True, capture_output=True,
+        check=True,
+    ).stdout.strip()  # fmt: skip
+    crafted = fleet_repo.git("commit-tree", tree, "-p", "main", "-m", "crafted")
+    fleet_repo.git("update-ref", "refs/heads/main", crafted)
+    result = cli("reconcile", "--repo", str(fleet_repo.path), "--once")
+    assert result.exit_code == 1
+    line = result.stdout.splitlines()[-1]
+    assert f" invalid source={crafted} " in line and "tree entry '..'" in line
+    assert fleet_repo.git("rev-parse", "gitfleet/rendered") == before
 
 
 def test_once_without_the_source_branch_exits_1(cli: Any, fleet_repo: Any) -> None:
