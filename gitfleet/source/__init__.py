@@ -173,13 +173,17 @@ class _Limits:
             return self.bounds.max_file_size, f"maxFileSize {_BOUNDED}"
         return own, "maxFileSize"
 
+    def total(self, settings: SourceConfig) -> tuple[int, str]:
+        """(bytes the files read may have together, what sets that limit, for messages)."""
+        if self.bounds is not None and self.bounds.max_source_size < settings.max_source_size:
+            return self.bounds.max_source_size, f"maxSourceSize {_BOUNDED}"
+        return settings.max_source_size, "maxSourceSize"
+
     def check_total(self, settings: SourceConfig, entries: list[_files.Entry]) -> None:
         """`SourceError` when `entries` weigh more together than maxSourceSize allows: each
         file is held to maxFileSize, but a tree can name the same large blob at any number of
         paths (a commit of a few kilobytes, gigabytes to parse)."""
-        limit, why = settings.max_source_size, "maxSourceSize"
-        if self.bounds is not None and self.bounds.max_source_size < limit:
-            limit, why = self.bounds.max_source_size, f"maxSourceSize {_BOUNDED}"
+        limit, why = self.total(settings)
         total = sum(e.size for e in entries)
         if total > limit:
             raise SourceError(
@@ -268,7 +272,8 @@ def _load(files: _files.Files, limits: _Limits, read: Settings | None = None) ->
     settings, problems = read if read is not None else _settings(files, limits.given)
     limit = limits.file(settings)
     exclude = _globs.Globs(settings.exclude)
-    entries = _outputs.without_render_outputs(files, files.entries(exclude.matches))
+    listed = files.entries(exclude.matches)
+    entries = _outputs.without_render_outputs(files, listed, limits.total(settings)[0])
     wanted, rules, more = _select(entries, settings, limit)
     limits.check_total(settings, wanted + rules)
     problems += more

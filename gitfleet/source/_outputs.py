@@ -19,9 +19,13 @@ from gitfleet.source import _files
 
 
 def without_render_outputs(
-    files: _files.Files, entries: Sequence[_files.Entry]
+    files: _files.Files, entries: Sequence[_files.Entry], budget: int
 ) -> list[_files.Entry]:
-    """`entries` without those of folders holding a render's output (see the module)."""
+    """`entries` without those of folders holding a render's output (see the module). The
+    render.yaml files that would tell are read only while they weigh at most `budget` bytes
+    together (the source's maxSourceSize): past it, none is left out, and the loader refuses
+    the source for its size before reading anything (a tree can hold a large render.yaml in
+    any number of folders)."""
     suffix = "/" + folder.RENDER_FILE
     marks = {
         e.path[: -len(suffix)]: e
@@ -38,6 +42,8 @@ def without_render_outputs(
             if top in names:
                 names[top].add(parts[depth])
     candidates = [f for f, found in names.items() if found <= folder.OWNED]
+    if sum(marks[f].size for f in candidates) > budget:
+        return list(entries)
     contents = files.read([marks[f] for f in candidates]) if candidates else {}
     outputs = tuple(
         f + "/"

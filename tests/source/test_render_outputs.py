@@ -5,7 +5,9 @@ Aspects covered:
 - a folder holding only render.yaml (kind Render), works/ and bindings/ is left out, in a plain
   folder, a working tree and a commit, at any depth, empty works included;
 - a folder that also holds anything else, or whose render.yaml is not gitfleet's Render (another
-  kind, or not YAML), is read as ever; so is a render.yaml at the top of the source.
+  kind, or not YAML), is read as ever; so is a render.yaml at the top of the source;
+- render.yaml files that weigh more together than maxSourceSize are not read to tell (a tree
+  can hold a large one in any number of folders): the source is refused for its size.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import pytest
 from source.conftest import LoadFolder
 
 from gitfleet import source
+from gitfleet.errors import SourceError
+from gitfleet.source import _files
 
 RENDER = "apiVersion: gitfleet.io/v1alpha1\nkind: Render\nsourceCommit: null\n"
 WEB = """\
@@ -85,3 +89,21 @@ def test_a_render_output_committed_or_in_the_working_tree(git_repo: Any) -> None
     for result in (source.load(git_repo.path), source.load(git_repo.path, working_tree=True)):
         assert [t.name for t in result.objects.templates] == ["web"]
         assert not [d for d in result.diagnostics if d.severity == "error"]
+
+
+def test_render_yaml_files_past_the_source_size_are_not_read(
+    load_folder: LoadFolder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read: list[str] = []
+    plain = _files.FolderFiles.read
+
+    def counted(self: _files.FolderFiles, entries: list[_files.Entry]) -> dict[str, bytes | str]:
+        read.extend(e.path for e in entries)
+        return plain(self, entries)
+
+    monkeypatch.setattr(_files.FolderFiles, "read", counted)
+    outputs = {f"out{i}/render.yaml": RENDER + "# " + "x" * 200 + "\n" for i in range(5)}
+    with pytest.raises(SourceError, match=r"over the limit of 1000 \(maxSourceSize\)"):
+        load_folder({"gitfleet.yaml": "maxSourceSize: 1000\n", **outputs})
+    assert read == ["gitfleet.yaml"]
+    assert _read(load_folder({"gitfleet.yaml": "maxSourceSize: 2000\n", **outputs})) == set()
