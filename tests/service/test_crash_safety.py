@@ -58,6 +58,20 @@ def work_refs(fleet: Fleet) -> dict[str, str]:
     return dict(line.split(" ") for line in out.splitlines())
 
 
+def _outlived(group: int) -> None:
+    """Wait for what the killed reconciler started to end on its own: a `git push` it ran
+    goes on without it, and the remote's refs are read once that push has ended, as a real
+    remote's would be (a local remote's refs change one file at a time while a push lands)."""
+    deadline = time.monotonic() + BOUND
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.02)
+    pytest.fail("what the killed reconciler started is still running")
+
+
 def consistent(fleet: Fleet, sources: set[str]) -> None:
     """The remote's rendered tip and cluster refs describe one and the same render."""
     tip = fleet.ref("refs/heads/gitfleet/rendered")
@@ -119,7 +133,9 @@ def test_sigkill_at_any_moment_leaves_the_remote_consistent(fleet: Fleet, tmp_pa
     ]  # fmt: skip
     for delay in KILL_DELAYS:
         sources.add(fleet.push_change())
-        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        process = subprocess.Popen(
+            command, cwd=ROOT, stdout=subprocess.PIPE, text=True, start_new_session=True
+        )
         watchdog = threading.Timer(BOUND, process.kill)
         watchdog.start()
         try:
@@ -135,6 +151,7 @@ def test_sigkill_at_any_moment_leaves_the_remote_consistent(fleet: Fleet, tmp_pa
             watchdog.cancel()
             process.wait(BOUND)
             process.stdout.close()  # type: ignore[union-attr]
+        _outlived(process.pid)
         consistent(fleet, sources)
     done = subprocess.run(
         [*command, "--once"], cwd=ROOT, capture_output=True, text=True, timeout=BOUND, check=False
