@@ -17,7 +17,7 @@ import click
 
 from gitfleet import errors
 from gitfleet import preview as previewing
-from gitfleet.cli import options
+from gitfleet.cli import options, progress
 from gitfleet.cli import output as out
 from gitfleet.preview import markdown, report
 
@@ -52,7 +52,10 @@ def preview(
 ) -> None:
     """Placement and manifest diff between two source revisions."""
     try:
-        found = previewing.preview(repo, base, head, rendered_branch=rendered_branch)
+        with progress.Progress() as shown:
+            found = previewing.preview(
+                repo, base, head, rendered_branch=rendered_branch, step=shown.step
+            )
     except errors.UsageError as error:
         raise click.UsageError(str(error)) from error
     except errors.InputError as error:

@@ -37,7 +37,7 @@ from typing import Any
 import click
 
 from gitfleet import __version__, collector, inputs, pipeline, source
-from gitfleet.cli import options
+from gitfleet.cli import options, progress
 from gitfleet.cli import output as out
 from gitfleet.errors import GitfleetError, InputError, RefConflictError, UsageError
 from gitfleet.gitstore import folder, objects, rendered, repository, signing
@@ -82,15 +82,18 @@ def run(
     full: bool,
     new_history: bool = False,
     signing_key: str | None = None,
+    step: progress.Step = progress.quiet,
 ) -> Outcome:
     """Load, render and publish (or write to `out_dir`, from no previous render when the
     branch is not at one); `ForeignHistoryError` when a ref to publish on is not at a render,
     unless `new_history`. With `signing_key`, every commit made is signed with it. With a
     `rollout` section in the source, the cluster refs stay where they are: the reconciler's
-    rollout moves them."""
+    rollout moves them. `step` hears what it does now (`progress`)."""
+    step("loading the source")
     loaded = source.load(repo_path, rev, require_repository=out_dir is None)
     repo = repository.open_repository(repo_path) if loaded.revision is not None else None
     try:
+        step("reading the previous render and the clusters' status")
         found = inputs.read(repo, loaded, branch)
         foreign: list[str] = []
         if repo is not None and out_dir is None:
@@ -98,13 +101,16 @@ def run(
             if foreign and not new_history:
                 raise rendered.history_error(foreign)
         with collector.paused():
+            step("placing and rendering the templates")
             result = pipeline.render(loaded, found.previous, found.status, full=full, now=found.now)
             if not result.ok:
                 return Outcome(result, found.branch, None, False, out_dir)
             if out_dir is not None:
+                step(f"writing {out_dir}")
                 folder.write(out_dir, _materialise(repo, result.files))
                 return Outcome(result, None, None, result.changed, out_dir)
             assert repo is not None and loaded.revision is not None
+            step(f"committing to {found.branch}")
             published = rendered.publish(
                 repo,
                 found.branch,
@@ -221,7 +227,8 @@ def render_command(
     if new_history and out_dir is not None:
         raise click.UsageError("--new-history and --out exclude each other")
     try:
-        outcome = run(repo, rev, branch, out_dir, full, new_history, signing_key)
+        with progress.Progress() as shown:
+            outcome = run(repo, rev, branch, out_dir, full, new_history, signing_key, shown.step)
     except UsageError as error:
         raise click.UsageError(str(error)) from error
     except InputError as error:

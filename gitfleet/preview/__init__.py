@@ -19,6 +19,7 @@ cannot raise the limits its own files are held to).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from gitfleet import source
 from gitfleet.errors import InputError
@@ -54,9 +55,12 @@ def preview(
     head: str,
     *,
     rendered_branch: str | None = None,
+    step: Callable[[str], None] | None = None,
 ) -> result.Preview:
     """Compare the renders of revisions `base` and `head` of the repository at `repo_path`;
-    `SourceError` when it is not a repository or a revision names no commit."""
+    `SourceError` when it is not a repository or a revision names no commit. `step` hears
+    what it does now (a command's progress line)."""
+    say = step or (lambda _: None)
     repo = repository.open_repository(repo_path)
     if repo is None:
         raise repository.not_a_repository(repo_path)
@@ -64,6 +68,7 @@ def preview(
         base_commit, head_commit = _commit(repo, base), _commit(repo, head)
         fmt = store.object_format(repo)
         settings = source.settings(repo_path, base_commit)
+        say(f"loading {head}")
         try:
             head_source = source.load(repo_path, head_commit, bounds=settings)
         except InputError as error:
@@ -81,8 +86,10 @@ def preview(
             base_side, obtained = sides.from_tip(tip), "rendered-branch"
         else:
             on = sides.from_tip(tip) if tip is not None else None
+            say(f"rendering {base}")
             base_source = source.load(repo_path, base_commit)
             base_side, obtained = sides.render(repo, base_source, on, fmt), "render"
+        say(f"rendering {head}")
         head_side = sides.render(repo, head_source, base_side, fmt)
         base_info = result.Side(base, base_commit, obtained, base_side.rendered)
         head_info = result.Side(head, head_commit, "render", head_side.rendered)
@@ -95,6 +102,7 @@ def preview(
             for path in sorted(base_side.files.keys() | head_side.files.keys())
             if base_side.files.get(path) != head_side.files.get(path)
         ]
+        say("comparing the manifests")
         changes = diff.compare(
             sides.contents(repo, base_side, changed), sides.contents(repo, head_side, changed)
         )
