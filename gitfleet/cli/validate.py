@@ -31,6 +31,14 @@ def _as_seen_from_here(item: diagnostic.Diagnostic, repo: str) -> diagnostic.Dia
     return dataclasses.replace(item, origin=dataclasses.replace(item.origin, path=path))
 
 
+_NOTHING_READ = (
+    "warning: no Kubernetes or Karmada object was found there: is it the source repository?"
+    " (files read: gitfleet.yaml's include patterns, by default **/*.yaml and **/*.yml)"
+)
+"""Said when the source holds no document at all, as kubectl says 'no objects passed to
+apply': an empty source is valid, and far more often the wrong folder."""
+
+
 def _what_was_read(loaded: source.LoadedSource, repo: str, rev: str | None) -> str:
     if loaded.working_tree:
         return f"the working tree of {repo} (uncommitted changes included)"
@@ -65,5 +73,7 @@ def validate(repo: str, rev: str | None, output: str) -> None:
     human = "".join(f"{d}\n" for d in found)
     out.emit([d.to_json() for d in found], output, human)
     click.echo(f"checked {_what_was_read(loaded, repo, rev)}", err=True)
+    if not loaded.documents:
+        click.echo(_NOTHING_READ, err=True)
     if any(d.severity is diagnostic.Severity.ERROR for d in found):
         sys.exit(1)

@@ -1,7 +1,8 @@
 """`gitfleet validate`: output formats, paths and exit codes.
 
 Aspects covered:
-- a clean source prints nothing on stdout and exits 0; warnings alone exit 0 (a label
+- a clean source prints nothing on stdout and exits 0; a source without any object warns on
+  stderr that it may be the wrong folder, and exits 0; warnings alone exit 0 (a label
   selector Kubernetes cannot convert among them, and other values Karmada's webhooks take:
   they render); any error exits 1; stderr says
   what was read (a folder, a working tree, a commit and how it was chosen);
@@ -44,6 +45,19 @@ def test_clean_source_prints_nothing(cli: Invoke, tmp_path: Path) -> None:
     result = cli("validate", "--repo", str(write(tmp_path, CLEAN)))
     assert (result.exit_code, result.stdout) == (0, "")
     assert result.stderr == f"checked the folder {tmp_path}\n"
+
+
+def test_a_folder_without_any_object_passes_with_a_warning(cli: Invoke, tmp_path: Path) -> None:
+    """An empty source is valid, and far more often the wrong folder (kubectl says "no objects
+    passed to apply")."""
+    root = write(tmp_path / "notes", {"README.md": "# not a source\n"})
+    result = cli("validate", "--repo", str(root))
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr.splitlines() == [
+        f"checked the folder {root}",
+        "warning: no Kubernetes or Karmada object was found there: is it the source repository?"
+        " (files read: gitfleet.yaml's include patterns, by default **/*.yaml and **/*.yml)",
+    ]
 
 
 def test_warnings_alone_pass(cli: Invoke, tmp_path: Path) -> None:
