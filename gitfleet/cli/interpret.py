@@ -34,6 +34,9 @@ TEST_CASE_OBJECTS = ("desiredObj", "observedObj")
 """The objects a test case of Karmada's interpreter test data holds (`testdata/*-test.yaml`)."""
 
 
+_OBJECT_FILE = click.Path(exists=True, dir_okay=False, allow_dash=True)
+
+
 @click.command()
 @click.option(
     "-f",
@@ -45,13 +48,18 @@ TEST_CASE_OBJECTS = ("desiredObj", "observedObj")
 )
 @click.option("--check", is_flag=True, help="Compile every script and check its function.")
 @click.option("--operation", default=None, help="Operation to run, e.g. InterpretReplica.")
-@click.option("--desired-file", type=click.Path(exists=True, dir_okay=False), default=None)
-@click.option("--observed-file", type=click.Path(exists=True, dir_okay=False), default=None)
+@click.option("--desired-file", type=_OBJECT_FILE, default=None, help="The template (`-`: stdin).")
+@click.option(
+    "--observed-file",
+    type=_OBJECT_FILE,
+    default=None,
+    help="The object a member cluster runs (`-`: stdin).",
+)
 @click.option(
     "--status-file",
-    type=click.Path(exists=True, dir_okay=False),
+    type=_OBJECT_FILE,
     default=None,
-    help="Aggregated status items (one per document, or a list), for AggregateStatus.",
+    help="Aggregated status items (one per document, or a list), for AggregateStatus (`-`: stdin).",
 )
 @click.option("--desired-replica", type=int, default=0, help="Replicas for ReviseReplica.")
 @options.output_option
@@ -68,6 +76,8 @@ def interpret(
     """Run a ResourceInterpreterCustomization on objects, as karmadactl interpret does."""
     if check == (operation is not None):
         raise click.UsageError("give either --check or --operation")
+    if [desired_file, observed_file, status_file].count("-") > 1:
+        raise click.UsageError("only one of the files can be read from stdin (-)")
     try:
         customizations = _customizations(Path(path))
         if check:

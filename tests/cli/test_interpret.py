@@ -12,7 +12,8 @@ Aspects covered:
 - usage errors exit 2: neither or both of --check/--operation, unknown operation, missing or
   conflicting objects, InterpretHealth or InterpretStatus without the observed object; a kind
   no customization targets, or one that is not a string, is exit 1 (an input problem);
-- `--status-file` as karmadactl reads it (a YAML stream of items) or as one list;
+- `--status-file` as karmadactl reads it (a YAML stream of items) or as one list, from a file
+  or from stdin (`-`, one file at most);
   items without clusterName; an empty `health` as none; an empty or null file is nil items,
   `[]` an empty list; an item that is not an object is a located error.
 """
@@ -475,3 +476,20 @@ def test_status_item_that_is_not_an_object(
     assert (
         result.stderr.strip() == f"{tmp_path / 'status.yaml'}:3:1: a status item must be an object"
     )
+
+
+def test_status_items_from_stdin(cli: Invoke, files: dict[str, str], tmp_path: Path) -> None:
+    """`--status-file -` reads standard input, as karmadactl's does; one file at most can."""
+    (tmp_path / "status.yaml").write_text("clusterName: a\n---\nclusterName: b\n")
+    (tmp_path / "items.ric.yaml").write_text(ITEMS_RIC)
+    args = ["interpret", "-f", str(tmp_path / "items.ric.yaml"), "--operation", "AggregateStatus"]
+    args += ["--desired-file", files["pool.yaml"], "-o", "json"]
+    from_file = cli(*args, "--status-file", str(tmp_path / "status.yaml"))
+    piped = cli(*args, "--status-file", "-", input="clusterName: a\n---\nclusterName: b\n")
+    assert from_file.exit_code == piped.exit_code == 0, piped.output
+    assert json.loads(piped.stdout) == json.loads(from_file.stdout)
+    bad = cli(*args, "--status-file", "-", input="clusterName: a\n---\n- b\n")
+    assert (bad.exit_code, bad.stderr.strip()) == (1, "-:3:1: a status item must be an object")
+    both = cli(*args[:-2], "--observed-file", "-", "--status-file", "-", input="{}\n")
+    assert both.exit_code == 2
+    assert "only one of the files can be read from stdin (-)" in both.stderr

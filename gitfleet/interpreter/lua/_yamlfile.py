@@ -10,6 +10,7 @@ a failing script is reported at its `luaScript` field. A source repository's fil
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -34,13 +35,17 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
+STDIN = "-"
+"""The file name that reads standard input, as kubectl's and karmadactl's `-f -`."""
+
+
 def read(path: Path) -> list[tuple[Any, Origin]]:
-    """The documents of a YAML file (`documents`); `SourceError` when it cannot be read, a
-    `YamlError` at the first offending character when it is not UTF-8 text, as a source
-    repository's file would be reported."""
+    """The documents of a YAML file (`documents`; `-`: standard input); `SourceError` when it
+    cannot be read, a `YamlError` at the first offending character when it is not UTF-8 text,
+    as a source repository's file would be reported."""
     where = os.fspath(path)
     try:
-        data = path.read_bytes()
+        data = sys.stdin.buffer.read() if where == STDIN else path.read_bytes()
     except OSError as e:
         raise SourceError(Origin(where), f"cannot read: {e.strerror or e}") from None
     try:
