@@ -420,6 +420,11 @@ class PreviousRender:
         return value if isinstance(value, str) else None
 
     @property
+    def cluster_taints(self) -> taintpolicy.Managed:
+        """The taints ClusterTaintPolicies left on the clusters (render.yaml's section)."""
+        return taintpolicy.from_json(self.report.get(taintpolicy.SECTION))
+
+    @property
     def unscheduled(self) -> tuple[rendering.Unscheduled, ...]:
         """The resources render.yaml says were not scheduled."""
         items = self.report.get("unscheduled")
@@ -803,12 +808,11 @@ def render(
     source = dataclasses.replace(source, objects=scaled.objects)
     interp = _interpreter(source)
     recorded = previous.recorded if previous is not None else None
-    clusters = taintpolicy.carried(
-        effective_clusters(source.objects.clusters, status), _previous_taints(previous)
-    )
+    taints = previous.cluster_taints if previous is not None else {}
+    clusters = taintpolicy.carried(effective_clusters(source.objects.clusters, status), taints)
     inputs = _inputs(source, clusters, renderer, recorded)
     unchanged = None if full else _unchanged(inputs)
-    placement = _place(source, interp, previous, status, now, observed, unchanged)
+    placement = _place(source, interp, previous, taints, status, now, observed, unchanged)
     if placement.clusters != inputs.clusters:
         inputs = _inputs(source, placement.clusters, renderer, recorded)
     reported = status or {}
@@ -870,7 +874,8 @@ def placement(
     what `gitfleet explain` shows (FederatedHPA targets with their last decided replicas)."""
     scaled = _autoscale(source, previous, None, None)
     source = dataclasses.replace(source, objects=scaled.objects)
-    return _place(source, _interpreter(source), previous, status, now, None, None)
+    taints = previous.cluster_taints if previous is not None else {}
+    return _place(source, _interpreter(source), previous, taints, status, now, None, None)
 
 
 Measured = Mapping[ResourceKey, Sequence[autoscaling.Workload]]
@@ -922,12 +927,14 @@ def _place(
     source: loaded.LoadedSource,
     interp: interpreter.Interpreter,
     previous: PreviousRender | None,
+    taints: taintpolicy.Managed,
     status: Mapping[str, cluster.ClusterStatus] | None,
     now: str | None,
     observed: failover.Observed | None,
     unchanged: detector.Unchanged | None,
 ) -> Placement:
-    """The placement half of a render: the one call `render` and `placement` share."""
+    """The placement half of a render: the one call `render` and `placement` share (`taints`:
+    what the previous render's ClusterTaintPolicies left)."""
     return place(
         source.objects,
         interp,
@@ -939,13 +946,8 @@ def _place(
         deschedule=source.config.descheduler,
         unchanged=unchanged,
         settle=True,
-        cluster_taints=_previous_taints(previous),
+        cluster_taints=taints,
     )
-
-
-def _previous_taints(previous: PreviousRender | None) -> taintpolicy.Managed:
-    """The taints ClusterTaintPolicies left in the previous render."""
-    return taintpolicy.from_json(previous.report.get(taintpolicy.SECTION)) if previous else {}
 
 
 def _inputs(

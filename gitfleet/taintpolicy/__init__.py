@@ -81,9 +81,14 @@ def _with(member: cluster.Cluster, added: Sequence[meta.Taint]) -> cluster.Clust
     return dataclasses.replace(member, spec=spec)
 
 
+def _keys(taints: Iterable[meta.Taint | policy.PolicyTaint]) -> set[tuple[str, str]]:
+    """What tells taints apart: key and effect."""
+    return {(t.key, t.effect) for t in taints}
+
+
 def _kept(member: cluster.Cluster, previous: Sequence[meta.Taint]) -> list[meta.Taint]:
-    """The taints of `previous` that the cluster does not declare (by key and effect)."""
-    declared = {(t.key, t.effect) for t in member.spec.taints}
+    """The taints of `previous` that the cluster does not declare."""
+    declared = _keys(member.spec.taints)
     return [t for t in previous if (t.key, t.effect) not in declared]
 
 
@@ -101,7 +106,7 @@ def _moved(
 ) -> list[meta.Taint]:
     """The taints the policies leave on `member` besides its declared ones."""
     managed = _kept(member, previous)
-    declared = {(t.key, t.effect) for t in member.spec.taints}
+    declared = _keys(member.spec.taints)
     conditions = member.status.conditions
     for found in policies:
         spec = found.spec
@@ -110,13 +115,13 @@ def _moved(
         ):
             continue
         if condition_matches(conditions, spec.add_on_conditions):
-            present = declared | {(t.key, t.effect) for t in managed}
+            present = declared | _keys(managed)
             for taint in spec.taints:
                 if (taint.key, taint.effect) not in present:
                     managed.append(_taint_of(taint, at))
                     present.add((taint.key, taint.effect))
         if condition_matches(conditions, spec.remove_on_conditions):
-            gone = {(t.key, t.effect) for t in spec.taints}
+            gone = _keys(spec.taints)
             managed = [t for t in managed if (t.key, t.effect) not in gone]
     return managed
 
