@@ -5,7 +5,9 @@ Aspects: a cluster whose agent reports it not Ready gets the policy's NoSchedule
 workload that does not tolerate it is not placed there, and render.yaml records the taint with
 when it was added; the taint keeps its date over renders while the cluster stays not Ready and
 goes when it is Ready again (the workload then reaches it); a NoExecute taint is refused unless
-gitfleet.yaml allows it, and a policy without taints is refused, each at its file and line;
+gitfleet.yaml allows it, and a policy without taints, a taint key that is no label key, an
+effect a Cluster refuses or a duplicate taint is refused, an unknown operator warned, each at
+its file and line;
 the reconciler taints a cluster failover judged not Ready and, with no new source commit,
 renders again when its agent reports it Ready, which removes the taint.
 """
@@ -17,6 +19,7 @@ import json
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 from builders import make_cluster, make_deployment, make_policy, selector
 from conftest import GitRepo, Invoke
@@ -216,3 +219,43 @@ def test_render_without_agents_evicts_by_a_policy_no_execute_taint(
     assert [c["name"] for c in binding["spec"]["clusters"]] == ["east"]
     (task,) = binding["spec"]["gracefulEvictionTasks"]
     assert task["fromCluster"] == "west"
+
+
+DUPLICATE = (
+    "      effect: NoSchedule\n",
+    "      effect: NoSchedule\n    - key: cluster.example.io/not-ready\n      effect: NoSchedule\n",
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code", "where", "message"),
+    [
+        pytest.param("operator: NotIn", "operator: notin", 0, "8:7: warning",
+                     "spec.addOnConditions.0.operator: operator 'notin' is neither In nor NotIn:"
+                     " the condition never matches", id="unknown operator"),
+        pytest.param("key: cluster.example.io/not-ready", "key: not ready", 1, "17:7: error",
+                     "spec.taints.0.key", id="key that is no label key"),
+        pytest.param("effect: NoSchedule", "effect: PreferNoSchedule", 1, "18:7: error",
+                     "spec.taints.0.effect", id="effect a Cluster refuses"),
+        pytest.param(*DUPLICATE, 1, "19:7: error",
+                     "spec.taints.1: taints must be unique by key and effect", id="duplicate"),
+    ],
+)  # fmt: skip
+def test_validate_locates_what_karmada_cannot_act_on(
+    cli: Invoke,
+    git_repo: GitRepo,
+    elsewhere: Path,
+    old: str,
+    new: str,
+    code: int,
+    where: str,
+    message: str,
+) -> None:
+    files = _source("web")
+    assert old in files["taints.yaml"]
+    files["taints.yaml"] = files["taints.yaml"].replace(old, new, 1)
+    git_repo.commit(files)
+    result = cli("validate", "--repo", "../source")
+    assert result.exit_code == code, result.output
+    assert f"../source/taints.yaml:{where}" in result.output
+    assert message in result.output
