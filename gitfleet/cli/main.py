@@ -10,7 +10,7 @@ import sys
 import click
 
 from gitfleet import __version__, collector
-from gitfleet.cli import suggest
+from gitfleet.cli import signals, suggest
 
 COMMANDS = {
     "init": "gitfleet.cli.init:init",
@@ -46,6 +46,16 @@ class LazyGroup(suggest.SuggestingGroup):
         command = getattr(importlib.import_module(module), attr)
         assert isinstance(command, click.Command)
         return command
+
+    def invoke(self, ctx: click.Context) -> object:
+        """Ctrl-C before a command installs its own stop handling (while it loads, or in a
+        command that has none) ends it as a shell reports it, exit 130, not click's "Aborted!"
+        and exit 1, which scripts cannot tell from a failure."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted", err=True)
+            raise click.exceptions.Exit(signals.STOPPED) from None
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
