@@ -152,13 +152,21 @@ class Repository:
         return Running(process, None)
 
     def commit_of(self, rev: str) -> str | None:
-        """The commit `rev` names (branch, tag, sha, `HEAD~2`, ...), None if it names none."""
+        """The commit `rev` names (branch, tag, sha, `HEAD~2`, ...), None if it names none;
+        `SourceError` when git cannot read the repository at all (it was removed, say), which
+        is no answer about `rev`: a caller would report the ref missing, and act on that."""
         if not rev or rev.startswith("-"):
             return None
-        code, out, _ = self.run(
+        code, out, err = self.run(
             "rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"
         )
-        return out.decode().strip() if code == 0 else None
+        if code == 0:
+            return out.decode().strip()
+        problem = [line for line in output_lines(err) if line.startswith("fatal:")]
+        if code != 1 or problem:
+            reason = problem[0] if problem else f"git rev-parse exited with {code}"
+            raise self.fail(f"git cannot read the repository: {reason}")
+        return None
 
     def commit_time(self, commit: str) -> str | None:
         """The committer date of `commit` (RFC 3339 in UTC, as Kubernetes writes its times,

@@ -53,6 +53,29 @@ def test_other_folders_do_not_open(git_repo: Any, tmp_path: Path) -> None:
     assert repository.open_repository(tmp_path / "missing") is None
 
 
+def test_a_missing_rev_is_none_an_unreadable_repository_an_error(
+    git_repo: Any, tmp_path: Path
+) -> None:
+    """A rev that names nothing is None, whatever the reason git finds (no such ref, a ref at
+    a missing object, a tree); a repository git cannot read at all is an error naming the
+    repository and git's reason, not a missing ref."""
+    commit = git_repo.commit({"apps/a.yaml": "a: 1\n"})
+    opened = repository.open_repository(git_repo.path)
+    assert opened is not None
+    (git_repo.path / ".git/refs/heads/dangling").write_text("1" * 40 + "\n")
+    tree = git_repo.git("rev-parse", "HEAD^{tree}")
+    for rev in ("refs/heads/absent", "dangling", tree, "HEAD~5", "-n"):
+        assert opened.commit_of(rev) is None, rev
+    assert opened.commit_of("main") == commit
+    moved = tmp_path / "moved"
+    git_repo.path.rename(moved)
+    with pytest.raises(SourceError) as raised:
+        opened.commit_of("main")
+    assert "git cannot read the repository: fatal: not a git repository" in str(raised.value)
+    assert str(git_repo.path) in str(raised.value)
+    opened.close()
+
+
 def test_git_processes_get_a_safe_environment(tmp_path: Path) -> None:
     env = repository.safe_environment(tmp_path)
     assert env["GIT_DIR"] == str(tmp_path)
