@@ -623,6 +623,12 @@ class RenderResult:
         return not any(d.severity is diagnostic.Severity.ERROR for d in self.diagnostics)
 
     @property
+    def sync_modes(self) -> dict[str, str]:
+        """Each cluster's `spec.syncMode`, which its ref's commits name."""
+        clusters = self.placement.clusters if self.placement is not None else ()
+        return {c.name: str(c.spec.sync_mode) for c in clusters}
+
+    @property
     def files(self) -> dict[str, gitstore_objects.Content]:
         """Every file of the tree: new bytes, or the previous blob for a file kept as it was."""
         found: dict[str, gitstore_objects.Content] = {

@@ -38,6 +38,7 @@ from pathlib import Path
 from gitfleet import errors
 from gitfleet.agent import _credentials, _fetch, apply, fleet, kube, verify, worker
 from gitfleet.gitstore import clusterrepos, rendered, works
+from gitfleet.model import cluster as cluster_model
 from gitfleet.monitor import health, metrics
 
 log = logging.getLogger(__name__)
@@ -193,12 +194,27 @@ class PullAgent:
         if self.current is not None and self.current.rendered.commit == commit:
             return False
         trailers = rendered.commit_trailers(self.repo, commit) or {}
+        if trailers.get(rendered.SYNC_MODE_TRAILER) == cluster_model.SyncMode.PUSH:
+            return self._not_pull(commit)
         commit_info = works.RenderedCommit(commit=commit, trailers=trailers, clusters=(self.name,))
         cluster = None if self.settings.sparse else self.name
         refusal = verify.check(self.repo, commit, self.settings.allowed_signers, cluster=cluster)
         self.current = fleet.Round(commit_info, (), refusal=refusal)
         log.info("cluster %s: desired state is now %s", self.name, commit)
         return True
+
+    def _not_pull(self, commit: str) -> bool:
+        """A commit for a Push cluster: its push agent applies it and writes its status, so this
+        agent drops any desired state it had (syncing nothing, reporting nothing) rather than
+        apply and report beside it."""
+        self.current = None
+        self.error = (
+            f"{commit} of {self.settings.works_ref} is for a Push cluster: {self.name}'s Cluster"
+            " has spec.syncMode Push, so the push agent applies it and reports its status. A"
+            " pull agent runs only for a Pull cluster: set spec.syncMode: Pull in its Cluster"
+            " (and stop the push agent from reaching it)"
+        )
+        return False
 
     def _resume(self) -> None:
         """Take the copy's commit of the Work ref if it is whole (no fetch can happen: the

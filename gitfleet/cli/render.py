@@ -122,6 +122,7 @@ def run(
                 new_history=new_history,
                 signer=signing.Signer(Path(signing_key)) if signing_key else None,
                 hold_clusters=loaded.config.rollout is not None,
+                sync_modes=result.sync_modes,
             )
             commit, created = published.commit, published.created
             return Outcome(result, found.branch, commit, created, None, tuple(foreign))

@@ -5,7 +5,8 @@ checks pass for a release and for a rollback alike.
 A release commit is a render like those `rendered.publish` makes for a cluster ref: the folder
 at `works/<cluster>/`, the trailers `Source-Commit` (the source commit the folder was rendered
 from: the older one, for a rollback), `Gitfleet-Render`, the source commit's carried trailers
-and `Gitfleet-Cluster`, plus `Gitfleet-Wave` naming the wave; its message says why it moved.
+and `Gitfleet-Cluster` (with `Gitfleet-Sync-Mode` when the cluster's mode is known), plus
+`Gitfleet-Wave` naming the wave; its message says why it moved.
 All moves of one call happen in one compare-and-swap transaction.
 """
 
@@ -31,6 +32,8 @@ class Release:
     wave: str
     expected: str | None
     """The ref's commit now (None: it must not exist yet); the new commit's parent."""
+    sync_mode: str | None = None
+    """The cluster's `spec.syncMode` (None: not known, e.g. it left the fleet)."""
 
 
 def commit(
@@ -57,6 +60,7 @@ def commit(
             *((k, carried[k]) for k in rendered.CARRIED_TRAILERS if k in carried),
             *([(WAVE_TRAILER, release.wave)] if release.wave else []),
             (rendered.CLUSTER_TRAILER, release.cluster),
+            *([(rendered.SYNC_MODE_TRAILER, release.sync_mode)] if release.sync_mode else []),
         ]
         parents = [release.expected] if release.expected else []
         new = objects.commit_object(trees[-1].id, parents, who, release.message, trailers, fmt)

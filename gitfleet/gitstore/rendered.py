@@ -15,10 +15,14 @@ its agent prunes from a complete desired state instead of guessing from a missin
 Every commit carries the trailers `Source-Commit` and `Gitfleet-Render`, and those trailers are
 what makes a commit a render: a publication builds only on renders. A cluster ref's commit also
 names its cluster (`Gitfleet-Cluster`), so that, once signed, it cannot pass for another
-cluster's (the agents check it, `agent.verify`); a rendered-branch commit names none. When the
-branch or a cluster ref is at any other commit (reset to a source commit, say), it refuses
-(`ForeignHistoryError`, saying how to recover) rather than make that history the rendered one,
-unless asked for a new history, which replaces each such ref with a parentless render.
+cluster's (the agents check it, `agent.verify`); a rendered-branch commit names none. It also
+says how the cluster is synced (`Gitfleet-Sync-Mode`: its Cluster's `spec.syncMode`), so that
+a pull agent, which reads nothing but its cluster's ref, can tell a Push cluster (whose push
+agent applies it and writes its status) from its own; a change of mode alone makes a commit.
+When the branch or a cluster ref is at any other commit (reset to a source commit, say), it
+refuses (`ForeignHistoryError`, saying how to recover) rather than make that history the
+rendered one, unless asked for a new history, which replaces each such ref with a parentless
+render.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ CARRIED_TRAILERS = (ALLOW_PRUNE_TRAILER,)
 agent which can read only its own cluster's ref still sees them."""
 RENDER_TRAILER = "Gitfleet-Render"
 CLUSTER_TRAILER = "Gitfleet-Cluster"
+SYNC_MODE_TRAILER = "Gitfleet-Sync-Mode"
 
 
 def branch_ref(branch: str) -> str:
@@ -204,30 +209,42 @@ def reader(repo: Repository, tip: Tip) -> Callable[[Iterable[str]], dict[str, by
 
 
 class _Renders:
-    """Commits known to be renders: a commit id names its message for good, so each is read
-    once, not at every publication (bounded: forgotten all at once when full)."""
+    """Commits known to be renders, with the sync mode each names (`SYNC_MODE_TRAILER`): a
+    commit id names its message for good, so each is read once, not at every publication
+    (bounded: forgotten all at once when full)."""
 
     def __init__(self, limit: int) -> None:
         self._limit = limit
         self._lock = threading.Lock()
-        self._known: set[str] = set()
+        self._known: dict[str, str | None] = {}
 
-    def add(self, commit: str) -> None:
+    def add(self, commit: str, sync_mode: str | None) -> None:
         with self._lock:
             if len(self._known) >= self._limit:
                 self._known.clear()
-            self._known.add(commit)
+            self._known[commit] = sync_mode
+
+    def _learn(self, repo: Repository, commits: Iterable[str]) -> dict[str, str | None]:
+        """The renders among `commits`, with their sync modes, read where not known yet."""
+        with self._lock:
+            known = {c: self._known[c] for c in commits if c in self._known}
+        unknown = set(commits) - known.keys()
+        data = repo.read(unknown, objects.COMMIT) if unknown else {}
+        for commit in unknown:
+            trailers = objects.trailers_of(data.get(commit, b""))
+            if is_render(trailers):
+                known[commit] = trailers.get(SYNC_MODE_TRAILER)
+                self.add(commit, known[commit])
+        return known
 
     def foreign(self, repo: Repository, commits: Mapping[str, str]) -> list[str]:
         """Of `commits` (ref to commit), the refs whose commit is not a render, sorted."""
-        with self._lock:
-            known = {c for c in commits.values() if c in self._known}
-        unknown = set(commits.values()) - known
-        data = repo.read(unknown, objects.COMMIT) if unknown else {}
-        found = {c for c in unknown if is_render(objects.trailers_of(data.get(c, b"")))}
-        for commit in found:
-            self.add(commit)
-        return sorted(ref for ref, c in commits.items() if c not in known and c not in found)
+        renders = self._learn(repo, commits.values())
+        return sorted(ref for ref, c in commits.items() if c not in renders)
+
+    def sync_mode(self, repo: Repository, commit: str) -> str | None:
+        """The sync mode a render commit names (None: none, or not a render)."""
+        return self._learn(repo, [commit]).get(commit)
 
 
 _RENDERS = _Renders(limit=100_000)
@@ -365,6 +382,7 @@ def publish(
     new_history: bool = False,
     signer: signing.Signer | None = None,
     hold_clusters: bool = False,
+    sync_modes: Mapping[str, str] | None = None,
 ) -> Published:
     """Commit a render on `branch` if the branch is still at `expected` (None: must not exist),
     and bring every cluster ref in line; `RefConflictError` when another writer moved one.
@@ -383,7 +401,9 @@ def publish(
     parentless commit instead (for the branch, the render must then be the whole tree: made
     from scratch, as `changes` to no tree at all). With `signer`, every commit made is
     signed. With `hold_clusters`, no cluster ref moves: a progressive rollout moves them
-    (`releases`)."""
+    (`releases`). `sync_modes` gives each cluster's `spec.syncMode`, which its ref's commit
+    names (`SYNC_MODE_TRAILER`); a ref whose commit names another mode gets a commit (not
+    given: the modes are not known, and no commit names one)."""
     fmt = store.object_format(repo)
     if tip is None or tip.commit != expected:
         tip = read_tip(repo, branch)
@@ -441,14 +461,21 @@ def publish(
         {}
         if hold_clusters
         else _publish_clusters(
-            built, fmt, who, trailers, new_objects, moves, current, frozenset(foreign)
+            repo,
+            _Publication(built, fmt, who, trailers, sync_modes),
+            new_objects,
+            moves,
+            current,
+            frozenset(foreign),
         )
     )
     stored = signing.write(repo, new_objects, fmt, signer)
     moves = [refs.Move(m.ref, stored[m.new], m.old) for m in moves]
     refs.update(repo, moves, f"gitfleet render {source_commit}")
+    modes = sync_modes or {}
     for move in moves:
-        _RENDERS.add(move.new)
+        name = move.ref[len(CLUSTER_REFS) :] if move.ref.startswith(CLUSTER_REFS) else None
+        _RENDERS.add(move.new, modes.get(name) if name is not None else None)
     if made is not None:
         commit = stored[made.id]
         if after is not None:
@@ -457,37 +484,58 @@ def publish(
     return Published(commit=commit, created=created, clusters=clusters)
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Publication:
+    """What every cluster ref's commit of one publication is made from."""
+
+    built: objects.BuiltTree
+    fmt: objects.Format
+    who: objects.Signature
+    trailers: list[tuple[str, str]]
+    sync_modes: Mapping[str, str] | None
+    """None: not known, so a ref's mode is no reason for a commit."""
+
+
 def _publish_clusters(
-    built: objects.BuiltTree,
-    fmt: objects.Format,
-    who: objects.Signature,
-    trailers: list[tuple[str, str]],
+    repo: Repository,
+    publication: _Publication,
     new_objects: list[objects.GitObject],
     moves: list[refs.Move],
     current: Mapping[str, refs.RefState],
     foreign: frozenset[str],
 ) -> dict[str, str]:
-    """Commit each cluster folder that changed onto its ref (`current`: where the refs are);
-    a ref in `foreign` gets a parentless commit, whatever its tree."""
-    wanted = _cluster_trees(built, fmt)
+    """Commit each cluster folder that changed, or whose sync mode did, onto its ref
+    (`current`: where the refs are); a ref in `foreign` gets a parentless commit, whatever
+    its tree."""
+    fmt = publication.fmt
+    wanted = _cluster_trees(publication.built, fmt)
     empty = objects.tree_object([], fmt)
     for ref in current:
         name = ref[len(CLUSTER_REFS) :]
         if name not in wanted:
             wanted[name] = [empty]
+    trailers = publication.trailers
     source = dict(trailers).get(SOURCE_TRAILER, "")
     moved = {}
     for name in sorted(wanted):
         trees = wanted[name]
         ref = cluster_ref(name)
         state = current.get(ref)
-        adopted = state is not None and ref not in foreign
-        if adopted and state is not None and state.tree == trees[-1].id:
+        modes = publication.sync_modes
+        mode = modes.get(name) if modes is not None else None
+        if (
+            state is not None
+            and ref not in foreign
+            and state.tree == trees[-1].id
+            and (modes is None or _RENDERS.sync_mode(repo, state.commit) == mode)
+        ):
             continue
+        adopted = state is not None and ref not in foreign
         parents = [state.commit] if adopted and state is not None else []
         named = [*trailers, (CLUSTER_TRAILER, name)]
+        named += [(SYNC_MODE_TRAILER, mode)] if mode else []
         made = objects.commit_object(
-            trees[-1].id, parents, who, f"render {source} for {name}", named, fmt
+            trees[-1].id, parents, publication.who, f"render {source} for {name}", named, fmt
         )
         new_objects.extend([*trees, made])
         moves.append(refs.Move(ref, made.id, state.commit if state else None))

@@ -367,6 +367,7 @@ class Reconciler:
                 message=result.message(f"render {commit}"),
                 signer=self._signer,
                 hold_clusters=self._rollout is not None,
+                sync_modes=result.sync_modes,
             )
         if not self.target.remote:
             return publication

@@ -138,7 +138,8 @@ class Rollouts:
                 skip=trailers.get(rollout_model.TRAILER, "").strip().lower() == rollout_model.SKIP,
             )
         )
-        moves = self._move(decision.releases, current, tip.source_commit)
+        modes = {c.name: str(c.spec.sync_mode) for c in clusters}
+        moves = self._move(decision.releases, current, tip.source_commit, modes)
         if stored is None or rollout.to_doc(stored) != rollout.to_doc(decision.state):
             self._record(decision.state, stored_commit, stored)
         return moves
@@ -148,6 +149,7 @@ class Rollouts:
         decided: Sequence[rollout.Release],
         current: Mapping[str, rollout.Ref],
         source_commit: str,
+        sync_modes: Mapping[str, str],
     ) -> tuple[refs.Move, ...]:
         if not decided:
             return ()
@@ -160,6 +162,7 @@ class Rollouts:
                 message=_message(r),
                 wave=r.wave,
                 expected=current[r.cluster].commit if r.cluster in current else None,
+                sync_mode=sync_modes.get(r.cluster),
             )
             for r in decided
         ]

@@ -89,18 +89,20 @@ class Target:
         message: str | None = None,
         signer: signing.Signer | None = None,
         hold_clusters: bool = False,
+        sync_modes: Mapping[str, str] | None = None,
     ) -> Publication:
         """Commit a render (its `changes` to `tip`, the branch's tip it was rendered on) onto
         `branch` if it is still at that tip, with the per-cluster refs; `RefConflictError` if
         any of them moved. Locally this publishes it; a mirror's refs still have to be pushed.
         `message` defaults to `render <source commit>`; `signer` signs every commit;
-        `hold_clusters` leaves the cluster refs where they are (a rollout moves them)."""
+        `hold_clusters` leaves the cluster refs where they are (a rollout moves them);
+        `sync_modes` gives each cluster's `spec.syncMode` (see `rendered.publish`)."""
         expected = tip.commit if tip is not None else None
         before = refs.list_refs(self.repo, rendered.CLUSTER_REFS)
         published = rendered.publish(
             self.repo, branch, changes=changes, expected=expected, tip=tip,
             source_commit=source_commit, version=version, message=message, signer=signer,
-            hold_clusters=hold_clusters,
+            hold_clusters=hold_clusters, sync_modes=sync_modes,
         )  # fmt: skip
         moves = [
             refs.Move(ref, new, _commit(before.get(ref)))

@@ -8,6 +8,9 @@ Aspects covered:
   ref, so the reconciler judges nothing and moves nothing;
 - `agent push --once` with no kubeconfig for one cluster: that cluster reports nothing, the
   other converges and reports, exit 1;
+- `agent pull --once` for a Push cluster (its ref's commit says so) applies nothing, writes
+  no status ref and exits 1 saying why; once the Cluster is made Pull (a commit of the mode
+  alone), it converges;
 - a cluster that does not answer is reported not Ready (ClusterNotReachable) with a heartbeat;
   the reconciler does not count it failed before `failover.clusterFailureThreshold`, and does
   once the threshold is over (the reconciler's clock moved on), saying so in the commit.
@@ -49,10 +52,10 @@ class Fleet:
     def url(self) -> str:
         return f"file://{self.remote}"
 
-    def pull(self, *options: str) -> Any:
+    def pull(self, *options: str, cluster: str = "q1") -> Any:
         return self.cli(
-            "agent", "pull", "--repo", self.url, "--cluster", "q1",
-            "--cache-dir", str(self.cache / "q1"), "--once", *options,
+            "agent", "pull", "--repo", self.url, "--cluster", cluster,
+            "--cache-dir", str(self.cache / cluster), "--once", *options,
         )  # fmt: skip
 
     def push(self, kubeconfigs: Path) -> Any:
@@ -162,3 +165,31 @@ def test_an_unreachable_cluster_fails_over_after_the_threshold(fleet: Fleet) -> 
     subject = fleet.repo.git("--git-dir", str(fleet.remote), "log", "-1", "--format=%s",
                              "gitfleet/rendered")  # fmt: skip
     assert subject.startswith("failover:") and "q1" in subject
+
+
+def test_a_pull_agent_for_a_push_cluster_applies_nothing(fleet: Fleet) -> None:
+    p1 = fleet.members["p1"]
+    done = fleet.pull("--kubeconfig", str(p1.kubeconfig), cluster="p1")
+    assert done.exit_code == 1
+    assert "is for a Push cluster: p1's Cluster has spec.syncMode Push" in done.output
+    assert "set spec.syncMode: Pull in its Cluster" in done.output
+    assert p1.objects.get("apps/v1", "Deployment", "web", "shop") is None
+    assert fleet.status_ref("p1") == ""
+    works = "refs/heads/gitfleet/works/p1"
+    before = fleet.repo.git("rev-parse", works)
+    docs = [d for d in yaml.safe_load_all(_source()["fleet.yaml"])]
+    for doc in docs:
+        if doc["kind"] == "Cluster" and doc["metadata"]["name"] == "p1":
+            doc["spec"]["syncMode"] = "Pull"
+    fleet.repo.commit({"fleet.yaml": yaml.safe_dump_all(docs)})
+    assert fleet.cli("render", "--repo", str(fleet.repo.path)).exit_code == 0
+    after = fleet.repo.git("rev-parse", works)
+    assert after != before
+    assert fleet.repo.git("rev-parse", f"{after}^{{tree}}") == fleet.repo.git(
+        "rev-parse", f"{before}^{{tree}}"
+    )
+    fleet.repo.git("push", "-q", "origin", "main", "+refs/heads/gitfleet/*:refs/heads/gitfleet/*")
+    done = fleet.pull("--kubeconfig", str(p1.kubeconfig), cluster="p1")
+    assert done.exit_code == 0, done.output
+    assert p1.objects.get("apps/v1", "Deployment", "web", "shop") is not None
+    assert fleet.status_ref("p1") != ""

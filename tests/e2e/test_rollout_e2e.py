@@ -255,6 +255,8 @@ def test_a_change_reaches_the_last_wave_after_the_canary_baked(fleet: Fleet, cli
     assert f"rollout: release source {source} to m1 in wave canary" in message
     assert "wave canary (1/2) released (first wave)" in message
     assert "Gitfleet-Wave: canary" in message
+    assert "Gitfleet-Sync-Mode: Push" in message
+    assert "Gitfleet-Sync-Mode: Pull" in fleet.message(CANARY_PULL)
     fleet.agents()
     assert fleet.versions() == {"m1": "2", "q1": "2", "m2": "1"}, "Push and Pull alike"
 

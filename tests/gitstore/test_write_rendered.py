@@ -167,3 +167,42 @@ def test_source_allow_prune_trailer_reaches_every_cluster_ref(repo: repository.R
         "Gitfleet-Allow-Prune": "east",
         "Gitfleet-Cluster": "east",
     }
+
+
+def test_cluster_refs_name_their_sync_mode(repo: repository.Repository) -> None:
+    """A pull agent reads only its cluster's ref, so the ref's commit says whether the cluster
+    is Push or Pull; a change of mode alone (same folder) makes a commit on the cluster's ref
+    only, the same mode again none; a publication that does not know the modes names none
+    and makes no commit for them."""
+
+    def publish(expected: str | None, n: int, **modes: str) -> rendered.Published:
+        return rendered.publish(
+            repo, BRANCH, render_files(east=2, west=3), expected=expected,
+            source_commit=f"{n:040x}", version="0.1.0", author=WHO, sync_modes=modes,
+        )  # fmt: skip
+
+    def mode(commit: str) -> str | None:
+        return (rendered.commit_trailers(repo, commit) or {}).get("Gitfleet-Sync-Mode")
+
+    first = publish(None, 1, east="Push", west="Pull")
+    assert {name: mode(c) for name, c in first.clusters.items()} == {"east": "Push", "west": "Pull"}
+    assert mode(first.commit) is None
+    same = publish(first.commit, 2, east="Push", west="Pull")
+    assert same.clusters == {}
+    assert not same.created
+    rendered.forget_tips()
+    switched = publish(first.commit, 3, east="Push", west="Push")
+    assert not switched.created
+    assert list(switched.clusters) == ["west"]
+    west = switched.clusters["west"]
+    assert mode(west) == "Push"
+    assert git(repo, "rev-parse", f"{west}^") == first.clusters["west"]
+    assert git(repo, "rev-parse", f"{west}^{{tree}}") == git(
+        repo, "rev-parse", f"{first.clusters['west']}^{{tree}}"
+    )
+    unnamed = rendered.publish(
+        repo, BRANCH, render_files(east=2, west=4), expected=first.commit,
+        source_commit=f"{4:040x}", version="0.1.0", author=WHO,
+    )  # fmt: skip
+    assert list(unnamed.clusters) == ["west"]
+    assert mode(unnamed.clusters["west"]) is None
