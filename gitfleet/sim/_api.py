@@ -29,6 +29,7 @@ from gitfleet.sim import (
     _managed,
     _metrics,
     _openapi,
+    _openapi_pb,
     _patch,
     _registry,
     _resources,
@@ -59,9 +60,17 @@ class Request:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Encoded:
+    """A body already encoded, in a media type other than JSON or text."""
+
+    data: bytes
+    media_type: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Response:
     code: int
-    body: _json.Obj | str
+    body: _json.Obj | str | Encoded
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -80,6 +89,15 @@ class _Target:
     namespace: str
     name: str
     subresource: str
+
+
+def _wants_protobuf(request: Request) -> bool:
+    """Whether the client's Accept names the protocol buffer form of `/openapi/v2` (kubectl's
+    lists it first, or alone)."""
+    accept = request.headers.get("accept", "")
+    return any(
+        media.split(";")[0].strip() in _openapi_pb.MEDIA_TYPES for media in accept.split(",")
+    )
 
 
 class Api:
@@ -128,6 +146,10 @@ class Api:
         if parts[:1] == ["openapi"]:
             with self.store.lock:
                 document = self._openapi(request, parts[1:])
+            if parts[1:] == ["v2"] and _wants_protobuf(request) and document is not None:
+                self._count("discovery")
+                encoded = Encoded(_openapi_pb.document(document), _openapi_pb.MEDIA_TYPE)
+                return Response(200, encoded)
             return self._discovery(request, document)
         if not parts or parts[0] not in ("api", "apis"):
             raise _errors.ApiError(404, "the server could not find the requested resource")
@@ -167,16 +189,19 @@ class Api:
 
     def _openapi(self, request: Request, parts: list[str]) -> _json.Obj | None:
         """An OpenAPI document (`_openapi`), or None where there is none. Version 2 is
-        served in JSON only: a client that takes nothing else gets 406 Not Acceptable."""
+        served in JSON or in protocol buffers (`_openapi_pb`, what kubectl asks for): a
+        client that takes neither gets 406 Not Acceptable."""
         catalog, version = self.store.catalog, self._kubernetes_version
         if parts == ["v2"]:
             accept = request.headers.get("accept", "") or "*/*"
-            if not any(
+            if not _wants_protobuf(request) and not any(
                 media.split(";")[0].strip() in ("application/json", "application/*", "*/*")
                 for media in accept.split(",")
             ):
                 raise _errors.ApiError(
-                    406, f"only application/json is supported for /openapi/v2, not {accept}"
+                    406,
+                    f"only application/json and {_openapi_pb.MEDIA_TYPE} are supported for"
+                    f" /openapi/v2, not {accept}",
                 )
             return _openapi.swagger(catalog, version)
         if parts == ["v3"]:

@@ -114,7 +114,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if isinstance(answer, _api.WatchResponse):
             self._stream(answer)
             return
-        if isinstance(answer.body, str):
+        if isinstance(answer.body, _api.Encoded):
+            data, content_type = answer.body.data, answer.body.media_type
+        elif isinstance(answer.body, str):
             data, content_type = answer.body.encode(), "text/plain; charset=utf-8"
         else:
             data, content_type = json.dumps(answer.body).encode(), "application/json"

@@ -1,11 +1,12 @@
 """The OpenAPI documents a cluster publishes, as kubectl reads them: `/openapi/v3` (an index
 of one document per group version, each at `/openapi/v3/apis/<group>/<version>?hash=…`) and
-`/openapi/v2` (one Swagger 2.0 document, in JSON).
+`/openapi/v2` (one Swagger 2.0 document, in JSON, and in protocol buffers: `_openapi_pb`).
 
 kubectl (from 1.27) reads the v3 document of a kind's group version to learn that PATCH takes
-`fieldValidation`, and then leaves validation to the server instead of downloading the v2
-document in protobuf, which the simulator does not speak; `kubectl explain` reads the kind's
-schema there. The paths carry each operation's `x-kubernetes-group-version-kind`, the schemas
+`fieldValidation`, and then leaves validation to the server; for a group version the v3 index
+does not list (a custom resource applied with its definition), it reads the v2 document in
+protocol buffers instead. `kubectl explain` reads the kind's schema in v3 (in v2 with
+`--output plaintext-openapiv2`). The paths carry each operation's `x-kubernetes-group-version-kind`, the schemas
 theirs, as a real server's do.
 
 Custom resources are described by their CRD's `openAPIV3Schema`. Built-in kinds are
