@@ -623,10 +623,12 @@ class RenderResult:
         return not any(d.severity is diagnostic.Severity.ERROR for d in self.diagnostics)
 
     @property
-    def sync_modes(self) -> dict[str, str]:
-        """Each cluster's `spec.syncMode`, which its ref's commits name."""
-        clusters = self.placement.clusters if self.placement is not None else ()
-        return {c.name: str(c.spec.sync_mode) for c in clusters}
+    def sync_modes(self) -> dict[str, str] | None:
+        """Each cluster's `spec.syncMode`, which its ref's commits name (None: not known, as
+        for a render of what the previous render was made from, which places nothing)."""
+        if self.placement is None:
+            return None
+        return {c.name: str(c.spec.sync_mode) for c in self.placement.clusters}
 
     @property
     def files(self) -> dict[str, gitstore_objects.Content]:

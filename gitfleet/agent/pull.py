@@ -194,7 +194,8 @@ class PullAgent:
         if self.current is not None and self.current.rendered.commit == commit:
             return False
         trailers = rendered.commit_trailers(self.repo, commit) or {}
-        if trailers.get(rendered.SYNC_MODE_TRAILER) == cluster_model.SyncMode.PUSH:
+        own = trailers.get(rendered.CLUSTER_TRAILER) == self.name  # else `verify` refuses it
+        if own and trailers.get(rendered.SYNC_MODE_TRAILER) == cluster_model.SyncMode.PUSH:
             return self._not_pull(commit)
         commit_info = works.RenderedCommit(commit=commit, trailers=trailers, clusters=(self.name,))
         cluster = None if self.settings.sparse else self.name
