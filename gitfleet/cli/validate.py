@@ -1,9 +1,11 @@
 """`gitfleet validate`: every problem of a source, one line each, `path:line:col: severity: msg`.
 
-Loads the source and validates it: what the user is working on, so a repository's working tree
-(the files a commit of everything would hold, uncommitted changes included) unless `--rev`
-names a commit; a bare repository at its source branch; any other folder as plain files. Which
-of these it read is said on stderr. Paths are printed as seen from the working directory
+Loads the source and validates it, then, when nothing is wrong with it, places its templates
+as a render would (with the clusters as declared), for the errors only that finds (a Lua
+script failing on a template it interprets): what passes renders. It reads what the user is
+working on, so a repository's working tree (the files a commit of everything would hold,
+uncommitted changes included) unless `--rev` names a commit; a bare repository at its source
+branch; any other folder as plain files. Which of these it read is said on stderr. Paths are printed as seen from the working directory
 (prefixed with `--repo` when it is not `.`), so editors and CI annotations can open them.
 `-o json` prints a list of {path, line, col, severity, message}. Exit 0 when there is no error
 (warnings allowed), 1 on any error or when there is no source to read, 2 on a usage error
@@ -15,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
+from collections.abc import Sequence
 
 import click
 
@@ -49,6 +52,24 @@ def _what_was_read(loaded: source.LoadedSource, repo: str, rev: str | None) -> s
     return f"commit {loaded.revision[:12]} of {repo} ({named})"
 
 
+def _placement_errors(
+    loaded: source.LoadedSource, known: Sequence[diagnostic.Diagnostic]
+) -> list[diagnostic.Diagnostic]:
+    """The errors a render would stop at that only placing the templates finds: a Lua script
+    of a ResourceInterpreterCustomization failing on a template it interprets (GetReplicas,
+    GetDependencies), two templates whose bindings would share a name. Placed with the
+    clusters as the source declares them, so that what passes here renders."""
+    from gitfleet import pipeline
+
+    seen = set(known)
+    found = []
+    for problem in pipeline.placement(loaded).diagnostics:
+        if problem.severity is diagnostic.Severity.ERROR and problem not in seen:
+            seen.add(problem)
+            found.append(problem)
+    return found
+
+
 @click.command()
 @options.repo_option_saying(
     "A repository's top (its working tree, or the commit --rev), a bare repository (at the"
@@ -69,7 +90,10 @@ def validate(repo: str, rev: str | None, output: str) -> None:
         raise click.UsageError(str(error)) from error
     except errors.InputError as error:
         out.fail_input(error)
-    found = [_as_seen_from_here(d, repo) for d in validation.validate(loaded)]
+    problems = validation.validate(loaded)
+    if not any(d.severity is diagnostic.Severity.ERROR for d in problems):
+        problems = diagnostic.sorted_diagnostics([*problems, *_placement_errors(loaded, problems)])
+    found = [_as_seen_from_here(d, repo) for d in problems]
     human = "".join(f"{d}\n" for d in found)
     out.emit([d.to_json() for d in found], output, human)
     click.echo(f"checked {_what_was_read(loaded, repo, rev)}", err=True)

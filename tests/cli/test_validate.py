@@ -14,7 +14,9 @@ Aspects covered:
   uncommitted and untracked files included), or at the commit --rev; a bare repository at its
   source branch;
 - --rev with a plain folder is a usage error (exit 2); an unknown revision exits 1 with one
-  located line on stderr.
+  located line on stderr;
+- what render would stop at is an error here too: a Lua GetReplicas failing on a template
+  (found by placing the templates), located at the script, once.
 """
 
 from __future__ import annotations
@@ -218,3 +220,48 @@ def test_list_items_are_read_and_located(cli: Invoke, tmp_path: Path) -> None:
         f"{root}/list.yaml:8:10: error: Cluster member9: spec.syncMode: unsupported value "
         "'Sideways': expected one of 'Push', 'Pull'"
     ]
+
+
+WIDGET = """\
+apiVersion: example.io/v1
+kind: Widget
+metadata:
+  name: w
+  namespace: shop
+spec:
+  replicas: 2
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: widgets
+  namespace: shop
+spec:
+  resourceSelectors:
+    - apiVersion: example.io/v1
+      kind: Widget
+  placement:
+    clusterAffinity:
+      clusterNames: [member1]
+"""
+
+
+def test_a_lua_script_failing_on_a_template_is_an_error(cli: Invoke, tmp_path: Path) -> None:
+    """What render would stop at is an error here too: a ResourceInterpreterCustomization's
+    GetReplicas that fails on a template it interprets, located at the script (placing the
+    templates finds it, validating the documents alone does not)."""
+    good = write(tmp_path / "good", {**CLEAN, "apps/widget.yaml": WIDGET})
+    assert cli("validate", "--repo", str(good)).exit_code == 0
+    script = "return obj.spec.replicas, nil"
+    broken = variant("interpreter/widgets.yaml", script, "return obj.spec.replicas.count, nil")
+    root = write(tmp_path / "broken", {**broken, "apps/widget.yaml": WIDGET})
+    result = cli("validate", "--repo", str(root))
+    assert result.exit_code == 1
+    assert result.stdout.startswith(
+        f"{root}/interpreter/widgets.yaml:11:7: error: Widget/shop/w: cannot interpret replicas:"
+    )
+    assert "attempt to index field 'replicas' (a number value)" in result.stdout
+    assert len(result.stdout.splitlines()) == 1
+    rendered = cli("render", "--repo", str(root), "--out", str(tmp_path / "out"))
+    assert rendered.exit_code == 1
+    assert result.stdout.split(": error: ")[1] in rendered.output
