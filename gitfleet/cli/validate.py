@@ -1,15 +1,15 @@
 """`gitfleet validate`: every problem of a source, one line each, `path:line:col: severity: msg`.
 
-Loads the source and validates it, then, when nothing is wrong with it, places its templates
-as a render would (with the clusters as declared), for the errors only that finds (a Lua
-script failing on a template it interprets): what passes renders. It reads what the user is
-working on, so a repository's working tree (the files a commit of everything would hold,
-uncommitted changes included) unless `--rev` names a commit; a bare repository at its source
-branch; any other folder as plain files. Which of these it read is said on stderr. Paths are printed as seen from the working directory
-(prefixed with `--repo` when it is not `.`), so editors and CI annotations can open them.
-`-o json` prints a list of {path, line, col, severity, message}. Exit 0 when there is no error
-(warnings allowed), 1 on any error or when there is no source to read, 2 on a usage error
-(such as `--rev` with a plain folder).
+Loads the source and validates it, then, when nothing is wrong with it, places its templates as
+a render would (with the clusters as declared), for the errors only that finds (a Lua script
+failing on a template it interprets): what passes renders. It reads what the user is working
+on, so a repository's working tree (the files a commit of everything would hold, uncommitted
+changes included) unless `--rev` names a commit; a bare repository at its source branch; any
+other folder as plain files. Which of these it read is said on stderr. Paths are printed as
+seen from the working directory (prefixed with `--repo` when it is not `.`), so editors and CI
+annotations can open them. `-o json` prints a list of {path, line, col, severity, message}.
+Exit 0 when there is no error (warnings allowed), 1 on any error or when there is no source to
+read, 2 on a usage error (such as `--rev` with a plain folder).
 """
 
 from __future__ import annotations

@@ -5,9 +5,9 @@ of one document per group version, each at `/openapi/v3/apis/<group>/<version>?h
 kubectl (from 1.27) reads the v3 document of a kind's group version to learn that PATCH takes
 `fieldValidation`, and then leaves validation to the server; for a group version the v3 index
 does not list (a custom resource applied with its definition), it reads the v2 document in
-protocol buffers instead. `kubectl explain` reads the kind's schema in v3 (in v2 with
-`--output plaintext-openapiv2`). The paths carry each operation's `x-kubernetes-group-version-kind`, the schemas
-theirs, as a real server's do.
+protocol buffers instead. `kubectl explain` reads the kind's schema in v3 (in v2 with `--output
+plaintext-openapiv2`). The paths carry each operation's `x-kubernetes-group-version-kind`, the
+schemas theirs, as a real server's do.
 
 Custom resources are described by their CRD's `openAPIV3Schema`. Built-in kinds are
 described down to their top-level fields (`spec`, `status`, `data`, …) only: the simulator
