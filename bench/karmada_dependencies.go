@@ -35,11 +35,8 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"reflect"
 	"sort"
 	"time"
@@ -117,25 +114,7 @@ var alwaysServed = []schema.GroupVersionKind{
 var clusterScoped = map[string]bool{"ClusterRole": true, "Namespace": true, "StorageClass": true}
 
 func main() {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 64<<20), 64<<20)
-	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
-	for in.Scan() {
-		var sc scenario
-		if err := json.Unmarshal(in.Bytes(), &sc); err != nil {
-			fmt.Fprintln(os.Stderr, "bad case:", err)
-			os.Exit(1)
-		}
-		a, err := run(&sc)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "refused case:", err, in.Text())
-			os.Exit(1)
-		}
-		b, _ := json.Marshal(a)
-		out.Write(b)
-		out.WriteString("\n")
-	}
+	serve(run)
 }
 
 // interpreter is Karmada's interpreter chain as far as the scenarios reach it: the
@@ -220,7 +199,7 @@ func mapper(sc *scenario) meta.RESTMapper {
 	return m
 }
 
-func serve(m *informers, objects []map[string]any) {
+func serveTemplates(m *informers, objects []map[string]any) {
 	m.stores = map[schema.GroupVersionResource]cache.Indexer{}
 	listKinds := map[schema.GroupVersionResource]string{}
 	var served []runtime.Object
@@ -266,7 +245,7 @@ func run(sc *scenario) (answer, error) {
 		lua.LoadConfig(r.Customizations)
 		d.ResourceInterpreter = &interpreter{lua: lua, native: native.NewDefaultInterpreter()}
 		stamp(r.Objects, versions)
-		serve(m, r.Objects)
+		serveTemplates(m, r.Objects)
 		d.DynamicClient = m.client
 		if err := collectGarbage(c, r.Objects); err != nil {
 			return a, err

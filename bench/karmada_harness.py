@@ -1,7 +1,8 @@
 """Building gitfleet's Go harnesses (bench/karmada_*.go) inside a Karmada checkout, where
 Karmada's vendored packages resolve, so that gitfleet's figures and answers can be set beside
 those of Karmada's own code. The harnesses are gitfleet's code calling Karmada's exported API;
-the checkout is left as it was found."""
+each is built with the request loop they share (`LOOP`), and the checkout is left as it was
+found."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+LOOP = Path(__file__).with_name("karmada_harness.go")
+"""The request loop of every harness (`serve`: a JSON line in, a JSON line out), built beside it."""
 
 GO_FALLBACK = Path.home() / ".cache/gitfleet/realk8s/go/bin/go"
 """The Go toolchain the real API server tier installs (tests/realk8s.py)."""
@@ -36,7 +40,8 @@ def build(
     into: Path,
     extras: Mapping[str, Path] | None = None,
 ) -> Path:
-    """`harness` built as a program inside `checkout`, written into the folder `into`.
+    """`harness` built as a program inside `checkout`, with `LOOP` beside it in its package,
+    written into the folder `into`.
 
     `extras` maps a package folder of the checkout (e.g. `pkg/detector`) to one of gitfleet's Go
     files that is built into that package for the time of the build, e.g. to export what the
@@ -48,6 +53,7 @@ def build(
     ]
     try:
         shutil.copyfile(harness, package / "main.go")
+        shutil.copyfile(LOOP, package / "serve.go")
         for target, extra in zip(added, (extras or {}).values(), strict=True):
             if target.exists():
                 sys.exit(f"{target} is in the way")
