@@ -29,11 +29,8 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -72,25 +69,7 @@ type answer struct {
 var defaultSkippedNamespaces = (&options.Options{SkippedPropagatingNamespaces: []string{"kube-.*"}}).SkippedNamespacesRegexps()
 
 func main() {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 64<<20), 64<<20)
-	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
-	for in.Scan() {
-		var sc scenario
-		if err := json.Unmarshal(in.Bytes(), &sc); err != nil {
-			fmt.Fprintln(os.Stderr, "bad case:", err)
-			os.Exit(1)
-		}
-		a, err := decide(&sc)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "refused case:", err, in.Text())
-			os.Exit(1)
-		}
-		b, _ := json.Marshal(a)
-		out.Write(b)
-		out.WriteString("\n")
-	}
+	serve(decide)
 }
 
 // admit applies what Karmada's admission webhooks do to a new policy that matters here: the

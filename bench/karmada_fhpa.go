@@ -18,12 +18,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -121,7 +118,7 @@ func build(now time.Time, resourceName corev1.ResourceName, p pod) *corev1.Pod {
 	return built
 }
 
-func run(sc scenario) answer {
+func run(sc *scenario) answer {
 	now := time.Now()
 	name := corev1.ResourceName(sc.Resource)
 	metrics := metricsclient.PodMetricsInfo{}
@@ -149,17 +146,5 @@ func run(sc scenario) answer {
 }
 
 func main() {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 64<<20), 64<<20)
-	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
-	for in.Scan() {
-		var sc scenario
-		if err := json.Unmarshal(in.Bytes(), &sc); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		line, _ := json.Marshal(run(sc))
-		fmt.Fprintln(out, string(line))
-	}
+	serve(func(sc *scenario) (answer, error) { return run(sc), nil })
 }

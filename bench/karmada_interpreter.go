@@ -23,7 +23,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -55,25 +54,8 @@ var operations = map[string]configv1alpha1.InterpreterOperation{
 }
 
 func main() {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 64<<20), 64<<20)
-	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
 	interpreter := native.NewDefaultInterpreter()
-	for in.Scan() {
-		var sc scenario
-		if err := json.Unmarshal(in.Bytes(), &sc); err != nil {
-			fmt.Fprintln(os.Stderr, "bad case:", err)
-			os.Exit(1)
-		}
-		a := interpret(interpreter, &sc)
-		b, err := json.Marshal(a)
-		if err != nil {
-			b, _ = json.Marshal(map[string]any{"error": true, "message": "marshal: " + err.Error()})
-		}
-		out.Write(b)
-		out.WriteString("\n")
-	}
+	serve(func(sc *scenario) (map[string]any, error) { return interpret(interpreter, sc), nil })
 }
 
 // object reads a document as the API server's decoder hands it to Karmada.

@@ -15,8 +15,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
 
@@ -28,32 +26,16 @@ import (
 )
 
 type scenario struct {
-	Operation      string                                               `json:"operation"`
+	Operation      string                                             `json:"operation"`
 	Customizations []*configv1alpha1.ResourceInterpreterCustomization `json:"customizations"`
-	Object         map[string]any                                       `json:"object"`
-	Observed       map[string]any                                       `json:"observed"`
-	Items          []workv1alpha2.AggregatedStatusItem                  `json:"items"`
-	Replicas       int64                                                `json:"replicas"`
+	Object         map[string]any                                     `json:"object"`
+	Observed       map[string]any                                     `json:"observed"`
+	Items          []workv1alpha2.AggregatedStatusItem                `json:"items"`
+	Replicas       int64                                              `json:"replicas"`
 }
 
 func main() {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 64<<20), 64<<20)
-	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
-	for in.Scan() {
-		var sc scenario
-		if err := json.Unmarshal(in.Bytes(), &sc); err != nil {
-			fmt.Fprintln(os.Stderr, "bad case:", err)
-			os.Exit(1)
-		}
-		b, err := json.Marshal(run(sc))
-		if err != nil {
-			b = []byte(`{"error":true}`)
-		}
-		out.Write(b)
-		out.WriteString("\n")
-	}
+	serve(func(sc *scenario) (map[string]any, error) { return run(sc), nil })
 }
 
 // failed is an error answer; the message is there for reading, not for comparing.
@@ -62,7 +44,7 @@ func failed(message string) map[string]any {
 }
 
 // run answers one scenario with a fresh interpreter, recovering a panic as an error.
-func run(sc scenario) (answer map[string]any) {
+func run(sc *scenario) (answer map[string]any) {
 	defer func() {
 		if r := recover(); r != nil {
 			answer = failed(fmt.Sprintf("panic: %v", r))

@@ -11,10 +11,7 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"os"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/tools/record"
@@ -40,34 +37,22 @@ type answer struct {
 }
 
 func main() {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 64<<20), 64<<20)
-	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
-	for in.Scan() {
-		var sc scenario
-		if err := json.Unmarshal(in.Bytes(), &sc); err != nil {
-			fmt.Fprintln(os.Stderr, "bad case:", err)
-			os.Exit(1)
-		}
-		objects := []client.Object{&sc.Cluster}
-		for i := range sc.OverridePolicies {
-			objects = append(objects, &sc.OverridePolicies[i])
-		}
-		for i := range sc.ClusterOverridePolicies {
-			objects = append(objects, &sc.ClusterOverridePolicies[i])
-		}
-		c := fake.NewClientBuilder().WithScheme(gclient.NewSchema()).WithObjects(objects...).Build()
-		manager := overridemanager.New(c, &record.FakeRecorder{})
-		obj := &unstructured.Unstructured{Object: sc.Object}
-		a := apply(manager, obj, sc.Cluster.Name)
-		b, err := json.Marshal(a)
-		if err != nil {
-			b, _ = json.Marshal(answer{Error: "marshal: " + err.Error()})
-		}
-		out.Write(b)
-		out.WriteString("\n")
+	serve(func(sc *scenario) (answer, error) { return override(sc), nil })
+}
+
+// override answers one scenario with an override manager on a fake client holding the cluster
+// and the policies.
+func override(sc *scenario) answer {
+	objects := []client.Object{&sc.Cluster}
+	for i := range sc.OverridePolicies {
+		objects = append(objects, &sc.OverridePolicies[i])
 	}
+	for i := range sc.ClusterOverridePolicies {
+		objects = append(objects, &sc.ClusterOverridePolicies[i])
+	}
+	c := fake.NewClientBuilder().WithScheme(gclient.NewSchema()).WithObjects(objects...).Build()
+	manager := overridemanager.New(c, &record.FakeRecorder{})
+	return apply(manager, &unstructured.Unstructured{Object: sc.Object}, sc.Cluster.Name)
 }
 
 // apply recovers a panic of the override manager as an error, as controller-runtime recovers

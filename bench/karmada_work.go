@@ -20,7 +20,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -74,24 +73,8 @@ type nativeOnly struct {
 func (nativeOnly) Start(context.Context) error { return nil }
 
 func main() {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 64<<20), 64<<20)
-	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
 	interpreter := nativeOnly{native.NewDefaultInterpreter()}
-	for in.Scan() {
-		var sc scenario
-		if err := json.Unmarshal(in.Bytes(), &sc); err != nil {
-			fail("bad case:", err)
-		}
-		a := run(&sc, interpreter)
-		b, err := json.Marshal(a)
-		if err != nil {
-			fail("marshal:", err)
-		}
-		out.Write(b)
-		out.WriteString("\n")
-	}
+	serve(func(sc *scenario) (answer, error) { return run(sc, interpreter), nil })
 }
 
 func fail(what string, err error) {
