@@ -11,11 +11,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"fmt"
-	"os"
 
 	"k8s.io/client-go/tools/cache"
 
@@ -39,60 +35,53 @@ type answer struct {
 }
 
 func main() {
-	in := bufio.NewScanner(os.Stdin)
-	in.Buffer(make([]byte, 64<<20), 64<<20)
-	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
-	for in.Scan() {
-		var sc scenario
-		if err := json.Unmarshal(in.Bytes(), &sc); err != nil {
-			fmt.Fprintln(os.Stderr, "bad case:", err)
-			os.Exit(1)
-		}
-		indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
-		for i := range sc.Clusters {
-			_ = indexer.Add(&sc.Clusters[i])
-		}
-		algo, err := core.NewGenericScheduler(
-			schedcache.NewCache(clusterlister.NewClusterLister(indexer), nil, 0),
-			plugins.NewInTreeRegistry(),
-		)
-		if err != nil {
-			panic(err)
-		}
-		option := &core.ScheduleAlgorithmOption{}
-		var a answer
-		if sc.Spec.Placement != nil && sc.Spec.Placement.ClusterAffinities != nil {
-			var firstErr error
-			for idx := 0; idx < len(sc.Spec.Placement.ClusterAffinities); idx++ {
-				st := workv1alpha2.ResourceBindingStatus{SchedulerObservedAffinityName: sc.Spec.Placement.ClusterAffinities[idx].AffinityName}
-				spec := sc.Spec.DeepCopy()
-				res, err := algo.Schedule(context.Background(), spec, &st, option)
-				if err == nil {
-					a.Clusters = res.SuggestedClusters
-					a.Affinity = st.SchedulerObservedAffinityName
-					firstErr = nil
-					break
-				}
-				if firstErr == nil {
-					firstErr = err
-				}
-			}
-			if firstErr != nil {
-				a.Error = firstErr.Error()
-			}
-		} else {
-			st := workv1alpha2.ResourceBindingStatus{}
+	serve(schedule)
+}
+
+// schedule answers one scenario with a generic scheduler of its own clusters; the scheduler
+// failing to build refuses the scenario.
+func schedule(sc *scenario) (answer, error) {
+	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
+	for i := range sc.Clusters {
+		_ = indexer.Add(&sc.Clusters[i])
+	}
+	algo, err := core.NewGenericScheduler(
+		schedcache.NewCache(clusterlister.NewClusterLister(indexer), nil, 0),
+		plugins.NewInTreeRegistry(),
+	)
+	if err != nil {
+		return answer{}, err
+	}
+	option := &core.ScheduleAlgorithmOption{}
+	var a answer
+	if sc.Spec.Placement != nil && sc.Spec.Placement.ClusterAffinities != nil {
+		var firstErr error
+		for idx := 0; idx < len(sc.Spec.Placement.ClusterAffinities); idx++ {
+			st := workv1alpha2.ResourceBindingStatus{SchedulerObservedAffinityName: sc.Spec.Placement.ClusterAffinities[idx].AffinityName}
 			spec := sc.Spec.DeepCopy()
 			res, err := algo.Schedule(context.Background(), spec, &st, option)
-			if err != nil {
-				a.Error = err.Error()
-			} else {
+			if err == nil {
 				a.Clusters = res.SuggestedClusters
+				a.Affinity = st.SchedulerObservedAffinityName
+				firstErr = nil
+				break
+			}
+			if firstErr == nil {
+				firstErr = err
 			}
 		}
-		b, _ := json.Marshal(a)
-		out.Write(b)
-		out.WriteString("\n")
+		if firstErr != nil {
+			a.Error = firstErr.Error()
+		}
+	} else {
+		st := workv1alpha2.ResourceBindingStatus{}
+		spec := sc.Spec.DeepCopy()
+		res, err := algo.Schedule(context.Background(), spec, &st, option)
+		if err != nil {
+			a.Error = err.Error()
+		} else {
+			a.Clusters = res.SuggestedClusters
+		}
 	}
+	return a, nil
 }
