@@ -1,7 +1,8 @@
-// Times Karmada's generic scheduler (core.Schedule) over a fleet read as JSON from stdin:
-// {"clusters": [Cluster...], "bindings": [ResourceBindingSpec...], "rounds": N}.
-// Prints one JSON line: the seconds each round took to schedule every binding once, from an
-// empty status (a first schedule), and how many schedules failed in the first round.
+// Times Karmada's generic scheduler (core.Schedule) over fleets read as JSON lines from stdin
+// (the bench gives one): {"clusters": [Cluster...], "bindings": [ResourceBindingSpec...],
+// "rounds": N}. Prints one JSON line each: the seconds each round took to schedule every binding
+// once, from an empty status (a first schedule), and how many schedules failed in the first
+// round.
 //
 // gitfleet's own harness for bench/bench_schedule.py, which builds it inside a Karmada
 // checkout (the only place its vendored packages resolve) and removes it afterwards; it calls
@@ -10,9 +11,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"time"
 
 	"k8s.io/client-go/tools/cache"
@@ -31,17 +30,22 @@ type fleet struct {
 	Rounds   int                                `json:"rounds"`
 }
 
+type timings struct {
+	Bindings int       `json:"bindings"`
+	Failed   int       `json:"failed"`
+	Rounds   []float64 `json:"rounds"`
+}
+
 func main() {
-	var in fleet
-	if err := json.NewDecoder(os.Stdin).Decode(&in); err != nil {
-		fmt.Fprintln(os.Stderr, "reading the fleet:", err)
-		os.Exit(1)
-	}
+	serve(measure)
+}
+
+// measure times the rounds of one fleet.
+func measure(in *fleet) (timings, error) {
 	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
 	for i := range in.Clusters {
 		if err := indexer.Add(&in.Clusters[i]); err != nil {
-			fmt.Fprintln(os.Stderr, "adding a cluster:", err)
-			os.Exit(1)
+			return timings{}, fmt.Errorf("adding a cluster: %w", err)
 		}
 	}
 	scheduler, err := core.NewGenericScheduler(
@@ -49,8 +53,7 @@ func main() {
 		plugins.NewInTreeRegistry(),
 	)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "building the scheduler:", err)
-		os.Exit(1)
+		return timings{}, fmt.Errorf("building the scheduler: %w", err)
 	}
 	ctx := context.Background()
 	option := &core.ScheduleAlgorithmOption{}
@@ -74,6 +77,5 @@ func main() {
 			failed = failures
 		}
 	}
-	out, _ := json.Marshal(map[string]any{"bindings": len(in.Bindings), "rounds": rounds, "failed": failed})
-	fmt.Println(string(out))
+	return timings{Bindings: len(in.Bindings), Rounds: rounds, Failed: failed}, nil
 }
