@@ -232,12 +232,16 @@ class PullAgent:
 
     # ---- syncing -------------------------------------------------------------------------
 
-    def once(self) -> apply.SyncResult | None:
+    def once(self, step: Callable[[str], None] | None = None) -> apply.SyncResult | None:
         """One look and one sync of the desired state (None: there is none); the result's
-        error includes a failed look."""
+        error includes a failed look. `step` is told what is being done (a progress line on a
+        terminal)."""
+        say = step or (lambda text: None)
+        say(f"fetching {self.settings.works_ref} from {self.settings.url}")
         self.look()
         if self.current is None:
             return None
+        say(f"syncing cluster {self.name} to {self.current.rendered.commit[:12]}")
         result = self.worker.step(self.current)
         if self.error and not result.error:
             return dataclasses.replace(result, error=self.error)

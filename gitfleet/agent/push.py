@@ -197,9 +197,12 @@ class PushAgent:
             else:
                 found.target = target
 
-    def once(self) -> dict[str, apply.SyncResult] | None:
+    def once(self, step: Callable[[str], None] | None = None) -> dict[str, apply.SyncResult] | None:
         """Sync the current rendered commit to every Push cluster, in parallel; each cluster's
-        result, or None when there is no rendered commit to apply."""
+        result, or None when there is no rendered commit to apply. `step` is told what is
+        being done (a progress line on a terminal)."""
+        say = step or (lambda text: None)
+        say(f"reading {self.branch}")
         round_ = self._resolve()
         if round_ is None:
             log.error("nothing to apply: %s does not exist", self.branch)
@@ -209,9 +212,14 @@ class PushAgent:
         workers = list(self.workers.values())
         results: dict[str, apply.SyncResult] = {}
         if workers:
+            count = f"{len(workers)} cluster{'' if len(workers) == 1 else 's'}"
+            say(f"syncing {count}")
             with concurrent.futures.ThreadPoolExecutor(len(workers)) as pool:
-                done = pool.map(lambda w: w.step(round_), workers)
-                results = {r.cluster: r for r in done}
+                futures = [pool.submit(w.step, round_) for w in workers]
+                finished = concurrent.futures.as_completed(futures)
+                for done, future in enumerate(finished, start=1):
+                    say(f"syncing {count}: {done} done (last {future.result().cluster})")
+            results = {r.cluster: r for r in (f.result() for f in futures)}
         for each in workers:
             each.close()
         return results

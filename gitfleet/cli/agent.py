@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 import click
 
 from gitfleet import errors
-from gitfleet.cli import options, signals, suggest
+from gitfleet.cli import options, progress, signals, suggest
 from gitfleet.cli import output as out
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -62,7 +62,8 @@ def _drive(runner: Any, once: bool, observed: _Observed) -> Any:
 
     with signals.on_stop_signal(runner.stop):
         if once:
-            return runner.once()
+            with progress.Progress() as shown:
+                return runner.once(shown.step)
         with endpoint.serving(observed.address, observed.registry, observed.alive) as served:
             if served is not None:
                 logging.getLogger(__name__).info("metrics on %s:%d", *served.address)

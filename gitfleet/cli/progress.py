@@ -4,11 +4,14 @@ how long, redrawn while it lasts and erased when it ends.
 A first render of a large fleet or a preview of a large change takes seconds to minutes in
 which a command would otherwise print nothing. The line goes to stderr only when stderr is a
 terminal, so what scripts read (stdout, `-o json`, a log file) never holds it; it is erased
-before the command prints its result, and `NO_PROGRESS` (any value) turns it off.
+before the command prints its result, and `NO_PROGRESS` (any value) turns it off. Whatever
+else the command writes to the terminal meanwhile (log records, `erase` before other output)
+starts on a clean line; the next redraw puts the line back below it.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import threading
@@ -55,20 +58,33 @@ class Progress:
             self._text = shown
         self._draw()
 
+    def erase(self) -> None:
+        """Take the line off the terminal, for other output to start on a clean line."""
+        with self._lock:
+            if self._shown and self._width:
+                self._write(f"\r{' ' * self._width}\r")
+            self._width = 0
+
+    def _erase_before(self, record: logging.LogRecord) -> bool:
+        """A logging filter: every record is logged, on a clean line."""
+        self.erase()
+        return True
+
     def __enter__(self) -> Progress:
         if self._shown:
             self._thread = threading.Thread(target=self._redraw, name="progress", daemon=True)
             self._thread.start()
+            for handler in logging.getLogger().handlers:
+                handler.addFilter(self._erase_before)
         return self
 
     def __exit__(self, *_: object) -> None:
         self._done.set()
         if self._thread is not None:
             self._thread.join()
-        with self._lock:
-            if self._shown and self._width:
-                self._write(f"\r{' ' * self._width}\r")
-            self._width = 0
+        for handler in logging.getLogger().handlers:
+            handler.removeFilter(self._erase_before)
+        self.erase()
 
     def _redraw(self) -> None:
         while not self._done.wait(REDRAW_SECONDS):

@@ -50,7 +50,7 @@ import click
 from click.core import ParameterSource
 
 from gitfleet import errors
-from gitfleet.cli import options, signals
+from gitfleet.cli import options, progress, signals
 from gitfleet.cli import output as out
 from gitfleet.monitor import endpoint, health, logs, metrics
 from gitfleet.service import events, lease, reconciler, server, target, wakeup
@@ -326,13 +326,22 @@ def reconcile(
         source_signers=Path(verify_source_signers) if verify_source_signers else None,
     )
     logs.configure(output, logging.WARNING)
-    log = events.LineLog(sys.stdout, output)
+    shown = progress.Progress() if once else None
+    line_log = events.LineLog(sys.stdout, output)
+
+    def log(event: events.Event) -> None:
+        if shown is not None:
+            shown.erase()
+        line_log(event)
+
     wake = wakeup.Wakeup()
     registry = metrics.new_registry()
     counts = metrics.ReconcilerMetrics(registry)
     alive = health.Health()
     try:
-        service = reconciler.Reconciler(settings, log, wake, counts=counts, alive=alive)
+        service = reconciler.Reconciler(
+            settings, log, wake, counts=counts, alive=alive, step=shown.step if shown else None
+        )
         elector = (
             lease.Elector(election_settings, log, counts=counts, alive=alive)
             if election_settings is not None
@@ -347,8 +356,10 @@ def reconcile(
         sys.exit(1)
     try:
         with signals.on_stop_signal(wake.stop if elector is None else elector.stop):
-            if once:
-                sys.exit(_once(service))
+            if shown is not None:
+                with shown:
+                    code = _once(service)
+                sys.exit(code)
             with endpoint.serving(metrics_address, registry, alive) as served:
                 if served is not None:
                     host, port = served.address

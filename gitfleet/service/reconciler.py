@@ -125,8 +125,23 @@ class Outcome(enum.StrEnum):
     STOPPED = "stopped"
 
 
+_DOING = {
+    "fetch": "fetching the repository",
+    "load": "loading the source",
+    "render": "placing and rendering the templates",
+    "commit": "committing the render",
+    "push": "pushing the render",
+}
+"""What each timed step of a look does, as a progress line says it."""
+
+
 @contextlib.contextmanager
-def _timed(timings: dict[str, float], step: str) -> Iterator[None]:
+def _timed(
+    timings: dict[str, float], step: str, say: Callable[[str], None] | None = None
+) -> Iterator[None]:
+    """Time `step` into `timings`, telling `say` (a progress line) that it runs."""
+    if say is not None:
+        say(_DOING[step])
     start = time.perf_counter()
     try:
         yield
@@ -146,9 +161,12 @@ class Reconciler:
         *,
         counts: metrics.ReconcilerMetrics | None = None,
         alive: health.Health | None = None,
+        step: Callable[[str], None] | None = None,
     ) -> None:
         """`counts` and `alive` are what the metrics endpoint serves (by default, a registry
-        and a health of the reconciler's own, served by nobody)."""
+        and a health of the reconciler's own, served by nobody); `step` is told each step a
+        look takes (a progress line on a terminal, for `--once`)."""
+        self.step = step
         self.settings = settings
         self.sink = sink
         self.wake = wake or wakeup.Wakeup()
@@ -220,7 +238,7 @@ class Reconciler:
         """Look at the source once; `target.RemoteUnavailable` when the remote cannot be
         reached, `RefConflictError` after MAX_CONFLICTS lost races."""
         timings: dict[str, float] = {}
-        with _timed(timings, "fetch"):
+        with _timed(timings, "fetch", self.step):
             self.target.refresh()
         self._settle_branch()
         self._load_state()
@@ -275,7 +293,7 @@ class Reconciler:
             verdict = signing.verify(self.repo, commit, self.settings.source_signers)
             if not verdict.trusted:
                 return self._unverified(commit, verdict, self.settings.source_signers, timings)
-        with _timed(timings, "load"):
+        with _timed(timings, "load", self.step):
             try:
                 loaded_source = source.load(self.repo.git_dir, commit)
             except InputError as error:
@@ -315,7 +333,7 @@ class Reconciler:
             if self.wake.stopped:
                 return self._abandon(commit)
             self._emit("rendering", commit, branch=self._branch, onto=tip.commit if tip else None)
-            with _timed(timings, "render"), collector.paused():
+            with _timed(timings, "render", self.step), collector.paused():
                 result = pipeline.render(
                     loaded_source,
                     found.previous,
@@ -357,7 +375,7 @@ class Reconciler:
         timings: dict[str, float],
     ) -> target.Publication | None:
         """Commit, then (for a remote) push; None when a stop came in between."""
-        with _timed(timings, "commit"):
+        with _timed(timings, "commit", self.step):
             publication = self.target.commit(
                 self._branch,
                 result.changes,
@@ -376,7 +394,7 @@ class Reconciler:
         )
         if self.wake.stopped:
             return None
-        with _timed(timings, "push"):
+        with _timed(timings, "push", self.step):
             self.target.push(publication)
         return publication
 

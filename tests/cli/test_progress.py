@@ -1,11 +1,13 @@
-"""Progress on a terminal, as a user sees it (gitfleet.cli.progress): `gitfleet render` and
-`gitfleet preview` run with stderr on a pseudo-terminal say what they do while they work and
-erase the line before their result; with stderr not a terminal (a script, CI, a log), or with
-NO_PROGRESS set, stderr holds no progress at all.
+"""Progress on a terminal, as a user sees it (gitfleet.cli.progress): `gitfleet render`,
+`gitfleet preview`, `gitfleet agent push --once` and `gitfleet reconcile --once` run with stderr
+on a pseudo-terminal say what they do while they work and erase the line before their result;
+a log record written meanwhile starts on a clean line; with stderr not a terminal (a script,
+CI, a log), or with NO_PROGRESS set, stderr holds no progress at all.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import pty
 import select
@@ -17,8 +19,11 @@ import pytest
 import yaml
 from builders import make_cluster, make_deployment, make_policy, selector
 from conftest import GitRepo
+from simfixture import SimFactory, make_sim_cluster_fixture
 
 from gitfleet.cli import progress
+
+__all__ = ["make_sim_cluster_fixture"]
 
 BOUND = 120
 
@@ -108,3 +113,46 @@ def test_escaping_keeps_a_hostile_branch_name_on_one_line() -> None:
     os.close(leader)
     assert "\\x1b[2J\\nfake" in seen
     assert "\x1b" not in seen and "\n" not in seen
+
+
+def test_agent_and_reconciler_once_on_a_terminal(
+    git_repo: GitRepo, tmp_path: Path, make_sim_cluster: SimFactory
+) -> None:
+    make_sim_cluster("east")
+    make_sim_cluster("west")
+    _fleet(git_repo)
+    code, stdout, terminal = _on_terminal(
+        ["reconcile", "--repo", "source", "--once"], tmp_path, _env()
+    )
+    assert code == 0, terminal
+    assert "fetching the repository (" in terminal
+    assert "placing and rendering the templates (" in terminal
+    assert terminal.rsplit("\r", 1)[-1].strip() == ""
+    assert "placing" not in stdout
+    args = ["agent", "push", "--repo", "source", "--kubeconfig-dir", "kubeconfigs", "--once"]
+    code, stdout, terminal = _on_terminal([*args, "--cache-dir", "cache"], tmp_path, _env())
+    assert code == 0, terminal
+    assert "reading refs/heads/gitfleet/rendered (" in terminal
+    assert "syncing 2 clusters (" in terminal
+    assert "syncing 2 clusters: 2 done (last " in terminal
+    assert terminal.rsplit("\r", 1)[-1].strip() == ""
+    assert "east: converged" in stdout and "syncing" not in stdout
+
+
+def test_a_log_record_starts_on_a_clean_line() -> None:
+    leader, follower = pty.openpty()
+    root = logging.getLogger()
+    with os.fdopen(follower, "w") as stream:
+        handler = logging.StreamHandler(stream)
+        root.addHandler(handler)
+        try:
+            with progress.Progress(stream) as line:
+                line.step("syncing")
+                logging.getLogger("test").warning("something to say")
+        finally:
+            root.removeHandler(handler)
+        assert not handler.filters, "the filter leaves with the line"
+    seen = os.read(leader, 4096).decode()
+    os.close(leader)
+    assert "syncing (0s)\r" in seen
+    assert "\r" + " " * len("syncing (0s)") + "\rsomething to say" in seen
