@@ -9,15 +9,18 @@ pkg/controllers/federatedhpa, with the defaults of its mutating webhook).
    `kubectl scale` on a Karmada template is;
 2. with measurements (`workloads`, the pods of the target in each cluster its binding placed
    it on, from the agents' reports) and a time, it evaluates as Karmada's controller does
-   every sync period: bounds first (above maxReplicas, below minReplicas), else each metric's
-   proposal (`_calculator`), the highest winning, then stabilization and rate limits
-   (`_behavior`); without measurements (a render from the command line) nothing is evaluated
-   and the last decision stands;
+   every sync period: bounds first (above maxReplicas, below minReplicas), then whether
+   another FederatedHPA controls the same pods (`_selectors`: then it does not scale), else
+   each metric's proposal (`_calculator`), the highest winning, then stabilization and rate
+   limits (`_behavior`); without measurements (a render from the command line) nothing is
+   evaluated and the last decision stands;
 3. the template is replaced by a copy with the decided `spec.replicas`, so detection reads
    them as the binding's replicas and the scheduler divides them.
 
-Templates no FederatedHPA targets are passed through untouched. The result also holds the
-FederatedHPA files to write (`_state`) and one line per change for the commit message.
+Templates no FederatedHPA targets are passed through untouched; a template two FederatedHPAs
+target carries the first one's decision (neither scales it: both are ambiguous). The result
+also holds the FederatedHPA files to write (`_state`) and one line per change for the commit
+message.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gitfleet.autoscaling import _behavior, _calculator, _samples, _state
+from gitfleet.autoscaling import _behavior, _calculator, _samples, _selectors, _state
 from gitfleet.interpreter import _quantity as quantity
 from gitfleet.model import autoscaling, loaded, objects, template, times
 from gitfleet.model.template import ResourceKey
@@ -126,16 +129,20 @@ def autoscale(
     if not objs.federated_hpas:
         return Autoscaled(objects=objs)
     moment = times.parse(now) if workloads is not None else None
+    targets = [
+        (hpa, found)
+        for hpa in objs.federated_hpas
+        if (found := _target_of(hpa, objs.templates)) is not None
+    ]
+    ambiguous = _selectors.ambiguities(targets, objs.templates)
     replaced: dict[ResourceKey, tuple[int, autoscaling.FederatedHPA]] = {}
     decisions, files = [], {}
-    for hpa in objs.federated_hpas:
-        found = _target_of(hpa, objs.templates)
-        if found is None or found.key in replaced:
-            continue
+    for hpa, found in targets:
         path = _state.path(hpa.namespace, hpa.name)
         before = previous.get(path)
-        decision = _decide(hpa, found, _state.read(before), workloads, moment, settings)
-        replaced[found.key] = (decision.replicas, hpa)
+        blocked = ambiguous.get((hpa.namespace, hpa.name))
+        decision = _decide(hpa, found, _state.read(before), workloads, moment, settings, blocked)
+        replaced.setdefault(found.key, (decision.replicas, hpa))
         if decision.state.current is None:
             continue
         decisions.append(decision)
@@ -159,6 +166,7 @@ def _decide(
     workloads: Mapping[ResourceKey, Sequence[Workload]] | None,
     now: datetime.datetime | None,
     settings: loaded.AutoscalingSettings,
+    ambiguity: _selectors.Ambiguity | None = None,
 ) -> Decision:
     source = _replicas_of(target.body)
     user_scaled = state.template_replicas != source
@@ -169,7 +177,7 @@ def _decide(
             return Decision(hpa=hpa, target=target.key, replicas=source, state=state)
         return Decision(hpa=hpa, target=target.key, replicas=current, state=kept)
     evaluation = _Evaluation(hpa, state, current, now, settings)
-    evaluation.run(workloads.get(target.key, ()))
+    evaluation.run(workloads.get(target.key, ()), ambiguity)
     final = evaluation.state(source)
     line = None
     if final.desired != current:
@@ -255,7 +263,9 @@ class _Evaluation:
     def _condition(self, kind: str, status: bool, reason: str, message: str) -> None:
         self.conditions[kind] = ("True" if status else "False", reason, message)
 
-    def run(self, workloads: Sequence[Workload]) -> None:
+    def run(
+        self, workloads: Sequence[Workload], ambiguity: _selectors.Ambiguity | None = None
+    ) -> None:
         spec = self.hpa.spec
         low = spec.min_replicas if spec.min_replicas is not None else 1
         members = sum(w.spec_replicas for w in workloads)
@@ -273,6 +283,9 @@ class _Evaluation:
             return
         if self.current < low:
             self.desired, self.reason = low, "below minReplicas"
+            return
+        if ambiguity is not None:
+            self._condition("ScalingActive", False, "AmbiguousSelector", ambiguity.message)
             return
         proposal = self._propose(workloads, members)
         if proposal is None:

@@ -11,8 +11,9 @@ field keeps (minReplicas, maxReplicas, policy values) are rules of the model.
 
 Across objects: a target that is no template of the source in the FederatedHPA's namespace is
 a warning (Karmada takes such a FederatedHPA, and it scales nothing, failing to get the
-target's scale; gitfleet's autoscaling skips it), and no two FederatedHPAs may scale the same
-template (Kubernetes reports such HPAs as ambiguous and scales neither).
+target's scale; gitfleet's autoscaling skips it), and so is a second FederatedHPA scaling the
+same template (Karmada takes both, and scales with neither: each reports ScalingActive False,
+AmbiguousSelector, as the autoscaling stage does).
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ def _rules(rules: autoscaling.ScalingRules, keys: tuple[str, ...], report: _repo
 def across(
     hpas: Iterable[autoscaling.FederatedHPA], templates: Iterable[template.ResourceTemplate]
 ) -> list[diagnostic.Diagnostic]:
-    """Targets that are no template of the source (warnings), and templates scaled twice."""
+    """Targets that are no template of the source, and templates scaled twice (warnings)."""
     known: dict[tuple[str, str, str], list[str]] = {}
     for t in templates:
         known.setdefault((t.namespace, t.kind, t.name), []).append(t.api_version)
@@ -160,9 +161,10 @@ def across(
                 "it scales nothing",
             )
         elif key in claimed:
-            report.error(
+            report.warning(
                 ("spec", "scaleTargetRef"),
-                f"{ref.kind} {ref.name} is already scaled by FederatedHPA {claimed[key]}",
+                f"{ref.kind} {ref.name} is also scaled by FederatedHPA {claimed[key]}: neither"
+                " scales it (each reports ScalingActive False, AmbiguousSelector)",
             )
         else:
             claimed[key] = f"{hpa.namespace}/{hpa.name}"

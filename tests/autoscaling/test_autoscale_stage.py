@@ -10,7 +10,10 @@ Aspects covered:
   template's replicas in the source is a user's scale and wins;
 - a target with no replicas in any cluster is not scaled (its scale cannot be read);
 - the file is not rewritten when only the metrics moved;
-- measurements are read back from a report; older reports without them give none.
+- measurements are read back from a report; older reports without them give none;
+- FederatedHPAs controlling the same pods (two naming one template, or one whose workload's
+  selector finds another's pods) scale nothing, each saying so (AmbiguousSelector), after the
+  bounds; a FederatedHPA whose pods no other selects still scales.
 """
 
 from __future__ import annotations
@@ -135,3 +138,52 @@ def test_measurements_are_read_from_reports() -> None:
     assert autoscaling.from_report("m1", None, {}) is None, "an older agent's report"
     broken = autoscaling.from_report("m1", {"pods": ["x", {"name": 3}], "problem": "no API"}, 1)
     assert broken is not None and broken.pods == () and not broken.complete
+
+
+def _scaling_active(found: autoscaling.Autoscaled, name: str) -> tuple[str, str, str]:
+    status = found.files[f"autoscaling/shop/{name}.yaml"]["status"]
+    (active,) = [c for c in status["conditions"] if c["type"] == "ScalingActive"]
+    return active["status"], active["reason"], active["message"]
+
+
+def test_federated_hpas_controlling_the_same_pods_scale_nothing() -> None:
+    """Karmada's controller (validateAndParseSelector): the pods a FederatedHPA's selector
+    finds are selected by more than one FederatedHPA, so it does not scale."""
+    twice = [make_deployment(replicas=2), make_federated_hpa(), make_federated_hpa("again")]
+    found = run(twice, measured={KEY: [pods(90, 2)]})
+    assert replicas(found) == 2
+    message = "pods by selector app=web are controlled by multiple HPAs: [shop/again shop/web]"
+    for name in ("web", "again"):
+        assert _scaling_active(found, name) == ("False", "AmbiguousSelector", message)
+    assert found.message("render x") == "render x"
+    bounded = run([make_deployment(replicas=12), *twice[1:]], measured={KEY: [pods(50, 12)]})
+    assert replicas(bounded) == 10, "bounds come before the selector is read"
+
+
+def test_a_selector_that_finds_another_workloads_pods_is_ambiguous() -> None:
+    """api's selector (tier=shop) finds web's pods too, so web's pods have two FederatedHPAs
+    and both are ambiguous; db's pods only its own."""
+    wide = make_deployment("api", replicas=2)
+    wide["spec"]["selector"] = {"matchLabels": {"tier": "shop"}}
+    wide["spec"]["template"]["metadata"]["labels"] = {"app": "api", "tier": "shop"}
+    web = make_deployment(replicas=2)
+    web["spec"]["template"]["metadata"]["labels"] = {"app": "web", "tier": "shop"}
+    api, db = (ResourceKey("apps/v1", "Deployment", "shop", n) for n in ("api", "db"))
+    docs = [
+        web, wide, make_deployment("db", replicas=2), make_federated_hpa(),
+        make_federated_hpa("api", target="api"), make_federated_hpa("db", target="db"),
+    ]  # fmt: skip
+    load = [pods(90, 2)]
+    found = run(docs, measured={KEY: load, api: load, db: load})
+    both = "are controlled by multiple HPAs: [shop/api shop/web]"
+    assert _scaling_active(found, "api")[1:] == (
+        "AmbiguousSelector",
+        f"pods by selector tier=shop {both}",
+    )
+    assert _scaling_active(found, "web")[1:] == (
+        "AmbiguousSelector",
+        f"pods by selector app=web {both}",
+    )
+    assert _scaling_active(found, "db")[1] == "ValidMetricFound"
+    scaled = {t.name: t.body["spec"]["replicas"] for t in found.objects.templates}
+    assert scaled == {"web": 2, "api": 2, "db": 4}

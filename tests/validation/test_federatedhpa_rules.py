@@ -193,12 +193,14 @@ def test_metrics_gitfleet_does_not_read_are_warned(check: Check) -> None:
     ]
 
 
-def test_two_federated_hpas_may_not_scale_one_template(check: Check) -> None:
+def test_two_federated_hpas_scaling_one_template_are_warned(check: Check) -> None:
+    """Karmada takes both, and scales with neither (the autoscaling stage does the same)."""
     second = HPA.replace("  name: nginx\nspec", "  name: other\nspec")
     found = check({"app.yaml": TARGET, "hpa.yaml": HPA, "other.yaml": second})
     assert found == [
-        "other.yaml:6:3: error: FederatedHPA default/other: spec.scaleTargetRef: Deployment "
-        "nginx is already scaled by FederatedHPA default/nginx"
+        "other.yaml:6:3: warning: FederatedHPA default/other: spec.scaleTargetRef: Deployment "
+        "nginx is also scaled by FederatedHPA default/nginx: neither scales it (each reports "
+        "ScalingActive False, AmbiguousSelector)"
     ]
 
 
