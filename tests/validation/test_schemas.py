@@ -2,6 +2,8 @@
 
 Aspects covered:
 - the committed schemas/ files equal what `python -m gitfleet.validation.schemas` writes now;
+- that command, as the README gives it, writes every schema into the folder named and prints
+  their paths, with nothing on stderr;
 - each is a valid draft 2020-12 schema with an $id (its file name), a title, a description,
   apiVersion and kind as constants, and descriptions on the fields users write;
 - round trip: a realistic document of each kind decodes with the model and encodes back to
@@ -11,6 +13,8 @@ Aspects covered:
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +124,22 @@ def test_committed_schemas_are_up_to_date() -> None:
         assert committed[name] == schemas.text(document), (
             f"schemas/{name} is stale; run: python -m gitfleet.validation.schemas"
         )
+
+
+def test_the_schemas_command_writes_the_folder_named_and_says_only_that(tmp_path: Path) -> None:
+    target = tmp_path / "my-fleet" / "schemas"
+    run = subprocess.run(
+        [sys.executable, "-m", "gitfleet.validation.schemas", str(target)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert (run.returncode, run.stderr) == (0, "")
+    built = schemas.build()
+    assert run.stdout.splitlines() == [str(target / name) for name in built]
+    for name, document in built.items():
+        assert (target / name).read_text(encoding="utf-8") == schemas.text(document)
 
 
 @pytest.mark.parametrize("kind", schemas.KINDS, ids=lambda k: k.KIND)

@@ -7,15 +7,18 @@ committed under schemas/ for editors (yaml-language-server's `# yaml-language-se
 $schema=...` modeline) and other tools. A test keeps the committed files equal to `build()`.
 
 Regenerate the committed files after changing the model (the only place this package writes
-files, and only when run as a program):
+files, and only when run as a program, through `__main__.py`):
 
     python -m gitfleet.validation.schemas [DIRECTORY]      # default: schemas/ of the checkout
+
+It is a package rather than a module so that the command runs `__main__.py`: the validation
+package imports this one, and running an imported module with `-m` executes it a second time
+(Python warns so on stderr).
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -79,13 +82,10 @@ def text(document: dict[str, Any]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    target = Path(argv[0]) if argv else Path(__file__).resolve().parents[2] / "schemas"
+    """Write every schema into `argv[0]` (default: schemas/ of the checkout), printing each path."""
+    target = Path(argv[0]) if argv else Path(__file__).resolve().parents[3] / "schemas"
     target.mkdir(parents=True, exist_ok=True)
     for name, document in build().items():
         (target / name).write_text(text(document), encoding="utf-8")
         print(target / name)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
