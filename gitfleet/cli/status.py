@@ -97,7 +97,8 @@ def _reconciler(state: reconciler_state.ReconcilerState) -> list[str]:
     if state.unscheduled:
         lines.append(f"  last render: {len(state.unscheduled)} resources not scheduled")
     if state.timings:
-        steps = ", ".join(f"{step} {seconds:.3f}s" for step, seconds in state.timings.items())
+        timed = reconciler_state.in_step_order(state.timings)
+        steps = ", ".join(f"{step} {seconds:.3f}s" for step, seconds in timed)
         lines.append(f"  timings: {steps}")
     lines += [
         f"  cluster repository {e.cluster}: {e.step} failing since {e.since}: {e.message}"

@@ -83,6 +83,19 @@ class ClusterRepoError:
     the cluster has been cut off."""
 
 
+STEPS = ("fetch", "load", "render", "commit", "push")
+"""The steps a look of the reconciler times, in the order they run."""
+
+
+def in_step_order(timings: Mapping[str, float]) -> list[tuple[str, float]]:
+    """`timings` as the steps ran (`STEPS`), then any other step by name."""
+
+    def key(step: str) -> tuple[int, str]:
+        return (STEPS.index(step) if step in STEPS else len(STEPS), step)
+
+    return [(step, timings[step]) for step in sorted(timings, key=key)]
+
+
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class ReconcilerState:
     source_branch: str
@@ -97,7 +110,7 @@ class ReconcilerState:
     """The rendered commit of `last_rendered_source`."""
     last_error: LastError | None = None
     timings: Mapping[str, float] = dataclasses.field(default_factory=dict)
-    """Seconds each step of the last cycle took (`fetch`, `load`, `render`, `publish`, ...)."""
+    """Seconds each step of the last cycle took (`STEPS`); written and read in key order."""
     cluster_repos: tuple[ClusterRepoError, ...] = ()
     """Sorted by cluster and step; empty when every cluster's repository is in line (or there
     is none)."""

@@ -15,8 +15,9 @@ Aspects covered:
 - the reconciler's status ref: after `reconcile --once`, the human form shows the source commit
   it last saw and rendered above the cluster table, and `-o json` its whole status under
   `reconciler`; after a commit that does not validate, the last error with its file and line;
-  timings and each failing cluster repository, as written; without the ref, `reconciler` is
-  null and the human form has no reconciler block; a ref holding something else is a note.
+  timings, in the order the steps run, and each failing cluster repository, as written;
+  without the ref, `reconciler` is null and the human form has no reconciler block; a ref
+  holding something else is a note.
 """
 
 from __future__ import annotations
@@ -237,14 +238,14 @@ def test_reconciler_timings_and_cluster_repositories(fleet: GitRepo, cli: Invoke
         rendered_branch="gitfleet/rendered",
         updated="2026-01-01T00:00:01Z",
         last_seen="c" * 40,
-        timings={"fetch": 0.5, "render": 0.25},
+        timings={"push": 1.0, "commit": 0.375, "render": 0.25, "load": 0.125, "fetch": 0.5},
         cluster_repos=(failing,),
     )
     with _opened(fleet) as repo:
         reconciler_state.write(repo, written, expected=None)
     assert _reconciler_block(_human(cli, fleet)) == [
         "reconciler: last seen cccccccccccc, nothing rendered, updated 2026-01-01T00:00:01Z",
-        "  timings: fetch 0.500s, render 0.250s",
+        "  timings: fetch 0.500s, load 0.125s, render 0.250s, commit 0.375s, push 1.000s",
         "  cluster repository m2: push-works failing since 2026-01-01T00:00:00Z:"
         " cannot reach file:///m2.git (source cccccccccccc)",
     ]
