@@ -118,7 +118,10 @@ def _query(
 
 @click.command("get")
 @click.argument("resource", nargs=-1, required=True, metavar="KIND [NAME] | KIND/NAME")
-@options.repo_option_saying("The Git repository: its status refs and its source at HEAD.")
+@options.repo_option_saying(
+    "The Git repository: its status refs, and its source at the source branch of "
+    "gitfleet.yaml, else HEAD."
+)
 @click.option(
     "-n",
     "--namespace",

@@ -1,8 +1,9 @@
 """What `gitfleet get` reads from a repository: every cluster's last report (its status ref,
 first fetched from the cluster's own repository with `cluster_repos`), and from the source
-commit at HEAD the kinds it defines (for KIND's spellings), each Cluster's sync mode (who can
-be asked live) and the default namespace. A source that cannot be read is a note, not a
-failure: the reports alone still say what runs where.
+commit (gitfleet.yaml's source branch, else HEAD) the kinds it defines (for KIND's
+spellings), each Cluster's sync mode (who can be asked live) and the default namespace. A
+source that cannot be read is a note, not a failure: the reports alone still say what runs
+where.
 """
 
 from __future__ import annotations

@@ -58,6 +58,7 @@ def test_help_names_only_options_the_command_has(path: str) -> None:
         pytest.param("gitfleet reconcile", "The source branch is --branch", id="reconcile"),
         pytest.param("gitfleet agent push", "holding the rendered branch", id="agent push"),
         pytest.param("gitfleet sim", "as render reads it", id="sim"),
+        pytest.param("gitfleet get", "source branch of gitfleet.yaml, else HEAD", id="get"),
     ],
 )
 def test_help_says_what_is_read(path: str, says: str) -> None:
