@@ -138,6 +138,21 @@ def _limits(
     return [limits[name] for name in sorted(limits)]
 
 
+def _unknown_apis_line(clusters: list[str]) -> str:
+    """What to do about the clusters that serve no API gitfleet knows of, said of one or many."""
+    if len(clusters) == 1:
+        return (
+            f"APIs: {clusters[0]} serves no API gitfleet knows of: no status.apiEnablements in "
+            "the Cluster, none reported by an agent; declare the kinds the cluster serves "
+            "there, or run its agent"
+        )
+    return (
+        f"APIs: {', '.join(clusters)} serve no API gitfleet knows of: no status.apiEnablements "
+        "in their Clusters, none reported by an agent; declare the kinds each cluster serves "
+        "there, or run their agents"
+    )
+
+
 def _limit_line(limit: dict[str, Any]) -> str | None:
     """Why a cluster's capacity is what it is, unless its agent collected it just now."""
     fits = f"capacity: {limit['cluster']} fits {limit['available']} of {limit['replicas']} replicas"
@@ -291,12 +306,8 @@ def human(placement: pipeline.Placement, template: ResourceTemplate, data: dict[
             lines.append("scheduling:")
             lines.extend(f"  {line}" for line in outcome.diagnosis.lines())
     lines.extend(line for limit in data["capacity"] if (line := _limit_line(limit)) is not None)
-    if data["unknownApis"]:
-        lines.append(
-            f"APIs: {', '.join(data['unknownApis'])} serve no API gitfleet knows of: no "
-            "status.apiEnablements in the Cluster, none reported by an agent; declare the "
-            "kinds the cluster serves there, or run its agent"
-        )
+    if unknown := data["unknownApis"]:
+        lines.append(_unknown_apis_line(unknown))
     for deps in data["dependencies"]:
         lines.append("dependencies (propagateDeps):")
         lines.extend(f"  attached: {a}" for a in deps["attached"])

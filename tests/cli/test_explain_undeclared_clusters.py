@@ -5,7 +5,8 @@ agents, and explain says so instead of leaving Karmada's bare filter message.
 Aspects covered:
 - inputs: clusters with neither a declared nor a reported status are named as such;
 - a cluster the APIEnablement filter turned down because it serves no known API is named, with
-  what to do; a cluster that declares what it serves is not;
+  what to do (in the singular for one, the plural for several); a cluster that declares what it
+  serves is not;
 - capacity: a cluster with no capacity declared or reported says so, not "declared";
 - `-o json`: `inputs.clusterStatus` says `none`, `unknownApis` lists the clusters,
   `capacity[].summary` whether any capacity is known.
@@ -89,8 +90,22 @@ def test_the_lines(fleet: GitRepo, cli: Invoke) -> None:
     assert [line for line in lines if line.startswith(("APIs: ", "capacity: "))] == [
         "capacity: member2 fits 0 of 2 replicas: no capacity is declared in the source and its "
         "agent reported none",
-        "APIs: member1 serve no API gitfleet knows of: no status.apiEnablements in the Cluster, "
+        "APIs: member1 serves no API gitfleet knows of: no status.apiEnablements in the Cluster, "
         "none reported by an agent; declare the kinds the cluster serves there, or run its agent",
+    ]
+
+
+def test_the_line_names_several_clusters_as_several(git_repo: GitRepo, cli: Invoke) -> None:
+    clusters = "---\n".join(
+        [BARE.format(name="member1"), BARE.format(name="member3"), SERVING.format(name="member2")]
+    )
+    git_repo.commit({"clusters.yaml": clusters, "nginx.yaml": NGINX})
+    done = cli("explain", "deployment/nginx", "--repo", str(git_repo.path))
+    assert done.exit_code == 0, done.output
+    assert [line for line in done.output.splitlines() if line.startswith("APIs: ")] == [
+        "APIs: member1, member3 serve no API gitfleet knows of: no status.apiEnablements in "
+        "their Clusters, none reported by an agent; declare the kinds each cluster serves "
+        "there, or run their agents"
     ]
 
 
