@@ -380,7 +380,9 @@ class KubeClient:
         self.request("GET", "/api", "checking access to the cluster")
 
 
-_UNREADABLE = (OSError, ValueError, TypeError, KeyError, AttributeError)
+_MISSHAPEN = (TypeError, KeyError, AttributeError)
+"""What the client's loader raises for YAML that is no kubeconfig (a string, a list)."""
+_UNREADABLE = (OSError, ValueError, *_MISSHAPEN)
 """What loading a kubeconfig raises, besides the client's ConfigException and YAML errors, for
 a file that is missing, unreadable or not shaped like a kubeconfig."""
 
@@ -390,6 +392,11 @@ def _unusable(kubeconfig: Path, cause: Exception) -> str:
         return (
             f"no kubeconfig given and no service account at {IN_CLUSTER} (not running in a "
             f"pod?): {cause}"
+        )
+    if isinstance(cause, _MISSHAPEN):
+        return (
+            f"cannot read kubeconfig {kubeconfig}: it is not a kubeconfig (a YAML mapping of"
+            f" clusters, users and contexts): {cause}"
         )
     return f"cannot read kubeconfig {kubeconfig}: {cause}"
 

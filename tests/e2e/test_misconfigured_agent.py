@@ -108,6 +108,12 @@ def _not_a_kubeconfig(fleet: Fleet, tmp_path: Path) -> list[str]:
     return ["--kubeconfig", str(path)]
 
 
+def _yaml_but_no_kubeconfig(fleet: Fleet, tmp_path: Path) -> list[str]:
+    path = tmp_path / "list.yaml"
+    path.write_text("just a sentence\n")
+    return ["--kubeconfig", str(path)]
+
+
 @pytest.mark.parametrize(
     ("options", "says"),
     [
@@ -115,6 +121,8 @@ def _not_a_kubeconfig(fleet: Fleet, tmp_path: Path) -> list[str]:
                      id="no kubeconfig outside a pod"),
         pytest.param(_wrong_token, "Unauthorized", id="credentials refused"),
         pytest.param(_not_a_kubeconfig, "cannot read kubeconfig", id="not a kubeconfig"),
+        pytest.param(_yaml_but_no_kubeconfig, "it is not a kubeconfig (a YAML mapping",
+                     id="YAML but no kubeconfig"),
     ],
 )  # fmt: skip
 def test_a_misconfigured_pull_agent_reports_nothing(
