@@ -15,7 +15,14 @@ from __future__ import annotations
 from gitfleet.agent import workdir
 
 DEFAULT_MAX_SHARE = 0.5
-_HOW = f"to allow it, add the trailer '{workdir.ALLOW_PRUNE_TRAILER}: all' to the source commit"
+_HOW = (
+    f"to allow it, add the trailer '{workdir.ALLOW_PRUNE_TRAILER}: all' to the source commit"
+    " that deletes them (once that commit is rendered, a later commit's trailer no longer"
+    " counts: run the agent once with --max-prune-share 1, or revert and delete again with"
+    " the trailer)"
+)
+"""How to lift the guard. The trailer counts only on the commit a render of the deletion is
+made from: a later commit that changes nothing for the cluster makes no new render of it."""
 
 
 def refusal(

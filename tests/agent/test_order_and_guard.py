@@ -61,3 +61,6 @@ def test_guard(deleting: int, managed: int, desired: int, allowed: bool, verdict
         cluster="m1", deleting=deleting, managed=managed, desired=desired, allowed=allowed
     )
     assert (found == "") if not verdict else (verdict in found and "m1" in found)
+    if verdict:  # the way out, also once the deletion is rendered without the trailer
+        assert "Gitfleet-Allow-Prune: all' to the source commit that deletes them" in found
+        assert "--max-prune-share 1" in found
