@@ -9,7 +9,8 @@
 // {"name", "namespace", "labels", "annotations", "finalizers", "owner": "apiVersion/kind/name"
 // of its controller, "spec"}, with what only the API server makes up left out (uids, resource
 // versions, timestamps); a permanent id the harness generated reads "generated". "errors"
-// holds what Reconcile returned, per requirer.
+// holds what Reconcile returned, per requirer (one failing on a conflict runs again first, as
+// the controller's work queue requeues it).
 //
 // Each round's templates get a resourceVersion as the API server gives them, and bindings whose
 // controller is no longer among them are deleted, as the garbage collector deletes them. The round
@@ -41,6 +42,7 @@ import (
 	"sort"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -273,7 +275,7 @@ func run(sc *scenario) (answer, error) {
 				return a, err
 			}
 			for _, k := range sortedKeys(due) {
-				if _, err := d.Reconcile(context.TODO(), reconcile.Request{NamespacedName: k}); err != nil {
+				if err := reconcileRequeued(d, k); err != nil {
 					ra.Errors = append(ra.Errors, k.Name+": "+err.Error())
 				}
 			}
@@ -295,6 +297,21 @@ func run(sc *scenario) (answer, error) {
 		before = r.Objects
 	}
 	return a, nil
+}
+
+// reconcileRequeued runs the distributor's Reconcile for k, and runs it again while it fails
+// on a conflict, as the controller's work queue requeues a key whose Reconcile failed: a
+// requirer that is its own dependency updates its binding, then writes the copy it read before
+// (removing its finalizer, say), which the API server refuses as modified; the next Reconcile
+// reads the binding anew. Other errors are kept: they come back on every try.
+func reconcileRequeued(d *dependenciesdistributor.DependenciesDistributor, k types.NamespacedName) error {
+	var err error
+	for try := 0; try < 3; try++ {
+		if _, err = d.Reconcile(context.TODO(), reconcile.Request{NamespacedName: k}); !apierrors.IsConflict(err) {
+			return err
+		}
+	}
+	return err
 }
 
 // versioned is a template as the API server last stored it, and its resourceVersion.

@@ -505,3 +505,31 @@ def test_a_requirer_whose_interpreter_went_keeps_what_it_had() -> None:
     assert "karmada.io/binding-dependencies-distributor" in web.metadata.finalizers
     (snapshot,) = binding(later, "settings-configmap").spec.required_by
     assert snapshot.name == "web-widget"
+
+
+def test_a_requirer_that_is_its_own_dependency_lets_go_of_itself() -> None:
+    """A template whose Lua GetDependencies names itself is attached to its own binding (a
+    snapshot of itself and its depended-by label). When it stops propagating, Reconcile
+    releases that binding, itself, and then removes the finalizer: Karmada's write of the copy
+    it read first is refused as modified, and the requeued Reconcile finds nothing attached
+    and lets the finalizer go."""
+    script = (
+        "function GetDependencies(obj)\n"
+        "  return {{apiVersion='example.io/v1', kind='Widget', namespace='shop', name='web'}}\n"
+        "end"
+    )
+    widget = make_object("example.io/v1", "Widget", "web", "shop")
+    customization = _dependencies_script(script, "example.io/v1", "Widget")
+    kind = selector("Widget", "example.io/v1")
+    first = distribute([widget, make_policy("p", kind, propagateDeps=True), customization])
+    web = binding(first, "web-widget")
+    assert [s.name for s in web.spec.required_by] == ["web-widget"]
+    assert any(k.startswith("resourcebinding.karmada.io/depended-by-") for k in web.metadata.labels)
+    assert "karmada.io/binding-dependencies-distributor" in web.metadata.finalizers
+    later = distribute([widget, make_policy("p", kind), customization], previous=first)
+    web = binding(later, "web-widget")
+    assert web.spec.required_by == ()
+    assert not any(
+        k.startswith("resourcebinding.karmada.io/depended-by-") for k in web.metadata.labels
+    )
+    assert web.metadata.finalizers == ("karmada.io/binding-controller",)
