@@ -107,7 +107,11 @@ class ScalingRules:
     select_policy: str | None = field(
         None, doc="Max, Min or Disabled.", rule=rules.Rule(one_of=SELECT_POLICIES)
     )
-    policies: tuple[ScalingPolicy, ...] = field((), doc="Limits on the change per period.")
+    policies: tuple[ScalingPolicy, ...] = field(
+        (),
+        doc="Limits on the change per period; Kubernetes' when left out, never none.",
+        rule=rules.Rule(min_items=1),
+    )
 
 
 @meta.frozen

@@ -93,6 +93,10 @@ CASES = [
     pytest.param("          periodSeconds: 15\n", "          periodSeconds: 1801\n", "18:11",
                  "spec.behavior.scaleDown.policies.0.periodSeconds: must be less than or equal "
                  "to 1800", id="period"),
+    pytest.param("      policies:\n        - type: Percent\n          value: 100\n"
+                 "          periodSeconds: 15\n", "      policies: []\n", "15:7",
+                 "spec.behavior.scaleDown.policies: must have at least 1 item(s)",
+                 id="no policy"),
     pytest.param("        - type: Percent\n", "        - type: Percentage\n", "16:11",
                  "spec.behavior.scaleDown.policies.0.type: unsupported value 'Percentage'",
                  id="policy type"),
