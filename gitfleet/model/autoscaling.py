@@ -17,7 +17,8 @@ from gitfleet.model._codec import field
 from gitfleet.model.origin import Origin
 
 API_VERSION = "autoscaling.karmada.io/v1alpha1"
-METRIC_TYPES = ("Object", "Pods", "Resource", "ContainerResource", "External")
+METRIC_TYPES = ("Object", "Pods", "Resource", "ContainerResource")
+"""The metric types Karmada's webhook takes: not External, which Kubernetes' HPA has."""
 TARGET_TYPES = ("Utilization", "Value", "AverageValue")
 SELECT_POLICIES = ("Max", "Min", "Disabled")
 POLICY_TYPES = ("Pods", "Percent")
@@ -70,7 +71,7 @@ class MetricSpec:
     """One metric to scale on; its `type` names the one source that is set."""
 
     type: str = field(
-        doc="Resource, ContainerResource, Pods, Object or External.",
+        doc="Resource, ContainerResource, Pods or Object (Karmada takes no External).",
         rule=rules.Rule(one_of=METRIC_TYPES),
     )
     resource: ResourceMetricSource | None = field(None, doc="A resource of the pods.")

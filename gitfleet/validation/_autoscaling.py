@@ -33,7 +33,6 @@ _SOURCES = {
     "ContainerResource": "containerResource",
     "Pods": "pods",
     "Object": "object",
-    "External": "external",
 }
 _UNCOUNTED = "external"
 """The source Karmada's check does not count among those a metric sets (it does not take

@@ -8,7 +8,7 @@ Aspects covered:
   given), else a warning and nothing is scaled; scaled by one FederatedHPA only;
 - metrics: the source its type names and no other (an `external` source next to it is
   ignored, with a warning); a resource target with a utilization or an average value, not
-  both; unknown types; Pods/Object/External warned as not read;
+  both; unknown types and External (Karmada takes none); Pods/Object warned as not read;
 - behaviour: windows up to 3600 s, periods 1 to 1800 s, policy types and selectPolicy values;
 - through `gitfleet validate` as a user types it, a Karmada sample without a namespace: exit 1
   and `path:line:col:` for an error.
@@ -125,6 +125,8 @@ CASES = [
                  id="source not matching its type"),
     pytest.param("    - type: Resource\n", "    - type: Memory\n", "20:7",
                  "spec.metrics.0.type: unsupported value 'Memory'", id="unknown type"),
+    pytest.param("    - type: Resource\n", "    - type: External\n", "20:7",
+                 "spec.metrics.0.type: unsupported value 'External'", id="External"),
 ]  # fmt: skip
 
 
