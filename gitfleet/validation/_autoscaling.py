@@ -5,9 +5,10 @@ HorizontalPodAutoscaler validation): minReplicas and maxReplicas int32s (the typ
 maxReplicas at least minReplicas, a target reference with a kind and a name usable in a path,
 each metric naming the one source its type says (an `external` source next to it is ignored
 there, and only warned about here), a
-resource target with a utilization or an average value (not both), and scaling rules with at
-least one policy, windows up to an hour and periods up to half an hour. The bounds a single
-field keeps (minReplicas, maxReplicas, policy values) are rules of the model.
+resource target with a utilization or an average value (not both), the sources of the metric
+types gitfleet does not read (Pods, Object, ContainerResource: names, targets), and scaling
+rules with at least one policy, windows up to an hour and periods up to half an hour. The
+bounds a single field keeps (minReplicas, maxReplicas, policy values) are rules of the model.
 
 Across objects: a target that is no template of the source in the FederatedHPA's namespace is
 a warning (Karmada takes such a FederatedHPA, and it scales nothing, failing to get the
@@ -19,10 +20,13 @@ AmbiguousSelector, as the autoscaling stage does).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from gitfleet.interpreter import _quantity as quantity
 from gitfleet.model import autoscaling, diagnostic, loaded, template
-from gitfleet.validation import _report
+from gitfleet.validation import _report, _syntax
+
+Keys = tuple[str | int, ...]
 
 MAX_INT32 = 2**31 - 1
 """minReplicas and maxReplicas are int32 fields: the API server cannot decode a larger one."""
@@ -51,10 +55,7 @@ def check(obj: autoscaling.FederatedHPA, report: _report.Report) -> None:
         report.error(("spec", "maxReplicas"), "must be greater than or equal to `minReplicas`")
     ref = spec.scale_target_ref
     for key, value in (("kind", ref.kind), ("name", ref.name)):
-        if not value:
-            report.error(("spec", "scaleTargetRef", key), "required")
-        elif value in (".", "..") or "/" in value or "%" in value:
-            report.error(("spec", "scaleTargetRef", key), f"{value!r} is not a valid path segment")
+        _path_segment(value, ("spec", "scaleTargetRef", key), report)
     for index, metric in enumerate(spec.metrics):
         _metric(metric, ("spec", "metrics", index), report)
     if spec.behavior is not None:
@@ -97,6 +98,81 @@ def _metric(
         _target(source.target, (*where, "target"), report)
     elif metric.type not in _READ:
         report.warning((*keys, "type"), f"{metric.type} metrics are not read by gitfleet yet")
+    _unread_source(metric, keys, report)
+
+
+def _path_segment(value: Any, keys: Keys, report: _report.Report) -> None:
+    """A name Kubernetes puts in a path (IsValidPathSegmentName), which must be given."""
+    if not isinstance(value, str) or not value:
+        report.error(keys, "required")
+    elif value in (".", "..") or "/" in value or "%" in value:
+        report.error(keys, f"{value!r} is not a valid path segment")
+
+
+def _unread_source(metric: autoscaling.MetricSpec, keys: Keys, report: _report.Report) -> None:
+    """The source of a metric type gitfleet does not read, as Karmada's webhook checks it
+    (validateContainerResourceSource, validatePodsSource, validateObjectSource): refused there,
+    so the whole FederatedHPA is, though gitfleet would not read it."""
+    container = metric.container_resource
+    if metric.type == "ContainerResource" and container is not None:
+        where = (*keys, "containerResource")
+        problem = _syntax.dns1123_label(container.container)
+        if problem:
+            report.error((*where, "container"), problem)
+        _target(container.target, (*where, "target"), report)
+    source = {"Pods": metric.pods, "Object": metric.object}.get(metric.type)
+    if not isinstance(source, dict):
+        return
+    where = (*keys, _SOURCES[metric.type])
+    if metric.type == "Object":
+        described = source.get("describedObject")
+        described = described if isinstance(described, dict) else {}
+        for key in ("kind", "name"):
+            _path_segment(described.get(key), (*where, "describedObject", key), report)
+    identifier = source.get("metric")
+    name = identifier.get("name") if isinstance(identifier, dict) else None
+    _path_segment(name, (*where, "metric", "name"), report)
+    target = source.get("target")
+    target = target if isinstance(target, dict) else {}
+    _raw_target(target, (*where, "target"), report)
+    if metric.type == "Pods" and target.get("averageValue") is None:
+        report.error(
+            (*where, "target", "averageValue"), "must specify a positive target averageValue"
+        )
+    if (
+        metric.type == "Object"
+        and target.get("value") is None
+        and target.get("averageValue") is None
+    ):
+        report.error(
+            (*where, "target", "averageValue"), "must set either a target value or averageValue"
+        )
+
+
+def _raw_target(target: dict[str, Any], keys: Keys, report: _report.Report) -> None:
+    """validateMetricTarget on a target gitfleet keeps as written."""
+    kind = target.get("type")
+    if not kind:
+        report.error((*keys, "type"), "must specify a metric target type")
+    elif kind not in autoscaling.TARGET_TYPES:
+        report.error((*keys, "type"), "must be either Utilization, Value, or AverageValue")
+    for key in ("value", "averageValue"):
+        if target.get(key) is not None:
+            _positive(target[key], (*keys, key), report)
+    utilization = target.get("averageUtilization")
+    if isinstance(utilization, int | float) and utilization < 1:
+        report.error((*keys, "averageUtilization"), "must be greater than 0")
+
+
+def _positive(value: Any, keys: Keys, report: _report.Report) -> None:
+    """A quantity above zero."""
+    try:
+        positive = quantity.parse(str(value)).nanos > 0
+    except ValueError as error:
+        report.error(keys, str(error))
+        return
+    if not positive:
+        report.error(keys, "must be positive")
 
 
 def _target(
@@ -114,13 +190,9 @@ def _target(
         if utilization <= 0:
             report.error((*keys, "averageUtilization"), "must be greater than 0")
     else:
-        try:
-            positive = quantity.parse(value).nanos > 0
-        except ValueError as error:
-            report.error((*keys, "averageValue"), str(error))
-            return
-        if not positive:
-            report.error((*keys, "averageValue"), "must be positive")
+        _positive(value, (*keys, "averageValue"), report)
+    if target.value is not None:
+        _positive(target.value, (*keys, "value"), report)
 
 
 def _rules(rules: autoscaling.ScalingRules, keys: tuple[str, ...], report: _report.Report) -> None:

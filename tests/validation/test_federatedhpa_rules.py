@@ -9,6 +9,7 @@ Aspects covered:
 - metrics: the source its type names and no other (an `external` source next to it is
   ignored, with a warning); a resource target with a utilization or an average value, not
   both; unknown types and External (Karmada takes none); Pods/Object warned as not read;
+  their sources checked all the same (names, targets), as Karmada's webhook does;
 - behaviour: windows up to 3600 s, periods 1 to 1800 s, policy types and selectPolicy values;
 - through `gitfleet validate` as a user types it, a Karmada sample without a namespace: exit 1
   and `path:line:col:` for an error.
@@ -197,6 +198,53 @@ def test_metrics_gitfleet_does_not_read_are_warned(check: Check) -> None:
         "hpa.yaml:20:7: warning: FederatedHPA default/nginx: spec.metrics.0.type: Pods metrics "
         "are not read by gitfleet yet"
     ]
+
+
+@pytest.mark.parametrize(
+    ("metric", "message"),
+    [
+        pytest.param("    - type: Pods\n      pods:\n        metric: {name: requests}\n"
+                     "        target: {type: Value, value: 10}\n",
+                     "spec.metrics.0.pods.target.averageValue: must specify a positive target "
+                     "averageValue", id="pods without averageValue"),
+        pytest.param("    - type: Pods\n      pods:\n        metric: {name: a/b}\n"
+                     "        target: {type: AverageValue, averageValue: 10}\n",
+                     "spec.metrics.0.pods.metric.name: 'a/b' is not a valid path segment",
+                     id="pods metric name"),
+        pytest.param("    - type: Object\n      object:\n        metric: {name: hits}\n"
+                     "        target: {type: Value, value: 10}\n",
+                     "spec.metrics.0.object.describedObject.kind: required",
+                     id="object without describedObject"),
+        pytest.param("    - type: Object\n      object:\n"
+                     "        describedObject: {kind: Ingress, name: main}\n"
+                     "        metric: {name: hits}\n        target: {type: Utilization}\n",
+                     "spec.metrics.0.object.target.averageValue: must set either a target value "
+                     "or averageValue", id="object without value"),
+        pytest.param("    - type: ContainerResource\n      containerResource:\n"
+                     "        name: cpu\n        container: Web_1\n"
+                     "        target: {type: Utilization, averageUtilization: 50}\n",
+                     "spec.metrics.0.containerResource.container: ", id="container name"),
+        pytest.param("    - type: ContainerResource\n      containerResource:\n"
+                     "        name: cpu\n        container: web\n"
+                     "        target: {type: Utilization}\n",
+                     "spec.metrics.0.containerResource.target.averageUtilization: must set "
+                     "either a target raw value or a target utilization", id="container target"),
+        pytest.param("    - type: Resource\n      resource:\n        name: cpu\n"
+                     "        target: {type: Utilization, averageUtilization: 50, value: 0}\n",
+                     "spec.metrics.0.resource.target.value: must be positive",
+                     id="resource value not positive"),
+    ],
+)  # fmt: skip
+def test_sources_gitfleet_does_not_read_are_checked_as_karmada_checks_them(
+    check: Check, metric: str, message: str
+) -> None:
+    """Karmada's webhook checks every metric's source (validatePodsSource,
+    validateObjectSource, validateContainerResourceSource, validateMetricTarget) and refuses
+    the FederatedHPA for a bad one, also where gitfleet does not read the metric."""
+    text = HPA.split("  metrics:\n")[0] + "  metrics:\n" + metric
+    found = check({"app.yaml": TARGET, "hpa.yaml": text})
+    errors = [d for d in found if ": error: " in d]
+    assert any(message in d for d in errors), found
 
 
 def test_two_federated_hpas_scaling_one_template_are_warned(check: Check) -> None:
