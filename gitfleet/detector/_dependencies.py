@@ -232,13 +232,14 @@ def _attached(
 
 def _snapshot_order(requirers: Sequence[Binding], previous: Binding | None) -> list[Binding]:
     """The requirers in the order Karmada keeps their snapshots (mergeBindingSnapshot): those
-    the previous render's binding named, in its order, then the new ones. Karmada appends new
-    ones in the order their events come; gitfleet takes them by name."""
+    the previous render's binding named, in its order, then the new ones in the order they
+    were reconciled (`requirers` is in that order): a requirer woken only by the snapshots
+    another one wrote on its binding comes after that one, as Karmada's distributor reconciles
+    it only then. Karmada appends the new ones of one wave in the order their events come;
+    gitfleet takes those by name."""
     known = [(s.namespace, s.name) for s in previous.spec.required_by] if previous else []
     place = {key: i for i, key in enumerate(known)}
-    return sorted(
-        requirers, key=lambda r: (place.get((r.namespace, r.name), len(place)), _ident(r))
-    )
+    return sorted(requirers, key=lambda r: place.get((r.namespace, r.name), len(place)))
 
 
 def _attach(b: Binding, requirers: Sequence[Binding], previous: Binding | None) -> Binding:

@@ -488,6 +488,28 @@ def test_an_unscheduled_requirer_wakes_when_another_requires_it() -> None:
     assert (by_db.name, by_db.clusters) == ("db-deployment", ())
 
 
+def test_a_requirer_woken_by_another_snapshots_after_it() -> None:
+    """Two new requirers of one ConfigMap: `api` (unscheduled) is reconciled only once `web`,
+    which requires it, has written a snapshot on its binding, so its snapshot on the ConfigMap
+    comes after `web`'s although its name comes first."""
+    script = (
+        "function GetDependencies(obj)\n"
+        "  local refs = {{apiVersion='v1', kind='ConfigMap', namespace='shop', name='settings'}}\n"
+        "  if obj.metadata.name == 'web' then\n"
+        "    refs[2] = {apiVersion='apps/v1', kind='Deployment', namespace='shop', name='api'}\n"
+        "  end\n"
+        "  return refs\n"
+        "end"
+    )
+    docs = [*app("web"), *app("api"), _dependencies_script(script), make_configmap()]
+    result = distribute(docs, {"web": ("a",), "api": ()})
+    snapshots = binding(result, "settings-configmap").spec.required_by
+    assert [(s.name, s.clusters) for s in snapshots] == [
+        ("web-deployment", (work.TargetCluster(name="a", replicas=1),)),
+        ("api-deployment", ()),
+    ]
+
+
 def test_a_requirer_whose_interpreter_went_keeps_what_it_had() -> None:
     """Reconcile returns before touching a binding when no interpreter answers
     InterpretDependency for the kind any more: what the requirer had stays."""
