@@ -149,14 +149,28 @@ def _without_attachments(b: Binding) -> Binding:
     )
 
 
+def _owner_uid(b: Binding | None) -> str | None:
+    """The uid of the binding's controller, if it has one."""
+    for ref in b.metadata.owner_references if b is not None else ():
+        if isinstance(ref, Mapping) and ref.get("controller"):
+            return str(ref.get("uid", ""))
+    return None
+
+
+def _owns(b: Binding, template: ResourceTemplate) -> bool:
+    """Whether the binding is the template's: for it (its resource), and owned by it where
+    both have a uid (Karmada compares the owner reference's uid; a source's templates mostly
+    have none)."""
+    uid = _owner_uid(b)
+    return _binding.same_resource(b, template) and not (uid and template.uid != uid)
+
+
 def _owned_by_another(b: Binding, template: ResourceTemplate) -> bool:
     """Whether the binding's controller is another object than the template: an earlier one of
     the same name, by uid. Karmada's createOrUpdateAttachedBinding leaves such a binding as it
     is (no snapshot, no label) until the garbage collector has removed it."""
-    for ref in b.metadata.owner_references:
-        if isinstance(ref, Mapping) and ref.get("controller"):
-            return str(ref.get("uid", "")) != template.uid
-    return False
+    uid = _owner_uid(b)
+    return uid is not None and uid != template.uid
 
 
 def _effective_conflict(requirers: Sequence[Binding]) -> policy.ConflictResolution:
@@ -324,14 +338,22 @@ def _require(state: _State, requirer: Binding, dep: ResourceTemplate) -> bool:
     ident = (work.ResourceBinding.KIND, requirer.namespace, name)
     entry = state.attachments.setdefault(ident, (dep, {}))
     if entry[0].key != dep.key:
+        # Karmada updates a binding that is there only for the template owning it, whichever
+        # of the two it meets first; with none there, the first one creates and owns it.
+        there = state.bindings.get(ident) or state.prior.get(ident)
+        refused, taking = dep, entry[0]
+        if there is not None and _owns(there, dep) and not _owns(there, entry[0]):
+            refused, taking = entry[0], dep
         state.diagnostics.append(
             diagnostic.error(
-                dep.origin,
-                f"{dep.key}: attached binding {requirer.namespace}/{name} is already "
-                f"the binding of {entry[0].key}; the dependency is not propagated",
+                refused.origin,
+                f"{refused.key}: attached binding {requirer.namespace}/{name} is already "
+                f"the binding of {taking.key}; the dependency is not propagated",
             )
         )
-        return False
+        if refused is dep:
+            return False
+        entry = state.attachments[ident] = (dep, {})
     entry[1][_ident(requirer)] = requirer
     return True
 

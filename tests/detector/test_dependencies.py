@@ -274,6 +274,30 @@ def test_dependency_claimed_by_its_own_policy_keeps_its_placement() -> None:
     assert (cm.metadata.annotations or {})["propagationpolicy.karmada.io/name"] == "cm"
 
 
+def test_a_binding_there_is_kept_by_the_dependency_owning_it() -> None:
+    """Two dependencies share one binding name (ConfigMaps `settings` of two namespaces): the
+    one whose own policy's binding is there keeps it, whichever the requirer names first, as
+    createOrUpdateAttachedBinding updates a binding only for the template owning it; the
+    other is reported and not propagated."""
+    script = (
+        "function GetDependencies(obj)\n"
+        "  return {{apiVersion='v1', kind='ConfigMap', namespace='other', name='settings'},\n"
+        "          {apiVersion='v1', kind='ConfigMap', namespace='shop', name='settings'}}\n"
+        "end"
+    )
+    widget = make_object("example.io/v1", "Widget", "web", "shop")
+    policy = make_policy("web-policy", selector("Widget", "example.io/v1"), propagateDeps=True)
+    own = make_policy("cm", selector("ConfigMap", "v1"))
+    customization = _dependencies_script(script, "example.io/v1", "Widget")
+    docs = [widget, policy, customization, make_configmap(), make_configmap(namespace="other")]
+    result = distribute([*docs, own], {"web": ("a",), "settings": ("z",)})
+    cm = binding(result, "settings-configmap")
+    assert cm.spec.resource.namespace == "shop"
+    assert [s.name for s in cm.spec.required_by] == ["web-widget"]
+    (refused,) = [d for d in result.diagnostics if "not propagated" in d.message]
+    assert refused.message.startswith("ConfigMap/other/settings: attached binding")
+
+
 def test_missing_dependencies_are_reported() -> None:
     """handleDependentResource: a dependency that does not exist is skipped."""
     result = distribute([*app(), make_configmap()])
