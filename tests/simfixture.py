@@ -1,6 +1,7 @@
 """Simulated member clusters for tests: `make_sim_cluster(name, **options)` starts a
 `gitfleet.sim.SimCluster` (ready_delay 0 unless given) on a free 127.0.0.1 port, writes its
-kubeconfig and stops it after the test; `sim_cluster` is one such cluster named member1.
+kubeconfig and stops it after the test; `sim_cluster` is one such cluster named member1;
+`run_kubectl(*args)` runs the real kubectl on it (mark such tests `needs_kubectl`).
 
 Use from any test area by registering the fixtures in that area's conftest.py:
 
@@ -19,6 +20,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -110,6 +113,57 @@ def make_sim_cluster_fixture(tmp_path: Path) -> Iterator[SimFactory]:
 def sim_cluster_fixture(make_sim_cluster: SimFactory) -> RunningSim:
     """One started simulated cluster, `member1`, whose pods start at once."""
     return make_sim_cluster()
+
+
+# ---- kubectl ---------------------------------------------------------------------------
+
+KUBECTL = Path("/usr/bin/kubectl")
+needs_kubectl = pytest.mark.skipif(
+    not os.access(KUBECTL, os.X_OK), reason="kubectl is not installed"
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Ran:
+    """What one kubectl run printed, and its exit code."""
+
+    code: int
+    out: str
+    err: str
+
+
+RunKubectl = Callable[..., Ran]
+
+
+@pytest.fixture(name="run_kubectl")
+def run_kubectl_fixture(sim_cluster: RunningSim, tmp_path: Path) -> RunKubectl:
+    """Runs kubectl on `sim_cluster` with its kubeconfig and a home and cache of its own,
+    in `tmp_path`, with `input` as standard input; whatever the exit code."""
+    home = tmp_path / "kubectl-home"
+    home.mkdir(exist_ok=True)
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home)}
+
+    def run(*args: str, input: str = "") -> Ran:
+        done = subprocess.run(
+            [
+                str(KUBECTL),
+                "--kubeconfig",
+                str(sim_cluster.kubeconfig),
+                "--cache-dir",
+                str(home / "cache"),
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            input=input,
+            env=env,
+            cwd=tmp_path,
+            timeout=60,
+            check=False,
+        )
+        return Ran(done.returncode, done.stdout, done.stderr)
+
+    return run
 
 
 # ---- objects and requests the tests write ----------------------------------------------

@@ -1,7 +1,7 @@
 """Simulated member clusters: real HTTPS servers on 127.0.0.1 speaking enough of the
 Kubernetes API for the official `kubernetes` client (discovery, CRUD with selectors and
 watches, CRDs, finalizers, strategic/merge/JSON patches, server-side apply with managed
-fields, the scale subresource) and for everyday kubectl (Tables for `get`, OpenAPI
+fields, the scale subresource, access and self reviews) and for everyday kubectl (Tables for `get`, OpenAPI
 documents for validation and `explain`), with small controllers (workload pods and status,
 scheduling by node capacity, Jobs, namespaces, garbage collection) and switchable faults.
 

@@ -33,6 +33,7 @@ from gitfleet.sim import (
     _patch,
     _registry,
     _resources,
+    _reviews,
     _scale,
     _selectors,
     _store,
@@ -278,6 +279,14 @@ class Api:
         with self.store.lock:
             if target.resource.group == _metrics.GROUP:
                 return Response(200, self._metrics(request, target))
+            if target.resource.group in _reviews.GROUPS:
+                body = self.registry.check_body(
+                    target.resource,
+                    target.version,
+                    _registry.decode_body(request.body),
+                    target.namespace,
+                )
+                return Response(201, _reviews.review(target.resource, body, target.namespace))
             if verb == "get":
                 obj = self.registry.existing(target.resource, target.namespace, target.name)
                 if target.subresource == "scale":

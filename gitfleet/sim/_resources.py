@@ -267,6 +267,23 @@ BUILTIN: tuple[ResourceType, ...] = (
             ("nodes", "NodeMetrics", False),
         )
     ),
+    *(
+        ResourceType(
+            group=group,
+            versions=("v1",),
+            plural=plural,
+            kind=kind,
+            namespaced=namespaced,
+            verbs=("create",),
+        )
+        for group, plural, kind, namespaced in (
+            ("authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview", False),
+            ("authorization.k8s.io", "localsubjectaccessreviews", "LocalSubjectAccessReview", True),
+            ("authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview", False),
+            ("authorization.k8s.io", "selfsubjectrulesreviews", "SelfSubjectRulesReview", False),
+            ("authorization.k8s.io", "subjectaccessreviews", "SubjectAccessReview", False),
+        )
+    ),
     *_types(
         "admissionregistration.k8s.io",
         "v1",

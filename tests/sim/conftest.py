@@ -1,14 +1,21 @@
 """The simulator's tests use the shared simulated-cluster fixtures (tests/simfixture.py),
-and a CustomResourceDefinition some of them need."""
+among them `run_kubectl` (the real kubectl on the cluster), and a CustomResourceDefinition
+some of them need."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from simfixture import WIDGETS_CRD, RunningSim, make_sim_cluster_fixture, sim_cluster_fixture
+from simfixture import (
+    WIDGETS_CRD,
+    RunningSim,
+    make_sim_cluster_fixture,
+    run_kubectl_fixture,
+    sim_cluster_fixture,
+)
 
-__all__ = ["make_sim_cluster_fixture", "sim_cluster_fixture"]
+__all__ = ["make_sim_cluster_fixture", "run_kubectl_fixture", "sim_cluster_fixture"]
 
 
 @pytest.fixture(name="widget_crd")

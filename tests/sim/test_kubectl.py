@@ -16,50 +16,35 @@ and the next apply creates it.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from simfixture import GADGETS_CRD, RunningSim, config_map, deployment, service
+from simfixture import (
+    GADGETS_CRD,
+    RunKubectl,
+    RunningSim,
+    config_map,
+    deployment,
+    needs_kubectl,
+    service,
+)
 
-KUBECTL = shutil.which("kubectl")
 Kubectl = Callable[..., str]
-pytestmark = pytest.mark.skipif(KUBECTL is None, reason="kubectl is not installed")
-
-
-@pytest.fixture(name="kubectl_run")
-def kubectl_run_fixture(
-    sim_cluster: RunningSim, tmp_path: Path
-) -> Callable[..., subprocess.CompletedProcess[str]]:
-    """Runs kubectl on `sim_cluster` with a home and a cache of its own, in `tmp_path`."""
-    assert KUBECTL is not None
-    home = tmp_path / "home"
-    home.mkdir()
-    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home)}
-    config = ["--kubeconfig", str(sim_cluster.kubeconfig), "--cache-dir", str(home / "cache")]
-
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [KUBECTL, *config, *args],
-            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60, check=False,
-        )  # fmt: skip
-
-    return run
+pytestmark = needs_kubectl
 
 
 @pytest.fixture(name="kubectl")
-def kubectl_fixture(kubectl_run: Callable[..., subprocess.CompletedProcess[str]]) -> Kubectl:
-    """`kubectl_run`, returning stdout and failing the test on a non-zero exit."""
+def kubectl_fixture(run_kubectl: RunKubectl) -> Kubectl:
+    """Runs kubectl on `sim_cluster` (`run_kubectl`); returns stdout, failing the test on a
+    non-zero exit."""
 
     def run(*args: str) -> str:
-        done = kubectl_run(*args)
-        assert done.returncode == 0, done.stderr
-        return done.stdout
+        ran = run_kubectl(*args)
+        assert ran.code == 0, ran.err
+        return ran.out
 
     return run
 
@@ -189,9 +174,7 @@ def test_explain_from_openapi_v2(kubectl: Kubectl) -> None:
 
 
 def test_apply_k_of_a_definition_and_its_resource(
-    sim_cluster: RunningSim,
-    kubectl_run: Callable[..., subprocess.CompletedProcess[str]],
-    tmp_path: Path,
+    sim_cluster: RunningSim, run_kubectl: RunKubectl, tmp_path: Path
 ) -> None:
     folder = tmp_path / "works"
     folder.mkdir()
@@ -200,13 +183,13 @@ def test_apply_k_of_a_definition_and_its_resource(
     for name, manifest in files.items():
         (folder / name).write_text(yaml.safe_dump(manifest))
     (folder / "kustomization.yaml").write_text(yaml.safe_dump({"resources": sorted(files)}))
-    first = kubectl_run("apply", "-k", "works")
-    assert first.returncode == 1, first.stdout + first.stderr
-    assert 'no matches for kind "Gadget" in version "example.com/v1"' in first.stderr
-    assert "ensure CRDs are installed first" in first.stderr
-    assert "error validating" not in first.stderr
-    assert "configmap/m created" in first.stdout
-    second = kubectl_run("apply", "-k", "works")
-    assert second.returncode == 0, second.stderr
-    assert "gadget.example.com/g created" in second.stdout
+    first = run_kubectl("apply", "-k", str(folder))
+    assert first.code == 1, first.out + first.err
+    assert 'no matches for kind "Gadget" in version "example.com/v1"' in first.err
+    assert "ensure CRDs are installed first" in first.err
+    assert "error validating" not in first.err
+    assert "configmap/m created" in first.out
+    second = run_kubectl("apply", "-k", str(folder))
+    assert second.code == 0, second.err
+    assert "gadget.example.com/g created" in second.out
     assert sim_cluster.objects["example.com/v1", "Gadget", "default", "g"]["spec"] == {"count": 2}
