@@ -1,7 +1,7 @@
-"""Simulated member clusters: real HTTPS servers on 127.0.0.1 speaking enough of the
-Kubernetes API for the official `kubernetes` client (discovery, CRUD with selectors and
-watches, CRDs, finalizers, strategic/merge/JSON patches, server-side apply with managed
-fields, the scale subresource, access and self reviews) and for everyday kubectl (Tables for `get`, OpenAPI
+"""Simulated member clusters: real HTTPS servers on 127.0.0.1 speaking enough of the Kubernetes
+API for the official `kubernetes` client (discovery, CRUD with selectors and watches, CRDs,
+finalizers, strategic/merge/JSON patches, server-side apply with managed fields, the scale
+subresource, access and self reviews) and for everyday kubectl (Tables for `get`, OpenAPI
 documents for validation and `explain`), with small controllers (workload pods and status,
 scheduling by node capacity, Jobs, namespaces, garbage collection) and switchable faults.
 
@@ -13,7 +13,8 @@ Tests, benchmarks and `gitfleet demo` use it where a kube-apiserver cannot run:
         cluster.set_fault(Fault.UNREACHABLE)
         assert cluster.requests.writes == 0
 
-This package imports nothing else of gitfleet, and never the kubernetes client.
+This package imports nothing else of gitfleet, and never the kubernetes client: of the
+kubernetes package it reads only the models' descriptions of the built-in kinds (`_schemas`).
 """
 
 from gitfleet.sim._cluster import ListenError, Objects, RequestCounts, SimCluster, SimFleet

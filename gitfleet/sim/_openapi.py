@@ -10,19 +10,21 @@ plaintext-openapiv2`). The paths carry each operation's `x-kubernetes-group-vers
 schemas theirs, as a real server's do.
 
 Custom resources are described by their CRD's `openAPIV3Schema`. Built-in kinds are
-described down to their top-level fields (`spec`, `status`, `data`, …) only: the simulator
-does not carry Kubernetes' full built-in schemas. Hashes are of the document's content, so a
-client's cache keyed by them follows CRD changes.
+described down to every field by the kubernetes package's models (`_schemas`); a kind the
+package has no model for (the metrics API's) only to its top-level fields (`spec`, `status`,
+`data`, …). Hashes are of the document's content, so a client's cache keyed by them follows
+CRD changes; documents are built once per catalog.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterator
 from typing import Any
 
-from gitfleet.sim import _json, _resources
+from gitfleet.sim import _json, _resources, _schemas
 
 V3_REF = "#/components/schemas/"
 V2_REF = "#/definitions/"
@@ -160,11 +162,6 @@ _TOP_FIELDS: dict[tuple[str, str], tuple[str, ...]] = {
     ("admissionregistration.k8s.io", "mutatingwebhookconfigurations"): ("webhooks",),
     ("admissionregistration.k8s.io", "validatingwebhookconfigurations"): ("webhooks",),
 }
-_PACKAGES = {
-    "": "io.k8s.api.core",
-    "apiextensions.k8s.io": "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions",
-}
-
 _WRITE_PARAMETERS = ("dryRun", "fieldManager", "fieldValidation")
 _LIST_PARAMETERS = (
     "labelSelector",
@@ -187,10 +184,7 @@ def schema_name(resource: _resources.ResourceType, version: str) -> str:
     reversed group for custom resources: `com.example.v1.Widget`)."""
     if not resource.builtin:
         return ".".join([*reversed(resource.group.split(".")), version, resource.kind])
-    package = _PACKAGES.get(resource.group) or (
-        f"io.k8s.api.{resource.group.removesuffix('.k8s.io').split('.')[0]}"
-    )
-    return f"{package}.{version}.{resource.kind}"
+    return f"{_schemas.package(resource.group)}.{version}.{resource.kind}"
 
 
 def _field(kind: str, name: str) -> _json.Obj:
@@ -362,10 +356,12 @@ def _served(
     )
 
 
+@functools.lru_cache(maxsize=256)
 def group_version(
     catalog: _resources.Catalog, group: str, version: str, kubernetes_version: str
 ) -> _json.Obj | None:
-    """The OpenAPI v3 document of one group version, or None if nothing is served there."""
+    """The OpenAPI v3 document of one group version, or None if nothing is served there.
+    Documents are kept per catalog (a new one comes with every CRD change); read-only."""
     types = _served(catalog, group, version)
     if not types:
         return None
@@ -373,14 +369,43 @@ def group_version(
         "openapi": "3.0.0",
         "info": {"title": "Kubernetes", "version": kubernetes_version},
         "paths": _paths(types, V3_REF, v3=True),
-        "components": {"schemas": _schemas(types)},
+        "components": {"schemas": _component_schemas(types)},
     }
 
 
-def _schemas(types: list[tuple[_resources.ResourceType, str]]) -> dict[str, _json.Obj]:
+def _builtin_kinds() -> tuple[tuple[str, str, str], ...]:
+    """Every built-in kind, core first, and the Scale of the scale subresource."""
+    kinds = sorted(
+        ((r.group, v, r.kind) for r in _resources.BUILTIN for v in r.versions),
+        key=lambda kind: (kind[0] != "", kind),
+    )
+    return (*kinds, ("autoscaling", "v1", "Scale"))
+
+
+def _component_schemas(types: list[tuple[_resources.ResourceType, str]]) -> dict[str, _json.Obj]:
+    """The schemas of `types` and of all they refer to: built-in kinds as the kubernetes
+    package's models describe them (`_schemas`), the others from their CRD."""
     schemas = _common_schemas()
+    roots, known = _schemas.builtin(_builtin_kinds())
+    wanted: list[tuple[str | None, _json.Obj | None]] = [(roots.get("autoscaling/v1/Scale"), None)]
     for resource, version in types:
-        schemas[schema_name(resource, version)] = _kind_schema(resource, version)
+        root = roots.get(f"{resource.group}/{version}/{resource.kind}")
+        if resource.builtin and root is not None:
+            wanted.append((root, _gvk(resource.group, version, resource.kind)))
+        else:
+            schemas[schema_name(resource, version)] = _kind_schema(resource, version)
+    for root, gvk in wanted:
+        if root is None:
+            continue
+        for name in _schemas.reachable(root, known):
+            schemas[name] = known[name]
+        if gvk is not None:
+            schemas[root] = {**known[root], "x-kubernetes-group-version-kind": [gvk]}
+    if SCALE in schemas:
+        schemas[SCALE] = {
+            **schemas[SCALE],
+            "x-kubernetes-group-version-kind": [_gvk("autoscaling", "v1", "Scale")],
+        }
     return schemas
 
 
@@ -388,6 +413,7 @@ def group_version_path(group: str, version: str) -> str:
     return f"apis/{group}/{version}" if group else f"api/{version}"
 
 
+@functools.lru_cache(maxsize=64)
 def v3_index(catalog: _resources.Catalog, kubernetes_version: str) -> _json.Obj:
     """`/openapi/v3`: where each group version's document is, with its content hash."""
     paths: dict[str, _json.Obj] = {}
@@ -421,6 +447,7 @@ def _for_v2(value: Any) -> Any:
     return value
 
 
+@functools.lru_cache(maxsize=16)
 def swagger(catalog: _resources.Catalog, kubernetes_version: str) -> _json.Obj:
     """`/openapi/v2`: every served kind in one Swagger 2.0 document."""
     types = _served(catalog)
@@ -428,5 +455,5 @@ def swagger(catalog: _resources.Catalog, kubernetes_version: str) -> _json.Obj:
         "swagger": "2.0",
         "info": {"title": "Kubernetes", "version": kubernetes_version},
         "paths": _paths(types, V2_REF, v3=False),
-        "definitions": _for_v2(_schemas(types)),
+        "definitions": _for_v2(_component_schemas(types)),
     }

@@ -1,16 +1,16 @@
 """kubectl against a simulated cluster, with the kubeconfig the simulator writes (skipped where
 kubectl is not installed).
 
-Covers: kubectl trusts the cluster's CA and sends its token (no Unauthorized); `get` prints the
-columns a real server gives (namespaces, nodes wide, deployments, pods, configmaps, a custom
-resource's printer columns); `apply --server-side` and client-side `apply` validate against the
-server without `--validate=false`; metadata.generation on the kinds a real server keeps it for
-(a Deployment, a custom resource), none on a ConfigMap, Service or Namespace; `scale` and
-`rollout status`; `explain` of a built-in kind and of a custom resource's field, also from
-OpenAPI v2 (which kubectl reads in protocol buffers only); `apply -k` of a folder holding a
-CustomResourceDefinition and a resource of it, as a rendered cluster folder may: the resource
-is refused as a real server's kubectl refuses it (no mapping yet), not for want of a schema,
-and the next apply creates it.
+Covers: kubectl trusts the cluster's CA and sends its token (no Unauthorized); `get` prints
+the columns a real server gives (namespaces, nodes wide, deployments, pods, configmaps, a
+custom resource's printer columns); `apply --server-side` and client-side `apply` validate
+against the server without `--validate=false`; metadata.generation on the kinds a real server
+keeps it for (a Deployment, a custom resource), none on a ConfigMap, Service or Namespace;
+`scale` and `rollout status`; `explain` of a built-in kind, of its fields at any depth, and of
+a custom resource's field, also from OpenAPI v2 (which kubectl reads in protocol buffers
+only); `apply -k` of a folder holding a CustomResourceDefinition and a resource of it, as a
+rendered cluster folder may: the resource is refused as a real server's kubectl refuses it (no
+mapping yet), not for want of a schema, and the next apply creates it.
 """
 
 from __future__ import annotations
@@ -163,7 +163,18 @@ def test_custom_resources_get_and_explain(sim_cluster: RunningSim, kubectl: Kube
     assert "FIELD: count <integer>" in field
     assert "How many." in field
     assert "KIND:       Deployment" in kind
-    assert "spec\t<Object>" in kind
+    assert "spec\t<DeploymentSpec>" in kind
+
+
+def test_explain_fields_of_builtin_kinds(kubectl: Kubectl) -> None:
+    replicas = kubectl("explain", "deployment.spec.replicas")
+    image = kubectl("explain", "pods.spec.containers.image")
+    containers = kubectl("explain", "deploy.spec.template.spec.containers")
+    assert "FIELD: replicas <integer>" in replicas
+    assert "Number of desired pods." in replicas
+    assert "FIELD: image <string>" in image
+    assert "FIELD: containers <[]Container>" in containers
+    assert "name\t<string> -required-" in containers
 
 
 def test_explain_from_openapi_v2(kubectl: Kubectl) -> None:

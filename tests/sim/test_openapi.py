@@ -1,12 +1,13 @@
 """The OpenAPI documents kubectl reads to validate and to explain.
 
-Covers: /openapi/v3 lists one document per served group version, each at a URL with a hash
-of its content; a group version's document has every kind's operations (PATCH taking
+Covers: /openapi/v3 lists one document per served group version, each at a URL with a hash of
+its content; a group version's document has every kind's operations (PATCH taking
 fieldValidation, each naming its group, version and kind, the scale subresource as
-autoscaling/v1 Scale) and schemas (built-in kinds to their top-level fields, ObjectMeta by
-reference); a CRD adds its group version with its own schema, and changing the CRD changes
-the hash; /openapi/v2 is one Swagger 2.0 document in JSON, with references and keywords 2.0
-takes, and 406 for a client that takes only protobuf; unknown documents are 404.
+autoscaling/v1 Scale) and schemas (built-in kinds down to every field, with the descriptions,
+types and required fields of the kubernetes package's models, ObjectMeta by reference); a CRD
+adds its group version with its own schema, and changing the CRD changes the hash; /openapi/v2
+is one Swagger 2.0 document in JSON, with references and keywords 2.0 takes, and 406 for a
+client that takes only protobuf; unknown documents are 404.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def test_group_version_document_describes_operations(sim_cluster: RunningSim) ->
     assert listing["x-kubernetes-action"] == "list"
 
 
-def test_builtin_schemas_describe_top_level_fields(sim_cluster: RunningSim) -> None:
+def test_builtin_kinds_and_their_top_level_fields(sim_cluster: RunningSim) -> None:
     schemas = _get(sim_cluster, "/openapi/v3/api/v1")["components"]["schemas"]
     config_map = schemas["io.k8s.api.core.v1.ConfigMap"]
     apps = _get(sim_cluster, "/openapi/v3/apis/apps/v1")["components"]
@@ -82,6 +83,29 @@ def test_builtin_schemas_describe_top_level_fields(sim_cluster: RunningSim) -> N
     ]
     assert "labels" in schemas["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]["properties"]
     assert set(deployment["properties"]) == {"apiVersion", "kind", "metadata", "spec", "status"}
+
+
+def test_builtin_schemas_describe_every_field(sim_cluster: RunningSim) -> None:
+    """Below the top level too, from the kubernetes package's models: types, descriptions,
+    required fields and references, down to the pod's containers."""
+    schemas = _get(sim_cluster, "/openapi/v3/apis/apps/v1")["components"]["schemas"]
+    ref = "#/components/schemas/"
+    deployment = schemas["io.k8s.api.apps.v1.Deployment"]
+    spec_ref = deployment["properties"]["spec"]["allOf"][0]["$ref"].removeprefix(ref)
+    spec = schemas[spec_ref]
+    template = schemas[spec["properties"]["template"]["allOf"][0]["$ref"].removeprefix(ref)]
+    pod = schemas[template["properties"]["spec"]["allOf"][0]["$ref"].removeprefix(ref)]
+    container = schemas[pod["properties"]["containers"]["items"]["$ref"].removeprefix(ref)]
+    assert spec_ref == "io.k8s.api.apps.v1.DeploymentSpec"
+    assert spec["properties"]["replicas"]["type"] == "integer"
+    assert spec["properties"]["replicas"]["description"].startswith("Number of desired pods.")
+    assert {"selector", "template"} <= set(spec["required"])
+    assert "containers" in pod["required"]
+    assert container["properties"]["image"]["type"] == "string"
+    assert container["properties"]["env"]["type"] == "array"
+    assert schemas["io.k8s.api.autoscaling.v1.Scale"]["x-kubernetes-group-version-kind"] == [
+        {"group": "autoscaling", "version": "v1", "kind": "Scale"}
+    ]
 
 
 def test_crd_adds_its_schema_and_changes_the_hash(sim_cluster: RunningSim) -> None:
