@@ -7,7 +7,11 @@ Each write records who set which fields:
   the field over; fields the manager applied before and no longer does are removed from the
   object unless some other manager still owns them (or something below them);
 - any other write (create, update, patch) gives its manager the fields it changed, taking
-  them away from the others without conflict, and drops removed fields from every set.
+  them away from the others without conflict, and drops removed fields from every set;
+- an apply by the manager `kubectl` takes over without conflict the fields a client-side
+  `kubectl apply` set (as its last-applied-configuration annotation says) and still have
+  that value, and rewrites the annotation, if there is one, to the configuration applied:
+  so `kubectl apply --server-side` after `kubectl apply` works as on a real server.
 
 This follows Kubernetes' structured-merge-diff (`sigs.k8s.io/structured-merge-diff/merge`)
 with the list semantics of `_lists`; versions and field types are not modelled.
@@ -16,12 +20,16 @@ with the list semantics of `_lists`; versions and field types are not modelled.
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 from gitfleet.sim import _errors, _fields, _json, _patch
 
 APPLY = "Apply"
 UPDATE = "Update"
+KUBECTL = "kubectl"
+"""The manager whose apply upgrades what client-side `kubectl apply` set."""
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
 
 @dataclasses.dataclass(slots=True)
@@ -147,8 +155,10 @@ def apply(
     write: Write,
     *,
     force: bool,
+    sent: _json.Obj | None = None,
 ) -> _json.Obj:
-    """The object after `write.manager` applies `config` to `live` (None: not there yet)."""
+    """The object after `write.manager` applies `config` to `live` (None: not there yet).
+    `sent`: the configuration as the client sent it, before the namespace was filled in."""
     config = _strip_nulls(config)
     entries = decode(live)
     applied = _fieldset(config, write)
@@ -163,7 +173,7 @@ def apply(
                 continue
             if _fields.get(current, path) != _fields.get(config, path):
                 conflicts.append((entry, path))
-    if conflicts and not force:
+    if conflicts and not force and not _upgrading_client_side_apply(current, conflicts, write):
         raise _conflict_error(conflicts)
     for entry, path in conflicts:
         entry.fields.discard(path)
@@ -183,7 +193,50 @@ def apply(
     position = next((n for n, e in enumerate(entries) if e.key == own_key), len(entries))
     entries[position : position + 1] = [own]  # in place: a repeated apply changes nothing
     store(merged, entries)
+    if write.manager == KUBECTL and _last_applied(merged) is not None:
+        merged["metadata"]["annotations"][LAST_APPLIED] = _last_applied_text(sent or config)
     return merged
+
+
+def _last_applied(obj: _json.Obj) -> str | None:
+    value = (_json.dig(obj, "metadata", "annotations") or {}).get(LAST_APPLIED)
+    return value if isinstance(value, str) and value else None
+
+
+def _last_applied_text(config: _json.Obj) -> str:
+    """The annotation as the API server rewrites it after kubectl's apply: the configuration
+    as sent, without the annotation, in compact JSON with sorted keys and a newline."""
+    shown = _json.clone(config)
+    annotations = _json.dig(shown, "metadata", "annotations")
+    if isinstance(annotations, dict):
+        annotations.pop(LAST_APPLIED, None)
+        if not annotations:
+            shown["metadata"].pop("annotations")
+    return json.dumps(shown, sort_keys=True, separators=(",", ":")) + "\n"
+
+
+def _upgrading_client_side_apply(
+    live: _json.Obj, conflicts: list[tuple[Entry, _fields.Path]], write: Write
+) -> bool:
+    """Whether the API server lets kubectl's server-side apply take over the fields a
+    client-side `kubectl apply` set, without conflict (apiserver fieldmanager
+    lastappliedmanager.go): only for the manager `kubectl`, and only for fields that the
+    last-applied-configuration annotation sets to the value they still have."""
+    text = _last_applied(live) if write.manager == KUBECTL else None
+    if text is None:
+        return False
+    try:
+        last = json.loads(text)
+    except ValueError:
+        return False
+    if not isinstance(last, dict):
+        return False
+    allowed = {
+        path
+        for path in _fieldset(last, write)
+        if _fields.is_item(path) or _fields.get(last, path) == _fields.get(live, path)
+    }
+    return all(path in allowed for _, path in conflicts)
 
 
 def _fields_only(config: _json.Obj, write: Write) -> _json.Obj:

@@ -433,7 +433,7 @@ class Registry:
             )
         config["metadata"]["name"] = name
         live = self.store.get(resource.group, resource.plural, namespace, name)
-        merged = _managed.apply(live, config, write, force=force)
+        merged = _managed.apply(live, config, write, force=force, sent=document)
         if live is None:
             if write.subresource:
                 raise _errors.not_found(resource.group, resource.plural, name)

@@ -9,15 +9,20 @@ and the field, and `force=true` takes the field over; two managers each own thei
 container of one list (keyed by name); a YAML body; missing fieldManager is a 422 on
 PatchOptions; a create without apply records an Update entry for its manager; apply to the
 status subresource; a port without `protocol` is refused as the claimed Kubernetes version
-refuses it (container ports before 1.20, Service ports before 1.21).
+refuses it (container ports before 1.20, Service ports before 1.21); the manager `kubectl`
+takes over without conflict the fields client-side apply set, as its last-applied annotation
+says, and the annotation is rewritten; fields changed since still conflict.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from simfixture import RunningSim, SimFactory, config_map, deployment, failure, raw, status_of
+
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
 
 def _apply(sim: RunningSim, body: dict[str, Any], manager: str, force: bool = False) -> Any:
@@ -283,3 +288,45 @@ def test_apply_of_a_port_without_protocol_follows_the_claimed_version(
         f"failed to create typed patch object: {refused}",
     )
     assert "reason" not in status
+
+
+def _client_side_applied(sim: RunningSim, replicas: int) -> None:
+    """A Deployment as client-side `kubectl apply` leaves it: written by an Update of
+    kubectl-client-side-apply, with the configuration in the last-applied annotation."""
+    body = deployment(replicas=replicas)
+    last = json.dumps(body)
+    body["metadata"]["annotations"] = {LAST_APPLIED: last}
+    sim.resource("apps/v1", "Deployment").create(
+        body=body, namespace="default", field_manager="kubectl-client-side-apply"
+    )
+
+
+def test_kubectl_apply_takes_over_what_client_side_apply_set(sim_cluster: RunningSim) -> None:
+    """The API server lets the manager `kubectl` take over, without conflict, fields that
+    the last-applied annotation set and that still have that value; and rewrites the
+    annotation to the configuration it applied."""
+    _client_side_applied(sim_cluster, replicas=1)
+    other = failure(lambda: _apply(sim_cluster, deployment(replicas=2), "other"))
+    applied = _apply(sim_cluster, deployment(replicas=2), "kubectl")
+    annotation = applied.metadata.annotations[LAST_APPLIED]
+    assert other.status == 409
+    assert applied.spec.replicas == 2
+    assert ("kubectl", "Apply") in _entries(applied)
+    assert annotation.endswith("\n")
+    assert json.loads(annotation)["spec"]["replicas"] == 2
+
+
+def test_kubectl_apply_conflicts_on_fields_changed_since_client_side_apply(
+    sim_cluster: RunningSim,
+) -> None:
+    _client_side_applied(sim_cluster, replicas=1)
+    sim_cluster.resource("apps/v1", "Deployment").patch(
+        name="web",
+        namespace="default",
+        body={"spec": {"replicas": 3}},
+        content_type="application/merge-patch+json",
+        field_manager="scaler",
+    )
+    error = failure(lambda: _apply(sim_cluster, deployment(replicas=2), "kubectl"))
+    assert error.status == 409
+    assert 'conflict with "scaler"' in status_of(error)["message"]

@@ -7,10 +7,12 @@ custom resource's printer columns); `apply --server-side` and client-side `apply
 against the server without `--validate=false`; metadata.generation on the kinds a real server
 keeps it for (a Deployment, a custom resource), none on a ConfigMap, Service or Namespace;
 `scale` and `rollout status`; `explain` of a built-in kind, of its fields at any depth, and of
-a custom resource's field, also from OpenAPI v2 (which kubectl reads in protocol buffers
-only); `apply -k` of a folder holding a CustomResourceDefinition and a resource of it, as a
-rendered cluster folder may: the resource is refused as a real server's kubectl refuses it (no
-mapping yet), not for want of a schema, and the next apply creates it.
+a custom resource's field. `apply --server-side` after client-side `apply` takes the fields
+over without conflict, then conflicts with another manager. `explain` also from OpenAPI v2
+(which kubectl reads in protocol buffers only); `apply -k` of a folder holding a
+CustomResourceDefinition and a resource of it, as a rendered cluster folder may: the resource
+is refused as a real server's kubectl refuses it (no mapping yet), not for want of a schema,
+and the next apply creates it.
 """
 
 from __future__ import annotations
@@ -175,6 +177,28 @@ def test_explain_fields_of_builtin_kinds(kubectl: Kubectl) -> None:
     assert "FIELD: image <string>" in image
     assert "FIELD: containers <[]Container>" in containers
     assert "name\t<string> -required-" in containers
+
+
+def test_server_side_apply_after_client_side_apply(
+    kubectl: Kubectl, run_kubectl: RunKubectl, tmp_path: Path
+) -> None:
+    """As on a real server: the first `apply --server-side` after `apply` takes the fields
+    over; another manager then conflicts with `kubectl`."""
+    manifest = deployment("web", replicas=1)
+    (tmp_path / "one.yaml").write_text(yaml.safe_dump(manifest))
+    manifest["spec"]["replicas"] = 2
+    (tmp_path / "two.yaml").write_text(yaml.safe_dump(manifest))
+    manifest["spec"]["replicas"] = 4
+    (tmp_path / "four.yaml").write_text(yaml.safe_dump(manifest))
+    kubectl("apply", "-f", "one.yaml")
+    assert "serverside-applied" in kubectl("apply", "--server-side", "-f", "two.yaml")
+    managers = kubectl(
+        "get", "deploy", "web", "-o", "jsonpath={.metadata.managedFields[*].manager}"
+    )
+    assert "kubectl" in managers.split()
+    conflict = run_kubectl("apply", "--server-side", "--field-manager", "other", "-f", "four.yaml")
+    assert conflict.code == 1
+    assert 'conflict with "kubectl": .spec.replicas' in conflict.err
 
 
 def test_explain_from_openapi_v2(kubectl: Kubectl) -> None:
