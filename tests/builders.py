@@ -115,12 +115,18 @@ def make_deployment(
     }
 
 
-def make_configmap(name: str = "settings", namespace: str = "shop", **meta: Any) -> Doc:
+def make_configmap(
+    name: str = "settings",
+    namespace: str = "shop",
+    data: dict[str, str] | None = None,
+    **meta: Any,
+) -> Doc:
+    """A ConfigMap with `data` (default one key); other keywords go into its metadata."""
     return {
         "apiVersion": "v1",
         "kind": "ConfigMap",
         "metadata": {"name": name, "namespace": namespace, **meta},
-        "data": {"key": "value"},
+        "data": {"key": "value"} if data is None else data,
     }
 
 

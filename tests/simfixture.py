@@ -13,7 +13,8 @@ lazily, the official client over its kubeconfig: `.api_client` (kubernetes ApiCl
 
 Also builders of the objects tests write (`deployment`, `config_map`, `WIDGETS_CRD`,
 `GADGETS_CRD` and its `gadget`) and
-helpers for error checks (`failure`, `status_of`) and requests without a client (`raw`).
+helpers for error checks (`failure`, `status_of`) and requests without a client (`raw`,
+`exchange` with the response's headers).
 """
 
 from __future__ import annotations
@@ -364,7 +365,14 @@ def status_of(error: Any) -> dict[str, Any]:
     return body
 
 
-def raw(
+def raw(sim: Any, method: str, path: str, **options: Any) -> tuple[int, Any]:
+    """One HTTPS request to a simulated cluster, without a client library: (status, decoded
+    JSON or text). `options`: `body`, `headers`, `token` (see `exchange`)."""
+    status, _, answer = exchange(sim, method, path, **options)
+    return status, answer
+
+
+def exchange(
     sim: Any,
     method: str,
     path: str,
@@ -372,9 +380,8 @@ def raw(
     body: Any = None,
     headers: dict[str, str] | None = None,
     token: str | None = None,
-) -> tuple[int, Any]:
-    """One HTTPS request to a simulated cluster, without a client library: (status, decoded
-    JSON or text)."""
+) -> tuple[int, list[tuple[str, str]], Any]:
+    """`raw`, with the response's headers: (status, headers, decoded JSON or text)."""
     import http.client
 
     connection = http.client.HTTPSConnection(
@@ -387,8 +394,8 @@ def raw(
         response = connection.getresponse()
         text = response.read().decode()
         try:
-            return response.status, json.loads(text)
+            return response.status, response.getheaders(), json.loads(text)
         except ValueError:
-            return response.status, text
+            return response.status, response.getheaders(), text
     finally:
         connection.close()

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from gitfleet.sim import (
+    _decoding,
     _errors,
     _json,
     _managed,
@@ -72,6 +73,8 @@ class Encoded:
 class Response:
     code: int
     body: _json.Obj | str | Encoded
+    warnings: list[str] = dataclasses.field(default_factory=list)
+    """Sent as `Warning: 299 - "…"` headers (kubectl prints each as `Warning: …`)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -439,19 +442,24 @@ class Api:
         )
         if target.subresource == "scale":
             return self._write_scale(verb, request, target, write, dry_run=dry_run)
+        validation = _decoding.mode(
+            request.query.get("fieldValidation", ""), self._kubernetes_version
+        )
         if verb == "create":
             body = registry.check_body(
                 resource, target.version, _registry.decode_body(request.body), target.namespace
             )
+            body, warnings = _decoding.decode(resource, target.version, body, validation=validation)
             obj = registry.create(resource, body, write=write, dry_run=dry_run)
-            return Response(201, self._present(target, obj))
+            return Response(201, self._present(target, obj), warnings)
         if verb == "update":
             live = registry.existing(resource, target.namespace, target.name)
             body = registry.check_body(
                 resource, target.version, _registry.decode_body(request.body), target.namespace
             )
+            body, warnings = _decoding.decode(resource, target.version, body, validation=validation)
             obj = registry.update(resource, live, body, write=write, dry_run=dry_run)
-            return Response(200, self._present(target, obj))
+            return Response(200, self._present(target, obj), warnings)
         if verb == "patch":
             content_type = request.headers.get("content-type", "").split(";")[0].strip()
             if content_type == "application/apply-patch+yaml" and not request.query.get(
@@ -483,8 +491,10 @@ class Api:
                 write=write,
                 force=request.query.get("force", "").lower() in _TRUE,
                 dry_run=dry_run,
+                validation=validation,
+                warnings=(warnings := []),
             )
-            return Response(201 if created else 200, self._present(target, obj))
+            return Response(201 if created else 200, self._present(target, obj), warnings)
         options = _registry.decode_body(request.body) if request.body else None
         options = dict(options) if isinstance(options, dict) else {}
         for field in ("propagationPolicy", "orphanDependents"):

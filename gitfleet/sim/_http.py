@@ -124,6 +124,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-cache, private")
+        for warning in answer.warnings:
+            self.send_header("Warning", f"299 - {json.dumps(warning)}")
         self.end_headers()
         self.wfile.write(data)
 

@@ -373,20 +373,11 @@ def group_version(
     }
 
 
-def _builtin_kinds() -> tuple[tuple[str, str, str], ...]:
-    """Every built-in kind, core first, and the Scale of the scale subresource."""
-    kinds = sorted(
-        ((r.group, v, r.kind) for r in _resources.BUILTIN for v in r.versions),
-        key=lambda kind: (kind[0] != "", kind),
-    )
-    return (*kinds, ("autoscaling", "v1", "Scale"))
-
-
 def _component_schemas(types: list[tuple[_resources.ResourceType, str]]) -> dict[str, _json.Obj]:
     """The schemas of `types` and of all they refer to: built-in kinds as the kubernetes
     package's models describe them (`_schemas`), the others from their CRD."""
     schemas = _common_schemas()
-    roots, known = _schemas.builtin(_builtin_kinds())
+    roots, known = _schemas.builtin(_schemas.builtin_kinds())
     wanted: list[tuple[str | None, _json.Obj | None]] = [(roots.get("autoscaling/v1/Scale"), None)]
     for resource, version in types:
         root = roots.get(f"{resource.group}/{version}/{resource.kind}")

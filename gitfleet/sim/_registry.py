@@ -21,6 +21,7 @@ import yaml
 
 from gitfleet.sim import (
     _apply_keys,
+    _decoding,
     _defaults,
     _errors,
     _json,
@@ -384,8 +385,11 @@ class Registry:
         write: _managed.Write,
         force: bool = False,
         dry_run: bool = False,
+        validation: str = _decoding.IGNORE,
+        warnings: list[str] | None = None,
     ) -> tuple[_json.Obj, bool]:
-        """Apply a PATCH; returns (object, created). Only apply may create."""
+        """Apply a PATCH; returns (object, created). Only apply may create. The patched
+        object is decoded with `validation` (`_decoding`); its warnings go to `warnings`."""
         if content_type not in _patch.PATCH_TYPES:
             raise _errors.ApiError(
                 415,
@@ -404,6 +408,9 @@ class Registry:
         document = _decode(body, yaml_allowed=False)
         new = _patch.patched(live, content_type, document, builtin=resource.builtin)
         new["apiVersion"], new["kind"] = resource.api_version(version), resource.kind
+        new, found = _decoding.decode(resource, version, new, validation=validation)
+        if warnings is not None:
+            warnings.extend(found)
         return self.update(resource, live, new, write=write, dry_run=dry_run), False
 
     def _apply(
@@ -426,6 +433,7 @@ class Registry:
             raise _errors.bad_request("apply configurations must set apiVersion and kind")
         config = self.check_body(resource, version, document, namespace)
         _apply_keys.check(config, self.kubernetes_version)
+        _decoding.check_apply(resource, version, config, self.kubernetes_version)
         if config["metadata"].get("name", name) != name:
             raise _errors.bad_request(
                 f"the name of the object ({config['metadata'].get('name')}) does not match the "

@@ -22,7 +22,7 @@ import importlib
 import re
 from typing import Any
 
-from gitfleet.sim import _json
+from gitfleet.sim import _json, _resources
 
 REF = "#/components/schemas/"
 _META = "io.k8s.apimachinery.pkg.apis.meta"
@@ -201,6 +201,15 @@ def _built(kinds: tuple[tuple[str, str, str], ...]) -> tuple[dict[str, str], dic
         if class_name is not None:
             roots[f"{group}/{version}/{kind}"] = builder.name(class_name, group)
     return roots, builder.schemas
+
+
+def builtin_kinds() -> tuple[tuple[str, str, str], ...]:
+    """Every built-in kind, core first, and the Scale of the scale subresource."""
+    kinds = sorted(
+        ((r.group, v, r.kind) for r in _resources.BUILTIN for v in r.versions),
+        key=lambda kind: (kind[0] != "", kind),
+    )
+    return (*kinds, ("autoscaling", "v1", "Scale"))
 
 
 def builtin(

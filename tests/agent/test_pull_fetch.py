@@ -50,7 +50,7 @@ def test_own_ref_costs_about_its_manifests_then_only_the_change(
     assert first.commit == remote.cluster_ref("m1")
     assert 0 < first.received < 1.5 * folder_size(remote, "m1")
     changed = app(configs=6)
-    changed[-1] = make_configmap("c5", data="a new value")
+    changed[-1] = make_configmap("c5", data={"key": "a new value"})
     remote.publish({"m1": changed, "m2": app(configs=6)}, source_commit="s2")
     second = copy.fetch_works(copy.tips().works or "")
     assert second.complete and second.commit == remote.cluster_ref("m1")

@@ -1,0 +1,244 @@
+"""How the API server decodes a built-in object it is sent: into its Go types, against the
+schemas the kubernetes package's models give (`_schemas`).
+
+- A value of the wrong JSON type (a string for `spec.replicas`, a number or a boolean in a
+  ConfigMap's `data`) is 400 BadRequest: `Deployment in version "v1" cannot be handled as a
+  Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas
+  of type int32`. Numbers are taken for quantities (`resources.limits`, …), as their Go type
+  takes them; IntOrString fields take either.
+- A field the kind does not have is dropped: built-in objects keep only what their types
+  have. With `fieldValidation=Strict` it is a 400 (`strict decoding error: unknown field
+  "spec.bogus"`), with `Warn` (the default from Kubernetes 1.27, as `fieldValidation` is
+  unset) a warning per field; before 1.25 fields are dropped without a word.
+- A server-side apply configuration must be all known fields of the right types: otherwise
+  `failed to create typed patch object`, 400 (500 before 1.25, as the 1.20 server answers).
+
+Custom resources are left to their CRD's schema (not checked here); kinds without a model
+are taken as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gitfleet.sim import _apply_keys, _errors, _json, _resources, _schemas
+
+STRICT, WARN, IGNORE = "Strict", "Warn", "Ignore"
+MODES = (STRICT, WARN, IGNORE)
+QUANTITIES = frozenset(
+    {
+        "limits",
+        "requests",
+        "capacity",
+        "allocatable",
+        "hard",
+        "used",
+        "overhead",
+        "allocatedResources",
+        "min",
+        "max",
+        "default",
+        "defaultRequest",
+        "maxLimitRequestRatio",
+        "sizeLimit",
+        "value",
+        "averageValue",
+        "maximumVolumeSize",
+    }
+)
+"""Fields whose Go type is a Quantity (or a list of them by name): a number is taken."""
+
+_GO_SCALARS = {"string": "string", "integer": "int32", "number": "float64", "boolean": "bool"}
+
+
+def mode(query_value: str, kubernetes_version: str) -> str:
+    """The field validation a request asks for, or 400 for a value the server does not
+    know. Servers before 1.25 have none: they drop unknown fields silently."""
+    release = _apply_keys.release(kubernetes_version)
+    if release is not None and release < (1, 25):
+        return IGNORE
+    if not query_value:
+        return WARN if release is None or release >= (1, 27) else IGNORE
+    if query_value not in MODES:
+        raise _errors.bad_request(
+            f"fieldValidation parameter unsupported: {query_value}; "
+            f"supported values: {', '.join(MODES)}"
+        )
+    return query_value
+
+
+def _root(resource: _resources.ResourceType, version: str) -> tuple[str, dict[str, _json.Obj]]:
+    roots, schemas = _schemas.builtin(_schemas.builtin_kinds())
+    return roots.get(f"{resource.group}/{version}/{resource.kind}", ""), schemas
+
+
+class _TypeError(Exception):
+    def __init__(self, json_type: str, struct: str, path: str, go_type: str, expected: str):
+        super().__init__(path)
+        self.json_type, self.struct, self.path = json_type, struct, path
+        self.go_type, self.expected = go_type, expected
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _short(name: str) -> str:
+    """`io.k8s.api.apps.v1.DeploymentSpec` as Go names the type: `v1.DeploymentSpec`."""
+    parts = name.split(".")
+    return ".".join(parts[-2:])
+
+
+class _Walker:
+    def __init__(self, schemas: dict[str, _json.Obj]) -> None:
+        self.schemas = schemas
+        self.unknown: list[str] = []
+
+    def resolve(self, schema: _json.Obj) -> tuple[_json.Obj, str]:
+        name = ""
+        while True:
+            if "$ref" in schema:
+                name = str(schema["$ref"]).removeprefix(_schemas.REF)
+                schema = self.schemas.get(name, {})
+            elif len(schema.get("allOf") or ()) == 1 and "properties" not in schema:
+                schema = schema["allOf"][0]
+            else:
+                return schema, name
+
+    def go_type(self, schema: _json.Obj) -> str:
+        schema, name = self.resolve(schema)
+        if name:
+            return _short(name)
+        kind = schema.get("type")
+        if kind == "array":
+            return "[]" + self.go_type(schema.get("items") or {})
+        if kind == "object" and "additionalProperties" in schema:
+            return "map[string]" + self.go_type(schema["additionalProperties"])
+        return _GO_SCALARS.get(str(kind), "interface {}")
+
+    def walk(self, value: Any, schema: _json.Obj, path: str, struct: str, field: str) -> Any:
+        """`value` without unknown fields (recorded in `unknown`), or _TypeError."""
+        resolved, name = self.resolve(schema)
+        if value is None or resolved.get("x-kubernetes-preserve-unknown-fields"):
+            return value
+        kind = resolved.get("type")
+        wrong = _TypeError(_json_type(value), struct, path, self.go_type(schema), str(kind))
+        if kind == "object" and "additionalProperties" in resolved:
+            if not isinstance(value, dict):
+                raise wrong
+            element = resolved["additionalProperties"]
+            return {
+                key: self.walk(item, element, path, struct, field) for key, item in value.items()
+            }
+        if kind == "object":
+            if not isinstance(value, dict):
+                raise wrong
+            properties = resolved.get("properties") or {}
+            here = name.rsplit(".", 1)[-1] if name else struct
+            kept: _json.Obj = {}
+            for key, item in value.items():
+                inner = f"{path}.{key}" if path else key
+                if key not in properties:
+                    self.unknown.append(inner)
+                    continue
+                kept[key] = self.walk(item, properties[key], inner, here, key)
+            return kept
+        if kind == "array":
+            if not isinstance(value, list):
+                raise wrong
+            items = resolved.get("items") or {}
+            return [
+                self.walk(item, items, f"{path}[{index}]", struct, field)
+                for index, item in enumerate(value)
+            ]
+        if kind == "string":
+            number = isinstance(value, int | float) and not isinstance(value, bool)
+            if isinstance(value, str) or (number and field in QUANTITIES):
+                return value
+            raise wrong
+        if kind == "integer":
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+            if isinstance(value, float) and value.is_integer():
+                return value
+            raise wrong
+        if kind == "number":
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                return value
+            raise wrong
+        if kind == "boolean" and not isinstance(value, bool):
+            raise wrong
+        return value
+
+
+def decode(
+    resource: _resources.ResourceType,
+    version: str,
+    obj: _json.Obj,
+    *,
+    validation: str,
+) -> tuple[_json.Obj, list[str]]:
+    """`obj` as the server keeps it, and the warnings to send (see the module's text)."""
+    root, schemas = _root(resource, version) if resource.builtin else ("", {})
+    if not root:
+        return obj, []
+    walker = _Walker(schemas)
+    kind = resource.kind
+    try:
+        kept = walker.walk(obj, {"$ref": _schemas.REF + root}, "", kind, "")
+    except _TypeError as wrong:
+        raise _errors.bad_request(
+            f'{kind} in version "{version}" cannot be handled as a {kind}: json: cannot '
+            f"unmarshal {wrong.json_type} into Go struct field {wrong.struct}.{wrong.path} "
+            f"of type {wrong.go_type}"
+        ) from None
+    unknown = [f'unknown field "{path}"' for path in walker.unknown]
+    if unknown and validation == STRICT:
+        raise _errors.bad_request(
+            f'{kind} in version "{version}" cannot be handled as a {kind}: strict decoding '
+            f"error: {', '.join(unknown)}"
+        )
+    return kept, unknown if validation == WARN else []
+
+
+def check_apply(
+    resource: _resources.ResourceType,
+    version: str,
+    config: _json.Obj,
+    kubernetes_version: str,
+) -> None:
+    """Refuse an apply configuration with a field the kind does not have or a value of the
+    wrong type, as structured-merge-diff's typed conversion does."""
+    root, schemas = _root(resource, version) if resource.builtin else ("", {})
+    if not root:
+        return
+    walker = _Walker(schemas)
+    problem = ""
+    try:
+        walker.walk(config, {"$ref": _schemas.REF + root}, "", resource.kind, "")
+    except _TypeError as wrong:
+        expected = (
+            "numeric (int or float)"
+            if wrong.expected in ("integer", "number")
+            else (wrong.expected or "a value")
+        )
+        problem = f".{wrong.path}: expected {expected}, got {wrong.json_type}"
+    if not problem and walker.unknown:
+        problem = f".{walker.unknown[0]}: field not declared in schema"
+    if not problem:
+        return
+    release = _apply_keys.release(kubernetes_version)
+    if release is not None and release < (1, 25):
+        raise _errors.ApiError(500, f"failed to create typed patch object: {problem}", reason="")
+    metadata = config.get("metadata") or {}
+    where = "/".join(p for p in (metadata.get("namespace", ""), metadata.get("name", "")) if p)
+    gvk = f"{resource.api_version(version)}, Kind={resource.kind}"
+    raise _errors.bad_request(f"failed to create typed patch object ({where}; {gvk}): {problem}")

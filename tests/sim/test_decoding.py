@@ -1,0 +1,185 @@
+"""How the simulated server decodes built-in objects it is sent, as a real API server
+decodes them into their Go types.
+
+Covers: a value of the wrong JSON type is 400 BadRequest naming the Go field and type (a
+string for `spec.replicas`, a number in a ConfigMap's data), and nothing is stored; numbers
+are taken for quantities; an unknown field is 400 with `fieldValidation=Strict`, a warning
+header with `Warn` (the default), and dropped in every case, also from the result of a
+patch; an unsupported fieldValidation value is 400; a server-side apply configuration with an
+unknown field is 400 `field not declared in schema`; a cluster claiming 1.20 drops unknown
+fields silently whatever is asked, and answers an apply with one with the 500 it gave; kubectl
+`apply` shows the server's error and exits 1, and `--validate=warn` prints the warning.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from simfixture import (
+    RunKubectl,
+    RunningSim,
+    SimFactory,
+    config_map,
+    deployment,
+    exchange,
+    needs_kubectl,
+    raw,
+)
+
+DEPLOYMENTS = "/apis/apps/v1/namespaces/default/deployments"
+CONFIG_MAPS = "/api/v1/namespaces/default/configmaps"
+APPLY = {"Content-Type": "application/apply-patch+yaml"}
+
+
+def _with(body: dict[str, Any], *path: str, value: Any) -> dict[str, Any]:
+    node = body
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return body
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "message"),
+    [
+        pytest.param(
+            DEPLOYMENTS,
+            _with(deployment("web"), "spec", "replicas", value="two"),
+            'Deployment in version "v1" cannot be handled as a Deployment: json: cannot '
+            "unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32",
+            id="string for an integer",
+        ),
+        pytest.param(
+            CONFIG_MAPS,
+            config_map("cfg", a=1),
+            "cannot unmarshal number into Go struct field ConfigMap.data of type string",
+            id="number in data",
+        ),
+        pytest.param(
+            DEPLOYMENTS,
+            _with(deployment("web"), "spec", "template", "spec", "containers", value={}),
+            "cannot unmarshal object into Go struct field PodSpec.spec.template.spec.containers"
+            " of type []v1.Container",
+            id="object for a list",
+        ),
+    ],
+)
+def test_wrong_types_are_bad_requests(
+    sim_cluster: RunningSim, path: str, body: dict[str, Any], message: str
+) -> None:
+    code, status = raw(sim_cluster, "POST", path, body=body)
+    assert (code, status["reason"]) == (400, "BadRequest")
+    assert message in status["message"]
+    name = body["metadata"]["name"]
+    assert sim_cluster.objects.get(body["apiVersion"], body["kind"], name, "default") is None
+
+
+def test_numbers_are_quantities(sim_cluster: RunningSim) -> None:
+    pod = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "p"},
+        "spec": {
+            "containers": [
+                {"name": "c", "image": "x", "resources": {"limits": {"cpu": 1, "memory": "1Gi"}}}
+            ]
+        },
+    }
+    code, _ = raw(sim_cluster, "POST", "/api/v1/namespaces/default/pods", body=pod)
+    assert code == 201
+
+
+def _unknown(name: str) -> dict[str, Any]:
+    return _with(deployment(name), "spec", "bogus", value=1)
+
+
+def test_unknown_fields_by_field_validation(sim_cluster: RunningSim) -> None:
+    strict, _, refused = exchange(
+        sim_cluster, "POST", f"{DEPLOYMENTS}?fieldValidation=Strict", body=_unknown("a")
+    )
+    warned, headers, _ = exchange(sim_cluster, "POST", DEPLOYMENTS, body=_unknown("b"))
+    ignored, quiet, _ = exchange(
+        sim_cluster, "POST", f"{DEPLOYMENTS}?fieldValidation=Ignore", body=_unknown("c")
+    )
+    odd, _, unsupported = exchange(
+        sim_cluster, "POST", f"{DEPLOYMENTS}?fieldValidation=Loose", body=_unknown("d")
+    )
+    assert (strict, refused["reason"]) == (400, "BadRequest")
+    assert refused["message"].endswith('strict decoding error: unknown field "spec.bogus"')
+    assert (warned, ignored) == (201, 201)
+    assert ("Warning", '299 - "unknown field \\"spec.bogus\\""') in headers
+    assert not [value for name, value in quiet if name == "Warning"]
+    assert odd == 400 and "fieldValidation" in unsupported["message"]
+    for name in ("b", "c"):
+        stored = sim_cluster.objects.get("apps/v1", "Deployment", name, "default")
+        assert stored is not None and "bogus" not in stored["spec"]
+
+
+def test_patch_results_are_decoded(sim_cluster: RunningSim) -> None:
+    sim_cluster.objects.put(config_map("cfg", a="1"))
+    patch = {"data": {"b": "2"}, "extra": True}
+    headers = {"Content-Type": "application/merge-patch+json"}
+    code, status = raw(
+        sim_cluster,
+        "PATCH",
+        f"{CONFIG_MAPS}/cfg?fieldValidation=Strict",
+        body=patch,
+        headers=headers,
+    )
+    warned, _ = raw(sim_cluster, "PATCH", f"{CONFIG_MAPS}/cfg", body=patch, headers=headers)
+    stored = sim_cluster.objects.get("v1", "ConfigMap", "cfg", "default")
+    assert code == 400 and 'unknown field "extra"' in status["message"]
+    assert warned == 200
+    assert stored is not None and "extra" not in stored and stored["data"]["b"] == "2"
+
+
+def test_apply_with_an_unknown_field(sim_cluster: RunningSim) -> None:
+    code, status = raw(
+        sim_cluster,
+        "PATCH",
+        f"{DEPLOYMENTS}/web?fieldManager=me",
+        body=_unknown("web"),
+        headers=APPLY,
+    )
+    assert (code, status["reason"]) == (400, "BadRequest")
+    assert status["message"] == (
+        "failed to create typed patch object (default/web; apps/v1, Kind=Deployment): "
+        ".spec.bogus: field not declared in schema"
+    )
+
+
+def test_a_1_20_cluster_drops_unknown_fields_silently(make_sim_cluster: SimFactory) -> None:
+    old = make_sim_cluster("old", kubernetes_version="v1.20.2")
+    code, headers, _ = exchange(
+        old, "POST", f"{DEPLOYMENTS}?fieldValidation=Strict", body=_unknown("web")
+    )
+    applied, status = raw(
+        old, "PATCH", f"{DEPLOYMENTS}/api?fieldManager=me", body=_unknown("api"), headers=APPLY
+    )
+    assert code == 201
+    assert not [value for name, value in headers if name == "Warning"]
+    assert applied == 500
+    assert status["message"] == (
+        "failed to create typed patch object: .spec.bogus: field not declared in schema"
+    )
+
+
+@needs_kubectl
+def test_kubectl_shows_the_servers_decoding(run_kubectl: RunKubectl, tmp_path: Path) -> None:
+    (tmp_path / "bad.yaml").write_text(
+        yaml.safe_dump(_with(deployment("bad"), "spec", "replicas", value="two"))
+    )
+    (tmp_path / "unknown.yaml").write_text(yaml.safe_dump(_unknown("unknown")))
+    bad = run_kubectl("apply", "-f", "bad.yaml")
+    strict = run_kubectl("apply", "-f", "unknown.yaml")
+    warned = run_kubectl("apply", "-f", "unknown.yaml", "--validate=warn")
+    assert bad.code == 1
+    assert "Error from server (BadRequest)" in bad.err
+    assert "cannot be handled as a Deployment" in bad.err
+    assert strict.code == 1
+    assert 'strict decoding error: unknown field "spec.bogus"' in strict.err
+    assert warned.code == 0, warned.err
+    assert 'Warning: unknown field "spec.bogus"' in warned.err
