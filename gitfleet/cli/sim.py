@@ -1,7 +1,11 @@
 """`gitfleet sim`: start simulated member clusters on 127.0.0.1 and write a kubeconfig for
 each (HTTPS, with the CA that signed the clusters' certificate), then serve until
-interrupted (SIGINT or SIGTERM stop them cleanly, exit 0). A port already in use is an
-error (exit 1) before anything is written.
+interrupted (SIGINT or SIGTERM stop them cleanly, exit 0). Stopping removes the kubeconfigs
+it wrote (unless a user wrote over them) and the folder if it made it and left it empty: the
+clusters' CA, token and ports die with the process, so a kubeconfig left behind would only
+name a server that is gone (kind and minikube remove a deleted cluster's entry too);
+`--keep-kubeconfigs` leaves them. A port already in use is an error (exit 1) before anything
+is written.
 
 `--clusters N` starts member1..memberN with the simulator's default nodes. `--from-repo P`
 starts one cluster per Cluster defined in the source at P, named after it, whose nodes add
@@ -12,6 +16,7 @@ topology labels, and which reports the Cluster's declared `status.kubernetesVers
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import click
@@ -55,6 +60,11 @@ plans_from_repo = simulated.plans_from_repo
     show_default=True,
     help="Seconds before a scheduled pod runs.",
 )
+@click.option(
+    "--keep-kubeconfigs",
+    is_flag=True,
+    help="Leave the kubeconfigs in place when stopping (they name servers that are gone).",
+)
 @options.output_option
 def sim(
     count: int | None,
@@ -62,6 +72,7 @@ def sim(
     kubeconfig_dir: str,
     port: int,
     ready_delay: float,
+    keep_kubeconfigs: bool,
     output: str,
 ) -> None:
     """Start simulated member clusters on 127.0.0.1 until interrupted."""
@@ -82,11 +93,17 @@ def sim(
         plans = [ClusterPlan(f"member{n}", {}) for n in range(1, count + 1)]
     if port and port + len(plans) - 1 > 65535:
         raise click.UsageError(f"{len(plans)} clusters from port {port} go past port 65535")
-    _serve(plans, Path(kubeconfig_dir), port, ready_delay, output)
+    _serve(plans, Path(kubeconfig_dir), port, ready_delay, output, keep=keep_kubeconfigs)
 
 
 def _serve(
-    plans: list[ClusterPlan], directory: Path, port: int, ready_delay: float, form: str
+    plans: list[ClusterPlan],
+    directory: Path,
+    port: int,
+    ready_delay: float,
+    form: str,
+    *,
+    keep: bool,
 ) -> None:
     from gitfleet import sim as simulator  # the command's one library
 
@@ -105,6 +122,8 @@ def _serve(
             urls = fleet.start()  # stops those it started if one fails
         except simulator.ListenError as error:
             raise click.ClickException(str(error)) from error
+        created = not directory.exists()
+        paths: dict[str, Path] = {}
         try:
             paths = fleet.write_kubeconfigs(directory)
             rows = [
@@ -117,3 +136,8 @@ def _serve(
                 pass
         finally:
             fleet.stop()
+            if not keep:  # their CA, token and ports die with the clusters
+                fleet.remove_kubeconfigs(paths)
+                if created:
+                    with contextlib.suppress(OSError):  # not empty: a user's files stay
+                        directory.rmdir()

@@ -341,6 +341,19 @@ class SimCluster(_Started):
         target.write_text(yaml.safe_dump(self.kubeconfig_data(), sort_keys=False))
         return target
 
+    def remove_kubeconfig(self, path: Path | str) -> bool:
+        """Remove a kubeconfig `kubeconfig` wrote, if it still is this cluster's (not one a
+        user wrote over it); whether it was removed."""
+        target = Path(path)
+        try:
+            written = yaml.safe_load(target.read_text())
+        except (OSError, yaml.YAMLError):
+            return False
+        if written != self.kubeconfig_data():
+            return False
+        target.unlink(missing_ok=True)
+        return True
+
     def kubeconfig_data(self) -> _json.Obj:
         return {
             "apiVersion": "v1",
@@ -451,6 +464,11 @@ class SimFleet(_Started):
             name: cluster.kubeconfig(Path(directory) / f"{name}.yaml")
             for name, cluster in self.clusters.items()
         }
+
+    def remove_kubeconfigs(self, paths: Mapping[str, Path]) -> None:
+        """Remove the kubeconfigs `write_kubeconfigs` wrote (those still the clusters')."""
+        for name, path in paths.items():
+            self.clusters[name].remove_kubeconfig(path)
 
     def settle(self, timeout: float = 10.0) -> None:
         for cluster in self.clusters.values():

@@ -1,10 +1,11 @@
 """`gitfleet sim`: simulated clusters from the command line.
 
 Covers: --clusters N starts member1..N, prints one line per cluster and writes working
-kubeconfigs (kubectl, where installed, reads nodes with one); SIGTERM and SIGINT stop it
-with exit 0; --from-repo starts one cluster per Cluster of a source folder, named after it,
-whose nodes add up to the declared capacity, carry its region and zone and report its
-declared Kubernetes version; -o json; usage errors (neither or both of --clusters and
+kubeconfigs (kubectl, where installed, reads nodes with one); SIGTERM and SIGINT stop it with
+exit 0; stopping removes the kubeconfigs and the folder it made (not a user's files; `--keep-
+kubeconfigs` keeps them); --from-repo starts one cluster per Cluster of a source folder, named
+after it, whose nodes add up to the declared capacity, carry its region and zone and report
+its declared Kubernetes version; -o json; usage errors (neither or both of --clusters and
 --from-repo, a source without Clusters, ports past 65535) exit 2; a port already in use is a
 one-line error, exit 1.
 """
@@ -133,6 +134,24 @@ def test_clusters_serve_until_signalled(start_sim: Any, tmp_path: Path, signum: 
     nodes = _get(tmp_path / "member2.yaml", "/api/v1/nodes")
     assert nodes["items"][0]["metadata"]["name"] == "member2-node-1"
     assert running.stop(signum) == 0
+
+
+def test_stopping_removes_the_kubeconfigs(start_sim: Any, tmp_path: Path) -> None:
+    """And the folder it made; a folder that was there stays, with the user's files, and
+    `--keep-kubeconfigs` keeps them."""
+    made, mine, kept = tmp_path / "made", tmp_path / "mine", tmp_path / "kept"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine")
+    runs = [
+        start_sim("--clusters", "2", "--kubeconfig-dir", str(made), lines=2),
+        start_sim("--clusters", "1", "--kubeconfig-dir", str(mine), lines=1),
+        start_sim("--clusters", "1", "--kubeconfig-dir", str(kept), "--keep-kubeconfigs"),
+    ]
+    assert (made / "member2.yaml").exists() and (mine / "member1.yaml").exists()
+    assert [running.stop() for running in runs] == [0, 0, 0]
+    assert not made.exists()
+    assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
+    assert (kept / "member1.yaml").exists()
 
 
 def test_clusters_from_a_source_folder(start_sim: Any, tmp_path: Path) -> None:

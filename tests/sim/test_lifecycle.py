@@ -1,10 +1,11 @@
 """Starting and stopping simulated clusters, and the Python API around them.
 
-Covers: several clusters in one process on their own ports, each with its own objects;
-stop closes the port, ends open watches and keep-alive connections and leaves no thread;
-stop and start are idempotent; a fleet starts, writes one kubeconfig per cluster and
-stops together; the kubeconfig works with the kubernetes client; the objects view (get,
-list, put, delete, item access, unknown kinds).
+Covers: several clusters in one process on their own ports, each with its own objects; stop
+closes the port, ends open watches and keep-alive connections and leaves no thread; stop and
+start are idempotent; a fleet starts, writes one kubeconfig per cluster and stops together;
+the kubeconfig works with the kubernetes client; a fleet removes the kubeconfigs it wrote, but
+not one a user wrote over; the objects view (get, list, put, delete, item access, unknown
+kinds).
 """
 
 from __future__ import annotations
@@ -90,6 +91,17 @@ def test_fleet_writes_kubeconfigs(tmp_path: Path) -> None:
         assert document["clusters"][0]["cluster"]["server"] == fleet["member2"].url
         assert nodes[0].metadata.name == "member2-node-1"
     assert _sim_threads() == []
+
+
+def test_fleet_removes_the_kubeconfigs_it_wrote(tmp_path: Path) -> None:
+    """Only those still the clusters': one a user wrote over stays."""
+    with sim.SimFleet.of(2, ready_delay=0) as fleet:
+        paths = fleet.write_kubeconfigs(tmp_path)
+    paths["member2"].write_text("apiVersion: v1\nkind: Config\n")
+    fleet.remove_kubeconfigs(paths)
+    assert not paths["member1"].exists()
+    assert paths["member2"].read_text() == "apiVersion: v1\nkind: Config\n"
+    assert fleet["member1"].remove_kubeconfig(paths["member1"]) is False
 
 
 def test_fleet_refuses_duplicate_names() -> None:
