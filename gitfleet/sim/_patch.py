@@ -46,13 +46,26 @@ def json_patch(obj: _json.Obj, operations: Any) -> _json.Obj:
         raise _errors.bad_request("json patch must be a list of operations")
     try:
         result = jsonpatch.JsonPatch(operations).apply(obj, in_place=False)
-    except (jsonpatch.JsonPatchException, jsonpatch.JsonPointerException) as error:
-        raise _errors.ApiError(422, f"the server rejected our request: {error}") from error
-    except (KeyError, TypeError, IndexError, ValueError) as error:
-        raise _errors.ApiError(422, f"invalid json patch: {error}") from error
+    except (
+        jsonpatch.JsonPatchException,
+        jsonpatch.JsonPointerException,
+        KeyError,
+        TypeError,
+        IndexError,
+        ValueError,
+    ) as error:
+        raise _rejected() from error
     if not isinstance(result, dict):
-        raise _errors.ApiError(422, "json patch must leave an object")
+        raise _rejected()
     return result
+
+
+def _rejected() -> _errors.ApiError:
+    """A JSON patch that cannot be applied, as the API server answers it: its generic 422,
+    which says nothing of why (apimachinery's NewGenericServerResponse drops the reason)."""
+    return _errors.ApiError(
+        422, "the server rejected our request due to an error in our request", details={}
+    )
 
 
 def merge(

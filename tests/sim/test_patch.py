@@ -1,7 +1,8 @@
 """The three PATCH formats.
 
 Covers: JSON merge patch (maps merge, null deletes, lists replace); JSON patch (add,
-replace, remove, a failing test operation is 422 and changes nothing); strategic merge
+replace, remove, a failing test operation is 422 and changes nothing; one that cannot apply
+is the server's generic 422, whatever the reason); strategic merge
 patch on the built-in list keys (containers and initContainers by name, env by name, ports
 by containerPort, volumes by name, volumeMounts by mountPath), `$patch: delete` of a list
 item, finalizers merged as a set; strategic merge patch refused (415) on a custom resource;
@@ -93,6 +94,25 @@ def test_failing_json_patch_test_changes_nothing(pod: Any) -> None:
     after = pod.get(name="p", namespace="default")
     assert error.status == 422
     assert after.metadata.resourceVersion == before.metadata.resourceVersion
+
+
+@pytest.mark.parametrize(
+    "operations",
+    [
+        pytest.param([{"op": "remove", "path": "/metadata/labels/absent"}], id="remove absent"),
+        pytest.param([{"op": "test", "path": "/metadata/name", "value": "q"}], id="failed test"),
+        pytest.param([{"op": "jump", "path": "/spec"}], id="unknown operation"),
+    ],
+)
+def test_json_patch_that_cannot_apply_is_the_servers_generic_422(
+    pod: Any, operations: list[Any]
+) -> None:
+    """The API server says nothing of why (as kubectl shows: "The request is invalid: the
+    server rejected our request due to an error in our request")."""
+    status = status_of(failure(lambda: _patch(pod, operations, JSON)))
+    assert (status["code"], status["reason"]) == (422, "Invalid")
+    assert status["message"] == "the server rejected our request due to an error in our request"
+    assert status["details"] == {}
 
 
 def _container(patched: Any, name: str) -> Any:
