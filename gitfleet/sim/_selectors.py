@@ -144,6 +144,24 @@ def field_value(obj: _json.Obj, field: str) -> str:
     return str(value)
 
 
+_CONVERTED = frozenset(
+    {("", "pods"), ("", "events"), ("", "secrets"), ("", "namespaces"), ("", "nodes")}
+)
+"""Kinds whose field selectors go through a conversion of their own, which words a field it
+does not know as `field label not supported`."""
+
+
+def _unsupported_field(group: str, plural: str, field: str) -> str:
+    """What the API server says of a field selector on a field it does not index: each
+    kind's own conversion words it its way; kinds without one, and custom resources, get
+    apimachinery's default (observed on kube-apiserver 1.20)."""
+    if (group, plural) in _CONVERTED:
+        return f"field label not supported: {field}"
+    if (group, plural) == ("batch", "jobs"):
+        return f'field label "{field}" not supported for batchv1.Job'
+    return f'"{field}" is not a known field selector: only "metadata.name", "metadata.namespace"'
+
+
 def parse_fields(text: str, group: str, plural: str) -> Matcher:
     """A predicate for a field selector on one resource; 400 for a field it does not index."""
     allowed = _META_FIELDS | _FIELDS_BY_KIND.get((group, plural), frozenset())
@@ -156,7 +174,7 @@ def parse_fields(text: str, group: str, plural: str) -> Matcher:
             raise _errors.bad_request(f"invalid selector: {part!r}; can't understand {part!r}")
         field, op, value = match.groups()
         if field not in allowed:
-            raise _errors.bad_request(f"field label not supported: {field}")
+            raise _errors.bad_request(_unsupported_field(group, plural, field))
         terms.append((field, op != "!=", value))
 
     def matches(obj: _json.Obj) -> bool:

@@ -2,14 +2,15 @@
 
 Covers: =, ==, !=, in, notin, exists, !exists and combinations; field selectors on
 metadata.name and metadata.namespace, on a kind's own indexed fields (pods by
-status.phase), 400 for a field the kind does not index and for a malformed selector;
+status.phase), 400 for a field the kind does not index (worded as the kind's real server
+words it) and for a malformed selector;
 deletecollection by label.
 """
 
 from __future__ import annotations
 
 import pytest
-from simfixture import RunningSim, config_map, failure
+from simfixture import RunningSim, config_map, failure, raw
 
 LABELS = {
     "red": {"color": "red", "size": "s"},
@@ -91,6 +92,35 @@ def test_pods_select_by_phase(sim_cluster: RunningSim) -> None:
 def test_bad_selectors_are_bad_requests(labelled: RunningSim, query: dict[str, str]) -> None:
     maps = labelled.resource("v1", "ConfigMap")
     assert failure(lambda: maps.get(namespace="default", **query)).status == 400
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        pytest.param(
+            "/api/v1/namespaces/default/configmaps",
+            '"spec.x" is not a known field selector: only "metadata.name", "metadata.namespace"',
+            id="configmaps",
+        ),
+        pytest.param(
+            "/apis/apps/v1/namespaces/default/deployments",
+            '"spec.x" is not a known field selector: only "metadata.name", "metadata.namespace"',
+            id="deployments",
+        ),
+        pytest.param(
+            "/api/v1/namespaces/default/pods", "field label not supported: spec.x", id="pods"
+        ),
+        pytest.param(
+            "/apis/batch/v1/namespaces/default/jobs",
+            'field label "spec.x" not supported for batchv1.Job',
+            id="jobs",
+        ),
+    ],
+)
+def test_unknown_field_selector_messages(sim_cluster: RunningSim, path: str, message: str) -> None:
+    """Worded as a real API server words them, kind by kind (kubectl prints the message)."""
+    code, status = raw(sim_cluster, "GET", f"{path}?fieldSelector=spec.x%3D1")
+    assert (code, status["message"]) == (400, message)
 
 
 def test_delete_collection_by_label(labelled: RunningSim) -> None:
