@@ -5,10 +5,11 @@ with a `Response` or, for `?watch=true`, a `WatchResponse` whose events the tran
 streams as JSON lines. Objects go out as themselves, or as Tables to a client that asks for
 them in its Accept header (`_tables`).
 
-Paths: `/version`, `/openapi/v2`, `/openapi/v3[/…]`, `/api`, `/api/v1`, `/apis`,
-`/apis/<g>`, `/apis/<g>/<v>`, and under `/api/v1` or `/apis/<g>/<v>`:
-`[namespaces/<ns>/]<plural>[/<name>[/status|/scale]]`. Aggregated discovery is not offered:
-clients asking for it get the plain documents, which they accept.
+Paths: `/healthz`, `/livez`, `/readyz` (`?verbose`, `/<check>`), `/version`, `/openapi/v2`,
+`/openapi/v3[/…]`, `/api`, `/api/v1`, `/apis`, `/apis/<g>`, `/apis/<g>/<v>`, and under
+`/api/v1` or `/apis/<g>/<v>`: `[namespaces/<ns>/]<plural>[/<name>[/status|/scale]]`.
+Aggregated discovery is not offered: clients asking for it get the plain documents, which they
+accept.
 """
 
 from __future__ import annotations
@@ -47,6 +48,19 @@ WRITE_VERBS = frozenset({"create", "update", "patch", "delete", "deletecollectio
 DEFAULT_WATCH_SECONDS = 1800
 NOT_FOUND_PAGE = "404 page not found\n"
 """What the API server answers, as plain text, under a group version it does not serve."""
+_COMMON_CHECKS = ("ping", "log", "etcd", "poststarthook/start-apiextensions-controllers")
+_HEALTH_CHECKS = {
+    "healthz": _COMMON_CHECKS,
+    "livez": _COMMON_CHECKS,
+    "readyz": (
+        *_COMMON_CHECKS[:3],
+        "etcd-readiness",
+        "informer-sync",
+        *_COMMON_CHECKS[3:],
+        "shutdown",
+    ),
+}
+"""The checks each health endpoint lists with `?verbose` (a few of a real server's)."""
 _HEARTBEAT_SECONDS = 1.0
 _TRUE = ("true", "1")
 
@@ -75,6 +89,8 @@ class Response:
     body: _json.Obj | str | Encoded
     warnings: list[str] = dataclasses.field(default_factory=list)
     """Sent as `Warning: 299 - "…"` headers (kubectl prints each as `Warning: …`)."""
+    indented: bool = False
+    """JSON written indented (as the API server writes `/version`), not compact."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -141,12 +157,12 @@ class Api:
 
     def _route(self, request: Request) -> Response | WatchResponse:
         parts = [part for part in request.path.split("/") if part]
-        if request.path in ("/healthz", "/livez", "/readyz"):
+        if parts[:1] and parts[0] in _HEALTH_CHECKS and len(parts) <= 2:
             self._count("discovery")
-            return Response(200, "ok")
+            return self._health(request, parts)
         if parts == ["version"]:
             self._count("discovery")
-            return Response(200, self._version())
+            return Response(200, self._version(), indented=True)
         if parts[:1] == ["openapi"]:
             with self.store.lock:
                 document = self._openapi(request, parts[1:])
@@ -180,6 +196,19 @@ class Api:
                 return Response(404, NOT_FOUND_PAGE)
             target = self._target(group, version, rest)
         return self._dispatch(request, target)
+
+    def _health(self, request: Request, parts: list[str]) -> Response:
+        """`/healthz`, `/livez`, `/readyz`: "ok", or with `?verbose` each check and a
+        summary, as the API server answers; `/<endpoint>/<check>` one check."""
+        endpoint, checks = parts[0], _HEALTH_CHECKS[parts[0]]
+        if len(parts) == 2:
+            if parts[1] not in checks:
+                return Response(404, NOT_FOUND_PAGE)
+            return Response(200, "ok")
+        if "verbose" not in request.query:
+            return Response(200, "ok")
+        lines = [f"[+]{check} ok" for check in checks]
+        return Response(200, "\n".join([*lines, f"{endpoint} check passed", ""]))
 
     def _discovery(self, request: Request, document: _json.Obj | None) -> Response:
         self._count("discovery")

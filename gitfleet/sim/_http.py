@@ -119,7 +119,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         elif isinstance(answer.body, str):
             data, content_type = answer.body.encode(), "text/plain; charset=utf-8"
         else:
-            data, content_type = json.dumps(answer.body).encode(), "application/json"
+            data, content_type = _encode(answer), "application/json"
         self.send_response(answer.code)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
@@ -141,7 +141,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                     if self._peer_gone():
                         return
                     continue
-                line = json.dumps(event).encode() + b"\n"
+                line = json.dumps(event, separators=_COMPACT).encode() + b"\n"
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
                 self.wfile.flush()
             self.wfile.write(b"0\r\n\r\n")
@@ -238,6 +238,17 @@ class _Server(http.server.ThreadingHTTPServer):
         for connection in tracked.values():
             _shut(connection, socket.SHUT_RDWR)
         _join(tracked, _JOIN_SECONDS)
+
+
+_COMPACT = (",", ":")
+
+
+def _encode(answer: _api.Response) -> bytes:
+    """JSON as the API server writes it: compact, ending in a newline; `/version` indented,
+    without one."""
+    if answer.indented:
+        return json.dumps(answer.body, indent=2).encode()
+    return json.dumps(answer.body, separators=_COMPACT).encode() + b"\n"
 
 
 def _shut(connection: ssl.SSLSocket, how: int) -> None:

@@ -2,8 +2,9 @@
 
 Covers: /version; /api and /apis documents; an APIResourceList's fields (namespaced, kind,
 verbs, singularName, shortNames, status subresources); every built-in kind found by the
-DynamicClient; the aggregated-discovery Accept header answered with plain documents; 404
-for an unknown group version; 405 for writing to discovery.
+DynamicClient; the aggregated-discovery Accept header answered with plain documents; 404 for
+an unknown group version; 405 for writing to discovery; kubectl `get --raw` prints compact
+JSON with a newline, `/version` indented, and health checks one by one with `?verbose`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from simfixture import RunningSim, raw
+from simfixture import RunKubectl, RunningSim, needs_kubectl, raw
 
 
 def get(sim: RunningSim, path: str, accept: str = "application/json") -> tuple[int, Any]:
@@ -120,3 +121,19 @@ def test_discovery_is_read_only(sim_cluster: RunningSim) -> None:
     status, body = raw(sim_cluster, "POST", "/apis/apps/v1", body={})
     assert status == 405
     assert body["reason"] == "MethodNotAllowed"
+
+
+@needs_kubectl
+def test_raw_documents_as_kubectl_prints_them(run_kubectl: RunKubectl) -> None:
+    """Compact JSON ending in a newline, `/version` indented, health checks listed with
+    `?verbose`, as a real API server writes them."""
+    group = run_kubectl("get", "--raw", "/apis/apps")
+    version = run_kubectl("get", "--raw", "/version")
+    ready = run_kubectl("get", "--raw", "/readyz?verbose")
+    ping = run_kubectl("get", "--raw", "/livez/ping")
+    assert group.out.startswith('{"kind":"APIGroup","apiVersion":"v1","name":"apps",')
+    assert group.out.endswith("}\n")
+    assert version.out.startswith('{\n  "major": "1",\n')
+    assert ready.out.splitlines()[0] == "[+]ping ok"
+    assert ready.out.splitlines()[-1] == "readyz check passed"
+    assert ping.out == "ok"
