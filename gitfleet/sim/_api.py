@@ -7,7 +7,7 @@ them in its Accept header (`_tables`).
 
 Paths: `/healthz`, `/livez`, `/readyz` (`?verbose`, `/<check>`), `/version`, `/openapi/v2`,
 `/openapi/v3[/…]`, `/api`, `/api/v1`, `/apis`, `/apis/<g>`, `/apis/<g>/<v>`, and under
-`/api/v1` or `/apis/<g>/<v>`: `[namespaces/<ns>/]<plural>[/<name>[/status|/scale]]`.
+`/api/v1` or `/apis/<g>/<v>`: `[namespaces/<ns>/]<plural>[/<name>[/status|/scale|/log]]`.
 Aggregated discovery is not offered: clients asking for it get the plain documents, which they
 accept.
 """
@@ -28,6 +28,7 @@ from gitfleet.sim import (
     _decoding,
     _errors,
     _json,
+    _logs,
     _managed,
     _metrics,
     _openapi,
@@ -276,6 +277,7 @@ class Api:
             subresource
             and not (subresource == "status" and resource.status)
             and not (subresource == "scale" and resource.scale is not None)
+            and not (subresource == "log" and (resource.group, resource.plural) == ("", "pods"))
         ):
             raise _errors.ApiError(404, "the server could not find the requested resource")
         return _Target(resource, version, namespace, name, subresource)
@@ -292,7 +294,13 @@ class Api:
             ("DELETE", False): "deletecollection",
         }
         verb = verbs.get((request.method, bool(target.name)))
-        allowed = _resources.SUBRESOURCE_VERBS if target.subresource else target.resource.verbs
+        allowed = (
+            ("get",)
+            if target.subresource == "log"
+            else _resources.SUBRESOURCE_VERBS
+            if target.subresource
+            else target.resource.verbs
+        )
         if (
             verb is None
             or verb not in allowed
@@ -324,6 +332,8 @@ class Api:
                 if target.subresource == "scale":
                     assert target.resource.scale is not None
                     return Response(200, _scale.scale_of(target.resource.scale, obj))
+                if target.subresource == "log":
+                    return Response(200, _logs.log(obj, request.query.get("container", "")))
                 return Response(200, self._viewer(request, target)(obj))
             if verb == "list":
                 return Response(200, self._list(request, target))

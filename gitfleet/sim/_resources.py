@@ -429,6 +429,16 @@ class Catalog:
                         "verbs": list(SUBRESOURCE_VERBS),
                     }
                 )
+            if (t.group, t.plural) == (CORE_GROUP, "pods"):
+                resources.append(
+                    {
+                        "name": "pods/log",
+                        "singularName": "",
+                        "namespaced": True,
+                        "kind": "Pod",
+                        "verbs": ["get"],
+                    }
+                )
             if t.scale is not None:
                 resources.append(
                     {
