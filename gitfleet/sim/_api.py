@@ -338,7 +338,7 @@ class Api:
             if verb == "list":
                 return Response(200, self._list(request, target))
             response = self._write(verb, request, target)
-            if not _dry_run(request):
+            if not _dry_run(request, verb):
                 self._after_write()
             return response
 
@@ -409,7 +409,7 @@ class Api:
         metadata: _json.Obj = {"resourceVersion": str(self.store.resource_version)}
         start = _continue_from(request.query.get("continue", ""))
         objects = [o for o in objects if _sort_key(o) > start] if start else objects
-        limit = int(request.query.get("limit") or 0)
+        limit = _integer(request.query.get("limit") or "0")
         if 0 < limit < len(objects):
             metadata["continue"] = _continue_token(_sort_key(objects[limit - 1]))
             metadata["remainingItemCount"] = len(objects) - limit
@@ -470,7 +470,7 @@ class Api:
 
     def _write(self, verb: str, request: Request, target: _Target) -> Response:
         resource, registry = target.resource, self.registry
-        dry_run = _dry_run(request)
+        dry_run = _dry_run(request, verb)
         write = _managed.Write(
             manager=self._manager(request, verb),
             api_version=resource.api_version(target.version),
@@ -536,14 +536,20 @@ class Api:
             return Response(201 if created else 200, self._present(target, obj), warnings)
         options = _registry.decode_body(request.body) if request.body else None
         options = dict(options) if isinstance(options, dict) else {}
-        for field in ("propagationPolicy", "orphanDependents"):
-            if field in request.query:
-                options[field] = request.query[field]
+        if "propagationPolicy" in request.query:
+            options["propagationPolicy"] = request.query["propagationPolicy"]
+        if "orphanDependents" in request.query:
+            options["orphanDependents"] = request.query["orphanDependents"].lower() in _TRUE
         if verb == "delete":
             obj, gone = registry.delete(
                 resource, target.namespace, target.name, options=options, dry_run=dry_run
             )
-            return Response(200 if gone else 202, self._present(target, obj))
+            # 202 only where the object stays and dependents were asked not to be orphaned
+            # (the API server's handlers/delete.go keeps this for old clients).
+            code = 202 if not gone and options.get("orphanDependents") is False else 200
+            if gone and not _resources.returns_deleted_object(resource):
+                return Response(code, _errors.deleted(resource.group, resource.plural, obj))
+            return Response(code, self._present(target, obj))
         deleted = [
             registry.delete(
                 resource,
@@ -712,8 +718,39 @@ class Api:
         }
 
 
-def _dry_run(request: Request) -> bool:
-    return request.query.get("dryRun") == "All"
+_OPTIONS_KINDS = {
+    "create": "CreateOptions",
+    "update": "UpdateOptions",
+    "patch": "PatchOptions",
+    "delete": "DeleteOptions",
+    "deletecollection": "DeleteOptions",
+}
+
+
+def _dry_run(request: Request, verb: str) -> bool:
+    """Whether the write is a dry run (`dryRun=All`); 422 for any other value, as the API
+    server refuses it before doing anything."""
+    value = request.query.get("dryRun", "")
+    if value in ("", "All"):
+        return value == "All"
+    kind = _OPTIONS_KINDS.get(verb, "DeleteOptions")
+    message = f'Unsupported value: []string{{"{value}"}}: supported values: "All"'
+    raise _errors.ApiError(
+        422,
+        f'{kind}.meta.k8s.io "" is invalid: dryRun: {message}',
+        details={
+            "group": "meta.k8s.io",
+            "kind": kind,
+            "causes": [{"reason": "FieldValueNotSupported", "message": message, "field": "dryRun"}],
+        },
+    )
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise _errors.bad_request(f'strconv.ParseInt: parsing "{text}": invalid syntax') from None
 
 
 def _sort_key(obj: _json.Obj) -> tuple[str, str]:

@@ -121,3 +121,16 @@ def invalid(group: str, kind: str, name: str, causes: list[tuple[str, str]]) -> 
 
 def bad_request(message: str) -> ApiError:
     return ApiError(400, message)
+
+
+def deleted(group: str, plural: str, obj: _json.Obj) -> _json.Obj:
+    """The `Status` Success a real server answers a deletion with, for kinds whose registry
+    does not return the deleted object."""
+    metadata = obj.get("metadata") or {}
+    return {
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Success",
+        "details": object_details(group, plural, metadata.get("name", ""), uid=metadata.get("uid")),
+    }

@@ -136,6 +136,28 @@ their registry strategies never set it (pkg/registry/<group>/<resource>/strategy
 observes (workloads, Jobs, PDBs, Ingresses, NetworkPolicies, CRDs, webhook configurations)
 count their changes."""
 
+RETURN_DELETED_OBJECT = frozenset(
+    {
+        (CORE_GROUP, "pods"),
+        (CORE_GROUP, "namespaces"),
+        (CORE_GROUP, "serviceaccounts"),
+        (CORE_GROUP, "persistentvolumeclaims"),
+        (CORE_GROUP, "persistentvolumes"),
+        (CORE_GROUP, "resourcequotas"),
+        ("batch", "jobs"),
+        ("storage.k8s.io", "storageclasses"),
+        ("apiextensions.k8s.io", "customresourcedefinitions"),
+    }
+)
+"""The kinds whose deletion answers with the deleted object (their registry's
+`ReturnDeletedObject`, as kube-apiserver 1.20 answers); the others, custom resources too,
+answer a `Status` Success naming it."""
+
+
+def returns_deleted_object(resource: ResourceType) -> bool:
+    return resource.builtin and (resource.group, resource.plural) in RETURN_DELETED_OBJECT
+
+
 _IN_CATEGORY_ALL = frozenset(
     {
         "pods",

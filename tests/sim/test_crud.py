@@ -7,7 +7,8 @@ changes only; generateName; server defaults (Deployment strategy, Service cluste
 stringData folded into base64 data); error Statuses: 404 (object, namespace), 409
 AlreadyExists and Conflict, 422 Invalid (missing or illegal names, selector mismatch,
 labels), 415 for an unknown patch type, 405 for a verb a resource does not allow, 400 for a
-namespace mismatch; dryRun leaves nothing behind; list pagination with limit/continue.
+namespace mismatch; dryRun leaves nothing behind; list pagination with limit/continue, and
+400 for a limit that is no number.
 """
 
 from __future__ import annotations
@@ -267,3 +268,8 @@ def test_list_items_of_builtin_kinds_carry_no_kind(sim_cluster: RunningSim) -> N
     item = next(i for i in body["items"] if i["metadata"]["name"] == "k")
     assert (status, body["kind"], body["apiVersion"]) == (200, "ConfigMapList", "v1")
     assert "kind" not in item
+
+
+def test_a_limit_that_is_no_number_is_a_bad_request(sim_cluster: RunningSim) -> None:
+    status, body = raw(sim_cluster, "GET", "/api/v1/namespaces/default/configmaps?limit=x")
+    assert (status, body["message"]) == (400, 'strconv.ParseInt: parsing "x": invalid syntax')

@@ -1,16 +1,21 @@
 """Deletion: finalizers, namespaces, owner references.
 
-Covers: deleting an object with finalizers sets deletionTimestamp and keeps it (202) until
-the last finalizer is removed; no finalizer may be added while deleting; delete
-preconditions; deleting a namespace deletes its objects and then the namespace, waiting for
-an object's finalizers (the namespace stays Terminating, new objects are refused with 403);
-objects whose owners are gone are garbage-collected; propagationPolicy=Orphan keeps them.
+Covers: deleting an object with finalizers sets deletionTimestamp and keeps it (200, the
+object; 202 when orphanDependents=false) until the last finalizer is removed; a deletion
+answers with a Status Success naming the object, or with the object for the kinds whose real
+registry returns it (Namespace, Pod, Job, ...), for a dry run too; a dryRun other than All is
+422 and deletes nothing; orphanDependents=false in the query does not orphan; no finalizer may
+be added while deleting; delete preconditions; deleting a namespace deletes its objects and
+then the namespace, waiting for an object's finalizers (the namespace stays Terminating, new
+objects are refused with 403); objects whose owners are gone are garbage-collected;
+propagationPolicy=Orphan keeps them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from simfixture import RunningSim, config_map, deployment, failure, raw, status_of
 
 
@@ -25,7 +30,7 @@ def test_finalizer_holds_object_until_removed(sim_cluster: RunningSim) -> None:
     maps.create(body=_with_finalizer("held"), namespace="default")
     status, body = raw(sim_cluster, "DELETE", "/api/v1/namespaces/default/configmaps/held")
     held = maps.get(name="held", namespace="default")
-    assert status == 202
+    assert status == 200
     assert body["metadata"]["deletionTimestamp"]
     assert held.metadata.deletionTimestamp == body["metadata"]["deletionTimestamp"]
     maps.patch(
@@ -135,3 +140,71 @@ def test_orphan_propagation_keeps_dependents(sim_cluster: RunningSim) -> None:
     kept = sim_cluster.objects.get("v1", "ConfigMap", "dependent", "default")
     assert kept is not None
     assert "ownerReferences" not in kept["metadata"]
+
+
+def test_held_object_with_orphan_dependents_false_is_accepted(sim_cluster: RunningSim) -> None:
+    sim_cluster.objects.put(_with_finalizer("held"))
+    status, body = raw(
+        sim_cluster, "DELETE", "/api/v1/namespaces/default/configmaps/held?orphanDependents=false"
+    )
+    assert (status, body["kind"]) == (202, "ConfigMap")
+
+
+@pytest.mark.parametrize(
+    ("obj", "path", "answer"),
+    [
+        pytest.param(
+            config_map("cfg"), "/api/v1/namespaces/default/configmaps/cfg", "Status", id="ConfigMap"
+        ),
+        pytest.param(
+            deployment("web"),
+            "/apis/apps/v1/namespaces/default/deployments/web",
+            "Status",
+            id="Deployment",
+        ),
+        pytest.param(
+            {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "sa"}},
+            "/api/v1/namespaces/default/serviceaccounts/sa",
+            "ServiceAccount",
+            id="ServiceAccount",
+        ),
+    ],
+)
+def test_what_a_deletion_answers(
+    sim_cluster: RunningSim, obj: dict[str, Any], path: str, answer: str
+) -> None:
+    obj["metadata"].setdefault("namespace", "default")
+    uid = sim_cluster.objects.put(obj)["metadata"]["uid"]
+    dry, dry_body = raw(sim_cluster, "DELETE", f"{path}?dryRun=All")
+    status, body = raw(sim_cluster, "DELETE", path)
+    assert (dry, dry_body["kind"]) == (200, answer)
+    assert (status, body["kind"]) == (200, answer)
+    if answer == "Status":
+        assert body["status"] == "Success"
+        assert body["details"]["name"] == obj["metadata"]["name"]
+        assert body["details"]["uid"] == uid
+
+
+def test_unsupported_dry_run_deletes_nothing(sim_cluster: RunningSim) -> None:
+    sim_cluster.objects.put(config_map("cfg"))
+    status, body = raw(
+        sim_cluster, "DELETE", "/api/v1/namespaces/default/configmaps/cfg?dryRun=Some"
+    )
+    assert (status, body["reason"]) == (422, "Invalid")
+    assert body["message"] == (
+        'DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Some"}: '
+        'supported values: "All"'
+    )
+    assert sim_cluster.objects.get("v1", "ConfigMap", "cfg", "default") is not None
+
+
+def test_orphan_dependents_false_in_the_query_does_not_orphan(sim_cluster: RunningSim) -> None:
+    owner = sim_cluster.objects.put(config_map("owner"))
+    child = config_map("child")
+    child["metadata"]["ownerReferences"] = [
+        {"apiVersion": "v1", "kind": "ConfigMap", "name": "owner", "uid": owner["metadata"]["uid"]}
+    ]
+    sim_cluster.objects.put(child)
+    raw(sim_cluster, "DELETE", "/api/v1/namespaces/default/configmaps/owner?orphanDependents=false")
+    sim_cluster.cluster.settle()
+    assert sim_cluster.objects.get("v1", "ConfigMap", "child", "default") is None
