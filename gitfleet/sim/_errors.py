@@ -108,14 +108,31 @@ def invalid(group: str, kind: str, name: str, causes: list[tuple[str, str]]) -> 
         422,
         f'{what} "{name}" is invalid: {text}',
         details={
-            "name": name,
+            **({"name": name} if name else {}),
             **({"group": group} if group else {}),
             "kind": kind,
             "causes": [
-                {"reason": "FieldValueInvalid", "message": message, "field": field}
+                {"reason": _cause_reason(message), "message": message, "field": field}
                 for field, message in causes
             ],
         },
+    )
+
+
+_CAUSE_REASONS = (
+    ("Required value", "FieldValueRequired"),
+    ("Unsupported value", "FieldValueNotSupported"),
+    ("Forbidden", "FieldValueForbidden"),
+    ("Duplicate value", "FieldValueDuplicate"),
+    ("Too long", "FieldValueTooLong"),
+)
+
+
+def _cause_reason(message: str) -> str:
+    """A cause's reason, from how its message starts (apimachinery field.ErrorType)."""
+    return next(
+        (reason for start, reason in _CAUSE_REASONS if message.startswith(start)),
+        "FieldValueInvalid",
     )
 
 

@@ -1,7 +1,8 @@
 """The checks a real API server makes that clients are likely to trip over: object names
 (DNS-1123 subdomain, label or DNS-1035 label, or path segment, depending on the kind),
 labels and annotations (qualified keys, string values), workload selectors that must match
-their pod template, CRD names and scopes, Secret data that must be base64.
+their pod template, pods' containers and Services' ports, CRD names and scopes, Secret data
+that must be base64.
 
 A failure is one 422 Invalid Status listing every cause. Full schema validation is left out.
 """
@@ -20,6 +21,28 @@ _LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _DNS1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
 _QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 _LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+
+_SUBDOMAIN_RULE = (
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' "
+    "or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex "
+    "used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+)
+_LABEL_RULE = (
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+    "and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', "
+    "regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+)
+_DNS1035_RULE = (
+    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with "
+    "an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or "
+    "'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+)
+_QUALIFIED_NAME_RULE = (
+    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and "
+    "end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex "
+    "used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+)
+"""The API server's words (apimachinery's validation package), examples and regex included."""
 
 _LABEL_NAMED = frozenset({("", "namespaces")})
 _DNS1035_NAMED = frozenset({("", "services")})
@@ -42,18 +65,15 @@ def name_problem(group: str, plural: str, name: str) -> str | None:
             return f'Invalid value: "{name}": may not contain "/" or "%" or be "." or ".."'
         return None
     if key in _LABEL_NAMED:
-        pattern, limit, what = _LABEL, 63, "a lowercase RFC 1123 label"
+        pattern, limit, rule = _LABEL, 63, _LABEL_RULE
     elif key in _DNS1035_NAMED:
-        pattern, limit, what = _DNS1035, 63, "a DNS-1035 label"
+        pattern, limit, rule = _DNS1035, 63, _DNS1035_RULE
     else:
-        pattern, limit, what = _SUBDOMAIN, 253, "a lowercase RFC 1123 subdomain"
+        pattern, limit, rule = _SUBDOMAIN, 253, _SUBDOMAIN_RULE
     if len(name) > limit:
         return f'Invalid value: "{name}": must be no more than {limit} characters'
     if not pattern.match(name):
-        return (
-            f'Invalid value: "{name}": {what} must consist of lower case alphanumeric '
-            f"characters, '-' or '.', and must start and end with an alphanumeric character"
-        )
+        return f'Invalid value: "{name}": {rule}'
     return None
 
 
@@ -64,10 +84,7 @@ def _qualified_key_problem(key: Any) -> str | None:
     if prefix and (len(prefix) > 253 or not _SUBDOMAIN.match(prefix)):
         return f'Invalid value: "{key}": prefix part must be a DNS-1123 subdomain'
     if len(name) > 63 or not _QUALIFIED_NAME.match(name):
-        return (
-            f'Invalid value: "{key}": name part must consist of alphanumeric characters, '
-            "'-', '_' or '.', and must start and end with an alphanumeric character"
-        )
+        return f'Invalid value: "{key}": {_QUALIFIED_NAME_RULE}'
     return None
 
 
@@ -102,6 +119,29 @@ def _metadata_causes(metadata: _json.Obj) -> Causes:
     return causes
 
 
+_POD_SPECS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("", "pods"): ("spec",),
+    **{key: ("spec", "template", "spec") for key in _WORKLOADS},
+    ("batch", "jobs"): ("spec", "template", "spec"),
+    ("batch", "cronjobs"): ("spec", "jobTemplate", "spec", "template", "spec"),
+}
+"""Where each kind keeps the pod spec whose containers are required."""
+
+
+def _containers_causes(obj: _json.Obj, path: tuple[str, ...]) -> Causes:
+    if _json.dig(obj, *path, "containers"):
+        return []
+    return [(".".join((*path, "containers")), "Required value")]
+
+
+def _service_causes(obj: _json.Obj) -> Causes:
+    """A Service needs ports, unless it is headless or an ExternalName."""
+    spec = obj.get("spec") or {}
+    if spec.get("ports") or spec.get("type") == "ExternalName" or spec.get("clusterIP") == "None":
+        return []
+    return [("spec.ports", "Required value")]
+
+
 def _workload_causes(obj: _json.Obj) -> Causes:
     selector = _json.dig(obj, "spec", "selector")
     if not isinstance(selector, dict) or not (
@@ -110,10 +150,12 @@ def _workload_causes(obj: _json.Obj) -> Causes:
         return [("spec.selector", "Required value")]
     labels = _json.dig(obj, "spec", "template", "metadata", "labels") or {}
     if not _selectors.selector_matches(selector, labels):
+        shown = ", ".join(f'"{k}":"{v}"' for k, v in sorted(labels.items()))
         return [
             (
                 "spec.template.metadata.labels",
-                "Invalid value: `selector` does not match template `labels`",
+                f"Invalid value: map[string]string{{{shown}}}: `selector` does not match "
+                "template `labels`",
             )
         ]
     return []
@@ -172,6 +214,10 @@ def validate(resource: _resources.ResourceType, obj: _json.Obj) -> None:
         causes.append(("metadata.name", problem))
     causes += _metadata_causes(metadata)
     key = (resource.group, resource.plural)
+    if key in _POD_SPECS and resource.builtin:
+        causes += _containers_causes(obj, _POD_SPECS[key])
+    if key == ("", "services") and resource.builtin:
+        causes += _service_causes(obj)
     if key in _WORKLOADS:
         causes += _workload_causes(obj)
     elif key == ("apiextensions.k8s.io", "customresourcedefinitions"):

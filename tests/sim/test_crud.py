@@ -5,10 +5,11 @@ Covers: namespaced and cluster-scoped create/get/list/replace/delete; uid, creat
 and a cluster-wide resourceVersion that grows on every write; generation bumped by spec
 changes only; generateName; server defaults (Deployment strategy, Service clusterIP, Secret
 stringData folded into base64 data); error Statuses: 404 (object, namespace), 409
-AlreadyExists and Conflict, 422 Invalid (missing or illegal names, selector mismatch,
-labels), 415 for an unknown patch type, 405 for a verb a resource does not allow, 400 for a
-namespace mismatch; dryRun leaves nothing behind; list pagination with limit/continue, and
-400 for a limit that is no number.
+AlreadyExists and Conflict, 422 Invalid (missing or illegal names, selector mismatch, labels,
+pods without containers, Services without ports, worded and classified as a real server words
+them), 415 for an unknown patch type, 405 for a verb a resource does not allow, 400 for a
+namespace mismatch; dryRun leaves nothing behind; list pagination with limit/continue, and 400
+for a limit that is no number.
 """
 
 from __future__ import annotations
@@ -183,6 +184,90 @@ def test_invalid_names_the_field(sim_cluster: RunningSim) -> None:
     status = status_of(failure(lambda: _create_cm(sim_cluster, config_map("Bad_Name"))))
     assert status["details"]["causes"][0]["field"] == "metadata.name"
     assert status["details"]["kind"] == "ConfigMap"
+
+
+def _named(kind: str, name: str, **fields: Any) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": kind, "metadata": {"name": name}, **fields}
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "message", "reason"),
+    [
+        pytest.param(
+            "/api/v1/namespaces",
+            _named("Namespace", "Bad.ns"),
+            'Namespace "Bad.ns" is invalid: metadata.name: Invalid value: "Bad.ns": a lowercase'
+            " RFC 1123 label must consist of lower case alphanumeric characters or '-', and must"
+            " start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex"
+            " used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+            "FieldValueInvalid",
+            id="namespace name",
+        ),
+        pytest.param(
+            "/api/v1/namespaces/default/services",
+            _named("Service", "1svc", spec={"ports": [{"port": 80}]}),
+            'Service "1svc" is invalid: metadata.name: Invalid value: "1svc": a DNS-1035 label'
+            " must consist of lower case alphanumeric characters or '-', start with an alphabetic"
+            " character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123',"
+            " regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+            "FieldValueInvalid",
+            id="service name",
+        ),
+        pytest.param(
+            "/api/v1/namespaces/default/services",
+            _named("Service", "svc", spec={}),
+            'Service "svc" is invalid: spec.ports: Required value',
+            "FieldValueRequired",
+            id="service without ports",
+        ),
+        pytest.param(
+            "/api/v1/namespaces/default/pods",
+            _named("Pod", "p", spec={"containers": []}),
+            'Pod "p" is invalid: spec.containers: Required value',
+            "FieldValueRequired",
+            id="pod without containers",
+        ),
+        pytest.param(
+            "/apis/apps/v1/namespaces/default/deployments",
+            {
+                **deployment("web"),
+                "spec": {
+                    **deployment("web")["spec"],
+                    "template": {
+                        "metadata": {"labels": {"app": "other"}},
+                        "spec": {"containers": [{"name": "c", "image": "x"}]},
+                    },
+                },
+            },
+            'Deployment.apps "web" is invalid: spec.template.metadata.labels: Invalid value: '
+            'map[string]string{"app":"other"}: `selector` does not match template `labels`',
+            "FieldValueInvalid",
+            id="selector mismatch",
+        ),
+    ],
+)
+def test_invalid_objects_as_a_real_server_words_them(
+    sim_cluster: RunningSim, path: str, body: dict[str, Any], message: str, reason: str
+) -> None:
+    status, answer = raw(sim_cluster, "POST", path, body=body)
+    assert (status, answer["message"]) == (422, message)
+    assert answer["details"]["causes"][0]["reason"] == reason
+
+
+def test_headless_and_external_services_need_no_ports(sim_cluster: RunningSim) -> None:
+    headless = _named("Service", "headless", spec={"clusterIP": "None"})
+    external = _named("Service", "external", spec={"type": "ExternalName", "externalName": "a.b"})
+    for body in (headless, external):
+        status, _ = raw(sim_cluster, "POST", "/api/v1/namespaces/default/services", body=body)
+        assert status == 201
+
+
+def test_a_nameless_object_is_required_a_name(sim_cluster: RunningSim) -> None:
+    status = status_of(
+        failure(lambda: _create_cm(sim_cluster, {"apiVersion": "v1", "kind": "ConfigMap"}))
+    )
+    assert status["details"]["causes"][0]["reason"] == "FieldValueRequired"
+    assert "name" not in status["details"]
 
 
 def test_create_twice_is_already_exists(sim_cluster: RunningSim) -> None:
