@@ -173,7 +173,9 @@ class Api:
                 return Response(200, encoded)
             return self._discovery(request, document)
         if not parts or parts[0] not in ("api", "apis"):
-            raise _errors.ApiError(404, "the server could not find the requested resource")
+            raise _errors.ApiError(
+                404, "the server could not find the requested resource", details={}
+            )
         if parts[0] == "api":
             if len(parts) == 1:
                 return self._discovery(request, {"kind": "APIVersions", "versions": ["v1"]})
@@ -214,10 +216,14 @@ class Api:
     def _discovery(self, request: Request, document: _json.Obj | None) -> Response:
         self._count("discovery")
         if document is None:
-            raise _errors.ApiError(404, "the server could not find the requested resource")
+            raise _errors.ApiError(
+                404, "the server could not find the requested resource", details={}
+            )
         if request.method != "GET":
             raise _errors.ApiError(
-                405, "the server does not allow this method on the requested resource"
+                405,
+                "the server does not allow this method on the requested resource",
+                details={},
             )
         return Response(200, document)
 
@@ -269,7 +275,9 @@ class Api:
         ):
             namespace, rest = rest[1], rest[2:]
         if len(rest) > 3:
-            raise _errors.ApiError(404, "the server could not find the requested resource")
+            raise _errors.ApiError(
+                404, "the server could not find the requested resource", details={}
+            )
         resource = self.registry.resource(group, version, rest[0])
         name = rest[1] if len(rest) > 1 else ""
         subresource = rest[2] if len(rest) > 2 else ""
@@ -279,7 +287,9 @@ class Api:
             and not (subresource == "scale" and resource.scale is not None)
             and not (subresource == "log" and (resource.group, resource.plural) == ("", "pods"))
         ):
-            raise _errors.ApiError(404, "the server could not find the requested resource")
+            raise _errors.ApiError(
+                404, "the server could not find the requested resource", details={}
+            )
         return _Target(resource, version, namespace, name, subresource)
 
     def _verb(self, request: Request, target: _Target) -> str:
@@ -307,7 +317,9 @@ class Api:
             or (verb == "create" and target.resource.namespaced and not target.namespace)
         ):
             raise _errors.ApiError(
-                405, "the server does not allow this method on the requested resource"
+                405,
+                "the server does not allow this method on the requested resource",
+                details={},
             )
         return verb
 
@@ -328,7 +340,7 @@ class Api:
                 )
                 return Response(201, _reviews.review(target.resource, body, target.namespace))
             if verb == "get":
-                obj = self.registry.existing(target.resource, target.namespace, target.name)
+                obj = self._existing(target)
                 if target.subresource == "scale":
                     assert target.resource.scale is not None
                     return Response(200, _scale.scale_of(target.resource.scale, obj))
@@ -343,6 +355,19 @@ class Api:
             return response
 
     # ---- reads -------------------------------------------------------------------------
+
+    def _existing(self, target: _Target) -> _json.Obj:
+        """The object a request names; a missing one's 404 names the subresource asked
+        for (`deployments/scale.apps "web" not found`), as the API server's does."""
+        resource = target.resource
+        try:
+            return self.registry.existing(resource, target.namespace, target.name)
+        except _errors.ApiError as error:
+            if target.subresource not in ("scale", "status") or error.code != 404:
+                raise
+            raise _errors.not_found(
+                resource.group, f"{resource.plural}/{target.subresource}", target.name
+            ) from None
 
     def _metrics(self, request: Request, target: _Target) -> _json.Obj:
         """PodMetrics or NodeMetrics, one or a list, computed from the pods (`_metrics`)."""
@@ -582,7 +607,7 @@ class Api:
         """PUT or PATCH a Scale: the object's wanted replicas change, nothing else."""
         resource, paths = target.resource, target.resource.scale
         assert paths is not None
-        live = self.registry.existing(resource, target.namespace, target.name)
+        live = self._existing(target)
         if verb == "update":
             wanted = _registry.decode_body(request.body)
         else:

@@ -131,6 +131,8 @@ def _service(obj: _json.Obj) -> None:
         if isinstance(port, dict):
             _set(port, "protocol", "TCP")
             _set(port, "targetPort", port.get("port"))
+    status = _json.ensure(obj, "status")
+    _set(status, "loadBalancer", {})  # an empty struct the server always writes out
 
 
 def _secret(obj: _json.Obj) -> None:

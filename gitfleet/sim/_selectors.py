@@ -106,7 +106,9 @@ def _parse_requirement(text: str, at: int) -> tuple[_Requirement, int]:
     if op in ("in", "notin"):
         found = _SET.match(text, end)
         if found is None:
-            raise _errors.bad_request(f"found {text[end:]!r}, expected: '('")
+            raise _errors.bad_request(
+                f"unable to parse requirement: found {text[end:].strip()!r} expected: '('"
+            )
         items = tuple(item.strip() for item in found.group("items").split(",") if item.strip())
         return _Requirement(key, op, items), found.end()
     value = _VALUE.match(text, end)

@@ -9,7 +9,8 @@ AlreadyExists and Conflict, 422 Invalid (missing or illegal names, selector mism
 pods without containers, Services without ports, worded and classified as a real server words
 them), 415 for an unknown patch type, 405 for a verb a resource does not allow, 400 for a
 namespace mismatch; dryRun leaves nothing behind; list pagination with limit/continue, and 400
-for a limit that is no number.
+for a limit that is no number; a Service comes back with an empty load balancer status;
+generic 404 and 405 Statuses carry empty details.
 """
 
 from __future__ import annotations
@@ -358,3 +359,17 @@ def test_list_items_of_builtin_kinds_carry_no_kind(sim_cluster: RunningSim) -> N
 def test_a_limit_that_is_no_number_is_a_bad_request(sim_cluster: RunningSim) -> None:
     status, body = raw(sim_cluster, "GET", "/api/v1/namespaces/default/configmaps?limit=x")
     assert (status, body["message"]) == (400, 'strconv.ParseInt: parsing "x": invalid syntax')
+
+
+def test_a_service_has_an_empty_load_balancer_status(sim_cluster: RunningSim) -> None:
+    _, created = raw(
+        sim_cluster, "POST", "/api/v1/namespaces/default/services", body=service("web")
+    )
+    assert created["status"] == {"loadBalancer": {}}
+
+
+def test_generic_refusals_carry_empty_details(sim_cluster: RunningSim) -> None:
+    unknown, missing = raw(sim_cluster, "GET", "/api/v1/namespaces/default/nodes")
+    wrong, not_allowed = raw(sim_cluster, "PUT", "/api/v1/namespaces/default/configmaps")
+    assert (unknown, missing["details"]) == (404, {})
+    assert (wrong, not_allowed["details"]) == (405, {})

@@ -5,7 +5,8 @@ StatefulSets, ReplicaSets and a CRD that declares it; reading a Deployment's Sca
 current replicas, the selector as text); a merge patch, a JSON patch and a replace change the
 wanted replicas only, and the workload follows; the writer owns spec.replicas through the
 scale subresource; a stale resourceVersion is 409, negative replicas 422, an apply patch 415;
-a custom resource scales at its CRD's paths; kinds without it answer 404.
+a custom resource scales at its CRD's paths; kinds without it answer 404; the scale of a
+missing object is a 404 naming the subresource.
 """
 
 from __future__ import annotations
@@ -150,3 +151,9 @@ def test_kinds_without_scale_answer_404(sim_cluster: RunningSim) -> None:
     sim_cluster.objects.put(config_map("c"))
     status, _ = raw(sim_cluster, "GET", "/api/v1/namespaces/default/configmaps/c/scale")
     assert status == 404
+
+
+def test_scale_of_a_missing_object_names_the_subresource(sim_cluster: RunningSim) -> None:
+    status, body = raw(sim_cluster, "GET", "/apis/apps/v1/namespaces/default/deployments/no/scale")
+    assert (status, body["message"]) == (404, 'deployments/scale.apps "no" not found')
+    assert body["details"] == {"name": "no", "group": "apps", "kind": "deployments/scale"}

@@ -1,10 +1,10 @@
 """Label and field selectors on list (and deletecollection), as the API server parses them.
 
 Covers: =, ==, !=, in, notin, exists, !exists and combinations; field selectors on
-metadata.name and metadata.namespace, on a kind's own indexed fields (pods by
-status.phase), 400 for a field the kind does not index (worded as the kind's real server
-words it) and for a malformed selector;
-deletecollection by label.
+metadata.name and metadata.namespace, on a kind's own indexed fields (pods by status.phase),
+400 for a field the kind does not index (worded as the kind's real server words it) and for a
+malformed selector; deletecollection by label; an unparsable set is worded as the server words
+it.
 """
 
 from __future__ import annotations
@@ -127,3 +127,10 @@ def test_delete_collection_by_label(labelled: RunningSim) -> None:
     maps = labelled.resource("v1", "ConfigMap")
     maps.delete(namespace="default", label_selector="size")
     assert _names(labelled, namespace="default") == ["green"]
+
+
+def test_unparsable_set_is_worded_as_the_server_does(sim_cluster: RunningSim) -> None:
+    status, body = raw(
+        sim_cluster, "GET", "/api/v1/namespaces/default/configmaps?labelSelector=a%20in"
+    )
+    assert (status, body["message"]) == (400, "unable to parse requirement: found '' expected: '('")
