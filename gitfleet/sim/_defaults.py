@@ -25,6 +25,7 @@ def _container(container: _json.Obj) -> None:
     _set(container, "imagePullPolicy", "Always" if latest else "IfNotPresent")
     _set(container, "terminationMessagePath", "/dev/termination-log")
     _set(container, "terminationMessagePolicy", "File")
+    _set(container, "resources", {})  # an empty struct the server always writes out
     for port in container.get("ports") or []:
         if isinstance(port, dict):
             _set(port, "protocol", "TCP")
@@ -42,10 +43,17 @@ def pod_spec(spec: _json.Obj) -> None:
                 _container(container)
 
 
+def pod_template(template: _json.Obj) -> None:
+    """A pod template: its spec's defaults, and the `creationTimestamp: null` a real server
+    writes into every embedded ObjectMeta (a zero time that Go's JSON does not leave out)."""
+    _json.ensure(template, "metadata").setdefault("creationTimestamp", None)
+    pod_spec(_json.ensure(template, "spec"))
+
+
 def _template(obj: _json.Obj) -> None:
     template = _json.dig(obj, "spec", "template")
     if isinstance(template, dict):
-        pod_spec(_json.ensure(template, "spec"))
+        pod_template(template)
 
 
 def _rolling_update(spec: _json.Obj, key: str, limits: dict[str, object]) -> None:
@@ -115,6 +123,11 @@ def _cronjob(obj: _json.Obj) -> None:
     _set(spec, "suspend", False)
     _set(spec, "successfulJobsHistoryLimit", 3)
     _set(spec, "failedJobsHistoryLimit", 1)
+    jobs = _json.ensure(spec, "jobTemplate")
+    _json.ensure(jobs, "metadata").setdefault("creationTimestamp", None)
+    template = _json.dig(jobs, "spec", "template")
+    if isinstance(template, dict):
+        pod_template(template)
 
 
 def _pod(obj: _json.Obj) -> None:

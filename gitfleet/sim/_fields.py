@@ -70,7 +70,8 @@ def _walk(value: Any, path: Path, names: Path, builtin: bool, found: set[Path]) 
         if not value and path:
             found.add(path)
         for key, child in value.items():
-            _walk(child, (*path, f"f:{key}"), (*names, key), builtin, found)
+            if child is not None:  # a null is no field anybody owns
+                _walk(child, (*path, f"f:{key}"), (*names, key), builtin, found)
         return
     if isinstance(value, list):
         key = _lists.merge_key(names, value, builtin)

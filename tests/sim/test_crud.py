@@ -4,13 +4,14 @@ keeps.
 Covers: namespaced and cluster-scoped create/get/list/replace/delete; uid, creationTimestamp
 and a cluster-wide resourceVersion that grows on every write; generation bumped by spec
 changes only; generateName; server defaults (Deployment strategy, Service clusterIP, Secret
-stringData folded into base64 data); error Statuses: 404 (object, namespace), 409
-AlreadyExists and Conflict, 422 Invalid (missing or illegal names, selector mismatch, labels,
-pods without containers, Services without ports, worded and classified as a real server words
-them), 415 for an unknown patch type, 405 for a verb a resource does not allow, 400 for a
-namespace mismatch; dryRun leaves nothing behind; list pagination with limit/continue, and 400
-for a limit that is no number; a Service comes back with an empty load balancer status;
-generic 404 and 405 Statuses carry empty details.
+stringData folded into base64 data, pod templates' null creationTimestamp and empty
+resources); error Statuses: 404 (object, namespace), 409 AlreadyExists and Conflict, 422
+Invalid (missing or illegal names, selector mismatch, labels, pods without containers,
+Services without ports, worded and classified as a real server words them), 415 for an unknown
+patch type, 405 for a verb a resource does not allow, 400 for a namespace mismatch; dryRun
+leaves nothing behind; list pagination with limit/continue, and 400 for a limit that is no
+number; a Service comes back with an empty load balancer status; generic 404 and 405 Statuses
+carry empty details.
 """
 
 from __future__ import annotations
@@ -108,6 +109,19 @@ def test_server_fills_defaults(sim_cluster: RunningSim) -> None:
     assert web.spec.clusterIP.startswith("10.96.")
     assert web.spec.ports[0].targetPort == 80
     assert web.spec.ports[0].protocol == "TCP"
+
+
+def test_templates_come_back_as_a_real_server_writes_them(sim_cluster: RunningSim) -> None:
+    """Every embedded ObjectMeta with `creationTimestamp: null` and every container with
+    `resources: {}` (empty structs Go writes out), and no field owned for the null."""
+    body = deployment()
+    del body["spec"]["template"]["spec"]["containers"][0]["resources"]
+    _, created = raw(sim_cluster, "POST", "/apis/apps/v1/namespaces/default/deployments", body=body)
+    template = created["spec"]["template"]
+    owned = created["metadata"]["managedFields"][0]["fieldsV1"]["f:spec"]["f:template"]
+    assert template["metadata"] == {"creationTimestamp": None, "labels": {"app": "web"}}
+    assert template["spec"]["containers"][0]["resources"] == {}
+    assert owned["f:metadata"] == {"f:labels": {"f:app": {}}}
 
 
 def test_secret_string_data_becomes_data(sim_cluster: RunningSim) -> None:
