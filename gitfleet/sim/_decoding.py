@@ -13,8 +13,11 @@ schemas the kubernetes package's models give (`_schemas`).
 - A server-side apply configuration must be all known fields of the right types: otherwise
   `failed to create typed patch object`, 400 (500 before 1.25, as the 1.20 server answers).
 
-Custom resources are left to their CRD's schema (not checked here); kinds without a model
-are taken as they are.
+Custom resources are checked against their CRD's schema as apiextensions-apiserver does: a
+value of the wrong type is 422 Invalid (`spec.size in body must be of type integer`), an
+unknown field is pruned (and refused or warned about as above). Built-in kinds without a
+model, and custom resources without a schema, are taken as they are; apply configurations
+of custom resources are not checked.
 """
 
 from __future__ import annotations
@@ -187,7 +190,9 @@ def decode(
     validation: str,
 ) -> tuple[_json.Obj, list[str]]:
     """`obj` as the server keeps it, and the warnings to send (see the module's text)."""
-    root, schemas = _root(resource, version) if resource.builtin else ("", {})
+    if not resource.builtin:
+        return _decode_custom(resource, version, obj, validation=validation)
+    root, schemas = _root(resource, version)
     if not root:
         return obj, []
     walker = _Walker(schemas)
@@ -207,6 +212,112 @@ def decode(
             f"error: {', '.join(unknown)}"
         )
     return kept, unknown if validation == WARN else []
+
+
+def _decode_custom(
+    resource: _resources.ResourceType,
+    version: str,
+    obj: _json.Obj,
+    *,
+    validation: str,
+) -> tuple[_json.Obj, list[str]]:
+    """A custom resource against its CRD's schema for `version`: values of the wrong type
+    are 422 Invalid, one cause each; unknown fields are pruned (and refused or warned
+    about as for built-in kinds). Without a schema, the object is taken as it is."""
+    schema = dict(resource.schemas).get(version)
+    if not isinstance(schema, dict):
+        return obj, []
+    checker = _CustomSchema()
+    body = {k: v for k, v in obj.items() if k not in ("apiVersion", "kind", "metadata")}
+    checked = checker.walk(body, schema, "")
+    kept = {k: v for k, v in obj.items() if k in ("apiVersion", "kind", "metadata")}
+    kept.update(checked if isinstance(checked, dict) else {})
+    kind, name = resource.kind, str((obj.get("metadata") or {}).get("name", ""))
+    if checker.causes:
+        raise _errors.invalid(resource.group, kind, name, checker.causes)
+    unknown = [f'unknown field "{path}"' for path in checker.unknown]
+    if unknown and validation == STRICT:
+        raise _errors.bad_request(
+            f'{kind} in version "{version}" cannot be handled as a {kind}: strict decoding '
+            f"error: {', '.join(unknown)}"
+        )
+    return kept, unknown if validation == WARN else []
+
+
+_OPENAPI_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string"}
+
+
+def _openapi_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return _OPENAPI_TYPES.get(type(value), "object")
+
+
+class _CustomSchema:
+    """Walks a value along a CRD's structural schema (apiextensions-apiserver's schema
+    validation and pruning)."""
+
+    def __init__(self) -> None:
+        self.causes: list[tuple[str, str]] = []
+        self.unknown: list[str] = []
+
+    def wrong(self, path: str, value: Any, expected: str) -> None:
+        got = _openapi_type(value)
+        self.causes.append(
+            (path, f'Invalid value: "{got}": {path} in body must be of type {expected}: "{got}"')
+        )
+
+    def walk(self, value: Any, schema: _json.Obj, path: str) -> Any:
+        if value is None or not isinstance(schema, dict):
+            return value
+        if schema.get("x-kubernetes-int-or-string"):
+            if not isinstance(value, int | str) or isinstance(value, bool):
+                self.wrong(path, value, "integer,string")
+            return value
+        kind = schema.get("type") or (
+            "object" if "properties" in schema or "additionalProperties" in schema else ""
+        )
+        if kind == "object":
+            return self.walk_object(value, schema, path)
+        if kind == "array":
+            if not isinstance(value, list):
+                self.wrong(path, value, "array")
+                return value
+            items = schema.get("items") or {}
+            return [self.walk(item, items, f"{path}[{n}]") for n, item in enumerate(value)]
+        matches = {
+            "string": isinstance(value, str),
+            "integer": isinstance(value, int) and not isinstance(value, bool),
+            "number": isinstance(value, int | float) and not isinstance(value, bool),
+            "boolean": isinstance(value, bool),
+        }.get(str(kind), True)
+        if not matches:
+            self.wrong(path, value, str(kind))
+        return value
+
+    def walk_object(self, value: Any, schema: _json.Obj, path: str) -> Any:
+        if not isinstance(value, dict):
+            self.wrong(path, value, "object")
+            return value
+        properties = schema.get("properties") or {}
+        extra = schema.get("additionalProperties")
+        keep_unknown = schema.get("x-kubernetes-preserve-unknown-fields") or extra is True
+        kept: _json.Obj = {}
+        for key, item in value.items():
+            inner = f"{path}.{key}" if path else key
+            if key in properties:
+                kept[key] = self.walk(item, properties[key], inner)
+            elif isinstance(extra, dict):
+                kept[key] = self.walk(item, extra, inner)
+            elif keep_unknown:
+                kept[key] = item
+            else:
+                self.unknown.append(inner)
+        return kept
 
 
 def check_apply(

@@ -2,10 +2,13 @@
 
 Covers: a created CRD becomes Established (conditions, acceptedNames, storedVersions); its
 kind appears in discovery with shortNames and a status subresource, every served version
-preferred by Kubernetes' ordering; custom resources of a namespaced and a cluster-scoped
-CRD round-trip, read through either served version; a status write leaves the spec alone
-and does not bump generation; deleting the CRD deletes its objects and the kind leaves
-discovery; an invalid CRD is 422.
+preferred by Kubernetes' ordering; custom resources of a namespaced and a cluster-scoped CRD
+round-trip, read through either served version; a status write leaves the spec alone and does
+not bump generation; deleting the CRD deletes its objects and the kind leaves discovery; an
+invalid CRD is 422; a custom resource is checked against its CRD's schema (a wrong type is
+422, worded as apiextensions-apiserver words it) and its unknown fields are pruned (refused
+under fieldValidation=Strict, warned about by default), but kept where the schema preserves
+them.
 """
 
 from __future__ import annotations
@@ -13,7 +16,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from simfixture import WIDGETS_CRD, RunningSim, crd, failure, raw, status_of
+from simfixture import (
+    GADGETS_CRD,
+    WIDGETS_CRD,
+    RunningSim,
+    crd,
+    exchange,
+    failure,
+    raw,
+    status_of,
+)
 
 CRD_API = "apiextensions.k8s.io/v1"
 
@@ -125,3 +137,47 @@ def test_invalid_crd_is_refused(sim_cluster: RunningSim) -> None:
     )
     fields = [c["field"] for c in status_of(error)["details"]["causes"]]
     assert (error.status, fields) == (422, ["metadata.name"])
+
+
+GADGETS = "/apis/example.com/v1/namespaces/default/gadgets"
+
+
+def _gadget(spec: dict[str, Any], name: str = "g") -> dict[str, Any]:
+    return {
+        "apiVersion": "example.com/v1",
+        "kind": "Gadget",
+        "metadata": {"name": name},
+        "spec": spec,
+    }
+
+
+def test_custom_resources_are_checked_against_their_schema(sim_cluster: RunningSim) -> None:
+    sim_cluster.objects.put(GADGETS_CRD)
+    status, body = raw(sim_cluster, "POST", GADGETS, body=_gadget({"count": "two"}))
+    assert (status, body["reason"]) == (422, "Invalid")
+    assert body["message"] == (
+        'Gadget.example.com "g" is invalid: spec.count: Invalid value: "string": spec.count in '
+        'body must be of type integer: "string"'
+    )
+
+
+def test_unknown_fields_of_custom_resources_are_pruned(sim_cluster: RunningSim) -> None:
+    sim_cluster.objects.put(GADGETS_CRD)
+    sim_cluster.objects.put(WIDGETS_CRD)
+    strict, refused = raw(
+        sim_cluster, "POST", f"{GADGETS}?fieldValidation=Strict", body=_gadget({"extra": 1})
+    )
+    created, headers, _ = exchange(
+        sim_cluster, "POST", GADGETS, body=_gadget({"count": 1, "extra": 1}, "kept")
+    )
+    widget = _widget("free")
+    widget["spec"]["anything"] = True
+    raw(sim_cluster, "POST", "/apis/example.com/v1/namespaces/default/widgets", body=widget)
+    assert (strict, refused["reason"]) == (400, "BadRequest")
+    assert refused["message"].endswith('strict decoding error: unknown field "spec.extra"')
+    assert created == 201
+    assert ("Warning", '299 - "unknown field \\"spec.extra\\""') in headers
+    stored = sim_cluster.objects.get("example.com/v1", "Gadget", "kept", "default")
+    assert stored is not None and stored["spec"] == {"count": 1}
+    free = sim_cluster.objects.get("example.com/v1", "Widget", "free", "default")
+    assert free is not None and free["spec"]["anything"] is True
