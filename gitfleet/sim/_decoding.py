@@ -205,13 +205,7 @@ def decode(
             f"unmarshal {wrong.json_type} into Go struct field {wrong.struct}.{wrong.path} "
             f"of type {wrong.go_type}"
         ) from None
-    unknown = [f'unknown field "{path}"' for path in walker.unknown]
-    if unknown and validation == STRICT:
-        raise _errors.bad_request(
-            f'{kind} in version "{version}" cannot be handled as a {kind}: strict decoding '
-            f"error: {', '.join(unknown)}"
-        )
-    return kept, unknown if validation == WARN else []
+    return kept, _unknown_fields(kind, version, walker.unknown, validation)
 
 
 def _decode_custom(
@@ -235,13 +229,18 @@ def _decode_custom(
     kind, name = resource.kind, str((obj.get("metadata") or {}).get("name", ""))
     if checker.causes:
         raise _errors.invalid(resource.group, kind, name, checker.causes)
-    unknown = [f'unknown field "{path}"' for path in checker.unknown]
+    return kept, _unknown_fields(kind, version, checker.unknown, validation)
+
+
+def _unknown_fields(kind: str, version: str, paths: list[str], validation: str) -> list[str]:
+    """The warnings about fields dropped from an object, or 400 under Strict."""
+    unknown = [f'unknown field "{path}"' for path in paths]
     if unknown and validation == STRICT:
         raise _errors.bad_request(
             f'{kind} in version "{version}" cannot be handled as a {kind}: strict decoding '
             f"error: {', '.join(unknown)}"
         )
-    return kept, unknown if validation == WARN else []
+    return unknown if validation == WARN else []
 
 
 _OPENAPI_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string"}
