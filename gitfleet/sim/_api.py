@@ -62,6 +62,7 @@ _HEALTH_CHECKS = {
     ),
 }
 """The checks each health endpoint lists with `?verbose` (a few of a real server's)."""
+_COMPONENT_STATUS_DEPRECATED = "v1 ComponentStatus is deprecated in v1.19+"
 _HEARTBEAT_SECONDS = 1.0
 _TRUE = ("true", "1")
 
@@ -339,20 +340,27 @@ class Api:
                     target.namespace,
                 )
                 return Response(201, _reviews.review(target.resource, body, target.namespace))
-            if verb == "get":
-                obj = self._existing(target)
-                if target.subresource == "scale":
-                    assert target.resource.scale is not None
-                    return Response(200, _scale.scale_of(target.resource.scale, obj))
-                if target.subresource == "log":
-                    return Response(200, _logs.log(obj, request.query.get("container", "")))
-                return Response(200, self._viewer(request, target)(obj))
-            if verb == "list":
-                return Response(200, self._list(request, target))
-            response = self._write(verb, request, target)
-            if not _dry_run(request, verb):
-                self._after_write()
-            return response
+            if (target.resource.group, target.resource.plural) == ("", "componentstatuses"):
+                response = self._serve(verb, request, target)
+                return dataclasses.replace(response, warnings=[_COMPONENT_STATUS_DEPRECATED])
+            return self._serve(verb, request, target)
+
+    def _serve(self, verb: str, request: Request, target: _Target) -> Response:
+        """A get, a list or a write, under the store's lock."""
+        if verb == "get":
+            obj = self._existing(target)
+            if target.subresource == "scale":
+                assert target.resource.scale is not None
+                return Response(200, _scale.scale_of(target.resource.scale, obj))
+            if target.subresource == "log":
+                return Response(200, _logs.log(obj, request.query.get("container", "")))
+            return Response(200, self._viewer(request, target)(obj))
+        if verb == "list":
+            return Response(200, self._list(request, target))
+        response = self._write(verb, request, target)
+        if not _dry_run(request, verb):
+            self._after_write()
+        return response
 
     # ---- reads -------------------------------------------------------------------------
 

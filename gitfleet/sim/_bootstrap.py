@@ -1,5 +1,6 @@
 """What a fresh cluster holds before anybody writes: its nodes (with the configured
-allocatable capacity), the system namespaces and the `kubernetes` Service."""
+allocatable capacity) and their Leases, the system namespaces, the `kubernetes` Service and
+the component statuses."""
 
 from __future__ import annotations
 
@@ -114,7 +115,51 @@ def populate(
         "spec": {"ports": [{"name": "https", "port": 443, "targetPort": 6443}]},
     }
     registry.create(services, service, write=write)
+    _node_leases(registry, names)
+    _component_statuses(registry)
     _metrics_service(registry)
+
+
+def _node_leases(registry: _registry.Registry, names: Sequence[str]) -> None:
+    """The Lease each node's kubelet holds in kube-node-lease (`kubectl describe node`
+    shows it), owned by its Node."""
+    kind = registry.store.catalog.by_plural("coordination.k8s.io", "leases")
+    assert kind is not None
+    write = _managed.Write(
+        manager="kubelet", api_version="coordination.k8s.io/v1", time=registry.now()
+    )
+    renewed = registry.clock().strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    for name in names:
+        node = registry.store.get("", "nodes", "", name)
+        assert node is not None
+        owner = {"apiVersion": "v1", "kind": "Node", "name": name, "uid": node["metadata"]["uid"]}
+        body = {
+            "apiVersion": "coordination.k8s.io/v1",
+            "kind": "Lease",
+            "metadata": {"name": name, "namespace": "kube-node-lease", "ownerReferences": [owner]},
+            "spec": {"holderIdentity": name, "leaseDurationSeconds": 40, "renewTime": renewed},
+        }
+        registry.create(kind, body, write=write)
+
+
+def _component_statuses(registry: _registry.Registry) -> None:
+    """What `kubectl get componentstatuses` lists: the scheduler, the controller manager
+    and etcd, healthy."""
+    kind = registry.store.catalog.by_plural("", "componentstatuses")
+    assert kind is not None
+    write = _managed.Write(manager="kube-apiserver", api_version="v1", time=registry.now())
+    for name, message in (
+        ("scheduler", "ok"),
+        ("controller-manager", "ok"),
+        ("etcd-0", '{"health":"true","reason":""}'),
+    ):
+        body = {
+            "apiVersion": "v1",
+            "kind": "ComponentStatus",
+            "metadata": {"name": name},
+            "conditions": [{"type": "Healthy", "status": "True", "message": message}],
+        }
+        registry.create(kind, body, write=write)
 
 
 def _metrics_service(registry: _registry.Registry) -> None:

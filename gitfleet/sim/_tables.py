@@ -255,7 +255,31 @@ def _secret(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
     return [obj.get("type") or "Opaque", count, _created(obj, now)]
 
 
+def _component_status(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    healthy = next((c for c in obj.get("conditions") or [] if c.get("type") == "Healthy"), None)
+    if healthy is None:
+        return [UNKNOWN, "", ""]
+    status = "Healthy" if healthy.get("status") == "True" else "Unhealthy"
+    return [status, healthy.get("message") or "", healthy.get("error") or ""]
+
+
+def _lease(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    return [_json.dig(obj, "spec", "holderIdentity") or "", _created(obj, now)]
+
+
 PRINTERS: dict[tuple[str, str], tuple[tuple[Column, ...], Cells]] = {
+    ("", "componentstatuses"): (
+        (
+            Column("Status", "string", "Status of the component conditions"),
+            Column("Message", "string", "Message of the component conditions"),
+            Column("Error", "string", "Error of the component conditions"),
+        ),
+        _component_status,
+    ),
+    ("coordination.k8s.io", "leases"): (
+        (Column("Holder", "string", "Name of the Lease holder"), AGE),
+        _lease,
+    ),
     ("", "namespaces"): (
         (Column("Status", "string", "The phase of the namespace."), AGE),
         _namespace,

@@ -8,11 +8,11 @@ against the server without `--validate=false`; metadata.generation on the kinds 
 keeps it for (a Deployment, a custom resource), none on a ConfigMap, Service or Namespace;
 `scale` and `rollout status`; `explain` of a built-in kind, of its fields at any depth, and of
 a custom resource's field. `apply --server-side` after client-side `apply` takes the fields
-over without conflict, then conflicts with another manager. `explain` also from OpenAPI v2
-(which kubectl reads in protocol buffers only); `apply -k` of a folder holding a
-CustomResourceDefinition and a resource of it, as a rendered cluster folder may: the resource
-is refused as a real server's kubectl refuses it (no mapping yet), not for want of a schema,
-and the next apply creates it.
+over without conflict, then conflicts with another manager; `describe node` finds the node's
+Lease. `explain` also from OpenAPI v2 (which kubectl reads in protocol buffers only); `apply
+-k` of a folder holding a CustomResourceDefinition and a resource of it, as a rendered cluster
+folder may: the resource is refused as a real server's kubectl refuses it (no mapping yet), not
+for want of a schema, and the next apply creates it.
 """
 
 from __future__ import annotations
@@ -199,6 +199,12 @@ def test_server_side_apply_after_client_side_apply(
     conflict = run_kubectl("apply", "--server-side", "--field-manager", "other", "-f", "four.yaml")
     assert conflict.code == 1
     assert 'conflict with "kubectl": .spec.replicas' in conflict.err
+
+
+def test_describe_node_finds_its_lease(kubectl: Kubectl) -> None:
+    described = kubectl("describe", "node", "member1-node-1")
+    assert "HolderIdentity:  member1-node-1" in described
+    assert "Failed to get lease" not in described
 
 
 def test_explain_from_openapi_v2(kubectl: Kubectl) -> None:

@@ -1,11 +1,12 @@
 """Server-side printing: the Table `kubectl get` asks for.
 
-Covers: the Accept header decides (Table v1 or v1beta1 first, else the object); the columns
-of namespaces, nodes, deployments, pods, configmaps, services and secrets, with the wide ones
-at priority 1; their cells; a single object is a one-row Table; other kinds get Name and
-Created At; a CRD's printer columns (fields, a filter, a date) and the default Age column;
+Covers: the Accept header decides (Table v1 or v1beta1 first, else the object); the columns of
+namespaces, nodes, deployments, pods, configmaps, services and secrets, with the wide ones at
+priority 1; their cells; a single object is a one-row Table; other kinds get Name and Created
+At; a CRD's printer columns (fields, a filter, a date) and the default Age column;
 includeObject (Metadata by default, Object, None); a watch sends each object as a Table;
-paging metadata is kept; ages print as kubectl prints them.
+paging metadata is kept; ages print as kubectl prints them; component statuses (healthy, with
+the deprecation warning) and the nodes' Leases in their real columns.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from simfixture import (
     RunningSim,
     config_map,
     deployment,
+    exchange,
     gadget,
     raw,
     service,
@@ -224,3 +226,24 @@ def test_paging_is_kept(sim_cluster: RunningSim) -> None:
 )
 def test_ages_print_as_kubectl_shows_them(seconds: int, shown: str) -> None:
     assert _tables.human_duration(seconds) == shown
+
+
+def test_component_statuses_and_node_leases(sim_cluster: RunningSim) -> None:
+    """What a fresh cluster lists, in a real server's columns: its components healthy (with
+    the deprecation warning a real server sends), each node's Lease held by the node."""
+    status, headers, statuses = exchange(
+        sim_cluster, "GET", "/api/v1/componentstatuses", headers={"Accept": TABLE}
+    )
+    leases = _table(sim_cluster, "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases")
+    assert status == 200
+    assert ("Warning", '299 - "v1 ComponentStatus is deprecated in v1.19+"') in headers
+    assert _columns(statuses) == ["Name", "Status", "Message", "Error"]
+    assert {row[0]: row[1] for row in _rows(statuses)} == {
+        "controller-manager": "Healthy",
+        "etcd-0": "Healthy",
+        "scheduler": "Healthy",
+    }
+    assert _columns(leases) == ["Name", "Holder", "Age"]
+    assert [row[:2] for row in _rows(leases)] == [
+        [f"member1-node-{n}", f"member1-node-{n}"] for n in (1, 2, 3)
+    ]
