@@ -110,7 +110,7 @@ def invalid(group: str, kind: str, name: str, causes: list[tuple[str, str]]) -> 
         details={
             **({"name": name} if name else {}),
             **({"group": group} if group else {}),
-            "kind": kind,
+            **({"kind": kind} if kind else {}),
             "causes": [
                 {"reason": _cause_reason(message), "message": message, "field": field}
                 for field, message in causes

@@ -25,8 +25,39 @@ _ACCESS_REVIEWS = frozenset(
 )
 
 
-def _invalid(kind: str, group: str, field: str, value: str, why: str) -> _errors.ApiError:
-    return _errors.invalid(group, kind, "", [(field, f"Invalid value: {value}: {why}")])
+_ADMIN_RULES: _json.Obj = {
+    "resourceRules": [
+        {
+            "verbs": ["create"],
+            "apiGroups": [AUTHORIZATION],
+            "resources": ["selfsubjectaccessreviews", "selfsubjectrulesreviews"],
+        },
+        {"verbs": ["*"], "apiGroups": ["*"], "resources": ["*"]},
+    ],
+    "nonResourceRules": [
+        {
+            "verbs": ["get"],
+            "nonResourceURLs": ["/healthz", "/livez", "/readyz", "/version", "/version/"],
+        },
+        {
+            "verbs": ["get"],
+            "nonResourceURLs": [
+                *("/api", "/api/*", "/apis", "/apis/*", "/healthz", "/livez"),
+                *("/openapi", "/openapi/*", "/readyz", "/version", "/version/"),
+            ],
+        },
+        {"verbs": ["*"], "nonResourceURLs": ["*"]},
+    ],
+    "incomplete": False,
+}
+"""The rules of `system:masters` on kube-apiserver 1.20: those of the basic-user,
+public-info-viewer and discovery roles every authenticated user has, then cluster-admin's."""
+
+
+def _invalid(field: str, value: str, why: str) -> _errors.ApiError:
+    """422 as the API server words it for a review: the review's type has no kind there
+    (`.authorization.k8s.io "" is invalid`)."""
+    return _errors.invalid(AUTHORIZATION, "", "", [(field, f"Invalid value: {value}: {why}")])
 
 
 def _check_access_review(kind: str, spec: _json.Obj, namespace: str) -> None:
@@ -35,16 +66,12 @@ def _check_access_review(kind: str, spec: _json.Obj, namespace: str) -> None:
     resource, non_resource = spec.get("resourceAttributes"), spec.get("nonResourceAttributes")
     if (resource is None) == (non_resource is None):
         raise _invalid(
-            kind,
-            AUTHORIZATION,
             "spec.resourceAttributes",
             '"null"' if resource is None else "…",
             "exactly one of nonResourceAttributes or resourceAttributes must be specified",
         )
     if kind != "SelfSubjectAccessReview" and not spec.get("user") and not spec.get("groups"):
         raise _invalid(
-            kind,
-            AUTHORIZATION,
             "spec.user",
             '""',
             "at least one of user or group must be specified",
@@ -53,8 +80,6 @@ def _check_access_review(kind: str, spec: _json.Obj, namespace: str) -> None:
         given = (resource or {}).get("namespace", "") if isinstance(resource, dict) else ""
         if given != namespace:
             raise _invalid(
-                kind,
-                AUTHORIZATION,
                 "spec.resourceAttributes.namespace",
                 f'"{given}"',
                 "must match metadata.namespace",
@@ -65,11 +90,8 @@ def _status(kind: str) -> _json.Obj:
     if kind in _ACCESS_REVIEWS:
         return {"allowed": True}
     if kind == "SelfSubjectRulesReview":
-        return {
-            "resourceRules": [{"verbs": ["*"], "apiGroups": ["*"], "resources": ["*"]}],
-            "nonResourceRules": [{"verbs": ["*"], "nonResourceURLs": ["*"]}],
-            "incomplete": False,
-        }
+        rules: _json.Obj = _json.clone(_ADMIN_RULES)
+        return rules
     return {"userInfo": {"username": USER, "groups": list(USER_GROUPS)}}
 
 
