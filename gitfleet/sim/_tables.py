@@ -55,6 +55,12 @@ NAME = Column("Name", "string", "The name of the object, unique within its names
 AGE = Column("Age", "string", "How long ago the object was created.")
 CONTAINERS = Column("Containers", "string", "Names of each container in the template.", 1)
 IMAGES = Column("Images", "string", "Images referenced by each container in the template.", 1)
+TEMPLATE_COLUMNS = (
+    CONTAINERS,
+    IMAGES,
+    Column("Selector", "string", "Label selector of the pods.", 1),
+)
+"""The wide columns of a workload, from its pod template (`_template_cells`)."""
 
 
 def requested_version(accept: str) -> str | None:
@@ -173,6 +179,68 @@ def _deployment(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
         int(status.get("availableReplicas") or 0),
         _created(obj, now),
         *_template_cells(spec),
+    ]
+
+
+def _replicaset(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    spec, status = obj.get("spec") or {}, obj.get("status") or {}
+    return [
+        int(spec.get("replicas") or 0),
+        int(status.get("replicas") or 0),
+        int(status.get("readyReplicas") or 0),
+        _created(obj, now),
+        *_template_cells(spec),
+    ]
+
+
+def _statefulset(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    spec, status = obj.get("spec") or {}, obj.get("status") or {}
+    ready = f"{int(status.get('readyReplicas') or 0)}/{int(spec.get('replicas') or 0)}"
+    return [ready, _created(obj, now), *_template_cells(spec)[:2]]
+
+
+def _daemonset(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    spec, status = obj.get("spec") or {}, obj.get("status") or {}
+    chosen = _json.dig(spec, "template", "spec", "nodeSelector") or {}
+    return [
+        int(status.get("desiredNumberScheduled") or 0),
+        int(status.get("currentNumberScheduled") or 0),
+        int(status.get("numberReady") or 0),
+        int(status.get("updatedNumberScheduled") or 0),
+        int(status.get("numberAvailable") or 0),
+        ",".join(f"{k}={v}" for k, v in sorted(chosen.items())) or NONE,
+        _created(obj, now),
+        *_template_cells(spec),
+    ]
+
+
+def _job(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    spec, status = obj.get("spec") or {}, obj.get("status") or {}
+    completions = spec.get("completions")
+    succeeded = int(status.get("succeeded") or 0)
+    shown = (
+        f"{succeeded}/{completions}"
+        if completions is not None
+        else f"{succeeded}/1 of " + (str(spec.get("parallelism") or 1))
+    )
+    started = _timestamp(status.get("startTime"))
+    finished = _timestamp(status.get("completionTime")) or now
+    duration = human_duration((finished - started).total_seconds()) if started else ""
+    return [shown, duration, _created(obj, now), *_template_cells(spec)]
+
+
+def _cronjob(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    spec, status = obj.get("spec") or {}, obj.get("status") or {}
+    last = _timestamp(status.get("lastScheduleTime"))
+    jobs = _json.dig(spec, "jobTemplate", "spec") or {}
+    return [
+        spec.get("schedule") or "",
+        spec.get("timeZone") or NONE,
+        "True" if spec.get("suspend") else "False",
+        len(status.get("active") or []),
+        human_duration((now - last).total_seconds()) if last else NONE,
+        _created(obj, now),
+        *_template_cells(jobs),
     ]
 
 
@@ -304,11 +372,62 @@ PRINTERS: dict[tuple[str, str], tuple[tuple[Column, ...], Cells]] = {
             Column("Up-to-date", "integer", "Total number of pods with the newest template."),
             Column("Available", "integer", "Total number of available pods."),
             AGE,
-            CONTAINERS,
-            IMAGES,
-            Column("Selector", "string", "Label selector of the pods.", 1),
+            *TEMPLATE_COLUMNS,
         ),
         _deployment,
+    ),
+    ("apps", "replicasets"): (
+        (
+            Column("Desired", "integer", "Number of desired pods."),
+            Column("Current", "integer", "Number of actual replicas."),
+            Column("Ready", "integer", "Number of ready replicas."),
+            AGE,
+            *TEMPLATE_COLUMNS,
+        ),
+        _replicaset,
+    ),
+    ("apps", "statefulsets"): (
+        (
+            Column("Ready", "string", "Number of the pod with ready state."),
+            AGE,
+            CONTAINERS,
+            IMAGES,
+        ),
+        _statefulset,
+    ),
+    ("apps", "daemonsets"): (
+        (
+            Column("Desired", "integer", "The desired number of daemon pods."),
+            Column("Current", "integer", "The current number of daemon pods."),
+            Column("Ready", "integer", "The ready number of daemon pods."),
+            Column("Up-to-date", "integer", "The updated number of daemon pods."),
+            Column("Available", "integer", "The available number of daemon pods."),
+            Column("Node Selector", "string", "The nodes the daemon pods may run on."),
+            AGE,
+            *TEMPLATE_COLUMNS,
+        ),
+        _daemonset,
+    ),
+    ("batch", "jobs"): (
+        (
+            Column("Completions", "string", "The completed pods of the job's wanted ones."),
+            Column("Duration", "string", "Time the job took, or has taken so far."),
+            AGE,
+            *TEMPLATE_COLUMNS,
+        ),
+        _job,
+    ),
+    ("batch", "cronjobs"): (
+        (
+            Column("Schedule", "string", "The schedule in Cron format."),
+            Column("Timezone", "string", "The time zone of the schedule."),
+            Column("Suspend", "boolean", "Whether the cron job is suspended."),
+            Column("Active", "integer", "Number of jobs running."),
+            Column("Last Schedule", "string", "When a job was last scheduled."),
+            AGE,
+            *TEMPLATE_COLUMNS,
+        ),
+        _cronjob,
     ),
     ("", "pods"): (
         (

@@ -6,7 +6,8 @@ priority 1; their cells; a single object is a one-row Table; other kinds get Nam
 At; a CRD's printer columns (fields, a filter, a date) and the default Age column;
 includeObject (Metadata by default, Object, None); a watch sends each object as a Table;
 paging metadata is kept; ages print as kubectl prints them; component statuses (healthy, with
-the deprecation warning) and the nodes' Leases in their real columns.
+the deprecation warning) and the nodes' Leases in their real columns; the columns of
+ReplicaSets, StatefulSets, DaemonSets, Jobs and CronJobs, and a ReplicaSet's counts.
 """
 
 from __future__ import annotations
@@ -247,3 +248,54 @@ def test_component_statuses_and_node_leases(sim_cluster: RunningSim) -> None:
     assert [row[:2] for row in _rows(leases)] == [
         [f"member1-node-{n}", f"member1-node-{n}"] for n in (1, 2, 3)
     ]
+
+
+@pytest.mark.parametrize(
+    ("path", "columns"),
+    [
+        pytest.param(
+            "/apis/apps/v1/namespaces/default/replicasets",
+            ["Name", "Desired", "Current", "Ready", "Age"],
+            id="replicasets",
+        ),
+        pytest.param(
+            "/apis/apps/v1/namespaces/default/statefulsets",
+            ["Name", "Ready", "Age"],
+            id="statefulsets",
+        ),
+        pytest.param(
+            "/apis/apps/v1/namespaces/default/daemonsets",
+            [
+                "Name",
+                "Desired",
+                "Current",
+                "Ready",
+                "Up-to-date",
+                "Available",
+                "Node Selector",
+                "Age",
+            ],
+            id="daemonsets",
+        ),
+        pytest.param(
+            "/apis/batch/v1/namespaces/default/jobs",
+            ["Name", "Completions", "Duration", "Age"],
+            id="jobs",
+        ),
+        pytest.param(
+            "/apis/batch/v1/namespaces/default/cronjobs",
+            ["Name", "Schedule", "Timezone", "Suspend", "Active", "Last Schedule", "Age"],
+            id="cronjobs",
+        ),
+    ],
+)
+def test_workload_columns(sim_cluster: RunningSim, path: str, columns: list[str]) -> None:
+    """The columns `kubectl get all` shows for the other workloads, as a real server's."""
+    assert _columns(_table(sim_cluster, path)) == columns
+
+
+def test_replica_set_cells(sim_cluster: RunningSim) -> None:
+    sim_cluster.objects.put(deployment("web", replicas=2))
+    sim_cluster.cluster.settle()
+    table = _table(sim_cluster, "/apis/apps/v1/namespaces/default/replicasets")
+    assert [row[1:4] for row in _rows(table)] == [[2, 2, 2]]
