@@ -262,12 +262,13 @@ class Controller:
             return
         key = (group, plural)
         revision = _revision(key, obj)
+        changed: _json.Obj = _json.clone(obj)
         if key == _workloads.DEPLOYMENTS:
-            desired = self._replica_sets(obj, revision)
+            desired, number = self._replica_sets(obj, revision)
+            _json.ensure(changed, "metadata", "annotations")[_workloads.REVISION] = number
         else:
             desired = self._reconcile_pods(key, obj, self._pods_of(key, obj), revision)
         owned = self._pods_of(key, obj)
-        changed: _json.Obj = _json.clone(obj)
         changed["status"] = _workloads.status(
             key, obj, owned, revision, self.registry.now(), desired=desired
         )
@@ -290,25 +291,34 @@ class Controller:
             if _owner_uid(rs) == uid
         ]
 
-    def _replica_sets(self, deployment: _json.Obj, revision: str) -> int:
+    def _replica_sets(self, deployment: _json.Obj, revision: str) -> tuple[int, str]:
         """The Deployment controller's part (a rollout done at once): the ReplicaSet of the
-        current pod template runs the Deployment's replicas, older ones none; the desired
-        count."""
+        current pod template runs the Deployment's replicas, older ones none. Each template
+        the Deployment takes (again) gets the next revision number, which `kubectl rollout
+        history` and `undo` read. The desired count, and the current revision number."""
         desired = _workloads.replicas(deployment)
         resource = self._builtin(*_workloads.REPLICASETS)
         current = f"{deployment['metadata']['name']}-{revision}"
-        found = None
-        for rs in self._replica_sets_of(deployment):
-            wanted = desired if rs["metadata"]["name"] == current else 0
-            if rs["metadata"]["name"] == current:
-                found = rs
-            if _json.dig(rs, "spec", "replicas") != wanted:
-                changed = _json.clone(rs)
-                changed["spec"]["replicas"] = wanted
+        owned = self._replica_sets_of(deployment)
+        numbers = {rs["metadata"]["name"]: _workloads.revision_number(rs) for rs in owned}
+        latest = max(numbers.values(), default=0)
+        number = numbers.get(current, latest + 1)
+        if number < latest:  # back to an older template: it becomes the newest revision
+            number = latest + 1
+        for rs in owned:
+            name = rs["metadata"]["name"]
+            wanted = desired if name == current else 0
+            changed = _json.clone(rs)
+            changed["spec"]["replicas"] = wanted
+            if name == current:
+                _workloads.set_revision(changed, deployment, number)
+            if changed != rs:
                 self.registry.save(resource, changed)
-        if found is None:
-            self._create(resource, _workloads.replica_set(deployment, current, revision))
-        return desired
+        if current not in numbers:
+            created = _workloads.replica_set(deployment, current, revision)
+            _workloads.set_revision(created, deployment, number)
+            self._create(resource, created)
+        return desired, str(number)
 
     def _reconcile_pods(
         self, key: tuple[str, str], obj: _json.Obj, owned: list[_json.Obj], revision: str

@@ -72,6 +72,26 @@ def replica_set(deployment: _json.Obj, name: str, revision: str) -> _json.Obj:
     }
 
 
+REVISION = "deployment.kubernetes.io/revision"
+CHANGE_CAUSE = "kubernetes.io/change-cause"
+
+
+def revision_number(replica_set: _json.Obj) -> int:
+    """The revision a ReplicaSet runs for its Deployment (0: none recorded)."""
+    text = (_json.dig(replica_set, "metadata", "annotations") or {}).get(REVISION, "")
+    return int(text) if str(text).isdigit() else 0
+
+
+def set_revision(replica_set: _json.Obj, deployment: _json.Obj, number: int) -> None:
+    """Record `number` on a ReplicaSet, with the Deployment's change cause, as the
+    Deployment controller does."""
+    annotations = _json.ensure(replica_set, "metadata", "annotations")
+    annotations[REVISION] = str(number)
+    cause = (_json.dig(deployment, "metadata", "annotations") or {}).get(CHANGE_CAUSE)
+    if cause:
+        annotations[CHANGE_CAUSE] = cause
+
+
 def replicas(obj: _json.Obj) -> int:
     value = _json.dig(obj, "spec", "replicas")
     return 1 if value is None else int(value)

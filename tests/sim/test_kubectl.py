@@ -9,10 +9,11 @@ keeps it for (a Deployment, a custom resource), none on a ConfigMap, Service or 
 `scale` and `rollout status`; `explain` of a built-in kind, of its fields at any depth, and of
 a custom resource's field. `apply --server-side` after client-side `apply` takes the fields
 over without conflict, then conflicts with another manager; `describe node` finds the node's
-Lease. `explain` also from OpenAPI v2 (which kubectl reads in protocol buffers only); `apply
--k` of a folder holding a CustomResourceDefinition and a resource of it, as a rendered cluster
-folder may: the resource is refused as a real server's kubectl refuses it (no mapping yet), not
-for want of a schema, and the next apply creates it.
+Lease; `rollout history` numbers each template and `rollout undo` takes the previous one back.
+`explain` also from OpenAPI v2 (which kubectl reads in protocol buffers only); `apply -k` of a
+folder holding a CustomResourceDefinition and a resource of it, as a rendered cluster folder
+may: the resource is refused as a real server's kubectl refuses it (no mapping yet), not for
+want of a schema, and the next apply creates it.
 """
 
 from __future__ import annotations
@@ -205,6 +206,25 @@ def test_describe_node_finds_its_lease(kubectl: Kubectl) -> None:
     described = kubectl("describe", "node", "member1-node-1")
     assert "HolderIdentity:  member1-node-1" in described
     assert "Failed to get lease" not in described
+
+
+def test_rollout_history_and_undo(sim_cluster: RunningSim, kubectl: Kubectl) -> None:
+    """Each template a Deployment takes is a revision, numbered on its ReplicaSet as the
+    Deployment controller numbers it; undo takes the previous one back as the newest."""
+    sim_cluster.objects.put(deployment("web", replicas=1, image="app:1"))
+    sim_cluster.cluster.settle()
+    kubectl("set", "image", "deployment/web", "web=app:2")
+    sim_cluster.cluster.settle()
+    before = kubectl("rollout", "history", "deployment/web")
+    kubectl("rollout", "undo", "deployment/web")
+    sim_cluster.cluster.settle()
+    after = kubectl("rollout", "history", "deployment/web")
+    image = kubectl(
+        "get", "deploy", "web", "-o", "jsonpath={.spec.template.spec.containers[0].image}"
+    )
+    assert [line.split()[0] for line in before.splitlines()[2:] if line.strip()] == ["1", "2"]
+    assert [line.split()[0] for line in after.splitlines()[2:] if line.strip()] == ["2", "3"]
+    assert image == "app:1"
 
 
 def test_explain_from_openapi_v2(kubectl: Kubectl) -> None:
