@@ -28,6 +28,7 @@ from gitfleet.sim import (
     _quantity,
     _registry,
     _resources,
+    _schemas,
     _store,
     _tls,
 )
@@ -272,6 +273,9 @@ class SimCluster(_Started):
     def start(self) -> str:
         """Listen and run the controllers; returns the server URL."""
         if not self._running:
+            # The schemas of built-in kinds take a second or two to read, once per process:
+            # here rather than within the first request and its client's timeout.
+            _schemas.builtin(_schemas.builtin_kinds())
             self.api.closing.clear()
             self._frontend.stopping.clear()
             try:
