@@ -422,8 +422,13 @@ def content_hash(document: Any) -> str:
 
 def _for_v2(value: Any) -> Any:
     """A v3 schema as Swagger 2.0 takes it: `#/definitions/` references, and none of the
-    keywords 2.0 lacks (`nullable`, `oneOf`, `anyOf`, `not`)."""
+    keywords 2.0 lacks (`nullable`, `oneOf`, `anyOf`, `not`). A reference that v3 wraps in
+    `allOf` to give it a description is the `$ref` itself beside that description, as a real
+    server's v2 document writes it (kubectl's v2 reader follows no `allOf`)."""
     if isinstance(value, dict):
+        wrapped = value.get("allOf")
+        if isinstance(wrapped, list) and len(wrapped) == 1 and set(wrapped[0]) == {"$ref"}:
+            value = {**{k: v for k, v in value.items() if k != "allOf"}, **wrapped[0]}
         return {
             key: (
                 V2_REF + item.removeprefix(V3_REF)

@@ -229,9 +229,11 @@ def test_rollout_history_and_undo(sim_cluster: RunningSim, kubectl: Kubectl) -> 
 
 def test_explain_from_openapi_v2(kubectl: Kubectl) -> None:
     kind = kubectl("explain", "deployment", "--output", "plaintext-openapiv2")
+    field = kubectl("explain", "deployment.spec.replicas", "--output", "plaintext-openapiv2")
     assert "KIND:     Deployment" in kind
     assert "FIELDS:" in kind
-    assert "spec\t<" in kind
+    assert "metadata\t<Object>" in kind and "spec\t<Object>" in kind
+    assert "FIELD:    replicas <integer>" in field
 
 
 def test_apply_k_of_a_definition_and_its_resource(
