@@ -23,6 +23,7 @@ import fcntl
 import os
 import re
 import shutil
+import signal
 import socket
 import ssl
 import subprocess
@@ -555,13 +556,15 @@ def main(argv: Sequence[str]) -> int:
         for cluster in argv[2:]:
             shutil.copy2(tier.kubeconfig(cluster), folder / f"{cluster}.yaml")
             print(f"{cluster}: {folder / f'{cluster}.yaml'}")
-        print("running; Ctrl-C stops every server", flush=True)
+        print("running; Ctrl-C (or SIGTERM) stops every server", flush=True)
+        signal.signal(signal.SIGTERM, signal.default_int_handler)  # as Ctrl-C: stop them too
         try:
             while all(p.poll() is None for p in tier.processes):
                 time.sleep(1)
         except KeyboardInterrupt:
             pass
-        tier.stop()
+        finally:
+            tier.stop()
         return 0
     print(__doc__, file=sys.stderr)
     return 2
