@@ -27,6 +27,7 @@ from gitfleet.model import (
     cluster,
     config,
     diagnostic,
+    kinds,
     loaded,
     meta,
     objects,
@@ -36,17 +37,7 @@ from gitfleet.model import (
 from gitfleet.model.origin import Origin
 
 KARMADA_KINDS: dict[tuple[str, str], type[meta.ApiObject]] = {
-    (cls.API_VERSION, cls.KIND): cls
-    for cls in (
-        cluster.Cluster,
-        policy.PropagationPolicy,
-        policy.ClusterPropagationPolicy,
-        policy.OverridePolicy,
-        policy.ClusterOverridePolicy,
-        policy.ClusterTaintPolicy,
-        config.ResourceInterpreterCustomization,
-        autoscaling.FederatedHPA,
-    )
+    (cls.API_VERSION, cls.KIND): cls for cls in kinds.SOURCE_KINDS
 }
 """The Karmada kinds a source may hold, by (apiVersion, kind)."""
 

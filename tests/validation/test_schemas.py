@@ -142,6 +142,31 @@ def test_the_schemas_command_writes_the_folder_named_and_says_only_that(tmp_path
         assert (target / name).read_text(encoding="utf-8") == schemas.text(document)
 
 
+@pytest.mark.parametrize(
+    ("args", "code", "stream"),
+    [
+        (["--help"], 0, "stdout"),
+        (["-h"], 0, "stdout"),
+        (["--out"], 2, "stderr"),
+        (["a", "b"], 2, "stderr"),
+    ],
+)
+def test_the_schemas_command_takes_an_option_for_no_folder(
+    tmp_path: Path, args: list[str], code: int, stream: str
+) -> None:
+    """`--help` prints the usage; no option is taken for the folder to write (it wrote a
+    folder named `--help`)."""
+    run = subprocess.run(
+        [sys.executable, "-m", "gitfleet.validation.schemas", *args],
+        capture_output=True, text=True, cwd=tmp_path, check=False,
+    )  # fmt: skip
+    assert run.returncode == code
+    assert (
+        getattr(run, stream).strip() == "usage: python -m gitfleet.validation.schemas [DIRECTORY]"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("kind", schemas.KINDS, ids=lambda k: k.KIND)
 def test_schema_is_complete(kind: type[meta.ApiObject]) -> None:
     document = schemas.schema(kind)

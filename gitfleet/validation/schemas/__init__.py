@@ -19,22 +19,16 @@ package imports this one, and running an imported module with `-m` executes it a
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
-from gitfleet.model import _codec, autoscaling, cluster, config, meta, policy, work
+from gitfleet.model import _codec, kinds, meta, work
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 KINDS: tuple[type[meta.ApiObject], ...] = (
-    cluster.Cluster,
-    policy.PropagationPolicy,
-    policy.ClusterPropagationPolicy,
-    policy.OverridePolicy,
-    policy.ClusterOverridePolicy,
-    policy.ClusterTaintPolicy,
-    config.ResourceInterpreterCustomization,
-    autoscaling.FederatedHPA,
+    *kinds.SOURCE_KINDS,
     work.ResourceBinding,
     work.ClusterResourceBinding,
 )
@@ -81,8 +75,16 @@ def text(document: dict[str, Any]) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
+USAGE = "usage: python -m gitfleet.validation.schemas [DIRECTORY]"
+
+
 def main(argv: list[str]) -> int:
-    """Write every schema into `argv[0]` (default: schemas/ of the checkout), printing each path."""
+    """Write every schema into `argv[0]` (default: schemas/ of the checkout), printing each path;
+    an option (`--help`, or any other) prints the usage instead, never a folder named after it."""
+    if (argv[:1] and argv[0].startswith("-")) or len(argv) > 1:
+        wanted = argv[0] in ("-h", "--help")
+        print(USAGE, file=sys.stdout if wanted else sys.stderr)
+        return 0 if wanted else 2
     target = Path(argv[0]) if argv else Path(__file__).resolve().parents[3] / "schemas"
     target.mkdir(parents=True, exist_ok=True)
     for name, document in build().items():
