@@ -66,33 +66,30 @@ def ambiguities(
 ) -> dict[tuple[str, str], Ambiguity]:
     """Each FederatedHPA (by namespace and name) whose pods more than one selects, given
     every FederatedHPA with its target template."""
+    labels = {id(t): found for t in templates if (found := _pod_labels(t)) is not None}
+    texts = {(hpa.namespace, hpa.name): _selector_text(target) for hpa, target in targets}
     chosen = {
-        (hpa.namespace, hpa.name): (target, _parsed(_selector_text(target)))
+        (hpa.namespace, hpa.name): (target, _parsed(texts[hpa.namespace, hpa.name]))
         for hpa, target in targets
     }
-    pods = [(t, labels) for t in templates if (labels := _pod_labels(t)) is not None]
-    found: dict[tuple[str, str], Ambiguity] = {}
-    for (namespace, name), (target, selector) in chosen.items():
-        mine = [target] + [
-            t
-            for t, labels in pods
-            if t.namespace == namespace
-            and t is not target
-            and selectors.label_selector_matches(selector, labels)
-        ]
+
+    def selects(hpa: tuple[str, str], pods: template.ResourceTemplate) -> bool:
+        """Whether `hpa` selects the pods of the workload `pods` (its own target's always)."""
+        target, selector = chosen[hpa]
+        found = labels.get(id(pods))
+        return pods is target or (
+            found is not None and selectors.label_selector_matches(selector, found)
+        )
+
+    result: dict[tuple[str, str], Ambiguity] = {}
+    for key in chosen:
+        namespace = key[0]
+        mine = [t for t in templates if t.namespace == namespace and selects(key, t)]
         controllers = sorted(
-            f"{other_namespace}/{other_name}"
-            for (other_namespace, other_name), (other, theirs) in chosen.items()
-            if other_namespace == namespace
-            and any(
-                t is other
-                or (
-                    (labels := _pod_labels(t)) is not None
-                    and selectors.label_selector_matches(theirs, labels)
-                )
-                for t in mine
-            )
+            f"{other[0]}/{other[1]}"
+            for other in chosen
+            if other[0] == namespace and any(selects(other, t) for t in mine)
         )
         if len(controllers) > 1:
-            found[(namespace, name)] = Ambiguity(_selector_text(target) or "", tuple(controllers))
-    return found
+            result[key] = Ambiguity(texts[key] or "", tuple(controllers))
+    return result
