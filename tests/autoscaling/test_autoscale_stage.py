@@ -187,3 +187,15 @@ def test_a_selector_that_finds_another_workloads_pods_is_ambiguous() -> None:
     assert _scaling_active(found, "db")[1] == "ValidMetricFound"
     scaled = {t.name: t.body["spec"]["replicas"] for t in found.objects.templates}
     assert scaled == {"web": 2, "api": 2, "db": 4}
+
+
+def test_a_selector_that_does_not_parse_selects_only_its_own_target() -> None:
+    """Karmada: InvalidSelector (validate reports it); the stage does not fail on it, and two
+    FederatedHPAs of the one target are still ambiguous."""
+    web = make_deployment(replicas=2)
+    web["spec"]["selector"] = {"matchExpressions": [{"key": "a b!", "operator": "In"}]}
+    found = run(
+        [web, make_federated_hpa(), make_federated_hpa("again")], measured={KEY: [pods(90, 2)]}
+    )
+    assert replicas(found) == 2
+    assert _scaling_active(found, "web")[1] == "AmbiguousSelector"
