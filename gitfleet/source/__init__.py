@@ -9,7 +9,8 @@ and submodules all become located diagnostics, and the documents that could be r
 returned, so `validate` can show every problem at once. It raises `SourceError` only when there
 is no source to read (no such folder, unknown revision, empty repository, a corrupt or crafted
 tree) and `UsageError` when a revision is asked of a plain folder. A folder holding a render's
-output (`render --out` inside the source) is left out (`_outputs`).
+output (`render --out` inside the source) is left out (`_outputs`), and so are Helm charts and
+kustomizations, each with an error that says what it is (`_buildfiles`).
 
 Loads in one process share their work: a commit's file that an earlier load already read, at
 the same path with the same blob id, is neither read nor parsed again, and gives back the very
@@ -39,7 +40,17 @@ from gitfleet.gitstore import repository, worktree
 from gitfleet.model import config, diagnostic, loaded, scope
 from gitfleet.model.loaded import Document, LoadedSource, Role, SourceConfig
 from gitfleet.model.origin import Origin
-from gitfleet.source import _cache, _classify, _config, _files, _globs, _locate, _outputs, _yaml
+from gitfleet.source import (
+    _buildfiles,
+    _cache,
+    _classify,
+    _config,
+    _files,
+    _globs,
+    _locate,
+    _outputs,
+    _yaml,
+)
 
 __all__ = ["Document", "LoadedSource", "Role", "SourceConfig", "load", "settings"]
 
@@ -275,8 +286,9 @@ def _load(files: _files.Files, limits: _Limits, read: Settings | None = None) ->
     listed = files.entries(exclude.matches)
     entries = _outputs.without_render_outputs(files, listed, limits.total(settings)[0])
     wanted, rules, more = _select(entries, settings, limit)
+    wanted, built_by_tools = _buildfiles.without_build_files(entries, wanted)
     limits.check_total(settings, wanted + rules)
-    problems += more
+    problems += more + built_by_tools
     found = _classify_files(files, wanted + rules)
     classified = _classify.Classified()
     for entry in wanted:

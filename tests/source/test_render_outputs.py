@@ -5,7 +5,8 @@ Aspects covered:
 - a folder holding only render.yaml (kind Render), works/ and bindings/ is left out, in a plain
   folder, a working tree and a commit, at any depth, empty works included;
 - a folder that also holds anything else, or whose render.yaml is not gitfleet's Render (another
-  kind, or not YAML), is read as ever; so is a render.yaml at the top of the source;
+  kind, or not YAML), is read as ever (its kustomizations are kustomize's build files, which
+  are not: `_buildfiles`); so is a render.yaml at the top of the source;
 - render.yaml files that weigh more together than maxSourceSize are not read to tell (a tree
   can hold a large one in any number of folders): the source is refused for its size.
 """
@@ -48,7 +49,6 @@ def _read(result: source.LoadedSource) -> set[str]:
 
 IN_OUT = {
     "out/render.yaml",
-    "out/works/member1/kustomization.yaml",
     "out/works/member1/default/Deployment.apps/web.yaml",
     "out/bindings/default/Deployment.apps/web.yaml",
 }
