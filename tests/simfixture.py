@@ -134,6 +134,8 @@ class Ran:
 
 
 RunKubectl = Callable[..., Ran]
+Kubectl = Callable[..., str]
+"""kubectl for runs that must succeed: returns stdout (tests/sim's `kubectl` fixture)."""
 
 
 @pytest.fixture(name="run_kubectl")

@@ -199,7 +199,9 @@ class SimCluster(_Started):
     `nodes` Node objects get `node_allocatable` each (default 4 CPU, 16Gi, 110 pods), or
     share a total `capacity` (split in whole units, so they add up to it exactly), and
     carry `node_labels`. Workload pods start `ready_delay` seconds after they are
-    scheduled (0: within the request that created them). Watches can resume from the last
+    scheduled (0: within the request that created them). A deleted namespace's contents
+    start to go `namespace_cleanup_delay` seconds after its deletion, never within the
+    deleting request (`_controller.NAMESPACE_CLEANUP_SECONDS`). Watches can resume from the last
     `event_history` changes; older resourceVersions get 410 Gone. `port` 0 picks a free
     port; `token` (default: random) is the bearer token every request must carry.
     """
@@ -213,6 +215,7 @@ class SimCluster(_Started):
         capacity: Mapping[str, str] | None = None,
         node_labels: Mapping[str, str] | None = None,
         ready_delay: float = 0.2,
+        namespace_cleanup_delay: float = _controller.NAMESPACE_CLEANUP_SECONDS,
         port: int = 0,
         token: str | None = None,
         kubernetes_version: str = DEFAULT_KUBERNETES_VERSION,
@@ -231,7 +234,9 @@ class SimCluster(_Started):
         self.registry = _registry.Registry(
             self.store, seed=name, kubernetes_version=kubernetes_version
         )
-        self.controller = _controller.Controller(self.registry, ready_delay=ready_delay)
+        self.controller = _controller.Controller(
+            self.registry, ready_delay=ready_delay, namespace_cleanup_delay=namespace_cleanup_delay
+        )
         self.api = _api.Api(
             self.registry, kubernetes_version=kubernetes_version, after_write=self.controller.step
         )

@@ -4,7 +4,8 @@ zero; pods for StatefulSets, ReplicaSets, DaemonSets and Jobs; and their status)
 binding pods to nodes by requests (a pod that fits no node stays Pending with PodScheduled
 False, reason Unschedulable, since the first time it did not fit), a kubelet that starts pods
 after `ready_delay` seconds (and finishes Job pods after as long again), the namespace
-controller (deleting a namespace deletes its contents, then the namespace), the CRD controller
+controller (a deleted namespace stays Terminating while its contents are deleted, which
+starts `namespace_cleanup_delay` seconds later, then goes), the CRD controller
 (Established; deleting a CRD deletes its objects), the garbage collector (owner references),
 service load balancers and volume binding, and the per-namespace `default` ServiceAccount.
 
@@ -34,26 +35,42 @@ from gitfleet.sim import (
 log = logging.getLogger(__name__)
 
 MANAGER = "kube-controller-manager"
+NAMESPACE_CLEANUP_SECONDS = 1.0
+"""How long after its deletion a namespace's contents start to go. A real namespace controller
+takes seconds, so a client deleting a namespace and then the objects in it (`kubectl delete -k`
+of a folder holding both) finds them still there; not at once in the deleting request."""
 _MAX_ROUNDS = 200
 _POD_NETWORK = (10 << 24) | (244 << 16)
 _LOAD_BALANCER_NETWORK = (172 << 24) | (18 << 16) | (200 << 8)
 _CRDS = ("apiextensions.k8s.io", "customresourcedefinitions")
 _PODS = ("", "pods")
+_NAMESPACES = ("", "namespaces")
 
 
 class Controller:
     """All controllers of one cluster."""
 
-    def __init__(self, registry: _registry.Registry, *, ready_delay: float) -> None:
+    def __init__(
+        self,
+        registry: _registry.Registry,
+        *,
+        ready_delay: float,
+        namespace_cleanup_delay: float = NAMESPACE_CLEANUP_SECONDS,
+    ) -> None:
         self.registry = registry
         self.store = registry.store
         self.ready_delay = ready_delay
+        self.namespace_cleanup_delay = namespace_cleanup_delay
         self._timers: dict[_store.Key, float] = {}
+        """When something is due: a pod to advance, or a terminating namespace to empty."""
+        self._emptying: set[str] = set()
+        """Terminating namespaces whose contents the namespace controller is deleting."""
         self._next_pod_ip = 2
         self._next_balancer_ip = 1
 
     def pending(self) -> bool:
-        """Whether anything is still to happen (unprocessed writes or pods due to start)."""
+        """Whether anything is still to happen (unprocessed writes, pods due to start,
+        namespaces due to be emptied)."""
         return bool(self._timers) or self.store.has_changes()
 
     def next_due(self) -> float | None:
@@ -80,7 +97,11 @@ class Controller:
                 return
             for key in due:
                 del self._timers[key]
-                self._advance_pod(key)
+                if key[:2] == _NAMESPACES:
+                    self._emptying.add(key[3])
+                    self._namespace(key[3])
+                else:
+                    self._advance_pod(key)
             self._react(events)
         log.warning("simulated controllers did not settle after %d rounds", _MAX_ROUNDS)
 
@@ -107,7 +128,7 @@ class Controller:
                     workloads[(owner[0], owner[1], namespace, owner[2])] = None
             elif kind == ("", "nodes"):
                 schedule = True
-            elif kind == ("", "namespaces"):
+            elif kind == _NAMESPACES:
                 namespaces[name] = None
             elif kind == _CRDS:
                 crds[name] = None
@@ -142,12 +163,18 @@ class Controller:
     # ---- namespaces, CRDs, garbage collection ------------------------------------------
 
     def _namespace(self, name: str) -> None:
-        namespace = self.store.get("", "namespaces", "", name)
+        namespace = self.store.get(*_NAMESPACES, "", name)
         if namespace is None:
+            self._emptying.discard(name)
             return
-        resource = self._builtin("", "namespaces")
+        resource = self._builtin(*_NAMESPACES)
         if not _json.dig(namespace, "metadata", "deletionTimestamp"):
             self._namespace_defaults(name)
+            return
+        if name not in self._emptying:
+            self._timers.setdefault(
+                (*_NAMESPACES, "", name), time.monotonic() + self.namespace_cleanup_delay
+            )
             return
         remaining = False
         for group, plural in list(self.store.resources()):

@@ -83,10 +83,12 @@ def not_found(group: str, plural: str, name: str) -> ApiError:
     )
 
 
-def already_exists(group: str, plural: str, name: str) -> ApiError:
+def already_exists(group: str, plural: str, name: str, *, being_deleted: bool = False) -> ApiError:
+    """`being_deleted`: the object in the way has a deletionTimestamp, which the server says."""
+    prefix = "object is being deleted: " if being_deleted else ""
     return ApiError(
         409,
-        f'{qualified(group, plural)} "{name}" already exists',
+        f'{prefix}{qualified(group, plural)} "{name}" already exists',
         reason="AlreadyExists",
         details=object_details(group, plural, name),
     )

@@ -145,7 +145,11 @@ class Registry:
             metadata.pop("namespace", None)
         return obj
 
-    def _check_namespace(self, resource: _resources.ResourceType, namespace: str) -> None:
+    def _check_namespace(
+        self, resource: _resources.ResourceType, namespace: str, name: str
+    ) -> None:
+        """The NamespaceLifecycle admission plugin: no new objects in a missing or terminating
+        namespace. It runs before a generateName is filled in: `name` is that prefix then."""
         if not resource.namespaced:
             return
         ns = self.store.get("", "namespaces", "", namespace)
@@ -154,12 +158,13 @@ class Registry:
         if _json.dig(ns, "metadata", "deletionTimestamp"):
             raise _errors.ApiError(
                 403,
-                f"{resource.plural} is forbidden: unable to create new content in namespace "
-                f"{namespace} because it is being terminated",
+                f'{_errors.qualified(resource.group, resource.plural)} "{name}" is forbidden: '
+                f"unable to create new content in namespace {namespace} because it is being "
+                "terminated",
                 details=_errors.object_details(
                     resource.group,
                     resource.plural,
-                    "",
+                    name,
                     causes=[
                         {
                             "reason": "NamespaceTerminating",
@@ -197,6 +202,7 @@ class Registry:
         (an apply that creates)."""
         metadata = obj["metadata"]
         namespace = metadata.get("namespace", "")
+        admitted = metadata.get("name") or metadata.get("generateName") or ""
         if not metadata.get("name"):
             if metadata.get("generateName"):
                 metadata["name"] = metadata["generateName"] + self.random_suffix()
@@ -209,11 +215,17 @@ class Registry:
                 )
         if metadata.get("resourceVersion"):
             raise _errors.bad_request("resourceVersion should not be set on objects to be created")
-        self._check_namespace(resource, namespace)
-        self._check_custom_resource_live(resource)
         name = metadata["name"]
-        if self.store.get(resource.group, resource.plural, namespace, name) is not None:
-            raise _errors.already_exists(resource.group, resource.plural, name)
+        self._check_namespace(resource, namespace, admitted)
+        self._check_custom_resource_live(resource)
+        existing = self.store.get(resource.group, resource.plural, namespace, name)
+        if existing is not None:
+            raise _errors.already_exists(
+                resource.group,
+                resource.plural,
+                name,
+                being_deleted=bool(_json.dig(existing, "metadata", "deletionTimestamp")),
+            )
         for server_field in ("uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"):
             metadata.pop(server_field, None)
         if resource.status and not owned:
@@ -489,9 +501,11 @@ class Registry:
         if not live["metadata"].get("deletionTimestamp"):
             marked: _json.Obj = _json.clone(live)
             marked["metadata"]["deletionTimestamp"] = self.now()
-            marked["metadata"]["deletionGracePeriodSeconds"] = 0
             if (resource.group, resource.plural) == ("", "namespaces"):
+                # The namespace registry's own delete: no grace period, phase Terminating.
                 marked.setdefault("status", {})["phase"] = "Terminating"
+            else:
+                marked["metadata"]["deletionGracePeriodSeconds"] = 0
             live = self.store.put(resource.group, resource.plural, marked)
         return live, False
 

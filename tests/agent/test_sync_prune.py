@@ -57,6 +57,7 @@ def test_deletions_run_namespaced_objects_first(sync: Sync, sim_cluster: Running
         "ConfigMap",
         "Namespace",
     ]
+    sim_cluster.cluster.settle()  # the namespace controller empties it, then it goes
     assert sim_cluster.objects.get("v1", "Namespace", "old") is None
 
 

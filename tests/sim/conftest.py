@@ -1,6 +1,6 @@
 """The simulator's tests use the shared simulated-cluster fixtures (tests/simfixture.py),
-among them `run_kubectl` (the real kubectl on the cluster), and a CustomResourceDefinition
-some of them need."""
+among them `run_kubectl` (the real kubectl on the cluster), `kubectl` (the same, for runs
+that must succeed) and a CustomResourceDefinition some of them need."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from simfixture import (
     WIDGETS_CRD,
+    Kubectl,
+    RunKubectl,
     RunningSim,
     make_sim_cluster_fixture,
     run_kubectl_fixture,
@@ -16,6 +18,19 @@ from simfixture import (
 )
 
 __all__ = ["make_sim_cluster_fixture", "run_kubectl_fixture", "sim_cluster_fixture"]
+
+
+@pytest.fixture(name="kubectl")
+def kubectl_fixture(run_kubectl: RunKubectl) -> Kubectl:
+    """Runs kubectl on `sim_cluster` (`run_kubectl`); returns stdout, failing the test on a
+    non-zero exit."""
+
+    def run(*args: str) -> str:
+        ran = run_kubectl(*args)
+        assert ran.code == 0, ran.err
+        return ran.out
+
+    return run
 
 
 @pytest.fixture(name="widget_crd")

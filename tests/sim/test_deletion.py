@@ -5,9 +5,11 @@ object; 202 when orphanDependents=false) until the last finalizer is removed; a 
 answers with a Status Success naming the object, or with the object for the kinds whose real
 registry returns it (Namespace, Pod, Job, ...), for a dry run too; a dryRun other than All is
 422 and deletes nothing; orphanDependents=false in the query does not orphan; no finalizer may
-be added while deleting; delete preconditions; deleting a namespace deletes its objects and
-then the namespace, waiting for an object's finalizers (the namespace stays Terminating, new
-objects are refused with 403); objects whose owners are gone are garbage-collected;
+be added while deleting; delete preconditions; a deleted namespace is Terminating, keeps its
+objects until the namespace controller's next pass (they can still be deleted; new ones are
+refused with NamespaceLifecycle's 403, the namespace itself with "object is being deleted"),
+which deletes them and then the namespace, waiting for an object's finalizers; objects whose
+owners are gone are garbage-collected;
 propagationPolicy=Orphan keeps them.
 """
 
@@ -16,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from simfixture import RunningSim, config_map, deployment, failure, raw, status_of
+from simfixture import RunningSim, SimFactory, config_map, deployment, failure, raw, status_of
 
 
 def _with_finalizer(name: str, namespace: str = "default") -> dict[str, Any]:
@@ -82,9 +84,74 @@ def test_deleting_a_namespace_deletes_its_objects(sim_cluster: RunningSim) -> No
         body=deployment(namespace="team"), namespace="team"
     )
     sim_cluster.resource("v1", "Namespace").delete(name="team")
+    sim_cluster.cluster.settle()
     assert sim_cluster.objects.get("v1", "Namespace", "team") is None
     assert sim_cluster.objects.list("v1", "ConfigMap", "team") == []
     assert sim_cluster.objects.list("v1", "Pod", "team") == []
+
+
+def test_a_deleted_namespace_keeps_its_objects_until_its_controller_runs(
+    make_sim_cluster: SimFactory,
+) -> None:
+    sim_cluster = make_sim_cluster(namespace_cleanup_delay=3600)
+    _namespace(sim_cluster, "team")
+    maps = sim_cluster.resource("v1", "ConfigMap")
+    maps.create(body=config_map("first", "team"), namespace="team")
+    maps.create(body=config_map("second", "team"), namespace="team")
+    status, deleted = raw(sim_cluster, "DELETE", "/api/v1/namespaces/team")
+    terminating = sim_cluster.resource("v1", "Namespace").get(name="team")
+    maps.delete(name="first", namespace="team")
+    assert status == 200
+    assert deleted["status"] == {"phase": "Terminating"}
+    assert deleted["spec"] == {"finalizers": ["kubernetes"]}
+    assert "deletionGracePeriodSeconds" not in deleted["metadata"]
+    assert terminating.metadata.deletionTimestamp
+    assert sim_cluster.objects.get("v1", "ConfigMap", "second", "team") is not None
+    assert sim_cluster.objects.get("v1", "ConfigMap", "first", "team") is None
+
+
+def test_creating_in_a_terminating_namespace_is_forbidden(sim_cluster: RunningSim) -> None:
+    _namespace(sim_cluster, "team")
+    sim_cluster.resource("v1", "Namespace").delete(name="team")
+    named = failure(
+        lambda: sim_cluster.resource("apps/v1", "Deployment").create(
+            body=deployment(namespace="team"), namespace="team"
+        )
+    )
+    generated = config_map("", "team")
+    generated["metadata"] = {"generateName": "late-", "namespace": "team"}
+    prefixed = failure(
+        lambda: sim_cluster.resource("v1", "ConfigMap").create(body=generated, namespace="team")
+    )
+    again = failure(
+        lambda: sim_cluster.resource("v1", "Namespace").create(
+            body={"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "team"}}
+        )
+    )
+    assert named.status == 403
+    assert status_of(named)["reason"] == "Forbidden"
+    assert status_of(named)["message"] == (
+        'deployments.apps "web" is forbidden: unable to create new content in namespace team '
+        "because it is being terminated"
+    )
+    assert status_of(named)["details"] == {
+        "name": "web",
+        "group": "apps",
+        "kind": "deployments",
+        "causes": [
+            {
+                "reason": "NamespaceTerminating",
+                "message": "namespace team is being terminated",
+                "field": "metadata.namespace",
+            }
+        ],
+    }
+    assert status_of(prefixed)["message"].startswith('configmaps "late-" is forbidden: ')
+    assert status_of(prefixed)["details"]["name"] == "late-"
+    assert again.status == 409
+    assert status_of(again)["message"] == (
+        'object is being deleted: namespaces "team" already exists'
+    )
 
 
 def test_finalizer_keeps_namespace_terminating(sim_cluster: RunningSim) -> None:
@@ -92,10 +159,11 @@ def test_finalizer_keeps_namespace_terminating(sim_cluster: RunningSim) -> None:
     maps = sim_cluster.resource("v1", "ConfigMap")
     maps.create(body=_with_finalizer("held", "team"), namespace="team")
     sim_cluster.resource("v1", "Namespace").delete(name="team")
+    sim_cluster.cluster.settle()
     terminating = sim_cluster.resource("v1", "Namespace").get(name="team")
-    refused = failure(lambda: maps.create(body=config_map("late", "team"), namespace="team"))
+    held = maps.get(name="held", namespace="team")
     assert terminating.status.phase == "Terminating"
-    assert refused.status == 403
+    assert held.metadata.deletionTimestamp
     maps.patch(
         name="held",
         namespace="team",

@@ -19,14 +19,13 @@ want of a schema, and the next apply creates it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 from simfixture import (
     GADGETS_CRD,
+    Kubectl,
     RunKubectl,
     RunningSim,
     config_map,
@@ -35,21 +34,7 @@ from simfixture import (
     service,
 )
 
-Kubectl = Callable[..., str]
 pytestmark = needs_kubectl
-
-
-@pytest.fixture(name="kubectl")
-def kubectl_fixture(run_kubectl: RunKubectl) -> Kubectl:
-    """Runs kubectl on `sim_cluster` (`run_kubectl`); returns stdout, failing the test on a
-    non-zero exit."""
-
-    def run(*args: str) -> str:
-        ran = run_kubectl(*args)
-        assert ran.code == 0, ran.err
-        return ran.out
-
-    return run
 
 
 def _header(output: str) -> list[str]:
