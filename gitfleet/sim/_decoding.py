@@ -6,6 +6,9 @@ schemas the kubernetes package's models give (`_schemas`).
   Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas
   of type int32`. Numbers are taken for quantities (`resources.limits`, …), as their Go type
   takes them; IntOrString fields take either.
+- A map that is empty or null (`labels: {}` after a patch removed the last label, a
+  ConfigMap's `data: {}`) is dropped: every map of the API types is `omitempty`, so the
+  server never writes one out empty (kubectl's `label`/`annotate` compare against that).
 - A field the kind does not have is dropped: built-in objects keep only what their types
   have. With `fieldValidation=Strict` it is a 400 (`strict decoding error: unknown field
   "spec.bogus"`), with `Warn` (the default from Kubernetes 1.27, as `fieldValidation` is
@@ -127,6 +130,10 @@ class _Walker:
             return "map[string]" + self.go_type(schema["additionalProperties"])
         return _GO_SCALARS.get(str(kind), "interface {}")
 
+    def is_map(self, schema: _json.Obj) -> bool:
+        resolved, _ = self.resolve(schema)
+        return resolved.get("type") == "object" and "additionalProperties" in resolved
+
     def walk(self, value: Any, schema: _json.Obj, path: str, struct: str, field: str) -> Any:
         """`value` without unknown fields (recorded in `unknown`), or _TypeError."""
         resolved, name = self.resolve(schema)
@@ -152,7 +159,9 @@ class _Walker:
                 if key not in properties:
                     self.unknown.append(inner)
                     continue
-                kept[key] = self.walk(item, properties[key], inner, here, key)
+                walked = self.walk(item, properties[key], inner, here, key)
+                if walked or not self.is_map(properties[key]):
+                    kept[key] = walked
             return kept
         if kind == "array":
             if not isinstance(value, list):

@@ -5,7 +5,9 @@ Covers: a value of the wrong JSON type is 400 BadRequest naming the Go field and
 string for `spec.replicas`, a number in a ConfigMap's data), and nothing is stored; numbers
 are taken for quantities; an unknown field is 400 with `fieldValidation=Strict`, a warning
 header with `Warn` (the default), and dropped in every case, also from the result of a
-patch; an unsupported fieldValidation value is 400; a server-side apply configuration with an
+patch; an empty or null map (`labels: {}`, `data: {}`, the labels a patch removed the last
+one of) is not kept, as Go's omitempty leaves it out; an unsupported fieldValidation value is
+400; a server-side apply configuration with an
 unknown field is 400 `field not declared in schema`; a cluster claiming 1.20 drops unknown
 fields silently whatever is asked, and answers an apply with one with the 500 it gave; kubectl
 `apply` shows the server's error and exits 1, and `--validate=warn` prints the warning.
@@ -183,3 +185,28 @@ def test_kubectl_shows_the_servers_decoding(run_kubectl: RunKubectl, tmp_path: P
     assert 'strict decoding error: unknown field "spec.bogus"' in strict.err
     assert warned.code == 0, warned.err
     assert 'Warning: unknown field "spec.bogus"' in warned.err
+
+
+def test_empty_maps_are_not_kept(sim_cluster: RunningSim) -> None:
+    body = config_map("cfg", labels={})
+    body["metadata"]["annotations"] = None
+    body["binaryData"] = {}
+    _, created = raw(sim_cluster, "POST", CONFIG_MAPS, body=body)
+    raw(
+        sim_cluster,
+        "PATCH",
+        f"{CONFIG_MAPS}/cfg",
+        body={"metadata": {"labels": {"a": "b"}}},
+        headers={"Content-Type": "application/merge-patch+json"},
+    )
+    _, unlabeled = raw(
+        sim_cluster,
+        "PATCH",
+        f"{CONFIG_MAPS}/cfg",
+        body={"metadata": {"labels": {"a": None}}},
+        headers={"Content-Type": "application/merge-patch+json"},
+    )
+    assert {"labels", "annotations"} & set(created["metadata"]) == set()
+    assert {"data", "binaryData"} & set(created) == set()
+    assert "labels" not in unlabeled["metadata"]
+    assert "labels" not in sim_cluster.objects.get("v1", "ConfigMap", "cfg", "default")["metadata"]
