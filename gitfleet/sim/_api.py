@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from gitfleet.sim import (
+    _conversion,
     _decoding,
     _errors,
     _json,
@@ -413,7 +414,7 @@ class Api:
     def _present(self, target: _Target, obj: _json.Obj, *, in_list: bool = False) -> _json.Obj:
         """A copy of a stored object as the client asked for it. Items of built-in lists
         carry no apiVersion/kind, as a real server sends them."""
-        shown: _json.Obj = _json.clone(obj)
+        shown: _json.Obj = _json.clone(_conversion.shown(target.resource, target.version, obj))
         if in_list and target.resource.builtin:
             shown.pop("apiVersion", None)
             shown.pop("kind", None)
@@ -522,6 +523,7 @@ class Api:
                 resource, target.version, _registry.decode_body(request.body), target.namespace
             )
             body, warnings = _decoding.decode(resource, target.version, body, validation=validation)
+            body = _conversion.stored(resource, target.version, body, None)
             obj = registry.create(resource, body, write=write, dry_run=dry_run)
             return Response(201, self._present(target, obj), warnings)
         if verb == "update":
@@ -530,6 +532,7 @@ class Api:
                 resource, target.version, _registry.decode_body(request.body), target.namespace
             )
             body, warnings = _decoding.decode(resource, target.version, body, validation=validation)
+            body = _conversion.stored(resource, target.version, body, live)
             obj = registry.update(resource, live, body, write=write, dry_run=dry_run)
             return Response(200, self._present(target, obj), warnings)
         if verb == "patch":

@@ -164,6 +164,16 @@ def _namespace(obj: _json.Obj) -> None:
     labels["kubernetes.io/metadata.name"] = obj["metadata"]["name"]
 
 
+def _horizontal_pod_autoscaler(obj: _json.Obj) -> None:
+    """autoscaling/v2's defaults: one replica at least, and 80% CPU when no metric is given
+    (which is how a v1 object without targetCPUUtilizationPercentage reads back 80)."""
+    spec = _json.ensure(obj, "spec")
+    _set(spec, "minReplicas", 1)
+    if not spec.get("metrics"):
+        target = {"type": "Utilization", "averageUtilization": 80}
+        spec["metrics"] = [{"type": "Resource", "resource": {"name": "cpu", "target": target}}]
+
+
 DEFAULTERS: dict[tuple[str, str], Defaulter] = {
     ("apps", "deployments"): _deployment,
     ("apps", "statefulsets"): _statefulset,
@@ -175,6 +185,7 @@ DEFAULTERS: dict[tuple[str, str], Defaulter] = {
     ("", "services"): _service,
     ("", "secrets"): _secret,
     ("", "namespaces"): _namespace,
+    ("autoscaling", "horizontalpodautoscalers"): _horizontal_pod_autoscaler,
 }
 
 

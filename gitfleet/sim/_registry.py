@@ -21,6 +21,7 @@ import yaml
 
 from gitfleet.sim import (
     _apply_keys,
+    _conversion,
     _decoding,
     _defaults,
     _errors,
@@ -418,11 +419,13 @@ class Registry:
             return self._apply(resource, version, namespace, name, body, write, force, dry_run)
         live = self.existing(resource, namespace, name)
         document = _decode(body, yaml_allowed=False)
-        new = _patch.patched(live, content_type, document, builtin=resource.builtin)
+        view = _conversion.shown(resource, version, live)
+        new = _patch.patched(view, content_type, document, builtin=resource.builtin)
         new["apiVersion"], new["kind"] = resource.api_version(version), resource.kind
         new, found = _decoding.decode(resource, version, new, validation=validation)
         if warnings is not None:
             warnings.extend(found)
+        new = _conversion.stored(resource, version, new, live)
         return self.update(resource, live, new, write=write, dry_run=dry_run), False
 
     def _apply(
@@ -453,7 +456,9 @@ class Registry:
             )
         config["metadata"]["name"] = name
         live = self.store.get(resource.group, resource.plural, namespace, name)
-        merged = _managed.apply(live, config, write, force=force, sent=document)
+        view = None if live is None else _conversion.shown(resource, version, live)
+        merged = _managed.apply(view, config, write, force=force, sent=document)
+        merged = _conversion.stored(resource, version, merged, live)
         if live is None:
             if write.subresource:
                 raise _errors.not_found(resource.group, resource.plural, name)

@@ -82,13 +82,15 @@ def _types(
     *,
     status: frozenset[str] = frozenset(),
     scale: frozenset[str] = frozenset(),
+    also: tuple[str, ...] = (),
 ) -> list[ResourceType]:
-    """Rows of (plural, kind, short names separated by commas) for one group version."""
+    """Rows of (plural, kind, short names separated by commas) for one group version (and
+    `also` served in these versions, converted by `_conversion`)."""
     rows = [(row, True) for row in namespaced] + [(row, False) for row in cluster]
     return [
         ResourceType(
             group=group,
-            versions=(version,),
+            versions=(version, *also),
             plural=plural,
             kind=kind,
             namespaced=is_namespaced,
@@ -238,6 +240,7 @@ BUILTIN: tuple[ResourceType, ...] = (
         "v2",
         [("horizontalpodautoscalers", "HorizontalPodAutoscaler", "hpa")],
         status=frozenset({"horizontalpodautoscalers"}),
+        also=("v1",),
     ),
     *_types(
         "policy",
