@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from gitfleet.sim import (
+    _apply_keys,
     _conversion,
     _decoding,
     _errors,
@@ -489,6 +490,7 @@ class Api:
             list_metadata=metadata,
             include=request.query.get("includeObject", ""),
             present=lambda obj: self._present(target, obj),
+            release=_apply_keys.release(self._kubernetes_version),
         )
 
     # ---- writes ------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """Server-side printing: the meta.k8s.io Table `kubectl get` asks for (`Accept:
 application/json;as=Table;v=v1;g=meta.k8s.io`), with the columns a real API server gives.
 
-Namespaces, nodes, deployments, pods, configmaps, services and secrets have their own
-printers (columns and cells as kube-apiserver's `pkg/printers/internalversion/printers.go`
-makes them; priority 1 columns are those `-o wide` adds). Custom resources get their CRD's
+Namespaces, nodes, deployments, pods, configmaps, services, secrets, horizontal pod
+autoscalers and others have their own printers (columns and cells as kube-apiserver's
+`pkg/printers/internalversion/printers.go` makes them, for the release the server claims
+where they changed; priority 1 columns are those `-o wide` adds). Custom resources get their CRD's
 `additionalPrinterColumns` (JSONPath: fields, list indexes and `[?(@.field=="value")]`
 filters), or Age when it has none, as apiextensions-apiserver's table convertor does. Every
 other kind gets the default Name and Created At.
@@ -335,6 +336,89 @@ def _lease(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
     return [_json.dig(obj, "spec", "holderIdentity") or "", _created(obj, now)]
 
 
+_HPA = ("autoscaling", "horizontalpodautoscalers")
+NAMED_HPA_TARGETS = (1, 30)
+"""From this release a Resource metric in the Targets column carries its name (`cpu: 50%/80%`,
+kubernetes PR 122804); before, the values alone (`50%/80%`)."""
+_HPA_COLUMNS = (
+    Column("Reference", "string", "The resource the autoscaler scales."),
+    Column("Targets", "string", "The current and target value of each metric."),
+    Column("MinPods", "string", "The lower limit of replicas."),
+    Column("MaxPods", "string", "The upper limit of replicas."),
+    Column("Replicas", "string", "The current number of replicas."),
+    AGE,
+)
+_SHOWN_METRICS = 2
+
+
+def _average_or_value(target: _json.Obj, current: _json.Obj | None) -> str:
+    """An Object or External metric: its average value (marked so) or its value."""
+    if target.get("averageValue") is not None:
+        now = (current or {}).get("averageValue") or UNKNOWN
+        return f"{now}/{target['averageValue']} (avg)"
+    now = (current or {}).get("value") if current is not None else None
+    return f"{now or UNKNOWN}/{target.get('value')}"
+
+
+def _resource_target(source: _json.Obj, current: _json.Obj | None, named: bool) -> str:
+    """A Resource or ContainerResource metric: average value, or utilization in percent."""
+    target = source.get("target") or {}
+    if target.get("averageValue") is not None:
+        value = f"{(current or {}).get('averageValue') or UNKNOWN}/{target['averageValue']}"
+    else:
+        utilization = (current or {}).get("averageUtilization")
+        now = UNKNOWN if utilization is None else f"{utilization}%"
+        wanted = target.get("averageUtilization")
+        value = f"{now}/{'<auto>' if wanted is None else f'{wanted}%'}"
+    return f"{source.get('name')}: {value}" if named else value
+
+
+def _hpa_targets(obj: _json.Obj, named: bool) -> str:
+    """The Targets column: each metric's current value over its target (printers.go's
+    formatHPAMetrics), the current one read at the same index of status.currentMetrics."""
+    specs = _json.dig(obj, "spec", "metrics") or []
+    statuses = _json.dig(obj, "status", "currentMetrics") or []
+    if not specs:
+        return NONE
+    shown = []
+    for index, spec in enumerate(specs):
+        kind = spec.get("type", "")
+        field = kind[:1].lower() + kind[1:]
+        source = spec.get(field) or {}
+        status = statuses[index] if index < len(statuses) else {}
+        current = (status.get(field) or {}).get("current") if status.get(field) else None
+        if kind in ("Resource", "ContainerResource"):
+            shown.append(_resource_target(source, current, named))
+        elif kind == "Pods":
+            average = (source.get("target") or {}).get("averageValue")
+            shown.append(f"{(current or {}).get('averageValue') or UNKNOWN}/{average}")
+        elif kind in ("Object", "External"):
+            shown.append(_average_or_value(source.get("target") or {}, current))
+        else:
+            shown.append("<unknown type>")
+    text = ", ".join(shown[:_SHOWN_METRICS])
+    if len(shown) > _SHOWN_METRICS:
+        return f"{text} + {len(shown) - _SHOWN_METRICS} more..."
+    return text
+
+
+def _hpa_printer(named: bool) -> Cells:
+    def cells(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+        spec = obj.get("spec") or {}
+        reference = spec.get("scaleTargetRef") or {}
+        minimum = spec.get("minReplicas")
+        return [
+            f"{reference.get('kind', '')}/{reference.get('name', '')}",
+            _hpa_targets(obj, named),
+            "<unset>" if minimum is None else str(minimum),
+            int(spec.get("maxReplicas") or 0),
+            int(_json.dig(obj, "status", "currentReplicas") or 0),
+            _created(obj, now),
+        ]
+
+    return cells
+
+
 PRINTERS: dict[tuple[str, str], tuple[tuple[Column, ...], Cells]] = {
     ("", "componentstatuses"): (
         (
@@ -568,11 +652,15 @@ def table(
     list_metadata: _json.Obj,
     include: str,
     present: Callable[[_json.Obj], _json.Obj],
+    release: tuple[int, int] | None = None,
 ) -> _json.Obj:
-    """`objects` as a Table. `present` shows an object as the client asked for it
-    (`?includeObject=Object`)."""
+    """`objects` as a Table, as the server of `release` prints them (None: the newest).
+    `present` shows an object as the client asked for it (`?includeObject=Object`)."""
     if not resource.builtin:
         columns, cells = _custom_printer(resource, version)
+    elif (resource.group, resource.plural) == _HPA:
+        columns = _HPA_COLUMNS
+        cells = _hpa_printer(release is None or release >= NAMED_HPA_TARGETS)
     else:
         columns, cells = PRINTERS.get((resource.group, resource.plural), _DEFAULT)
     meta_version = f"{META_GROUP}/{table_version}"

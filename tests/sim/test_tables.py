@@ -7,7 +7,9 @@ At; a CRD's printer columns (fields, a filter, a date) and the default Age colum
 includeObject (Metadata by default, Object, None); a watch sends each object as a Table;
 paging metadata is kept; ages print as kubectl prints them; component statuses (healthy, with
 the deprecation warning) and the nodes' Leases in their real columns; the columns of
-ReplicaSets, StatefulSets, DaemonSets, Jobs and CronJobs, and a ReplicaSet's counts.
+ReplicaSets, StatefulSets, DaemonSets, Jobs and CronJobs, and a ReplicaSet's counts; the
+cells of HorizontalPodAutoscalers, whose Targets name each resource from 1.30 on and show two
+metrics at most.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from simfixture import (
     GADGETS_CRD,
     WIDGETS_CRD,
     RunningSim,
+    SimFactory,
     config_map,
     deployment,
     exchange,
@@ -299,3 +302,65 @@ def test_replica_set_cells(sim_cluster: RunningSim) -> None:
     sim_cluster.cluster.settle()
     table = _table(sim_cluster, "/apis/apps/v1/namespaces/default/replicasets")
     assert [row[1:4] for row in _rows(table)] == [[2, 2, 2]]
+
+
+def _autoscaler(name: str, *metrics: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "apiVersion": "autoscaling/v2",
+        "kind": "HorizontalPodAutoscaler",
+        "metadata": {"name": name, "namespace": "default"},
+        "spec": {
+            "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"},
+            "maxReplicas": 5,
+            "metrics": list(metrics),
+        },
+    }
+
+
+def _utilization(resource: str, percent: int) -> dict[str, Any]:
+    target = {"type": "Utilization", "averageUtilization": percent}
+    return {"type": "Resource", "resource": {"name": resource, "target": target}}
+
+
+@pytest.mark.parametrize(
+    ("version", "targets"),
+    [
+        pytest.param(
+            "v1.30.0",
+            ["cpu: <unknown>/80%", "cpu: 40%/60%, memory: <unknown>/70% + 1 more..."],
+            id="1.30 names the resource",
+        ),
+        pytest.param(
+            "v1.20.2",
+            ["<unknown>/80%", "40%/60%, <unknown>/70% + 1 more..."],
+            id="1.20",
+        ),
+    ],
+)
+def test_autoscaler_cells(make_sim_cluster: SimFactory, version: str, targets: list[str]) -> None:
+    sim = make_sim_cluster(kubernetes_version=version)
+    sim.objects.put(_autoscaler("alone"))
+    pods = {"type": "Pods", "pods": {"metric": {"name": "rps"}, "target": {"averageValue": "10"}}}
+    busy = _autoscaler("busy", _utilization("cpu", 60), _utilization("memory", 70), pods)
+    busy["status"] = {
+        "currentReplicas": 3,
+        "desiredReplicas": 3,
+        "currentMetrics": [
+            {"type": "Resource", "resource": {"name": "cpu", "current": {"averageUtilization": 40}}}
+        ],
+    }
+    sim.objects.put(busy)
+    table = _table(sim, "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers")
+    assert _columns(table) == [
+        "Name",
+        "Reference",
+        "Targets",
+        "MinPods",
+        "MaxPods",
+        "Replicas",
+        "Age",
+    ]
+    assert [row[:6] for row in _rows(table)] == [
+        ["alone", "Deployment/web", targets[0], "1", 5, 0],
+        ["busy", "Deployment/web", targets[1], "1", 5, 3],
+    ]
