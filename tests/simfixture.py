@@ -11,7 +11,7 @@ A `RunningSim` gives the cluster (`.cluster`, `.objects`, `.url`, `.kubeconfig`)
 lazily, the official client over its kubeconfig: `.api_client` (kubernetes ApiClient) and
 `.dynamic` (DynamicClient with a discovery cache private to the test).
 
-Also builders of the objects tests write (`deployment`, `config_map`, `WIDGETS_CRD`,
+Also builders of the objects tests write (`deployment`, `config_map`, `claim`, `WIDGETS_CRD`,
 `GADGETS_CRD` and its `gadget`) and
 helpers for error checks (`failure`, `status_of`) and requests without a client (`raw`,
 `exchange` with the response's headers).
@@ -322,6 +322,19 @@ def service(name: str, port: int = 80, namespace: str = "default", **spec: Any) 
         "kind": "Service",
         "metadata": {"name": name, "namespace": namespace},
         "spec": {"ports": [{"port": port}], **spec},
+    }
+
+
+def claim(name: str, namespace: str = "default", storage: str = "1Gi") -> dict[str, Any]:
+    """A ReadWriteOnce PersistentVolumeClaim of `storage`."""
+    return {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": {
+            "accessModes": ["ReadWriteOnce"],
+            "resources": {"requests": {"storage": storage}},
+        },
     }
 
 

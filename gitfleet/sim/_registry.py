@@ -25,6 +25,7 @@ from gitfleet.sim import (
     _decoding,
     _defaults,
     _errors,
+    _immutable,
     _json,
     _managed,
     _patch,
@@ -250,7 +251,7 @@ class Registry:
         _defaults.apply_defaults(resource.group, resource.plural, obj)
         _validate.validate(resource, obj)
         if old is not None:
-            _validate.immutable(resource, old, obj)
+            _immutable.check(resource, old, obj, _apply_keys.release(self.kubernetes_version))
 
     def _admit_create(self, resource: _resources.ResourceType, obj: _json.Obj) -> None:
         """What admission and registry strategies add on create."""

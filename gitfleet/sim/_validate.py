@@ -226,16 +226,3 @@ def validate(resource: _resources.ResourceType, obj: _json.Obj) -> None:
         causes += _secret_causes(obj)
     if causes:
         raise _errors.invalid(resource.group, resource.kind, name, causes)
-
-
-def immutable(resource: _resources.ResourceType, old: _json.Obj, new: _json.Obj) -> None:
-    """422 for changes a real server refuses after creation (workload selectors)."""
-    if (resource.group, resource.plural) in _WORKLOADS and _json.dig(
-        old, "spec", "selector"
-    ) != _json.dig(new, "spec", "selector"):
-        raise _errors.invalid(
-            resource.group,
-            resource.kind,
-            new["metadata"]["name"],
-            [("spec.selector", "Invalid value: field is immutable")],
-        )

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simfixture import RunningSim, deployment, service
+from simfixture import RunningSim, claim, deployment, service
 
 
 def _pods(sim: RunningSim, namespace: str = "default") -> list[dict[str, Any]]:
@@ -225,17 +225,7 @@ def test_load_balancer_gets_an_address(sim_cluster: RunningSim) -> None:
 
 
 def test_claims_are_bound(sim_cluster: RunningSim) -> None:
-    sim_cluster.objects.put(
-        {
-            "apiVersion": "v1",
-            "kind": "PersistentVolumeClaim",
-            "metadata": {"name": "data", "namespace": "default"},
-            "spec": {
-                "accessModes": ["ReadWriteOnce"],
-                "resources": {"requests": {"storage": "1Gi"}},
-            },
-        }
-    )
-    claim = sim_cluster.objects.get("v1", "PersistentVolumeClaim", "data", "default")
-    assert claim["status"]["phase"] == "Bound"
-    assert claim["status"]["capacity"] == {"storage": "1Gi"}
+    sim_cluster.objects.put(claim("data"))
+    bound = sim_cluster.objects.get("v1", "PersistentVolumeClaim", "data", "default")
+    assert bound["status"]["phase"] == "Bound"
+    assert bound["status"]["capacity"] == {"storage": "1Gi"}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from simfixture import WIDGETS_CRD, RunningSim, deployment, service
+from simfixture import WIDGETS_CRD, RunningSim, claim, deployment, service
 
 
 @pytest.fixture(name="populated")
@@ -36,17 +36,7 @@ def populated_fixture(sim_cluster: RunningSim) -> RunningSim:
         }
     )
     put(service("lb", type="LoadBalancer", selector={"app": "web"}))
-    put(
-        {
-            "apiVersion": "v1",
-            "kind": "PersistentVolumeClaim",
-            "metadata": {"name": "data", "namespace": "default"},
-            "spec": {
-                "accessModes": ["ReadWriteOnce"],
-                "resources": {"requests": {"storage": "1Gi"}},
-            },
-        }
-    )
+    put(claim("data"))
     put(
         {
             "apiVersion": "v1",
