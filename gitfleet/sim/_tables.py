@@ -336,7 +336,130 @@ def _lease(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
     return [_json.dig(obj, "spec", "holderIdentity") or "", _created(obj, now)]
 
 
+def _ingress(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    spec = obj.get("spec") or {}
+    rules = spec.get("rules") or []
+    hosts = [str(rule["host"]) for rule in rules[:_SHOWN_HOSTS] if rule.get("host")]
+    shown = ",".join(hosts) or "*"
+    if hosts and len(rules) > _SHOWN_HOSTS:
+        shown += f" + {len(rules) - _SHOWN_HOSTS} more..."
+    balancers = _json.dig(obj, "status", "loadBalancer", "ingress") or []
+    addresses = sorted(
+        {
+            str(b.get("ip") or b.get("hostname"))
+            for b in balancers
+            if b.get("ip") or b.get("hostname")
+        }
+    )
+    return [
+        spec.get("ingressClassName") or NONE,
+        shown,
+        ",".join(addresses),
+        "80, 443" if spec.get("tls") else "80",
+        _created(obj, now),
+    ]
+
+
+def _service_account(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    return [len(obj.get("secrets") or []), _created(obj, now)]
+
+
+def _network_policy(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    selector = _selectors.format_selector(_json.dig(obj, "spec", "podSelector"))
+    return [selector or NONE, _created(obj, now)]
+
+
+def _binding(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    """A RoleBinding or ClusterRoleBinding: its role, and (wide) its subjects by kind, as
+    rbac's SubjectsStrings lists them (service accounts as namespace/name)."""
+    role = obj.get("roleRef") or {}
+    subjects = obj.get("subjects") or []
+
+    def named(kind: str) -> str:
+        return ", ".join(
+            f"{s.get('namespace', '')}/{s.get('name', '')}"
+            if kind == "ServiceAccount"
+            else str(s.get("name", ""))
+            for s in subjects
+            if s.get("kind") == kind
+        )
+
+    return [
+        f"{role.get('kind', '')}/{role.get('name', '')}",
+        _created(obj, now),
+        named("User"),
+        named("Group"),
+        named("ServiceAccount"),
+    ]
+
+
+def _disruption_budget(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    spec = obj.get("spec") or {}
+    minimum, maximum = spec.get("minAvailable"), spec.get("maxUnavailable")
+    return [
+        "N/A" if minimum is None else str(minimum),
+        "N/A" if maximum is None else str(maximum),
+        int(_json.dig(obj, "status", "disruptionsAllowed") or 0),
+        _created(obj, now),
+    ]
+
+
+_ACCESS_MODES = (
+    ("ReadWriteOnce", "RWO"),
+    ("ReadOnlyMany", "ROX"),
+    ("ReadWriteMany", "RWX"),
+    ("ReadWriteOncePod", "RWOP"),
+)
+VOLUME_ATTRIBUTES_CLASSES = (1, 29)
+"""From this release claims print a VolumeAttributesClass column, before their age."""
+
+
+def _claim_printer(attributes: bool) -> tuple[tuple[Column, ...], Cells]:
+    def cells(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+        spec, status = obj.get("spec") or {}, obj.get("status") or {}
+        phase = (
+            "Terminating"
+            if _json.dig(obj, "metadata", "deletionTimestamp")
+            else status.get("phase", "")
+        )
+        modes = capacity = ""
+        if spec.get("volumeName"):
+            held = status.get("accessModes") or []
+            modes = ",".join(short for mode, short in _ACCESS_MODES if mode in held)
+            capacity = str((status.get("capacity") or {}).get("storage", ""))
+        annotation = _json.dig(
+            obj, "metadata", "annotations", "volume.beta.kubernetes.io/storage-class"
+        )
+        shown = [
+            phase,
+            spec.get("volumeName", ""),
+            capacity,
+            modes,
+            annotation or spec.get("storageClassName") or "",
+        ]
+        if attributes:
+            shown.append(spec.get("volumeAttributesClassName") or "<unset>")
+        return [*shown, _created(obj, now), spec.get("volumeMode") or "<unset>"]
+
+    columns = (
+        Column("Status", "string", "The phase of the claim."),
+        Column("Volume", "string", "The volume the claim is bound to."),
+        Column("Capacity", "string", "The storage of the bound volume."),
+        Column("Access Modes", "string", "The access modes of the bound volume."),
+        Column("StorageClass", "string", "StorageClass of the pvc"),
+        *(
+            (Column("VolumeAttributesClass", "string", "VolumeAttributesClass of the pvc"),)
+            if attributes
+            else ()
+        ),
+        AGE,
+        Column("VolumeMode", "string", "Whether the volume is a filesystem or a block device.", 1),
+    )
+    return columns, cells
+
+
 _HPA = ("autoscaling", "horizontalpodautoscalers")
+_SHOWN_HOSTS = 3
 NAMED_HPA_TARGETS = (1, 30)
 """From this release a Resource metric in the Targets column carries its name (`cpu: 50%/80%`,
 kubernetes PR 122804); before, the values alone (`50%/80%`)."""
@@ -549,6 +672,52 @@ PRINTERS: dict[tuple[str, str], tuple[tuple[Column, ...], Cells]] = {
         (Column("Data", "integer", "Number of entries in data and binaryData."), AGE),
         _config_map,
     ),
+    ("", "serviceaccounts"): (
+        (Column("Secrets", "string", "Secrets the service account may use."), AGE),
+        _service_account,
+    ),
+    ("networking.k8s.io", "ingresses"): (
+        (
+            Column("Class", "string", "The IngressClass that should handle the ingress."),
+            Column("Hosts", "string", "The hosts the rules match."),
+            Column("Address", "string", "The addresses of the load balancer."),
+            Column("Ports", "string", "The ports the ingress opens."),
+            AGE,
+        ),
+        _ingress,
+    ),
+    ("networking.k8s.io", "networkpolicies"): (
+        (Column("Pod-Selector", "string", "The pods the policy applies to."), AGE),
+        _network_policy,
+    ),
+    ("policy", "poddisruptionbudgets"): (
+        (
+            Column("Min Available", "string", "The minimum number of pods that must be available."),
+            Column(
+                "Max Unavailable", "string", "The maximum number of pods that may be unavailable."
+            ),
+            Column(
+                "Allowed Disruptions",
+                "integer",
+                "Calculated number of pods that may be disrupted at this time.",
+            ),
+            AGE,
+        ),
+        _disruption_budget,
+    ),
+    **{
+        ("rbac.authorization.k8s.io", plural): (
+            (
+                Column("Role", "string", "The role the binding grants."),
+                AGE,
+                Column("Users", "string", "Users in the binding.", 1),
+                Column("Groups", "string", "Groups in the binding.", 1),
+                Column("ServiceAccounts", "string", "ServiceAccounts in the binding.", 1),
+            ),
+            _binding,
+        )
+        for plural in ("rolebindings", "clusterrolebindings")
+    },
 }
 
 
@@ -661,6 +830,8 @@ def table(
     elif (resource.group, resource.plural) == _HPA:
         columns = _HPA_COLUMNS
         cells = _hpa_printer(release is None or release >= NAMED_HPA_TARGETS)
+    elif (resource.group, resource.plural) == ("", "persistentvolumeclaims"):
+        columns, cells = _claim_printer(release is None or release >= VOLUME_ATTRIBUTES_CLASSES)
     else:
         columns, cells = PRINTERS.get((resource.group, resource.plural), _DEFAULT)
     meta_version = f"{META_GROUP}/{table_version}"

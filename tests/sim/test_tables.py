@@ -9,7 +9,9 @@ paging metadata is kept; ages print as kubectl prints them; component statuses (
 the deprecation warning) and the nodes' Leases in their real columns; the columns of
 ReplicaSets, StatefulSets, DaemonSets, Jobs and CronJobs, and a ReplicaSet's counts; the
 cells of HorizontalPodAutoscalers, whose Targets name each resource from 1.30 on and show two
-metrics at most.
+metrics at most; the columns and cells of service accounts, ingresses (three hosts at most),
+network policies, disruption budgets, role bindings (subjects by kind, wide) and claims
+(VolumeAttributesClass from 1.29 on).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from simfixture import (
     WIDGETS_CRD,
     RunningSim,
     SimFactory,
+    claim,
     config_map,
     deployment,
     exchange,
@@ -107,7 +110,49 @@ def test_accept_header_decides(sim_cluster: RunningSim, accept: str, kind: str) 
             id="services",
         ),
         pytest.param("/api/v1/secrets", ["Name", "Type", "Data", "Age"], [], id="secrets"),
-        pytest.param("/api/v1/serviceaccounts", ["Name", "Created At"], [], id="default"),
+        pytest.param(
+            "/apis/rbac.authorization.k8s.io/v1/roles", ["Name", "Created At"], [], id="default"
+        ),
+        pytest.param("/api/v1/serviceaccounts", ["Name", "Secrets", "Age"], [], id="accounts"),
+        pytest.param(
+            "/apis/networking.k8s.io/v1/ingresses",
+            ["Name", "Class", "Hosts", "Address", "Ports", "Age"],
+            [],
+            id="ingresses",
+        ),
+        pytest.param(
+            "/apis/networking.k8s.io/v1/networkpolicies",
+            ["Name", "Pod-Selector", "Age"],
+            [],
+            id="network policies",
+        ),
+        pytest.param(
+            "/apis/policy/v1/poddisruptionbudgets",
+            ["Name", "Min Available", "Max Unavailable", "Allowed Disruptions", "Age"],
+            [],
+            id="disruption budgets",
+        ),
+        pytest.param(
+            "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
+            ["Name", "Role", "Age"],
+            ["Users", "Groups", "ServiceAccounts"],
+            id="cluster role bindings",
+        ),
+        pytest.param(
+            "/api/v1/persistentvolumeclaims",
+            [
+                "Name",
+                "Status",
+                "Volume",
+                "Capacity",
+                "Access Modes",
+                "StorageClass",
+                "VolumeAttributesClass",
+                "Age",
+            ],
+            ["VolumeMode"],
+            id="claims",
+        ),
     ],
 )
 def test_columns_as_a_real_server_gives(
@@ -363,4 +408,52 @@ def test_autoscaler_cells(make_sim_cluster: SimFactory, version: str, targets: l
     assert [row[:6] for row in _rows(table)] == [
         ["alone", "Deployment/web", targets[0], "1", 5, 0],
         ["busy", "Deployment/web", targets[1], "1", 5, 3],
+    ]
+
+
+def test_cells_of_ingresses_bindings_and_claims(make_sim_cluster: SimFactory) -> None:
+    sim = make_sim_cluster(kubernetes_version="v1.20.2")
+    rules = [{"host": f"{name}.example.com"} for name in ("a", "b", "c", "d")]
+    sim.objects.put(
+        {
+            "apiVersion": "networking.k8s.io/v1",
+            "kind": "Ingress",
+            "metadata": {"name": "web", "namespace": "default"},
+            "spec": {"rules": rules, "tls": [{"hosts": ["a.example.com"]}]},
+        }
+    )
+    sim.objects.put(
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "RoleBinding",
+            "metadata": {"name": "readers", "namespace": "default"},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "r"},
+            "subjects": [
+                {"kind": "User", "name": "alice"},
+                {"kind": "Group", "name": "devs"},
+                {"kind": "ServiceAccount", "name": "bot", "namespace": "ci"},
+            ],
+        }
+    )
+    sim.objects.put(claim("data"))
+    ingresses = _table(sim, "/apis/networking.k8s.io/v1/namespaces/default/ingresses")
+    bindings = _table(sim, "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings")
+    claims = _table(sim, "/api/v1/namespaces/default/persistentvolumeclaims")
+    assert [row[:5] for row in _rows(ingresses)] == [
+        ["web", "<none>", "a.example.com,b.example.com,c.example.com + 1 more...", "", "80, 443"]
+    ]
+    assert [row[:2] + row[3:] for row in _rows(bindings)] == [
+        ["readers", "Role/r", "alice", "devs", "ci/bot"]
+    ]
+    assert _columns(claims) == [
+        "Name",
+        "Status",
+        "Volume",
+        "Capacity",
+        "Access Modes",
+        "StorageClass",
+        "Age",
+    ]
+    assert [row[:6] + row[7:] for row in _rows(claims)] == [
+        ["data", "Bound", "", "", "", "", "<unset>"]
     ]
