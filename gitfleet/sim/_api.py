@@ -36,6 +36,7 @@ from gitfleet.sim import (
     _openapi,
     _openapi_pb,
     _patch,
+    _protobuf,
     _registry,
     _resources,
     _reviews,
@@ -338,7 +339,7 @@ class Api:
                 body = self.registry.check_body(
                     target.resource,
                     target.version,
-                    _registry.decode_body(request.body),
+                    _body(request),
                     target.namespace,
                 )
                 return Response(201, _reviews.review(target.resource, body, target.namespace))
@@ -521,18 +522,14 @@ class Api:
             request.query.get("fieldValidation", ""), self._kubernetes_version
         )
         if verb == "create":
-            body = registry.check_body(
-                resource, target.version, _registry.decode_body(request.body), target.namespace
-            )
+            body = registry.check_body(resource, target.version, _body(request), target.namespace)
             body, warnings = _decoding.decode(resource, target.version, body, validation=validation)
             body = _conversion.stored(resource, target.version, body, None)
             obj = registry.create(resource, body, write=write, dry_run=dry_run)
             return Response(201, self._present(target, obj), warnings)
         if verb == "update":
             live = registry.existing(resource, target.namespace, target.name)
-            body = registry.check_body(
-                resource, target.version, _registry.decode_body(request.body), target.namespace
-            )
+            body = registry.check_body(resource, target.version, _body(request), target.namespace)
             body, warnings = _decoding.decode(resource, target.version, body, validation=validation)
             body = _conversion.stored(resource, target.version, body, live)
             obj = registry.update(resource, live, body, write=write, dry_run=dry_run)
@@ -572,7 +569,7 @@ class Api:
                 warnings=(warnings := []),
             )
             return Response(201 if created else 200, self._present(target, obj), warnings)
-        options = _registry.decode_body(request.body) if request.body else None
+        options = _body(request) if request.body else None
         options = dict(options) if isinstance(options, dict) else {}
         if "propagationPolicy" in request.query:
             options["propagationPolicy"] = request.query["propagationPolicy"]
@@ -622,7 +619,7 @@ class Api:
         assert paths is not None
         live = self._existing(target)
         if verb == "update":
-            wanted = _registry.decode_body(request.body)
+            wanted = _body(request)
         else:
             content_type = request.headers.get("content-type", "").split(";")[0].strip()
             if content_type not in (_patch.JSON_PATCH, _patch.MERGE_PATCH, _patch.STRATEGIC_PATCH):
@@ -763,6 +760,15 @@ _OPTIONS_KINDS = {
     "delete": "DeleteOptions",
     "deletecollection": "DeleteOptions",
 }
+
+
+def _body(request: Request) -> Any:
+    """A create, update, review or delete options body: JSON, or protocol buffers as
+    client-go's typed clients send built-in objects."""
+    content_type = request.headers.get("content-type", "").split(";")[0].strip()
+    if content_type == _protobuf.CONTENT_TYPE:
+        return _protobuf.decode(request.body)
+    return _registry.decode_body(request.body)
 
 
 def _dry_run(request: Request, verb: str) -> bool:
