@@ -140,6 +140,8 @@ def _service(obj: _json.Obj) -> None:
     _set(spec, "sessionAffinity", "None")
     if spec["type"] != "ExternalName":
         _set(spec, "internalTrafficPolicy", "Cluster")
+    if spec["type"] in ("NodePort", "LoadBalancer"):
+        _set(spec, "externalTrafficPolicy", "Cluster")
     for port in spec.get("ports") or []:
         if isinstance(port, dict):
             _set(port, "protocol", "TCP")

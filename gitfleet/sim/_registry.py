@@ -28,6 +28,7 @@ from gitfleet.sim import (
     _immutable,
     _json,
     _managed,
+    _node_ports,
     _patch,
     _pods,
     _resources,
@@ -258,6 +259,7 @@ class Registry:
         key = (resource.group, resource.plural)
         if key == ("", "services"):
             self._allocate_cluster_ip(obj)
+            _node_ports.allocate(self.store, self._random, obj, None)
         elif key == ("", "namespaces"):
             obj["status"] = {"phase": "Active"}
         elif key == ("", "pods"):
@@ -357,13 +359,14 @@ class Registry:
     def _keep_allocations(
         self, resource: _resources.ResourceType, live: _json.Obj, new: _json.Obj
     ) -> None:
-        """A Service keeps its clusterIP when an update leaves it out."""
+        """A Service keeps its clusterIP when an update leaves it out, and its node ports."""
         if (resource.group, resource.plural) != ("", "services"):
             return
         spec = _json.ensure(new, "spec")
         for field in ("clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy"):
             if not spec.get(field) and _json.dig(live, "spec", field):
                 spec[field] = _json.clone(live["spec"][field])
+        _node_ports.allocate(self.store, self._random, new, live)
 
     def _check_new_finalizers(
         self, resource: _resources.ResourceType, live: _json.Obj, new: _json.Obj
