@@ -134,6 +134,18 @@ def _pod(obj: _json.Obj) -> None:
     pod_spec(_json.ensure(obj, "spec"))
 
 
+def _pod_template(obj: _json.Obj) -> None:
+    pod_template(_json.ensure(obj, "template"))
+
+
+def _csi_driver(obj: _json.Obj) -> None:
+    spec = _json.ensure(obj, "spec")
+    _set(spec, "attachRequired", True)
+    _set(spec, "podInfoOnMount", False)
+    _set(spec, "volumeLifecycleModes", ["Persistent"])
+    _set(spec, "fsGroupPolicy", "ReadWriteOnceWithFSType")
+
+
 def _service(obj: _json.Obj) -> None:
     spec = _json.ensure(obj, "spec")
     _set(spec, "type", "ClusterIP")
@@ -184,6 +196,8 @@ DEFAULTERS: dict[tuple[str, str], Defaulter] = {
     ("batch", "jobs"): _job,
     ("batch", "cronjobs"): _cronjob,
     ("", "pods"): _pod,
+    ("", "podtemplates"): _pod_template,
+    ("storage.k8s.io", "csidrivers"): _csi_driver,
     ("", "services"): _service,
     ("", "secrets"): _secret,
     ("", "namespaces"): _namespace,

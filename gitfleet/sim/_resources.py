@@ -117,6 +117,7 @@ WITHOUT_GENERATION = frozenset(
                 "persistentvolumeclaims",
                 "persistentvolumes",
                 "pods",
+                "podtemplates",
                 "resourcequotas",
                 "secrets",
                 "serviceaccounts",
@@ -128,7 +129,17 @@ WITHOUT_GENERATION = frozenset(
             for plural in ("clusterrolebindings", "clusterroles", "rolebindings", "roles")
         ),
         ("coordination.k8s.io", "leases"),
-        ("storage.k8s.io", "storageclasses"),
+        *(
+            ("storage.k8s.io", plural)
+            for plural in (
+                "csidrivers",
+                "csinodes",
+                "csistoragecapacities",
+                "storageclasses",
+                "volumeattachments",
+            )
+        ),
+        ("node.k8s.io", "runtimeclasses"),
         ("scheduling.k8s.io", "priorityclasses"),
     }
 )
@@ -147,7 +158,17 @@ RETURN_DELETED_OBJECT = frozenset(
         (CORE_GROUP, "persistentvolumes"),
         (CORE_GROUP, "resourcequotas"),
         ("batch", "jobs"),
-        ("storage.k8s.io", "storageclasses"),
+        *(
+            ("storage.k8s.io", plural)
+            for plural in (
+                "csidrivers",
+                "csinodes",
+                "csistoragecapacities",
+                "storageclasses",
+                "volumeattachments",
+            )
+        ),
+        ("node.k8s.io", "runtimeclasses"),
         ("apiextensions.k8s.io", "customresourcedefinitions"),
     }
 )
@@ -185,6 +206,7 @@ BUILTIN: tuple[ResourceType, ...] = (
             ("limitranges", "LimitRange", "limits"),
             ("persistentvolumeclaims", "PersistentVolumeClaim", "pvc"),
             ("pods", "Pod", "po"),
+            ("podtemplates", "PodTemplate", ""),
             ("resourcequotas", "ResourceQuota", "quota"),
             ("secrets", "Secret", ""),
             ("serviceaccounts", "ServiceAccount", "sa"),
@@ -262,7 +284,20 @@ BUILTIN: tuple[ResourceType, ...] = (
         [("clusterrolebindings", "ClusterRoleBinding", ""), ("clusterroles", "ClusterRole", "")],
     ),
     *_types("coordination.k8s.io", "v1", [("leases", "Lease", "")]),
-    *_types("storage.k8s.io", "v1", [], [("storageclasses", "StorageClass", "sc")]),
+    *_types(
+        "storage.k8s.io",
+        "v1",
+        [("csistoragecapacities", "CSIStorageCapacity", "")],
+        [
+            ("csidrivers", "CSIDriver", ""),
+            ("csinodes", "CSINode", ""),
+            ("storageclasses", "StorageClass", "sc"),
+            ("volumeattachments", "VolumeAttachment", ""),
+        ],
+        status=frozenset({"volumeattachments"}),
+    ),
+    *_types("node.k8s.io", "v1", [], [("runtimeclasses", "RuntimeClass", "")]),
+    *_types("discovery.k8s.io", "v1", [("endpointslices", "EndpointSlice", "")]),
     *_types("scheduling.k8s.io", "v1", [], [("priorityclasses", "PriorityClass", "pc")]),
     *_types(
         "apiextensions.k8s.io",

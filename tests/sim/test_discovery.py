@@ -48,6 +48,14 @@ BUILTIN_KINDS = [
     ("apiextensions.k8s.io/v1", "CustomResourceDefinition", False),
     ("admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration", False),
     ("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration", False),
+    ("autoscaling/v1", "HorizontalPodAutoscaler", True),
+    ("v1", "PodTemplate", True),
+    ("node.k8s.io/v1", "RuntimeClass", False),
+    ("storage.k8s.io/v1", "CSIDriver", False),
+    ("storage.k8s.io/v1", "CSINode", False),
+    ("storage.k8s.io/v1", "CSIStorageCapacity", True),
+    ("storage.k8s.io/v1", "VolumeAttachment", False),
+    ("discovery.k8s.io/v1", "EndpointSlice", True),
 ]
 
 

@@ -3,7 +3,9 @@
 
 Covers: `delete -k` of a folder holding a Namespace and objects in it deletes them all (the
 namespace stays Terminating until the namespace controller's next pass, so its objects are
-still there to delete), and `create` in it is then refused with NamespaceLifecycle's words.
+still there to delete), and `create` in it is then refused with NamespaceLifecycle's words;
+`apply -k` of a RuntimeClass and a CSIDriver (kinds a platform folder holds) creates them
+with the server's defaults and no generation.
 """
 
 from __future__ import annotations
@@ -72,3 +74,37 @@ def test_delete_k_of_a_namespace_and_its_objects(
         'error: failed to create configmap: configmaps "late" is forbidden: unable to create '
         "new content in namespace team because it is being terminated\n"
     )
+
+
+def test_apply_of_storage_and_runtime_kinds(
+    sim_cluster: RunningSim, kubectl: Kubectl, tmp_path: Path
+) -> None:
+    folder = _folder(
+        tmp_path / "platform",
+        {
+            "apiVersion": "node.k8s.io/v1",
+            "kind": "RuntimeClass",
+            "metadata": {"name": "gvisor"},
+            "handler": "runsc",
+        },
+        {
+            "apiVersion": "storage.k8s.io/v1",
+            "kind": "CSIDriver",
+            "metadata": {"name": "ebs.csi.example.com"},
+            "spec": {"attachRequired": True},
+        },
+    )
+    applied = kubectl("apply", "-k", str(folder))
+    driver = sim_cluster.objects.get("storage.k8s.io/v1", "CSIDriver", "ebs.csi.example.com")
+    assert applied.splitlines() == [
+        "runtimeclass.node.k8s.io/gvisor created",
+        "csidriver.storage.k8s.io/ebs.csi.example.com created",
+    ]
+    assert driver is not None
+    assert driver["spec"] == {
+        "attachRequired": True,
+        "podInfoOnMount": False,
+        "volumeLifecycleModes": ["Persistent"],
+        "fsGroupPolicy": "ReadWriteOnceWithFSType",
+    }
+    assert "generation" not in driver["metadata"]
