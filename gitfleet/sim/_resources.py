@@ -157,18 +157,12 @@ RETURN_DELETED_OBJECT = frozenset(
         (CORE_GROUP, "persistentvolumeclaims"),
         (CORE_GROUP, "persistentvolumes"),
         (CORE_GROUP, "resourcequotas"),
+        (CORE_GROUP, "podtemplates"),
         ("batch", "jobs"),
         *(
             ("storage.k8s.io", plural)
-            for plural in (
-                "csidrivers",
-                "csinodes",
-                "csistoragecapacities",
-                "storageclasses",
-                "volumeattachments",
-            )
+            for plural in ("csidrivers", "csinodes", "storageclasses", "volumeattachments")
         ),
-        ("node.k8s.io", "runtimeclasses"),
         ("apiextensions.k8s.io", "customresourcedefinitions"),
     }
 )

@@ -236,6 +236,29 @@ def test_held_object_with_orphan_dependents_false_is_accepted(sim_cluster: Runni
             "ServiceAccount",
             id="ServiceAccount",
         ),
+        pytest.param(
+            {"apiVersion": "v1", "kind": "PodTemplate", "metadata": {"name": "pt"}},
+            "/api/v1/namespaces/default/podtemplates/pt",
+            "PodTemplate",
+            id="PodTemplate",
+        ),
+        pytest.param(
+            {"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver", "metadata": {"name": "d"}},
+            "/apis/storage.k8s.io/v1/csidrivers/d",
+            "CSIDriver",
+            id="CSIDriver",
+        ),
+        pytest.param(
+            {
+                "apiVersion": "node.k8s.io/v1",
+                "kind": "RuntimeClass",
+                "metadata": {"name": "gvisor"},
+                "handler": "runsc",
+            },
+            "/apis/node.k8s.io/v1/runtimeclasses/gvisor",
+            "Status",
+            id="RuntimeClass",
+        ),
     ],
 )
 def test_what_a_deletion_answers(
