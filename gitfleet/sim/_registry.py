@@ -34,6 +34,7 @@ from gitfleet.sim import (
     _resources,
     _store,
     _validate,
+    _workloads,
 )
 
 CRD_CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io"
@@ -264,6 +265,8 @@ class Registry:
             obj["status"] = {"phase": "Active"}
         elif key == ("", "pods"):
             obj["status"] = {"phase": "Pending", "qosClass": _pods.qos_class(obj["spec"])}
+        elif key == _workloads.JOBS:
+            _workloads.select_job_pods(obj, _apply_keys.release(self.kubernetes_version))
         elif key == ("apiextensions.k8s.io", "customresourcedefinitions"):
             finalizers = obj["metadata"].setdefault("finalizers", [])
             if CRD_CLEANUP_FINALIZER not in finalizers:

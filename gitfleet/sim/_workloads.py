@@ -277,3 +277,32 @@ def _job_status(obj: _json.Obj, pods: list[_json.Obj], ready: int, now: str) -> 
             ),
         ]
     return result
+
+
+PREFIXED_JOB_LABELS = (1, 27)
+"""From this release the Job registry writes `batch.kubernetes.io/`-prefixed labels beside
+the old ones and selects by the prefixed uid; before, only `controller-uid` and `job-name`."""
+
+
+def select_job_pods(job: _json.Obj, release: tuple[int, int] | None) -> None:
+    """What the Job registry adds on create, unless `manualSelector`: a selector on the Job's
+    uid, the labels it matches in the pod template, and those labels on the Job itself if it
+    has none."""
+    spec = _json.ensure(job, "spec")
+    if spec.get("manualSelector"):
+        return
+    uid, name = job["metadata"]["uid"], job["metadata"]["name"]
+    labels = {"controller-uid": uid, "job-name": name}
+    key = "controller-uid"
+    if release is None or release >= PREFIXED_JOB_LABELS:
+        labels = {
+            "batch.kubernetes.io/controller-uid": uid,
+            "batch.kubernetes.io/job-name": name,
+            **labels,
+        }
+        key = "batch.kubernetes.io/controller-uid"
+    spec["selector"] = {"matchLabels": {key: uid}}
+    template_labels = _json.ensure(spec, "template", "metadata", "labels")
+    template_labels.update(labels)
+    if not job["metadata"].get("labels"):
+        job["metadata"]["labels"] = dict(template_labels)

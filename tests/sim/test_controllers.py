@@ -6,7 +6,8 @@ its pods (controlled by the ReplicaSet, labelled, with the template's requests, 
 nodes) and its
 ready status (replicas, readyReplicas, updatedReplicas, availableReplicas,
 observedGeneration, Available/Progressing); scaling down; a template change replaces the
-pods; StatefulSet ordinal pods; a DaemonSet pod per node; a Job that completes; pods that
+pods; StatefulSet ordinal pods; a DaemonSet pod per node; a Job that completes, selecting its
+pods by its uid (the labels prefixed too from 1.27); pods that
 do not fit stay Pending with PodScheduled False/Unschedulable (its transition time kept
 across attempts) and the workload unready; a pod delay, waited for
 with `settle` or seen through a watch;
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from simfixture import RunningSim, claim, deployment, service
 
 
@@ -156,6 +158,39 @@ def test_job_completes(sim_cluster: RunningSim) -> None:
     assert "active" not in status
     assert status["completionTime"]
     assert conditions["Complete"] == "True"
+
+
+@pytest.mark.parametrize(
+    ("version", "selected_by", "labels"),
+    [
+        pytest.param(
+            "v1.30.0",
+            "batch.kubernetes.io/controller-uid",
+            {
+                "batch.kubernetes.io/controller-uid",
+                "batch.kubernetes.io/job-name",
+                "controller-uid",
+                "job-name",
+            },
+            id="1.30",
+        ),
+        pytest.param("v1.20.2", "controller-uid", {"controller-uid", "job-name"}, id="1.20"),
+    ],
+)
+def test_a_job_selects_its_pods_by_its_uid(
+    make_sim_cluster: Any, version: str, selected_by: str, labels: set[str]
+) -> None:
+    sim = make_sim_cluster(kubernetes_version=version)
+    job = _workload("Job", api_version="batch/v1")
+    del job["spec"]["selector"]
+    job["metadata"].pop("labels", None)
+    uid = sim.objects.put(job)["metadata"]["uid"]
+    stored = sim.objects.get("batch/v1", "Job", "web", "default")
+    template_labels = stored["spec"]["template"]["metadata"]["labels"]
+    assert stored["spec"]["selector"] == {"matchLabels": {selected_by: uid}}
+    assert set(template_labels) == labels | {"app"}
+    assert stored["metadata"]["labels"] == template_labels
+    assert all(template_labels.items() <= p["metadata"]["labels"].items() for p in _pods(sim))
 
 
 def test_pods_that_do_not_fit_stay_pending(make_sim_cluster: Any) -> None:
