@@ -44,6 +44,7 @@ from gitfleet.sim import (
     _selectors,
     _store,
     _tables,
+    _tokens,
 )
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,7 @@ _HEALTH_CHECKS = {
 _COMPONENT_STATUS_DEPRECATED = "v1 ComponentStatus is deprecated in v1.19+"
 _HEARTBEAT_SECONDS = 1.0
 _TRUE = ("true", "1")
+_SERVICE_ACCOUNTS = ("", "serviceaccounts")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -134,8 +136,11 @@ class Api:
         *,
         kubernetes_version: str,
         after_write: Callable[[], None],
+        token: str,
     ) -> None:
         self.registry = registry
+        self.token = token
+        """The bearer token clients send, which TokenRequests hand out (`_tokens`)."""
         self.store = registry.store
         self.counts: collections.Counter[str] = collections.Counter()
         self.closing = threading.Event()
@@ -290,6 +295,9 @@ class Api:
             and not (subresource == "status" and resource.status)
             and not (subresource == "scale" and resource.scale is not None)
             and not (subresource == "log" and (resource.group, resource.plural) == ("", "pods"))
+            and not (
+                subresource == "token" and (resource.group, resource.plural) == _SERVICE_ACCOUNTS
+            )
         ):
             raise _errors.ApiError(
                 404, "the server could not find the requested resource", details={}
@@ -308,9 +316,13 @@ class Api:
             ("DELETE", False): "deletecollection",
         }
         verb = verbs.get((request.method, bool(target.name)))
+        if target.subresource == "token" and request.method == "POST":
+            verb = "create"
         allowed = (
             ("get",)
             if target.subresource == "log"
+            else ("create",)
+            if target.subresource == "token"
             else _resources.SUBRESOURCE_VERBS
             if target.subresource
             else target.resource.verbs
@@ -360,6 +372,9 @@ class Api:
             return Response(200, self._viewer(request, target)(obj))
         if verb == "list":
             return Response(200, self._list(request, target))
+        if target.subresource == "token":
+            self._existing(target)
+            return Response(201, _tokens.issue(_body(request), self.token, self.registry.clock()))
         response = self._write(verb, request, target)
         if not _dry_run(request, verb):
             self._after_write()

@@ -238,7 +238,10 @@ class SimCluster(_Started):
             self.registry, ready_delay=ready_delay, namespace_cleanup_delay=namespace_cleanup_delay
         )
         self.api = _api.Api(
-            self.registry, kubernetes_version=kubernetes_version, after_write=self.controller.step
+            self.registry,
+            kubernetes_version=kubernetes_version,
+            after_write=self.controller.step,
+            token=self.token,
         )
         self.objects = Objects(self)
         self._identity = _tls.identity()

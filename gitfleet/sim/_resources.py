@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from gitfleet.sim import _json
+from gitfleet.sim import _json, _tokens
 
 ALL_VERBS = ("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")
 SUBRESOURCE_VERBS = ("get", "patch", "update")
@@ -483,6 +483,8 @@ class Catalog:
                         "verbs": list(SUBRESOURCE_VERBS),
                     }
                 )
+            if (t.group, t.plural) == (CORE_GROUP, "serviceaccounts"):
+                resources.append(dict(_tokens.RESOURCE))
             if (t.group, t.plural) == (CORE_GROUP, "pods"):
                 resources.append(
                     {

@@ -5,7 +5,8 @@ Covers: `delete -k` of a folder holding a Namespace and objects in it deletes th
 namespace stays Terminating until the namespace controller's next pass, so its objects are
 still there to delete), and `create` in it is then refused with NamespaceLifecycle's words;
 `apply -k` of a RuntimeClass and a CSIDriver (kinds a platform folder holds) creates them
-with the server's defaults and no generation.
+with the server's defaults and no generation; `create token` prints a token kubectl can use
+(the simulator's own), and refuses a service account that does not exist.
 """
 
 from __future__ import annotations
@@ -108,3 +109,16 @@ def test_apply_of_storage_and_runtime_kinds(
         "fsGroupPolicy": "ReadWriteOnceWithFSType",
     }
     assert "generation" not in driver["metadata"]
+
+
+def test_create_token(sim_cluster: RunningSim, kubectl: Kubectl, run_kubectl: RunKubectl) -> None:
+    kubectl("create", "serviceaccount", "deployer")
+    token = kubectl("create", "token", "deployer", "--duration=10m").strip()
+    used = run_kubectl("--token", token, "get", "namespace", "default", "-o", "name")
+    missing = run_kubectl("create", "token", "nobody")
+    assert token
+    assert (used.code, used.out) == (0, "namespace/default\n")
+    assert (missing.code, missing.err) == (
+        1,
+        'error: failed to create token: serviceaccounts "nobody" not found\n',
+    )
