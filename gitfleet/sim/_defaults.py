@@ -134,6 +134,18 @@ def _pod(obj: _json.Obj) -> None:
     pod_spec(_json.ensure(obj, "spec"))
 
 
+def _ingress(obj: _json.Obj) -> None:
+    _set(_json.ensure(obj, "status"), "loadBalancer", {})  # a struct always written out
+
+
+def _claim(obj: _json.Obj) -> None:
+    _set(_json.ensure(obj, "spec"), "volumeMode", "Filesystem")
+
+
+def _volume_attachment(obj: _json.Obj) -> None:
+    _set(_json.ensure(obj, "status"), "attached", False)  # a bool Go writes out when false
+
+
 def _pod_template(obj: _json.Obj) -> None:
     pod_template(_json.ensure(obj, "template"))
 
@@ -197,6 +209,9 @@ DEFAULTERS: dict[tuple[str, str], Defaulter] = {
     ("batch", "cronjobs"): _cronjob,
     ("", "pods"): _pod,
     ("", "podtemplates"): _pod_template,
+    ("", "persistentvolumeclaims"): _claim,
+    ("networking.k8s.io", "ingresses"): _ingress,
+    ("storage.k8s.io", "volumeattachments"): _volume_attachment,
     ("storage.k8s.io", "csidrivers"): _csi_driver,
     ("", "services"): _service,
     ("", "secrets"): _secret,

@@ -5,7 +5,8 @@ Covers: namespaced and cluster-scoped create/get/list/replace/delete; uid, creat
 and a cluster-wide resourceVersion that grows on every write; generation bumped by spec
 changes only; generateName; server defaults (Deployment strategy, Service clusterIP, Secret
 stringData folded into base64 data, pod templates' null creationTimestamp and empty
-resources); error Statuses: 404 (object, namespace), 409 AlreadyExists and Conflict, 422
+resources, a claim's volumeMode, the status structs of Ingresses and VolumeAttachments);
+error Statuses: 404 (object, namespace), 409 AlreadyExists and Conflict, 422
 Invalid (missing or illegal names, selector mismatch, labels, pods without containers,
 Services without ports, worded and classified as a real server words them), 415 for an unknown
 patch type, 405 for a verb a resource does not allow, 400 for a namespace mismatch; dryRun
@@ -20,7 +21,16 @@ import base64
 from typing import Any
 
 import pytest
-from simfixture import RunningSim, config_map, deployment, failure, raw, service, status_of
+from simfixture import (
+    RunningSim,
+    claim,
+    config_map,
+    deployment,
+    failure,
+    raw,
+    service,
+    status_of,
+)
 
 
 def test_namespaced_object_round_trip(sim_cluster: RunningSim) -> None:
@@ -109,6 +119,30 @@ def test_server_fills_defaults(sim_cluster: RunningSim) -> None:
     assert web.spec.clusterIP.startswith("10.96.")
     assert web.spec.ports[0].targetPort == 80
     assert web.spec.ports[0].protocol == "TCP"
+
+
+def test_claims_ingresses_and_attachments_get_their_defaults(sim_cluster: RunningSim) -> None:
+    put = sim_cluster.objects.put
+    claimed = put(claim("data"))
+    ingress = put(
+        {
+            "apiVersion": "networking.k8s.io/v1",
+            "kind": "Ingress",
+            "metadata": {"name": "web", "namespace": "default"},
+            "spec": {"rules": [{"host": "a.example.com"}]},
+        }
+    )
+    attachment = put(
+        {
+            "apiVersion": "storage.k8s.io/v1",
+            "kind": "VolumeAttachment",
+            "metadata": {"name": "va"},
+            "spec": {"attacher": "x", "nodeName": "n", "source": {"persistentVolumeName": "p"}},
+        }
+    )
+    assert claimed["spec"]["volumeMode"] == "Filesystem"
+    assert ingress["status"] == {"loadBalancer": {}}
+    assert attachment["status"] == {"attached": False}
 
 
 def test_templates_come_back_as_a_real_server_writes_them(sim_cluster: RunningSim) -> None:

@@ -455,5 +455,5 @@ def test_cells_of_ingresses_bindings_and_claims(make_sim_cluster: SimFactory) ->
         "Age",
     ]
     assert [row[:6] + row[7:] for row in _rows(claims)] == [
-        ["data", "Bound", "", "", "", "", "<unset>"]
+        ["data", "Bound", "", "", "", "", "Filesystem"]
     ]
