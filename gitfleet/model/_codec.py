@@ -29,6 +29,9 @@ _JSON_NAME = "json"
 _DOC = "doc"
 _RULE = "rule"
 _SKIP = "skip"
+_INT64 = 1 << 63
+"""Every integer field of Karmada and Kubernetes is at most an int64: Go's decoder refuses a
+larger number (a weight of 10^23 never reaches Karmada), so the model refuses it too."""
 
 
 def field(
@@ -191,7 +194,7 @@ class _Decoder:
         return SchemaError(self.origin.at(*path), f"{where}: {message}")
 
     def value(self, hint: Any, value: Any, path: tuple[PathKey, ...]) -> Any:
-        if type(value) is _plain(hint):
+        if type(value) is _plain(hint) and (type(value) is not int or -_INT64 <= value < _INT64):
             return value
         if self.shared is None or not isinstance(value, (dict, list)):
             return self.fresh(hint, value, path)
@@ -235,7 +238,10 @@ class _Decoder:
             ok = isinstance(value, bool)
         elif hint is int:
             ok = isinstance(value, int) and not isinstance(value, bool)
-            if not ok and isinstance(value, float) and value.is_integer():
+            whole = ok or (isinstance(value, float) and value.is_integer())
+            if whole and not -_INT64 <= value < _INT64:
+                raise self.fail(path, f"{value} does not fit in a 64-bit integer")
+            if whole and not ok:
                 return int(value)
         elif hint is float:
             ok = isinstance(value, (int, float)) and not isinstance(value, bool)

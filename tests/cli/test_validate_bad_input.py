@@ -8,7 +8,8 @@ leave every file and the repository as they were.
 Aspects covered: YAML syntax errors; documents that are lists or scalars; missing apiVersion
 or kind; duplicate keys (at the second key); alias bombs; files over maxFileSize; symbolic
 links; binary and non-UTF-8 files named .yaml; `..` and absolute globs in gitfleet.yaml;
-nesting 100,000 levels deep; Python and unknown tags; a Lua syntax error naming one byte of a
+nesting 100,000 levels deep; Python and unknown tags; integers past int64 in Karmada objects
+(which Go's decoder refuses), as large ints and as floats; a Lua syntax error naming one byte of a
 character; crafted tree entries named `..` and `.git`; file names holding a new line or a
 terminal escape (one line a problem, the name escaped); an unknown revision; an empty
 repository; a folder that does not exist. And what is
@@ -34,6 +35,16 @@ OK = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n"
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"{name}: &{name} [{', '.join([f'*{prev}'] * 9)}]\n"
     for prev, name in zip("abcdefg", "bcdefgh", strict=True)
+)
+
+POLICY = (
+    "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\n"
+    "metadata: {name: p, namespace: default}\nspec:\n"
+    "  resourceSelectors: [{apiVersion: v1, kind: ConfigMap}]\n  placement:\n"
+)
+CLUSTER = (
+    "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: c1}\n"
+    "spec: {syncMode: Pull}\n"
 )
 
 LUA_BYTE_ERROR = (
@@ -117,6 +128,19 @@ BAD_FILES = [
     pytest.param(
         {"a.yaml": OK + "data: !secret x\n"},
         "a.yaml:5:7: error: unsupported tag '!secret'", id="unknown tag",
+    ),
+    pytest.param(
+        {"a.yaml": POLICY + "    clusterTolerations: [{key: k, operator: Exists,"
+                   " tolerationSeconds: 9223372036854775808}]\n"},
+        "a.yaml:7:53: error: PropagationPolicy default/p: spec.placement.clusterTolerations.0."
+        "tolerationSeconds: 9223372036854775808 does not fit in a 64-bit integer",
+        id="integer one past int64",
+    ),
+    pytest.param(
+        {"a.yaml": CLUSTER + "status: {nodeSummary: {totalNum: -1e19}}\n"},
+        "a.yaml:5:24: error: Cluster c1: status.nodeSummary.totalNum: -1e+19 does not fit in "
+        "a 64-bit integer",
+        id="float below int64",
     ),
     pytest.param(
         {"a.yaml": LUA_BYTE_ERROR},

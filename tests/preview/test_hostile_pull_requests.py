@@ -5,6 +5,8 @@ process of its own.
 Aspects covered:
 - replicas past what an API server accepts (past int64, past int32, negative) are a validate
   error at the field, not a schedule that never ends or manifests every member refuses;
+- a static weight past int64, which Karmada's decoder refuses, is a validate error at the
+  field, not a placement computed from it;
 - gitfleet.yaml patterns that a regular expression would match for hours (many stars, many
   `**`) against long names and deep paths, and a character class that is not one (a located
   error, not a traceback);
@@ -64,6 +66,20 @@ def test_replicas_no_api_server_accepts(example_fleet: Any, replicas: str, messa
     assert "Traceback" not in done.stderr
     assert "apps/shop/web.yaml:27:3: error: Deployment shop/web: spec.replicas: " in done.stdout
     assert message in done.stdout
+
+
+def test_a_weight_past_int64(example_fleet: Any) -> None:
+    """go-yaml reads 10^23 as a float, which Karmada's decoder refuses for an int64 weight."""
+    weight = ("policies/propagation/web.yaml", "weight: 2", "weight: 99999999999999999999999")
+    on_branch(example_fleet, "pr", weight)
+    done = preview(example_fleet, "--format", "json")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    [error] = json.loads(done.stdout)["errors"]
+    assert (error["path"], error["line"], error["col"]) == ("policies/propagation/web.yaml", 36, 13)
+    assert error["message"].endswith(
+        "weightPreference.staticWeightList.0.weight: 1e+23 does not fit in a 64-bit integer"
+    )
 
 
 def test_patterns_that_would_backtrack_for_hours(example_fleet: Any) -> None:

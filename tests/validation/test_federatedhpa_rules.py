@@ -82,7 +82,7 @@ CASES = [
                  id="maxReplicas past int32"),
     pytest.param("  minReplicas: 1\n  maxReplicas: 10\n",
                  "  minReplicas: 99999999999999999999\n  maxReplicas: 99999999999999999999\n",
-                 "10:3", "spec.minReplicas: must be at most 2147483647 (int32), got ",
+                 "10:3", "spec.minReplicas: 1e+20 does not fit in a 64-bit integer",
                  id="minReplicas past int64"),
     pytest.param("  minReplicas: 1\n", "  minReplicas: 20\n", "11:3",
                  "spec.maxReplicas: must be greater than or equal to `minReplicas`",
