@@ -8,7 +8,8 @@ Aspects covered:
   located at the pattern, and dropped;
 - patterns that would make a regular expression backtrack for hours (many stars in a segment,
   many `**`) match deep paths and long names at once;
-- unknown settings, bad branch names, sizes and default namespaces are located errors with
+- unknown settings, bad branch names (also `HEAD`, and the refs gitfleet writes for each
+  cluster or above them), sizes and default namespaces are located errors with
   defaults kept;
 - the `failover` section: durations with units (at most what a Go duration holds), a null
   default toleration, its own unknown keys and bad values located, defaults kept;
@@ -195,6 +196,13 @@ def test_patterns_leaving_the_source_are_refused(
         pytest.param("exlude: [a]\n", "1:1", "unknown setting 'exlude'", id="unknown"),
         pytest.param("sourceBranch: 'a b'\n", "1:1", "not a valid branch name", id="branch"),
         pytest.param("renderedBranch: x..y\n", "1:1", "not a valid branch name", id="dots"),
+        pytest.param("sourceBranch: HEAD\n", "1:1", "'HEAD' is not a valid branch name",
+                     id="HEAD"),
+        pytest.param("renderedBranch: gitfleet/works/edge\n", "1:1",
+                     "is not a branch of its own: gitfleet writes refs/heads/gitfleet/works/"
+                     "<cluster> and refs/heads/gitfleet/status/<cluster>", id="a cluster's ref"),
+        pytest.param("renderedBranch: refs/heads/gitfleet\n", "1:1", "is not a branch of its own",
+                     id="the folder of the cluster refs"),
         pytest.param("maxFileSize: -1\n", "1:1", "positive number of bytes", id="negative"),
         pytest.param("maxFileSize: 5MB\n", "1:1", "positive number of bytes", id="unit"),
         pytest.param("maxSourceSize: -1\n", "1:1", "maxSourceSize: expected a positive number",
