@@ -27,6 +27,7 @@ import yaml
 from gitfleet.errors import RefConflictError, SchemaError
 from gitfleet.gitstore import objects, refs, rendered, signing, store
 from gitfleet.gitstore.repository import Repository
+from gitfleet.interpreter import _quantity as quantity
 from gitfleet.model import _codec, cluster, meta, yamllimits
 from gitfleet.model.origin import Origin
 
@@ -184,7 +185,23 @@ def decode_cluster_status(data: bytes | None, where: str) -> cluster.ClusterStat
         )
     except SchemaError:
         return None
-    return decoded
+    return decoded if _quantities_parse(decoded) else None
+
+
+def _quantities_parse(status: cluster.ClusterStatus) -> bool:
+    """Whether every quantity of the resource summary parses. Karmada holds them as
+    resource.Quantity, so a report with `cpu: lots` does not decode there either; taken as it
+    is, it would fail the schedule of every binding that considers the cluster, fleet-wide."""
+    summary = status.resource_summary
+    if summary is None:
+        return True
+    values = (summary.allocatable, summary.allocating, summary.allocated)
+    try:
+        for raw in (raw for found in values for raw in (found or {}).values()):
+            quantity.parse(raw)
+    except quantity.QuantityError:
+        return False
+    return True
 
 
 def read_cluster_status(repo: Repository) -> tuple[str, dict[str, cluster.ClusterStatus]]:
