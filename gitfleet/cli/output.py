@@ -3,13 +3,24 @@ and the output is byte-identical for the same data."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 import sys
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol, TypeVar
 
 import click
 
 from gitfleet.errors import InputError
+from gitfleet.model.origin import Origin
+
+
+class _Located(Protocol):
+    @property
+    def origin(self) -> Origin: ...
+
+
+Located = TypeVar("Located", bound=_Located)
 
 
 def dump_json(data: Any) -> str:
@@ -32,3 +43,14 @@ def fail_input(error: InputError) -> NoReturn:
     """An input error: one located line on stderr, exit 1."""
     click.echo(str(error), err=True)
     sys.exit(1)
+
+
+def seen_from_here(item: Located, repo: str) -> Located:
+    """`item` (a problem, a refusal, ...) with its file as seen from the current folder:
+    prefixed with `--repo` when that is not `.`, so that editors and CI annotations open it
+    where the command was typed."""
+    origin = item.origin
+    if not origin.path or os.path.normpath(repo) == ".":
+        return item
+    path = os.path.normpath(os.path.join(repo, origin.path))
+    return dataclasses.replace(item, origin=dataclasses.replace(origin, path=path))  # type: ignore[type-var]

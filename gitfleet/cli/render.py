@@ -182,6 +182,19 @@ def human(outcome: Outcome) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _seen_from_here(outcome: Outcome, repo: str) -> Outcome:
+    """The outcome as printed for a reader: every file named as seen from the current folder,
+    as validate names it. `-o json` keeps the source's own paths, as render.yaml records them."""
+    result = outcome.result
+    shown = dataclasses.replace(
+        result,
+        diagnostics=tuple(out.seen_from_here(d, repo) for d in result.diagnostics),
+        refusals=tuple(out.seen_from_here(r, repo) for r in result.refusals),
+        unscheduled=tuple(out.seen_from_here(u, repo) for u in result.unscheduled),
+    )
+    return dataclasses.replace(outcome, result=shown)
+
+
 @click.command("render")
 @options.repo_option_saying(
     "A Git repository (its commit --rev) or, with --out, a plain folder (its files)."
@@ -237,7 +250,7 @@ def render_command(
     except (RefConflictError, GitfleetError) as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(1)
-    out.emit(to_json(outcome), output, human(outcome))
+    out.emit(to_json(outcome), output, human(_seen_from_here(outcome, repo)))
     if not outcome.result.ok:
         sys.exit(1)
     if outcome.result.unscheduled:

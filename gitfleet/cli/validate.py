@@ -14,8 +14,6 @@ read, 2 on a usage error (such as `--rev` with a plain folder).
 
 from __future__ import annotations
 
-import dataclasses
-import os
 import sys
 from collections.abc import Sequence
 
@@ -25,14 +23,6 @@ from gitfleet import errors, source, validation
 from gitfleet.cli import options
 from gitfleet.cli import output as out
 from gitfleet.model import diagnostic
-
-
-def _as_seen_from_here(item: diagnostic.Diagnostic, repo: str) -> diagnostic.Diagnostic:
-    if os.path.normpath(repo) == ".":
-        return item
-    path = os.path.normpath(os.path.join(repo, item.origin.path))
-    return dataclasses.replace(item, origin=dataclasses.replace(item.origin, path=path))
-
 
 _NOTHING_READ = (
     "warning: no Kubernetes or Karmada object was found there: is it the source repository?"
@@ -93,7 +83,7 @@ def validate(repo: str, rev: str | None, output: str) -> None:
     problems = validation.validate(loaded)
     if not any(d.severity is diagnostic.Severity.ERROR for d in problems):
         problems = diagnostic.sorted_diagnostics([*problems, *_placement_errors(loaded, problems)])
-    found = [_as_seen_from_here(d, repo) for d in problems]
+    found = [out.seen_from_here(d, repo) for d in problems]
     human = "".join(f"{d}\n" for d in found)
     out.emit([d.to_json() for d in found], output, human)
     click.echo(f"checked {_what_was_read(loaded, repo, rev)}", err=True)

@@ -134,7 +134,7 @@ def test_render_refuses_the_manifest_for_that_cluster_only(
     output = _render(git_repo, cli)
     refused = [line.strip() for line in output.splitlines() if "overriders must not" in line]
     assert len(refused) == 1, output
-    assert refused[0].startswith(f"{POLICY_FILE}:")
+    assert refused[0].startswith(f"{git_repo.path}/{POLICY_FILE}:")
     assert "ConfigMap/default/settings on cluster m2" in refused[0]
     assert "metadata.namespace 'default' became 'kube-system'" in refused[0]
     report = yaml.safe_load(git_repo.git("show", f"gitfleet/rendered:{render.RENDER_FILE}"))

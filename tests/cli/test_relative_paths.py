@@ -7,7 +7,8 @@ Aspects covered:
 - the README's first steps as a user types them (`init my-fleet`, then `validate --repo
   my-fleet`), in processes;
 - validate, render (onto the branch, and `--out DIR`), explain, status, preview and
-  `reconcile --once`, each with a relative `--repo`;
+  `reconcile --once`, each with a relative `--repo`; render names a bad file as seen from the
+  current folder, as validate does (`-o json` as the source names it, as render.yaml does);
 - render, status, get, preview, `reconcile --once` and `agent push --once` given a folder inside
   the repository (by `--repo`, or as the current folder) exit 1 naming the `--repo` of its top,
   and a `--repo` that does not exist as no such folder;
@@ -23,6 +24,7 @@ Aspects covered:
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -154,6 +156,20 @@ def test_render_writes_a_relative_out_folder(fleet: Path, cli: Invoke) -> None:
     done = cli("render", "--repo", REPO, "--out", "out")
     assert done.exit_code == 0, done.output
     assert (Path("out") / "works" / "member1" / "kustomization.yaml").is_file()
+
+
+@pytest.mark.parametrize("out", [(), ("--out", "out")], ids=["onto the branch", "--out"])
+def test_render_names_a_file_as_seen_from_here(
+    fleet: Path, cli: Invoke, out: tuple[str, ...]
+) -> None:
+    (fleet / "deployment.yaml").write_text(DEPLOYMENT.replace("replicas: 2", "replicas: -2"))
+    git(fleet, "commit", "-q", "-am", "negative replicas")
+    done = cli("render", "--repo", REPO, *out)
+    assert done.exit_code == 1, done.output
+    assert done.output.startswith(f"{REPO}/deployment.yaml:8:3: error: Deployment ")
+    listed = cli("render", "--repo", REPO, *out, "-o", "json")
+    [error] = json.loads(listed.stdout)["diagnostics"]
+    assert error["path"] == "deployment.yaml"
 
 
 @pytest.mark.parametrize(

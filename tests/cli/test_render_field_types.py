@@ -114,7 +114,7 @@ def test_render_refuses_what_an_override_breaks(
     assert done.exit_code == 0, done.output
     lines = [line.strip() for line in done.output.splitlines() if message in line]
     assert len(lines) == 1, done.output
-    assert lines[0].startswith("apps/templates.yaml:")
+    assert lines[0].startswith(f"{git_repo.path}/apps/templates.yaml:")
     assert (
         f"{refused} on cluster m2: the manifest built for this cluster would be refused"
         in (lines[0])
