@@ -61,7 +61,12 @@ _OBJECT_FILE = click.Path(exists=True, dir_okay=False, allow_dash=True)
     default=None,
     help="Aggregated status items (one per document, or a list), for AggregateStatus (`-`: stdin).",
 )
-@click.option("--desired-replica", type=int, default=0, help="Replicas for ReviseReplica.")
+@click.option(
+    "--desired-replica",
+    type=click.IntRange(-(2**63), 2**63 - 1),
+    default=0,
+    help="Replicas for ReviseReplica (an int64, as karmadactl takes it).",
+)
 @options.output_option
 def interpret(
     path: str,

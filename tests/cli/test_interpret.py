@@ -10,7 +10,8 @@ Aspects covered:
   as the object is exit 1, named as such;
 - a failing script exits 1 with `file:line:col` of its `luaScript` and the Lua line;
 - usage errors exit 2: neither or both of --check/--operation, unknown operation, missing or
-  conflicting objects, InterpretHealth or InterpretStatus without the observed object; a kind
+  conflicting objects, InterpretHealth or InterpretStatus without the observed object,
+  `--desired-replica` past int64 (karmadactl's flag, which the Lua runtime cannot take); a kind
   no customization targets, or one that is not a string, is exit 1 (an input problem);
 - `--status-file` as karmadactl reads it (a YAML stream of items) or as one list, from a file
   or from stdin (`-`, one file at most);
@@ -351,7 +352,12 @@ USAGE = [
     pytest.param(
         ["--operation", "Retain", "--desired-file", "absent.yaml"], "does not exist", id="no file"
     ),
-]
+    pytest.param(
+        ["--operation", "ReviseReplica", "--desired-file", "pool.yaml", "--desired-replica",
+         "9223372036854775808"],
+        "is not in the range", id="replicas past int64",
+    ),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("args", "message"), USAGE)
