@@ -334,9 +334,13 @@ def _autoscaling(
 
 
 def _render_inputs(path: str, loaded: source.LoadedSource) -> inputs.Inputs:
+    """What render would read beside the source; a repository whose refs cannot be read (one
+    naming an object that is not there) is an input error, as in render."""
     repo = repository.open_repository(path) if loaded.revision is not None else None
     try:
         return inputs.read(repo, loaded)
+    except errors.InputError as error:
+        out.fail_input(error)
     finally:
         if repo is not None:
             repo.close()

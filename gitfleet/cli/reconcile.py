@@ -53,7 +53,7 @@ from gitfleet import errors
 from gitfleet.cli import options, progress, signals
 from gitfleet.cli import output as out
 from gitfleet.monitor import endpoint, health, logs, metrics
-from gitfleet.service import events, lease, reconciler, server, target, wakeup
+from gitfleet.service import events, lease, reconciler, server, wakeup
 
 SECRET_ENV = "GITFLEET_WEBHOOK_SECRET"
 _FAILED = {
@@ -384,9 +384,11 @@ def reconcile(
 
 
 def _once(service: reconciler.Reconciler) -> int:
+    """One look, as the service's loop makes it; what the loop would retry (the remote, a lost
+    race, a repository whose refs cannot be read) is an error line and exit 1."""
     try:
         outcome = service.cycle("once")
-    except (target.RemoteUnavailable, errors.RefConflictError) as error:
+    except errors.GitfleetError as error:
         click.echo(f"error: {error}", err=True)
         return 1
     return 1 if outcome in _FAILED else 0

@@ -2,10 +2,14 @@
 any report for its own cluster) is ignored, as a report that does not decode: the cluster is
 scheduled on what the source declares, and no other resource of the fleet is held back.
 
-Aspects covered: `cpu: lots` and a quantity of 5,000 digits in a reported allocatable summary;
-`render`, typed from another folder, exits 0 (before, every binding that considered the cluster
-failed to schedule, exit 3, and stayed where it was) and places the replicas as it would with
-no report at all.
+Aspects covered:
+- `cpu: lots` and a quantity of 5,000 digits in a reported allocatable summary: `render`, typed
+  from another folder, exits 0 (before, every binding that considered the cluster failed to
+  schedule, exit 3, and stayed where it was) and places the replicas as it would with no report
+  at all;
+- a status ref naming an object the repository does not hold (a ref file written by hand, a
+  repository copied without its objects): every command that reads the status refs (render,
+  explain, status, `reconcile --once`) exits 1 with Git's message, never a traceback.
 """
 
 from __future__ import annotations
@@ -54,3 +58,26 @@ def test_a_report_whose_capacity_does_not_parse_is_ignored(
         assert (elsewhere / "reported" / web).read_text() == (
             elsewhere / "declared" / web
         ).read_text()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param(("render",), id="render"),
+        pytest.param(("explain", "deployment/web", "-n", "shop"), id="explain"),
+        pytest.param(("status",), id="status"),
+        pytest.param(("reconcile", "--once"), id="reconcile --once"),
+    ],
+)
+def test_a_status_ref_naming_a_missing_object(
+    git_repo: GitRepo, elsewhere: Path, cli: Invoke, command: tuple[str, ...]
+) -> None:
+    docs = [make_deployment("web"), make_policy("web", selector(name="web")), make_cluster("m1")]
+    git_repo.commit({"fleet.yaml": yaml.safe_dump_all(docs, sort_keys=False)})
+    broken = git_repo.path / ".git/refs/heads/gitfleet/status/m1"
+    broken.parent.mkdir(parents=True)
+    broken.write_text("1" * 40 + "\n")
+    done = cli(*command, "--repo", "../source")
+    assert done.exit_code == 1, done.output
+    assert "Traceback" not in done.output
+    assert f"missing object {'1' * 40} for refs/heads/gitfleet/status/m1" in done.stderr
