@@ -235,25 +235,31 @@ def _parse(path: str, data: bytes) -> tuple[list[tuple[object, Origin]], list[_y
 def _select(
     entries: list[_files.Entry], settings: SourceConfig, limit: tuple[int, str]
 ) -> tuple[list[_files.Entry], list[_files.Entry], list[diagnostic.Diagnostic]]:
-    """(documents to read, third-party rule files to read, problems with the rest)."""
+    """(documents to read, third-party rule files to read, problems with the rest). A rule
+    file is held to the same size limit and the same refusal of links as a document: neither
+    a pull request's rules nor a link standing for them is let through unsaid."""
     include, exclude = _globs.Globs(settings.include), _globs.Globs(settings.exclude)
     third = settings.third_party_customizations
-    wanted, rules, problems = [], [], []
+    wanted: list[_files.Entry] = []
+    rules: list[_files.Entry] = []
+    problems = []
     for entry in entries:
         if third is not None and entry.path.startswith(third + "/"):
-            if entry.path.endswith("/" + _THIRD_PARTY_FILE) and entry.kind is _files.Kind.FILE:
-                rules.append(entry)
+            selected, kept = entry.path.endswith("/" + _THIRD_PARTY_FILE), rules
+        elif entry.path == loaded.CONFIG_FILE or exclude.matches(entry.path):
             continue
-        if entry.path == loaded.CONFIG_FILE or exclude.matches(entry.path):
-            continue
-        selected = entry.path.endswith(_SUFFIXES) and (not include or include.matches(entry.path))
+        else:
+            selected = entry.path.endswith(_SUFFIXES) and (
+                not include or include.matches(entry.path)
+            )
+            kept = wanted
         if entry.kind is _files.Kind.FILE:
             if not selected:
                 continue
             if entry.size > limit[0]:
                 problems.append(_too_large(entry, *limit))
             else:
-                wanted.append(entry)
+                kept.append(entry)
         elif selected and entry.kind is _files.Kind.SYMLINK:  # meant as a source file: an error
             problems.append(diagnostic.error(Origin(entry.path), _NOT_READ[entry.kind]))
         else:

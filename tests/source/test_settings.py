@@ -19,7 +19,8 @@ Aspects covered:
 - the size limit (from gitfleet.yaml or the `max_file_size` argument, at most that of the
   `bounds` argument) is an error per file; the files read together are held to
   `maxSourceSize` (at most that of `bounds`), else the source is refused whole;
-- a third-party customizations folder is loaded as rules, not as documents;
+- a third-party customizations folder is loaded as rules, not as documents, its rule files
+  held to maxFileSize and never read through a link (an error, as for a document);
 - symbolic links are never followed: one named like a YAML file is an error, others warn.
 """
 
@@ -349,6 +350,30 @@ spec:
         "declarative-configuration-thing"
     ]
     assert result.objects.customizations == ()
+    assert names(result) == ["app"]
+
+
+def test_third_party_rules_are_held_to_the_file_limits(folder: WriteFolder, tmp_path: Path) -> None:
+    """A rule file over maxFileSize is an error as a document would be (it was read whatever
+    its size); a link named as a rule file is an error, not rules silently gone."""
+    rules = "karmada/example.io/v1/Thing/customizations.yaml"
+    path = folder(
+        {
+            "gitfleet.yaml": "thirdPartyCustomizations: karmada\nmaxFileSize: 64\n",
+            rules: "# " + "x" * 64 + "\n",
+            "app.yaml": config_map("app"),
+        }
+    )
+    (tmp_path / "rules.yaml").write_text("")
+    (path / "karmada/example.io/v1/Other").mkdir()
+    os.symlink(tmp_path / "rules.yaml", path / "karmada/example.io/v1/Other/customizations.yaml")
+    os.symlink(tmp_path, path / "karmada/example.io/v2")
+    result = source.load(path)
+    assert [str(d) for d in result.diagnostics] == [
+        "karmada/example.io/v1/Other/customizations.yaml: error: symbolic link is not followed",
+        f"{rules}: error: file is 67 bytes, over the limit of 64 (maxFileSize)",
+        "karmada/example.io/v2: warning: symbolic link is not followed",
+    ]
     assert names(result) == ["app"]
 
 
