@@ -6,8 +6,9 @@ Aspects covered:
 - `--check` lists problems (exit 1 on errors) or confirms every script compiles;
 - `-f` also takes a folder in Karmada's third-party layout, also named relatively from inside
   a kind's folder (`.`) or its testdata (`..`);
-- a file that is not UTF-8 text is exit 1 at its first bad character; a Karmada test case given
-  as the object is exit 1, named as such;
+- a file that is not UTF-8 text is exit 1 at its first bad character; a file (or standard
+  input) holding more than a source file may (5 MiB) is exit 1, unread; a Karmada test case
+  given as the object is exit 1, named as such;
 - a failing script exits 1 with `file:line:col` of its `luaScript` and the Lua line;
 - usage errors exit 2: neither or both of --check/--operation, unknown operation, missing or
   conflicting objects, InterpretHealth or InterpretStatus without the observed object,
@@ -282,6 +283,30 @@ def test_object_file_not_utf8_is_located_input_error(
     )  # fmt: skip
     assert result.exit_code == 1
     assert result.stderr.strip() == f"{latin1}:12:14: file is not UTF-8 text"
+
+
+@pytest.mark.parametrize("role", ["-f", "--desired-file", "stdin"])
+def test_a_file_larger_than_a_source_file_may_be_is_not_read(
+    cli: Invoke, files: dict[str, str], tmp_path: Path, role: str
+) -> None:
+    """5 MiB, the default maxFileSize, is the most read of any file (`/dev/zero` was read until
+    memory ran out)."""
+    large = tmp_path / "large.yaml"
+    large.write_text(POOL + "# " + "x" * 5 * 1024 * 1024 + "\n")
+    args = {"-f": files["ric.yaml"], "--desired-file": str(large)}
+    if role == "-f":
+        args["-f"] = str(large)
+    elif role == "stdin":
+        args["--desired-file"] = "-"
+    result = cli(
+        "interpret", *(a for pair in args.items() for a in pair), "--operation", "Retain",
+        input=large.read_text() if role == "stdin" else None,
+    )  # fmt: skip
+    assert result.exit_code == 1
+    name = "-" if role == "stdin" else str(large)
+    assert result.stderr.strip() == (
+        f"{name}: more than 5242880 bytes, the limit of a source file (maxFileSize)"
+    )
 
 
 def test_customizations_not_utf8_are_located(cli: Invoke, tmp_path: Path) -> None:

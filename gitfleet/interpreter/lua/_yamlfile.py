@@ -19,7 +19,7 @@ import yaml
 from yaml import nodes
 
 from gitfleet.errors import SourceError, YamlError
-from gitfleet.model import yamllimits
+from gitfleet.model import loaded, yamllimits
 from gitfleet.model.origin import Locator, Origin, PathKey
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
@@ -41,13 +41,22 @@ STDIN = "-"
 
 def read(path: Path) -> list[tuple[Any, Origin]]:
     """The documents of a YAML file (`documents`; `-`: standard input); `SourceError` when it
-    cannot be read, a `YamlError` at the first offending character when it is not UTF-8 text,
-    as a source repository's file would be reported."""
+    cannot be read or holds more than a source file may (`/dev/zero` would be read until
+    memory runs out), a `YamlError` at the first offending character when it is not UTF-8
+    text, as a source repository's file would be reported."""
     where = os.fspath(path)
+    limit = loaded.DEFAULT_MAX_FILE_SIZE
     try:
-        data = sys.stdin.buffer.read() if where == STDIN else path.read_bytes()
+        if where == STDIN:
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with path.open("rb") as file:
+                data = file.read(limit + 1)
     except OSError as e:
         raise SourceError(Origin(where), f"cannot read: {e.strerror or e}") from None
+    if len(data) > limit:
+        message = f"more than {limit} bytes, the limit of a source file (maxFileSize)"
+        raise SourceError(Origin(where), message)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
