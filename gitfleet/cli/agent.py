@@ -128,20 +128,20 @@ def _sync_options(func: F) -> F:
     decorators = [
         _number(
             "--interval",
-            click.FloatRange(min=0.1),
+            options.FiniteFloatRange(min=0.1),
             30.0,
             "Seconds between syncs (and between polls of the repository).",
         ),
         _number(
             "--heartbeat",
-            click.FloatRange(min=1),
+            options.FiniteFloatRange(min=1),
             10.0,
             "Seconds between status reports when nothing changes (keep it well under the "
             "failover heartbeat grace period, 40 s by default).",
         ),
         _number(
             "--max-prune-share",
-            click.FloatRange(0, 1),
+            options.FiniteFloatRange(0, 1),
             0.5,
             "Refuse a sync that would delete more than this share of the managed objects.",
         ),

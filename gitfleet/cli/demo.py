@@ -34,7 +34,7 @@ from gitfleet.cli import output as out
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=1),
+    type=options.FiniteFloatRange(min=1),
     default=45.0,
     show_default=True,
     help="Seconds to wait for any one step.",

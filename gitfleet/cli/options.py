@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -11,6 +12,18 @@ from gitfleet import errors
 from gitfleet.gitstore import clusterrepos, remote
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class FiniteFloatRange(click.FloatRange):
+    """click's FloatRange without `nan` and `inf`, which pass its bounds (`nan` compares false
+    to both): an interval of `inf` ended a running agent in an OverflowError, and a
+    `--max-prune-share` of `nan` turned the prune guard off."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
 
 
 def repo_option_saying(text: str) -> Callable[[F], F]:

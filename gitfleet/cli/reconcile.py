@@ -159,7 +159,7 @@ def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, i
 )
 @click.option(
     "--interval",
-    type=click.FloatRange(min=0.05),
+    type=options.FiniteFloatRange(min=0.05),
     default=30.0,
     show_default=True,
     help="Seconds between polls.",
@@ -183,7 +183,7 @@ def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, i
 @click.option(
     "--webhook-timeout",
     "timeout",
-    type=click.FloatRange(min=0.1),
+    type=options.FiniteFloatRange(min=0.1),
     metavar="SECONDS",
     default=_DEFAULT_LIMITS.timeout,
     show_default=True,
@@ -255,7 +255,7 @@ def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, i
 )
 @click.option(
     "--lease-duration",
-    type=click.FloatRange(min=1),
+    type=options.FiniteFloatRange(min=1),
     default=_LEASE_DEFAULTS.lease_duration,
     show_default=True,
     metavar="SECONDS",
@@ -264,7 +264,7 @@ def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, i
 @click.option(
     "--lease-renew-deadline",
     "renew_deadline",
-    type=click.FloatRange(min=0.1),
+    type=options.FiniteFloatRange(min=0.1),
     default=_LEASE_DEFAULTS.renew_deadline,
     show_default=True,
     metavar="SECONDS",
@@ -273,7 +273,7 @@ def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, i
 @click.option(
     "--lease-retry-period",
     "retry_period",
-    type=click.FloatRange(min=0.05),
+    type=options.FiniteFloatRange(min=0.05),
     default=_LEASE_DEFAULTS.retry_period,
     show_default=True,
     metavar="SECONDS",

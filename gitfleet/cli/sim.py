@@ -55,7 +55,7 @@ plans_from_repo = simulated.plans_from_repo
 )
 @click.option(
     "--ready-delay",
-    type=click.FloatRange(min=0),
+    type=options.FiniteFloatRange(min=0),
     default=0.2,
     show_default=True,
     help="Seconds before a scheduled pod runs.",

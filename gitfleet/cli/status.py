@@ -193,7 +193,7 @@ def human(view: FleetView) -> str:
 @click.option("--branch", default=None, help="Rendered branch (default: from gitfleet.yaml).")
 @click.option(
     "--grace",
-    type=click.FloatRange(min=0),
+    type=options.FiniteFloatRange(min=0),
     default=None,
     help="Seconds after its last heartbeat a cluster counts as Unknown (default: gitfleet.yaml's"
     " failover heartbeat grace period).",

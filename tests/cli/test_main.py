@@ -5,6 +5,9 @@ Aspects covered:
 - a mistyped command or subcommand is a usage error (exit 2) naming the closest one; a name
   like none stays a plain "No such command"; `version` and `help [COMMAND]` typed as commands
   name the option meant;
+- a number option given `nan` or `inf` (which pass click's range checks) is a usage error,
+  before anything runs: an interval of `inf` ended a running agent in an OverflowError, a
+  `--max-prune-share` of `nan` turned the prune guard off;
 - shell completion through the installed `gitfleet` script: the bash, zsh and fish scripts are
   generated, and bash completes commands, subcommands and options.
 """
@@ -51,6 +54,33 @@ def test_mistyped_commands(cli: Invoke, args: tuple[str, ...], message: str) -> 
     done = cli(*args)
     assert done.exit_code == 2
     assert message in done.stderr
+
+
+NOWHERE = "/nonexistent/fleet"
+"""A repository that is not there: should the number pass, the command ends at once."""
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        pytest.param(("agent", "pull", "--max-prune-share", "nan", "--once", "--repo", NOWHERE,
+                      "--cluster", "m1"), "--max-prune-share", id="prune share nan"),
+        pytest.param(("agent", "pull", "--interval", "inf", "--once", "--repo", NOWHERE,
+                      "--cluster", "m1"), "--interval", id="agent interval"),
+        pytest.param(("agent", "push", "--heartbeat", "inf", "--once", "--repo", NOWHERE),
+                     "--heartbeat", id="heartbeat"),
+        pytest.param(("reconcile", "--interval", "Infinity", "--once", "--repo", NOWHERE),
+                     "--interval", id="reconcile"),
+        pytest.param(("status", "--grace", "NaN", "--repo", NOWHERE), "--grace", id="status"),
+        pytest.param(("sim", "--ready-delay", "inf", "--clusters", "0", "--kubeconfig-dir", "."),
+                     "--ready-delay", id="sim"),
+    ],
+)  # fmt: skip
+def test_numbers_that_are_not_finite(cli: Invoke, args: tuple[str, ...], option: str) -> None:
+    done = cli(*args)
+    assert done.exit_code == 2, done.output
+    assert f"Invalid value for '{option}': " in done.stderr
+    assert "is not a finite number" in done.stderr
 
 
 @pytest.mark.parametrize(
