@@ -3,8 +3,9 @@
 Files are `works/<cluster>/<namespace or _cluster>/<kind>.<group or core>/<name>.yaml`, one
 manifest each (`kustomization.yaml` at the top is for other tools and is skipped). Each file
 must hold exactly one object whose kind, group, namespace and name agree with its path (so no
-object can be listed twice); a file
-that does not is a problem, and a Work directory with any problem is incomplete. An incomplete
+object can be listed twice), with no key twice in a mapping (gitfleet never writes one, and a
+reader keeping the last value would apply what a reviewer of the diff may not have seen); a
+file that does not is a problem, and a Work directory with any problem is incomplete. An incomplete
 directory is never applied and never pruned from: the agent keeps what is running and reports
 the problems (DESIGN.md safety invariant 2).
 
@@ -15,7 +16,7 @@ rendered commit or on its source commit: `all`, or a comma-separated list of clu
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 import yaml
@@ -92,9 +93,28 @@ def _check(path: str, parts: list[str], doc: Any) -> tuple[identity.ObjectRef | 
     return identity.ObjectRef(api_version, kind, expected_namespace, metadata["name"]), ""
 
 
+class _UniqueKeys(yaml.CSafeLoader):
+    """YAML's loader refusing a key a mapping already has (merged keys aside)."""
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if key_node.tag == yamllimits.MERGE_TAG:
+                continue
+            key = self.construct_object(key_node, deep=True)
+            if isinstance(key, Hashable):
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"duplicate key {key!r}", key_node.start_mark
+                    )
+                seen.add(key)
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep)
+        return mapping
+
+
 def _parse_file(path: str, parts: list[str], data: bytes) -> tuple[Manifest | None, str]:
     try:
-        docs = [d for d in yamllimits.load_all(data) if d is not None]
+        docs = [d for d in yamllimits.load_all(data, _UniqueKeys) if d is not None]
     except yaml.YAMLError as exc:
         return None, f"{path}: not valid YAML: {exc}".replace("\n", " ")
     if len(docs) != 1:

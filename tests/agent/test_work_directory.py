@@ -99,6 +99,18 @@ def test_a_namespaced_manifest_takes_its_folders_namespace() -> None:
         ),
         pytest.param(
             "shop/ConfigMap.core/c.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\ndata: {a: evil}\n",
+            "not valid YAML: duplicate key 'data'",
+            id="a key twice",
+        ),
+        pytest.param(
+            "shop/ConfigMap.core/c.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  a: b\n  a: evil\n",
+            "line 6, column 3",
+            id="a nested key twice, located",
+        ),
+        pytest.param(
+            "shop/ConfigMap.core/c.yaml",
             "{kind: ConfigMap, metadata: {name: c}}",
             "apiVersion and kind are required",
             id="no apiVersion",
