@@ -236,14 +236,15 @@ _SELECTS_BY = {
 }
 
 
-def _policy_lines(decision: detection.Decision) -> list[str]:
+def _policy_lines(decision: detection.Decision, repo: str) -> list[str]:
     lines = ["policy:"]
     if decision.claim is not None:
         lines.append(f"  claimed by {decision.claim} in the previous render")
     if not decision.candidates:
         lines.append("  no policy has a selector for this kind")
     for c in decision.candidates:
-        where = f" ({c.policy.origin})" if c.policy.origin.line else ""
+        origin = out.origin_from_here(c.policy.origin, repo)
+        where = f" ({origin})" if origin.line else ""
         selects = _SELECTS_BY.get(c.implicit_priority.name)
         if selects is None:
             lines.append(f"  {c.verdict}: {c.policy}{where}: {c.reason}")
@@ -290,14 +291,22 @@ def _outcome_line(decision: detection.Decision, found: Iterable[detection.Bindin
     )
 
 
-def human(placement: pipeline.Placement, template: ResourceTemplate, data: dict[str, Any]) -> str:
+def human(
+    placement: pipeline.Placement,
+    template: ResourceTemplate,
+    data: dict[str, Any],
+    repo: str = ".",
+) -> str:
+    """The explanation as text, its files named as seen from the current folder (`repo`:
+    the source as given), as validate names them; `-o json` keeps the source's paths."""
     decision = placement.detection.decision(template.key)
     assert decision is not None
+    origin = out.origin_from_here(template.origin, repo)
     lines = [
-        f"{_where(template.key)} ({template.api_version}, {template.origin})",
+        f"{_where(template.key)} ({template.api_version}, {origin})",
         _outcome_line(decision, bindings_of(placement, template)),
         _inputs_line(data["inputs"]),
-        *_policy_lines(decision),
+        *_policy_lines(decision, repo),
     ]
     for b in bindings_of(placement, template):
         lines.extend(_binding_lines(_binding_json(b)))
@@ -318,7 +327,8 @@ def human(placement: pipeline.Placement, template: ResourceTemplate, data: dict[
         names = ", ".join(data["namespaceSync"]) or "none"
         lines.append(f"namespace controller: sent to every cluster ({names})")
     lines.extend(
-        f"{d['path']}:{d['line']}:{d['col']}: {d['severity']}: {d['message']}"
+        f"{out.path_from_here(d['path'], repo)}:{d['line']}:{d['col']}: {d['severity']}:"
+        f" {d['message']}"
         for d in data["diagnostics"]
     )
     return "\n".join(lines) + "\n"
@@ -450,6 +460,6 @@ def explain(
         "inputs": _inputs(found, placement),
         "autoscaling": _autoscaling(loaded, found, template),
     }
-    out.emit(data, output, human(placement, template, data))
+    out.emit(data, output, human(placement, template, data, repo))
     if not data["bindings"] and data["namespaceSync"] is None:
         sys.exit(1)

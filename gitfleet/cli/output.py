@@ -45,12 +45,23 @@ def fail_input(error: InputError) -> NoReturn:
     sys.exit(1)
 
 
+def path_from_here(path: str, repo: str) -> str:
+    """A source file's `path` as seen from the current folder: prefixed with `--repo` when
+    that is not `.`, so that editors and CI annotations open it where the command was typed."""
+    if not path or os.path.normpath(repo) == ".":
+        return path
+    return os.path.normpath(os.path.join(repo, path))
+
+
+def origin_from_here(origin: Origin, repo: str) -> Origin:
+    """`origin` with its file as seen from the current folder (`path_from_here`)."""
+    path = path_from_here(origin.path, repo)
+    return origin if path == origin.path else dataclasses.replace(origin, path=path)
+
+
 def seen_from_here(item: Located, repo: str) -> Located:
-    """`item` (a problem, a refusal, ...) with its file as seen from the current folder:
-    prefixed with `--repo` when that is not `.`, so that editors and CI annotations open it
-    where the command was typed."""
-    origin = item.origin
-    if not origin.path or os.path.normpath(repo) == ".":
+    """`item` (a problem, a refusal, ...) with its file as seen from the current folder."""
+    origin = origin_from_here(item.origin, repo)
+    if origin is item.origin:
         return item
-    path = os.path.normpath(os.path.join(repo, origin.path))
-    return dataclasses.replace(item, origin=dataclasses.replace(origin, path=path))  # type: ignore[type-var]
+    return dataclasses.replace(item, origin=origin)  # type: ignore[type-var]

@@ -73,9 +73,9 @@ def test_explains_policy_filters_and_replicas(cli: Any, source: str) -> None:
     result = cli("explain", "deploy/web", "-n", "shop", "--repo", source)
     assert result.exit_code == 0, result.output
     text = result.output
-    assert "Deployment shop/web (apps/v1, apps/web.yaml:" in text
-    assert "won: PropagationPolicy shop/web (policies/web.yaml:1:1)" in text
-    assert "lost: PropagationPolicy shop/fallback (policies/web.yaml:" in text
+    assert f"Deployment shop/web (apps/v1, {source}/apps/web.yaml:" in text
+    assert f"won: PropagationPolicy shop/web ({source}/policies/web.yaml:1:1)" in text
+    assert f"lost: PropagationPolicy shop/fallback ({source}/policies/web.yaml:" in text
     assert "explicit priority -1 is lower than web's 0" in text
     assert "gpu: TaintToleration: cluster(s) had untolerated taint" in text
     assert "east: fits" in text

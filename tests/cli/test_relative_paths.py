@@ -172,6 +172,17 @@ def test_render_names_a_file_as_seen_from_here(
     assert error["path"] == "deployment.yaml"
 
 
+def test_explain_names_files_as_seen_from_here(rendered_fleet: Path, cli: Invoke) -> None:
+    done = cli("explain", "Deployment/nginx", "--repo", REPO)
+    assert done.exit_code == 0, done.output
+    assert f"(apps/v1, {REPO}/deployment.yaml:1:1)" in done.output
+    assert f"ClusterPropagationPolicy nginx-propagation ({REPO}/propagationpolicy.yaml:1:1)" in (
+        done.output
+    )
+    listed = cli("explain", "Deployment/nginx", "--repo", REPO, "-o", "json").stdout
+    assert '"propagationpolicy.yaml' in listed and REPO not in listed
+
+
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
