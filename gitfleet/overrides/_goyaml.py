@@ -20,6 +20,7 @@ refused).
 from __future__ import annotations
 
 import calendar
+import dataclasses
 import functools
 import math
 import re
@@ -124,15 +125,47 @@ class _Loader(yaml.SafeLoader):
             raise yaml.parser.ParserError(None, None, "found incompatible YAML document")
         return found
 
+    def flatten_mapping(self, node: yaml.MappingNode) -> None:
+        """A `<<` map is merged where it stands, as go-yaml v2 sets its keys then (decoder.merge):
+        a key given before it is overridden, one given after it stands; of a list of maps, the
+        earlier maps win. PyYAML moves every merged key before the map's own, so that those
+        always stand."""
+        pairs: list[tuple[yaml.Node, yaml.Node]] = []
+        for key_node, value_node in node.value:
+            if key_node.tag != MERGE:
+                pairs.append((key_node, value_node))
+                continue
+            merged = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+            for sub in reversed(merged):
+                if not isinstance(sub, yaml.MappingNode):
+                    raise yaml.constructor.ConstructorError(
+                        None, None, "map merge requires map or sequence of maps as the value"
+                    )
+                self.flatten_mapping(sub)
+                pairs.extend(sub.value)
+        node.value = pairs
+
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Hashable, Any]:
-        """Keys become JSON keys as they are read: `1` and `true` stay two keys, as in Go."""
+        """Keys as go-yaml holds them (`_RawKey`): a key given again replaces the value before
+        any key becomes a JSON key, so a key no JSON key can be made of counts only where its
+        map is kept (sigs.k8s.io/yaml converts the map go-yaml decoded)."""
         self.flatten_mapping(node)
-        return {
-            _key(self.construct_object(key_node, deep=deep)): self.construct_object(
-                value_node, deep=deep
-            )
-            for key_node, value_node in node.value
-        }
+        found: dict[Hashable, Any] = {}
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, Hashable):
+                raise DocumentError(f"invalid map key {key!r}")
+            found[_RawKey(type(key), key)] = self.construct_object(value_node, deep=deep)
+        return found
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _RawKey:
+    """A map key as a Go interface value: of its type, so that `1`, `1.0` and `true` stay
+    three keys (Python holds them equal) until each becomes a JSON key (`_key`, once read)."""
+
+    kind: type
+    value: Hashable
 
 
 def _construct_resolved(loader: _Loader, node: yaml.ScalarNode) -> Any:
@@ -190,9 +223,9 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, str):
         return _text(value)
     if isinstance(value, Mapping):
-        return {_text(key): _jsonable(item) for key, item in value.items()}
+        return {_text(_key(key.value)): _jsonable(item) for key, item in value.items()}
     if isinstance(value, (set, frozenset)):
-        return dict.fromkeys(sorted(value))
+        return dict.fromkeys(sorted(_text(_key(key.value)) for key in value))
     if isinstance(value, (list, tuple)):
         return [_jsonable(item) for item in value]
     if isinstance(value, bytes):

@@ -76,6 +76,29 @@ def test_scalar_resolution(text: str, expected: Any) -> None:
     assert _goyaml.load(f"v: {text}\n") == {"v": expected}
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("a: 1\n<<: {a: 2, b: 3}\n", {"a": 2, "b": 3}, id="merge after a key"),
+        pytest.param("<<: {a: 2, b: 3}\na: 1\n", {"a": 1, "b": 3}, id="key after a merge"),
+        pytest.param("<<: [{a: 1}, {a: 2, b: 2}]\nb: 3\n", {"a": 1, "b": 3}, id="list"),
+        pytest.param("p: &p {a: 2}\nq: {a: 1, <<: *p}\n", {"p": {"a": 2}, "q": {"a": 2}}, id="a"),
+    ],
+)
+def test_merge_keys_are_set_where_they_stand(text: str, expected: Any) -> None:
+    """As go-yaml v2's decoder sets a merged map's keys when it reaches `<<` (Karmada's
+    fieldOverrider gave each of these)."""
+    assert _goyaml.load(text) == expected
+
+
+def test_keys_become_json_keys_once_duplicates_are_replaced() -> None:
+    """A key given again replaces its value before sigs.k8s.io/yaml turns keys into JSON keys,
+    so a null key only in a replaced value is no error (Karmada's fieldOverrider took it)."""
+    assert _goyaml.load("a: {~: 1, b: 1}\na: 2\nb: {null: 3}\nb: 4\n") == {"a": 2, "b": 4}
+    with pytest.raises(_goyaml.DocumentError, match="unsupported map key"):
+        _goyaml.load("~: 1\nb: 2\n")
+
+
 def test_timestamps_and_floats_are_recognised_for_quoting() -> None:
     assert _goyaml.resolve("2001-12-14 21:59:43.10")[0] == _goyaml.TIMESTAMP
     assert _goyaml.resolve("2001-02-30")[0] == _goyaml.STR
