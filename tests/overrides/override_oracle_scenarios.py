@@ -5,7 +5,13 @@ StatefulSet or Job with containers, init containers, commands, args and images o
 spelling; or a ConfigMap holding JSON and YAML documents), one cluster, up to three
 OverridePolicies and two ClusterOverridePolicies with random resource selectors, target
 clusters and rules of every overrider (plaintext, image, command, args, labels, annotations,
-field with JSON and YAML operations), valid or not. The answers in
+field with JSON and YAML operations), valid or not. Seeds from `DOCUMENTS` on are of another
+profile (`_document_scenario`): a ConfigMap holding a YAML and a JSON document of odd content
+(YAML 1.1 scalars of every type, quoting, block scalars, anchors, aliases and `<<` merges
+before and after a map's own keys, repeated keys, null keys, tags, directives, lists and
+scalars as documents; JSON numbers and escapes of every spelling) and one policy patching one
+of them, mostly adding a key, so that what is compared is how each document is read and
+written back. The answers in
 testdata/karmada_oracle_answers.json are what Karmada's own override manager gave for each
 (bench/karmada_overrides.go): a digest of the object as the cluster receives it (`digest`), or
 that it failed. To make them again (after a change to this generator, or for another Karmada),
@@ -31,7 +37,9 @@ from typing import Any
 Doc = dict[str, Any]
 
 ANSWERS = Path(__file__).resolve().parent / "testdata" / "karmada_oracle_answers.json"
-SEEDS = 1500
+SEEDS = 1800
+DOCUMENTS = 1500
+"""Seeds from it on are of the document profile (`_document_scenario`)."""
 IMAGES = (
     "nginx",
     "nginx:1.19",
@@ -270,9 +278,142 @@ def _policy(r: random.Random, kind: str, name: str, obj: Doc, namespace: str | N
     }
 
 
+SCALARS = (
+    *("yes", "No", "on", "OFF", "y", "n", "~", "null", "", "True"),
+    *("0x1F", "0o17", "017", "08", "1_000", "+1", "-0", ".inf", "-.Inf", ".nan", "1e3", "1."),
+    *("3.14159265358979323846", "12345678901234567890", "9223372036854775807"),
+    *("2001-12-14", "2001-12-14t21:59:43.10-05:00", "12:30:45", "1:20", "0b101"),
+    *("a: b", "a #c", "#x", "- x", "[a]", "{a: 1}", "é", "日本", "x\ty", "line1\nline2"),
+    *("trailing ", "  lead", "a" * 90 + " " + "b" * 20, "word " * 25, "<>&", "\\", "*", "&a"),
+    *("!tag", "%x", "@x", "`x", "?", "-", ":", "<<"),
+)
+"""Scalars of the document profile: each of a type YAML 1.1 gives it, or text that needs
+quoting."""
+_MUST_QUOTE = ("- ", "[", "{", "*", "&", "!", "%", "@", "`", "#", "? ")
+
+
+def _scalar(r: random.Random) -> str:
+    text = r.choice(SCALARS)
+    plain = not any(c in text for c in "\n\t") and ": " not in text and " #" not in text
+    if plain and not text.startswith(_MUST_QUOTE) and text not in ("-", "?", ":"):
+        return text if r.random() < 0.7 else json.dumps(text, ensure_ascii=False)
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _yaml_lines(r: random.Random, depth: int = 0) -> list[str]:
+    lines = []
+    for _ in range(r.randint(1, 4)):
+        key = r.choice(["a", "b", "a10", "a2", "1", "true", "a", "~", "k k", "x:y", "-k", "é"])
+        pick = r.random()
+        if depth < 2 and pick < 0.25:
+            lines += [f"{key}:", *("  " + line for line in _yaml_lines(r, depth + 1))]
+        elif depth < 2 and pick < 0.4:
+            items = [f"- {_scalar(r)}" for _ in range(r.randint(0, 3))]
+            lines += [f"{key}:", *items] if items else [f"{key}: []"]
+        elif pick < 0.45:
+            lines.append(f"{key}: |\n  multi\n  line")
+        elif pick < 0.5:
+            lines.append(f"{key}: >\n  folded\n  text")
+        elif pick < 0.55:
+            lines.append(f"{key}: {{x: 1, y: [a, 2]}}")
+        else:
+            lines.append(f"{key}: {_scalar(r)}")
+    return lines
+
+
+def _yaml_document(r: random.Random) -> str:
+    lines = _yaml_lines(r)
+    pick = r.random()
+    if pick < 0.3:
+        lines.insert(0, "base: &b {a: 1, b: [x, y], c: {d: 2}}")
+        merge = ["<<: *b", "<<: [*b, {a: 5}]", "<<: {a: 9}", "c: *b", "e: *b"]
+        lines.insert(r.randint(1, len(lines)), r.choice(merge))
+    elif pick < 0.4:
+        lines = ["# comment", *lines, "z: 1 # trailing"]
+    elif pick < 0.5:
+        lines = ["  " + line if line.startswith(" ") else "- " + line for line in lines]
+    elif pick < 0.55:
+        lines = [r.choice(["plain scalar", '"q"', "1", "~", "[1, 2]", "{}", "[]"])]
+    elif pick < 0.6:
+        lines.insert(0, r.choice(["%YAML 1.1\n---", "--- !!map", "---", "%TAG ! tag:x,2000:\n---"]))
+    elif pick < 0.65:
+        tagged = ["!!str 12", "!!int '12'", "!!float 1", "!custom x", "!!null ''", "!!bool yes"]
+        lines.append("t: " + r.choice([*tagged, "!!timestamp 2001-01-01", "!!binary aGk="]))
+    return "\n".join(lines) + r.choice(["\n", "", "\n\n", "\n---\n"])
+
+
+def _json_value(r: random.Random, depth: int = 0) -> Any:
+    found = {}
+    for _ in range(r.randint(1, 4)):
+        key = r.choice(["a", "b", "<k>", "&", "é", "\u2028", "B", "10", "2"])
+        pick = r.random()
+        if depth < 2 and pick < 0.3:
+            found[key] = _json_value(r, depth + 1)
+        elif pick < 0.5:
+            numbers = [1.0, 1e21, 1e20, 10**29, -0.0, 0.1, 1.5e-7, 2**53 + 1, 2**63]
+            found[key] = r.choice([*numbers, True, None])
+        else:
+            found[key] = r.choice(SCALARS)
+    return found
+
+
+def _document_scenario(r: random.Random) -> Doc:
+    """A ConfigMap holding a YAML and a JSON document, and a policy patching one of them."""
+    text = json.dumps(_json_value(r), ensure_ascii=r.random() < 0.5, indent=r.choice([None, 2]))
+    data = {"y": _yaml_document(r), "j": text.replace("1.0", "1.00") if r.random() < 0.2 else text}
+    meta = {"name": "web", "namespace": "ns"}
+    obj = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta, "data": data}
+    paths = [
+        "/zz",
+        "/zz",
+        "/zz",
+        "/zz",
+        "/zz",
+        "/0",
+        "/-",
+        "/base/a",
+        "/c/a",
+        "/t",
+        "/a",
+        "/b",
+        "/a/x",
+        "/1",
+    ]
+    operation: Doc = {
+        "subPath": r.choice([*paths, "/true", "/a/0", "/a/-", "/b/0"]),
+        "operator": r.choice(["add", "add", "add", "replace", "remove"]),
+    }
+    if operation["operator"] != "remove":
+        values = ["yes", "1e3", 1.5, 10**20, "x\ny", "", None, {"z": "on"}, [1, "2"], "<&>"]
+        operation["value"] = r.choice([*values, "a" * 100 + " b", 0.1, "2001-12-14"])
+    form = r.choice(["yaml", "json"])
+    field = {"fieldPath": "/data/y" if form == "yaml" else "/data/j", form: [operation]}
+    rule = {"overriders": {"fieldOverrider": [field]}}
+    policy = {
+        "apiVersion": "policy.karmada.io/v1alpha1",
+        "kind": "OverridePolicy",
+        "metadata": {"name": "a", "namespace": "ns"},
+        "spec": {"overrideRules": [rule]},
+    }
+    member = {
+        "apiVersion": "cluster.karmada.io/v1alpha1",
+        "kind": "Cluster",
+        "metadata": {"name": "c1"},
+        "spec": {"syncMode": "Push"},
+    }
+    return {
+        "object": obj,
+        "cluster": member,
+        "overridePolicies": [policy],
+        "clusterOverridePolicies": [],
+    }
+
+
 def scenario(seed: int) -> Doc:
     """The object, the cluster and the policies of one scenario."""
     r = random.Random(seed)
+    if seed >= DOCUMENTS:
+        return _document_scenario(r)
     obj = _object(r)
     name = r.choice(["c1", "c2"])
     member = {
