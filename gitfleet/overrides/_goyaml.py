@@ -304,7 +304,8 @@ _BREAKS = "\n\x85\u2028\u2029"
 _GO_PRINTABLE = re.compile("[\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
 _GO_ESCAPES = {
     "\x00": "0", "\x07": "a", "\x08": "b", "\t": "t", "\n": "n", "\x0b": "v", "\x0c": "f",
-    "\r": "r", "\x1b": "e", '"': '"', "\\": "\\", "\x85": "N", "\u2028": "L", "\u2029": "P",
+    "\r": "r", "\x1b": "e", '"': '"', "\\": "\\", "\x85": "N", "\xa0": "_", "\u2028": "L",
+    "\u2029": "P",
 }  # fmt: skip
 
 
@@ -379,12 +380,15 @@ class _Dumper(yaml.SafeDumper):
 
     def write_double_quoted(self, text: str, split: bool = True) -> None:
         """go-yaml's double-quoted scalar (yaml_emitter_write_double_quoted_scalar): what it
-        cannot print escaped (`\\U` beyond U+FFFF, hex in capitals), and a long line folded
-        only at a space, which the fold stands for."""
+        cannot print escaped (`\\U` beyond U+FFFF, hex in capitals), line and paragraph
+        separators too (`\\L`, `\\P`), and a long line folded only at a space, which the fold
+        stands for. go-yaml's byte order mark test reads the scalar's first bytes whatever the
+        position (is_bom), so after a leading U+FEFF every character is escaped."""
         self.write_indicator('"', True)
         spaces = False
+        escape_all = text.startswith("\ufeff")
         for i, ch in enumerate(text):
-            if ch in '"\\' or not _GO_PRINTABLE.fullmatch(ch):
+            if escape_all or ch in '"\\\u2028\u2029' or not _GO_PRINTABLE.fullmatch(ch):
                 self._put("\\" + _go_escape(ch))
                 spaces = False
             elif ch == " ":

@@ -133,3 +133,20 @@ def test_dump_scalars_and_blocks() -> None:
 def test_float_text_reads_back_exactly(value: float) -> None:
     assert float(gofloat.format_float(value)) == value
     assert float(gofloat.format_float(value, "g")) == value
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        pytest.param("a\u2028\ufeff", '"a\\L\\uFEFF"', id="line separator"),
+        pytest.param("\u2029\ufeff", '"\\P\\uFEFF"', id="paragraph separator"),
+        pytest.param("\ufeffa b", '"\\uFEFF\\x61\\x20\\x62"', id="after a leading BOM"),
+        pytest.param("\ufeff\xa0\u65e5", '"\\uFEFF\\_\\u65E5"', id="after a BOM, no-break space"),
+        pytest.param("a\ufeffb\xa0", '"a\\uFEFFb\xa0"', id="a BOM further on"),
+    ],
+)
+def test_double_quoted_escapes(value: str, written: str) -> None:
+    """What go-yaml's double-quoted writer escapes (Karmada's fieldOverrider wrote each): line
+    and paragraph separators, and every character of a scalar that starts with a byte order
+    mark (its test of the first bytes ignores the position)."""
+    assert _goyaml.dump({"v": value}) == f"v: {written}\n"
