@@ -340,12 +340,14 @@ class _Dumper(yaml.SafeDumper):
 
     def check_simple_key(self) -> bool:
         """go-yaml's rule for a scalar key (yaml_emitter_check_simple_key): any one-line
-        scalar of at most 128 bytes, the empty one included, is written as `key:`."""
+        scalar of at most 128 bytes, the empty one included, is written as `key:`. A carriage
+        return breaks a line for go-yaml (is_break), not for PyYAML's analysis."""
         if not isinstance(self.event, yaml.ScalarEvent):
             return bool(super().check_simple_key())
         if self.analysis is None:
             self.analysis = self.analyze_scalar(self.event.value)
-        return not self.analysis.multiline and len(self.event.value.encode()) <= 128
+        one_line = not self.analysis.multiline and "\r" not in self.event.value
+        return one_line and len(self.event.value.encode()) <= 128
 
     def write_single_quoted(self, text: str, split: bool = True) -> None:
         """go-yaml's single-quoted scalar (yaml_emitter_write_single_quoted_scalar): as

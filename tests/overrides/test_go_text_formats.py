@@ -150,3 +150,9 @@ def test_double_quoted_escapes(value: str, written: str) -> None:
     and paragraph separators, and every character of a scalar that starts with a byte order
     mark (its test of the first bytes ignores the position)."""
     assert _goyaml.dump({"v": value}) == f"v: {written}\n"
+
+
+def test_a_key_with_a_carriage_return_is_complex() -> None:
+    """go-yaml counts a carriage return as a line break, so the key is not simple (Karmada's
+    fieldOverrider wrote this)."""
+    assert _goyaml.dump({"zz": {"ga\r": ""}}) == 'zz:\n  ? "ga\\r"\n  : ""\n'
