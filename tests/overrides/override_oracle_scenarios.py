@@ -7,15 +7,14 @@ OverridePolicies and two ClusterOverridePolicies with random resource selectors,
 clusters and rules of every overrider (plaintext, image, command, args, labels, annotations,
 field with JSON and YAML operations), valid or not. Seeds from `DOCUMENTS` on are of another
 profile (`_document_scenario`): a ConfigMap holding a YAML and a JSON document of odd content
-(YAML 1.1 scalars of every type, quoting, block scalars, anchors, aliases and `<<` merges
-before and after a map's own keys, repeated keys, null keys, tags, directives, lists and
-scalars as documents; JSON numbers and escapes of every spelling) and one policy patching one
-of them, mostly adding a key, so that what is compared is how each document is read and
-written back. The answers in
-testdata/karmada_oracle_answers.json are what Karmada's own override manager gave for each
-(bench/karmada_overrides.go): a digest of the object as the cluster receives it (`digest`), or
-that it failed. To make them again (after a change to this generator, or for another Karmada),
-from the repository root:
+(YAML 1.1 scalars of every type, quoting and escapes, block scalars, anchors, aliases and
+`<<` merges before and after a map's own keys, repeated keys, null keys, tags, directives,
+lists and scalars as documents; JSON numbers and escapes of every spelling) and one policy
+patching one of them, mostly adding a key, so that what is compared is how each document is
+read and written back. The answers in testdata/karmada_oracle_answers.json are what
+Karmada's own override manager gave for each (bench/karmada_overrides.go): a digest of the
+object as the cluster receives it (`digest`), or that it failed. To make them again (after a
+change to this generator, or for another Karmada), from the repository root:
 
     python tests/overrides/override_oracle_scenarios.py --karmada PATH [--go GO] [--commit SHA]
 
@@ -383,10 +382,15 @@ def _document_scenario(r: random.Random) -> Doc:
         "subPath": r.choice([*paths, "/true", "/a/0", "/a/-", "/b/0"]),
         "operator": r.choice(["add", "add", "add", "replace", "remove"]),
     }
+    form = r.choice(["yaml", "json"])
     if operation["operator"] != "remove":
         values = ["yes", "1e3", 1.5, 10**20, "x\ny", "", None, {"z": "on"}, [1, "2"], "<&>"]
-        operation["value"] = r.choice([*values, "a" * 100 + " b", 0.1, "2001-12-14"])
-    form = r.choice(["yaml", "json"])
+        values += ["a" * 100 + " b", 0.1, "2001-12-14"]
+        if form == "yaml":
+            # separators, a leading BOM, a CR in a key (not for JSON: a patch value keeps the
+            # spelling of its JSON text, here Python's escapes, where kubectl sends Go's)
+            values += ["a\u2028\ufeff", "\ufeffa b", {"ga\r": ""}]
+        operation["value"] = r.choice(values)
     field = {"fieldPath": "/data/y" if form == "yaml" else "/data/j", form: [operation]}
     rule = {"overriders": {"fieldOverrider": [field]}}
     policy = {
