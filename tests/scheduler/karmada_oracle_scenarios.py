@@ -6,7 +6,11 @@ and one Deployment's binding with random replicas, requests, placement (cluster 
 affinity terms, tolerations, spread constraints, every replica scheduling type and division
 preference, static weight lists) and, for some, a previous result; the `edges` profile adds
 overflow affinities, evictions in progress, several taints and every toleration form, and
-quantities in every spelling. The answers in
+quantities in every spelling; the `extras` profile adds clusters being deleted, not ready or
+serving the kind under other groups (with or without a complete API list), ephemeral storage
+and pod counts in summaries, requests and resource models, node claims, priority classes and
+components in the binding, spread constraints of zero groups or by label, previous results
+naming clusters that are gone, and StatefulSets. The answers in
 testdata/karmada_oracle_answers.json are what Karmada's own scheduler gave for each:
 bench/karmada_oracle.go runs its generic scheduler on the scenarios. To make them again (after
 a change to this generator, or for another Karmada), from the repository root:
@@ -50,6 +54,9 @@ class Profile:
     edges: bool = False
     """Also what the other profiles leave out (`_edges`): overflow affinities, evictions in
     progress, several taints and every toleration form, quantities in every spelling."""
+    extras: bool = False
+    """Also what no other profile varies (`_extras`): cluster lifecycle and API lists, node
+    claims and components, odd spread constraints and previous results."""
 
 
 PROFILES = {
@@ -58,6 +65,7 @@ PROFILES = {
     "few": Profile(clusters=4, spread=0.5, previous=0.6),
     "large": Profile(clusters=12, spread=0.3, previous=0.5, large=True),
     "edges": Profile(clusters=10, spread=0.3, previous=0.5, edges=True),
+    "extras": Profile(clusters=10, spread=0.4, previous=0.5, extras=True),
 }
 SEEDS = 500
 """Scenarios per profile."""
@@ -310,6 +318,110 @@ def _edges(r: random.Random, case: Doc) -> None:
             request["nvidia.com/gpu"] = str(r.randint(1, 2))
 
 
+def _extra_cluster(r: random.Random, c: Doc) -> None:
+    """Deleting, not ready, other API groups, ephemeral storage and odd resource models."""
+    status = c["status"]
+    pick = r.random()
+    if pick < 0.08:
+        c["metadata"]["deletionTimestamp"] = "2026-01-01T00:00:00Z"
+    elif pick < 0.2:
+        status["conditions"][0]["status"] = r.choice(["False", "Unknown"])
+    if r.random() < 0.15:
+        kind = r.choice(["Deployment", "StatefulSet"])
+        group = r.choice(["apps/v1beta1", "extensions/v1beta1", "apps/v1"])
+        resources = [{"name": "deployments", "kind": kind}]
+        status.setdefault("apiEnablements", []).append(
+            {"groupVersion": group, "resources": resources}
+        )
+    if r.random() < 0.1:
+        complete = {"type": "CompleteAPIEnablements", "status": r.choice(["True", "False"])}
+        moment = {"lastTransitionTime": "2026-01-01T00:00:00Z"}
+        status["conditions"].append({**complete, "reason": "x", "message": "", **moment})
+    summary = status.get("resourceSummary")
+    if summary and r.random() < 0.2:
+        summary["allocatable"]["ephemeral-storage"] = r.choice(["10Gi", "0", "100Gi"])
+        summary["allocatable"]["pods"] = r.choice(["0", "1", "5", "500", "1k"])
+    if summary and "allocatableModelings" in summary and r.random() < 0.4:
+        for model in c["spec"].get("resourceModels", []):
+            if r.random() < 0.3:
+                name = r.choice(["pods", "ephemeral-storage", "nvidia.com/gpu"])
+                model["ranges"].append({"name": name, "min": str(r.randint(0, 3)), "max": "100"})
+        if r.random() < 0.3:
+            summary["allocatableModelings"].append(
+                {"grade": r.randint(0, 5), "count": r.randint(0, 4)}
+            )
+
+
+def _extras(r: random.Random, case: Doc) -> None:
+    """What only the `extras` profile draws, on top of a scenario."""
+    for c in case["clusters"]:
+        _extra_cluster(r, c)
+    spec, placement = case["spec"], case["spec"]["placement"]
+    requirements = spec.get("replicaRequirements")
+    if requirements and r.random() < 0.5:
+        claim: Doc = {}
+        if r.random() < 0.5:
+            claim["nodeSelector"] = {"a": "b"}
+        if r.random() < 0.5:
+            claim["tolerations"] = [{"key": "k", "operator": "Exists"}]
+        if r.random() < 0.5:
+            term = {"matchExpressions": [{"key": "x", "operator": "In", "values": ["y"]}]}
+            claim["hardNodeAffinity"] = {"nodeSelectorTerms": [term]}
+        requirements["nodeClaim"] = claim
+        if r.random() < 0.5:
+            requirements["priorityClassName"] = "high"
+        if r.random() < 0.5:
+            requirements["namespace"] = "ns"
+        request = requirements["resourceRequest"]
+        if r.random() < 0.3:
+            request["ephemeral-storage"] = r.choice(["1Gi", "0", "500Mi"])
+        if r.random() < 0.2:
+            request["pods"] = r.choice(["1", "2"])
+        if r.random() < 0.2:
+            request["cpu"] = "0"
+    spread = placement.get("spreadConstraints")
+    if spread and r.random() < 0.4:
+        for constraint in spread:
+            if r.random() < 0.3:
+                constraint["minGroups"] = 0
+            if r.random() < 0.3:
+                constraint["maxGroups"] = r.randint(0, 2)
+    if r.random() < 0.1:
+        by_label = {"spreadByLabel": "env", "minGroups": 1, "maxGroups": 2}
+        by_cluster = {"spreadByField": "cluster", "minGroups": 1, "maxGroups": 3}
+        placement["spreadConstraints"] = [by_label] + ([by_cluster] if r.random() < 0.5 else [])
+    if spec.get("clusters") and r.random() < 0.3:
+        spec["clusters"].append({"name": "gone", "replicas": r.randint(0, 5)})
+    if r.random() < 0.1:
+        spec["resource"]["kind"] = "StatefulSet"
+    if r.random() < 0.1:
+        spec["replicas"] = r.choice([0, 1, 3, 1000])
+    if r.random() < 0.35:
+        _components(r, spec, placement)
+
+
+def _components(r: random.Random, spec: Doc, placement: Doc) -> None:
+    """Components of a multi-template workload, sometimes instead of replicas or requirements,
+    sometimes with the one-cluster spread constraint Karmada's multi-template scheduling looks
+    for."""
+    found = []
+    for i in range(r.randint(1, 3)):
+        component: Doc = {"name": f"comp{i}", "replicas": r.choice([0, 1, 2, 3])}
+        if r.random() < 0.7:
+            request = {"cpu": r.choice(["100m", "1", "2"]), "memory": r.choice(["128Mi", "1Gi"])}
+            component["replicaRequirements"] = {"resourceRequest": request}
+        found.append(component)
+    spec["components"] = found
+    if r.random() < 0.3:
+        spec.pop("replicas", None)
+    if r.random() < 0.3:
+        spec.pop("replicaRequirements", None)
+    if r.random() < 0.3:
+        placement["spreadConstraints"] = [
+            {"spreadByField": "cluster", "minGroups": 1, "maxGroups": 1}
+        ]
+
+
 def scenario(profile: Profile, seed: int) -> Doc:
     """The clusters and the binding spec of one scenario."""
     r = random.Random(seed)
@@ -335,6 +447,8 @@ def scenario(profile: Profile, seed: int) -> Doc:
     case = {"clusters": clusters, "spec": spec}
     if profile.edges:
         _edges(r, case)
+    if profile.extras:
+        _extras(r, case)
     return case
 
 

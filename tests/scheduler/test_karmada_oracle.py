@@ -1,4 +1,4 @@
-"""gitfleet's scheduler places 2,500 random scenarios where Karmada's own scheduler placed them
+"""gitfleet's scheduler places 3,000 random scenarios where Karmada's own scheduler placed them
 (karmada_oracle_scenarios: the scenarios, and how the answers were made with Karmada's code).
 
 Aspects covered, per scenario:
@@ -84,8 +84,8 @@ def test_placed_where_karmada_placed(name: str) -> None:
 
 def test_the_answers_cover_every_outcome() -> None:
     """The scenarios reach both outcomes, every replica scheduling type, affinity terms (with
-    overflow groups), spread constraints, evictions in progress and previous results, so that
-    agreeing on them means something."""
+    overflow groups), spread constraints, evictions in progress, components and previous
+    results, so that agreeing on them means something."""
     answers = _answers()
     scheduled = failed = 0
     seen: set[str] = set()
@@ -104,7 +104,7 @@ def test_the_answers_cover_every_outcome() -> None:
             seen.update(k for k in ("clusterAffinities", "spreadConstraints") if k in placement)
             terms = placement.get("clusterAffinities", [])
             seen.update("overflowAffinities" for term in terms if "overflowAffinities" in term)
-            seen.update(k for k in ("gracefulEvictionTasks",) if k in case["spec"])
+            seen.update(k for k in ("gracefulEvictionTasks", "components") if k in case["spec"])
     assert scheduled > 900 and failed > 400
     assert seen >= {
         "Duplicated",
@@ -116,4 +116,5 @@ def test_the_answers_cover_every_outcome() -> None:
         "spreadConstraints",
         "overflowAffinities",
         "gracefulEvictionTasks",
+        "components",
     }
