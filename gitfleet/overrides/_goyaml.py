@@ -197,12 +197,13 @@ _Loader.add_multi_constructor("", _construct_any)
 
 
 def _key(key: Any) -> str:
-    """sigs.k8s.io/yaml's conversion of a map key to a JSON object key."""
+    """sigs.k8s.io/yaml's conversion of a map key to a JSON object key. An integer past int64
+    is a uint64 to go-yaml, a key type it has no conversion for."""
     if isinstance(key, str):
         return key
     if isinstance(key, bool):
         return "true" if key else "false"
-    if isinstance(key, int):
+    if isinstance(key, int) and key < 2**63:
         return str(key)
     if isinstance(key, float):
         return gofloat.format_float32(key)

@@ -156,3 +156,11 @@ def test_a_key_with_a_carriage_return_is_complex() -> None:
     """go-yaml counts a carriage return as a line break, so the key is not simple (Karmada's
     fieldOverrider wrote this)."""
     assert _goyaml.dump({"zz": {"ga\r": ""}}) == 'zz:\n  ? "ga\\r"\n  : ""\n'
+
+
+def test_a_key_past_int64_is_refused() -> None:
+    """go-yaml reads it as a uint64, which sigs.k8s.io/yaml cannot make a JSON key of
+    (Karmada's fieldOverrider fails: "unsupported map key of type: uint64")."""
+    with pytest.raises(_goyaml.DocumentError, match="unsupported map key"):
+        _goyaml.load("9223372036854775808: v\n")
+    assert _goyaml.load("9223372036854775807: v\n") == {"9223372036854775807": "v"}
