@@ -19,6 +19,8 @@ refused).
 
 from __future__ import annotations
 
+import base64
+import binascii
 import calendar
 import dataclasses
 import functools
@@ -33,7 +35,7 @@ from gitfleet.model import gofloat, yamllimits, yamlscalars
 
 _PREFIX = "tag:yaml.org,2002:"
 STR, INT, FLOAT, BOOL, NULL = (_PREFIX + t for t in ("str", "int", "float", "bool", "null"))
-MERGE, TIMESTAMP = _PREFIX + "merge", _PREFIX + "timestamp"
+MERGE, TIMESTAMP, BINARY = (_PREFIX + t for t in ("merge", "timestamp", "binary"))
 
 _WORDS: dict[str, tuple[str, Any]] = {
     **{w: (BOOL, True) for w in ("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE")},
@@ -182,6 +184,34 @@ def _construct_resolved(loader: _Loader, node: yaml.ScalarNode) -> Any:
     )
 
 
+def _construct_binary(loader: _Loader, node: yaml.Node) -> Any:
+    """go-yaml's `!!binary`: standard base64 with its padding, line breaks skipped (Go's
+    StdEncoding; Python's own decoder skips any character it does not know), the bytes a string
+    key or value like any other; on a list or map the tag is ignored, as other tags are."""
+    if not isinstance(node, yaml.ScalarNode):
+        return _construct_any(loader, "", node)
+    text = loader.construct_scalar(node).replace("\r", "").replace("\n", "")
+    try:
+        return _go_string(base64.b64decode(text, validate=True))
+    except (binascii.Error, ValueError) as error:
+        raise DocumentError("!!binary value contains invalid base64 data") from error
+
+
+def _go_string(data: bytes) -> str:
+    """Bytes as encoding/json writes a Go string: each byte of an invalid UTF-8 sequence is
+    a U+FFFD of its own (utf8.DecodeRune reads one byte), where Python's "replace" makes one
+    U+FFFD of a truncated sequence."""
+    found = []
+    while True:
+        try:
+            found.append(data.decode("utf-8"))
+            return "".join(found)
+        except UnicodeDecodeError as error:
+            found.append(data[: error.start].decode("utf-8"))
+            found.append("\ufffd" * (error.end - error.start))
+            data = data[error.end :]
+
+
 def _construct_any(loader: _Loader, suffix: str, node: yaml.Node) -> Any:
     """go-yaml ignores tags it does not know: the node is read for its shape."""
     if isinstance(node, yaml.MappingNode):
@@ -193,6 +223,7 @@ def _construct_any(loader: _Loader, suffix: str, node: yaml.Node) -> Any:
 
 for _tag in (INT, FLOAT, BOOL, NULL, TIMESTAMP):
     _Loader.add_constructor(_tag, _construct_resolved)
+_Loader.add_constructor(BINARY, _construct_binary)
 _Loader.add_multi_constructor("", _construct_any)
 
 
@@ -229,8 +260,6 @@ def _jsonable(value: Any) -> Any:
         return dict.fromkeys(sorted(_text(_key(key.value)) for key in value))
     if isinstance(value, (list, tuple)):
         return [_jsonable(item) for item in value]
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
     if isinstance(value, float) and not math.isfinite(value):
         raise DocumentError(f"json: unsupported value: {gofloat.format_float(value, 'g')}")
     return value

@@ -164,3 +164,26 @@ def test_a_key_past_int64_is_refused() -> None:
     with pytest.raises(_goyaml.DocumentError, match="unsupported map key"):
         _goyaml.load("9223372036854775808: v\n")
     assert _goyaml.load("9223372036854775807: v\n") == {"9223372036854775807": "v"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("a: !!binary 4oI=\n", {"a": "\ufffd\ufffd"}, id="a U+FFFD per invalid byte"),
+        pytest.param("a: !!binary 8J+Y\n", {"a": "\ufffd" * 3}, id="truncated four bytes"),
+        pytest.param("!!binary aGk=: 1\n", {"hi": 1}, id="a key"),
+        pytest.param("a: !!binary |\n  aGVs\n  bG8=\n", {"a": "hello"}, id="line breaks skipped"),
+        pytest.param("a: !!binary [1]\n", {"a": [1]}, id="on a list, ignored"),
+    ],
+)
+def test_binary(text: str, expected: Any) -> None:
+    """`!!binary` as go-yaml decodes it and encoding/json writes it (Karmada's fieldOverrider
+    gave each of these)."""
+    assert _goyaml.load(text) == expected
+
+
+def test_binary_is_strict_base64() -> None:
+    """Go's StdEncoding skips only line breaks and wants its padding."""
+    for text in ('a: !!binary "aG k="\n', "a: !!binary aGk\n"):
+        with pytest.raises(_goyaml.DocumentError, match="invalid base64"):
+            _goyaml.load(text)
