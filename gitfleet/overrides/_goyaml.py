@@ -36,6 +36,7 @@ from gitfleet.model import gofloat, yamllimits, yamlscalars
 _PREFIX = "tag:yaml.org,2002:"
 STR, INT, FLOAT, BOOL, NULL = (_PREFIX + t for t in ("str", "int", "float", "bool", "null"))
 MERGE, TIMESTAMP, BINARY = (_PREFIX + t for t in ("merge", "timestamp", "binary"))
+MAP, SEQ = _PREFIX + "map", _PREFIX + "seq"
 
 _WORDS: dict[str, tuple[str, Any]] = {
     **{w: (BOOL, True) for w in ("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE")},
@@ -127,6 +128,28 @@ class _Loader(yaml.SafeLoader):
             raise yaml.parser.ParserError(None, None, "found incompatible YAML document")
         return found
 
+    def compose_scalar_node(self, anchor: Any) -> yaml.ScalarNode:
+        """A scalar tagged `!` is text to go-yaml (a tag it does not resolve); PyYAML resolves
+        it as a plain scalar."""
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        if event.tag == "!":
+            event.tag = STR
+        node: yaml.ScalarNode = super().compose_scalar_node(anchor)
+        return node
+
+    def compose_mapping_node(self, anchor: Any) -> yaml.MappingNode:
+        """A map whatever its tag (`!!set`, `!!str`, `!custom`): go-yaml decodes a collection
+        by its kind and reads a tag only on a scalar."""
+        node: yaml.MappingNode = super().compose_mapping_node(anchor)
+        node.tag = MAP
+        return node
+
+    def compose_sequence_node(self, anchor: Any) -> yaml.SequenceNode:
+        """A list whatever its tag (`!!omap`, `!!int`): see `compose_mapping_node`."""
+        node: yaml.SequenceNode = super().compose_sequence_node(anchor)
+        node.tag = SEQ
+        return node
+
     def flatten_mapping(self, node: yaml.MappingNode) -> None:
         """A `<<` map is merged where it stands, as go-yaml v2 sets its keys then (decoder.merge):
         a key given before it is overridden, one given after it stands; of a list of maps, the
@@ -134,7 +157,7 @@ class _Loader(yaml.SafeLoader):
         always stand."""
         pairs: list[tuple[yaml.Node, yaml.Node]] = []
         for key_node, value_node in node.value:
-            if key_node.tag != MERGE:
+            if key_node.tag != MERGE or key_node.value != "<<":  # `!!merge 1` is a key
                 pairs.append((key_node, value_node))
                 continue
             merged = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
@@ -184,12 +207,10 @@ def _construct_resolved(loader: _Loader, node: yaml.ScalarNode) -> Any:
     )
 
 
-def _construct_binary(loader: _Loader, node: yaml.Node) -> Any:
-    """go-yaml's `!!binary`: standard base64 with its padding, line breaks skipped (Go's
+def _construct_binary(loader: _Loader, node: yaml.ScalarNode) -> str:
+    """go-yaml's `!!binary` scalar: standard base64 with its padding, line breaks skipped (Go's
     StdEncoding; Python's own decoder skips any character it does not know), the bytes a string
-    key or value like any other; on a list or map the tag is ignored, as other tags are."""
-    if not isinstance(node, yaml.ScalarNode):
-        return _construct_any(loader, "", node)
+    key or value like any other."""
     text = loader.construct_scalar(node).replace("\r", "").replace("\n", "")
     try:
         return _go_string(base64.b64decode(text, validate=True))
@@ -213,7 +234,8 @@ def _go_string(data: bytes) -> str:
 
 
 def _construct_any(loader: _Loader, suffix: str, node: yaml.Node) -> Any:
-    """go-yaml ignores tags it does not know: the node is read for its shape."""
+    """go-yaml ignores tags it does not resolve (`!!map`, `!!seq`, `!!set` on a scalar too): the
+    node is read for its shape, a scalar as its text."""
     if isinstance(node, yaml.MappingNode):
         return loader.construct_mapping(node)
     if isinstance(node, yaml.SequenceNode):
@@ -221,9 +243,15 @@ def _construct_any(loader: _Loader, suffix: str, node: yaml.Node) -> Any:
     return loader.construct_scalar(cast(yaml.ScalarNode, node))
 
 
+def _construct_shape(loader: _Loader, node: yaml.Node) -> Any:
+    return _construct_any(loader, "", node)
+
+
 for _tag in (INT, FLOAT, BOOL, NULL, TIMESTAMP):
     _Loader.add_constructor(_tag, _construct_resolved)
 _Loader.add_constructor(BINARY, _construct_binary)
+for _tag in (MAP, SEQ, *(_PREFIX + t for t in ("set", "omap", "pairs"))):
+    _Loader.add_constructor(_tag, _construct_shape)
 _Loader.add_multi_constructor("", _construct_any)
 
 
@@ -256,9 +284,7 @@ def _jsonable(value: Any) -> Any:
         return _text(value)
     if isinstance(value, Mapping):
         return {_text(_key(key.value)): _jsonable(item) for key, item in value.items()}
-    if isinstance(value, (set, frozenset)):
-        return dict.fromkeys(sorted(_text(_key(key.value)) for key in value))
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, list):
         return [_jsonable(item) for item in value]
     if isinstance(value, float) and not math.isfinite(value):
         raise DocumentError(f"json: unsupported value: {gofloat.format_float(value, 'g')}")

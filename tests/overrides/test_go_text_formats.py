@@ -187,3 +187,20 @@ def test_binary_is_strict_base64() -> None:
     for text in ('a: !!binary "aG k="\n', "a: !!binary aGk\n"):
         with pytest.raises(_goyaml.DocumentError, match="invalid base64"):
             _goyaml.load(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("a: !!map 12\n", {"a": "12"}, id="a collection tag on a scalar"),
+        pytest.param("a: !!set {x: 1}\n", {"a": {"x": 1}}, id="set"),
+        pytest.param("a: !!str [1]\n", {"a": [1]}, id="a scalar tag on a list"),
+        pytest.param("a: !!omap [{b: 1}]\n", {"a": [{"b": 1}]}, id="omap"),
+        pytest.param("a: ! 12\n", {"a": "12"}, id="the non-specific tag"),
+        pytest.param("!!merge 12: 1\n", {"12": 1}, id="merge tag on another key"),
+    ],
+)
+def test_tags_go_yaml_does_not_resolve(text: str, expected: Any) -> None:
+    """go-yaml decodes a list or map by its kind, whatever its tag, and a scalar under a tag it
+    does not resolve as its text (Karmada's fieldOverrider gave each of these)."""
+    assert _goyaml.load(text) == expected
