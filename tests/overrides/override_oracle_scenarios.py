@@ -8,13 +8,14 @@ clusters and rules of every overrider (plaintext, image, command, args, labels, 
 field with JSON and YAML operations), valid or not. Seeds from `DOCUMENTS` on are of another
 profile (`_document_scenario`): a ConfigMap holding a YAML and a JSON document of odd content
 (YAML 1.1 scalars of every type, quoting and escapes, block scalars, anchors, aliases and
-`<<` merges before and after a map's own keys, repeated keys, null keys, tags, directives,
-lists and scalars as documents; JSON numbers and escapes of every spelling) and one policy
-patching one of them, mostly adding a key, so that what is compared is how each document is
-read and written back. The answers in testdata/karmada_oracle_answers.json are what
-Karmada's own override manager gave for each (bench/karmada_overrides.go): a digest of the
-object as the cluster receives it (`digest`), or that it failed. To make them again (after a
-change to this generator, or for another Karmada), from the repository root:
+`<<` merges before and after a map's own keys, repeated keys, null keys and keys past int64,
+tags of every kind on scalars and collections, binary, directives, lists and scalars as
+documents; JSON numbers and escapes of every spelling) and one policy patching one of them,
+mostly adding a key, so that what is compared is how each document is read and written back.
+The answers in testdata/karmada_oracle_answers.json are what Karmada's own override manager
+gave for each (bench/karmada_overrides.go): a digest of the object as the cluster receives it
+(`digest`), or that it failed. To make them again (after a change to this generator, or for
+another Karmada), from the repository root:
 
     python tests/overrides/override_oracle_scenarios.py --karmada PATH [--go GO] [--commit SHA]
 
@@ -337,7 +338,12 @@ def _yaml_document(r: random.Random) -> str:
         lines.insert(0, r.choice(["%YAML 1.1\n---", "--- !!map", "---", "%TAG ! tag:x,2000:\n---"]))
     elif pick < 0.65:
         tagged = ["!!str 12", "!!int '12'", "!!float 1", "!custom x", "!!null ''", "!!bool yes"]
-        lines.append("t: " + r.choice([*tagged, "!!timestamp 2001-01-01", "!!binary aGk="]))
+        tagged += ["!!timestamp 2001-01-01", "!!binary aGk=", "!!binary 4oI=", "!!binary 'aG k='"]
+        tagged += ["!!map 12", "! 12", "!!str [1]", "!!set {x: 1}", "!!omap [{b: 1}]"]
+        lines.append("t: " + r.choice(tagged))
+    elif pick < 0.7:
+        keys = ["!!binary aGk=", "!!merge 12", "9223372036854775808", "9223372036854775807"]
+        lines.append(r.choice(keys) + ": k")
     return "\n".join(lines) + r.choice(["\n", "", "\n\n", "\n---\n"])
 
 
