@@ -27,7 +27,7 @@ import functools
 import math
 import re
 from collections.abc import Hashable, Mapping
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import yaml
 
@@ -105,6 +105,73 @@ def _short(tag: str) -> str:
 
 class _Loader(yaml.SafeLoader):
     """PyYAML's loader with go-yaml v2's scalar resolution."""
+
+    # go-yaml's double-quoted escapes: `\'` is one, `\/` is none
+    ESCAPE_REPLACEMENTS: ClassVar[dict[str, str]] = {  # type: ignore[misc]
+        **{k: v for k, v in yaml.scanner.Scanner.ESCAPE_REPLACEMENTS.items() if k != "/"},
+        "'": "'",
+    }
+
+    def scan_to_next_token(self) -> None:
+        """PyYAML's, but a tab is skipped where go-yaml's scanner (libyaml's) skips one: inside
+        a flow collection, and where no simple key may start (`a:<TAB>b`); PyYAML skips none."""
+        if self.index == 0 and self.peek() == "\ufeff":
+            self.forward()
+        while True:
+            while self.peek() == " " or (
+                self.peek() == "\t" and (self.flow_level or not self.allow_simple_key)
+            ):
+                self.forward()
+            if self.peek() == "#":
+                while self.peek() not in "\0\r\n\x85\u2028\u2029":
+                    self.forward()
+            if not self.scan_line_break():  # type: ignore[no-untyped-call]
+                return
+            if not self.flow_level:
+                self.allow_simple_key = True
+
+    def scan_plain_spaces(self, indent: int, start_mark: Any) -> list[str] | None:
+        """PyYAML's, but a tab is a blank as in go-yaml's (libyaml's) plain scalars: kept
+        between words, skipped before a continued line's text unless it stands left of the
+        indentation (an error there); PyYAML ends the scalar at a tab."""
+        length = 0
+        while self.peek(length) in " \t":
+            length += 1
+        whitespaces = self.prefix(length)
+        self.forward(length)
+        if self.peek() not in _LINE_ENDS:
+            return [whitespaces] if whitespaces else []
+        line_break = self.scan_line_break()  # type: ignore[no-untyped-call]
+        self.allow_simple_key = True
+        breaks = []
+        while self.column or not self._at_document_marker():  # a marker starts a line
+            ch = self.peek()
+            if ch in _LINE_ENDS:
+                breaks.append(self.scan_line_break())  # type: ignore[no-untyped-call]
+            elif ch == " " or (ch == "\t" and self.column >= indent):
+                self.forward()
+            elif ch == "\t":
+                raise yaml.scanner.ScannerError(
+                    "while scanning a plain scalar",
+                    start_mark,
+                    "found a tab character that violates indentation",
+                    self.get_mark(),
+                )
+            else:
+                chunks = [line_break] if line_break != "\n" else [] if breaks else [" "]
+                return chunks + breaks
+        return None
+
+    def _at_document_marker(self) -> bool:
+        return self.prefix(3) in ("---", "...") and self.peek(3) in "\0 \t\r\n\x85\u2028\u2029"
+
+    def compose_node(self, parent: Any, index: Any) -> yaml.Node | None:
+        """An anchor given again names its new node from there on, as in go-yaml; PyYAML
+        refuses it."""
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        if not isinstance(event, yaml.AliasEvent) and event.anchor is not None:
+            self.anchors.pop(event.anchor, None)
+        return super().compose_node(parent, index)
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
         if kind is yaml.ScalarNode:
@@ -356,6 +423,7 @@ def _number_after_json(value: int | float) -> Any:
 
 
 _BREAKS = "\n\x85\u2028\u2029"
+_LINE_ENDS = "\r" + _BREAKS
 # go-yaml's is_printable without its line breaks and byte-order mark, which it escapes too
 _GO_PRINTABLE = re.compile("[\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
 _GO_ESCAPES = {

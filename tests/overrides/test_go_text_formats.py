@@ -204,3 +204,26 @@ def test_tags_go_yaml_does_not_resolve(text: str, expected: Any) -> None:
     """go-yaml decodes a list or map by its kind, whatever its tag, and a scalar under a tag it
     does not resolve as its text (Karmada's fieldOverrider gave each of these)."""
     assert _goyaml.load(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("a: &x 1\nb: &x 2\nc: *x\n", {"a": 1, "b": 2, "c": 2}, id="anchor again"),
+        pytest.param("a:\tb\n", {"a": "b"}, id="tab after a colon"),
+        pytest.param("a: b\tc\n", {"a": "b\tc"}, id="tab inside a plain scalar"),
+        pytest.param("a: [1,\t2]\n", {"a": [1, 2]}, id="tab in a flow list"),
+        pytest.param('a: "it\\\'s"\n', {"a": "it's"}, id="escaped single quote"),
+    ],
+)
+def test_read_as_go_yaml_scans(text: str, expected: Any) -> None:
+    """What go-yaml's scanner (libyaml's) takes and PyYAML's refuses (Karmada's fieldOverrider
+    read each of these)."""
+    assert _goyaml.load(text) == expected
+
+
+def test_an_escaped_slash_is_refused() -> None:
+    """go-yaml knows no `\\/` escape (Karmada's fieldOverrider fails: "found unknown escape
+    character")."""
+    with pytest.raises(_goyaml.DocumentError):
+        _goyaml.load('a: "\\/"\n')
