@@ -162,6 +162,63 @@ class _Loader(yaml.SafeLoader):
                 return chunks + breaks
         return None
 
+    def scan_block_scalar_indentation(self) -> tuple[list[str], int, Any]:
+        """PyYAML's, but a tab where a block scalar's indentation is still being found is an
+        error, as in go-yaml (PyYAML makes it the text's first character)."""
+        found: tuple[list[str], int, Any] = super().scan_block_scalar_indentation()
+        self._no_tab_in_indentation()
+        return found
+
+    def scan_block_scalar_breaks(self, indent: int) -> tuple[list[str], Any]:
+        """PyYAML's, but a tab left of a block scalar's indentation is an error, as in go-yaml."""
+        found: tuple[list[str], Any] = super().scan_block_scalar_breaks(indent)
+        if self.column < indent:
+            self._no_tab_in_indentation()
+        return found
+
+    def _no_tab_in_indentation(self) -> None:
+        if self.peek() == "\t":
+            raise yaml.scanner.ScannerError(
+                "while scanning a block scalar",
+                None,
+                "found a tab character where an indentation space is expected",
+                self.get_mark(),
+            )
+
+    def scan_tag(self) -> yaml.TagToken:
+        """PyYAML's, but a tag may end at a tab too, as in go-yaml (libyaml's IS_BLANKZ)."""
+        start_mark = self.get_mark()
+        if self.peek(1) == "<":
+            handle = None
+            self.forward(2)
+            suffix = self.scan_tag_uri("tag", start_mark)
+            if self.peek() != ">":
+                raise yaml.scanner.ScannerError(
+                    "while parsing a tag", start_mark, "expected '>'", self.get_mark()
+                )
+            self.forward()
+        elif self.peek(1) in _BLANKZ:
+            handle, suffix = None, "!"
+            self.forward()
+        else:
+            length = 1
+            while self.peek(length) not in _BLANKZ and self.peek(length) != "!":
+                length += 1
+            handle = "!"
+            if self.peek(length) == "!":
+                handle = self.scan_tag_handle("tag", start_mark)  # type: ignore[no-untyped-call]
+            else:
+                self.forward()
+            suffix = self.scan_tag_uri("tag", start_mark)
+        if self.peek() not in _BLANKZ:
+            raise yaml.scanner.ScannerError(
+                "while scanning a tag",
+                start_mark,
+                "did not find expected whitespace or line break",
+                self.get_mark(),
+            )
+        return yaml.TagToken((handle, suffix), start_mark, self.get_mark())
+
     def _at_document_marker(self) -> bool:
         return self.prefix(3) in ("---", "...") and self.peek(3) in "\0 \t\r\n\x85\u2028\u2029"
 
@@ -424,6 +481,7 @@ def _number_after_json(value: int | float) -> Any:
 
 _BREAKS = "\n\x85\u2028\u2029"
 _LINE_ENDS = "\r" + _BREAKS
+_BLANKZ = "\0 \t" + _LINE_ENDS
 # go-yaml's is_printable without its line breaks and byte-order mark, which it escapes too
 _GO_PRINTABLE = re.compile("[\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd]")
 _GO_ESCAPES = {

@@ -227,3 +227,22 @@ def test_an_escaped_slash_is_refused() -> None:
     character")."""
     with pytest.raises(_goyaml.DocumentError):
         _goyaml.load('a: "\\/"\n')
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("t: !custom\tx\n", {"t": "x"}, id="a tag ended by a tab"),
+        pytest.param("t: !!int\t'12'\n", {"t": 12}, id="a resolved tag ended by a tab"),
+    ],
+)
+def test_a_tag_may_end_at_a_tab(text: str, expected: Any) -> None:
+    """As go-yaml's scanner ends a tag at any blank (Karmada's fieldOverrider read these)."""
+    assert _goyaml.load(text) == expected
+
+
+@pytest.mark.parametrize("text", ["a: |\n \tx\n", "a: |\n  x\n \ty\n"])
+def test_a_tab_in_a_block_scalars_indentation_is_refused(text: str) -> None:
+    """go-yaml: "found a tab character where an indentation space is expected"."""
+    with pytest.raises(_goyaml.DocumentError):
+        _goyaml.load(text)
