@@ -681,7 +681,7 @@ def dump(value: Any) -> str:
         sort_keys=False,
     )
     # PyYAML marks the end of an open-ended document (a plain scalar root, a literal block
-    # keeping its final line breaks); go-yaml ends the document without a marker
-    if text == "...\n" or text.endswith("\n...\n"):
+    # keeping its final line breaks, U+2028 among them); go-yaml ends it without a marker
+    if text.endswith("...\n") and text[-5:-4] in ("", *_BREAKS):
         return text[:-4]
     return text

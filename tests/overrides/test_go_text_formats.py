@@ -246,3 +246,9 @@ def test_a_tab_in_a_block_scalars_indentation_is_refused(text: str) -> None:
     """go-yaml: "found a tab character where an indentation space is expected"."""
     with pytest.raises(_goyaml.DocumentError):
         _goyaml.load(text)
+
+
+def test_no_end_marker_after_a_kept_line_separator() -> None:
+    """A literal block keeping its final U+2028 ends the document without `...`, as go-yaml
+    writes it (Karmada's fieldOverrider wrote this)."""
+    assert _goyaml.dump({"zz": "\nx\u2028\u2028"}) == "zz: |2+\n\n  x\u2028\u2028"
