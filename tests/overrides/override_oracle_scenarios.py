@@ -9,8 +9,8 @@ field with JSON and YAML operations), valid or not. Seeds from `DOCUMENTS` on ar
 profile (`_document_scenario`): a ConfigMap holding a YAML and a JSON document of odd content
 (YAML 1.1 scalars of every type, quoting and escapes, block scalars, anchors, aliases and
 `<<` merges before and after a map's own keys, repeated keys, null keys and keys past int64,
-tags of every kind on scalars and collections, binary, directives, lists and scalars as
-documents; JSON numbers and escapes of every spelling) and one policy patching one of them,
+tags of every kind on scalars and collections, binary, tabs, directives, lists and scalars
+as documents; JSON numbers and escapes of every spelling) and one policy patching one of them,
 mostly adding a key, so that what is compared is how each document is read and written back.
 The answers in testdata/karmada_oracle_answers.json are what Karmada's own override manager
 gave for each (bench/karmada_overrides.go): a digest of the object as the cluster receives it
@@ -344,6 +344,9 @@ def _yaml_document(r: random.Random) -> str:
     elif pick < 0.7:
         keys = ["!!binary aGk=", "!!merge 12", "9223372036854775808", "9223372036854775807"]
         lines.append(r.choice(keys) + ": k")
+    elif pick < 0.75:  # tabs where go-yaml's scanner takes them, and where it does not
+        lines = [line.replace(": ", r.choice([":\t", ": \t", ":\t "]), 1) for line in lines]
+        lines.append(r.choice(["t: a\tb", "t: [1,\t2]", "t: !custom\tx", "t: |\n \tx", "\tt: 1"]))
     return "\n".join(lines) + r.choice(["\n", "", "\n\n", "\n---\n"])
 
 
@@ -395,7 +398,7 @@ def _document_scenario(r: random.Random) -> Doc:
         if form == "yaml":
             # separators, a leading BOM, a CR in a key (not for JSON: a patch value keeps the
             # spelling of its JSON text, here Python's escapes, where kubectl sends Go's)
-            values += ["a\u2028\ufeff", "\ufeffa b", {"ga\r": ""}]
+            values += ["a\u2028\ufeff", "\ufeffa b", {"ga\r": ""}, "\nx\u2028\u2028"]
         operation["value"] = r.choice(values)
     field = {"fieldPath": "/data/y" if form == "yaml" else "/data/j", form: [operation]}
     rule = {"overriders": {"fieldOverrider": [field]}}
