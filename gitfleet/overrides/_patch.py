@@ -7,8 +7,9 @@ indices as Go's `strconv.Atoi` does and accepts negative ones counted from the e
 expects before it sees them. v5 also looks an empty key up its own way, as the object itself:
 a `replace` whose last key is empty always finds it on an object (and sets key `""`), and an
 empty key inside a path leads nowhere, so the operation fails even where the object has a key
-`""` (at the top of the path v5 would reach a copy of the document it never writes back;
-gitfleet fails there too). Everything else is RFC 6902 in both: `add` needs the parent and
+`""`; at the top of the path (`//x`) it leads to a copy of the document, which the operation
+patches and v5 drops, so the operation changes nothing, failing only where it would fail on
+that copy. Everything else is RFC 6902 in both: `add` needs the parent and
 replaces an existing key, `replace` and `remove` need the target. A failed operation raises
 `Failure` naming the operation's index, with a message that says which part of the path is
 missing; the caller decides where in the policy that index points.
@@ -16,6 +17,7 @@ missing; the caller decides where in the policy that index points.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 from collections.abc import Mapping, Sequence
@@ -165,6 +167,12 @@ def apply(doc: Any, ops: Sequence[Op]) -> Any:
     for index, op in enumerate(ops):
         path = op.path
         kind = op.op
+        if path.startswith("//") and not path.startswith("///"):
+            try:
+                apply(copy.deepcopy(doc), [dataclasses.replace(op, path=path[1:])])
+            except Failure as failure:
+                raise Failure((index,), failure.message) from None
+            continue
         if "//" in path:
             raise Failure((index,), f'cannot {kind} "{path}": an empty key inside a path')
         if _NON_CANONICAL_INDEX.search(path):

@@ -248,3 +248,31 @@ def test_empty_keys_as_json_patch_v5_reads_them(
     result = apply_block(CONFIGMAP, overriders)
     for field, value in expected.items():
         assert (result["metadata"] if field == "labels" else result["data"])[field] == value
+
+
+@pytest.mark.parametrize(
+    "overriders",
+    [
+        pytest.param(_plain(("add", "//z", "w")), id="add"),
+        pytest.param(_plain(("remove", "//data", None)), id="remove"),
+        pytest.param(_plain(("replace", "//", "w")), id="replace of the empty key"),
+        pytest.param(
+            {"fieldOverrider": [{"fieldPath": "/data/j", "json": [
+                {"subPath": "//a", "operator": "remove"}]}]},
+            id="in a field document too",
+        ),
+    ],
+)  # fmt: skip
+def test_a_leading_empty_key_patches_a_copy(overriders: dict[str, Any], apply_block: Any) -> None:
+    """At the top of a path json-patch v5 looks the empty key up as the document itself, a copy
+    it patches and drops: the override succeeds and changes nothing but the spelling of a field
+    document, written back compact (Karmada's answers)."""
+    written = {**CONFIGMAP, "data": {**CONFIGMAP["data"], "j": '{"a":{},"b":[1]}'}}
+    assert apply_block(CONFIGMAP, overriders) in (CONFIGMAP, written)
+
+
+@pytest.mark.parametrize("path", ["//", "//nothing/k", "///data"])
+def test_a_leading_empty_key_fails_where_the_copy_does(path: str, apply_block: Any) -> None:
+    """The copy has no key `""`, and within it an empty key leads nowhere (Karmada fails)."""
+    with pytest.raises(OverrideError):
+        apply_block(CONFIGMAP, _plain(("remove", path, None)))
