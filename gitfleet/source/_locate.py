@@ -4,7 +4,8 @@ Loading records only each document's own position. When a stage reports a proble
 `origin.at("spec", "placement", 0)`, the locator composes the file once (libyaml, no values
 built), keeps the node trees, and walks the key path; keys are compared as the loader made
 them (so `yes:` is found as "true"). A mapping entry is located at its key, a list item at
-the item; keys merged in with `<<` are found in their source mapping.
+the item; a key set more than once (by `<<` merges) is found where it is set last, the
+value the loader kept (`_yaml.assignments`).
 """
 
 from __future__ import annotations
@@ -61,15 +62,9 @@ def _child(node: nodes.Node, key: PathKey) -> tuple[object, nodes.Node] | None:
         return None
     if not isinstance(node, nodes.MappingNode):
         return None
-    merges = []
-    for key_node, value_node in node.value:
-        if key_node.tag == _yaml.MERGE_TAG:
-            merges.append(value_node)
-        elif _yaml.key_of(key_node) == str(key):
-            return key_node.start_mark, value_node
-    for source in merges:
-        for mapping in source.value if isinstance(source, nodes.SequenceNode) else [source]:
-            found = _child(mapping, key)
-            if found is not None:
-                return found
-    return None
+    wanted = str(key)
+    found = None
+    for key_node, value_node, _ in _yaml.assignments(node):  # a loaded document's: they load
+        if _yaml.key_of(key_node) == wanted:
+            found = key_node.start_mark, value_node
+    return found

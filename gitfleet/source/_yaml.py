@@ -13,7 +13,8 @@ the file.
 Safety: bytes that are not UTF-8 text (NUL, invalid sequences) are refused before parsing;
 nesting, aliases and merge keys are held to `model.yamllimits`, checked on the text before
 composing and on each composed document before any value is built (merge keys are flattened
-here, so only a document within those limits reaches `_merge_sources`).
+here, so only a document within those limits reaches `_merged`). A merge key takes effect
+where it stands, as in kubectl's reader (`assignments`).
 """
 
 from __future__ import annotations
@@ -103,27 +104,24 @@ class _Loader(CParser, yaml.constructor.SafeConstructor):
     def construct_mapping(self, node: nodes.MappingNode, deep: bool = False) -> dict[Hashable, Any]:
         _expect(node, nodes.MappingNode)
         mapping: dict[Hashable, Any] = {}
-        merges = []
+        own: set[Hashable] | None = None
+        """The mapping's own keys, once a merge has set others (before, all of them are)."""
         for key_node, value_node in node.value:
             if key_node.tag == MERGE_TAG:
-                merges.append(value_node)
+                own = set(mapping) if own is None else own
+                for merged_key, merged_value in _merged(value_node):
+                    mapping[self._key(merged_key, deep)] = self.construct_value(merged_value, deep)
                 continue
             # plain text keys, the usual case, skip the constructor's bookkeeping
             if key_node.tag == _STR and type(key_node) is nodes.ScalarNode:
                 key = key_node.value
             else:
                 key = self._key(key_node, deep)
-            if key in mapping:
+            if key in (mapping if own is None else own):
                 raise _Refused(key_node, f"duplicate key {key!r}")
+            if own is not None:
+                own.add(key)
             mapping[key] = self.construct_value(value_node, deep)
-        if merges:
-            merged: list[tuple[nodes.Node, nodes.Node]] = []
-            for source in merges:
-                _merge_sources(source, merged)
-            for key_node, value_node in merged:
-                key = self._key(key_node, deep)
-                if key not in mapping:
-                    mapping[key] = self.construct_value(value_node, deep)
         return mapping
 
     def construct_value(self, node: nodes.Node, deep: bool = False) -> Any:
@@ -239,25 +237,31 @@ def key_of(node: nodes.Node) -> str | None:
         return None
 
 
-def _merge_sources(value: nodes.Node, merged: list[tuple[nodes.Node, nodes.Node]]) -> None:
-    """Append the pairs a `<<` value merges in, in precedence order.
+def assignments(node: nodes.MappingNode) -> Iterator[tuple[nodes.Node, nodes.Node, bool]]:
+    """The (key, value, own) pairs that set a mapping's keys, in the order kubectl's YAML
+    reader (go-yaml v2, through sigs.k8s.io/yaml) sets them, a later one of a key replacing an
+    earlier one: the mapping's own pairs and each `<<` merge's pairs where they stand, so a
+    merge replaces the keys written before it and the keys written after it replace the
+    merged ones. `own`: a pair of the mapping itself (two of those with one key are a
+    duplicate; a merged key the mapping sets too is not)."""
+    for key_node, value_node in node.value:
+        if key_node.tag == MERGE_TAG:
+            for merged_key, merged_value in _merged(value_node):
+                yield merged_key, merged_value, False
+        else:
+            yield key_node, value_node, True
 
-    A mapping's own keys win over merged ones (the caller adds merged keys last and only when
-    absent), earlier sources over later ones, and a source's own keys over those it merges
-    itself. Not a duplicate: a merged key that the mapping sets again.
-    """
-    sources = value.value if isinstance(value, nodes.SequenceNode) else [value]
+
+def _merged(value: nodes.Node) -> Iterator[tuple[nodes.Node, nodes.Node]]:
+    """The pairs a `<<` value sets, in go-yaml v2's order: a list's sources from the last to
+    the first (so that an earlier source wins), each source's pairs as `assignments` gives
+    them (its own merges where they stand)."""
+    sources = value.value[::-1] if isinstance(value, nodes.SequenceNode) else [value]
     for source in sources:
         if not isinstance(source, nodes.MappingNode):
             raise _Refused(source, "only mappings can be merged with '<<'")
-        nested = []
-        for key_node, value_node in source.value:
-            if key_node.tag == MERGE_TAG:
-                nested.append(value_node)
-            else:
-                merged.append((key_node, value_node))
-        for inner in nested:
-            _merge_sources(inner, merged)
+        for key_node, value_node, _ in assignments(source):
+            yield key_node, value_node
 
 
 def _decode(data: bytes) -> tuple[str | None, Problem | None]:

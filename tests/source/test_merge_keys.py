@@ -6,7 +6,8 @@ Aspects covered:
   refused where it goes over, within a second, never a RecursionError; so is a mapping that
   merges itself through a list of sources;
 - only the refused document is left out: the file's other documents still load;
-- ordinary merges still load with Kubernetes' precedence (own keys, then earlier sources), and
+- ordinary merges still load with kubectl's precedence (go-yaml v2: a merge where it stands, so
+  it replaces the keys before it and the keys after it replace it; earlier sources first), and
   a merged key's position is found in its source mapping.
 """
 
@@ -51,3 +52,26 @@ app:
     locator = _locate.FileLocator(data)
     assert locator.locate(0, ("app", "zone")) == (2, 29)
     assert locator.locate(0, ("app", "replicas")) == (5, 3)
+
+
+def test_a_merge_replaces_the_keys_written_before_it_as_kubectl_reads_it() -> None:
+    data = b"""\
+base: &base {replicas: 2, tier: back}
+app:
+  replicas: 5
+  <<: *base
+  tier: front
+"""
+    [document], problems = _yaml.parse(data)
+    assert not problems
+    assert document.value["app"] == {"replicas": 2, "tier": "front"}
+    locator = _locate.FileLocator(data)
+    assert locator.locate(0, ("app", "replicas")) == (1, 14)
+    assert locator.locate(0, ("app", "tier")) == (5, 3)
+
+
+def test_a_key_of_its_own_twice_is_still_a_duplicate_around_a_merge() -> None:
+    data = b"base: &base {a: 1}\napp:\n  a: 0\n  <<: *base\n  a: 2\n"
+    documents, problems = _yaml.parse(data)
+    assert documents == []
+    assert [(p.line, p.col, p.message) for p in problems] == [(5, 3, "duplicate key 'a'")]
