@@ -75,6 +75,27 @@ def identity(template: ResourceTemplate) -> tuple[str, str, str]:
     return kind, template.namespace, work.binding_name(template.name, template.kind)
 
 
+MAX_BINDING_NAME = 253
+"""The longest object name the API server takes (a DNS-1123 subdomain)."""
+
+
+def _check_name(template: ResourceTemplate) -> None:
+    """A binding is named `<name>-<kind>`: a template name that leaves the binding's over the
+    API server's limit gets no binding in Karmada (its create is refused and retried for
+    ever), so the template is never propagated."""
+    name = identity(template)[2]
+    if len(name) <= MAX_BINDING_NAME:
+        return
+    message = (
+        f"its binding's name ({len(name)} characters: the name, '-' and the kind in lower "
+        f"case) is longer than the {MAX_BINDING_NAME} an object name may have, so Karmada "
+        "cannot create the binding; shorten the name"
+    )
+    raise BuildError(message) from errors.InputError(
+        template.origin.at("metadata", "name"), message
+    )
+
+
 def same_resource(binding: Binding, template: ResourceTemplate) -> bool:
     """Whether a binding is for this template (an apiVersion change keeps the binding, as the
     same object read through another version does in Karmada)."""
@@ -199,6 +220,7 @@ def build(
 ) -> Binding:
     """The binding `claimer` makes for `template` (its spec already defaulted), merged into
     the previous binding as Karmada's CreateOrUpdate does; raises BuildError."""
+    _check_name(template)
     spec = claimer.spec
     replicas, requirements = _replicas(template, interp)
     namespaced = bool(template.namespace)

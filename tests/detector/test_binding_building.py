@@ -8,7 +8,7 @@ spec fields copied from the policy; replicas and requirements from the interpret
 kinds it interprets; claim labels and deterministic permanent ids; what is carried over from the
 previous binding (schedule result, status, foreign labels and annotations, suspension.scheduling)
 and what is not (a ClusterResourceBinding keeps its propagateDeps); generation; schedulePriority
-from PriorityClasses; binding name collisions.
+from PriorityClasses; binding name collisions, and names over the API server's limit.
 """
 
 from __future__ import annotations
@@ -224,6 +224,24 @@ def test_binding_name_collision_keeps_the_first(detect: Detect) -> None:
     loser = decision_of(result, "web")
     assert loser.outcome == detection.Outcome.FAILED
     assert "already the binding of" in loser.message
+
+
+@pytest.mark.parametrize(("length", "bound"), [(242, True), (243, False)])
+def test_a_binding_name_over_the_api_servers_limit_gets_no_binding(
+    detect: Detect, length: int, bound: bool
+) -> None:
+    """`<name>-deployment` of a 243-character name is 254 characters: the API server refuses
+    the binding Karmada creates, which never exists."""
+    name = "w" * length
+    result = detect([make_deployment(name), make_policy("p", ALL)])
+    assert len(result.bindings) == int(bound)
+    if bound:
+        return
+    assert decision_of(result, name).outcome == detection.Outcome.FAILED
+    (error,) = [d for d in result.diagnostics if d.severity == diagnostic.Severity.ERROR]
+    assert error.origin.keys[-2:] == ("metadata", "name")
+    assert "its binding's name (254 characters" in error.message
+    assert "longer than the 253 an object name may have" in error.message
 
 
 @pytest.mark.parametrize("before", [True, False])
