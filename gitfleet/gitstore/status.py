@@ -28,7 +28,7 @@ from gitfleet.errors import RefConflictError, SchemaError
 from gitfleet.gitstore import objects, refs, rendered, signing, store
 from gitfleet.gitstore.repository import Repository
 from gitfleet.interpreter import _quantity as quantity
-from gitfleet.model import _codec, cluster, meta, yamllimits
+from gitfleet.model import _codec, cluster, meta, names, yamllimits
 from gitfleet.model.origin import Origin
 
 STATUS_REFS = "refs/heads/gitfleet/status/"
@@ -67,8 +67,15 @@ def read_file(repo: Repository, name: str, file: str) -> tuple[bytes | None, str
     return (None, None) if found is None else (found.files.get(file), found.commit)
 
 
+def is_cluster(name: str) -> bool:
+    """Whether a status ref's name can be a cluster's: not the reconciler's own refs (`_...`),
+    nor any name no Cluster can have (`a/b`, `Caps`), which anyone who can push refs could
+    make up."""
+    return names.cluster_problem(name) is None
+
+
 def read_all(repo: Repository) -> dict[str, Status]:
-    """Every cluster's status, by cluster name."""
+    """Every status ref's content, by its name (the clusters' and the reconciler's own)."""
     return {
         ref[len(STATUS_REFS) :]: _read(repo, ref[len(STATUS_REFS) :], state)
         for ref, state in sorted(refs.list_refs(repo, STATUS_REFS).items())
@@ -207,15 +214,17 @@ def _quantities_parse(status: cluster.ClusterStatus) -> bool:
 def read_cluster_status(repo: Repository) -> tuple[str, dict[str, cluster.ClusterStatus]]:
     """Every cluster's last reported status, by cluster name, and the id of this snapshot.
 
-    Refs whose name starts with `_` (the reconciler's) are not clusters; a report that does not
+    Refs whose name cannot be a cluster's (`is_cluster`) are left out; a report that does not
     decode is left out, and its cluster is scheduled on what the source declares. The id is
     `sha256:` of the statuses as canonical JSON: the same statuses give the same id however
     often they were reported, so renders from equal inputs name equal snapshots."""
     found = {}
     for name, report in read_all(repo).items():
+        if not is_cluster(name):
+            continue
         where = f"{status_ref(name)}:{CLUSTER_FILE}"
         decoded = decode_cluster_status(report.files.get(CLUSTER_FILE), where)
-        if not name.startswith("_") and decoded is not None:
+        if decoded is not None:
             found[name] = decoded
     text = json.dumps(
         {name: meta.to_doc(value) for name, value in found.items()},

@@ -9,7 +9,9 @@ Aspects covered:
   at all;
 - a status ref naming an object the repository does not hold (a ref file written by hand, a
   repository copied without its objects): every command that reads the status refs (render,
-  explain, status, `reconcile --once`) exits 1 with Git's message, never a traceback.
+  explain, status, `reconcile --once`) exits 1 with Git's message, never a traceback;
+- a status ref whose name no cluster can have (`Caps`, `a/b`, `-x`, `_made-up`) is no cluster:
+  `gitfleet status` does not list it.
 """
 
 from __future__ import annotations
@@ -81,3 +83,19 @@ def test_a_status_ref_naming_a_missing_object(
     assert done.exit_code == 1, done.output
     assert "Traceback" not in done.output
     assert f"missing object {'1' * 40} for refs/heads/gitfleet/status/m1" in done.stderr
+
+
+@pytest.mark.parametrize("name", ["Caps", "a/b", "-x", "_made-up"])
+def test_a_status_ref_no_cluster_can_have_is_not_a_cluster(
+    git_repo: GitRepo, elsewhere: Path, cli: Invoke, name: str
+) -> None:
+    docs = [make_deployment("web", replicas=2), make_policy("web", selector(name="web"))]
+    docs.append(make_cluster("m1", cpu="2"))
+    git_repo.commit({"fleet.yaml": yaml.safe_dump_all(docs, sort_keys=False)})
+    assert cli("render", "--repo", "../source").exit_code == 0
+    files = status_kit.report_files(name, status=status_kit.capacity_status((3, 3)))
+    status_kit.write_reports(git_repo.path, {name: files})
+    listed = cli("status", "--repo", "../source", "-o", "json")
+    assert listed.exit_code == 0, listed.output
+    assert [c["name"] for c in json.loads(listed.stdout)["clusters"]] == ["m1"]
+    assert name not in cli("status", "--repo", "../source").stdout
