@@ -194,7 +194,12 @@ def _logging(once: bool, log_format: str, allowed_signers: str | None) -> None:
     type=click.Path(file_okay=False, exists=True),
     help="Folder of kubeconfigs: <cluster>.yaml, or <namespace>/<name>.yaml of a secretRef.",
 )
-@click.option("--branch", default=None, help="Rendered branch (default: from gitfleet.yaml).")
+@click.option(
+    "--branch",
+    default=None,
+    callback=options.branch_name,
+    help="Rendered branch (default: from gitfleet.yaml).",
+)
 @_sync_options
 def push(
     repo: str,

@@ -26,6 +26,18 @@ class FiniteFloatRange(click.FloatRange):
         return number
 
 
+def branch_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A `--branch` checked as gitfleet.yaml's branches are (`gitstore.branchnames`): a
+    render onto `gitfleet/works/<cluster>` would overwrite that cluster's ref with every
+    cluster's manifests."""
+    from gitfleet.gitstore import branchnames
+
+    found = branchnames.problem(value) if value is not None else None
+    if found is not None:
+        raise click.BadParameter(found)
+    return value
+
+
 def repo_option_saying(text: str) -> Callable[[F], F]:
     """`--repo P` (default `.`); `text` says what the command reads there."""
     return click.option(

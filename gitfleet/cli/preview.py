@@ -29,6 +29,7 @@ from gitfleet.preview import markdown, report
 @click.option(
     "--rendered-branch",
     default=None,
+    callback=options.branch_name,
     help="Rendered branch to reuse for the base (default: the base's renderedBranch).",
 )
 @click.option(

@@ -149,12 +149,14 @@ def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, i
 @click.option(
     "--branch",
     default=None,
+    callback=options.branch_name,
     help="The source branch (default: gitfleet.yaml's sourceBranch on the default branch,"
     " else main).",
 )
 @click.option(
     "--rendered-branch",
     default=None,
+    callback=options.branch_name,
     help="The rendered branch (default: gitfleet.yaml's renderedBranch, else gitfleet/rendered).",
 )
 @click.option(

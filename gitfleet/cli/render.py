@@ -203,6 +203,7 @@ def _seen_from_here(outcome: Outcome, repo: str) -> Outcome:
 @click.option(
     "--branch",
     default=None,
+    callback=options.branch_name,
     help="Rendered branch (default: gitfleet.yaml's, else gitfleet/rendered).",
 )
 @click.option(

@@ -190,7 +190,12 @@ def human(view: FleetView) -> str:
 @options.repo_option_saying(
     "The Git repository: its rendered branch, status refs, and the source commit rendered."
 )
-@click.option("--branch", default=None, help="Rendered branch (default: from gitfleet.yaml).")
+@click.option(
+    "--branch",
+    default=None,
+    callback=options.branch_name,
+    help="Rendered branch (default: from gitfleet.yaml).",
+)
 @click.option(
     "--grace",
     type=options.FiniteFloatRange(min=0),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from gitfleet.gitstore import rendered, status
+from gitfleet.gitstore import branchnames
 from gitfleet.model import diagnostic, loaded, policy, rules, scope
 from gitfleet.model.origin import Origin
 from gitfleet.source import _globs, _rollout
@@ -41,11 +41,6 @@ _AUTOSCALING_KEYS = (
     "initialReadinessDelay",
 )
 _NAMESPACE = rules.dns1123_label()
-_BAD_REF = re.compile(r"\.\.|@\{|//|[\x00-\x20~^:?*\[\\\x7f]|^[-/.]|/\.|[/.]$|\.lock$")
-"""What `git check-ref-format` refuses in a branch name (the parts that matter here)."""
-_OWN_REFS = (rendered.CLUSTER_REFS, status.STATUS_REFS)
-"""Refs gitfleet writes for each cluster: a branch among them (or above them) would have a
-render overwrite a cluster's ref or an agent's status, or fail on the ref store's folders."""
 
 
 class _Reader:
@@ -80,13 +75,12 @@ class _Reader:
         value = self.body.get(key)
         if value is None:
             return None
-        if not isinstance(value, str) or not value or value == "HEAD" or _BAD_REF.search(value):
+        if not isinstance(value, str):
             self.error(key, f"{key}: {value!r} is not a valid branch name")
             return None
-        ref = rendered.branch_ref(value)
-        if any(ref.startswith(own) or own.startswith(ref + "/") for own in _OWN_REFS):
-            owned = " and ".join(f"{own}<cluster>" for own in _OWN_REFS)
-            self.error(key, f"{key}: {value!r} is not a branch of its own: gitfleet writes {owned}")
+        found = branchnames.problem(value)
+        if found is not None:
+            self.error(key, f"{key}: {found}")
             return None
         return value
 

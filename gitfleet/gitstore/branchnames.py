@@ -1,0 +1,30 @@
+"""Which names a source or rendered branch may have, wherever they are given (gitfleet.yaml,
+`--branch`): one rule, so that a name refused in one place is refused in every other.
+
+A branch name is what `git check-ref-format` takes (the parts that matter here), not `HEAD`
+(a branch of that name makes HEAD ambiguous for every git command), and not among the refs
+gitfleet writes for each cluster, nor a folder above them: a render would overwrite a
+cluster's works ref or an agent's status with the whole rendered tree, or fail on the ref
+store's folders.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gitfleet.gitstore import rendered, status
+
+_BAD_REF = re.compile(r"\.\.|@\{|//|[\x00-\x20~^:?*\[\\\x7f]|^[-/.]|/\.|[/.]$|\.lock$")
+"""What `git check-ref-format` refuses in a branch name (the parts that matter here)."""
+_OWN_REFS = (rendered.CLUSTER_REFS, status.STATUS_REFS)
+
+
+def problem(name: str) -> str | None:
+    """What is wrong with `name` as a branch gitfleet reads or renders onto (None: nothing)."""
+    if not name or name == "HEAD" or _BAD_REF.search(name):
+        return f"{name!r} is not a valid branch name"
+    ref = rendered.branch_ref(name)
+    if any(ref.startswith(own) or own.startswith(ref + "/") for own in _OWN_REFS):
+        owned = " and ".join(f"{own}<cluster>" for own in _OWN_REFS)
+        return f"{name!r} is not a branch of its own: gitfleet writes {owned}"
+    return None
