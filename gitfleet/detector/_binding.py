@@ -79,21 +79,26 @@ MAX_BINDING_NAME = 253
 """The longest object name the API server takes (a DNS-1123 subdomain)."""
 
 
-def _check_name(template: ResourceTemplate) -> None:
+def name_problem(template: ResourceTemplate) -> str | None:
     """A binding is named `<name>-<kind>`: a template name that leaves the binding's over the
     API server's limit gets no binding in Karmada (its create is refused and retried for
-    ever), so the template is never propagated."""
+    ever), its own or one attached for a workload that needs it, so the template is never
+    propagated. None: the name fits."""
     name = identity(template)[2]
     if len(name) <= MAX_BINDING_NAME:
-        return
-    message = (
+        return None
+    return (
         f"its binding's name ({len(name)} characters: the name, '-' and the kind in lower "
         f"case) is longer than the {MAX_BINDING_NAME} an object name may have, so Karmada "
         "cannot create the binding; shorten the name"
     )
-    raise BuildError(message) from errors.InputError(
-        template.origin.at("metadata", "name"), message
-    )
+
+
+def _check_name(template: ResourceTemplate) -> None:
+    message = name_problem(template)
+    if message is not None:
+        where = template.origin.at("metadata", "name")
+        raise BuildError(message) from errors.InputError(where, message)
 
 
 def same_resource(binding: Binding, template: ResourceTemplate) -> bool:

@@ -333,8 +333,17 @@ def _hold_finalizer(state: _State, own: Ident) -> None:
 
 def _require(state: _State, requirer: Binding, dep: ResourceTemplate) -> bool:
     """Records that `requirer` needs `dep` (False when the attached binding's name is taken by
-    another template's)."""
+    another template's, or is too long to be a name)."""
     name = work.binding_name(dep.name, dep.kind)
+    too_long = _binding.name_problem(dep)
+    if too_long is not None:
+        where = dep.origin.at("metadata", "name")
+        problem = diagnostic.error(
+            where, f"{dep.key}: {too_long}; the dependency is not propagated"
+        )
+        if problem not in state.diagnostics:  # said once, however many workloads need it
+            state.diagnostics.append(problem)
+        return False
     ident = (work.ResourceBinding.KIND, requirer.namespace, name)
     entry = state.attachments.setdefault(ident, (dep, {}))
     if entry[0].key != dep.key:

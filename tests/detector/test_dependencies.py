@@ -306,6 +306,26 @@ def test_missing_dependencies_are_reported() -> None:
     assert [b.name for b in result.bindings] == ["settings-configmap", "web-deployment"]
 
 
+def test_a_dependency_whose_binding_name_is_too_long_is_not_propagated() -> None:
+    """Karmada's create of the attached binding `<name>-configmap` (254 characters) is refused
+    by the API server: the dependency never gets one; said once however many need it."""
+    long = "c" * 244
+    volumes = [{"name": "conf", "configMap": {"name": long}}]
+    docs = [
+        make_deployment("web", volumes=volumes),
+        make_deployment("api", volumes=volumes),
+        make_policy("all", selector(), propagateDeps=True),
+        make_configmap(long),
+    ]
+    result = distribute(docs)
+    assert [b.name for b in result.bindings] == ["api-deployment", "web-deployment"]
+    assert [r.attached for r in result.dependencies] == [(), ()]
+    (error,) = result.diagnostics
+    assert error.origin.keys[-2:] == ("metadata", "name")
+    assert "its binding's name (254 characters" in error.message
+    assert error.message.endswith("; the dependency is not propagated")
+
+
 def test_label_selector_dependencies() -> None:
     """handleDependentResource: a label selector attaches every template it matches."""
     customization = {
