@@ -184,7 +184,8 @@ def _logging(once: bool, log_format: str, allowed_signers: str | None) -> None:
 @click.option(
     "--repo",
     "repo",
-    required=True,
+    default=".",
+    show_default=True,
     help="The repository holding the rendered branch: a local path or a remote URL.",
 )
 @click.option(

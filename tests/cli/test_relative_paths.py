@@ -270,6 +270,19 @@ def test_agents_apply_and_report(
         assert ("apps/v1", "Deployment", "default", "nginx") in member.objects, name
 
 
+def test_agent_push_in_the_repository_needs_no_repo_option(
+    rendered_fleet: Path,
+    cli: Invoke,
+    members: dict[str, RunningSim],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(rendered_fleet)
+    pushed = cli("agent", "push", "--kubeconfig-dir", "../../kubeconfigs", "--once")
+    assert pushed.exit_code == 0, pushed.output
+    assert pushed.stdout.startswith("member1: converged")
+    assert _reported(rendered_fleet, "member1")
+
+
 def test_reconcile_copies_to_relative_cluster_repositories(fleet: Path, cli: Invoke) -> None:
     bare = fleet.parent / "fleet.git"
     git(fleet.parent, "clone", "-q", "--bare", str(fleet), str(bare))
