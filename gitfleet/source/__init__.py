@@ -333,16 +333,37 @@ def _classify_files(files: _files.Files, entries: list[_files.Entry]) -> dict[st
     return found
 
 
+MAX_FILE_ERRORS = 1000
+"""The most errors one file reports; past them the rest of it is not checked. A file of half a
+million empty documents (a few megabytes, within maxFileSize) would otherwise print half a
+million lines and hold as many documents; a file with that many errors renders nothing anyway."""
+
+
 def _classify_file(path: str, data: bytes | str) -> _classify.File:
     classified = _classify.Classified()
     if isinstance(data, str):
         classified.diagnostics.append(diagnostic.error(Origin(path), data))
         return classified.file()
     documents, problems = _parse(path, data)
-    for p in problems:
+    for p in problems[:MAX_FILE_ERRORS]:
         classified.diagnostics.append(diagnostic.error(Origin(path, p.line, p.col), p.message))
+    errors = len(classified.diagnostics)
+    stop = None
+    """Where checking stopped, if it did."""
+    if len(problems) > MAX_FILE_ERRORS:
+        stop = Origin(path, problems[MAX_FILE_ERRORS].line, problems[MAX_FILE_ERRORS].col)
     for value, origin in documents:
+        if errors >= MAX_FILE_ERRORS:
+            stop = stop or origin
+            break
+        seen = len(classified.diagnostics)
         classified.add(value, origin)
+        errors += sum(
+            d.severity is diagnostic.Severity.ERROR for d in classified.diagnostics[seen:]
+        )
+    if stop is not None:
+        message = f"over {MAX_FILE_ERRORS} errors in this file: it is not checked from here on"
+        classified.diagnostics.append(diagnostic.error(stop, message))
     return classified.file()
 
 

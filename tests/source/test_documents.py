@@ -11,7 +11,9 @@ Aspects covered:
 - documents without apiVersion, kind or metadata.name, names that are not one path segment,
   and documents that are lists or scalars are errors;
 - `kind: List` and typed `*List` documents are unwrapped into their items (nested lists too),
-  each located at its place in the list; problems with an item are located at it.
+  each located at its place in the list; problems with an item are located at it;
+- a file stops being checked at its 1,000th error (of its objects or of its YAML), with an
+  error where it stopped, holding no more documents than that.
 """
 
 from __future__ import annotations
@@ -230,3 +232,26 @@ def test_list_documents_are_unwrapped(load_folder: LoadFolder) -> None:
 def test_list_items_are_located(load_folder: LoadFolder, text: str, expected: str) -> None:
     result = load_folder({"a.yaml": text})
     assert [str(d) for d in result.diagnostics] == [f"a.yaml:{expected}"]
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        pytest.param("{}", "document has no apiVersion", id="errors of the objects"),
+        pytest.param("!foo {}", "tag", id="errors of the YAML"),
+    ],
+)
+def test_a_file_stops_being_checked_after_its_thousandth_error(
+    load_folder: LoadFolder, document: str, message: str
+) -> None:
+    text = f"{document}\n---\n" * 1500 + config_map("late")
+    result = load_folder({"many.yaml": text, "other.yaml": config_map("other")})
+    found = [str(d) for d in result.diagnostics if d.severity is Severity.ERROR]
+    assert len(found) == 1001
+    assert sum(message in f for f in found) == 1000
+    assert (
+        "many.yaml:2001:1: error: over 1000 errors in this file: it is not checked from here on"
+        in (found)
+    )
+    assert [t.name for t in result.objects.templates] == ["other"]
+    assert len(result.documents) <= 1001
