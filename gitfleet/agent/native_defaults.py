@@ -7,10 +7,17 @@ before 1.20, Service ports before 1.21) reject such an apply outright ("associat
 keys has an element that omits key field \"protocol\""), where a client-side `kubectl apply`
 works. So the applier fills in `TCP` first, as Flux's apply layer does; on servers that
 default it themselves this changes nothing, since it is the value they would store.
+
+A Secret's `stringData` is write-only: every API server folds it into `data` (base64, a
+`stringData` key winning over the same key of `data`) and stores no `stringData`. Applied as
+written, gitfleet's field set would own `stringData` keys the live object never has, so every
+sync would see them removed, report the Secret drifted and write it again. The applier folds
+it first, as the server would, so gitfleet owns the `data` keys the object keeps.
 """
 
 from __future__ import annotations
 
+import base64
 import copy
 from typing import Any
 
@@ -63,12 +70,30 @@ def _ports_missing_protocol(manifest: Obj) -> list[Obj]:
     return found
 
 
+def _string_data(manifest: Obj) -> Obj | None:
+    """A Secret's `stringData`, when it has one."""
+    if (manifest.get("apiVersion"), manifest.get("kind")) != ("v1", "Secret"):
+        return None
+    plain = manifest.get("stringData")
+    return plain if isinstance(plain, dict) else None
+
+
 def fill(manifest: Obj) -> Obj:
-    """`manifest` with the defaults filled in: the same object when none is missing, else a
-    changed copy (the manifest itself is never changed)."""
-    if not _ports_missing_protocol(manifest):
+    """`manifest` with the defaults filled in and a Secret's `stringData` folded into `data`:
+    the same object when there is nothing to do, else a changed copy (the manifest itself is
+    never changed)."""
+    if not _ports_missing_protocol(manifest) and _string_data(manifest) is None:
         return manifest
     filled = copy.deepcopy(manifest)
     for port in _ports_missing_protocol(filled):
         port["protocol"] = DEFAULT_PROTOCOL
+    plain = _string_data(filled)
+    if plain is not None:
+        del filled["stringData"]
+        given = filled.get("data")
+        data: Obj = given if isinstance(given, dict) else {}
+        for key, value in plain.items():
+            data[key] = base64.b64encode(str(value).encode()).decode()
+        if data:
+            filled["data"] = data
     return filled

@@ -8,6 +8,8 @@ Aspects covered:
 - the agent's apply (native defaults first) applies that Service on both;
 - a Deployment's and a StatefulSet's update strategy defaulted field by field (an empty one,
   one naming only some of its parts);
+- a Secret's `stringData`: folded into `data` and not stored, yet the applier's field set owns
+  it as written, so it reads as drifted on every sync unless the agent folds it first;
 - an apply conflict with another applier: 409, the manager named without an API version, the
   causes under `reason`, no object in the details;
 - an apply without fieldManager: 422 on PatchOptions;
@@ -27,7 +29,7 @@ import realk8s_session
 import yaml
 
 from gitfleet import errors, sim
-from gitfleet.agent import kube, native_defaults
+from gitfleet.agent import drift, kube, native_defaults
 
 NAMESPACE = "answers"
 APPLY = "application/apply-patch+yaml"
@@ -172,6 +174,23 @@ def test_the_agent_applies_a_service_without_protocol(member: kube.KubeClient) -
     manifest = _service("agent", {})
     applied, _ = member.apply(SERVICE, native_defaults.fill(manifest), manager="gitfleet")
     assert [p["protocol"] for p in applied["spec"]["ports"]] == ["TCP", "TCP"]
+
+
+SECRET = kube.ResourceType("v1", "Secret", "secrets", namespaced=True)
+
+
+def test_a_secret_with_string_data(member: kube.KubeClient) -> None:
+    metadata = {"name": "plain", "namespace": NAMESPACE}
+    manifest = {"apiVersion": "v1", "kind": "Secret", "metadata": metadata,
+                "data": {"user": "YWRh"}, "stringData": {"password": "hunter2"}}  # fmt: skip
+    applied, _ = member.apply(SECRET, manifest, manager="gitfleet")
+    assert "stringData" not in applied
+    assert applied["data"] == {"user": "YWRh", "password": "aHVudGVyMg=="}
+    assert drift.changes(manifest, applied) == ["stringData"]
+    folded = native_defaults.fill(manifest)
+    applied, _ = member.apply(SECRET, folded, manager="gitfleet")
+    assert drift.changes(folded, applied) == []
+    assert applied["data"] == {"user": "YWRh", "password": "aHVudGVyMg=="}
 
 
 def test_an_apply_conflict(member: kube.KubeClient) -> None:
