@@ -23,9 +23,10 @@ manifest and every pruned object:
    store the final inventory.
 
 A failure is confined to its object: the others go on, and the result says what failed and
-why. An immutable field (a workload's selector, a Job's template) is reported; the object is
-deleted and created again only when its manifest carries `gitfleet.io/recreate-on-immutable:
-"true"`. Objects `kubectl apply` created are taken over (`takeover`).
+why. An immutable field (a workload's selector, a Job's template, a StatefulSet's
+volumeClaimTemplates) is reported; the object is deleted and created again only when its
+manifest carries `gitfleet.io/recreate-on-immutable: "true"`. Objects `kubectl apply`
+created are taken over (`takeover`).
 """
 
 from __future__ import annotations
@@ -181,12 +182,19 @@ class _Write:
     drift: tuple[str, ...]
 
 
+_IMMUTABLE_WORDING = ("immutable", "updates to statefulset spec for fields other than")
+"""How a 422 says a field cannot change: most kinds call the field immutable; a StatefulSet
+refuses a change to any spec field but the few it lets change (`volumeClaimTemplates`,
+`serviceName`, ...) as `spec: Forbidden: updates to statefulset spec for fields other than
+'replicas', 'template', and 'updateStrategy' are forbidden`, without that word."""
+
+
 def _immutable(error: errors.ClusterAPIError) -> bool:
     if error.code != 422:
         return False
     causes = (error.status.get("details") or {}).get("causes") or []
     texts = [str(error), *(str(c.get("message", "")) for c in causes if isinstance(c, dict))]
-    return any("immutable" in t.lower() for t in texts)
+    return any(word in t.lower() for t in texts for word in _IMMUTABLE_WORDING)
 
 
 class _Sync:

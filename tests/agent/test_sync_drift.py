@@ -8,7 +8,9 @@ Aspects covered:
 - an object `kubectl apply` created is taken over: the last-applied annotation and
   kubectl's field owner are gone, and a field missing from Git is removed;
 - an immutable field change is reported with the way out; with
-  `gitfleet.io/recreate-on-immutable: "true"` the object is deleted and created again.
+  `gitfleet.io/recreate-on-immutable: "true"` the object is deleted and created again;
+- a StatefulSet's changed volumeClaimTemplates, refused without the word "immutable", is
+  treated the same way.
 """
 
 from __future__ import annotations
@@ -142,3 +144,34 @@ def test_an_immutable_change_recreates_when_allowed(sync: Sync, sim_cluster: Run
     live = _live(sim_cluster)
     assert live["metadata"]["uid"] != uid
     assert live["spec"]["selector"]["matchLabels"]["track"] == "stable"
+
+
+def _statefulset(storage: str, annotations: dict[str, str] | None = None) -> dict[str, Any]:
+    labels = {"app": "db"}
+    pod = {"metadata": {"labels": labels}, "spec": {"containers": [{"name": "db", "image": "pg"}]}}
+    claim = {"metadata": {"name": "data"}, "spec": {"accessModes": ["ReadWriteOnce"],
+             "resources": {"requests": {"storage": storage}}}}  # fmt: skip
+    spec = {"serviceName": "db", "selector": {"matchLabels": labels}, "template": pod,
+            "volumeClaimTemplates": [claim]}  # fmt: skip
+    meta = {"annotations": annotations} if annotations else {}
+    return {**make_object("apps/v1", "StatefulSet", "db", "shop", **meta), "spec": spec}
+
+
+def test_a_statefulset_claim_template_change_is_immutable(
+    sync: Sync, sim_cluster: RunningSim
+) -> None:
+    sync([NAMESPACE, _statefulset("1Gi")])
+    result = sync([NAMESPACE, _statefulset("2Gi")])
+    (db,) = (o for o in result.objects if o.ref.name == "db")
+    assert db.action is apply.Action.FAILED
+    assert "updates to statefulset spec" in db.message
+    assert stamp.RECREATE_ON_IMMUTABLE in db.message
+    allowed = _statefulset("2Gi", annotations={stamp.RECREATE_ON_IMMUTABLE: "true"})
+    result = sync([NAMESPACE, allowed])
+    (db,) = (o for o in result.objects if o.ref.name == "db")
+    assert db.action is apply.Action.RECREATED
+    live = sim_cluster.objects.get("apps/v1", "StatefulSet", "db", "shop")
+    assert live is not None
+    assert live["spec"]["volumeClaimTemplates"][0]["spec"]["resources"]["requests"] == {
+        "storage": "2Gi"
+    }
