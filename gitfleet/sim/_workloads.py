@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gitfleet.sim import _json, _pods
+from gitfleet.sim import _errors, _json, _pods
 
 DEPLOYMENTS = ("apps", "deployments")
 STATEFULSETS = ("apps", "statefulsets")
@@ -287,7 +287,8 @@ the old ones and selects by the prefixed uid; before, only `controller-uid` and 
 def select_job_pods(job: _json.Obj, release: tuple[int, int] | None) -> None:
     """What the Job registry adds on create, unless `manualSelector`: a selector on the Job's
     uid, the labels it matches in the pod template, and those labels on the Job itself if it
-    has none."""
+    has none. A selector or a uid label the request gives is kept and must be the generated
+    one (a Job's from another Job's uid is refused), as the server validates it."""
     spec = _json.ensure(job, "spec")
     if spec.get("manualSelector"):
         return
@@ -301,8 +302,20 @@ def select_job_pods(job: _json.Obj, release: tuple[int, int] | None) -> None:
             **labels,
         }
         key = "batch.kubernetes.io/controller-uid"
-    spec["selector"] = {"matchLabels": {key: uid}}
     template_labels = _json.ensure(spec, "template", "metadata", "labels")
-    template_labels.update(labels)
+    for label, value in labels.items():
+        template_labels.setdefault(label, value)
+    given = spec.get("selector")
+    selector: _json.Obj = given if isinstance(given, dict) else {}
+    given = selector.get("matchLabels")
+    matching: _json.Obj = given if isinstance(given, dict) else {}
+    spec["selector"] = {**selector, "matchLabels": {key: uid, **matching}}
+    causes: list[tuple[str, str]] = []
+    if template_labels[key] != uid:
+        causes.append((f"spec.template.metadata.labels[{key}]", f"Invalid value: must be '{uid}'"))
+    if spec["selector"] != {"matchLabels": {key: uid}}:
+        causes.append(("spec.selector", "Invalid value: `selector` not auto-generated"))
+    if causes:
+        raise _errors.invalid("batch", "Job", name, causes)
     if not job["metadata"].get("labels"):
         job["metadata"]["labels"] = dict(template_labels)

@@ -5,7 +5,8 @@ Covers: a Job's pod template and completions; a Service's cluster IP; a Stateful
 beyond the fields its release lets change (1.20's words, and the newer list), while replicas
 still change; a ConfigMap's data and `immutable` once it is immutable (its labels still
 change); a Secret's type; a PersistentVolumeClaim's access modes; `kubectl apply` of a Job
-whose image changed exits 1 with the server's refusal.
+whose image changed exits 1 with the server's refusal; a Job created with the selector and
+pod labels of the Job it replaces (another uid) is refused, one created with its own kept.
 """
 
 from __future__ import annotations
@@ -195,3 +196,29 @@ def test_kubectl_apply_of_a_changed_job(run_kubectl: RunKubectl, tmp_path: Path)
     assert second.err == (
         'The Job "once" is invalid: spec.template: Invalid value: field is immutable\n'
     )
+
+
+def test_a_job_created_with_another_jobs_selector(make_sim_cluster: SimFactory) -> None:
+    sim = make_sim_cluster(kubernetes_version="v1.20.2")
+    path = "/apis/batch/v1/namespaces/default/jobs"
+    status, first = raw(sim, "POST", path, body=_job())
+    assert status == 201
+    assert raw(sim, "DELETE", f"{path}/once")[0] == 200
+    copied = _job()
+    copied["spec"]["selector"] = first["spec"]["selector"]
+    copied["spec"]["template"]["metadata"] = first["spec"]["template"]["metadata"]
+    status, body = raw(sim, "POST", path, body=copied)
+    assert status == 422
+    assert body["message"].startswith(
+        'Job.batch "once" is invalid: spec.template.metadata.labels[controller-uid]: '
+        "Invalid value: must be '"
+    )
+    assert body["message"].endswith("spec.selector: Invalid value: `selector` not auto-generated")
+    status, fresh = raw(sim, "POST", path, body=_job())
+    uid = fresh["metadata"]["uid"]
+    assert status == 201
+    assert fresh["spec"]["selector"] == {"matchLabels": {"controller-uid": uid}}
+    assert fresh["spec"]["template"]["metadata"]["labels"] == {
+        "controller-uid": uid,
+        "job-name": "once",
+    }
