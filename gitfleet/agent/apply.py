@@ -180,6 +180,10 @@ class _Write:
     rtype: kube.ResourceType
     config: Obj
     drift: tuple[str, ...]
+    unretained: Obj
+    """The config before Retain kept the live object's fields: what a recreated object is
+    created from. The fields Retain keeps belong to the object being replaced (a Job's
+    selector and pod labels name its uid), and the server refuses them on a new one."""
 
 
 _IMMUTABLE_WORDING = ("immutable", "updates to statefulset spec for fields other than")
@@ -386,7 +390,8 @@ class _Sync:
         ref = manifest.ref
         if live is None:
             gone = ("(object)",) if identity.object_id(ref) in held else ()
-            return _Write(manifest, rtype, config, gone)
+            return _Write(manifest, rtype, config, gone, config)
+        unretained = config
         try:
             retained = self.interpreter.retain(cast(RawObject, config), cast(RawObject, live))
             config = cast(Obj, retained)
@@ -398,10 +403,10 @@ class _Sync:
         if stamp.annotations_of(live).get(stamp.CONTENT_HASH) != desired_hash or takeover.needed(
             live
         ):
-            return _Write(manifest, rtype, config, ())
+            return _Write(manifest, rtype, config, (), unretained)
         changed = drift.changes(config, live)
         if changed:
-            return _Write(manifest, rtype, config, tuple(changed))
+            return _Write(manifest, rtype, config, tuple(changed), unretained)
         self.results[ref] = ObjectResult(ref=ref, action=Action.UNCHANGED)
         self.live[ref] = live
         return None
@@ -477,7 +482,7 @@ class _Sync:
             lambda: self.client.get(write.rtype, ref.namespace, ref.name) is None,
             f"{ref} to be deleted",
         )
-        obj, _ = self.client.apply(write.rtype, write.config, manager=stamp.FIELD_MANAGER)
+        obj, _ = self.client.apply(write.rtype, write.unretained, manager=stamp.FIELD_MANAGER)
         return obj
 
     def _wait(self, done: Callable[[], bool], what: str) -> None:

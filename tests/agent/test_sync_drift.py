@@ -10,7 +10,9 @@ Aspects covered:
 - an immutable field change is reported with the way out; with
   `gitfleet.io/recreate-on-immutable: "true"` the object is deleted and created again;
 - a StatefulSet's changed volumeClaimTemplates, refused without the word "immutable", is
-  treated the same way.
+  treated the same way;
+- a recreated Job is created from its manifest, not with the selector and pod labels Retain
+  kept from the Job it replaces (the server refuses another Job's uid there).
 """
 
 from __future__ import annotations
@@ -175,3 +177,22 @@ def test_a_statefulset_claim_template_change_is_immutable(
     assert live["spec"]["volumeClaimTemplates"][0]["spec"]["resources"]["requests"] == {
         "storage": "2Gi"
     }
+
+
+def _job(command: str) -> dict[str, Any]:
+    container = {"name": "m", "image": "busybox", "command": [command]}
+    pod = {"spec": {"restartPolicy": "Never", "containers": [container]}}
+    meta = {"annotations": {stamp.RECREATE_ON_IMMUTABLE: "true"}}
+    return {**make_object("batch/v1", "Job", "migrate", "shop", **meta), "spec": {"template": pod}}
+
+
+def test_a_recreated_job_gets_a_selector_of_its_own(sync: Sync, sim_cluster: RunningSim) -> None:
+    sync([NAMESPACE, _job("v1")])
+    result = sync([NAMESPACE, _job("v2")])
+    (job,) = (o for o in result.objects if o.ref.name == "migrate")
+    assert (job.action, job.message) == (apply.Action.RECREATED, "")
+    live = sim_cluster.objects.get("batch/v1", "Job", "migrate", "shop")
+    assert live is not None
+    uid = live["metadata"]["uid"]
+    assert live["spec"]["selector"]["matchLabels"] == {"batch.kubernetes.io/controller-uid": uid}
+    assert live["spec"]["template"]["spec"]["containers"][0]["command"] == ["v2"]
