@@ -629,7 +629,8 @@ class Api:
         *,
         dry_run: bool,
     ) -> Response:
-        """PUT or PATCH a Scale: the object's wanted replicas change, nothing else."""
+        """PUT or PATCH a Scale: the object's wanted replicas change, nothing else (nor, on
+        releases before `_scale.OWNERSHIP_TRACKED`, managedFields: `owned` keeps the old)."""
         resource, paths = target.resource, target.resource.scale
         assert paths is not None
         live = self._existing(target)
@@ -648,7 +649,11 @@ class Api:
                 _scale.scale_of(paths, live), content_type, _registry.decode_body(request.body)
             )
         changed = _scale.with_replicas(paths, live, wanted)
-        stored = self.registry.update(resource, live, changed, write=write, dry_run=dry_run)
+        release = _apply_keys.release(self._kubernetes_version)
+        tracked = not resource.builtin or release is None or release >= _scale.OWNERSHIP_TRACKED
+        stored = self.registry.update(
+            resource, live, changed, write=write, dry_run=dry_run, owned=not tracked
+        )
         return Response(200, _scale.scale_of(paths, stored))
 
     def _list_objects(self, request: Request, target: _Target) -> list[_json.Obj]:

@@ -14,6 +14,10 @@ from gitfleet.sim import _errors, _json, _resources, _selectors
 
 API_VERSION = "autoscaling/v1"
 KIND = "Scale"
+OWNERSHIP_TRACKED = (1, 21)
+"""From this release a write through a built-in kind's scale subresource takes `spec.replicas`
+in managedFields (kubernetes/kubernetes#98377). Before, it changes the replicas and leaves
+managedFields as they were: whoever applied the replicas still owns them, at the new value."""
 
 
 def _at(obj: _json.Obj, path: _resources.Path) -> Any:

@@ -4,9 +4,10 @@ Covers: discovery lists `<plural>/scale` as autoscaling/v1 Scale for Deployments
 StatefulSets, ReplicaSets and a CRD that declares it; reading a Deployment's Scale (wanted and
 current replicas, the selector as text); a merge patch, a JSON patch and a replace change the
 wanted replicas only, and the workload follows; the writer owns spec.replicas through the
-scale subresource; a stale resourceVersion is 409, negative replicas 422, an apply patch 415;
-a custom resource scales at its CRD's paths; kinds without it answer 404; the scale of a
-missing object is a 404 naming the subresource.
+scale subresource, but on a 1.20 server managedFields do not change; a stale resourceVersion
+is 409, negative replicas 422, an apply patch 415; a custom resource scales at its CRD's
+paths; kinds without it answer 404; the scale of a missing object is a 404 naming the
+subresource.
 """
 
 from __future__ import annotations
@@ -14,7 +15,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from simfixture import GADGETS_CRD, RunningSim, config_map, deployment, failure, gadget, raw
+from simfixture import (
+    GADGETS_CRD,
+    RunningSim,
+    SimFactory,
+    config_map,
+    deployment,
+    failure,
+    gadget,
+    raw,
+)
 
 SCALE = "/apis/apps/v1/namespaces/default/deployments/web/scale"
 
@@ -95,6 +105,23 @@ def test_replace_with_the_typed_client(web: RunningSim) -> None:
     assert (replaced.spec.replicas, live["spec"]["replicas"]) == (0, 0)
     entries = [(e["manager"], e.get("subresource")) for e in live["metadata"]["managedFields"]]
     assert ("OpenAPI-Generator", "scale") in entries
+
+
+def test_a_1_20_server_records_no_owner_for_a_scale(make_sim_cluster: SimFactory) -> None:
+    sim = make_sim_cluster(kubernetes_version="v1.20.2")
+    path = SCALE.removesuffix("/scale")
+    applied = _patch(
+        sim,
+        path + "?fieldManager=first",
+        "application/apply-patch+yaml",
+        deployment("web", replicas=2),
+    )
+    assert applied[0] == 201
+    status, _ = _patch(sim, SCALE, "application/merge-patch+json", {"spec": {"replicas": 5}})
+    live = sim.objects.get("apps/v1", "Deployment", "web", "default")
+    assert live is not None
+    assert (status, live["spec"]["replicas"]) == (200, 5)
+    assert live["metadata"]["managedFields"] == applied[1]["metadata"]["managedFields"]
 
 
 def test_stale_scale_is_a_conflict(web: RunningSim) -> None:
