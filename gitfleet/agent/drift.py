@@ -8,6 +8,11 @@ equal the desired one (someone wrote the same value back). Comparing values only
 ownership changed keeps a real API server's normalisation (quantities, defaults) from looking
 like drift, and needs no request: the live object from the sync's list is enough.
 
+One field is compared by value even while gitfleet owns it: `spec.replicas`, which a write
+through the scale subresource (`kubectl scale`, an autoscaler) changes without taking it from
+gitfleet's entry on Kubernetes before 1.21 (kubernetes/kubernetes#82046), so ownership alone
+would never see it. It is an integer the server does not normalise.
+
 A live object without any gitfleet entry (a server that dropped managedFields) is compared by
 value alone. List items are matched by the keys the server recorded for them (`k:{...}`,
 `v:...`), else by `name`, else by position.
@@ -22,6 +27,8 @@ from gitfleet.agent import stamp
 
 Fields = dict[str, Any]
 _ITEM_PREFIXES = ("k:", "v:", "i:")
+_SCALED = ("spec", "replicas")
+"""The field the scale subresource writes, compared by value always."""
 
 
 def owned_fields(live: dict[str, Any], manager: str = stamp.FIELD_MANAGER) -> Fields | None:
@@ -55,7 +62,16 @@ def changes(config: dict[str, Any], live: dict[str, Any]) -> list[str]:
             continue
         child = _child(owned, key)
         _walk(value, live.get(key, _MISSING), child, key, found)
+    scaled, wanted = ".".join(_SCALED), _at(config, _SCALED)
+    if wanted is not None and scaled not in found and wanted != _at(live, _SCALED):
+        found.append(scaled)
     return found
+
+
+def _at(obj: Any, path: tuple[str, ...]) -> Any:
+    for key in path:
+        obj = obj.get(key) if isinstance(obj, dict) else None
+    return obj
 
 
 class _Missing:

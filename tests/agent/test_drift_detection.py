@@ -1,7 +1,9 @@
 """Drift found from field ownership, without any request.
 
 Aspects covered:
-- fields gitfleet's apply entry still owns are in sync whatever their value;
+- fields gitfleet's apply entry still owns are in sync whatever their value, but for
+  `spec.replicas`, which a scale through the subresource changes without taking it on
+  Kubernetes 1.20: compared by value always;
 - a field another manager took is drift when its value differs, not when it is equal;
 - a field gone from the live object is drift;
 - keyed list items (`k:{...}`) are matched by key; an item removed by hand is drift;
@@ -97,7 +99,8 @@ CONTAINER = ("f:spec", "f:template", "f:spec", "f:containers", 'k:{"name":"web"}
     ("changes", "owned", "expected"),
     [
         pytest.param({}, OWNED, [], id="nothing changed"),
-        pytest.param({"replicas": 9}, OWNED, [], id="owned field: still gitfleet's"),
+        pytest.param({"image": "nginx:2"}, OWNED, [], id="owned field: still gitfleet's"),
+        pytest.param({"replicas": 9}, OWNED, ["spec.replicas"], id="owned replicas, scaled"),
         pytest.param(
             {"replicas": 9}, _without(("f:spec", "f:replicas")), ["spec.replicas"], id="taken"
         ),

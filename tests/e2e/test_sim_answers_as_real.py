@@ -10,6 +10,8 @@ Aspects covered:
   one naming only some of its parts);
 - a Secret's `stringData`: folded into `data` and not stored, yet the applier's field set owns
   it as written, so it reads as drifted on every sync unless the agent folds it first;
+- `kubectl scale` (a merge patch of the scale subresource) on 1.20: the replicas change and
+  managedFields do not, gitfleet still owning the field; the agent's drift sees it all the same;
 - an apply conflict with another applier: 409, the manager named without an API version, the
   causes under `reason`, no object in the details;
 - an apply without fieldManager: 422 on PatchOptions;
@@ -191,6 +193,21 @@ def test_a_secret_with_string_data(member: kube.KubeClient) -> None:
     applied, _ = member.apply(SECRET, folded, manager="gitfleet")
     assert drift.changes(folded, applied) == []
     assert applied["data"] == {"user": "YWRh", "password": "aHVudGVyMg=="}
+
+
+def test_a_scale_through_the_subresource(member: kube.KubeClient) -> None:
+    resource = kube.ResourceType("apps/v1", "Deployment", "deployments", namespaced=True)
+    config = _workload("Deployment", "scaled", {"replicas": 2})
+    applied, _ = member.apply(resource, config, manager="gitfleet")
+    path = f"/apis/apps/v1/namespaces/{NAMESPACE}/deployments/scaled"
+    merge = "application/merge-patch+json"
+    body = {"spec": {"replicas": 5}}
+    code, _ = _answer(member, "PATCH", f"{path}/scale", body=body, content_type=merge)
+    live = _answer(member, "GET", path)[1]
+    assert (code, live["spec"]["replicas"]) == (200, 5)
+    if _minor(member) < 21:
+        assert live["metadata"]["managedFields"] == applied["metadata"]["managedFields"]
+    assert drift.changes(config, live) == ["spec.replicas"]
 
 
 def test_an_apply_conflict(member: kube.KubeClient) -> None:
