@@ -10,7 +10,8 @@ the kinds a GitOps user most often changes in place and then cannot (a 422 Inval
 - a Service's cluster IPs (`may not change once set`), unless it stays headless;
 - a ConfigMap's or Secret's `data` (and `binaryData`), and `immutable` itself, once
   `immutable` is true; a Secret's `type` always;
-- a PersistentVolumeClaim's spec, but for `resources.requests` of a bound claim.
+- a PersistentVolumeClaim's spec, but for `resources.requests` of a bound claim;
+- a RoleBinding's or ClusterRoleBinding's `roleRef` (`cannot change roleRef`).
 
 Values print as Go prints them where they are scalars or strings; the Go dump of a struct
 (a selector, a pod template) is left out of the message.
@@ -28,6 +29,9 @@ _WORKLOADS = frozenset(
     ("apps", plural) for plural in ("deployments", "statefulsets", "replicasets", "daemonsets")
 )
 _STATEFULSETS = ("apps", "statefulsets")
+_BINDINGS = frozenset(
+    ("rbac.authorization.k8s.io", plural) for plural in ("rolebindings", "clusterrolebindings")
+)
 _STATEFULSET_UPDATABLE = (
     (
         (1, 27),
@@ -175,5 +179,7 @@ def check(
         causes += _secret(old, new)
     elif key == ("", "persistentvolumeclaims"):
         causes += _claim(old, new)
+    elif key in _BINDINGS and _changed(old, new, "roleRef"):
+        causes.append(("roleRef", "Invalid value: cannot change roleRef"))
     if causes:
         raise _errors.invalid(resource.group, resource.kind, new["metadata"]["name"], causes)

@@ -4,9 +4,10 @@
 Covers: a Job's pod template and completions; a Service's cluster IP; a StatefulSet's spec
 beyond the fields its release lets change (1.20's words, and the newer list), while replicas
 still change; a ConfigMap's data and `immutable` once it is immutable (its labels still
-change); a Secret's type; a PersistentVolumeClaim's access modes; `kubectl apply` of a Job
-whose image changed exits 1 with the server's refusal; a Job created with the selector and
-pod labels of the Job it replaces (another uid) is refused, one created with its own kept.
+change); a Secret's type; a PersistentVolumeClaim's access modes; a RoleBinding's roleRef;
+`kubectl apply` of a Job whose image changed exits 1 with the server's refusal; a Job created
+with the selector and pod labels of the Job it replaces (another uid) is refused, one created
+with its own kept.
 """
 
 from __future__ import annotations
@@ -133,6 +134,20 @@ def _refusal(sim: RunningSim, path: str, patch: dict[str, Any]) -> tuple[int, st
             'PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after '
             "creation except resources.requests for bound claims",
             id="claim access modes",
+        ),
+        pytest.param(
+            {
+                "apiVersion": "rbac.authorization.k8s.io/v1",
+                "kind": "RoleBinding",
+                "metadata": {"name": "read", "namespace": "default"},
+                "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "r"},
+                "subjects": [{"kind": "ServiceAccount", "name": "app", "namespace": "default"}],
+            },
+            "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings/read",
+            {"roleRef": {"kind": "ClusterRole", "name": "view"}},
+            'RoleBinding.rbac.authorization.k8s.io "read" is invalid: roleRef: Invalid value: '
+            "cannot change roleRef",
+            id="role binding roleRef",
         ),
     ],
 )
