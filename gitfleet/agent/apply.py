@@ -24,9 +24,9 @@ manifest and every pruned object:
 
 A failure is confined to its object: the others go on, and the result says what failed and
 why. An immutable field (a workload's selector, a Job's template, a StatefulSet's
-volumeClaimTemplates) is reported; the object is deleted and created again only when its
-manifest carries `gitfleet.io/recreate-on-immutable: "true"`. Objects `kubectl apply`
-created are taken over (`takeover`).
+volumeClaimTemplates, a binding's roleRef) is reported; the object is deleted and created
+again only when its manifest carries `gitfleet.io/recreate-on-immutable: "true"`. Objects
+`kubectl apply` created are taken over (`takeover`).
 """
 
 from __future__ import annotations
@@ -186,11 +186,17 @@ class _Write:
     selector and pod labels name its uid), and the server refuses them on a new one."""
 
 
-_IMMUTABLE_WORDING = ("immutable", "updates to statefulset spec for fields other than")
-"""How a 422 says a field cannot change: most kinds call the field immutable; a StatefulSet
-refuses a change to any spec field but the few it lets change (`volumeClaimTemplates`,
-`serviceName`, ...) as `spec: Forbidden: updates to statefulset spec for fields other than
-'replicas', 'template', and 'updateStrategy' are forbidden`, without that word."""
+_IMMUTABLE_WORDING = (
+    "immutable",
+    "updates to statefulset spec for fields other than",
+    "cannot change roleref",
+)
+"""How a 422 says a field cannot change (lower case): most kinds call the field immutable; a
+StatefulSet refuses a change to any spec field but the few it lets change
+(`volumeClaimTemplates`, `serviceName`, ...) as `spec: Forbidden: updates to statefulset spec
+for fields other than 'replicas', 'template', and 'updateStrategy' are forbidden`, and a
+RoleBinding or ClusterRoleBinding a changed `roleRef` as `roleRef: Invalid value: ...: cannot
+change roleRef`, both without that word."""
 
 
 def _immutable(error: errors.ClusterAPIError) -> bool:

@@ -9,8 +9,8 @@ Aspects covered:
   kubectl's field owner are gone, and a field missing from Git is removed;
 - an immutable field change is reported with the way out; with
   `gitfleet.io/recreate-on-immutable: "true"` the object is deleted and created again;
-- a StatefulSet's changed volumeClaimTemplates, refused without the word "immutable", is
-  treated the same way;
+- a StatefulSet's changed volumeClaimTemplates and a RoleBinding's changed roleRef, refused
+  without the word "immutable", are treated the same way;
 - a recreated Job is created from its manifest, not with the selector and pod labels Retain
   kept from the Job it replaces (the server refuses another Job's uid there).
 """
@@ -196,3 +196,25 @@ def test_a_recreated_job_gets_a_selector_of_its_own(sync: Sync, sim_cluster: Run
     uid = live["metadata"]["uid"]
     assert live["spec"]["selector"]["matchLabels"] == {"batch.kubernetes.io/controller-uid": uid}
     assert live["spec"]["template"]["spec"]["containers"][0]["command"] == ["v2"]
+
+
+def _binding(role: str, annotations: dict[str, str] | None = None) -> dict[str, Any]:
+    meta = {"annotations": annotations} if annotations else {}
+    binding = make_object("rbac.authorization.k8s.io/v1", "RoleBinding", "read", "shop", **meta)
+    subject = {"kind": "ServiceAccount", "name": "app", "namespace": "shop"}
+    ref = {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": role}
+    return {**binding, "roleRef": ref, "subjects": [subject]}
+
+
+def test_a_changed_role_ref_is_immutable(sync: Sync, sim_cluster: RunningSim) -> None:
+    sync([NAMESPACE, _binding("view")])
+    result = sync([NAMESPACE, _binding("edit")])
+    (read,) = (o for o in result.objects if o.ref.name == "read")
+    assert read.action is apply.Action.FAILED
+    assert stamp.RECREATE_ON_IMMUTABLE in read.message
+    result = sync([NAMESPACE, _binding("edit", {stamp.RECREATE_ON_IMMUTABLE: "true"})])
+    (read,) = (o for o in result.objects if o.ref.name == "read")
+    assert read.action is apply.Action.RECREATED
+    live = sim_cluster.objects.get("rbac.authorization.k8s.io/v1", "RoleBinding", "read", "shop")
+    assert live is not None
+    assert live["roleRef"]["name"] == "edit"
