@@ -7,6 +7,11 @@ container ports and of Service ports, and users leave it out (it defaults to TCP
 key defaults; its message gained "(and doesn't have default value)" then), Kubernetes 1.21 that
 of Service ports (kubernetes/kubernetes#98576). Before that the apply fails with 500 and the
 error of the first element found, as a real server of the version the cluster claims answers.
+
+Resource quantities are strings to apply's typed objects on a 1.20 server: a number in a
+container's or a claim's `requests` or `limits` fails the apply with 500, every such field
+listed ("expected string, got &value.valueUnstructured{Value:0.5}"), where an update takes it.
+Checked against a real 1.20 server; that 1.21 takes them (`QUANTITIES_UNTYPED`) is assumed.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from gitfleet.sim import _errors, _json
 
 CONTAINER_PORTS_DEFAULTED = (1, 20)
 SERVICE_PORTS_DEFAULTED = (1, 21)
+QUANTITIES_UNTYPED = (1, 21)
 
 _POD_SPECS: dict[tuple[str, str], tuple[str, ...]] = {
     ("v1", "Pod"): ("spec",),
@@ -63,6 +69,38 @@ def _ports(obj: _json.Obj, before: tuple[int, int]) -> Iterator[tuple[str, Any]]
                 yield f'{where}.{field}[name="{name}"].ports', container.get("ports")
 
 
+def _go_number(value: float) -> str:
+    """A JSON number as Go's %v prints the float64 it decodes to."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _numeric_quantities(obj: _json.Obj) -> Iterator[str]:
+    """The typed-patch error of each quantity `obj` writes as a number."""
+    key = (obj.get("apiVersion", ""), obj.get("kind", ""))
+    holders: list[tuple[str, Any]] = []
+    path = _POD_SPECS.get(key)
+    spec = _json.dig(obj, *path) if path else None
+    if isinstance(spec, dict):
+        where = "." + ".".join(path or ())
+        for field in ("initContainers", "containers"):
+            for container in spec.get(field) or []:
+                if isinstance(container, dict):
+                    name = container.get("name", "")
+                    at = f'{where}.{field}[name="{name}"].resources'
+                    holders.append((at, container.get("resources")))
+    if key == ("v1", "PersistentVolumeClaim"):
+        holders.append((".spec.resources", _json.dig(obj, "spec", "resources")))
+    for at, resources in holders:
+        for part in ("limits", "requests"):
+            values = resources.get(part) if isinstance(resources, dict) else None
+            for name, value in (values or {}).items() if isinstance(values, dict) else ():
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    yield (
+                        f"{at}.{part}.{name}: expected string, got"
+                        f" &value.valueUnstructured{{Value:{_go_number(value)}}}"
+                    )
+
+
 def check(config: _json.Obj, kubernetes_version: str) -> None:
     """Refuse an apply configuration as the API server of `kubernetes_version` does."""
     found = release(kubernetes_version)
@@ -78,3 +116,7 @@ def check(config: _json.Obj, kubernetes_version: str) -> None:
                     f' list with keys has an element that omits key field "protocol"{suffix}',
                     reason="",
                 )
+    numbers = list(_numeric_quantities(config)) if found < QUANTITIES_UNTYPED else []
+    if numbers:
+        listed = numbers[0] if len(numbers) == 1 else "errors:\n  " + "\n  ".join(numbers)
+        raise _errors.ApiError(500, f"failed to create typed patch object: {listed}", reason="")

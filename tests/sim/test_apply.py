@@ -9,7 +9,9 @@ and the field, and `force=true` takes the field over; two managers each own thei
 container of one list (keyed by name); a YAML body; missing fieldManager is a 422 on
 PatchOptions; a create without apply records an Update entry for its manager; apply to the
 status subresource; a port without `protocol` is refused as the claimed Kubernetes version
-refuses it (container ports before 1.20, Service ports before 1.21); the manager `kubectl`
+refuses it (container ports before 1.20, Service ports before 1.21); a quantity written as a
+number is refused on 1.20 with every such field listed (the only one alone), taken on 1.21;
+the manager `kubectl`
 takes over without conflict the fields client-side apply set, as its last-applied annotation
 says, and the annotation is rewritten; fields changed since still conflict.
 """
@@ -20,7 +22,16 @@ import json
 from typing import Any
 
 import pytest
-from simfixture import RunningSim, SimFactory, config_map, deployment, failure, raw, status_of
+from simfixture import (
+    RunningSim,
+    SimFactory,
+    claim,
+    config_map,
+    deployment,
+    failure,
+    raw,
+    status_of,
+)
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
@@ -279,15 +290,56 @@ def test_apply_of_a_port_without_protocol_follows_the_claimed_version(
     }  # fmt: skip
     if kind == "Deployment":
         body["spec"]["template"]["spec"]["containers"][0]["ports"] = [{"containerPort": 80}]
+    _applies_or_refuses(running, body, refused and TYPED + refused)
+
+
+TYPED = "failed to create typed patch object: "
+
+
+def _applies_or_refuses(running: RunningSim, body: dict[str, Any], refused: str | None) -> None:
+    """`body` (named web) applies, or is refused with a 500 saying `refused`, and no reason."""
     if refused is None:
         assert _apply(running, body, "gitfleet").metadata.name == "web"
         return
     status = status_of(failure(lambda: _apply(running, body, "gitfleet")))
-    assert (status["code"], status["message"]) == (
-        500,
-        f"failed to create typed patch object: {refused}",
-    )
-    assert "reason" not in status
+    assert (status["code"], status["message"], "reason" in status) == (500, refused, False)
+
+
+@pytest.mark.parametrize(
+    ("version", "kind", "refused"),
+    [
+        pytest.param(
+            "v1.20.2",
+            "Deployment",
+            TYPED + "errors:\n"
+            '  .spec.template.spec.containers[name="web"].resources.limits.cpu: expected string,'
+            " got &value.valueUnstructured{Value:0.5}\n"
+            '  .spec.template.spec.containers[name="web"].resources.requests.memory: expected'
+            " string, got &value.valueUnstructured{Value:134217728}",
+            id="1.20 container",
+        ),
+        pytest.param(
+            "v1.20.2",
+            "PersistentVolumeClaim",
+            TYPED + ".spec.resources.requests.storage: expected string, got"
+            " &value.valueUnstructured{Value:1073741824}",
+            id="1.20 claim",
+        ),
+        pytest.param("v1.21.0", "Deployment", None, id="1.21 container"),
+    ],
+)
+def test_apply_of_a_quantity_written_as_a_number_follows_the_claimed_version(
+    make_sim_cluster: SimFactory, version: str, kind: str, refused: str | None
+) -> None:
+    running = make_sim_cluster("old", kubernetes_version=version)
+    if kind == "Deployment":
+        body = deployment()
+        resources = {"limits": {"cpu": 0.5}, "requests": {"memory": 134217728}}
+        body["spec"]["template"]["spec"]["containers"][0]["resources"] = resources
+    else:
+        body = claim("web")
+        body["spec"]["resources"]["requests"]["storage"] = 1073741824
+    _applies_or_refuses(running, body, refused)
 
 
 def _client_side_applied(sim: RunningSim, replicas: int) -> None:
