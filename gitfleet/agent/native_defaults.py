@@ -8,6 +8,13 @@ keys has an element that omits key field \"protocol\""), where a client-side `ku
 works. So the applier fills in `TCP` first, as Flux's apply layer does; on servers that
 default it themselves this changes nothing, since it is the value they would store.
 
+Resource quantities (`cpu: 0.5`, `memory: 134217728`) written as YAML numbers are strings to
+server-side apply: a 1.20 server refuses the whole apply ("failed to create typed patch object:
+... resources.limits.cpu: expected string, got &value.valueUnstructured{Value:0.5}"), where
+`kubectl apply` takes the number. The applier writes such a number as the string the server
+would parse it from (of containers' resources, claims and claim templates, a ResourceQuota's
+`hard` and a LimitRange's limits).
+
 A Secret's `stringData` is write-only: every API server folds it into `data` (base64, a
 `stringData` key winning over the same key of `data`) and stores no `stringData`. Applied as
 written, gitfleet's field set would own `stringData` keys the live object never has, so every
@@ -70,6 +77,48 @@ def _ports_missing_protocol(manifest: Obj) -> list[Obj]:
     return found
 
 
+_CLAIM_PATHS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("v1", "PersistentVolumeClaim"): ("spec", "resources"),
+}
+"""Where claims keep their `requests` and `limits`, besides StatefulSet claim templates."""
+_LIMIT_RANGE_MAPS = ("default", "defaultRequest", "max", "min", "maxLimitRequestRatio")
+
+
+def _resource_maps(manifest: Obj) -> list[Obj]:
+    """The maps of quantities of `manifest`: its containers', claim's or claim templates'
+    `requests` and `limits`, a ResourceQuota's `hard`, a LimitRange's limits."""
+    key = (manifest.get("apiVersion", ""), manifest.get("kind", ""))
+    holders: list[Any] = []
+    path = _POD_SPEC_PATHS.get(key)
+    spec = _at(manifest, path) if path else None
+    if isinstance(spec, dict):
+        for group in ("containers", "initContainers"):
+            for container in spec.get(group) or []:
+                holders.append(container.get("resources") if isinstance(container, dict) else None)
+    if key in _CLAIM_PATHS:
+        holders.append(_at(manifest, _CLAIM_PATHS[key]))
+    if key == ("apps/v1", "StatefulSet"):
+        for claim in _at(manifest, ("spec", "volumeClaimTemplates")) or []:
+            holders.append(_at(claim, ("spec", "resources")))
+    maps = [h.get(part) for h in holders if isinstance(h, dict) for part in ("requests", "limits")]
+    if key == ("v1", "ResourceQuota"):
+        maps.append(_at(manifest, ("spec", "hard")))
+    if key == ("v1", "LimitRange"):
+        for limit in _at(manifest, ("spec", "limits")) or []:
+            if isinstance(limit, dict):
+                maps += [limit.get(part) for part in _LIMIT_RANGE_MAPS]
+    return [m for m in maps if isinstance(m, dict)]
+
+
+def _numeric(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _numeric_quantities(manifest: Obj) -> list[Obj]:
+    """The resource maps of `manifest` with a quantity written as a number."""
+    return [m for m in _resource_maps(manifest) if any(_numeric(v) for v in m.values())]
+
+
 def _string_data(manifest: Obj) -> Obj | None:
     """A Secret's `stringData`, when it has one."""
     if (manifest.get("apiVersion"), manifest.get("kind")) != ("v1", "Secret"):
@@ -79,14 +128,22 @@ def _string_data(manifest: Obj) -> Obj | None:
 
 
 def fill(manifest: Obj) -> Obj:
-    """`manifest` with the defaults filled in and a Secret's `stringData` folded into `data`:
-    the same object when there is nothing to do, else a changed copy (the manifest itself is
-    never changed)."""
-    if not _ports_missing_protocol(manifest) and _string_data(manifest) is None:
+    """`manifest` with the defaults filled in, numeric quantities written as strings and a
+    Secret's `stringData` folded into `data`: the same object when there is nothing to do,
+    else a changed copy (the manifest itself is never changed)."""
+    if (
+        not _ports_missing_protocol(manifest)
+        and not _numeric_quantities(manifest)
+        and _string_data(manifest) is None
+    ):
         return manifest
     filled = copy.deepcopy(manifest)
     for port in _ports_missing_protocol(filled):
         port["protocol"] = DEFAULT_PROTOCOL
+    for quantities in _numeric_quantities(filled):
+        for name, value in quantities.items():
+            if _numeric(value):
+                quantities[name] = repr(value)
     plain = _string_data(filled)
     if plain is not None:
         del filled["stringData"]

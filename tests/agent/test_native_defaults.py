@@ -4,6 +4,8 @@ Aspects covered:
 - a Service port and a container or init container port without `protocol` get TCP, for
   every native kind that runs pods, wherever it keeps its pod spec;
 - a protocol that is given is kept; custom resources and kinds without ports are left alone;
+- resource quantities written as numbers (containers, claim templates, a ResourceQuota, a
+  LimitRange) become strings;
 - the manifest given is never changed, and one with nothing to fill comes back as it is.
 """
 
@@ -99,3 +101,39 @@ def test_service_ports_get_tcp() -> None:
 )
 def test_nothing_to_fill_returns_the_manifest(manifest: dict[str, Any]) -> None:
     assert native_defaults.fill(manifest) is manifest
+
+
+@pytest.mark.parametrize(
+    ("manifest", "path"),
+    [
+        pytest.param(
+            _holder("v1", "ResourceQuota", ("spec",), {"hard": {"cpu": 4, "pods": "10"}}),
+            ("spec", "hard"),
+            id="quota",
+        ),
+        pytest.param(
+            _holder("v1", "LimitRange", ("spec",), {"limits": [{"max": {"cpu": 4, "pods": "10"}}]}),
+            ("spec", "limits", 0, "max"),
+            id="limit range",
+        ),
+        pytest.param(
+            _holder(
+                "apps/v1",
+                "StatefulSet",
+                ("spec",),
+                {
+                    "volumeClaimTemplates": [
+                        {"spec": {"resources": {"requests": {"cpu": 4, "pods": "10"}}}}
+                    ]
+                },
+            ),
+            ("spec", "volumeClaimTemplates", 0, "spec", "resources", "requests"),
+            id="claim template",
+        ),
+    ],
+)
+def test_numeric_quantities_become_strings(manifest: dict[str, Any], path: tuple[Any, ...]) -> None:
+    found: Any = native_defaults.fill(manifest)
+    for key in path:
+        found = found[key]
+    assert found == {"cpu": "4", "pods": "10"}

@@ -6,6 +6,8 @@ Aspects covered:
   server's own message and no reason; from 1.21 it applies; a container port without it
   applies from 1.20;
 - the agent's apply (native defaults first) applies that Service on both;
+- resource quantities written as YAML numbers: before Kubernetes 1.21 server-side apply
+  refuses them (a 500, "expected string"); the agent's apply writes them as strings first;
 - a Deployment's and a StatefulSet's update strategy defaulted field by field (an empty one,
   one naming only some of its parts);
 - a Secret's `stringData`: folded into `data` and not stored, yet the applier's field set owns
@@ -22,6 +24,7 @@ Aspects covered:
 from __future__ import annotations
 
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +35,7 @@ import yaml
 
 from gitfleet import errors, sim
 from gitfleet.agent import drift, kube, native_defaults
+from gitfleet.sim import _quantity
 
 NAMESPACE = "answers"
 APPLY = "application/apply-patch+yaml"
@@ -126,6 +130,22 @@ def test_a_container_port_without_protocol(member: kube.KubeClient) -> None:
     }
     path = f"/apis/apps/v1/namespaces/{NAMESPACE}/deployments/web"
     assert _apply(member, path, deployment)[0] in (200, 201)
+
+
+def test_quantities_written_as_numbers(member: kube.KubeClient) -> None:
+    resource = kube.ResourceType("apps/v1", "Deployment", "deployments", namespaced=True)
+    deployment = _workload("Deployment", "numbers", {})
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    container["resources"] = {"limits": {"cpu": 0.5, "memory": 134217728}}
+    path = f"/apis/apps/v1/namespaces/{NAMESPACE}/deployments/numbers"
+    code, body = _apply(member, path, deployment)
+    if _minor(member) < 21:
+        assert code == 500
+        assert "resources.limits.cpu: expected string" in body["message"]
+    applied, _ = member.apply(resource, native_defaults.fill(deployment), manager="gitfleet")
+    limits = applied["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]
+    amounts = {name: _quantity.parse(value) for name, value in limits.items()}
+    assert amounts == {"cpu": Fraction(1, 2), "memory": 134217728}
 
 
 def _workload(kind: str, name: str, spec: dict[str, Any]) -> dict[str, Any]:
