@@ -1,7 +1,8 @@
 """The checks a real API server makes that clients are likely to trip over: object names
 (DNS-1123 subdomain, label or DNS-1035 label, or path segment, depending on the kind),
 labels and annotations (qualified keys, string values), workload selectors that must match
-their pod template, pods' containers and Services' ports, CRD names and scopes, Secret data
+their pod template, a Deployment's rolling update parameters beside a Recreate strategy, pods'
+containers and Services' ports, CRD names and scopes, Secret data
 that must be base64.
 
 A failure is one 422 Invalid Status listing every cause. Full schema validation is left out.
@@ -161,6 +162,18 @@ def _workload_causes(obj: _json.Obj) -> Causes:
     return []
 
 
+def _deployment_causes(obj: _json.Obj) -> Causes:
+    """A Recreate strategy with `rollingUpdate` left from the RollingUpdate default (what an
+    apply that changes only `type` sends): the server refuses it, it does not drop it."""
+    strategy = _json.dig(obj, "spec", "strategy")
+    if not isinstance(strategy, dict) or strategy.get("type") != "Recreate":
+        return []
+    if strategy.get("rollingUpdate") is None:
+        return []
+    message = "Forbidden: may not be specified when strategy `type` is 'Recreate'"
+    return [("spec.strategy.rollingUpdate", message)]
+
+
 def _crd_causes(obj: _json.Obj) -> Causes:
     spec = obj.get("spec") or {}
     names = spec.get("names") or {}
@@ -220,6 +233,8 @@ def validate(resource: _resources.ResourceType, obj: _json.Obj) -> None:
         causes += _service_causes(obj)
     if key in _WORKLOADS:
         causes += _workload_causes(obj)
+    if key == ("apps", "deployments"):
+        causes += _deployment_causes(obj)
     elif key == ("apiextensions.k8s.io", "customresourcedefinitions"):
         causes += _crd_causes(obj)
     elif key == ("", "secrets"):

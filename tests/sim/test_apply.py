@@ -11,7 +11,8 @@ PatchOptions; a create without apply records an Update entry for its manager; ap
 status subresource; a port without `protocol` is refused as the claimed Kubernetes version
 refuses it (container ports before 1.20, Service ports before 1.21); a quantity written as a
 number is refused on 1.20 with every such field listed (the only one alone), taken on 1.21;
-the manager `kubectl`
+a Deployment applied with a Recreate strategy is created, but one changed to it keeps the
+defaulted rollingUpdate and is refused; the manager `kubectl`
 takes over without conflict the fields client-side apply set, as its last-applied annotation
 says, and the annotation is rewritten; fields changed since still conflict.
 """
@@ -340,6 +341,21 @@ def test_apply_of_a_quantity_written_as_a_number_follows_the_claimed_version(
         body = claim("web")
         body["spec"]["resources"]["requests"]["storage"] = 1073741824
     _applies_or_refuses(running, body, refused)
+
+
+def test_apply_of_a_recreate_strategy(sim_cluster: RunningSim) -> None:
+    created = deployment("fresh")
+    created["spec"]["strategy"] = {"type": "Recreate"}
+    assert _apply(sim_cluster, created, "gitfleet").spec.strategy.to_dict() == {"type": "Recreate"}
+    _apply(sim_cluster, deployment(), "gitfleet")
+    changed = deployment()
+    changed["spec"]["strategy"] = {"type": "Recreate"}
+    status = status_of(failure(lambda: _apply(sim_cluster, changed, "gitfleet")))
+    assert (status["code"], status["message"]) == (
+        422,
+        'Deployment.apps "web" is invalid: spec.strategy.rollingUpdate: Forbidden: may not be'
+        " specified when strategy `type` is 'Recreate'",
+    )
 
 
 def _client_side_applied(sim: RunningSim, replicas: int) -> None:
