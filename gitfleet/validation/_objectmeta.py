@@ -5,7 +5,8 @@ must meet to be a segment of a rendered path (`model.names`, the render stage's 
 Names: apiVersion/kind, namespace and name are checked against `model.names`; the name of a
 built-in kind also against its kind's rule (a DNS-1123 subdomain for most, a DNS-1123 label
 for a Namespace, a DNS-1035 label for a Service, 52 characters at most for a CronJob, whose
-Jobs add a suffix). Names of other kinds (custom resources, RBAC objects) need only the path
+Jobs add a suffix; admission webhook configurations are subdomains too, where RBAC objects
+may have a ':'). Names of other kinds (custom resources, RBAC objects) need only the path
 rule, as the API server checks them by their own schema.
 
 Labels and annotations: maps of strings; label keys qualified names, annotation keys too once
@@ -32,6 +33,8 @@ _SUBDOMAIN_KINDS = {
     "autoscaling": ("HorizontalPodAutoscaler",),
     "storage.k8s.io": ("StorageClass",),
     "scheduling.k8s.io": ("PriorityClass",),
+    "admissionregistration.k8s.io": ("ValidatingWebhookConfiguration",
+                                     "MutatingWebhookConfiguration"),
 }  # fmt: skip
 _CRONJOB_NAME_LENGTH = 52
 

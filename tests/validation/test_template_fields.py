@@ -15,8 +15,9 @@ Aspects covered:
   (a boolean), also in a CronJob's job template;
 - names: what render refuses (non-ASCII, too long, kinds and namespaces that cannot be a
   folder), and each built-in kind's own rule (Deployment names are DNS subdomains, Service
-  names DNS-1035 labels, Namespace names DNS labels, CronJob names 52 characters); custom
-  resources keep the path rule only;
+  names DNS-1035 labels, Namespace names DNS labels, CronJob names 52 characters, webhook
+  configuration names DNS subdomains, where a ClusterRole's may have a ':'); custom resources
+  keep the path rule only;
 - every problem of a file is reported, not only the first; valid templates (nulls, IntOrString
   ports, integral floats, quoted values) report nothing.
 """
@@ -203,6 +204,10 @@ CASES = [
     pytest.param(doc("CronJob", "", "batch/v1", name="c" * 53), "4:3",
                  "metadata.name: '" + "c" * 53 + "' must be no more than 52 characters",
                  id="cronjob name"),
+    pytest.param(doc("ValidatingWebhookConfiguration", "", "admissionregistration.k8s.io/v1",
+                     name="team:validator"), "4:3",
+                 "metadata.name: 'team:validator' must consist of lower case",
+                 id="webhook configuration name"),
     pytest.param(doc("Widget", "  namespace: shop\n", "example.io/v1", name="wídget"), "4:3",
                  "metadata.name: name 'wídget' is not made of ASCII", id="custom resource name"),
     pytest.param(doc("ConfigMap", "  namespace: prödukt\n"), "5:3",
