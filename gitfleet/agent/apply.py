@@ -199,6 +199,23 @@ RoleBinding or ClusterRoleBinding a changed `roleRef` as `roleRef: Invalid value
 change roleRef`, both without that word."""
 
 
+_ROLLING_UPDATE = "spec.strategy.rollingUpdate"
+
+
+def _stale_rolling_update(config: Obj, error: errors.ClusterAPIError) -> bool:
+    """A Deployment changed to the Recreate strategy, refused for the `rollingUpdate` the
+    server defaulted when it was RollingUpdate: nobody owns that field, so an apply cannot
+    remove it (not even as null), and the server refuses it beside Recreate."""
+    kind = (config.get("apiVersion"), config.get("kind"))
+    if error.code != 422 or kind != unschedulable.DEPLOYMENT:
+        return False
+    strategy = (config.get("spec") or {}).get("strategy")
+    if not isinstance(strategy, dict) or strategy.get("type") != "Recreate":
+        return False
+    causes = (error.status.get("details") or {}).get("causes") or []
+    return any(isinstance(c, dict) and c.get("field") == _ROLLING_UPDATE for c in causes)
+
+
 def _immutable(error: errors.ClusterAPIError) -> bool:
     if error.code != 422:
         return False
@@ -439,6 +456,8 @@ class _Sync:
         try:
             obj, created = client.apply(rtype, config, manager=stamp.FIELD_MANAGER)
         except errors.ClusterAPIError as exc:
+            if _stale_rolling_update(config, exc):
+                return self._replace_strategy(write), Action.CONFIGURED
             if not _immutable(exc):
                 raise
             if stamp.annotations_of(config).get(stamp.RECREATE_ON_IMMUTABLE) != "true":
@@ -455,6 +474,28 @@ class _Sync:
             self._patch_at_version(rtype, ref, obj, takeover.upgrade_patch, "taken over")
             obj, _ = client.apply(rtype, config, manager=stamp.FIELD_MANAGER)
         return obj, Action.CREATED if created else Action.CONFIGURED
+
+    def _replace_strategy(self, write: _Write) -> Obj:
+        """Set a Deployment's strategy to the manifest's whole (dropping the `rollingUpdate` the
+        server defaulted, which no apply can remove), then apply."""
+        ref, strategy = write.manifest.ref, write.config["spec"]["strategy"]
+        log.info("cluster %s: replacing the strategy of %s", self.work.cluster, ref)
+        live = self.client.get(write.rtype, ref.namespace, ref.name)
+        if live is None:
+            raise errors.NotFoundError(
+                f"{ref} disappeared while its strategy was replaced", code=404
+            )
+
+        def replace(obj: Obj) -> list[Obj]:
+            version = (obj.get("metadata") or {}).get("resourceVersion")
+            return [
+                {"op": "test", "path": "/metadata/resourceVersion", "value": version},
+                {"op": "replace", "path": "/spec/strategy", "value": strategy},
+            ]
+
+        self._patch_at_version(write.rtype, ref, live, replace, "given its strategy")
+        obj, _ = self.client.apply(write.rtype, write.config, manager=stamp.FIELD_MANAGER)
+        return obj
 
     def _patch_at_version(
         self,

@@ -11,6 +11,8 @@ Aspects covered:
   `gitfleet.io/recreate-on-immutable: "true"` the object is deleted and created again;
 - a StatefulSet's changed volumeClaimTemplates and a RoleBinding's changed roleRef, refused
   without the word "immutable", are treated the same way;
+- a Deployment changed to the Recreate strategy gets it, without the rollingUpdate the server
+  defaulted (which an apply cannot remove and the server refuses beside Recreate);
 - a recreated Job is created from its manifest, not with the selector and pod labels Retain
   kept from the Job it replaces (the server refuses another Job's uid there).
 """
@@ -218,3 +220,14 @@ def test_a_changed_role_ref_is_immutable(sync: Sync, sim_cluster: RunningSim) ->
     live = sim_cluster.objects.get("rbac.authorization.k8s.io/v1", "RoleBinding", "read", "shop")
     assert live is not None
     assert live["roleRef"]["name"] == "edit"
+
+
+def test_a_change_to_the_recreate_strategy_applies(sync: Sync, sim_cluster: RunningSim) -> None:
+    sync([NAMESPACE, make_deployment()])
+    assert "rollingUpdate" in _live(sim_cluster)["spec"]["strategy"]
+    changed = make_deployment()
+    changed["spec"]["strategy"] = {"type": "Recreate"}
+    result = sync([NAMESPACE, changed])
+    assert (_web(result).action, _web(result).message) == (apply.Action.CONFIGURED, "")
+    assert _live(sim_cluster)["spec"]["strategy"] == {"type": "Recreate"}
+    assert _web(sync([NAMESPACE, changed])).action is apply.Action.UNCHANGED
