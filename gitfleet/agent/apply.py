@@ -199,21 +199,28 @@ RoleBinding or ClusterRoleBinding a changed `roleRef` as `roleRef: Invalid value
 change roleRef`, both without that word."""
 
 
-_ROLLING_UPDATE = "spec.strategy.rollingUpdate"
+_STRATEGY_FIELDS = {
+    unschedulable.DEPLOYMENT: "strategy",
+    ("apps/v1", "StatefulSet"): "updateStrategy",
+}
+"""The field holding a workload's update strategy, for the kinds whose strategies other than
+RollingUpdate (Recreate, OnDelete) refuse `rollingUpdate`."""
 
 
-def _stale_rolling_update(config: Obj, error: errors.ClusterAPIError) -> bool:
-    """A Deployment changed to the Recreate strategy, refused for the `rollingUpdate` the
-    server defaulted when it was RollingUpdate: nobody owns that field, so an apply cannot
-    remove it (not even as null), and the server refuses it beside Recreate."""
-    kind = (config.get("apiVersion"), config.get("kind"))
-    if error.code != 422 or kind != unschedulable.DEPLOYMENT:
-        return False
-    strategy = (config.get("spec") or {}).get("strategy")
-    if not isinstance(strategy, dict) or strategy.get("type") != "Recreate":
-        return False
+def _stale_rolling_update(config: Obj, error: errors.ClusterAPIError) -> str | None:
+    """The strategy field of a Deployment changed to Recreate, or a StatefulSet to OnDelete,
+    refused for the `rollingUpdate` the server defaulted when it was RollingUpdate: nobody owns
+    that field, so an apply cannot remove it (not even as null), and the server refuses it
+    beside the new type. None: not that refusal."""
+    field = _STRATEGY_FIELDS.get((str(config.get("apiVersion")), str(config.get("kind"))))
+    if error.code != 422 or field is None:
+        return None
+    strategy = (config.get("spec") or {}).get(field)
+    if not isinstance(strategy, dict) or strategy.get("type") in (None, "RollingUpdate"):
+        return None
     causes = (error.status.get("details") or {}).get("causes") or []
-    return any(isinstance(c, dict) and c.get("field") == _ROLLING_UPDATE for c in causes)
+    stale = f"spec.{field}.rollingUpdate"
+    return field if any(isinstance(c, dict) and c.get("field") == stale for c in causes) else None
 
 
 def _immutable(error: errors.ClusterAPIError) -> bool:
@@ -456,8 +463,9 @@ class _Sync:
         try:
             obj, created = client.apply(rtype, config, manager=stamp.FIELD_MANAGER)
         except errors.ClusterAPIError as exc:
-            if _stale_rolling_update(config, exc):
-                return self._replace_strategy(write), Action.CONFIGURED
+            field = _stale_rolling_update(config, exc)
+            if field is not None:
+                return self._replace_strategy(write, field), Action.CONFIGURED
             if not _immutable(exc):
                 raise
             if stamp.annotations_of(config).get(stamp.RECREATE_ON_IMMUTABLE) != "true":
@@ -475,10 +483,10 @@ class _Sync:
             obj, _ = client.apply(rtype, config, manager=stamp.FIELD_MANAGER)
         return obj, Action.CREATED if created else Action.CONFIGURED
 
-    def _replace_strategy(self, write: _Write) -> Obj:
-        """Set a Deployment's strategy to the manifest's whole (dropping the `rollingUpdate` the
-        server defaulted, which no apply can remove), then apply."""
-        ref, strategy = write.manifest.ref, write.config["spec"]["strategy"]
+    def _replace_strategy(self, write: _Write, field: str) -> Obj:
+        """Set a workload's strategy (`spec.<field>`) to the manifest's whole (dropping the
+        `rollingUpdate` the server defaulted, which no apply can remove), then apply."""
+        ref, strategy = write.manifest.ref, write.config["spec"][field]
         log.info("cluster %s: replacing the strategy of %s", self.work.cluster, ref)
         live = self.client.get(write.rtype, ref.namespace, ref.name)
         if live is None:
@@ -490,7 +498,7 @@ class _Sync:
             version = (obj.get("metadata") or {}).get("resourceVersion")
             return [
                 {"op": "test", "path": "/metadata/resourceVersion", "value": version},
-                {"op": "replace", "path": "/spec/strategy", "value": strategy},
+                {"op": "replace", "path": f"/spec/{field}", "value": strategy},
             ]
 
         self._patch_at_version(write.rtype, ref, live, replace, "given its strategy")

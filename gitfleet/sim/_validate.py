@@ -1,7 +1,8 @@
 """The checks a real API server makes that clients are likely to trip over: object names
 (DNS-1123 subdomain, label or DNS-1035 label, or path segment, depending on the kind),
 labels and annotations (qualified keys, string values), workload selectors that must match
-their pod template, a Deployment's rolling update parameters beside a Recreate strategy, pods'
+their pod template, rolling update parameters beside a Deployment's Recreate or a StatefulSet's
+OnDelete strategy, pods'
 containers and Services' ports, CRD names and scopes, Secret data
 that must be base64.
 
@@ -162,16 +163,39 @@ def _workload_causes(obj: _json.Obj) -> Causes:
     return []
 
 
-def _deployment_causes(obj: _json.Obj) -> Causes:
-    """A Recreate strategy with `rollingUpdate` left from the RollingUpdate default (what an
-    apply that changes only `type` sends): the server refuses it, it does not drop it."""
-    strategy = _json.dig(obj, "spec", "strategy")
-    if not isinstance(strategy, dict) or strategy.get("type") != "Recreate":
+def _deployment_refusal(rolling: _json.Obj) -> str:
+    return "Forbidden: may not be specified when strategy `type` is 'Recreate'"
+
+
+def _statefulset_refusal(rolling: _json.Obj) -> str:
+    """Go's dump of the internal type, as `field.Invalid` prints the value."""
+    partition = rolling.get("partition", 0)
+    return (
+        f"Invalid value: apps.RollingUpdateStatefulSetStrategy{{Partition:{partition}}}: only"
+        " allowed for updateStrategy 'RollingUpdate'"
+    )
+
+
+_ROLLING_UPDATE_ONLY = {
+    ("apps", "deployments"): ("strategy", "Recreate", _deployment_refusal),
+    ("apps", "statefulsets"): ("updateStrategy", "OnDelete", _statefulset_refusal),
+}
+"""Workloads whose update strategy other than RollingUpdate refuses `rollingUpdate`: (the
+strategy's field, that other type, the server's words for the `rollingUpdate` given)."""
+
+
+def _strategy_causes(key: tuple[str, str], obj: _json.Obj) -> Causes:
+    """A Recreate (Deployment) or OnDelete (StatefulSet) strategy with `rollingUpdate` left from
+    the RollingUpdate default (what an apply that changes only `type` sends): the server refuses
+    it, it does not drop it."""
+    field, other, refusal = _ROLLING_UPDATE_ONLY[key]
+    strategy = _json.dig(obj, "spec", field)
+    if not isinstance(strategy, dict) or strategy.get("type") != other:
         return []
-    if strategy.get("rollingUpdate") is None:
+    rolling = strategy.get("rollingUpdate")
+    if rolling is None:
         return []
-    message = "Forbidden: may not be specified when strategy `type` is 'Recreate'"
-    return [("spec.strategy.rollingUpdate", message)]
+    return [(f"spec.{field}.rollingUpdate", refusal(rolling if isinstance(rolling, dict) else {}))]
 
 
 def _crd_causes(obj: _json.Obj) -> Causes:
@@ -233,8 +257,8 @@ def validate(resource: _resources.ResourceType, obj: _json.Obj) -> None:
         causes += _service_causes(obj)
     if key in _WORKLOADS:
         causes += _workload_causes(obj)
-    if key == ("apps", "deployments"):
-        causes += _deployment_causes(obj)
+    if key in _ROLLING_UPDATE_ONLY:
+        causes += _strategy_causes(key, obj)
     elif key == ("apiextensions.k8s.io", "customresourcedefinitions"):
         causes += _crd_causes(obj)
     elif key == ("", "secrets"):

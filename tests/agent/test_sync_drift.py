@@ -11,8 +11,9 @@ Aspects covered:
   `gitfleet.io/recreate-on-immutable: "true"` the object is deleted and created again;
 - a StatefulSet's changed volumeClaimTemplates and a RoleBinding's changed roleRef, refused
   without the word "immutable", are treated the same way;
-- a Deployment changed to the Recreate strategy gets it, without the rollingUpdate the server
-  defaulted (which an apply cannot remove and the server refuses beside Recreate);
+- a Deployment changed to the Recreate strategy, or a StatefulSet to OnDelete, gets it, without
+  the rollingUpdate the server defaulted (which an apply cannot remove and the server refuses
+  beside the new type);
 - a recreated Job is created from its manifest, not with the selector and pod labels Retain
   kept from the Job it replaces (the server refuses another Job's uid there).
 """
@@ -220,6 +221,25 @@ def test_a_changed_role_ref_is_immutable(sync: Sync, sim_cluster: RunningSim) ->
     live = sim_cluster.objects.get("rbac.authorization.k8s.io/v1", "RoleBinding", "read", "shop")
     assert live is not None
     assert live["roleRef"]["name"] == "edit"
+
+
+def test_a_statefulset_changed_to_on_delete_gets_it(sync: Sync, sim_cluster: RunningSim) -> None:
+    """As a Deployment changed to Recreate (below): the defaulted `rollingUpdate` goes."""
+    stateful = {**make_deployment(), "kind": "StatefulSet"}
+    stateful["spec"] = {**stateful["spec"], "serviceName": "web"}
+    sync([NAMESPACE, stateful])
+
+    def live() -> dict[str, Any]:
+        found = sim_cluster.objects.get("apps/v1", "StatefulSet", "web", "shop")
+        assert found is not None
+        return found
+
+    assert "rollingUpdate" in live()["spec"]["updateStrategy"]
+    changed = {**stateful, "spec": {**stateful["spec"], "updateStrategy": {"type": "OnDelete"}}}
+    result = sync([NAMESPACE, changed])
+    assert (_web(result).action, _web(result).message) == (apply.Action.CONFIGURED, "")
+    assert live()["spec"]["updateStrategy"] == {"type": "OnDelete"}
+    assert _web(sync([NAMESPACE, changed])).action is apply.Action.UNCHANGED
 
 
 def test_a_change_to_the_recreate_strategy_applies(sync: Sync, sim_cluster: RunningSim) -> None:

@@ -358,6 +358,20 @@ def test_apply_of_a_recreate_strategy(sim_cluster: RunningSim) -> None:
     )
 
 
+def test_apply_of_an_on_delete_strategy(sim_cluster: RunningSim) -> None:
+    stateful = {**deployment(), "kind": "StatefulSet"}
+    stateful["spec"] = {**stateful["spec"], "serviceName": "web"}
+    _apply(sim_cluster, stateful, "gitfleet")
+    changed = {**stateful, "spec": {**stateful["spec"], "updateStrategy": {"type": "OnDelete"}}}
+    status = status_of(failure(lambda: _apply(sim_cluster, changed, "gitfleet")))
+    assert (status["code"], status["message"]) == (
+        422,
+        'StatefulSet.apps "web" is invalid: spec.updateStrategy.rollingUpdate: Invalid value:'
+        " apps.RollingUpdateStatefulSetStrategy{Partition:0}: only allowed for updateStrategy"
+        " 'RollingUpdate'",
+    )
+
+
 def _client_side_applied(sim: RunningSim, replicas: int) -> None:
     """A Deployment as client-side `kubectl apply` leaves it: written by an Update of
     kubectl-client-side-apply, with the configuration in the last-applied annotation."""
