@@ -681,7 +681,7 @@ def _previous_for_render(previous: PreviousRender) -> rendering.Previous:
     for refusal in recorded_refusals(previous.report):
         refusals.setdefault(refusal.resource, []).append(refusal)
     return rendering.Previous(
-        paths=frozenset(previous.files),
+        paths=previous.files.keys(),
         bindings=previous.bindings,
         refusals={k: tuple(v) for k, v in refusals.items()},
     )

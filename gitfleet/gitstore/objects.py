@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, ItemsView, Iterable, Iterator, Mapping
 from typing import Any, Protocol, SupportsBytes
 
 from gitfleet.errors import GitfleetError
@@ -164,58 +164,90 @@ class Folder:
 _EMPTY = Folder({}, frozenset())
 
 
-def _group(files: Mapping[str, str], folders: Iterable[str]) -> dict[str, Folder]:
-    names: dict[str, dict[str, str]] = {}
-    shared: dict[str, str] = {}
-    for path, oid in files.items():
-        parent, _, name = path.rpartition("/")
-        found = names.get(parent)
+class Listing(Mapping[str, str]):
+    """Blob id of every file of a tree, by path, read from its folders' entries: a path is
+    made only when asked for, so that a listing of a large tree holds each file's name once
+    per folder (shared by every cluster folder holding the same name), never a string and a
+    dictionary slot per path. Paths come folder by folder, in the folders' sorted order."""
+
+    __slots__ = ("_entries", "_len")
+
+    def __init__(self, entries: Mapping[str, Folder]) -> None:
+        self._entries = entries
+        self._len: int | None = None
+
+    def __getitem__(self, path: str) -> str:
+        folder, _, name = path.rpartition("/")
+        found = self._entries.get(folder)
         if found is None:
-            found = names[parent] = {}
-        found[shared.setdefault(name, name)] = oid
-    subs: dict[str, set[str]] = {}
-    for path in folders:
-        if path:
-            parent, _, name = path.rpartition("/")
-            subs.setdefault(parent, set()).add(name)
-    return {f: Folder(names.get(f, {}), frozenset(subs.get(f, ()))) for f in names.keys() | subs}
+            raise KeyError(path)
+        return found.files[name]
+
+    def __contains__(self, path: object) -> bool:
+        if not isinstance(path, str):
+            return False
+        folder, _, name = path.rpartition("/")
+        found = self._entries.get(folder)
+        return found is not None and name in found.files
+
+    def __iter__(self) -> Iterator[str]:
+        for folder, prefix in self._prefixes():
+            for name in self._entries[folder].files:
+                yield prefix + name
+
+    def __len__(self) -> int:
+        if self._len is None:
+            self._len = sum(len(f.files) for f in self._entries.values())
+        return self._len
+
+    def items(self) -> ItemsView[str, str]:
+        return _ListingItems(self)
+
+    def _prefixes(self) -> Iterator[tuple[str, str]]:
+        for folder in sorted(self._entries):
+            if self._entries[folder].files:
+                yield folder, f"{folder}/" if folder else ""
+
+    def _pairs(self) -> Iterator[tuple[str, str]]:
+        for folder, prefix in self._prefixes():
+            for name, oid in self._entries[folder].files.items():
+                yield prefix + name, oid
+
+
+class _ListingItems(ItemsView[str, str]):
+    """A listing's (path, blob id) pairs, each folder's read in one pass."""
+
+    _mapping: Listing
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return self._mapping._pairs()
 
 
 class Base:
-    """A tree the repository already holds, by path: what `build_tree` and `apply_changes` may
-    reuse. Never changed once made, so that one can serve every reader of its commit.
+    """A tree the repository already holds, folder by folder: what `build_tree` and
+    `apply_changes` may reuse. Never changed once made, so that one can serve every reader
+    of its commit.
 
-    `apply_changes` recomputes a changed folder from the folder's entries. Grouping every path
-    by folder costs a pass over the whole tree, so it is done on first use only, and the base
-    `apply_changes` returns takes its predecessor's groups over, replacing only the folders
-    the change recomputed: a series of changes never groups the whole tree again.
+    `apply_changes` recomputes a changed folder from the folder's entries, and the base it
+    returns takes its predecessor's entries over, replacing only the folders the change
+    recomputed: a series of changes costs what each change touches.
     """
 
     __slots__ = ("_entries", "files", "folders")
 
-    def __init__(
-        self,
-        files: Mapping[str, str],
-        folders: Mapping[str, str],
-        entries: dict[str, Folder] | None = None,
-    ) -> None:
-        self.files = files
-        """Blob id of every file."""
+    def __init__(self, folders: Mapping[str, str], entries: Mapping[str, Folder]) -> None:
         self.folders = folders
         """Tree id of every folder (`""` is the root)."""
         self._entries = entries
-
-    def _grouped(self) -> dict[str, Folder]:
-        if self._entries is None:
-            self._entries = _group(self.files, self.folders)
-        return self._entries
+        self.files = Listing(entries)
+        """Blob id of every file, by path."""
 
     def folder(self, path: str) -> Folder:
         """The entries of the folder at `path` (none when there is no such folder)."""
-        return self._grouped().get(path, _EMPTY)
+        return self._entries.get(path, _EMPTY)
 
 
-EMPTY_BASE = Base({}, {}, {})
+EMPTY_BASE = Base({}, {})
 """No tree at all: changes onto it make the whole tree."""
 
 
@@ -433,20 +465,10 @@ def apply_changes(
         base.folder,
         stored,
     )
-    files = dict(base.files)
-    for path, content in changes.items():
-        if isinstance(content, (Blob, Hashed)):
-            files[path] = content.id
-            continue
-        parent, _, name = path.rpartition("/")
-        oid = built.recomputed[parent].files.get(name)
-        if oid is None:
-            files.pop(path, None)
-        else:
-            files[path] = oid
     folders = dict(base.folders)
-    entries = dict(base._grouped())
-    held = {base.files[p] for p in changes if p in base.files}
+    entries = dict(base._entries)
+    listed = base.files
+    held = {listed[p] for p in changes if p in listed}
     for path, now in built.recomputed.items():
         if path in base.folders:
             held.add(base.folders[path])
@@ -457,7 +479,7 @@ def apply_changes(
             entries[path] = now
     folders.update(built.folders)
     tree = BuiltTree(built.root, folders, tuple(built.made.values()))
-    return Changed(tree, Base(files, folders, entries), frozenset(held))
+    return Changed(tree, Base(folders, entries), frozenset(held))
 
 
 def tree_object(entries: Iterable[tuple[str, str]], fmt: Format = SHA1) -> GitObject:

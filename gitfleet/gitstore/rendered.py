@@ -154,22 +154,32 @@ def forget_tips() -> None:
     _TIPS.clear()
 
 
-def _ls_tree(repo: Repository, commit: str) -> tuple[dict[str, str], dict[str, str]]:
+def _listing(repo: Repository, commit: str, tree: str) -> objects.Base:
+    """Every folder of `commit` with its entries, as `git ls-tree` lists them: each name read
+    once however many folders hold it (every cluster folder holds the same names)."""
     code, out, err = repo.run("ls-tree", "-r", "-t", "-z", "--full-tree", commit)
     if code != 0:
         raise repo.fail(f"cannot read {commit}: {err.decode(errors='replace').strip()}")
-    files: dict[str, str] = {}
-    folders: dict[str, str] = {}
+    files: dict[str, dict[str, str]] = {"": {}}
+    subs: dict[str, set[str]] = {"": set()}
+    folders = {"": tree}
+    names: dict[str, str] = {}
     for record in out.split(b"\0"):
         if not record:
             continue
-        info, _, path = record.partition(b"\t")
+        info, _, raw = record.partition(b"\t")
         _, kind, oid = info.split(b" ")
+        path = raw.decode("utf-8", "replace")
+        parent, _, name = path.rpartition("/")
+        name = names.setdefault(name, name)
         if kind == b"blob":
-            files[path.decode("utf-8", "replace")] = oid.decode()
+            files[parent][name] = oid.decode()
         elif kind == b"tree":
-            folders[path.decode("utf-8", "replace")] = oid.decode()
-    return files, folders
+            folders[path] = oid.decode()
+            files[path], subs[path] = {}, set()
+            subs[parent].add(name)
+    entries = {f: objects.Folder(found, frozenset(subs[f])) for f, found in files.items()}
+    return objects.Base(folders, entries)
 
 
 def read_tip(repo: Repository, branch: str) -> Tip | None:
@@ -181,9 +191,8 @@ def read_tip(repo: Repository, branch: str) -> Tip | None:
     if tip is not None:
         return tip
     data = repo.read([state.commit], objects.COMMIT).get(state.commit, b"")
-    files, folders = _ls_tree(repo, state.commit)
-    folders[""] = state.tree
-    tip = _make_tip(state.commit, state.tree, data, objects.Base(files, folders))
+    base = _listing(repo, state.commit, state.tree)
+    tip = _make_tip(state.commit, state.tree, data, base)
     _TIPS.put(repo, tip)
     return tip
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from gitfleet.model import diagnostic, work
@@ -67,7 +68,7 @@ def resource_key(binding: Binding) -> ResourceKey:
 class Previous:
     """What a render may take from the previous one."""
 
-    paths: frozenset[str]
+    paths: AbstractSet[str]
     """Every file of the previous tree."""
     bindings: Mapping[ResourceKey, Binding]
     """The previous bindings (their digests in `Inputs.recorded`), by template."""

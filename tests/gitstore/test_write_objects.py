@@ -69,8 +69,7 @@ def test_tree_ids_match_git(git_repo: Any) -> None:
 
 
 def _base(files: dict[str, bytes]) -> objects.Base:
-    blobs = {p: objects.SHA1.object_id(objects.BLOB, d) for p, d in files.items()}
-    return objects.Base(blobs, objects.build_tree(files).folders)
+    return objects.apply_changes(objects.EMPTY_BASE, files).base
 
 
 @pytest.mark.parametrize(
@@ -111,6 +110,30 @@ def test_build_on_a_base_equals_full_build(change: dict[str, bytes | None]) -> N
     if not change:
         assert incremental.objects == ()
         assert changed.tree.missing(changed.held.__contains__) == []
+
+
+def test_a_listing_is_read_from_the_folders_entries() -> None:
+    """A base lists every file by path without holding one: looked up through its folder,
+    listed folder by folder in the folders' order, each name shared by the folders holding it."""
+    base = _base(FILES)
+    listing = base.files
+    ids = {p: objects.SHA1.object_id(objects.BLOB, d) for p, d in FILES.items()}
+    assert len(listing) == len(FILES)
+    assert dict(listing.items()) == ids
+    assert list(listing) == [p for p, _ in listing.items()]
+    folders = [p.rpartition("/")[0] for p in listing]
+    assert folders == sorted(folders)
+    assert (
+        listing["works/c2/shop/Deployment.apps/web.yaml"]
+        == ids["works/c1/shop/Deployment.apps/web.yaml"]
+    )
+    assert "a/x.yaml" in listing and "a/y.yaml" not in listing and "nowhere/x" not in listing
+    assert 1 not in listing
+    with pytest.raises(KeyError):
+        listing["a/y.yaml"]
+    (first,) = base.folder("works/c1/shop/Deployment.apps").files
+    (second,) = base.folder("works/c2/shop/Deployment.apps").files
+    assert first == "web.yaml" and first is second
 
 
 def test_changes_onto_no_tree_make_the_whole_tree() -> None:

@@ -84,6 +84,8 @@ def _same_listing(found: rendered.Tip | None, fresh: rendered.Tip | None) -> Non
     assert dict(found.trailers) == dict(fresh.trailers)
     assert dict(found.files) == dict(fresh.files)
     assert dict(found.folders) == dict(fresh.folders)
+    for folder in fresh.folders:
+        assert found.base.folder(folder) == fresh.base.folder(folder), folder
 
 
 # -- random trees and change sets --------------------------------------------------------
