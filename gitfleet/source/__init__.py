@@ -32,7 +32,7 @@ import contextlib
 import dataclasses
 import gc
 import os
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 from gitfleet.errors import SourceError, UsageError
@@ -211,8 +211,13 @@ def _settings(files: _files.Files, max_file_size: int | None) -> Settings:
     data, problem = _read_one(files, entry, max_file_size or loaded.DEFAULT_MAX_FILE_SIZE)
     if data is None:
         return SourceConfig(), [problem] if problem else []
-    documents, problems = _parse(entry.path, data)
-    found = [diagnostic.error(Origin(entry.path, p.line, p.col), p.message) for p in problems]
+    documents: list[tuple[object, Origin]] = []
+    found = []
+    for item in _parse(entry.path, data):
+        if isinstance(item, tuple):
+            documents.append(item)
+        else:
+            found.append(diagnostic.error(Origin(entry.path, item.line, item.col), item.message))
     if len(documents) > 1:
         found.append(diagnostic.error(documents[1][1], "gitfleet.yaml holds a single document"))
     body, origin = documents[0] if documents else (None, Origin(entry.path))
@@ -220,16 +225,19 @@ def _settings(files: _files.Files, max_file_size: int | None) -> Settings:
     return settings, found + more
 
 
-def _parse(path: str, data: bytes) -> tuple[list[tuple[object, Origin]], list[_yaml.Problem]]:
-    """A file's non-empty documents, each with its located origin."""
-    parsed, problems = _yaml.parse(data)
-    locator = _locate.FileLocator(data) if parsed else None
-    documents = [
-        (p.value, Origin(path, p.line, p.col, locator=locator.document(p.index)))
-        for p in parsed
-        if p.value is not None and locator is not None
-    ]
-    return documents, problems
+def _parse(path: str, data: bytes) -> Generator[tuple[object, Origin] | _yaml.Problem]:
+    """A file's non-empty documents, each with its located origin, and its problems, in file
+    order; each document is built when it is asked for (close the iterator to stop early)."""
+    locator = _locate.FileLocator(data)
+    with contextlib.closing(_yaml.parse(data)) as items:
+        for item in items:
+            if not isinstance(item, _yaml.Parsed):
+                yield item
+            elif item.value is not None:
+                yield (
+                    item.value,
+                    Origin(path, item.line, item.col, locator=locator.document(item.index)),
+                )
 
 
 def _select(
@@ -334,9 +342,10 @@ def _classify_files(files: _files.Files, entries: list[_files.Entry]) -> dict[st
 
 
 MAX_FILE_ERRORS = 1000
-"""The most errors one file reports; past them the rest of it is not checked. A file of half a
-million empty documents (a few megabytes, within maxFileSize) would otherwise print half a
-million lines and hold as many documents; a file with that many errors renders nothing anyway."""
+"""The most errors one file reports, its YAML's and its objects' counted together in file order;
+past them the rest of it is neither built nor checked. A file of half a million empty documents
+(a few megabytes, within maxFileSize) would otherwise print half a million lines and build and
+hold as many documents; a file with that many errors renders nothing anyway."""
 
 
 def _classify_file(path: str, data: bytes | str) -> _classify.File:
@@ -344,26 +353,24 @@ def _classify_file(path: str, data: bytes | str) -> _classify.File:
     if isinstance(data, str):
         classified.diagnostics.append(diagnostic.error(Origin(path), data))
         return classified.file()
-    documents, problems = _parse(path, data)
-    for p in problems[:MAX_FILE_ERRORS]:
-        classified.diagnostics.append(diagnostic.error(Origin(path, p.line, p.col), p.message))
-    errors = len(classified.diagnostics)
-    stop = None
-    """Where checking stopped, if it did."""
-    if len(problems) > MAX_FILE_ERRORS:
-        stop = Origin(path, problems[MAX_FILE_ERRORS].line, problems[MAX_FILE_ERRORS].col)
-    for value, origin in documents:
-        if errors >= MAX_FILE_ERRORS:
-            stop = stop or origin
-            break
-        seen = len(classified.diagnostics)
-        classified.add(value, origin)
-        errors += sum(
-            d.severity is diagnostic.Severity.ERROR for d in classified.diagnostics[seen:]
-        )
-    if stop is not None:
-        message = f"over {MAX_FILE_ERRORS} errors in this file: it is not checked from here on"
-        classified.diagnostics.append(diagnostic.error(stop, message))
+    errors = 0
+    with contextlib.closing(_parse(path, data)) as items:
+        for item in items:
+            where = item[1] if isinstance(item, tuple) else Origin(path, item.line, item.col)
+            if errors >= MAX_FILE_ERRORS:
+                message = (
+                    f"over {MAX_FILE_ERRORS} errors in this file: it is not checked from here on"
+                )
+                classified.diagnostics.append(diagnostic.error(where, message))
+                break
+            seen = len(classified.diagnostics)
+            if isinstance(item, tuple):
+                classified.add(*item)
+            else:
+                classified.diagnostics.append(diagnostic.error(where, item.message))
+            errors += sum(
+                d.severity is diagnostic.Severity.ERROR for d in classified.diagnostics[seen:]
+            )
     return classified.file()
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Generator, Hashable, Iterator
 from typing import Any, ClassVar
 
 import yaml
@@ -307,24 +307,24 @@ def _documents(loader: _Loader, has_anchors: bool) -> Iterator[Parsed | Problem]
         index += 1
 
 
-def parse(data: bytes) -> tuple[list[Parsed], list[Problem]]:
-    """All documents of a file (empty ones included, as None) and every problem found."""
+def parse(data: bytes) -> Generator[Parsed | Problem]:
+    """The documents of a file (empty ones included, as None) and its problems, in file order,
+    each document built only when it is asked for: a reader that stops early (at its error cap)
+    never builds the rest of a file. Close the iterator when stopping early."""
     text, problem = _decode(data)
     if problem is None:
         problem = _limits.too_deep(data)
-    if text is None or problem is not None:
-        return [], [problem] if problem else []
-    documents: list[Parsed] = []
-    problems: list[Problem] = []
+    if problem is not None:
+        yield problem
+        return
+    assert text is not None  # `_decode` gives the text or a problem
     loader = _Loader(data)
     try:
-        for item in _documents(loader, b"&" in data):
-            (documents if isinstance(item, Parsed) else problems).append(item)  # type: ignore[arg-type]
+        yield from _documents(loader, b"&" in data)
     except yaml.YAMLError as exc:
-        problems.append(_syntax_problem(exc, text))
+        yield _syntax_problem(exc, text)
     finally:
         loader.dispose()
-    return documents, problems
 
 
 def compose(data: bytes) -> list[nodes.Node]:

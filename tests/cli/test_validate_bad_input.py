@@ -11,7 +11,8 @@ links; binary and non-UTF-8 files named .yaml; `..` and absolute globs in gitfle
 nesting 100,000 levels deep; Python and unknown tags; integers past int64 in Karmada objects
 (which Go's decoder refuses), as large ints and as floats; a Lua syntax error naming one byte of a
 character; crafted tree entries named `..` and `.git`; file names holding a new line or a
-terminal escape (one line a problem, the name escaped); an unknown revision; an empty
+terminal escape (one line a problem, the name escaped); a file of 600,000 empty documents
+(its first 1,000 errors, then where checking stopped); an unknown revision; an empty
 repository; a folder that does not exist. And what is
 fine: empty files, byte order marks, CRLF line endings, and a committed bare repository
 whose configuration would run a command (it never runs).
@@ -256,3 +257,24 @@ def test_committed_bare_repository_never_runs_its_config(
     assert run(cli, git_repo.path).exit_code == 0
     assert run(cli, inner).exit_code == 1  # named explicitly: read, but it has no commits
     assert not marker.exists()
+
+
+def test_a_file_of_many_documents_stops_at_its_thousandth_error(
+    cli: Invoke, git_repo: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """600,000 empty mappings (4 MB, within maxFileSize): the first 1,000 errors, then where
+    checking stopped; the documents past it are never built (the file is read in file order)."""
+    git_repo.commit({"many.yaml": "{}\n---\n" * 600_000})
+    monkeypatch.chdir(git_repo.path.parent)
+    result = run(cli, Path("source"))
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1001
+    assert lines[:2] == [
+        "source/many.yaml:1:1: error: document has no apiVersion",
+        "source/many.yaml:3:1: error: document has no apiVersion",
+    ]
+    assert lines[-1] == (
+        "source/many.yaml:2001:1: error: over 1000 errors in this file: it is not checked from "
+        "here on"
+    )

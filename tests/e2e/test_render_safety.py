@@ -27,13 +27,13 @@ import pytest
 import yaml
 from builders import make_size_bomb
 from conftest import GitRepo, Invoke
+from parsed_yaml import parse_all
 from ruamel.yaml import YAML
 
 from gitfleet import inputs, pipeline, source
 from gitfleet.cli import render as render_command
 from gitfleet.errors import RefConflictError
 from gitfleet.gitstore import rendered, repository
-from gitfleet.source import _yaml as source_yaml
 
 BRANCH = "refs/heads/gitfleet/rendered"
 CONFIG = "works/aws-euw1/shop/ConfigMap.core/{}.yaml"
@@ -170,7 +170,7 @@ def test_yaml_means_the_same_to_every_reader(cli: Invoke, fleet: GitRepo) -> Non
     fleet.commit({"extras/policy.yaml": POLICY, "extras/tricky.yaml": config})
     assert _render(cli, fleet).exit_code == 0
     data = (fleet.git("show", f"{BRANCH}:{CONFIG.format('tricky')}") + "\n").encode()
-    parsed, problems = source_yaml.parse(data)
+    parsed, problems = parse_all(data)
     assert not problems
     reader = YAML(typ="safe", pure=True)
     reader.version = (1, 2)

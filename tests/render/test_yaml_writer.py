@@ -33,15 +33,15 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from parsed_yaml import parse_all
 from ruamel.yaml import YAML
 
 from gitfleet.render import _yaml, _yamlread
-from gitfleet.source import _yaml as source_yaml
 
 
 def read_kubectl(data: bytes) -> Any:
     """As the loader (and kubectl) reads it: YAML 1.1 with go-yaml v2's scalar rules."""
-    parsed, problems = source_yaml.parse(data)
+    parsed, problems = parse_all(data)
     assert not problems, problems
     return parsed[0].value
 

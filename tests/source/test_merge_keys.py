@@ -17,8 +17,9 @@ import time
 
 import pytest
 from hostile_yaml import CASES, SELF_MERGE
+from parsed_yaml import parse_all
 
-from gitfleet.source import _locate, _yaml
+from gitfleet.source import _locate
 
 OK = b"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: ok}\n"
 
@@ -31,7 +32,7 @@ def test_hostile_merges_are_refused_and_located(
     text: str, where: tuple[int, int], message: str
 ) -> None:
     started = time.monotonic()
-    documents, problems = _yaml.parse(text.encode() + OK)
+    documents, problems = parse_all(text.encode() + OK)
     assert time.monotonic() - started < 1
     assert [(p.line, p.col, p.message) for p in problems] == [(*where, message)]
     if "[" * 1000 not in text:  # an unclosed bracket swallows the rest of the file
@@ -46,7 +47,7 @@ app:
   <<: [*defaults, *extra]
   replicas: 3
 """
-    [document], problems = _yaml.parse(data)
+    [document], problems = parse_all(data)
     assert not problems
     assert document.value["app"] == {"replicas": 3, "image": "web:1", "tier": "back", "zone": "a"}
     locator = _locate.FileLocator(data)
@@ -62,7 +63,7 @@ app:
   <<: *base
   tier: front
 """
-    [document], problems = _yaml.parse(data)
+    [document], problems = parse_all(data)
     assert not problems
     assert document.value["app"] == {"replicas": 2, "tier": "front"}
     locator = _locate.FileLocator(data)
@@ -72,6 +73,6 @@ app:
 
 def test_a_key_of_its_own_twice_is_still_a_duplicate_around_a_merge() -> None:
     data = b"base: &base {a: 1}\napp:\n  a: 0\n  <<: *base\n  a: 2\n"
-    documents, problems = _yaml.parse(data)
+    documents, problems = parse_all(data)
     assert documents == []
     assert [(p.line, p.col, p.message) for p in problems] == [(5, 3, "duplicate key 'a'")]

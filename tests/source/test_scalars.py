@@ -18,12 +18,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from gitfleet.source import _yaml
+from parsed_yaml import parse_all
 
 
 def value_of(text: str) -> Any:
-    documents, problems = _yaml.parse(f"v: {text}\n".encode())
+    documents, problems = parse_all(f"v: {text}\n".encode())
     assert not problems, problems
     return documents[0].value["v"]
 
@@ -114,7 +113,7 @@ def test_scalar_resolves_as_go_yaml_v2(text: str, expected: Any) -> None:
     ],
 )
 def test_unrepresentable_scalar_is_located(text: str, message: str) -> None:
-    documents, problems = _yaml.parse(f"a: 1\nv: {text}\n".encode())
+    documents, problems = parse_all(f"a: 1\nv: {text}\n".encode())
     assert not documents
     assert [(p.line, p.col) for p in problems] == [(2, 4)]
     assert message in problems[0].message
@@ -133,7 +132,7 @@ def test_unrepresentable_scalar_is_located(text: str, message: str) -> None:
     ],
 )
 def test_keys_become_kubernetes_text(text: str, key: str) -> None:
-    documents, problems = _yaml.parse(f"{text}: v\n".encode())
+    documents, problems = parse_all(f"{text}: v\n".encode())
     assert not problems
     assert documents[0].value == {key: "v"}
 
@@ -147,6 +146,6 @@ def test_keys_become_kubernetes_text(text: str, key: str) -> None:
     ],
 )
 def test_keys_json_cannot_hold_are_refused(text: str, message: str) -> None:
-    documents, problems = _yaml.parse(text.encode())
+    documents, problems = parse_all(text.encode())
     assert not documents
     assert message in problems[0].message

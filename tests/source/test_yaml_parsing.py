@@ -19,23 +19,24 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from parsed_yaml import parse_all
 
 from gitfleet.source import _yaml
 
 
 def problems_of(data: bytes) -> list[tuple[int, int, str]]:
-    return [(p.line, p.col, p.message) for p in _yaml.parse(data)[1]]
+    return [(p.line, p.col, p.message) for p in parse_all(data)[1]]
 
 
 def values_of(data: bytes) -> list[Any]:
-    documents, problems = _yaml.parse(data)
+    documents, problems = parse_all(data)
     assert not problems, problems
     return [d.value for d in documents]
 
 
 def test_documents_keep_their_place() -> None:
     data = b"# leading comment\na: 1\n---\n# only a comment\n---\n\n  b: 2\n---\n- x\n"
-    documents, problems = _yaml.parse(data)
+    documents, problems = parse_all(data)
     assert not problems
     assert [(d.index, d.value, d.line, d.col) for d in documents] == [
         (0, {"a": 1}, 2, 1),
@@ -54,7 +55,7 @@ def test_documents_keep_their_place() -> None:
     ],
 )
 def test_encodings_and_line_endings(data: bytes) -> None:
-    documents, problems = _yaml.parse(data)
+    documents, problems = parse_all(data)
     assert not problems
     assert documents[0].value == {"a": 1, "b": "x"}
     assert (documents[0].line, documents[0].col) == (1, 1)
@@ -62,7 +63,7 @@ def test_encodings_and_line_endings(data: bytes) -> None:
 
 @pytest.mark.parametrize("data", [b"", b"\n\n", b"# nothing\n", b"---\n...\n"])
 def test_empty_files_hold_no_documents(data: bytes) -> None:
-    documents, problems = _yaml.parse(data)
+    documents, problems = parse_all(data)
     assert not problems
     assert all(d.value is None for d in documents)
 
@@ -110,13 +111,13 @@ def test_unsupported_tags_are_refused(text: str, tag: str) -> None:
 
 
 def test_a_refused_document_does_not_hide_the_next() -> None:
-    documents, problems = _yaml.parse(b"a: 1\na: 2\n---\nb: 1\n")
+    documents, problems = parse_all(b"a: 1\na: 2\n---\nb: 1\n")
     assert [(p.line, p.col) for p in problems] == [(2, 1)]
     assert [(d.index, d.value) for d in documents] == [(1, {"b": 1})]
 
 
 def test_a_syntax_error_ends_the_file() -> None:
-    documents, problems = _yaml.parse(b"a: 1\n---\nb: [1, 2\nc: 3\n---\nd: 1\n")
+    documents, problems = parse_all(b"a: 1\n---\nb: [1, 2\nc: 3\n---\nd: 1\n")
     assert [d.value for d in documents] == [{"a": 1}]
     [problem] = problems
     assert problem.message.startswith("invalid YAML: ")
