@@ -6,6 +6,9 @@ field), and the source commit's time, which stamps schedules.
 `gitfleet render`, `gitfleet explain` and the reconciler all read them here, so that an
 explanation is made from the very inputs a render of the same revision uses. A source read from
 a plain folder has none of them: it renders from scratch, on the status the clusters declare.
+
+The rendered branch gitfleet.yaml names must also be one the repository can hold
+(`branch_checked`): that is an error of the source, at the setting, as any other.
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ import dataclasses
 from collections.abc import Mapping
 
 from gitfleet import pipeline
-from gitfleet.gitstore import rendered, status, store
+from gitfleet.gitstore import branchnames, rendered, status, store
 from gitfleet.gitstore.repository import Repository
-from gitfleet.model import cluster, loaded
+from gitfleet.model import cluster, diagnostic, loaded
+from gitfleet.model.origin import UNKNOWN, Origin
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -57,3 +61,16 @@ def read(repo: Repository | None, source: loaded.LoadedSource, branch: str | Non
         status=status.read_cluster_status(repo)[1],
         now=repo.commit_time(source.revision),
     )
+
+
+def branch_checked(repo: Repository, source: loaded.LoadedSource) -> loaded.LoadedSource:
+    """`source`, with an error at gitfleet.yaml's renderedBranch when `repo` cannot hold the
+    branch it names (another branch is in the way, `branchnames.conflict`): nothing is
+    rendered then, and nothing written, as for any other error of the source."""
+    found = branchnames.conflict(repo, source.config.rendered_branch)
+    if found is None:
+        return source
+    settings = source.config.origin
+    where = settings.at("renderedBranch") if settings != UNKNOWN else Origin(loaded.CONFIG_FILE)
+    problems = [*source.diagnostics, diagnostic.error(where, f"renderedBranch: {found}")]
+    return dataclasses.replace(source, diagnostics=tuple(diagnostic.sorted_diagnostics(problems)))

@@ -40,7 +40,7 @@ from gitfleet import __version__, collector, inputs, pipeline, source
 from gitfleet.cli import options, progress
 from gitfleet.cli import output as out
 from gitfleet.errors import GitfleetError, InputError, RefConflictError, UsageError
-from gitfleet.gitstore import folder, objects, rendered, repository, signing
+from gitfleet.gitstore import branchnames, folder, objects, rendered, repository, signing
 
 LISTED_FILES = 200
 """The most changed files the human output names one by one: a first render of a large fleet
@@ -93,6 +93,8 @@ def run(
     loaded = source.load(repo_path, rev, require_repository=out_dir is None)
     repo = repository.open_repository(repo_path) if loaded.revision is not None else None
     try:
+        if repo is not None and out_dir is None:
+            loaded = _branch_checked(repo, loaded, branch)
         step("reading the previous render and the clusters' status")
         found = inputs.read(repo, loaded, branch)
         foreign: list[str] = []
@@ -129,6 +131,19 @@ def run(
     finally:
         if repo is not None:
             repo.close()
+
+
+def _branch_checked(
+    repo: repository.Repository, loaded: source.LoadedSource, branch: str | None
+) -> source.LoadedSource:
+    """`loaded`, with an error at gitfleet.yaml's renderedBranch when the repository cannot
+    hold that branch; a `--branch` it cannot hold is a bad option value (exit 2)."""
+    if branch is None:
+        return inputs.branch_checked(repo, loaded)
+    found = branchnames.conflict(repo, branch)
+    if found is not None:
+        raise click.BadParameter(found, param_hint="'--branch'")
+    return loaded
 
 
 def to_json(outcome: Outcome) -> dict[str, Any]:

@@ -47,6 +47,15 @@ def list_refs(repo: Repository, prefix: str) -> dict[str, RefState]:
     return found
 
 
+def ref_names(repo: Repository, prefix: str) -> list[str]:
+    """The name of every ref under `prefix` (or named `prefix`), whatever it points at; nothing
+    is read from the objects, so listing thousands of cluster refs costs little."""
+    code, out, err = repo.run("for-each-ref", "--format=%(refname)", "--", prefix)
+    if code != 0:
+        raise repo.fail(f"cannot list refs: {err.decode(errors='replace').strip()}")
+    return output_lines(out)
+
+
 def read_ref(repo: Repository, ref: str) -> RefState | None:
     """Where `ref` (a full name, `refs/heads/...`) points, None if it does not exist."""
     return list_refs(repo, ref).get(ref)

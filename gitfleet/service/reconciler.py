@@ -44,8 +44,14 @@ from pathlib import Path
 
 from gitfleet import __version__, collector, failover, inputs, pipeline, source
 from gitfleet import render as rendering
-from gitfleet.errors import ForeignHistoryError, GitfleetError, InputError, RefConflictError
-from gitfleet.gitstore import refs, rendered, repository, signing
+from gitfleet.errors import (
+    ForeignHistoryError,
+    GitfleetError,
+    InputError,
+    RefConflictError,
+    UsageError,
+)
+from gitfleet.gitstore import branchnames, refs, rendered, repository, signing
 from gitfleet.model import diagnostic, loaded
 from gitfleet.model.origin import Origin
 from gitfleet.monitor import health, metrics
@@ -81,7 +87,8 @@ class Settings:
     """The source branch; None: gitfleet.yaml's `sourceBranch` on the repository's default
     branch, else `DEFAULT_BRANCH`."""
     rendered_branch: str | None = None
-    """Default: gitfleet.yaml's `renderedBranch` of the commit rendered."""
+    """The rendered branch (`--rendered-branch`); None: gitfleet.yaml's `renderedBranch` of the
+    commit rendered."""
     interval: float = 30.0
     """Seconds between looks when nothing pokes."""
     watch: bool = True
@@ -300,6 +307,7 @@ class Reconciler:
                 problem = diagnostic.error(error.origin, error.message)
                 return self._invalid(commit, [problem], timings)
         self._branch = self.settings.rendered_branch or loaded_source.config.rendered_branch
+        loaded_source = self._branch_checked(loaded_source)
         self._failover.settings = loaded_source.config.failover
         self._failover.deschedule = loaded_source.config.descheduler
         self._clusters = tuple(c.name for c in loaded_source.objects.clusters)
@@ -309,6 +317,17 @@ class Reconciler:
             return self._render(commit, loaded_source, timings)
         except ForeignHistoryError as error:
             return self._blocked(commit, error, timings)
+
+    def _branch_checked(self, loaded_source: loaded.LoadedSource) -> loaded.LoadedSource:
+        """`loaded_source`, with an error at its renderedBranch when the repository cannot hold
+        that branch (the commit is then invalid, as for any error of the source); a
+        `rendered_branch` setting it cannot hold is `UsageError`, at every look."""
+        if self.settings.rendered_branch is None:
+            return inputs.branch_checked(self.repo, loaded_source)
+        found = branchnames.conflict(self.repo, self._branch)
+        if found is not None:
+            raise UsageError(f"--rendered-branch: {found}")
+        return loaded_source
 
     def _render(
         self, commit: str, loaded_source: loaded.LoadedSource, timings: dict[str, float]

@@ -7,6 +7,13 @@ spelt `refs/heads/...`), an agent's status ref, the folder above the cluster ref
 command): `render`, typed from the folder above the repository, exits 1 with the error at
 gitfleet.yaml's line and leaves every ref where it was; the same names given on the command
 line to every command that takes a branch are usage errors (exit 2).
+
+A rendered branch the repository cannot hold, because another branch's name is a folder of its
+name or lies below it (`gitfleet/rendered` and `gitfleet/rendered/x`): from gitfleet.yaml,
+`render` and `reconcile --once` exit 1 with the error at its line naming the branch in the way
+(for the default name, at gitfleet.yaml); from `render --branch` it is a usage error naming the
+option (exit 2), from `reconcile --rendered-branch` an error naming it (exit 1); no rendered or
+cluster ref is written.
 """
 
 from __future__ import annotations
@@ -74,3 +81,86 @@ def test_a_branch_option_gitfleet_writes_otherwise_is_a_usage_error(
     assert done.exit_code == 2, done.output
     assert f"'{branch}' {message}" in done.output
     assert git_repo.git("for-each-ref", "--format=%(refname) %(objectname)") == refs
+
+
+IN_THE_WAY = [
+    pytest.param("gitfleet/rendered/x", "gitfleet/rendered", id="a branch above it"),
+    pytest.param("gitfleet/rendered", "gitfleet/rendered/x", id="a branch below it"),
+]
+"""(rendered branch asked for, branch already there that keeps Git from making it)."""
+
+
+def _in_the_way(name: str, other: str) -> str:
+    return (
+        f"branch '{name}' cannot be made while branch '{other}' exists (a branch cannot also be "
+        f"a folder of branches): choose another name, or delete '{other}'"
+    )
+
+
+@pytest.fixture(name="fleet")
+def fleet_fixture(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> GitRepo:
+    """The source committed, the current folder the one above it (`--repo source`)."""
+    git_repo.commit({"fleet.yaml": SOURCE})
+    monkeypatch.chdir(git_repo.path.parent)
+    return git_repo
+
+
+def _rendered_refs(repo: GitRepo) -> str:
+    """Every ref but the reconciler's own status ref, which records the error."""
+    listed = repo.git("for-each-ref", "--format=%(refname) %(objectname)").splitlines()
+    return "\n".join(r for r in listed if not r.startswith("refs/heads/gitfleet/status/"))
+
+
+@pytest.mark.parametrize("command", [("render",), ("reconcile", "--once")])
+@pytest.mark.parametrize(("branch", "other"), IN_THE_WAY)
+def test_a_rendered_branch_another_branch_is_in_the_way_of_is_refused_at_its_line(
+    fleet: GitRepo, cli: Invoke, command: tuple[str, ...], branch: str, other: str
+) -> None:
+    fleet.commit({"gitfleet.yaml": f"renderedBranch: {branch}\n"})
+    fleet.git("branch", other)
+    refs = _rendered_refs(fleet)
+    done = cli(*command, "--repo", "source")
+    assert done.exit_code == 1, done.output
+    assert "Traceback" not in done.output
+    if command == ("render",):
+        expected = f"source/gitfleet.yaml:1:1: error: renderedBranch: {_in_the_way(branch, other)}"
+        assert expected in done.output.splitlines()
+    else:
+        assert "path=gitfleet.yaml line=1 col=1" in done.output
+        assert f'error="renderedBranch: {_in_the_way(branch, other)}"' in done.output
+    assert _rendered_refs(fleet) == refs
+
+
+def test_the_default_rendered_branch_with_a_branch_in_its_way_names_gitfleet_yaml(
+    fleet: GitRepo, cli: Invoke
+) -> None:
+    fleet.git("branch", "gitfleet/rendered/old")
+    refs = _rendered_refs(fleet)
+    done = cli("render", "--repo", "source")
+    assert done.exit_code == 1, done.output
+    message = _in_the_way("gitfleet/rendered", "gitfleet/rendered/old")
+    assert f"source/gitfleet.yaml: error: renderedBranch: {message}" in done.output.splitlines()
+    assert _rendered_refs(fleet) == refs
+
+
+@pytest.mark.parametrize(
+    ("command", "code"),
+    [
+        pytest.param(("render", "--branch"), 2, id="render --branch"),
+        pytest.param(("reconcile", "--once", "--rendered-branch"), 1, id="reconcile"),
+    ],
+)
+@pytest.mark.parametrize(("branch", "other"), IN_THE_WAY)
+def test_a_branch_option_another_branch_is_in_the_way_of_is_refused_by_its_name(
+    fleet: GitRepo, cli: Invoke, command: tuple[str, ...], code: int, branch: str, other: str
+) -> None:
+    """render refuses the option's value (exit 2); reconcile finds it at its look (exit 1)."""
+    fleet.git("branch", other)
+    refs = _rendered_refs(fleet)
+    done = cli(*command, branch, "--repo", "source")
+    assert done.exit_code == code, done.output
+    assert "Traceback" not in done.output
+    option = command[-1]
+    said = f"Invalid value for '{option}': " if code == 2 else f"error: {option}: "
+    assert said + _in_the_way(branch, other) in " ".join(done.output.split())
+    assert _rendered_refs(fleet) == refs
