@@ -10,6 +10,7 @@ for any folder (no link followed, size limits, gitfleet.yaml's include and exclu
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from gitfleet.gitstore.repository import Repository
 
@@ -27,3 +28,16 @@ def source_paths(repo: Repository) -> frozenset[str]:
     if code != 0:
         raise repo.fail(f"cannot list the working tree: {err.decode(errors='replace').strip()}")
     return frozenset(os.fsdecode(p).rstrip("/") for p in out.split(b"\0") if p)
+
+
+def ignored(repo: Repository, paths: Sequence[str]) -> frozenset[str]:
+    """Which of `paths` (from the top, `/`-separated) git ignores in the working tree (a
+    tracked path never is); `SourceError` when git cannot say."""
+    code, out, err = repo.run(
+        "check-ignore", "-z", "--stdin",
+        stdin=b"".join(os.fsencode(p) + b"\0" for p in paths),
+        env={"GIT_WORK_TREE": str(repo.work_tree)},
+    )  # fmt: skip
+    if code not in (0, 1):  # 1: none is ignored
+        raise repo.fail(f"cannot tell ignored files: {err.decode(errors='replace').strip()}")
+    return frozenset(os.fsdecode(p) for p in out.split(b"\0") if p)

@@ -3,9 +3,10 @@
 `load(repo, rev)` reads the commit `rev` of a Git repository from its object database (no
 checkout) when `repo` is the top of a repository, or the files of any other folder; asked for
 the working tree, it reads a repository's top as a folder, but only the files `git add --all`
-would commit (`gitstore.worktree`). It never
-raises for bad content: YAML and schema problems, unreadable or oversized files, symbolic links
-and submodules all become located diagnostics, and the documents that could be read are still
+would commit (`gitstore.worktree`), and the named pipes, sockets and devices beside them. It
+never raises for bad content: YAML and schema problems, unreadable or oversized files, symbolic
+links, submodules, and named pipes, sockets or devices named as source files (never opened)
+all become located diagnostics, and the documents that could be read are still
 returned, so `validate` can show every problem at once. It raises `SourceError` only when there
 is no source to read (no such folder, unknown revision, empty repository, a corrupt or crafted
 tree) and `UsageError` when a revision is asked of a plain folder. A folder holding a render's
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import gc
 import os
 from collections.abc import Generator, Iterator
@@ -59,6 +61,9 @@ _THIRD_PARTY_FILE = "customizations.yaml"
 _NOT_READ = {
     _files.Kind.SYMLINK: "symbolic link is not followed",
     _files.Kind.SUBMODULE: "submodule is not read",
+    _files.Kind.PIPE: "named pipe (FIFO) is not read: not a regular file",
+    _files.Kind.SOCKET: "socket is not read: not a regular file",
+    _files.Kind.DEVICE: "device is not read: not a regular file",
 }
 
 
@@ -93,7 +98,8 @@ def load(
         return _load(_files.FolderFiles(path), _Limits(where, max_file_size, bounds))
     try:
         if working_tree and rev is None and repo_.work_tree is not None:
-            files: _files.Files = _files.FolderFiles(path, worktree.source_paths(repo_))
+            ignored = functools.partial(worktree.ignored, repo_)
+            files: _files.Files = _files.FolderFiles(path, worktree.source_paths(repo_), ignored)
             return _load(files, _Limits(where, max_file_size, bounds))
         commit, settings = _commit(repo_, rev, max_file_size)
         files = _files.CommitFiles(repo_, commit, _cache.FILES.size)
@@ -268,9 +274,9 @@ def _select(
                 problems.append(_too_large(entry, *limit))
             else:
                 kept.append(entry)
-        elif selected and entry.kind is _files.Kind.SYMLINK:  # meant as a source file: an error
+        elif selected and entry.kind is not _files.Kind.SUBMODULE:  # meant as a source file
             problems.append(diagnostic.error(Origin(entry.path), _NOT_READ[entry.kind]))
-        else:
+        elif entry.kind not in _files.SPECIAL:  # one no commit can hold, not named as a source
             problems.append(diagnostic.warning(Origin(entry.path), _NOT_READ[entry.kind]))
     return wanted, rules, problems
 

@@ -7,14 +7,20 @@ symbolic link: a commit's links are never resolved, and a folder's are listed as
 opened with O_NOFOLLOW, should one appear between listing and reading); a folder is walked
 from its top, so a link standing for a folder on the way to a listed path is listed as a link,
 never gone through. `.git` folders of a plain folder are never entered.
+
+A folder can also hold what no commit can: a named pipe, a socket, a device. Those are listed
+by their kind and never opened (reading a named pipe waits for a writer that may never come),
+so that the caller can say why they are not read; in a working tree, also those git does not
+list (it never lists them) unless it ignores them.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import enum
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -22,7 +28,22 @@ from gitfleet.errors import SourceError
 from gitfleet.gitstore import repository, tree
 from gitfleet.model.origin import Origin
 
-Kind = tree.EntryKind
+
+class Kind(enum.StrEnum):
+    """What an entry is: a commit's tree holds the first three (`tree.EntryKind`), a folder
+    can hold the others too."""
+
+    FILE = tree.EntryKind.FILE.value
+    SYMLINK = tree.EntryKind.SYMLINK.value
+    SUBMODULE = tree.EntryKind.SUBMODULE.value
+    PIPE = "pipe"
+    SOCKET = "socket"
+    DEVICE = "device"
+    """A device, or any other file that is none of the above."""
+
+
+SPECIAL = frozenset({Kind.PIPE, Kind.SOCKET, Kind.DEVICE})
+"""The kinds no commit can hold: Git neither lists nor adds them."""
 MAX_ENTRIES = 1_000_000
 """The most entries (files and folders) a commit's tree may list, pruned folders not counted:
 a source is text in Git, and a tree naming one folder many times over would otherwise make a
@@ -43,6 +64,10 @@ class Entry:
 
 Skip = Callable[[str], bool]
 """Whether a folder (path from the root) is left out, with everything below it."""
+
+
+Ignored = Callable[[Sequence[str]], frozenset[str]]
+"""Which of these paths (from the root) git ignores in a working tree."""
 
 
 KnownSize = Callable[[str, str], int | None]
@@ -75,10 +100,10 @@ class CommitFiles:
 
     def entries(self, skip: Skip) -> list[Entry]:
         found = tree.walk(self.repo, self.commit, skip, MAX_ENTRIES)
-        files = [e for e in found if e.kind is Kind.FILE]
+        files = [e for e in found if e.kind is tree.EntryKind.FILE]
         sizes = {e.sha: size for e in files if (size := self.known(e.path, e.sha)) is not None}
         sizes.update(self.repo.sizes({e.sha for e in files} - sizes.keys()))
-        return [Entry(e.path, e.kind, sizes.get(e.sha, 0), e.sha) for e in found]
+        return [Entry(e.path, Kind(e.kind), sizes.get(e.sha, 0), e.sha) for e in found]
 
     @property
     def commit(self) -> str:
@@ -93,22 +118,26 @@ class CommitFiles:
         if found is None:
             return None
         size = self.repo.sizes([found.sha]).get(found.sha, 0)
-        return Entry(found.path, found.kind, size, found.sha)
+        return Entry(found.path, Kind(found.kind), size, found.sha)
 
 
 def _tree_entry(entry: Entry) -> tree.TreeEntry:
     assert entry.blob is not None, f"{entry.path} is not an entry of a commit"
-    return tree.TreeEntry(entry.path, entry.kind, entry.blob)
+    return tree.TreeEntry(entry.path, tree.EntryKind(entry.kind), entry.blob)
 
 
 class FolderFiles:
     """The files below a folder: all of them, or only the `listed` ones (a working tree's, as
-    git lists them; a listed folder is a submodule or a nested repository)."""
+    git lists them; a listed folder is a submodule or a nested repository) and the special
+    files beside them that git does not list and, as `ignored` says, does not ignore."""
 
-    def __init__(self, root: Path, listed: frozenset[str] | None = None) -> None:
+    def __init__(
+        self, root: Path, listed: frozenset[str] | None = None, ignored: Ignored | None = None
+    ) -> None:
         self.root = root
         self.revision: str | None = None
         self.listed = listed
+        self.ignored = ignored
         self.working_tree = listed is not None
         self._above = frozenset(
             path[:at] for path in listed or () for at, c in enumerate(path) if c == "/"
@@ -126,31 +155,33 @@ class FolderFiles:
             raise SourceError(Origin(folder or "."), f"cannot list folder: {exc.strerror}") from exc
         for item in listing:
             path = f"{folder}/{item.name}" if folder else item.name
-            if not self._wanted(path):
-                continue
-            if item.is_symlink():
-                yield Entry(path, Kind.SYMLINK)
-            elif item.is_dir(follow_symlinks=False):
+            if item.is_dir(follow_symlinks=False):
                 if self.listed is not None and path in self.listed:
                     yield Entry(path, Kind.SUBMODULE)
-                elif item.name != ".git" and not skip(path):
+                elif self._wanted(path) and item.name != ".git" and not skip(path):
                     yield from self._walk(path, skip)
-            elif item.is_file(follow_symlinks=False):
-                yield Entry(path, Kind.FILE, item.stat(follow_symlinks=False).st_size)
+                continue
+            special = not (item.is_symlink() or item.is_file(follow_symlinks=False))
+            entry = _entry(directory / item.name, path) if special or self._wanted(path) else None
+            if entry is not None:
+                yield entry
 
     def entries(self, skip: Skip) -> list[Entry]:
-        return sorted(self._walk("", skip), key=lambda e: e.path)
+        return self._not_ignored(sorted(self._walk("", skip), key=lambda e: e.path))
+
+    def _not_ignored(self, found: list[Entry]) -> list[Entry]:
+        """`found` without the special files of a working tree that git ignores."""
+        if self.listed is None or self.ignored is None:
+            return found
+        unlisted = [e.path for e in found if e.kind in SPECIAL and e.path not in self.listed]
+        ignored = self.ignored(unlisted) if unlisted else frozenset()
+        return [e for e in found if e.path not in ignored]
 
     def root_entry(self, name: str) -> Entry | None:
-        if not self._wanted(name):
+        entry = _entry(self.root / name, name)
+        if entry is None or (entry.kind not in SPECIAL and not self._wanted(name)):
             return None
-        try:
-            info = os.lstat(self.root / name)
-        except OSError:
-            return None
-        if stat.S_ISLNK(info.st_mode):
-            return Entry(name, Kind.SYMLINK)
-        return Entry(name, Kind.FILE, info.st_size) if stat.S_ISREG(info.st_mode) else None
+        return next(iter(self._not_ignored([entry])), None)
 
     def read(self, entries: list[Entry]) -> dict[str, bytes | str]:
         return {e.path: self._read(e) for e in entries}
@@ -166,3 +197,22 @@ class FolderFiles:
             if not stat.S_ISREG(info.st_mode) or info.st_size != entry.size:
                 return "file changed while it was read"
             return stream.read(entry.size + 1)
+
+
+def _entry(file: Path, path: str) -> Entry | None:
+    """The entry at `path` of `file`, from its `lstat`: never opened nor followed (None: it is
+    gone, or a folder)."""
+    try:
+        info = os.lstat(file)
+    except OSError:
+        return None
+    mode = info.st_mode
+    if stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISREG(mode):
+        return Entry(path, Kind.FILE, info.st_size)
+    if stat.S_ISLNK(mode):
+        return Entry(path, Kind.SYMLINK)
+    if stat.S_ISFIFO(mode):
+        return Entry(path, Kind.PIPE)
+    return Entry(path, Kind.SOCKET if stat.S_ISSOCK(mode) else Kind.DEVICE)

@@ -7,7 +7,9 @@ leave every file and the repository as they were.
 
 Aspects covered: YAML syntax errors; documents that are lists or scalars; missing apiVersion
 or kind; duplicate keys (at the second key); alias bombs; files over maxFileSize; symbolic
-links; binary and non-UTF-8 files named .yaml; `..` and absolute globs in gitfleet.yaml;
+links; named pipes and sockets named as source files (never opened; in a working tree, where
+git never lists them, unless git ignores them); binary and non-UTF-8 files named .yaml; `..`
+and absolute globs in gitfleet.yaml;
 nesting 100,000 levels deep; Python and unknown tags; integers past int64 in Karmada objects
 (which Go's decoder refuses), as large ints and as floats; a Lua syntax error naming one byte of a
 character; crafted tree entries named `..` and `.git`; file names holding a new line or a
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -190,6 +193,43 @@ def test_symbolic_link(cli: Invoke, git_repo: Any) -> None:
     result = run(cli, git_repo.path)
     assert result.exit_code == 1
     assert result.stdout == f"{git_repo.path}/a.yaml: error: symbolic link is not followed\n"
+
+
+def test_named_pipes_and_sockets_are_reported_never_opened(
+    cli: Invoke, git_repo: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Git never lists them, so a working tree's are found beside the files it lists: those
+    named as source files are errors (opening a named pipe would wait for a writer forever),
+    others and those git ignores are passed over; a tracked file replaced by one too."""
+    git_repo.commit({"a.yaml": OK, "b.yaml": OK, ".gitignore": "ignored.yaml\n"})
+    (git_repo.path / "b.yaml").unlink()
+    for name in ("x.yaml", "b.yaml", "ignored.yaml", "notes.txt"):
+        os.mkfifo(git_repo.path / name)
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(git_repo.path / "s.yml"))
+        monkeypatch.chdir(git_repo.path.parent)
+        result = run(cli, Path("source"))
+    assert result.exit_code == 1
+    assert result.stdout == (
+        "source/b.yaml: error: named pipe (FIFO) is not read: not a regular file\n"
+        "source/s.yml: error: socket is not read: not a regular file\n"
+        "source/x.yaml: error: named pipe (FIFO) is not read: not a regular file\n"
+    )
+
+
+def test_a_named_pipe_in_a_plain_folder_is_reported(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "fleet").mkdir()
+    os.mkfifo(tmp_path / "fleet" / "gitfleet.yaml")
+    os.mkfifo(tmp_path / "fleet" / "x.yaml")
+    monkeypatch.chdir(tmp_path)
+    result = run(cli, Path("fleet"))
+    assert result.exit_code == 1
+    assert result.stdout == (
+        "fleet/gitfleet.yaml: error: named pipe (FIFO) is not read: not a regular file\n"
+        "fleet/x.yaml: error: named pipe (FIFO) is not read: not a regular file\n"
+    )
 
 
 @pytest.mark.parametrize("name", ["..", ".git"])
