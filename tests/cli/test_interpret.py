@@ -5,7 +5,8 @@ Aspects covered:
   `-o json`, given the desired and/or observed object, status items and replicas;
 - `--check` lists problems (exit 1 on errors) or confirms every script compiles;
 - `-f` also takes a folder in Karmada's third-party layout, also named relatively from inside
-  a kind's folder (`.`) or its testdata (`..`);
+  a kind's folder (`.`) or its testdata (`..`); a customizations file there that is a symbolic
+  link is exit 1 naming it, not followed;
 - a file that is not UTF-8 text is exit 1 at its first bad character; a file (or standard
   input) holding more than a source file may (5 MiB) is exit 1, unread; a Karmada test case
   given as the object is exit 1, named as such;
@@ -255,6 +256,23 @@ def test_folder_in_karmada_layout(cli: Invoke, files: dict[str, str], tmp_path: 
         "--observed-file", files["pool.yaml"], "-o", "json",
     )  # fmt: skip
     assert result.exit_code == 0 and json.loads(result.stdout) == {"healthy": True}
+
+
+def test_a_customizations_file_that_is_a_link_is_named_not_followed(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder whose only customizations file is a symbolic link: exit 1 naming the link, as
+    a source's thirdPartyCustomizations folder names it, not "holds no customization"."""
+    (tmp_path / "ric.yaml").write_text(RIC)
+    folder = tmp_path / "rules" / "apps.example.io" / "v1" / "Pool"
+    folder.mkdir(parents=True)
+    (folder / "customizations.yaml").symlink_to(tmp_path / "ric.yaml")
+    monkeypatch.chdir(tmp_path)
+    result = cli("interpret", "-f", "rules", "--check")
+    assert result.exit_code == 1, result.output
+    assert result.stderr == (
+        "rules/apps.example.io/v1/Pool/customizations.yaml: symbolic link is not followed\n"
+    )
 
 
 @pytest.mark.parametrize("inside", ["", "testdata"])

@@ -7,7 +7,9 @@ ResourceInterpreterCustomizations per file, each targeting exactly `<group>/<ver
 and `testdata/<operation>-test.yaml` cases next to it (read by the tests, not here).
 
 This is the interpreter's one reader of files: it runs when a command starts, before any
-interpretation, which stays a pure function of its inputs. Symbolic links are not followed.
+interpretation, which stays a pure function of its inputs. Symbolic links are not followed: a
+`customizations.yaml` that is one is an error naming it, as in a source's
+thirdPartyCustomizations folder (`gitfleet.source`), never a rule quietly left out.
 """
 
 from __future__ import annotations
@@ -28,14 +30,17 @@ def load_thirdparty(
     folder: str | os.PathLike[str],
 ) -> list[config.ResourceInterpreterCustomization]:
     """Every customization under `folder`, sorted by name (then file); `SourceError` if the
-    folder cannot be read, `YamlError`/`SchemaError` for a bad file."""
+    folder cannot be read or a customizations file is a symbolic link, `YamlError`/
+    `SchemaError` for a bad file."""
     root = Path(folder)
     if not root.is_dir():
         raise SourceError(Origin(os.fspath(folder)), "no such folder")
     found = []
     for path in sorted(root.rglob(CUSTOMIZATIONS_FILE)):
-        if TESTDATA in path.relative_to(root).parts or path.is_symlink():
+        if TESTDATA in path.relative_to(root).parts:
             continue
+        if path.is_symlink():
+            raise SourceError(Origin(os.fspath(path)), "symbolic link is not followed")
         for customization in read_customizations(path):
             _check_folder(path, customization)
             found.append(customization)

@@ -3,7 +3,8 @@ third-party customizations with their test data.
 
 Aspects covered:
 - customizations are found at `<group>/<version>/<Kind>/customizations.yaml` at any depth,
-  sorted by name; test data and symbolic links are not read; a file may hold several;
+  sorted by name; test data is not read; a file may hold several; a customizations file that
+  is a symbolic link is an error naming it (never followed);
 - a target that does not match its folder, a missing folder and bad YAML are located errors;
 - with GITFLEET_KARMADA_THIRDPARTY naming Karmada's `resourcecustomizations` folder (or a
   folder above it), every test document there gives the output Karmada's tests expect
@@ -50,13 +51,23 @@ def test_layout_is_read(tmp_path: Path) -> None:
         "rules/batch.example.io/v2/Run/customizations.yaml",
         customization_yaml(("batch.example.io/v2", "Run"), "mid", healthInterpretation=HEALTH),
     )
-    (tmp_path / "rules/link.example.io/v1/Link").mkdir(parents=True)
-    (tmp_path / "rules/link.example.io/v1/Link/customizations.yaml").symlink_to(
-        tmp_path / "rules/batch.example.io/v2/Run/customizations.yaml"
-    )
     found = lua.load_thirdparty(tmp_path)
     assert [c.metadata.name for c in found] == ["alpha", "mid", "zeta"]
     assert found[0].origin.path.endswith("apps.example.io/v1/Pool/customizations.yaml")
+
+
+def test_a_customizations_file_that_is_a_link_is_an_error(tmp_path: Path) -> None:
+    real = _write(
+        tmp_path,
+        "rules/batch.example.io/v2/Run/customizations.yaml",
+        customization_yaml(("batch.example.io/v2", "Run"), "mid", healthInterpretation=HEALTH),
+    )
+    link = tmp_path / "rules/link.example.io/v1/Link/customizations.yaml"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(real)
+    with pytest.raises(SourceError) as caught:
+        lua.load_thirdparty(tmp_path / "rules")
+    assert str(caught.value) == f"{link}: symbolic link is not followed"
 
 
 def test_target_must_match_its_folder(tmp_path: Path) -> None:
