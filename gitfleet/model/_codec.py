@@ -31,7 +31,16 @@ _RULE = "rule"
 _SKIP = "skip"
 _INT64 = 1 << 63
 """Every integer field of Karmada and Kubernetes is at most an int64: Go's decoder refuses a
-larger number (a weight of 10^23 never reaches Karmada), so the model refuses it too."""
+larger number (a weight of 10^23 never reaches Karmada), so the model refuses it too, and the
+JSON Schema of every integer field carries those bounds (`minimum`, `maximum`)."""
+
+
+def beyond_int64(value: int | float) -> str | None:
+    """Why a whole number cannot be an integer field's value (None: it fits), in the words
+    both the decoder and the schema check (`gitfleet.validation`) use."""
+    if -_INT64 <= value < _INT64:
+        return None
+    return f"{value} does not fit in a 64-bit integer"
 
 
 def field(
@@ -239,8 +248,9 @@ class _Decoder:
         elif hint is int:
             ok = isinstance(value, int) and not isinstance(value, bool)
             whole = ok or (isinstance(value, float) and value.is_integer())
-            if whole and not -_INT64 <= value < _INT64:
-                raise self.fail(path, f"{value} does not fit in a 64-bit integer")
+            problem = beyond_int64(value) if whole else None
+            if problem is not None:
+                raise self.fail(path, problem)
             if whole and not ok:
                 return int(value)
         elif hint is float:
@@ -348,7 +358,7 @@ def json_schema(hint: Any, definitions: dict[str, Any]) -> dict[str, Any]:
     if hint is bool:
         return {"type": "boolean"}
     if hint is int:
-        return {"type": "integer"}
+        return {"type": "integer", "minimum": -_INT64, "maximum": _INT64 - 1}
     if hint is float:
         return {"type": "number"}
     if isinstance(hint, type) and issubclass(hint, enum.Enum):

@@ -5,7 +5,8 @@ document is checked against its kind's JSON Schema (`schemas.build()`, one valid
 compiled once) so the user sees all of them. A document the model decoded is valid against its
 schema by construction (both come from the same declarations, field rules included), so only
 documents the loader rejected are checked again. Null values are dropped first, as the API
-server prunes them. A broken field rule reads as the decoder words it (`rules.Rule`).
+server prunes them. A broken field rule reads as the decoder words it (`rules.Rule`), and so
+does an integer past an int64.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
 
-from gitfleet.model import diagnostic, loaded, rules
+from gitfleet.model import _codec, diagnostic, loaded, rules
 from gitfleet.model.origin import PathKey
 from gitfleet.validation import _report, schemas
 
@@ -73,6 +74,8 @@ def _problems(error: jsonschema.ValidationError) -> Iterator[tuple[tuple[PathKey
                 yield (*path, key), "required field is missing"
     elif rule in ("type", "anyOf"):
         yield path, f"expected {_expected(error.schema)}, got {_type_name(instance)}"
+    elif rule in ("minimum", "maximum") and (wide := _codec.beyond_int64(instance)):
+        yield path, wide  # the bounds of every integer, before any rule's own minimum
     elif rule in _RULE_KEYWORDS:
         yield path, rules.Rule.from_schema(error.schema).problem(instance) or error.message
     else:

@@ -3,10 +3,12 @@ editor using schemas/ shows the errors validate prints.
 
 Aspects covered: each invalid case (taint effect `Sometimes`, commandOverrider `replace`,
 `weight: 0`, `resourceSelectors: []`, cluster name `Member_3`, negative group counts, cluster
-failover `purgeMode: Never`, `gracePeriodSeconds: 0`, a negative grade) is refused by the
-schema of its kind and by `gitfleet validate` (exit 1) at the same field, and the message
-validate prints is the one the schema's rule gives (`rules.Rule.from_schema`); the valid
-documents pass both.
+failover `purgeMode: Never`, `gracePeriodSeconds: 0`, a negative grade, integers past int64,
+above and below, as integers and as floats, also where a rule sets its own minimum) is refused
+by the schema of its kind and by `gitfleet validate` (exit 1) at the same field, and the
+message validate prints is the one the schema's rule gives (`rules.Rule.from_schema`; for the
+int64 bounds every integer field's schema carries, the decoder's "does not fit in a 64-bit
+integer"); the valid documents pass both.
 """
 
 from __future__ import annotations
@@ -26,6 +28,16 @@ from gitfleet.validation import schemas
 
 COMMITTED = Path(__file__).resolve().parents[2] / "schemas"
 CLUSTER, WEB, OVERRIDE = "clusters/member1.yaml", "policies/web.yaml", "policies/web-override.yaml"
+
+
+def _weight(value: str, name: str) -> Any:
+    """The case of policies/web.yaml's first static weight set to `value`."""
+    return pytest.param(
+        WEB, "            weight: 2", f"            weight: {value}",
+        "spec.placement.replicaScheduling.weightPreference.staticWeightList.0.weight", id=name,
+    )  # fmt: skip
+
+
 INVALID = [
     pytest.param(
         CLUSTER, "effect: NoSchedule", "effect: Sometimes", "spec.taints.0.effect",
@@ -36,11 +48,7 @@ INVALID = [
         "spec.overrideRules.0.overriders.argsOverrider.0.operator",
         id="args operator replace",
     ),
-    pytest.param(
-        WEB, "            weight: 2", "            weight: 0",
-        "spec.placement.replicaScheduling.weightPreference.staticWeightList.0.weight",
-        id="weight 0",
-    ),
+    _weight("0", "weight 0"),
     pytest.param(
         "policies/crds.yaml",
         "  resourceSelectors:\n    - apiVersion: apiextensions.k8s.io/v1\n"
@@ -74,7 +82,23 @@ INVALID = [
         CLUSTER, "    - grade: 0\n", "    - grade: -1\n", "spec.resourceModels.0.grade",
         id="negative grade",
     ),
+    _weight("9223372036854775808", "weight one past int64"),
+    _weight("-1.0e+19", "weight below int64 and below its minimum"),
+    pytest.param(
+        CLUSTER, "  kubernetesVersion: v1.31.0\n",
+        "  kubernetesVersion: v1.31.0\n  nodeSummary: {totalNum: -1.0e+19}\n",
+        "status.nodeSummary.totalNum", id="float below int64",
+    ),
 ]  # fmt: skip
+INT64 = 2**63
+
+
+def _past_int64(error: jsonschema.ValidationError) -> str | None:
+    """The message of the int64 bounds every integer field's schema carries, when broken."""
+    bound = error.validator in ("minimum", "maximum")
+    if bound and not -INT64 <= error.instance < INT64:
+        return f"{error.instance} does not fit in a 64-bit integer"
+    return None
 
 
 def _schema_errors(text: str) -> dict[str, str | None]:
@@ -86,7 +110,8 @@ def _schema_errors(text: str) -> dict[str, str | None]:
         schema = json.loads((COMMITTED / schemas.file_name(kind)).read_text())
         for error in jsonschema.Draft202012Validator(schema).iter_errors(document):
             rule = rules.Rule.from_schema(error.schema)
-            found[".".join(str(k) for k in error.absolute_path)] = rule.problem(error.instance)
+            problem = _past_int64(error) or rule.problem(error.instance)
+            found[".".join(str(k) for k in error.absolute_path)] = problem
     return found
 
 
