@@ -37,7 +37,18 @@ from gitfleet import (
 from gitfleet import render as rendering
 from gitfleet.detector import detection
 from gitfleet.gitstore import objects as gitstore_objects
-from gitfleet.model import cluster, diagnostic, loaded, meta, objects, policy, selectors, work
+from gitfleet.model import (
+    cluster,
+    diagnostic,
+    folders,
+    loaded,
+    meta,
+    objects,
+    policy,
+    selectors,
+    work,
+)
+from gitfleet.model.folders import Folders
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawObject, ResourceKey
 from gitfleet.scheduler import webster as scheduler_webster
@@ -439,7 +450,6 @@ _BINDING_KINDS: dict[str, type[work.ResourceBinding] | type[work.ClusterResource
 
 _BINDINGS_FOLDER = "bindings/"
 _WORKS = rendering.WORKS + "/"
-_KUSTOMIZATION = "/" + rendering.KUSTOMIZATION
 _Parsed = tuple[Binding, str | None, str | None]
 _PARSED: dict[tuple[str, str], _Parsed | None] = {}
 """Bindings already read back, by (path, blob id): a blob id names its content, so a binding
@@ -553,29 +563,39 @@ def _yaml_doc(data: bytes, memo: rendering.ReadMemo | None = None) -> dict[str, 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ClusterChanges:
     """Manifests of one cluster added, changed and removed (`added`, `changed`, `removed`: by
-    path inside its folder). Held as the tree's paths, the strings the render made, each under
-    `folder`: a render of a million manifests would otherwise hold every path twice."""
+    path inside its folder, sorted). Held folder by folder, with the names the render made:
+    a render of a million manifests would otherwise hold a path for each."""
 
-    folder: str
-    """The cluster's folder, with its trailing slash."""
-    tree_paths: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] = ((), (), ())
-    """The added, changed and removed paths from the top of the tree, each sorted."""
+    folders: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = ()
+    """(folder inside the cluster's, names added, changed, removed), for each folder
+    holding a change."""
 
     @property
     def added(self) -> tuple[str, ...]:
-        return self._inside(0)
-
-    @property
-    def changed(self) -> tuple[str, ...]:
         return self._inside(1)
 
     @property
-    def removed(self) -> tuple[str, ...]:
+    def changed(self) -> tuple[str, ...]:
         return self._inside(2)
 
+    @property
+    def removed(self) -> tuple[str, ...]:
+        return self._inside(3)
+
+    @property
+    def counts(self) -> tuple[int, int, int]:
+        """How many manifests were added, changed and removed."""
+        added = changed = removed = 0
+        for _, a, c, r in self.folders:
+            added, changed, removed = added + len(a), changed + len(c), removed + len(r)
+        return added, changed, removed
+
     def _inside(self, which: int) -> tuple[str, ...]:
-        start = len(self.folder)
-        return tuple(p[start:] for p in self.tree_paths[which])
+        found = []
+        for entry in self.folders:
+            inner = entry[0]
+            found += [f"{inner}/{name}" if inner else name for name in entry[which]]
+        return tuple(sorted(found))
 
     def to_json(self) -> dict[str, list[str]]:
         return {
@@ -594,9 +614,10 @@ class RenderResult:
 
     base: Mapping[str, str]
     """Blob id of every file of the previous tree, by path."""
-    changes: Mapping[str, gitstore_objects.Hashed | None]
+    changes: Folders[gitstore_objects.Hashed | None]
     """The files that differ from `base`: new content with its blob id (the content as bytes,
-    or a manifest that makes them when read), or None for a file removed."""
+    or a manifest that makes them when read), or None for a file removed. Held by folder
+    (`model.folders`), as the render made them."""
     changed: bool
     clusters: Mapping[str, ClusterChanges]
     refusals: tuple[rendering.Refusal, ...]
@@ -681,42 +702,39 @@ def _previous_for_render(previous: PreviousRender) -> rendering.Previous:
     for refusal in recorded_refusals(previous.report):
         refusals.setdefault(refusal.resource, []).append(refusal)
     return rendering.Previous(
-        paths=previous.files.keys(),
+        files=folders.grouped(previous.files),
         bindings=previous.bindings,
         refusals={k: tuple(v) for k, v in refusals.items()},
     )
 
 
 def _cluster_changes(
-    changes: Mapping[str, gitstore_objects.Hashed | None],
-    old: Mapping[str, str],
+    changes: Folders[gitstore_objects.Hashed | None],
+    old: Folders[str],
     clusters: Iterable[str],
 ) -> dict[str, ClusterChanges]:
     """Added, changed and removed manifests per cluster (kustomization.yaml aside), from the
     changes to the previous tree (`old`: its blob ids)."""
-    found: dict[str, tuple[list[str], list[str], list[str]]] = {n: ([], [], []) for n in clusters}
-    start = len(_WORKS)
-
-    def note(path: str, which: int) -> None:
-        if not path.startswith(_WORKS):
-            return
-        end = path.find("/", start)
-        if end < 0 or end + 1 == len(path) or path[end:] == _KUSTOMIZATION:
-            return
-        name = path[start:end]
-        listed = found.get(name)
-        if listed is None:
-            listed = found[name] = ([], [], [])
-        listed[which].append(path)
-
-    for path, content in changes.items():
-        note(path, 2 if content is None else 0 if path not in old else 1)
-    return {
-        name: ClusterChanges(
-            f"{_WORKS}{name}/", (tuple(sorted(a)), tuple(sorted(c)), tuple(sorted(r)))
-        )
-        for name, (a, c, r) in sorted(found.items())
+    found: dict[str, list[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]]] = {
+        n: [] for n in clusters
     }
+    start = len(_WORKS)
+    for folder, names in changes.by_folder.items():
+        if not folder.startswith(_WORKS):
+            continue
+        name, _, inner = folder[start:].partition("/")
+        before = old.folder(folder)
+        added: list[str] = []
+        changed: list[str] = []
+        removed: list[str] = []
+        for file, content in names.items():
+            if not inner and file == rendering.KUSTOMIZATION:
+                continue
+            (removed if content is None else changed if file in before else added).append(file)
+        if added or changed or removed:
+            entry = (inner, tuple(added), tuple(changed), tuple(removed))
+            found.setdefault(name, []).append(entry)
+    return {name: ClusterChanges(tuple(entries)) for name, entries in sorted(found.items())}
 
 
 def _context(
@@ -802,14 +820,14 @@ def render(
     if not full and observed is None and _already_rendered(source, previous, status, renderer):
         assert previous is not None
         return RenderResult(
-            base=previous.files, changes={}, changed=False, clusters={}, refusals=(),
+            base=previous.files, changes=Folders(), changed=False, clusters={}, refusals=(),
             diagnostics=(), source_commit=source.revision, placement=None,
             unscheduled=previous.unscheduled,
         )  # fmt: skip
     problems = validation.validate(source)
     if any(d.severity is diagnostic.Severity.ERROR for d in problems):
         return RenderResult(
-            base={}, changes={}, changed=False, clusters={}, refusals=(),
+            base={}, changes=Folders(), changed=False, clusters={}, refusals=(),
             diagnostics=tuple(problems), source_commit=source.revision, placement=None,
         )  # fmt: skip
     scaled = _autoscale(source, previous, measured, observed)
@@ -922,8 +940,11 @@ def _with_autoscalers(tree: rendering.Tree, scaled: autoscaling.Autoscaled) -> r
     """`tree` with the FederatedHPA files."""
     if not scaled.files:
         return tree
-    files = {p: rendering.dump_yaml(doc) for p, doc in scaled.files.items()}
-    return dataclasses.replace(tree, files={**tree.files, **files})
+    by_folder = dict(tree.files.by_folder)
+    for path, doc in scaled.files.items():
+        folder, _, name = path.rpartition("/")
+        by_folder[folder] = {**by_folder.get(folder, {}), name: rendering.dump_yaml(doc)}
+    return dataclasses.replace(tree, files=Folders(by_folder))
 
 
 def _interpreter(source: loaded.LoadedSource) -> interpreter.Interpreter:
@@ -1010,25 +1031,36 @@ def _result(
     tree: rendering.Tree,
     diagnostics: Sequence[diagnostic.Diagnostic],
 ) -> RenderResult:
-    old = previous.files if previous else {}
+    old = folders.grouped(previous.files) if previous else Folders[str]()
     fmt = gitstore_objects.FORMATS.get(
         previous.object_format if previous else "sha1", gitstore_objects.SHA1
     )
     ids = gitstore_objects.BlobIds(fmt)
-    changes: dict[str, gitstore_objects.Hashed | None] = {}
-    for path, data in tree.files.items():
-        oid = ids.of(data)
-        if old.get(path) != oid:
-            changes[path] = gitstore_objects.Hashed(oid, data)
-    files, kept = tree.files, tree.kept
-    removed = [p for p in old if p not in files and p not in kept]
-    count = len(files) + sum(1 for p in kept if p not in files)
+    by_folder: dict[str, dict[str, gitstore_objects.Hashed | None]] = {}
+    for folder, written in tree.files.by_folder.items():
+        before = old.folder(folder)
+        found = None
+        for name, data in written.items():
+            oid = ids.of(data)
+            if before.get(name) != oid:
+                if found is None:
+                    found = by_folder[folder] = {}
+                found[name] = gitstore_objects.Hashed(oid, data)
+    removed: dict[str, list[str]] = {}
+    for folder, names in old.by_folder.items():
+        now, kept = tree.files.folder(folder), tree.kept.get(folder, ())
+        gone = [name for name in names if name not in now and name not in kept]
+        if gone:
+            removed[folder] = gone
+    count = len(tree.files) + sum(len(names) for names in tree.kept.values())
+    changes = Folders(by_folder)
     changed = previous is None or count != len(old) or bool(removed)
     changed = changed or _differs(changes, old, previous, tree, fmt)
     if changed:
-        changes.update(dict.fromkeys(removed))
+        for folder, gone in removed.items():
+            by_folder.setdefault(folder, {}).update(dict.fromkeys(gone))
     else:
-        changes = {}
+        changes = Folders()
     return RenderResult(
         base=old,
         changes=changes,
@@ -1044,8 +1076,8 @@ def _result(
 
 
 def _differs(
-    changes: Mapping[str, gitstore_objects.Hashed | None],
-    old: Mapping[str, str],
+    changes: Folders[gitstore_objects.Hashed | None],
+    old: Folders[str],
     previous: PreviousRender | None,
     tree: rendering.Tree,
     fmt: gitstore_objects.Format,

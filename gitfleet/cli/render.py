@@ -180,11 +180,12 @@ def human(outcome: Outcome) -> str:
         lines.append(f"no change: {where} stays at {outcome.commit}")
     lines += [f"new history on {ref}: it was not at a render" for ref in outcome.new_history]
     changes = result.clusters
-    listed = sum(len(p) for c in changes.values() for p in c.tree_paths) <= LISTED_FILES
+    counts = {name: c.counts for name, c in changes.items()}
+    listed = sum(sum(n) for n in counts.values()) <= LISTED_FILES
     for name, c in changes.items():
-        if not any(c.tree_paths):
+        added, changed, removed = counts[name]
+        if not (added or changed or removed):
             continue
-        added, changed, removed = (len(paths) for paths in c.tree_paths)
         lines.append(f"{name}: {added} added, {changed} changed, {removed} removed")
         if listed:
             lines += [f"  + {p}" for p in c.added] + [f"  ~ {p}" for p in c.changed]

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Callable, ItemsView, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol, SupportsBytes
 
 from gitfleet.errors import GitfleetError
+from gitfleet.model.folders import Folders
 
 BLOB, TREE, COMMIT = "blob", "tree", "commit"
 FILE_MODE = b"100644"
@@ -164,65 +165,6 @@ class Folder:
 _EMPTY = Folder({}, frozenset())
 
 
-class Listing(Mapping[str, str]):
-    """Blob id of every file of a tree, by path, read from its folders' entries: a path is
-    made only when asked for, so that a listing of a large tree holds each file's name once
-    per folder (shared by every cluster folder holding the same name), never a string and a
-    dictionary slot per path. Paths come folder by folder, in the folders' sorted order."""
-
-    __slots__ = ("_entries", "_len")
-
-    def __init__(self, entries: Mapping[str, Folder]) -> None:
-        self._entries = entries
-        self._len: int | None = None
-
-    def __getitem__(self, path: str) -> str:
-        folder, _, name = path.rpartition("/")
-        found = self._entries.get(folder)
-        if found is None:
-            raise KeyError(path)
-        return found.files[name]
-
-    def __contains__(self, path: object) -> bool:
-        if not isinstance(path, str):
-            return False
-        folder, _, name = path.rpartition("/")
-        found = self._entries.get(folder)
-        return found is not None and name in found.files
-
-    def __iter__(self) -> Iterator[str]:
-        for folder, prefix in self._prefixes():
-            for name in self._entries[folder].files:
-                yield prefix + name
-
-    def __len__(self) -> int:
-        if self._len is None:
-            self._len = sum(len(f.files) for f in self._entries.values())
-        return self._len
-
-    def items(self) -> ItemsView[str, str]:
-        return _ListingItems(self)
-
-    def _prefixes(self) -> Iterator[tuple[str, str]]:
-        for folder in sorted(self._entries):
-            if self._entries[folder].files:
-                yield folder, f"{folder}/" if folder else ""
-
-    def _pairs(self) -> Iterator[tuple[str, str]]:
-        for folder, prefix in self._prefixes():
-            for name, oid in self._entries[folder].files.items():
-                yield prefix + name, oid
-
-
-class _ListingItems(ItemsView[str, str]):
-    """A listing's (path, blob id) pairs, each folder's read in one pass."""
-
-    _mapping: Listing
-
-    def __iter__(self) -> Iterator[tuple[str, str]]:
-        return self._mapping._pairs()
-
-
 class Base:
     """A tree the repository already holds, folder by folder: what `build_tree` and
     `apply_changes` may reuse. Never changed once made, so that one can serve every reader
@@ -239,8 +181,9 @@ class Base:
         self.folders = folders
         """Tree id of every folder (`""` is the root)."""
         self._entries = entries
-        self.files = Listing(entries)
-        """Blob id of every file, by path."""
+        self.files = Folders({path: entry.files for path, entry in entries.items()})
+        """Blob id of every file, by path, read from the folders' entries: a listing of a
+        large tree holds each name once per folder, shared by every folder holding it."""
 
     def folder(self, path: str) -> Folder:
         """The entries of the folder at `path` (none when there is no such folder)."""
@@ -271,22 +214,14 @@ class _Layout:
     sub-folders, names checked."""
 
     def __init__(self, files: Mapping[str, Content | None]) -> None:
-        self.files: dict[str, dict[str, Content | None]] = {}
+        self.files: dict[str, Mapping[str, Content | None]] = {}
         checked: dict[str, str] = {}
         """Each name checked, once: a render writes the same names into many folders (every
         cluster's), which then share one string of each, here and in the listing built."""
-        for path, content in files.items():
-            if path[:1] == "/" or "//" in path:
-                raise PathError(f"invalid path {path!r}: empty segment")
-            folder, _, name = path.rpartition("/")
-            known = checked.get(name)
-            if known is None:
-                _check_name(path, name)
-                known = checked[name] = name
-            found = self.files.get(folder)
-            if found is None:
-                found = self.files[folder] = {}
-            found[known] = content
+        if isinstance(files, Folders):
+            self._by_folder(files, checked)
+        else:
+            self._by_path(files, checked)
         self.folders: dict[str, set[str]] = {"": set()}
         for folder in list(self.files):
             child = folder
@@ -299,6 +234,36 @@ class _Layout:
                 siblings.add(name)
                 self.folders.setdefault(child, set())
                 child = parent
+
+    def _by_folder(self, files: Folders[Content | None], checked: dict[str, str]) -> None:
+        """Files already held by folder: each folder's names are checked and taken as they
+        are, not copied."""
+        for folder, names in files.by_folder.items():
+            if not names:
+                continue
+            if folder[:1] == "/" or "//" in folder:
+                raise PathError(f"invalid path {folder + '/' + next(iter(names))!r}: empty segment")
+            for name in names:
+                if name not in checked:
+                    _check_name(f"{folder}/{name}" if folder else name, name)
+                    checked[name] = name
+            self.files[folder] = names
+
+    def _by_path(self, files: Mapping[str, Content | None], checked: dict[str, str]) -> None:
+        grouped: dict[str, dict[str, Content | None]] = {}
+        for path, content in files.items():
+            if path[:1] == "/" or "//" in path:
+                raise PathError(f"invalid path {path!r}: empty segment")
+            folder, _, name = path.rpartition("/")
+            known = checked.get(name)
+            if known is None:
+                _check_name(path, name)
+                known = checked[name] = name
+            found = grouped.get(folder)
+            if found is None:
+                found = grouped[folder] = {}
+            found[known] = content
+        self.files.update(grouped)
 
 
 def _tree_data(files: Mapping[str, str], folders: Mapping[str, str]) -> bytes:
@@ -467,8 +432,10 @@ def apply_changes(
     )
     folders = dict(base.folders)
     entries = dict(base._entries)
-    listed = base.files
-    held = {listed[p] for p in changes if p in listed}
+    held: set[str] = set()
+    for folder, names in layout.files.items():
+        before = base.folder(folder).files
+        held.update(before[name] for name in names if name in before)
     for path, now in built.recomputed.items():
         if path in base.folders:
             held.add(base.folders[path])

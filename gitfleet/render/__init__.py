@@ -26,6 +26,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from gitfleet.model import diagnostic, work
+from gitfleet.model.folders import Folders
 from gitfleet.model.template import ResourceKey, ResourceTemplate
 from gitfleet.render import (
     _inputs,
@@ -68,8 +69,8 @@ def resource_key(binding: Binding) -> ResourceKey:
 class Previous:
     """What a render may take from the previous one."""
 
-    paths: AbstractSet[str]
-    """Every file of the previous tree."""
+    files: Folders[str]
+    """Every file of the previous tree (its blob id), by folder."""
     bindings: Mapping[ResourceKey, Binding]
     """The previous bindings (their digests in `Inputs.recorded`), by template."""
     refusals: Mapping[str, tuple[Refusal, ...]]
@@ -110,11 +111,13 @@ class Plan:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Tree:
     """The rendered tree: new files, previous files kept as they are, what was refused, and
-    how many bindings were rendered again (the others were reused)."""
+    how many bindings were rendered again (the others were reused). Held by folder (see
+    `model.folders`)."""
 
-    files: Mapping[str, Data]
+    files: Folders[Data]
     """New files, each as bytes or as a manifest that makes them when read."""
-    kept: frozenset[str]
+    kept: Mapping[str, AbstractSet[str]]
+    """The names of the previous tree's files that stay as they are, by folder."""
     refusals: tuple[Refusal, ...]
     rendered: int
     report: Mapping[str, Any]
@@ -124,37 +127,59 @@ class Tree:
 
 def _reused(template: ResourceTemplate, binding: Binding, previous: Previous) -> Output:
     """A binding whose inputs did not change: every file it had stays."""
-    relative = _paths.object_path(template.key)
     names = tuple(t.name for t in target_clusters(binding.spec))
-    kept = tuple(f"{_paths.cluster_folder(n)}/{relative}" for n in names)
-    return Output({}, kept, previous.refusals.get(str(template.key), ()), names)
+    refused = previous.refusals.get(str(template.key), ())
+    return Output(_paths.object_path(template.key), {}, names, refused, names)
 
 
-def _evicting(template: ResourceTemplate, binding: Binding) -> list[str]:
-    """The paths of the Works kept, as they were, on the clusters the binding is being evicted
-    from (Karmada leaves those Works alone until the graceful eviction task ends)."""
-    relative = _paths.object_path(template.key)
-    return [f"{_paths.cluster_folder(n)}/{relative}" for n in work.evicting_clusters(binding.spec)]
+def _evicting(template: ResourceTemplate, binding: Binding) -> Output:
+    """The Works kept, as they were, on the clusters the binding is being evicted from
+    (Karmada leaves those Works alone until the graceful eviction task ends)."""
+    clusters = tuple(work.evicting_clusters(binding.spec))
+    return Output(_paths.object_path(template.key), {}, clusters, (), ())
 
 
 @dataclasses.dataclass(slots=True)
 class _Collected:
-    files: dict[str, Data] = dataclasses.field(default_factory=dict)
-    kept: set[str] = dataclasses.field(default_factory=set)
+    """The tree as the bindings and Namespaces make it, folder by folder: new files, and the
+    names of previous files to keep (the first new file a path gets stays, and a path with a
+    new file keeps none)."""
+
+    files: dict[str, dict[str, Data]] = dataclasses.field(default_factory=dict)
+    kept: dict[str, set[str]] = dataclasses.field(default_factory=dict)
     refusals: list[Refusal] = dataclasses.field(default_factory=list)
     rendered: int = 0
+    folders: dict[tuple[str, str], str] = dataclasses.field(default_factory=dict)
+    """Each cluster's folders, made once: (cluster, folder inside its folder) to path."""
+
+    def folder(self, cluster: str, inner: str) -> str:
+        found = self.folders.get((cluster, inner))
+        if found is None:
+            found = self.folders[(cluster, inner)] = f"{_paths.cluster_folder(cluster)}/{inner}"
+        return found
+
+    def write(self, folder: str, name: str, data: Data) -> None:
+        found = self.files.get(folder)
+        if found is None:
+            found = self.files[folder] = {}
+        found.setdefault(name, data)
+
+    def keep(self, folder: str, name: str) -> None:
+        if name not in self.files.get(folder, ()):
+            found = self.kept.get(folder)
+            if found is None:
+                found = self.kept[folder] = set()
+            found.add(name)
 
     def add(self, output: Output) -> None:
-        if self.files.keys().isdisjoint(output.files):  # as a rule: a binding's own paths
-            self.files.update(output.files)
-        else:
-            for path, data in output.files.items():
-                self.files.setdefault(path, data)
-        if self.files.keys().isdisjoint(output.kept):  # as a rule: a binding's own paths
-            self.kept.update(output.kept)
-        else:
-            self.kept.update(p for p in output.kept if p not in self.files)
         self.refusals.extend(output.refusals)
+        if not output.relative:
+            return
+        inner, _, name = output.relative.rpartition("/")
+        for cluster, data in output.files.items():
+            self.write(self.folder(cluster, inner), name, data)
+        for cluster in output.kept:
+            self.keep(self.folder(cluster, inner), name)
 
 
 def _bindings(plan: Plan, into: _Collected) -> None:
@@ -168,19 +193,19 @@ def _bindings(plan: Plan, into: _Collected) -> None:
         if template is None:
             continue
         try:
-            binding_path = _paths.binding_path(template.key)
+            folder, _, name = _paths.binding_path(template.key).rpartition("/")
         except _paths.PathError as error:
             into.refusals.append(Refusal(template.origin, str(template.key), "", str(error)))
             continue
         before = previous.bindings.get(key) if previous is not None else None
-        into.kept.update(_evicting(template, binding))
+        into.add(_evicting(template, binding))
         if (
             previous is not None
             and before is binding
             and not plan.full
             and inputs.unchanged(template, before)
         ):
-            into.kept.add(binding_path)
+            into.keep(folder, name)
             into.add(_reused(template, binding, previous))
             continue
         doc = binding.to_doc()
@@ -189,9 +214,9 @@ def _bindings(plan: Plan, into: _Collected) -> None:
         same_inputs = before is not None and recorded.files.get(key) == digest
         made_from = inputs.template(template) if key in plan.settled else None
         if same_inputs and before == binding and recorded.templates.get(key) == made_from:
-            into.kept.add(binding_path)
+            into.keep(folder, name)
         else:
-            into.files[binding_path] = _yaml.dump(_inputs.with_digests(doc, digest, made_from))
+            into.write(folder, name, _yaml.dump(_inputs.with_digests(doc, digest, made_from)))
         if previous is not None and same_inputs and not plan.full:
             into.add(_reused(template, binding, previous))
             continue
@@ -200,7 +225,7 @@ def _bindings(plan: Plan, into: _Collected) -> None:
 
 
 def _namespaces_of(
-    plan: Plan, listed: Mapping[str, Sequence[str]], previous_paths: Collection[str]
+    plan: Plan, wanted: Mapping[str, set[str]], before: Folders[str]
 ) -> list[Output]:
     by_key = {t.key: t for t in plan.templates}
     auto = [by_key[k] for k in plan.auto_namespaces if k in by_key]
@@ -208,64 +233,76 @@ def _namespaces_of(
     previous = plan.previous
     reusable = previous is not None and plan.inputs.reusable and not plan.full
 
-    def reuse(template: ResourceTemplate, cluster: str, path: str) -> Output | None:
+    def reuse(template: ResourceTemplate, cluster: str, relative: str) -> Output | None:
         """A Namespace's manifest depends on nothing but the shared inputs (its template
         among them): while they are unchanged, the previous render's stays."""
-        if previous is None or not reusable or path not in previous_paths:
+        path = f"{_paths.cluster_folder(cluster)}/{relative}"
+        if previous is None or not reusable or path not in before:
             return None
         refused = previous.refusals.get(str(template.key), ())
-        return Output({}, (path,), tuple(r for r in refused if r.cluster == cluster), (cluster,))
+        mine = tuple(r for r in refused if r.cluster == cluster)
+        return Output(relative, {}, (cluster,), mine, (cluster,))
 
-    wanted = _namespaces.needed(listed)
     return _namespaces.outputs(auto, defined, wanted, plan.context, reuse)
 
 
 _WORKS_FOLDER = _paths.WORKS + "/"
 
 
-class _Listing:
-    """The tree's paths as they are settled: each cluster's manifests (relative to its folder),
-    the files written and the previous files kept."""
+class _Settled:
+    """The tree's folders as they are settled: the new files and the previous files kept
+    (those the previous tree has, and no new file replaces), without the folders of clusters
+    that left the fleet; and, for each cluster, the folders inside its own that hold any."""
 
-    def __init__(self, clusters: Iterable[str], into: _Collected) -> None:
-        self.by_cluster: dict[str, list[str]] = {name: [] for name in sorted(clusters)}
-        self.files: dict[str, Data] = {}
-        self.kept: set[str] = set()
-        self.into = into
-
-    def add(self, paths: Iterable[str]) -> None:
-        by_cluster, written, files, kept = self.by_cluster, self.into.files, self.files, self.kept
-        start = len(_paths.WORKS) + 1
-        for path in paths:
-            if path.startswith(_WORKS_FOLDER):
-                name, _, relative = path[start:].partition("/")
-                listed = by_cluster.get(name)
+    def __init__(self, clusters: Iterable[str], into: _Collected, before: Folders[str]) -> None:
+        self.files: dict[str, dict[str, Data]] = {}
+        self.kept: dict[str, set[str]] = {}
+        self.by_cluster: dict[str, dict[str, str]] = {name: {} for name in sorted(clusters)}
+        """Each cluster's folders holding files: the folder inside its own, by tree path."""
+        start = len(_WORKS_FOLDER)
+        for folder in into.files.keys() | into.kept.keys():
+            inner, listed = None, None
+            if folder.startswith(_WORKS_FOLDER):
+                name, _, inner = folder[start:].partition("/")
+                listed = self.by_cluster.get(name)
                 if listed is None:
                     continue  # a cluster that left the fleet: its folder goes
-                listed.append(relative)
-            data = written.get(path)
-            if data is not None:
-                files[path] = data
-            else:
-                kept.add(path)
+            written = into.files.get(folder, {})
+            present = before.folder(folder)
+            kept = {n for n in into.kept.get(folder, ()) if n in present and n not in written}
+            if written:
+                self.files[folder] = written
+            if kept:
+                self.kept[folder] = kept
+            if listed is not None and inner is not None and (written or kept):
+                listed[folder] = inner
+
+    def relative_paths(self, cluster: str) -> list[str]:
+        """The cluster's files, by path inside its folder."""
+        found = []
+        for folder, inner in self.by_cluster[cluster].items():
+            found += [f"{inner}/{n}" for n in self.files.get(folder, ())]
+            found += [f"{inner}/{n}" for n in self.kept.get(folder, ())]
+        return found
 
 
 def render(plan: Plan) -> Tree:
     """The rendered tree of `plan` (see the module)."""
-    previous_paths = plan.previous.paths if plan.previous is not None else frozenset()
+    before = plan.previous.files if plan.previous is not None else Folders[str]()
     into = _Collected()
     _bindings(plan, into)
-    listing = _Listing(plan.context.clusters, into)
-    listing.add([*into.files, *(into.kept & previous_paths)])
-    for output in _namespaces_of(plan, listing.by_cluster, previous_paths):
+    clusters = plan.context.clusters
+    inner = _Settled(clusters, into, before).by_cluster
+    wanted = _namespaces.needed({c: found.values() for c, found in inner.items()})
+    for output in _namespaces_of(plan, wanted, before):
         into.add(output)
-        present = [*output.files, *(p for p in output.kept if p in previous_paths)]
-        listing.add(p for p in present if p not in listing.files and p not in listing.kept)
-    by_cluster, files, kept = listing.by_cluster, listing.files, listing.kept
-    counts = {name: len(listed) for name, listed in by_cluster.items()}
-    for name, listed in by_cluster.items():
+    settled = _Settled(clusters, into, before)
+    counts = {}
+    for name in settled.by_cluster:
+        listed = settled.relative_paths(name)
+        counts[name] = len(listed)
         folder = _paths.cluster_folder(name)
-        files[f"{folder}/{_paths.KUSTOMIZATION}"] = _report.kustomization(listed)
+        settled.files.setdefault(folder, {})[_paths.KUSTOMIZATION] = _report.kustomization(listed)
     refusals = sorted(
         into.refusals, key=lambda r: (r.origin.path, r.origin.line, r.resource, r.cluster)
     )
@@ -284,5 +321,6 @@ def render(plan: Plan) -> Tree:
         observed_at=plan.observed_at,
         cluster_taints=plan.cluster_taints,
     )
-    files[_paths.RENDER_FILE] = _yaml.dump(report)
-    return Tree(files, frozenset(kept), tuple(refusals), into.rendered, report, unscheduled)
+    settled.files.setdefault("", {})[_paths.RENDER_FILE] = _yaml.dump(report)
+    files = Folders(settled.files)
+    return Tree(files, settled.kept, tuple(refusals), into.rendered, report, unscheduled)

@@ -37,11 +37,11 @@ def _namespace_template(name: str) -> ResourceTemplate:
 
 
 def needed(listed: Mapping[str, Iterable[str]]) -> dict[str, set[str]]:
-    """The namespaces each cluster's namespaced manifests are in, from their paths relative
-    to the cluster's folder."""
+    """The namespaces each cluster's namespaced manifests are in, from the folders (relative
+    to the cluster's folder) that hold its manifests."""
     found = {}
-    for cluster, paths in listed.items():
-        spaces = {path.partition("/")[0] for path in paths}
+    for cluster, folders in listed.items():
+        spaces = {folder.partition("/")[0] for folder in folders}
         spaces.discard(_paths.CLUSTER_SCOPE)
         if spaces:
             found[cluster] = spaces
@@ -55,8 +55,9 @@ def _one(
     reuse: Reuse,
     builds: _work.NamespaceBuilds,
 ) -> _work.Output:
-    path = _paths.work_path(cluster, template.key)
-    kept = reuse(template, cluster, path)
+    _paths.cluster_folder(cluster)
+    relative = _paths.object_path(template.key)
+    kept = reuse(template, cluster, relative)
     if kept is not None:
         return kept
     try:
@@ -65,8 +66,8 @@ def _one(
         origin = error.origin if isinstance(error, errors.InputError) else template.origin
         message = error.message if isinstance(error, errors.InputError) else str(error)
         refusal = _work.Refusal(origin, str(template.key), cluster, message)
-        return _work.Output({}, (path,), (refusal,), (cluster,))
-    return _work.Output({path: data}, (), (), (cluster,))
+        return _work.Output(relative, {}, (cluster,), (refusal,), (cluster,))
+    return _work.Output(relative, {cluster: data}, (), (), (cluster,))
 
 
 def outputs(
@@ -78,8 +79,9 @@ def outputs(
 ) -> list[_work.Output]:
     """Namespace manifests: `auto` to every cluster, and one generated per cluster for each
     namespace it has manifests in (`wanted`, see `needed`) that `defined` does not hold.
-    `reuse(template, cluster, path)` gives the previous render's output for a manifest whose
-    inputs did not change (None: render it)."""
+    `reuse(template, cluster, relative)` gives the previous render's output for a manifest
+    whose inputs did not change (None: render it; `relative`: its path in the cluster's
+    folder)."""
     builds = _work.NamespaceBuilds(ctx)
     found = [_one(t, name, ctx, reuse, builds) for name in sorted(ctx.clusters) for t in auto]
     for name in sorted(wanted):

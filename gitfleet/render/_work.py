@@ -138,11 +138,17 @@ class Refusal:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Output:
-    """One binding's result: new files by path, paths that keep the previous render's file,
-    and what was refused."""
+    """One resource's result: its path inside a cluster's folder, its new file for each
+    cluster, the clusters that keep the previous render's file, and what was refused. Held
+    by cluster, not by path: the clusters share the one relative path, and a fleet's output
+    is not a full path a file."""
 
+    relative: str
+    """The path inside each cluster's folder (`""`: none can be made; nothing is written)."""
     files: Mapping[str, Data]
+    """New files, by cluster."""
     kept: tuple[str, ...]
+    """The clusters whose file stays as the previous render wrote it, if it had one."""
     refusals: tuple[Refusal, ...]
     clusters: tuple[str, ...]
     """Every cluster the binding targets (whether or not a manifest was written for it)."""
@@ -504,17 +510,18 @@ def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -
     resource = str(template.key)
     try:
         relative = _paths.object_path(template.key)
-        paths = {t.name: f"{_paths.cluster_folder(t.name)}/{relative}" for t in targets}
+        for name in names:
+            _paths.cluster_folder(name)
     except _paths.PathError as error:
         refusal = Refusal(template.origin, resource, "", str(error))
-        return Output({}, (), (refusal,), names)
+        return Output("", {}, (), (refusal,), names)
     if is_secret(template) and not secret_allowed(template):
         message = (
             "Secrets are not written in plain text to the rendered branch; deliver it another"
             f' way, or annotate the template {PLAINTEXT_SECRET_ANNOTATION}: "true"'
         )
         refusal = Refusal(template.origin.at("metadata"), resource, "", message)
-        return Output({}, tuple(paths.values()), (refusal,), names)
+        return Output(relative, {}, names, (refusal,), names)
     files: dict[str, Data] = {}
     kept: list[str] = []
     refusals: list[Refusal] = []
@@ -522,22 +529,21 @@ def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -
         completions = _completions(template, binding, targets, ctx)
     except errors.GitfleetError as error:
         refusal = Refusal(_origin_of(template, error), resource, "", _message(error))
-        return Output({}, tuple(paths.values()), (refusal,), names)
+        return Output(relative, {}, names, (refusal,), names)
     revises = _revises(template, binding.spec, ctx)
     shared: dict[Hashable, SharedBuild | None] = {}
     """Builds with the placeholder label, by what makes them differ (None: the placeholder
     cannot be told apart in the build, which is made for each cluster instead)."""
     suspension = binding.spec.suspension
     for target in targets:
-        path = paths[target.name]
         member = ctx.clusters.get(target.name)
         if suspension is not None and _suspended(binding.spec, target.name):
-            kept.append(path)
+            kept.append(target.name)
             continue
         if member is None:
             message = f"cluster {target.name} is not defined in the source"
             refusals.append(Refusal(template.origin, resource, target.name, message))
-            kept.append(path)
+            kept.append(target.name)
             continue
         key = (
             target.replicas if revises else None,
@@ -551,14 +557,14 @@ def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -
                 shared[key] = SharedBuild.of(built)
             found = shared[key]
             if found is not None:
-                files[path] = _for_cluster(found, target.name)
+                files[target.name] = _for_cluster(found, target.name)
             else:
                 doc = _customized(template, binding, target, member, completions, ctx)
                 own = _finish(doc, binding, target.name, template.origin.path)
                 _limited(len(own))
-                files[path] = own
+                files[target.name] = own
         except errors.GitfleetError as error:
             origin = _origin_of(template, error)
             refusals.append(Refusal(origin, resource, target.name, _message(error)))
-            kept.append(path)
-    return Output(files, tuple(kept), tuple(refusals), names)
+            kept.append(target.name)
+    return Output(relative, files, tuple(kept), tuple(refusals), names)

@@ -114,15 +114,17 @@ def test_build_on_a_base_equals_full_build(change: dict[str, bytes | None]) -> N
 
 def test_a_listing_is_read_from_the_folders_entries() -> None:
     """A base lists every file by path without holding one: looked up through its folder,
-    listed folder by folder in the folders' order, each name shared by the folders holding it."""
+    listed folder by folder, each name shared by the folders holding it."""
     base = _base(FILES)
     listing = base.files
     ids = {p: objects.SHA1.object_id(objects.BLOB, d) for p, d in FILES.items()}
     assert len(listing) == len(FILES)
     assert dict(listing.items()) == ids
     assert list(listing) == [p for p, _ in listing.items()]
-    folders = [p.rpartition("/")[0] for p in listing]
-    assert folders == sorted(folders)
+    assert list(listing.values()) == [i for _, i in listing.items()]
+    web = ids["works/c2/shop/Deployment.apps/web.yaml"]
+    assert listing.folder("works/c2/shop/Deployment.apps") == {"web.yaml": web}
+    assert listing.folder("nowhere") == {}
     assert (
         listing["works/c2/shop/Deployment.apps/web.yaml"]
         == ids["works/c1/shop/Deployment.apps/web.yaml"]

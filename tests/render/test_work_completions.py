@@ -73,10 +73,10 @@ def _job(completions: Any, api_version: str = "batch/v1") -> dict[str, Any]:
 
 def _completions(output: rendering.Output) -> dict[str, Any]:
     found = {}
-    for path, data in output.files.items():
+    for name, data in output.files.items():
         doc = _yamlread.load(bytes(data))
         assert doc is not None
-        found[path.split("/")[1]] = doc["spec"].get("completions")
+        found[name] = doc["spec"].get("completions")
     return found
 
 

@@ -57,14 +57,12 @@ def _gitfleet(made: dict[str, Any]) -> list[str]:
     template = ResourceTemplate(json.loads(json.dumps(made["source"])), Origin("apps.yaml", 1, 1))
     output = rendering._work.render_binding(template, binding, context)
     found = []
-    relative = f"{template.key}"
     for name in targets(doc):
-        data = [d for p, d in output.files.items() if p.startswith(f"works/{name}/")]
-        assert len(data) <= 1, relative
-        if not data:
+        data = output.files.get(name)
+        if data is None:
             found.append("error")
             continue
-        manifest = _yamlread.load(bytes(data[0]))
+        manifest = _yamlread.load(bytes(data))
         assert manifest is not None
         found.append(digest(manifest))
     return found
