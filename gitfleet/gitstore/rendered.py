@@ -32,6 +32,7 @@ import dataclasses
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import SupportsBytes
 
 from gitfleet.errors import ForeignHistoryError, RefConflictError
 from gitfleet.gitstore import identity, objects, refs, signing, store
@@ -362,7 +363,7 @@ def _receive_blobs(
     go with the trees)."""
     if changes is None or len(changes) < store.UNPACK_LIMIT:
         return None
-    found: dict[str, objects.GitObject] = {}
+    found: dict[str, bytes | SupportsBytes] = {}
     for content in changes.values():
         if content is None or isinstance(content, objects.Blob):
             continue
@@ -370,10 +371,10 @@ def _receive_blobs(
             oid, data = content.id, content.content
         else:
             oid, data = fmt.object_id(objects.BLOB, bytes(content)), content
-        found[oid] = objects.GitObject(objects.BLOB, data, oid)
+        found[oid] = data
     if len(found) < store.UNPACK_LIMIT:
         return None
-    return store.receive(repo, list(found.values()), fmt)
+    return store.receive(repo, store.Blobs(found), fmt)
 
 
 def publish(

@@ -24,8 +24,9 @@ import shutil
 import struct
 import tempfile
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import SupportsBytes
 
 from gitfleet.gitstore import objects, repository
 from gitfleet.gitstore.repository import Repository, Running
@@ -194,7 +195,7 @@ def _entry(item: objects.GitObject, at: int, bases: dict[bytes, _Base]) -> bytes
     return b"".join((prefix, stored, head, insert, after, _ADLER.pack(adler)))
 
 
-def pack_stream(items: Sequence[objects.GitObject], fmt: objects.Format) -> Iterator[bytes]:
+def pack_stream(items: Collection[objects.GitObject], fmt: objects.Format) -> Iterator[bytes]:
     """A version 2 pack holding `items` (each whole, or a delta against an earlier one spliced
     from the same shared text: `objects.Spliced`), with its trailing checksum, in pieces of
     about `PIECE_BYTES`."""
@@ -260,7 +261,27 @@ class Incoming:
         shutil.rmtree(self._folder, ignore_errors=True)
 
 
-def receive(repo: Repository, items: Sequence[objects.GitObject], fmt: objects.Format) -> Incoming:
+class Blobs(Collection[objects.GitObject]):
+    """New blobs, by id, as the objects of a pack: made one at a time as the pack is written,
+    not held (a render's blobs can number millions)."""
+
+    def __init__(self, contents: Mapping[str, bytes | SupportsBytes]) -> None:
+        self._contents = contents
+
+    def __len__(self) -> int:
+        return len(self._contents)
+
+    def __iter__(self) -> Iterator[objects.GitObject]:
+        for oid, content in self._contents.items():
+            yield objects.GitObject(objects.BLOB, content, oid)
+
+    def __contains__(self, item: object) -> bool:
+        return isinstance(item, objects.GitObject) and item.id in self._contents
+
+
+def receive(
+    repo: Repository, items: Collection[objects.GitObject], fmt: objects.Format
+) -> Incoming:
     """Hand `items` (at least `UNPACK_LIMIT` of them: a pack) to git, into a quarantine folder,
     and return while git may still be checking them: a pack of deltas is checked once it has
     all arrived, which the caller can spend on something else."""
