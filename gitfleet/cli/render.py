@@ -98,7 +98,7 @@ def run(
         step("reading the previous render and the clusters' status")
         found = inputs.read(repo, loaded, branch)
         foreign: list[str] = []
-        if repo is not None and out_dir is None:
+        if repo is not None and out_dir is None and loaded.ok:
             foreign = rendered.foreign_refs(repo, found.branch)
             if foreign and not new_history:
                 raise rendered.history_error(foreign)

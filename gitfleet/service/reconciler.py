@@ -332,8 +332,9 @@ class Reconciler:
     def _render(
         self, commit: str, loaded_source: loaded.LoadedSource, timings: dict[str, float]
     ) -> Outcome:
-        """Render `commit` onto the rendered branch, again after each lost race."""
-        foreign = rendered.foreign_refs(self.repo, self._branch)
+        """Render `commit` onto the rendered branch, again after each lost race (a source
+        with errors is invalid whatever the branch: its errors are what to fix in it)."""
+        foreign = rendered.foreign_refs(self.repo, self._branch) if loaded_source.ok else []
         if foreign:
             raise rendered.history_error(foreign)
         for _ in range(MAX_CONFLICTS):

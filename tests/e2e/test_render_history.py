@@ -3,7 +3,8 @@
 Aspects covered (through the CLI):
 - the rendered branch reset to a source commit, or a hand-made commit on top of a render:
   render exits 1 naming the ref and the ways out, and moves no ref;
-- a cluster ref reset to a source commit: the same, naming that ref;
+- a cluster ref reset to a source commit: the same, naming that ref; a source with errors
+  reports its errors instead (nothing would be rendered either way);
 - `--new-history` gives the branch a parentless render, rendered from scratch: the same tree
   as the render it replaced, with none of the source history; `-o json` lists the ref under
   `newHistory`;
@@ -53,6 +54,19 @@ def test_a_ref_reset_to_a_source_commit_is_refused(
     assert result.stderr.startswith(f"error: {ref} is at a commit that is not a render")
     assert "gitfleet render --new-history" in result.stderr
     assert "git push origin --delete <ref>" in result.stderr
+    assert refs(rendered_fleet) == before
+
+
+def test_a_source_with_errors_reports_them_before_the_history(
+    cli: Invoke, rendered_fleet: GitRepo
+) -> None:
+    rendered_fleet.git("update-ref", RENDERED, "main")
+    rendered_fleet.commit({"gitfleet.yaml": "renderedBranch: a\nrenderedBranch: b\n"})
+    before = refs(rendered_fleet)
+    result = render(cli, rendered_fleet)
+    assert result.exit_code == 1
+    assert "gitfleet.yaml:2:1: error: duplicate key 'renderedBranch'" in result.output
+    assert "not a render" not in result.output + result.stderr
     assert refs(rendered_fleet) == before
 
 

@@ -13,7 +13,8 @@ Aspects covered:
 - the rendered branch, or a cluster ref, reset to a commit that is not a render (a source
   commit): nothing is built on it; the look is blocked, logged once and recorded in the status
   ref with the way out, and the reconciler stays up; once the ref is deleted the next look
-  renders a new, parentless history (the rendered branch) or brings the ref back (a cluster).
+  renders a new, parentless history (the rendered branch) or brings the ref back (a cluster);
+  a commit whose source has errors is invalid all the same, with its errors.
 """
 
 from __future__ import annotations
@@ -106,6 +107,23 @@ def test_a_ref_reset_to_a_source_commit_blocks_until_deleted(fleet: Fleet, ref: 
     assert fleet.rendered_source() == pushed
     assert source not in fleet.git("rev-list", ref).split()
     assert fleet.git("log", "-1", "--format=%P", ref) == ""
+
+
+def test_a_source_with_errors_is_invalid_whatever_the_refs(fleet: Fleet) -> None:
+    """A commit whose source has errors is invalid, with its errors, also while a ref is not
+    at a render: the errors are what to fix in it, and nothing would be written either way."""
+    look(fleet)
+    fleet.git("update-ref", RENDERED, fleet.git("rev-parse", "main"))
+    (fleet.work / "gitfleet.yaml").write_text("renderedBranch: a\nrenderedBranch: b\n")
+    pushed = fleet.commit_and_push()
+    assert look(fleet) is reconciler.Outcome.INVALID
+    error = fleet.reconciler_state().last_error
+    assert error is not None and error.source_commit == pushed
+    assert (error.path, error.line, error.message) == (
+        "gitfleet.yaml",
+        2,
+        "duplicate key 'renderedBranch'",
+    )
 
 
 def test_blocked_looks_log_once_and_recover_the_rendered_source(fleet: Fleet) -> None:
