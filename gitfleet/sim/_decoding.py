@@ -6,6 +6,9 @@ schemas the kubernetes package's models give (`_schemas`).
   Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas
   of type int32`. Numbers are taken for quantities (`resources.limits`, …), as their Go type
   takes them; IntOrString fields take either.
+- A quantity is stored as apimachinery prints it (`cpu: 0.5` reads back `500m`, `1000m` as
+  `1`, a container's `100u` as `1m`: `_quantity.stored`); one it cannot parse is 400
+  (`quantities must match the regular expression ...`).
 - A map that is empty or null (`labels: {}` after a patch removed the last label, a
   ConfigMap's `data: {}`) is dropped: every map of the API types is `omitempty`, so the
   server never writes one out empty (kubectl's `label`/`annotate` compare against that).
@@ -27,32 +30,42 @@ from __future__ import annotations
 
 from typing import Any
 
-from gitfleet.sim import _apply_keys, _errors, _json, _resources, _schemas
+from gitfleet.sim import _apply_keys, _errors, _json, _quantity, _resources, _schemas
 
 STRICT, WARN, IGNORE = "Strict", "Warn", "Ignore"
 MODES = (STRICT, WARN, IGNORE)
-QUANTITIES = frozenset(
-    {
-        "limits",
-        "requests",
-        "capacity",
-        "allocatable",
-        "hard",
-        "used",
-        "overhead",
-        "allocatedResources",
-        "min",
-        "max",
-        "default",
-        "defaultRequest",
-        "maxLimitRequestRatio",
-        "sizeLimit",
-        "value",
-        "averageValue",
-        "maximumVolumeSize",
-    }
-)
-"""Fields whose Go type is a Quantity (or a list of them by name): a number is taken."""
+_QUANTITIES: dict[tuple[str, str], bool] = {
+    **{
+        (struct, field): True
+        for struct, fields in {
+            "ResourceRequirements": ("limits", "requests"),
+            "VolumeResourceRequirements": ("limits", "requests"),
+            "ResourceQuotaSpec": ("hard",),
+            "ResourceQuotaStatus": ("hard", "used"),
+            "LimitRangeItem": ("default", "defaultRequest", "max", "maxLimitRequestRatio", "min"),
+            "PersistentVolumeSpec": ("capacity",),
+            "PersistentVolumeClaimStatus": ("allocatedResources", "capacity"),
+            "NodeStatus": ("allocatable", "capacity"),
+            "PodSpec": ("overhead",),
+            "PodStatus": ("allocatedResources",),
+            "ContainerStatus": ("allocatedResources",),
+        }.items()
+        for field in fields
+    },
+    ("EmptyDirVolumeSource", "sizeLimit"): False,
+    ("ResourceFieldSelector", "divisor"): False,
+    ("Overhead", "podFixed"): False,
+    ("MetricTarget", "value"): False,
+    ("MetricTarget", "averageValue"): False,
+    ("MetricValueStatus", "value"): False,
+    ("MetricValueStatus", "averageValue"): False,
+    ("CSIStorageCapacity", "capacity"): False,
+    ("CSIStorageCapacity", "maximumVolumeSize"): False,
+}
+"""The fields (struct, field) whose Go type is a Quantity, or a map of them: a number is taken,
+and the value is stored as the server prints it (`_quantity.stored`). True marks the core
+API's ResourceLists, whose values the server's defaulting rounds up to thousandths; a
+RuntimeClass's overhead is a map of quantities outside it, and keeps nano precision."""
 
 _GO_SCALARS = {"string": "string", "integer": "int32", "number": "float64", "boolean": "bool"}
 
@@ -103,9 +116,14 @@ def _short(name: str) -> str:
     return ".".join(parts[-2:])
 
 
+class _QuantityError(Exception):
+    """A quantity the server cannot parse; the message is apimachinery's."""
+
+
 class _Walker:
-    def __init__(self, schemas: dict[str, _json.Obj]) -> None:
+    def __init__(self, schemas: dict[str, _json.Obj], *, canonical: bool = True) -> None:
         self.schemas = schemas
+        self.canonical = canonical
         self.unknown: list[str] = []
 
     def resolve(self, schema: _json.Obj) -> tuple[_json.Obj, str]:
@@ -172,10 +190,18 @@ class _Walker:
                 for index, item in enumerate(value)
             ]
         if kind == "string":
+            milli = _QUANTITIES.get((struct, field))
             number = isinstance(value, int | float) and not isinstance(value, bool)
-            if isinstance(value, str) or (number and field in QUANTITIES):
+            if milli is None or not (number or isinstance(value, str)):
+                if isinstance(value, str):
+                    return value
+                raise wrong
+            if not self.canonical:
                 return value
-            raise wrong
+            try:
+                return _quantity.stored(value, milli=milli)
+            except ValueError as e:
+                raise _QuantityError(str(e)) from None
         if kind == "integer":
             if isinstance(value, int) and not isinstance(value, bool):
                 return value
@@ -213,6 +239,10 @@ def decode(
             f'{kind} in version "{version}" cannot be handled as a {kind}: json: cannot '
             f"unmarshal {wrong.json_type} into Go struct field {wrong.struct}.{wrong.path} "
             f"of type {wrong.go_type}"
+        ) from None
+    except _QuantityError as e:
+        raise _errors.bad_request(
+            f'{kind} in version "{version}" cannot be handled as a {kind}: {e}'
         ) from None
     return kept, _unknown_fields(kind, version, walker.unknown, validation)
 
@@ -339,7 +369,7 @@ def check_apply(
     root, schemas = _root(resource, version) if resource.builtin else ("", {})
     if not root:
         return
-    walker = _Walker(schemas)
+    walker = _Walker(schemas, canonical=False)
     problem = ""
     try:
         walker.walk(config, {"$ref": _schemas.REF + root}, "", resource.kind, "")

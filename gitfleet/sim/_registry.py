@@ -465,6 +465,7 @@ class Registry:
         live = self.store.get(resource.group, resource.plural, namespace, name)
         view = None if live is None else _conversion.shown(resource, version, live)
         merged = _managed.apply(view, config, write, force=force, sent=document)
+        merged, _ = _decoding.decode(resource, version, merged, validation=_decoding.IGNORE)
         merged = _conversion.stored(resource, version, merged, live)
         if live is None:
             if write.subresource:

@@ -3,6 +3,8 @@
 Aspects covered:
 - a field changed by hand is put back by the next sync and reported as drifted; the same
   value written back by hand is not drift;
+- quantities the server stores in another form (`cpu: 0.5` as `500m`, `0.5Gi` as `512Mi`,
+  `1000m` as `1`, a YAML number) are not drift: a second sync writes nothing;
 - a label removed by hand is drift; a field gitfleet does not set is not;
 - an object deleted by hand is created again and reported;
 - an object `kubectl apply` created is taken over: the last-applied annotation and
@@ -77,6 +79,25 @@ def test_the_same_value_written_back_is_not_drift(sync: Sync, sim_cluster: Runni
     sim_cluster.cluster.reset_requests()
     result = sync(docs)
     assert _web(result).action is apply.Action.UNCHANGED
+    assert sim_cluster.cluster.requests.writes == 0
+
+
+def test_quantities_the_server_rewrites_are_not_drift(sync: Sync, sim_cluster: RunningSim) -> None:
+    web = make_deployment(cpu="0.5")
+    container = web["spec"]["template"]["spec"]["containers"][0]
+    container["resources"]["limits"] = {"cpu": "1000m", "memory": "0.5Gi"}
+    container["resources"]["requests"]["memory"] = 0.25  # a YAML number
+    docs = [NAMESPACE, web]
+    assert _web(sync(docs)).action is apply.Action.CREATED
+    resources = _live(sim_cluster)["spec"]["template"]["spec"]["containers"][0]["resources"]
+    assert resources == {
+        "limits": {"cpu": "1", "memory": "512Mi"},
+        "requests": {"cpu": "500m", "memory": "250m"},
+    }
+    sim_cluster.cluster.reset_requests()
+    again = sync(docs)
+    assert _web(again).action is apply.Action.UNCHANGED
+    assert again.drifted == ()
     assert sim_cluster.cluster.requests.writes == 0
 
 

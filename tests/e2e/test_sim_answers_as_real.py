@@ -8,6 +8,11 @@ Aspects covered:
 - the agent's apply (native defaults first) applies that Service on both;
 - resource quantities written as YAML numbers: before Kubernetes 1.21 server-side apply
   refuses them (a 500, "expected string"); the agent's apply writes them as strings first;
+- quantities are stored as apimachinery prints them: canonical (`0.5` as `500m`, `1000m` as
+  `1`, `0.1Gi` as `107374182400m`) unless the text is already canonical enough to keep
+  (`2.048`, `1e3`); a container's are rounded up to thousandths (`100u` as `1m`), an
+  emptyDir's `sizeLimit` is not; text that is no quantity is 400;
+- an apply of `cpu: 0.5`, `memory: 0.5Gi`, `cpu: 1000m` applied again changes nothing;
 - a Deployment's and a StatefulSet's update strategy defaulted field by field (an empty one,
   one naming only some of its parts);
 - a Secret's `stringData`: folded into `data` and not stored, yet the applier's field set owns
@@ -146,6 +151,104 @@ def test_quantities_written_as_numbers(member: kube.KubeClient) -> None:
     limits = applied["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]
     amounts = {name: _quantity.parse(value) for name, value in limits.items()}
     assert amounts == {"cpu": Fraction(1, 2), "memory": 134217728}
+
+
+QUANTITIES = [
+    # (sent, stored in a container's resources, stored as an emptyDir's sizeLimit)
+    ("0.5", "500m", "500m"),
+    ("1000m", "1", "1"),
+    ("0.1Gi", "107374182400m", "107374182400m"),
+    ("0.5Gi", "512Mi", "512Mi"),
+    ("1.5Gi", "1536Mi", "1536Mi"),
+    ("1024Mi", "1Gi", "1Gi"),
+    ("0.5Ki", "512", "512"),
+    ("1e3", "1e3", "1e3"),
+    ("5e1", "50", "50"),
+    ("1.5", "1500m", "1500m"),
+    ("2.048", "2.048", "2.048"),
+    ("1000", "1k", "1k"),
+    ("010m", "010m", "010m"),
+    ("+1Gi", "+1Gi", "+1Gi"),
+    ("100u", "1m", "100u"),
+    ("0.0001", "1m", "100u"),
+    ("1.5e-9", "1e-3", "2e-9"),
+    ("16Ei", "9223372036854775807", "9223372036854775807"),
+    ("1000E", "1", "1"),
+    ("123456789012345678901", "123456789012345678901", "123456789012345678901"),
+]
+
+
+def test_quantities_are_stored_as_apimachinery_prints_them(member: kube.KubeClient) -> None:
+    containers = [
+        {"name": f"c{n}", "image": "x", "resources": {"limits": {"cpu": sent, "memory": sent}}}
+        for n, (sent, _, _) in enumerate(QUANTITIES)
+    ]
+    volumes = [
+        {"name": f"v{n}", "emptyDir": {"sizeLimit": sent}}
+        for n, (sent, _, _) in enumerate(QUANTITIES)
+    ]
+    template = {
+        "apiVersion": "v1",
+        "kind": "PodTemplate",
+        "metadata": {"name": "quantities"},
+        "template": {"spec": {"containers": containers, "volumes": volumes}},
+    }
+    path = f"/api/v1/namespaces/{NAMESPACE}/podtemplates"
+    code, body = _answer(member, "POST", path, body=template)
+    assert code == 201, body
+    spec = body["template"]["spec"]
+    stored = [
+        (c["resources"]["limits"]["cpu"], c["resources"]["limits"]["memory"], v["emptyDir"])
+        for c, v in zip(spec["containers"], spec["volumes"], strict=True)
+    ]
+    assert stored == [(limit, limit, {"sizeLimit": size}) for _, limit, size in QUANTITIES]
+
+
+@pytest.mark.parametrize(
+    ("sent", "problem"),
+    [
+        pytest.param(
+            "abc",
+            "quantities must match the regular expression"
+            " '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+            id="no number",
+        ),
+        pytest.param("1ki", "unable to parse quantity's suffix", id="unknown suffix"),
+    ],
+)
+def test_text_that_is_no_quantity(member: kube.KubeClient, sent: str, problem: str) -> None:
+    quota = {
+        "apiVersion": "v1",
+        "kind": "ResourceQuota",
+        "metadata": {"name": "bad"},
+        "spec": {"hard": {"cpu": sent}},
+    }
+    path = f"/api/v1/namespaces/{NAMESPACE}/resourcequotas"
+    code, body = _answer(member, "POST", path, body=quota)
+    assert (code, body["reason"]) == (400, "BadRequest")
+    assert body["message"].startswith(
+        'ResourceQuota in version "v1" cannot be handled as a ResourceQuota: '
+    )
+    assert problem in body["message"]
+
+
+def test_quantities_applied_again_change_nothing(member: kube.KubeClient) -> None:
+    resource = kube.ResourceType("apps/v1", "Deployment", "deployments", namespaced=True)
+    deployment = _workload("Deployment", "sized", {})
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    container["resources"] = {
+        "requests": {"cpu": "0.5", "memory": "0.5Gi"},
+        "limits": {"cpu": "1000m", "memory": "0.5Gi"},
+    }
+    first, _ = member.apply(resource, deployment, manager="gitfleet")
+    again, _ = member.apply(resource, deployment, manager="gitfleet")
+    resources = again["spec"]["template"]["spec"]["containers"][0]["resources"]
+    assert resources == {
+        "requests": {"cpu": "500m", "memory": "512Mi"},
+        "limits": {"cpu": "1", "memory": "512Mi"},
+    }
+    assert again["metadata"]["generation"] == first["metadata"]["generation"] == 1
+    assert drift.changes(deployment, again) == []
 
 
 def _workload(kind: str, name: str, spec: dict[str, Any]) -> dict[str, Any]:

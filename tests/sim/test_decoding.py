@@ -1,16 +1,17 @@
 """How the simulated server decodes built-in objects it is sent, as a real API server
 decodes them into their Go types.
 
-Covers: a value of the wrong JSON type is 400 BadRequest naming the Go field and type (a
-string for `spec.replicas`, a number in a ConfigMap's data), and nothing is stored; numbers
-are taken for quantities; an unknown field is 400 with `fieldValidation=Strict`, a warning
-header with `Warn` (the default), and dropped in every case, also from the result of a
-patch; an empty or null map (`labels: {}`, `data: {}`, the labels a patch removed the last
-one of) is not kept, as Go's omitempty leaves it out; an unsupported fieldValidation value is
-400; a server-side apply configuration with an
-unknown field is 400 `field not declared in schema`; a cluster claiming 1.20 drops unknown
-fields silently whatever is asked, and answers an apply with one with the 500 it gave; kubectl
-`apply` shows the server's error and exits 1, and `--validate=warn` prints the warning.
+Covers: a value of the wrong JSON type is 400 BadRequest naming the Go field and type (a string
+for `spec.replicas`, a number in a ConfigMap's data), and nothing is stored; numbers are taken
+for quantities, and stored as the text the server prints (`0.5` as `500m`), but not for a
+string field of the same name (an env var's `value`); an unknown field is 400 with
+`fieldValidation=Strict`, a warning header with `Warn` (the default), and dropped in every
+case, also from the result of a patch; an empty or null map (`labels: {}`, `data: {}`, the
+labels a patch removed the last one of) is not kept, as Go's omitempty leaves it out; an
+unsupported fieldValidation value is 400; a server-side apply configuration with an unknown
+field is 400 `field not declared in schema`; a cluster claiming 1.20 drops unknown fields
+silently whatever is asked, and answers an apply with one with the 500 it gave; kubectl `apply`
+shows the server's error and exits 1, and `--validate=warn` prints the warning.
 """
 
 from __future__ import annotations
@@ -80,18 +81,28 @@ def test_wrong_types_are_bad_requests(
 
 
 def test_numbers_are_quantities(sim_cluster: RunningSim) -> None:
-    pod = {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {"name": "p"},
-        "spec": {
-            "containers": [
-                {"name": "c", "image": "x", "resources": {"limits": {"cpu": 1, "memory": "1Gi"}}}
-            ]
-        },
-    }
-    code, _ = raw(sim_cluster, "POST", "/api/v1/namespaces/default/pods", body=pod)
+    limits = {"cpu": 0.5, "memory": 1000, "ephemeral-storage": 134217728}
+    container = {"name": "c", "image": "x", "resources": {"limits": limits}}
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}}
+    pod["spec"] = {"containers": [container]}
+    code, stored = raw(sim_cluster, "POST", "/api/v1/namespaces/default/pods", body=pod)
     assert code == 201
+    assert stored["spec"]["containers"][0]["resources"]["limits"] == {
+        "cpu": "500m",
+        "memory": "1k",
+        "ephemeral-storage": "134217728",
+    }
+
+
+def test_a_number_is_no_quantity_where_the_field_is_a_string(sim_cluster: RunningSim) -> None:
+    """`value` holds a quantity in an HPA's metric target, but a string in an env var."""
+    env = [{"name": "SHARE", "value": 0.5}]
+    container = {"name": "c", "image": "x", "env": env}
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}}
+    pod["spec"] = {"containers": [container]}
+    code, status = raw(sim_cluster, "POST", "/api/v1/namespaces/default/pods", body=pod)
+    assert (code, status["reason"]) == (400, "BadRequest")
+    assert "cannot unmarshal number into Go struct field EnvVar" in status["message"]
 
 
 def _unknown(name: str) -> dict[str, Any]:
