@@ -103,8 +103,12 @@ def conflict(group: str, plural: str, name: str, why: str) -> ApiError:
 
 
 def invalid(group: str, kind: str, name: str, causes: list[tuple[str, str]]) -> ApiError:
-    """422 Invalid; `causes` are (field, message), e.g. ("metadata.name", "Required value")."""
-    text = "; ".join(f"{field}: {message}" for field, message in causes)
+    """422 Invalid; `causes` are (field, message), e.g. ("metadata.name", "Required value").
+    The message is apimachinery's NewInvalid: the one cause, or several as an aggregate,
+    `[cause1, cause2]` (a cause repeated word for word printed once), each in full; the
+    details list every cause."""
+    texts = list(dict.fromkeys(f"{field}: {message}" for field, message in causes))
+    text = texts[0] if len(texts) == 1 else f"[{', '.join(texts)}]"
     what = f"{kind}.{group}" if group else kind
     return ApiError(
         422,

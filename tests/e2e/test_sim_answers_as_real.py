@@ -22,6 +22,8 @@ Aspects covered:
 - an apply conflict with another applier: 409, the manager named without an API version, the
   causes under `reason`, no object in the details;
 - an apply without fieldManager: 422 on PatchOptions;
+- a change refused for several causes (an immutable ConfigMap's data and `immutable`): the
+  causes listed in the details, the message `... is invalid: [cause1, cause2]`;
 - a group version the server does not serve: 404 with a plain-text page; a resource a served
   group version lacks: 404 Status with empty details.
 """
@@ -100,6 +102,12 @@ def _service(name: str, port: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _failure(code: int, message: str, **fields: Any) -> dict[str, Any]:
+    """The Status body of a refusal: its code and message, and `reason`, `details` if given."""
+    status = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure"}
+    return {**status, "message": message, **fields, "code": code}
+
+
 def _services(name: str = "") -> str:
     return f"/api/v1/namespaces/{NAMESPACE}/services" + (f"/{name}" if name else "")
 
@@ -110,16 +118,11 @@ def test_a_service_port_without_protocol(member: kube.KubeClient) -> None:
         assert code in (200, 201)
         return
     assert code == 500
-    assert body == {
-        "kind": "Status",
-        "apiVersion": "v1",
-        "metadata": {},
-        "status": "Failure",
-        "message": "failed to create typed patch object: .spec.ports: element 1: associative"
-        ' list with keys has an element that omits key field "protocol" (and doesn\'t have'
-        " default value)",
-        "code": 500,
-    }
+    assert body == _failure(
+        500,
+        "failed to create typed patch object: .spec.ports: element 1: associative list with"
+        ' keys has an element that omits key field "protocol" (and doesn\'t have default value)',
+    )
 
 
 def test_a_container_port_without_protocol(member: kube.KubeClient) -> None:
@@ -339,14 +342,11 @@ def test_an_apply_conflict(member: kube.KubeClient) -> None:
     assert _apply(member, path, {**config, "data": {"a": "1"}})[0] in (200, 201)
     code, body = _apply(member, path, {**config, "data": {"a": "2"}}, manager="second")
     assert code == 409
-    assert body == {
-        "kind": "Status",
-        "apiVersion": "v1",
-        "metadata": {},
-        "status": "Failure",
-        "message": 'Apply failed with 1 conflict: conflict with "first": .data.a',
-        "reason": "Conflict",
-        "details": {
+    assert body == _failure(
+        409,
+        'Apply failed with 1 conflict: conflict with "first": .data.a',
+        reason="Conflict",
+        details={
             "causes": [
                 {
                     "reason": "FieldManagerConflict",
@@ -355,8 +355,7 @@ def test_an_apply_conflict(member: kube.KubeClient) -> None:
                 }
             ]
         },
-        "code": 409,
-    }
+    )
 
 
 def test_an_apply_without_field_manager(member: kube.KubeClient) -> None:
@@ -373,6 +372,37 @@ def test_an_apply_without_field_manager(member: kube.KubeClient) -> None:
             "field": "fieldManager",
         }
     ]
+
+
+def test_a_change_refused_for_several_causes(member: kube.KubeClient) -> None:
+    config = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "fixed", "namespace": NAMESPACE},
+        "data": {"a": "1"},
+        "immutable": True,
+    }
+    path = f"/api/v1/namespaces/{NAMESPACE}/configmaps"
+    assert _answer(member, "POST", path, body=config)[0] == 201
+    patch = {"data": {"a": "2"}, "immutable": False}
+    code, body = _answer(
+        member, "PATCH", f"{path}/fixed", body=patch, content_type="application/merge-patch+json"
+    )
+    forbidden = "Forbidden: field is immutable when `immutable` is set"
+    assert code == 422
+    assert body == _failure(
+        422,
+        f'ConfigMap "fixed" is invalid: [immutable: {forbidden}, data: {forbidden}]',
+        reason="Invalid",
+        details={
+            "name": "fixed",
+            "kind": "ConfigMap",
+            "causes": [
+                {"reason": "FieldValueForbidden", "message": forbidden, "field": "immutable"},
+                {"reason": "FieldValueForbidden", "message": forbidden, "field": "data"},
+            ],
+        },
+    )
 
 
 def test_what_is_not_served(member: kube.KubeClient) -> None:

@@ -110,8 +110,8 @@ def _refusal(sim: RunningSim, path: str, patch: dict[str, Any]) -> tuple[int, st
             },
             "/api/v1/namespaces/default/configmaps/fixed",
             {"data": {"a": "2"}, "immutable": False},
-            'ConfigMap "fixed" is invalid: immutable: Forbidden: field is immutable when '
-            "`immutable` is set; data: Forbidden: field is immutable when `immutable` is set",
+            'ConfigMap "fixed" is invalid: [immutable: Forbidden: field is immutable when '
+            "`immutable` is set, data: Forbidden: field is immutable when `immutable` is set]",
             id="immutable configmap",
         ),
         pytest.param(
@@ -225,10 +225,12 @@ def test_a_job_created_with_another_jobs_selector(make_sim_cluster: SimFactory) 
     status, body = raw(sim, "POST", path, body=copied)
     assert status == 422
     assert body["message"].startswith(
-        'Job.batch "once" is invalid: spec.template.metadata.labels[controller-uid]: '
+        'Job.batch "once" is invalid: [spec.template.metadata.labels[controller-uid]: '
         "Invalid value: must be '"
     )
-    assert body["message"].endswith("spec.selector: Invalid value: `selector` not auto-generated")
+    assert body["message"].endswith(
+        ", spec.selector: Invalid value: `selector` not auto-generated]"
+    )
     status, fresh = raw(sim, "POST", path, body=_job())
     uid = fresh["metadata"]["uid"]
     assert status == 201
