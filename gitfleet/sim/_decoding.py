@@ -5,7 +5,8 @@ schemas the kubernetes package's models give (`_schemas`).
   ConfigMap's `data`) is 400 BadRequest: `Deployment in version "v1" cannot be handled as a
   Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas
   of type int32`. Numbers are taken for quantities (`resources.limits`, …), as their Go type
-  takes them; IntOrString fields take either.
+  takes them; IntOrString fields take either. Where a patch made the object, it is 422
+  Invalid on the field `patch` instead (`decode_patched`), as the patch handler reports it.
 - A quantity is stored as apimachinery prints it (`cpu: 0.5` reads back `500m`, `1000m` as
   `1`, a container's `100u` as `1m`: `_quantity.stored`); one it cannot parse is 400
   (`quantities must match the regular expression ...`).
@@ -28,6 +29,9 @@ of custom resources are not checked.
 
 from __future__ import annotations
 
+import decimal
+import json
+import math
 from typing import Any
 
 from gitfleet.sim import _apply_keys, _errors, _json, _quantity, _resources, _schemas
@@ -92,10 +96,36 @@ def _root(resource: _resources.ResourceType, version: str) -> tuple[str, dict[st
 
 
 class _TypeError(Exception):
-    def __init__(self, json_type: str, struct: str, path: str, go_type: str, expected: str):
+    def __init__(self, value: Any, struct: str, path: str, go_type: str, expected: str):
         super().__init__(path)
-        self.json_type, self.struct, self.path = json_type, struct, path
+        self.value, self.json_type = value, _json_type(value)
+        self.struct, self.path = struct, path
         self.go_type, self.expected = go_type, expected
+
+    def decoding(self) -> str:
+        """What Go's JSON decoder says about the value."""
+        return (
+            f"json: cannot unmarshal {self.json_type} into Go struct field "
+            f"{self.struct}.{self.path} of type {self.go_type}"
+        )
+
+    def converting(self) -> str:
+        """What apimachinery's FromUnstructured says converting the value, as a strategic
+        merge patch's result is converted: JSON numbers are int64 or float64 there, and
+        strings convert to no number or bool."""
+        source = _GO_KINDS.get(type(self.value), "map")
+        if self.go_type.startswith("[]"):
+            return f"cannot restore slice from {source}"
+        if self.go_type.startswith("map["):
+            return f"cannot restore map from {source}"
+        if self.go_type not in _GO_SCALARS.values():
+            return f"cannot restore struct from: {source}"
+        if (source, self.go_type) == ("int64", "string"):
+            return "cannot convert int64 to string"
+        return f"unrecognized type: {self.go_type}"
+
+
+_GO_KINDS = {str: "string", bool: "bool", int: "int64", float: "float64", list: "slice"}
 
 
 def _json_type(value: Any) -> str:
@@ -158,7 +188,7 @@ class _Walker:
         if value is None or resolved.get("x-kubernetes-preserve-unknown-fields"):
             return value
         kind = resolved.get("type")
-        wrong = _TypeError(_json_type(value), struct, path, self.go_type(schema), str(kind))
+        wrong = _TypeError(value, struct, path, self.go_type(schema), str(kind))
         if kind == "object" and "additionalProperties" in resolved:
             if not isinstance(value, dict):
                 raise wrong
@@ -225,26 +255,90 @@ def decode(
     validation: str,
 ) -> tuple[_json.Obj, list[str]]:
     """`obj` as the server keeps it, and the warnings to send (see the module's text)."""
+    try:
+        return _decode(resource, version, obj, validation=validation)
+    except _TypeError as wrong:
+        problem = wrong.decoding()
+    except _QuantityError as e:
+        problem = str(e)
+    kind = resource.kind
+    raise _errors.bad_request(
+        f'{kind} in version "{version}" cannot be handled as a {kind}: {problem}'
+    )
+
+
+def decode_patched(
+    resource: _resources.ResourceType,
+    version: str,
+    obj: _json.Obj,
+    *,
+    patch: Any,
+    strategic: bool,
+    validation: str,
+) -> tuple[_json.Obj, list[str]]:
+    """`decode` of the object `patch` made: a value of the wrong type is a 422 Invalid of
+    the field `patch`, not a 400, as the patch handler reports an object it cannot decode.
+    Its value is the patched object as JSON, and the decoder's words; for a strategic merge
+    patch (merged as maps, then converted) the patch as Go prints a map, and the converter's
+    words (`unrecognized type: int32`)."""
+    try:
+        return _decode(resource, version, obj, validation=validation)
+    except _TypeError as wrong:
+        problem = wrong.converting() if strategic else wrong.decoding()
+    except _QuantityError as e:
+        problem = str(e)
+    shown = _go_value(patch) if strategic else json.dumps(obj, separators=(",", ":"))
+    invalid = f"Invalid value: {json.dumps(shown, ensure_ascii=False)}: {problem}"
+    raise _errors.invalid("", "", "", [("patch", invalid)])
+
+
+def _go_value(value: Any) -> str:
+    """`value` (a decoded JSON document) as Go's `%v` prints it: `map[a:1 b:[x y]]`."""
+    if isinstance(value, dict):
+        return "map[" + " ".join(f"{k}:{_go_value(v)}" for k, v in sorted(value.items())) + "]"
+    if isinstance(value, list):
+        return "[" + " ".join(_go_value(item) for item in value) + "]"
+    if value is None:
+        return "<nil>"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return _go_float(value)
+    return str(value)
+
+
+def _go_float(value: float) -> str:
+    """A float64 as Go's `%v` prints it: its shortest digits, in exponent form from 1e+06 and
+    below 1e-04."""
+    if value == 0 or not math.isfinite(value):
+        return {0.0: "0", math.inf: "+Inf", -math.inf: "-Inf"}.get(value, "NaN")
+    plain = decimal.Decimal(repr(value)).normalize()
+    digits = "".join(map(str, plain.as_tuple().digits))
+    exponent = plain.adjusted()
+    if -4 <= exponent < 6:
+        return format(plain, "f")
+    mantissa = digits[0] + (f".{digits[1:]}" if len(digits) > 1 else "")
+    sign = "-" if plain < 0 else ""
+    return f"{sign}{mantissa}e{'-' if exponent < 0 else '+'}{abs(exponent):02d}"
+
+
+def _decode(
+    resource: _resources.ResourceType,
+    version: str,
+    obj: _json.Obj,
+    *,
+    validation: str,
+) -> tuple[_json.Obj, list[str]]:
+    """`decode`, raising _TypeError or _QuantityError for a value a built-in kind's Go types
+    do not take."""
     if not resource.builtin:
         return _decode_custom(resource, version, obj, validation=validation)
     root, schemas = _root(resource, version)
     if not root:
         return obj, []
     walker = _Walker(schemas)
-    kind = resource.kind
-    try:
-        kept = walker.walk(obj, {"$ref": _schemas.REF + root}, "", kind, "")
-    except _TypeError as wrong:
-        raise _errors.bad_request(
-            f'{kind} in version "{version}" cannot be handled as a {kind}: json: cannot '
-            f"unmarshal {wrong.json_type} into Go struct field {wrong.struct}.{wrong.path} "
-            f"of type {wrong.go_type}"
-        ) from None
-    except _QuantityError as e:
-        raise _errors.bad_request(
-            f'{kind} in version "{version}" cannot be handled as a {kind}: {e}'
-        ) from None
-    return kept, _unknown_fields(kind, version, walker.unknown, validation)
+    kept = walker.walk(obj, {"$ref": _schemas.REF + root}, "", resource.kind, "")
+    return kept, _unknown_fields(resource.kind, version, walker.unknown, validation)
 
 
 def _decode_custom(

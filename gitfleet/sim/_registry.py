@@ -429,7 +429,14 @@ class Registry:
         view = _conversion.shown(resource, version, live)
         new = _patch.patched(view, content_type, document, builtin=resource.builtin)
         new["apiVersion"], new["kind"] = resource.api_version(version), resource.kind
-        new, found = _decoding.decode(resource, version, new, validation=validation)
+        new, found = _decoding.decode_patched(
+            resource,
+            version,
+            new,
+            patch=document,
+            strategic=content_type == _patch.STRATEGIC_PATCH,
+            validation=validation,
+        )
         if warnings is not None:
             warnings.extend(found)
         new = _conversion.stored(resource, version, new, live)

@@ -24,6 +24,9 @@ Aspects covered:
 - an apply without fieldManager: 422 on PatchOptions;
 - a change refused for several causes (an immutable ConfigMap's data and `immutable`): the
   causes listed in the details, the message `... is invalid: [cause1, cause2]`;
+- a patch whose result has a value of the wrong type: 422 Invalid on the field `patch`, no
+  kind or name; for a strategic merge patch the patch as Go prints a map and the converter's
+  words;
 - a group version the server does not serve: 404 with a plain-text page; a resource a served
   group version lacks: 404 Status with empty details.
 """
@@ -403,6 +406,75 @@ def test_a_change_refused_for_several_causes(member: kube.KubeClient) -> None:
             ],
         },
     )
+
+
+@pytest.mark.parametrize(
+    ("patch", "problem"),
+    [
+        pytest.param(
+            {"metadata": {"labels": {"x": 1}}},
+            '"map[metadata:map[labels:map[x:1]]]": cannot convert int64 to string',
+            id="number for a string",
+        ),
+        pytest.param(
+            {"spec": {"paused": "yes"}},
+            '"map[spec:map[paused:yes]]": unrecognized type: bool',
+            id="string for a bool",
+        ),
+        pytest.param(
+            {"spec": {"template": {"spec": {"containers": {"a": 1.5}}}}},
+            '"map[spec:map[template:map[spec:map[containers:map[a:1.5]]]]]": cannot restore'
+            " slice from map",
+            id="object for a list",
+        ),
+        pytest.param(
+            {"spec": {"selector": [1, 2]}},
+            '"map[spec:map[selector:[1 2]]]": cannot restore struct from: slice',
+            id="list for an object",
+        ),
+    ],
+)
+def test_a_wrongly_typed_strategic_merge_patch(
+    member: kube.KubeClient, patch: dict[str, Any], problem: str
+) -> None:
+    resource = kube.ResourceType("apps/v1", "Deployment", "deployments", namespaced=True)
+    member.apply(resource, _workload("Deployment", "typed", {}), manager="first")
+    path = f"/apis/apps/v1/namespaces/{NAMESPACE}/deployments/typed"
+    strategic = "application/strategic-merge-patch+json"
+    code, body = _answer(member, "PATCH", path, body=patch, content_type=strategic)
+    cause = {
+        "reason": "FieldValueInvalid",
+        "message": f"Invalid value: {problem}",
+        "field": "patch",
+    }
+    assert (code, body) == (
+        422,
+        _failure(
+            422,
+            f' "" is invalid: patch: Invalid value: {problem}',
+            reason="Invalid",
+            details={"causes": [cause]},
+        ),
+    )
+
+
+def test_a_wrongly_typed_merge_patch(member: kube.KubeClient) -> None:
+    """The value is the patched object as JSON and the problem the decoder's, in words that
+    differ between releases (1.20's decoder names `v1.DeploymentSpec.Replicas`)."""
+    resource = kube.ResourceType("apps/v1", "Deployment", "deployments", namespaced=True)
+    member.apply(resource, _workload("Deployment", "merged", {}), manager="first")
+    path = f"/apis/apps/v1/namespaces/{NAMESPACE}/deployments/merged"
+    merge = "application/merge-patch+json"
+    code, body = _answer(
+        member, "PATCH", path, body={"spec": {"replicas": "two"}}, content_type=merge
+    )
+    assert (code, body["reason"]) == (422, "Invalid")
+    [cause] = body["details"]["causes"]
+    assert body["details"] == {"causes": [cause]}
+    assert (cause["field"], cause["reason"]) == ("patch", "FieldValueInvalid")
+    assert body["message"] == f' "" is invalid: patch: {cause["message"]}'
+    assert cause["message"].startswith('Invalid value: "{\\"apiVersion\\":\\"apps/v1\\",')
+    assert '\\"replicas\\":\\"two\\"' in cause["message"]
 
 
 def test_what_is_not_served(member: kube.KubeClient) -> None:

@@ -6,16 +6,19 @@ for `spec.replicas`, a number in a ConfigMap's data), and nothing is stored; num
 for quantities, and stored as the text the server prints (`0.5` as `500m`), but not for a
 string field of the same name (an env var's `value`); an unknown field is 400 with
 `fieldValidation=Strict`, a warning header with `Warn` (the default), and dropped in every
-case, also from the result of a patch; an empty or null map (`labels: {}`, `data: {}`, the
-labels a patch removed the last one of) is not kept, as Go's omitempty leaves it out; an
-unsupported fieldValidation value is 400; a server-side apply configuration with an unknown
-field is 400 `field not declared in schema`; a cluster claiming 1.20 drops unknown fields
-silently whatever is asked, and answers an apply with one with the 500 it gave; kubectl `apply`
-shows the server's error and exits 1, and `--validate=warn` prints the warning.
+case, also from the result of a patch; a patch whose result has a value of the wrong type is
+422 on the field `patch` (the patched object, or a strategic merge patch as Go prints it); an
+empty or null map (`labels: {}`, `data: {}`, the labels a patch removed the last one of) is not
+kept, as Go's omitempty leaves it out; an unsupported fieldValidation value is 400; a server-
+side apply configuration with an unknown field is 400 `field not declared in schema`; a cluster
+claiming 1.20 drops unknown fields silently whatever is asked, and answers an apply with one
+with the 500 it gave; kubectl `apply` shows the server's error and exits 1, and
+`--validate=warn` prints the warning.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -147,6 +150,59 @@ def test_patch_results_are_decoded(sim_cluster: RunningSim) -> None:
     assert code == 400 and 'unknown field "extra"' in status["message"]
     assert warned == 200
     assert stored is not None and "extra" not in stored and stored["data"]["b"] == "2"
+
+
+@pytest.mark.parametrize(
+    ("content_type", "patch", "value", "problem"),
+    [
+        pytest.param(
+            "application/merge-patch+json",
+            {"data": {"b": 2}},
+            '{"apiVersion":"v1","kind":"ConfigMap",',
+            "json: cannot unmarshal number into Go struct field ConfigMap.data of type string",
+            id="merge patch",
+        ),
+        pytest.param(
+            "application/json-patch+json",
+            [{"op": "add", "path": "/data/b", "value": True}],
+            '{"apiVersion":"v1","kind":"ConfigMap",',
+            "json: cannot unmarshal bool into Go struct field ConfigMap.data of type string",
+            id="json patch",
+        ),
+        pytest.param(
+            "application/strategic-merge-patch+json",
+            {"data": {"b": 2, "c": 1e6}},
+            "map[data:map[b:2 c:1e+06]]",
+            "cannot convert int64 to string",
+            id="strategic merge patch",
+        ),
+        pytest.param(
+            "application/strategic-merge-patch+json",
+            {"data": ["x", 1.5]},
+            "map[data:[x 1.5]]",
+            "cannot restore map from slice",
+            id="strategic merge patch, list for a map",
+        ),
+    ],
+)
+def test_a_wrongly_typed_patch_is_invalid(
+    sim_cluster: RunningSim, content_type: str, patch: Any, value: str, problem: str
+) -> None:
+    """A patch whose result the server cannot decode is 422 on the field `patch` (a create or
+    update with the same value is 400)."""
+    sim_cluster.objects.put(config_map("cfg", a="1"))
+    headers = {"Content-Type": content_type}
+    code, status = raw(sim_cluster, "PATCH", f"{CONFIG_MAPS}/cfg", body=patch, headers=headers)
+    assert (code, status["reason"]) == (422, "Invalid")
+    [cause] = status["details"]["causes"]
+    assert status["details"] == {"causes": [cause]}
+    assert (cause["field"], cause["reason"]) == ("patch", "FieldValueInvalid")
+    assert status["message"] == f' "" is invalid: patch: {cause["message"]}'
+    assert cause["message"].endswith(f": {problem}")
+    shown = cause["message"].removeprefix("Invalid value: ").removesuffix(f": {problem}")
+    assert json.loads(shown).startswith(value)
+    stored = sim_cluster.objects.get("v1", "ConfigMap", "cfg", "default")
+    assert stored is not None and stored["data"] == {"a": "1"}
 
 
 def test_apply_with_an_unknown_field(sim_cluster: RunningSim) -> None:
