@@ -10,19 +10,23 @@ the kinds a GitOps user most often changes in place and then cannot (a 422 Inval
 - a Service's cluster IPs (`may not change once set`), unless it stays headless;
 - a ConfigMap's or Secret's `data` (and `binaryData`), and `immutable` itself, once
   `immutable` is true; a Secret's `type` always;
-- a PersistentVolumeClaim's spec, but for `resources.requests` of a bound claim;
+- a PersistentVolumeClaim's spec, but for its storage request once bound and its volume
+  name while unset (1.20's rules), and its volume mode also on its own;
 - a RoleBinding's or ClusterRoleBinding's `roleRef` (`cannot change roleRef`).
 
 Values print as Go prints them where they are scalars or strings; the Go dump of a struct
-(a selector, a pod template) is left out of the message.
+(a selector, a pod template) is left out of the message, but for a claim's spec, whose
+refusal carries go-cmp's report of the old and new spec over many lines, as a real server's
+does (`_godiff`; checked against a real 1.20 server).
 """
 
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
-from gitfleet.sim import _errors, _json, _resources
+from gitfleet.sim import _errors, _godiff, _json, _quantity, _resources
 
 Causes = list[tuple[str, str]]
 _WORKLOADS = frozenset(
@@ -136,21 +140,151 @@ def _secret(old: _json.Obj, new: _json.Obj) -> Causes:
 
 
 def _claim(old: _json.Obj, new: _json.Obj) -> Causes:
-    def fixed(obj: _json.Obj) -> _json.Obj:
-        spec: _json.Obj = _json.clone(obj.get("spec") or {})
-        if _json.dig(new, "status", "phase") == "Bound":
-            (spec.get("resources") or {}).pop("requests", None)
-        return spec
-
-    if fixed(old) == fixed(new):
+    """A claim's spec as 1.20 compares it: its volume name may be set once, and a bound
+    claim's storage request changes (the resize); the refusal carries go-cmp's report of
+    the two specs, and a changed volume mode is refused on its own too."""
+    before: _json.Obj = _json.clone(old.get("spec") or {})
+    after: _json.Obj = _json.clone(new.get("spec") or {})
+    if not before.get("volumeName"):
+        before["volumeName"] = after.get("volumeName")
+    requests = _json.dig(after, "resources", "requests")
+    if _json.dig(new, "status", "phase") == "Bound" and isinstance(requests, dict):
+        requests["storage"] = _json.dig(before, "resources", "requests", "storage")
+    if before == after:
         return []
-    return [
+    report = _godiff.report(_claim_spec(after), _claim_spec(before))
+    causes = [
         (
             "spec",
             "Forbidden: spec is immutable after creation except resources.requests for bound "
-            "claims",
+            f"claims\n{report}",
         )
     ]
+    if before.get("volumeMode") != after.get("volumeMode"):
+        mode = _go(after.get("volumeMode"))
+        causes.append(("volumeMode", f"Invalid value: {mode}: field is immutable"))
+    return causes
+
+
+def _claim_spec(spec: _json.Obj) -> _godiff.Value:
+    """A claim's spec as Kubernetes 1.20's internal Go type holds it."""
+    resources = spec.get("resources") or {}
+    modes = spec.get("accessModes")
+    source = spec.get("dataSource")
+    return _godiff.struct(
+        "core.PersistentVolumeClaimSpec",
+        (
+            (
+                "AccessModes",
+                _godiff.NIL
+                if not isinstance(modes, list)
+                else _godiff.Composite(
+                    _godiff.Kind.SLICE,
+                    "[]core.PersistentVolumeAccessMode",
+                    tuple(("", _godiff.string(str(mode))) for mode in modes),
+                ),
+            ),
+            ("Selector", _selector(spec.get("selector"))),
+            (
+                "Resources",
+                _godiff.struct(
+                    "core.ResourceRequirements",
+                    (
+                        ("Limits", _resource_list(resources.get("limits"))),
+                        ("Requests", _resource_list(resources.get("requests"))),
+                    ),
+                ),
+            ),
+            ("VolumeName", _godiff.string(str(spec.get("volumeName") or ""))),
+            ("StorageClassName", _string_pointer(spec.get("storageClassName"))),
+            ("VolumeMode", _string_pointer(spec.get("volumeMode"))),
+            (
+                "DataSource",
+                _godiff.NIL
+                if not isinstance(source, dict)
+                else _godiff.Ptr(
+                    _godiff.struct(
+                        "core.TypedLocalObjectReference",
+                        (
+                            ("APIGroup", _string_pointer(source.get("apiGroup"))),
+                            ("Kind", _godiff.string(str(source.get("kind") or ""))),
+                            ("Name", _godiff.string(str(source.get("name") or ""))),
+                        ),
+                    )
+                ),
+            ),
+        ),
+    )
+
+
+def _string_pointer(value: Any) -> _godiff.Value:
+    return _godiff.NIL if value is None else _godiff.Ptr(_godiff.string(str(value)))
+
+
+def _selector(selector: Any) -> _godiff.Value:
+    """A label selector, which go-cmp prints through its String method (gogo protobuf's)."""
+    if not isinstance(selector, dict):
+        return _godiff.NIL
+    labels = selector.get("matchLabels") or {}
+    pairs = "".join(f"{key}: {labels[key]}," for key in sorted(labels))
+    requirements = "".join(
+        f"LabelSelectorRequirement{{Key:{r.get('key', '')},Operator:{r.get('operator', '')},"
+        f"Values:[{' '.join(map(str, r.get('values') or []))}],}},"
+        for r in selector.get("matchExpressions") or []
+        if isinstance(r, dict)
+    )
+    text = (
+        f"&LabelSelector{{MatchLabels:map[string]string{{{pairs}}},"
+        f"MatchExpressions:[]LabelSelectorRequirement{{{requirements}}},}}"
+    )
+    return _godiff.Leaf(_godiff.string(text, stringer=True), json.dumps(selector, sort_keys=True))
+
+
+def _resource_list(amounts: Any) -> _godiff.Value:
+    if not isinstance(amounts, dict):
+        return _godiff.NIL
+    return _godiff.Composite(
+        _godiff.Kind.MAP,
+        "core.ResourceList",
+        tuple(
+            (f"s{json.dumps(name)}", _quantity_value(str(amounts[name])))
+            for name in sorted(amounts)
+        ),
+    )
+
+
+def _quantity_value(text: str) -> _godiff.Value:
+    """A resource.Quantity as ParseQuantity leaves it: an int64 amount and the text it keeps,
+    or (past the int64 fast path) a decimal; compared by value, as its Equal method does."""
+    try:
+        parsed = _quantity.parse_go(text)
+    except ValueError:
+        return _godiff.string(text)
+    if parsed.amount is not None:
+        amount, scale = parsed.amount
+        small = _godiff.struct(
+            "resource.int64Amount",
+            (("value", _godiff.integer(amount)), ("scale", _godiff.integer(scale))),
+        )
+        decimal: _godiff.Value = _godiff.NIL
+    else:
+        small = _godiff.struct("resource.int64Amount", ())
+        decimal = _godiff.string(_quantity.stored(text), stringer=True)
+    fields = (
+        ("i", small),
+        ("d", _godiff.struct("resource.infDecAmount", (("Dec", decimal),))),
+        ("s", _godiff.string(text if parsed.kept else "")),
+        ("Format", _godiff.string(parsed.format)),
+    )
+    value = (
+        parsed.magnitude()
+        if parsed.amount is None
+        else Fraction(parsed.amount[0]) * Fraction(10) ** parsed.amount[1]
+    )
+    return _godiff.Leaf(
+        _godiff.struct("resource.Quantity", fields),
+        -value if parsed.negative and parsed.amount is None else value,
+    )
 
 
 def check(

@@ -10,6 +10,7 @@ real cluster: `0.5` as `500m`, `1000m` as `1`, `1.5Gi` as `1536Mi`.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from fractions import Fraction
@@ -79,6 +80,58 @@ than computed (`1.5e999999999`); real ones are far below."""
 _DECIMAL, _BINARY, _EXPONENT = "DecimalSI", "BinarySI", "DecimalExponent"
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Parsed:
+    """What apimachinery's ParseQuantity makes of a text."""
+
+    text: str
+    negative: bool
+    digits: str
+    """The digits written, without the decimal point."""
+    scale: int
+    """The power of ten they are in (the suffix's, less the fraction's digits)."""
+    binary: int
+    """The power of two of a binary suffix."""
+    format: str
+    amount: tuple[int, int] | None
+    """(int64 amount, power of ten) where the int64 fast path takes it, else None."""
+    kept: bool
+    """Whether the Quantity keeps `text` as it prints."""
+
+    def magnitude(self) -> Fraction:
+        """The exact value written, without its sign; ValueError (apimachinery's format
+        message) for one whose digits or exponent exceed `_MAX_EXPONENT`."""
+        if len(self.digits) > _MAX_EXPONENT or abs(self.scale) > _MAX_EXPONENT:
+            raise ValueError(FORMAT_ERROR)
+        whole = Fraction(int(self.digits or "0") * 2**self.binary)
+        power = Fraction(10 ** abs(self.scale))
+        return whole * power if self.scale >= 0 else whole / power
+
+
+def parse_go(raw: str | int | float) -> Parsed:
+    """`raw` as ParseQuantity reads it (a JSON number taken as the text a JSON encoder writes
+    for it); ValueError, with apimachinery's message, for one it cannot parse."""
+    text = raw.strip() if isinstance(raw, str) else repr(raw)
+    found = _GO_PARTS.fullmatch(text)
+    if not text or found is None:
+        raise ValueError(FORMAT_ERROR)
+    sign, digits, fraction, suffix = found.groups(default="")
+    scale, binary, fmt = _suffix(suffix)
+    amount, kept = _fast(digits or "0", fraction, scale, binary)
+    if amount is not None and sign == "-":
+        amount = (-amount[0], amount[1])
+    return Parsed(
+        text=text,
+        negative=sign == "-",
+        digits=digits + fraction,
+        scale=scale - len(fraction),
+        binary=binary,
+        format=fmt,
+        amount=amount,
+        kept=kept or text == "0",
+    )
+
+
 def stored(raw: str | int | float, *, milli: bool = False) -> str:
     """The text a real API server stores for the quantity sent as `raw` (a JSON number is
     taken as the text a JSON encoder writes for it); ValueError, with apimachinery's message,
@@ -90,27 +143,17 @@ def stored(raw: str | int | float, *, milli: bool = False) -> str:
     Text already "canonical enough" for ParseQuantity's int64 fast path is kept as written
     (`2.048`, `1e3`, `+1Gi`, `010m`); anything else prints canonically, in the family of its
     suffix (decimal SI, binary SI, or a decimal exponent)."""
-    text = raw.strip() if isinstance(raw, str) else repr(raw)
-    if text == "0":
-        return text
-    found = _GO_PARTS.fullmatch(text)
-    if not text or found is None:
-        raise ValueError(FORMAT_ERROR)
-    sign, digits, fraction, suffix = found.groups(default="")
-    scale, binary, fmt = _suffix(suffix)
-    kept = _fast_scale(digits or "0", fraction, scale, binary)
-    if kept is not None and (not milli or kept >= -3):
-        return text
-    if len(digits) + len(fraction) > _MAX_EXPONENT or abs(scale) > _MAX_EXPONENT:
-        raise ValueError(FORMAT_ERROR)
-    value = Fraction(int(digits + fraction or "0"), 10 ** len(fraction)) * 10**scale * 2**binary
-    nanos = _round_up(value * 10**9, 1)
+    found = parse_go(raw)
+    if found.kept and (not milli or found.amount is None or found.amount[1] >= -3):
+        return found.text
+    nanos = _round_up(found.magnitude() * 10**9, 1)
+    fmt = found.format
     if fmt == _BINARY:
         nanos = min(nanos, _MAX_INT64 * 10**9)
         fmt = _DECIMAL if nanos < 10**9 else fmt
     if milli:
         nanos = _round_up(Fraction(nanos), 10**6) * 10**6
-    return _canonical(-nanos if sign == "-" else nanos, fmt)
+    return _canonical(-nanos if found.negative else nanos, fmt)
 
 
 def _suffix(suffix: str) -> tuple[int, int, str]:
@@ -128,20 +171,23 @@ def _suffix(suffix: str) -> tuple[int, int, str]:
     raise ValueError(SUFFIX_ERROR)
 
 
-def _fast_scale(digits: str, fraction: str, scale: int, binary: int) -> int | None:
-    """The power of ten ParseQuantity keeps the amount at when it takes its int64 fast path
-    and keeps the text as written, else None."""
+def _fast(
+    digits: str, fraction: str, scale: int, binary: int
+) -> tuple[tuple[int, int] | None, bool]:
+    """The (int64 amount, power of ten) ParseQuantity's int64 fast path keeps, None where it
+    takes the slow path; and whether it keeps the text as written."""
     shifted = digits + fraction
     if binary:
         if fraction or 15 - len(digits) - int(binary * 3 / 10) - 1 < 0:
-            return None
-        fits = int(shifted) << binary <= _MAX_INT64
-        return 0 if fits and binary % 10 == 0 and int(shifted) & 7 else None
+            return None, False
+        if int(shifted) << binary > _MAX_INT64:
+            return None, False
+        return (int(shifted) << binary, 0), binary % 10 == 0 and bool(int(shifted) & 7)
     scale -= len(fraction)
     if len(shifted) > 18 or scale < -9:
-        return None
+        return None, False
     canonical = scale % 3 == 0 and not shifted.endswith("000") and shifted[0] != "0"
-    return scale if canonical else None
+    return (int(shifted), scale), canonical
 
 
 def _round_up(value: Fraction, step: int) -> int:

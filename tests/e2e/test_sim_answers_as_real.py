@@ -24,6 +24,8 @@ Aspects covered:
 - an apply without fieldManager: 422 on PatchOptions;
 - a change refused for several causes (an immutable ConfigMap's data and `immutable`): the
   causes listed in the details, the message `... is invalid: [cause1, cause2]`;
+- a PersistentVolumeClaim's spec changed: refused with go-cmp's report of the two specs
+  over many lines (the new value `-`, the old `+`), a changed volume mode also on its own;
 - a patch whose result has a value of the wrong type: 422 Invalid on the field `patch`, no
   kind or name; for a strategic merge patch the patch as Go prints a map and the converter's
   words;
@@ -33,6 +35,7 @@ Aspects covered:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -405,6 +408,143 @@ def test_a_change_refused_for_several_causes(member: kube.KubeClient) -> None:
                 {"reason": "FieldValueForbidden", "message": forbidden, "field": "data"},
             ],
         },
+    )
+
+
+QUANTITY_1GI = '{s"storage": {i: {...}, s: "1Gi", Format: "BinarySI"}}'
+CLAIM_CHANGES = [
+    pytest.param(
+        {"accessModes": ["ReadWriteMany"]},
+        [
+            '- \tAccessModes: []core.PersistentVolumeAccessMode{"ReadWriteMany"},',
+            '+ \tAccessModes: []core.PersistentVolumeAccessMode{"ReadWriteOnce"},',
+            "  \tSelector:    nil,",
+            f"  \tResources:   {{Requests: {QUANTITY_1GI}}},",
+            "  \t... // 4 identical fields",
+        ],
+        id="access modes",
+    ),
+    pytest.param(
+        {"accessModes": ["ReadWriteOnce", "ReadOnlyMany"]},
+        [
+            "  \tAccessModes: []core.PersistentVolumeAccessMode{",
+            '  \t\t"ReadWriteOnce",',
+            '- \t\t"ReadOnlyMany",',
+            "  \t},",
+            "  \tSelector:  nil,",
+            f"  \tResources: {{Requests: {QUANTITY_1GI}}},",
+            "  \t... // 4 identical fields",
+        ],
+        id="an access mode added",
+    ),
+    pytest.param(
+        {"storageClassName": "fast"},
+        [
+            "  \t... // 2 identical fields",
+            f"  \tResources:        {{Requests: {QUANTITY_1GI}}},",
+            '  \tVolumeName:       "",',
+            '- \tStorageClassName: &"fast",',
+            "+ \tStorageClassName: nil,",
+            '  \tVolumeMode:       &"Filesystem",',
+            "  \tDataSource:       nil,",
+        ],
+        id="storage class",
+    ),
+    pytest.param(
+        {"resources": {"limits": {"storage": "3Gi"}}},
+        [
+            '  \tAccessModes: {"ReadWriteOnce"},',
+            "  \tSelector:    nil,",
+            "  \tResources: core.ResourceRequirements{",
+            "- \t\tLimits: core.ResourceList{",
+            '- \t\t\ts"storage": {i: resource.int64Amount{value: 3221225472}, s: "3Gi", Format:'
+            ' "BinarySI"},',
+            "- \t\t},",
+            "+ \t\tLimits:   nil,",
+            f"  \t\tRequests: {QUANTITY_1GI},",
+            "  \t},",
+            '  \tVolumeName:       "",',
+            "  \tStorageClassName: nil,",
+            "  \t... // 2 identical fields",
+        ],
+        id="a limit",
+    ),
+    pytest.param(
+        {"selector": {"matchLabels": {"a": "b"}, "matchExpressions": [
+            {"key": "k", "operator": "In", "values": ["x", "y"]}
+        ]}},
+        [
+            '  \tAccessModes: {"ReadWriteOnce"},',
+            '- \tSelector:    s"&LabelSelector{MatchLabels:map[string]string{a: b,},'
+            'MatchExpressions:[]LabelSelectorRequirement{LabelSelectorRequirement{Key:k,'
+            'Operator:In,Values:[x y],},},}",',
+            "+ \tSelector:    nil,",
+            f"  \tResources:   {{Requests: {QUANTITY_1GI}}},",
+            '  \tVolumeName:  "",',
+            "  \t... // 3 identical fields",
+        ],
+        id="selector",
+    ),
+    pytest.param(
+        {"dataSource": {"kind": "PersistentVolumeClaim", "name": "src"}},
+        [
+            "  \t... // 4 identical fields",
+            "  \tStorageClassName: nil,",
+            '  \tVolumeMode:       &"Filesystem",',
+            '- \tDataSource:       &core.TypedLocalObjectReference{Kind: "PersistentVolumeClaim",'
+            ' Name: "src"},',
+            "+ \tDataSource:       nil,",
+        ],
+        id="data source",
+    ),
+    pytest.param(
+        {"volumeMode": "Block"},
+        [
+            "  \t... // 3 identical fields",
+            '  \tVolumeName:       "",',
+            "  \tStorageClassName: nil,",
+            '- \tVolumeMode:       &"Block",',
+            '+ \tVolumeMode:       &"Filesystem",',
+            "  \tDataSource:       nil,",
+        ],
+        id="volume mode",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("spec", "report"), CLAIM_CHANGES)
+def test_a_claim_spec_change_is_refused_with_a_report(
+    member: kube.KubeClient, request: pytest.FixtureRequest, spec: dict[str, Any], report: list[str]
+) -> None:
+    """go-cmp puts spaces or no-break spaces after its markers, chosen per process."""
+    name = "claim-" + request.node.callspec.id.split("-")[-1].replace(" ", "-")
+    claim = {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": {"name": name},
+        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
+    }
+    path = f"/api/v1/namespaces/{NAMESPACE}/persistentvolumeclaims"
+    assert _answer(member, "POST", path, body=claim)[0] == 201
+    merge = "application/merge-patch+json"
+    code, body = _answer(member, "PATCH", f"{path}/{name}", body={"spec": spec}, content_type=merge)
+    refusal = (
+        "Forbidden: spec is immutable after creation except resources.requests for bound claims\n"
+        + "\n".join(["  core.PersistentVolumeClaimSpec{", *report, "  }"])
+        + "\n"
+    )
+    causes = [{"reason": "FieldValueForbidden", "message": refusal, "field": "spec"}]
+    if "volumeMode" in spec:
+        changed = 'Invalid value: "Block": field is immutable'
+        causes.append({"reason": "FieldValueInvalid", "message": changed, "field": "volumeMode"})
+    listed = [f"{cause['field']}: {cause['message']}" for cause in causes]
+    text = listed[0] if len(listed) == 1 else f"[{', '.join(listed)}]"
+    assert code == 422
+    assert json.loads(json.dumps(body).replace("\\u00a0", " ")) == _failure(
+        422,
+        f'PersistentVolumeClaim "{name}" is invalid: {text}',
+        reason="Invalid",
+        details={"name": name, "kind": "PersistentVolumeClaim", "causes": causes},
     )
 
 

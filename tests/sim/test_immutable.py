@@ -132,7 +132,14 @@ def _refusal(sim: RunningSim, path: str, patch: dict[str, Any]) -> tuple[int, st
             "/api/v1/namespaces/default/persistentvolumeclaims/data",
             {"spec": {"accessModes": ["ReadWriteMany"]}},
             'PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after '
-            "creation except resources.requests for bound claims",
+            "creation except resources.requests for bound claims\n"
+            "  core.PersistentVolumeClaimSpec{\n"
+            '- \tAccessModes: []core.PersistentVolumeAccessMode{"ReadWriteMany"},\n'
+            '+ \tAccessModes: []core.PersistentVolumeAccessMode{"ReadWriteOnce"},\n'
+            "  \tSelector:    nil,\n"
+            '  \tResources:   {Requests: {s"storage": {i: {...}, s: "1Gi", Format: "BinarySI"}}},\n'
+            "  \t... // 4 identical fields\n"
+            "  }\n",
             id="claim access modes",
         ),
         pytest.param(
