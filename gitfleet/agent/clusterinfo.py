@@ -37,7 +37,7 @@ from typing import Any
 from gitfleet import errors
 from gitfleet.agent import kube
 from gitfleet.interpreter import _quantity as quantity
-from gitfleet.model import capacity, cluster, meta
+from gitfleet.model import capacity, cluster, messages, meta
 
 NODES = kube.ResourceType("v1", "Node", "nodes", namespaced=False)
 PODS = kube.ResourceType("v1", "Pod", "pods", namespaced=True)
@@ -178,11 +178,16 @@ def _condition(
     message: str,
     now: str,
 ) -> meta.Condition:
-    """A condition, keeping the previous transition time while its status holds."""
+    """A condition, keeping the previous transition time while its status holds; its message
+    (a server's words, often) as one bounded line."""
     old = next((c for c in (previous.conditions if previous else ()) if c.type == kind), None)
     since = old.last_transition_time if old is not None and old.status == status else now
     return meta.Condition(
-        type=kind, status=status, reason=reason, message=message, last_transition_time=since
+        type=kind,
+        status=status,
+        reason=reason,
+        message=messages.one_line(message),
+        last_transition_time=since,
     )
 
 

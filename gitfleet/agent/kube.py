@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from gitfleet import errors
+from gitfleet.model import messages
 
 log = logging.getLogger(__name__)
 
@@ -119,12 +120,18 @@ def _parse(data: bytes | str | None) -> Any:
 
 
 def api_error(exc: Any, what: str) -> errors.ClusterAPIError:
-    """The gitfleet error for a client ApiException (`what` says which request failed)."""
+    """The gitfleet error for a client ApiException (`what` says which request failed). Its
+    text holds the server's message as one bounded line (`model.messages`), with room left
+    for what callers add, as every report records it; the whole message stays in `status`
+    and in the log."""
     status = _status_of(exc.body)
     code = int(exc.status or 0)
-    message = status.get("message") or exc.reason or f"HTTP {code}"
+    message = str(status.get("message") or exc.reason or f"HTTP {code}")
+    line = messages.one_line(message, messages.MAX_BYTES // 2)
+    if line != message:
+        log.info("%s: the server's whole message: %s", what, message)
     cls = _ERRORS.get(code, errors.ClusterAPIError)
-    return cls(f"{what}: {message}", status, code)
+    return cls(f"{what}: {line}", status, code)
 
 
 _ERRORS: dict[int, type[errors.ClusterAPIError]] = {

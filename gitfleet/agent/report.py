@@ -8,16 +8,17 @@ The ref `refs/heads/gitfleet/status/<cluster>` holds two files (DESIGN.md sectio
   Karmada's field names, so it decodes as `model.cluster.ClusterStatus`;
 - `works.yaml`: `cluster`, `renderedCommit`, `sourceCommit`, `converged`, the `error` that
   stopped the sync if any, and `manifests`: for each file of the Work directory its `path`,
-  `apiVersion`, `kind`, `namespace`, `name`, whether it is `applied`, its `health`
-  (Healthy, Unhealthy, Unknown), the `status` the interpreter reflects, `observed`: the few
-  fields of the live object `gitfleet get` prints (`agent.observed`: labels, creation time,
-  replicas, selector, containers' images, a Service's addresses), the `message` of a
-  failure, the fields found `drifted` by this sync and, for a FederatedHPA's target, the
-  `metrics` of its pods (`agent.podmetrics`), and for an Unhealthy object `unhealthySince`:
-  the time of the first report that found it Unhealthy, carried over while it stays so (what
-  application failover measures its toleration against); then `pendingDeletions`, leftovers whose
-  deletion failed; and `refused`, the reason a rendered commit was not applied at all (see
-  `verify`), with `lastAppliedCommit`, the one the cluster keeps.
+  `apiVersion`, `kind`, `namespace`, `name`, whether it is `applied`, its `health` (Healthy,
+  Unhealthy, Unknown), the `status` the interpreter reflects, `observed`: the few fields of
+  the live object `gitfleet get` prints (`agent.observed`: labels, creation time, replicas,
+  selector, containers' images, a Service's addresses), the `message` of a failure (as every
+  message here, one bounded line: `model.messages`), the fields found `drifted` by this sync
+  and, for a FederatedHPA's target, the `metrics` of its pods (`agent.podmetrics`), and for
+  an Unhealthy object `unhealthySince`: the time of the first report that found it Unhealthy,
+  carried over while it stays so (what application failover measures its toleration against);
+  then `pendingDeletions`, leftovers whose deletion failed; and `refused`, the reason a
+  rendered commit was not applied at all (see `verify`), with `lastAppliedCommit`, the one
+  the cluster keeps.
 
 What the report names as applied (`last_applied`: `renderedCommit`, or `lastAppliedCommit`
 after a refusal) is where a restarted agent takes up its check that it never goes backwards.
@@ -40,7 +41,7 @@ import yaml
 
 from gitfleet.agent import apply, identity
 from gitfleet.gitstore import status
-from gitfleet.model import cluster, meta, work, yamllimits
+from gitfleet.model import cluster, messages, meta, work, yamllimits
 
 log = logging.getLogger(__name__)
 
@@ -89,8 +90,9 @@ def _manifest(result: apply.ObjectResult, since: Since, at: str) -> dict[str, An
         entry["status"] = result.status
     if result.observed:
         entry["observed"] = result.observed
-    if result.message:
-        entry["message"] = result.message
+    message = messages.one_line(result.message)
+    if message:
+        entry["message"] = message
     if result.drift:
         entry["drifted"] = list(result.drift)
     if result.unschedulable:
@@ -115,13 +117,13 @@ def works_document(
         "manifests": [_manifest(o, since or {}, at) for o in result.objects],
     }
     if result.error:
-        doc["error"] = result.error
+        doc["error"] = messages.one_line(result.error)
     if result.refused:
-        doc["refused"] = result.refused
+        doc["refused"] = messages.one_line(result.refused)
     if result.refused and result.last_applied:
         doc["lastAppliedCommit"] = result.last_applied
     pending = [
-        {**_ref_fields(p.ref), "message": p.message}
+        {**_ref_fields(p.ref), "message": messages.one_line(p.message)}
         for p in result.pruned
         if p.action is apply.Action.PRUNE_FAILED
     ]

@@ -2,7 +2,8 @@
 
 Aspects covered:
 - works.yaml lists every manifest (applied, health, status, failure message, drift), the
-  error that stopped a sync and the deletions still pending;
+  error that stopped a sync and the deletions still pending; each message on one line (the
+  first, and how many follow), as is a cluster condition's;
 - cluster.yaml holds the heartbeat, the rendered commit and a Karmada ClusterStatus;
 - a report is written the first time, not again while nothing changes, again when the works
   change or the heartbeat is due; an agent resuming from the stored report writes nothing
@@ -15,11 +16,12 @@ Aspects covered:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 
 import yaml
 
-from gitfleet.agent import apply, identity, report
+from gitfleet.agent import apply, clusterinfo, identity, report
 from gitfleet.model import cluster, meta, work
 from gitfleet.status import reports
 
@@ -88,6 +90,22 @@ class _Store:
     def __call__(self, files: Mapping[str, bytes], rendered_commit: str) -> None:
         assert rendered_commit == "r1"
         self.written.append(files)
+
+
+def test_messages_are_recorded_on_one_line() -> None:
+    many = "first line\n  more\n  and more\n"
+    result = _result(error=many)
+    failed = apply.ObjectResult(ref=WEB, action=apply.Action.FAILED, message=many)
+    pending = apply.ObjectResult(ref=OLD, action=apply.Action.PRUNE_FAILED, message=many)
+    doc = report.works_document(
+        dataclasses.replace(result, objects=(failed,), pruned=(pending,), refused=many)
+    )
+    line = "first line (+2 more lines)"
+    assert doc["error"] == doc["refused"] == line
+    assert doc["manifests"][0]["message"] == line
+    assert doc["pendingDeletions"][0]["message"] == line
+    condition = clusterinfo.ready_condition(None, "False", "ClusterNotReady", many, "now")
+    assert condition.message == line
 
 
 def test_reports_are_written_when_they_say_something_new() -> None:

@@ -13,6 +13,9 @@ Aspects covered:
   `gitfleet.io/recreate-on-immutable: "true"` the object is deleted and created again;
 - a StatefulSet's changed volumeClaimTemplates and a RoleBinding's changed roleRef, refused
   without the word "immutable", are treated the same way;
+- a claim's changed spec, refused with a report over many lines, is reported on one line (the
+  first, how many lines follow, the way out) in the result and in works.yaml; the agent's log
+  keeps the server's whole message;
 - a Deployment changed to the Recreate strategy, or a StatefulSet to OnDelete, gets it, without
   the rollingUpdate the server defaulted (which an apply cannot remove and the server refuses
   beside the new type);
@@ -23,13 +26,15 @@ Aspects covered:
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
+import pytest
 from agent.agent_kit import Sync
 from builders import make_deployment, make_object
 from simfixture import RunningSim
 
-from gitfleet.agent import apply, stamp, takeover
+from gitfleet.agent import apply, report, stamp, takeover
 
 NAMESPACE = make_object("v1", "Namespace", "shop")
 MANUAL = "kubectl-edit"
@@ -201,6 +206,31 @@ def test_a_statefulset_claim_template_change_is_immutable(
     assert live["spec"]["volumeClaimTemplates"][0]["spec"]["resources"]["requests"] == {
         "storage": "2Gi"
     }
+
+
+def _claim(mode: str) -> dict[str, Any]:
+    spec = {"accessModes": [mode], "resources": {"requests": {"storage": "1Gi"}}}
+    return {**make_object("v1", "PersistentVolumeClaim", "data", "shop"), "spec": spec}
+
+
+def test_a_claim_change_is_reported_on_one_line(
+    sync: Sync, sim_cluster: RunningSim, caplog: pytest.LogCaptureFixture
+) -> None:
+    sync([NAMESPACE, _claim("ReadWriteOnce")])
+    with caplog.at_level(logging.INFO, logger="gitfleet.agent.kube"):
+        result = sync([NAMESPACE, _claim("ReadWriteMany")])
+    (data,) = (o for o in result.objects if o.ref.name == "data")
+    assert data.action is apply.Action.FAILED
+    first = (
+        'PersistentVolumeClaim "data" is invalid: spec: Forbidden: spec is immutable after'
+        " creation except resources.requests for bound claims (+7 more lines); to let gitfleet"
+        f' delete and create it again, annotate the manifest {stamp.RECREATE_ON_IMMUTABLE}: "true"'
+    )
+    assert data.message.endswith(first)
+    assert "\n" not in data.message
+    (entry,) = (m for m in report.works_document(result)["manifests"] if m["name"] == "data")
+    assert entry["message"] == data.message
+    assert '- \tAccessModes: []core.PersistentVolumeAccessMode{"ReadWriteMany"},' in caplog.text
 
 
 def _job(command: str) -> dict[str, Any]:

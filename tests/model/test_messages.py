@@ -1,0 +1,38 @@
+"""Messages as status files record them.
+
+Aspects covered: a message of one line is kept; one of many lines is its first line and how
+many follow (blank lines around it not counted, every kind of line break counted); a line
+beyond the byte bound is cut at a character, ending with `…`, the count of lines kept; a
+blank message is empty.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gitfleet.model import messages
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "expected"),
+    [
+        pytest.param("no such object", 1024, "no such object", id="one line"),
+        pytest.param(
+            "is invalid: spec: Forbidden\n  core.Spec{\n- \tA: 1,\n+ \tA: 2,\n  }\n",
+            1024,
+            "is invalid: spec: Forbidden (+4 more lines)",
+            id="a go-cmp report",
+        ),
+        pytest.param("\n\n  first  \nsecond\n\n", 1024, "first (+1 more line)", id="blank lines"),
+        pytest.param("a\rb\u2028c\x0bd", 1024, "a (+3 more lines)", id="other line breaks"),
+        pytest.param("ab" * 20, 10, "abababa…", id="cut"),
+        pytest.param("é" * 20, 10, "ééé…", id="cut at a character"),
+        pytest.param("x" * 50 + "\nmore", 30, "xxxxxxxxxxxx… (+1 more line)", id="cut, count kept"),
+        pytest.param(" \n\t\n", 1024, "", id="blank"),
+    ],
+)
+def test_one_line(text: str, limit: int, expected: str) -> None:
+    line = messages.one_line(text, limit)
+    assert line == expected
+    assert len(line.encode()) <= limit
+    assert len(line.splitlines()) <= 1
