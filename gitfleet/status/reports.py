@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from gitfleet.gitstore import status
-from gitfleet.model import cluster, meta, replicas, times, work, yamllimits
+from gitfleet.model import cluster, messages, meta, replicas, times, work, yamllimits
 from gitfleet.model.template import ResourceKey
 
 WORKS_FILE = "works.yaml"
@@ -134,6 +134,12 @@ def _health(value: Any) -> work.ResourceHealth:
         return work.ResourceHealth.UNKNOWN
 
 
+def _message(entry: Mapping[str, Any], key: str) -> str:
+    """A message as agents record it now, one bounded line, also from a report an older agent
+    wrote whole (many lines of a server's refusal)."""
+    return messages.one_line(_text(entry, key))
+
+
 def _manifest(entry: Any, problems: list[str]) -> ManifestReport | None:
     if not isinstance(entry, dict) or not _text(entry, "kind") or not _text(entry, "name"):
         problems.append(f"{WORKS_FILE}: a manifest without kind and name: {entry!r}"[:200])
@@ -147,7 +153,7 @@ def _manifest(entry: Any, problems: list[str]) -> ManifestReport | None:
         health=_health(entry.get("health")),
         status=entry.get("status"),
         observed=observed if isinstance(observed, dict) else None,
-        message=_text(entry, "message"),
+        message=_message(entry, "message"),
         drifted=tuple(str(f) for f in drifted) if isinstance(drifted, list) else (),
         unschedulable=_unschedulable(entry.get("unschedulable")),
         metrics=entry.get("metrics"),
@@ -175,7 +181,7 @@ def _unschedulable(value: Any) -> tuple[replicas.Pending, ...]:
 def _pending(entry: Any) -> str:
     if not isinstance(entry, dict):
         return str(entry)
-    return f"{_key(entry)}: {_text(entry, 'message')}"
+    return f"{_key(entry)}: {_message(entry, 'message')}"
 
 
 def decode(
@@ -204,8 +210,8 @@ def decode(
         source_commit=_text(works, "sourceCommit"),
         status=decoded,
         converged=converged if isinstance(converged, bool) else None,
-        error=_text(works, "error"),
-        refused=_text(works, "refused"),
+        error=_message(works, "error"),
+        refused=_message(works, "refused"),
         manifests=tuple(m for m in manifests if m is not None),
         pending_deletions=tuple(_pending(p) for p in pending) if isinstance(pending, list) else (),
         problems=tuple(problems),

@@ -6,6 +6,7 @@ Aspects covered:
   health, reflected status, failure message and drift, the sync's error and the deletions
   still pending;
 - a report the files do not name a rendered commit in takes the commit trailer's;
+- messages an older agent recorded whole (many lines) read back as one bounded line;
 - damaged or foreign files give what could be read and say what could not.
 """
 
@@ -69,6 +70,27 @@ def test_pending_deletions() -> None:
     decoded = reports.decode("m1", files)
     assert decoded.pending_deletions == ("ConfigMap/shop/old: 403",)
     assert decoded.heartbeat is None and decoded.status is None and decoded.ready is None
+
+
+def test_messages_an_older_agent_wrote_whole_read_as_one_line() -> None:
+    refusal = (
+        'PersistentVolumeClaim "data" is invalid: spec: Forbidden: immutable\n  core.Spec{\n  }'
+    )
+    works = {
+        "error": "sync stopped\nat step 2",
+        "manifests": [{"apiVersion": "v1", "kind": "PersistentVolumeClaim", "namespace": "shop",
+                       "name": "data", "applied": False, "message": refusal}],
+        "pendingDeletions": [{"apiVersion": "v1", "kind": "ConfigMap", "namespace": "shop",
+                              "name": "old", "message": "403\nforbidden"}],
+    }  # fmt: skip
+    decoded = reports.decode("m1", {report.WORKS_FILE: report.encode(works)})
+    claim = decoded.manifest(ResourceKey("v1", "PersistentVolumeClaim", "shop", "data"))
+    assert claim is not None
+    assert claim.message == (
+        'PersistentVolumeClaim "data" is invalid: spec: Forbidden: immutable (+2 more lines)'
+    )
+    assert decoded.error == "sync stopped (+1 more line)"
+    assert decoded.pending_deletions == ("ConfigMap/shop/old: 403 (+1 more line)",)
 
 
 def test_the_trailer_names_the_commit_when_the_files_do_not() -> None:
