@@ -19,16 +19,6 @@ V = TypeVar("V")
 _NONE: Mapping[str, object] = {}
 
 
-def split(path: str) -> tuple[str, str]:
-    """(folder, name) of a path (`""` is the root folder)."""
-    folder, _, name = path.rpartition("/")
-    return folder, name
-
-
-def join(folder: str, name: str) -> str:
-    return f"{folder}/{name}" if folder else name
-
-
 class Folders(Mapping[str, V], Generic[V]):
     """Values by path, held as each folder's values by name (`by_folder`). Whoever builds one
     fills `by_folder`; readers take it as a mapping by path, or folder by folder."""

@@ -70,9 +70,5 @@ def cluster_folder(cluster: str) -> str:
     return f"{WORKS}/{cluster_segment(cluster)}"
 
 
-def work_path(cluster: str, key: ResourceKey) -> str:
-    return f"{cluster_folder(cluster)}/{object_path(key)}"
-
-
 def binding_path(key: ResourceKey) -> str:
     return f"{BINDINGS}/{object_path(key)}"
