@@ -560,6 +560,12 @@ def _yaml_doc(data: bytes, memo: rendering.ReadMemo | None = None) -> dict[str, 
     return doc if isinstance(doc, dict) else None
 
 
+Change = gitstore_objects.Hashed | rendering.Data | None
+"""A file of a render as it differs from the previous tree's: new content, with its blob id
+where it replaces a file (it was hashed to compare them); a file the previous tree did not
+have is hashed once, when it is written; None: the file is removed."""
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class ClusterChanges:
     """Manifests of one cluster added, changed and removed (`added`, `changed`, `removed`: by
@@ -614,10 +620,10 @@ class RenderResult:
 
     base: Mapping[str, str]
     """Blob id of every file of the previous tree, by path."""
-    changes: Folders[gitstore_objects.Hashed | None]
-    """The files that differ from `base`: new content with its blob id (the content as bytes,
-    or a manifest that makes them when read), or None for a file removed. Held by folder
-    (`model.folders`), as the render made them."""
+    changes: Folders[Change]
+    """The files that differ from `base`: new content (as bytes, or a manifest that makes
+    them when read; with its blob id where it replaces a file, which it was compared with),
+    or None for a file removed. Held by folder (`model.folders`), as the render made them."""
     changed: bool
     clusters: Mapping[str, ClusterChanges]
     refusals: tuple[rendering.Refusal, ...]
@@ -709,7 +715,7 @@ def _previous_for_render(previous: PreviousRender) -> rendering.Previous:
 
 
 def _cluster_changes(
-    changes: Folders[gitstore_objects.Hashed | None],
+    changes: Folders[Change],
     old: Folders[str],
     clusters: Iterable[str],
 ) -> dict[str, ClusterChanges]:
@@ -1036,16 +1042,23 @@ def _result(
         previous.object_format if previous else "sha1", gitstore_objects.SHA1
     )
     ids = gitstore_objects.BlobIds(fmt)
-    by_folder: dict[str, dict[str, gitstore_objects.Hashed | None]] = {}
+    by_folder: dict[str, Mapping[str, Change]] = {}
     for folder, written in tree.files.by_folder.items():
         before = old.folder(folder)
-        found = None
+        if not before:
+            by_folder[folder] = written  # a folder new to the tree: all of it is new
+            continue
+        found: dict[str, Change] = {}
         for name, data in written.items():
+            known = before.get(name)
+            if known is None:
+                found[name] = data
+                continue
             oid = ids.of(data)
-            if before.get(name) != oid:
-                if found is None:
-                    found = by_folder[folder] = {}
+            if known != oid:
                 found[name] = gitstore_objects.Hashed(oid, data)
+        if found:
+            by_folder[folder] = found
     removed: dict[str, list[str]] = {}
     for folder, names in old.by_folder.items():
         now, kept = tree.files.folder(folder), tree.kept.get(folder, ())
@@ -1058,7 +1071,7 @@ def _result(
     changed = changed or _differs(changes, old, previous, tree, fmt)
     if changed:
         for folder, gone in removed.items():
-            by_folder.setdefault(folder, {}).update(dict.fromkeys(gone))
+            by_folder[folder] = {**by_folder.get(folder, {}), **dict.fromkeys(gone)}
     else:
         changes = Folders()
     return RenderResult(
@@ -1076,7 +1089,7 @@ def _result(
 
 
 def _differs(
-    changes: Folders[gitstore_objects.Hashed | None],
+    changes: Folders[Change],
     old: Folders[str],
     previous: PreviousRender | None,
     tree: rendering.Tree,

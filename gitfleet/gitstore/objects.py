@@ -305,6 +305,7 @@ def _build(
     made: dict[str, GitObject] = {}
     folders: dict[str, str] = {}
     recomputed: dict[str, Folder] = {}
+    ids = BlobIds(fmt)
 
     def visit(path: str) -> str | None:
         kept = keep(path)
@@ -323,7 +324,7 @@ def _build(
                 if not stored and oid not in made:
                     made[oid] = GitObject(BLOB, content.content, oid)
             else:
-                files[name] = oid = fmt.object_id(BLOB, bytes(content))
+                files[name] = oid = ids.of(content)
                 if not stored and oid not in made:
                     made[oid] = GitObject(BLOB, content, oid)
         subs: dict[str, str] = {}

@@ -30,7 +30,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import SupportsBytes
 
@@ -360,21 +360,40 @@ def _receive_blobs(
 ) -> store.Incoming | None:
     """Many changes: every blob they bring (but those already stored, `objects.Blob`) goes to
     git at once, to be checked while the trees are built (None: too few to be worth it, they
-    go with the trees)."""
+    go with the trees). A content written at many paths (each cluster's same
+    kustomization.yaml) goes once; manifests spliced from a shared text are each their own,
+    and go without being hashed here (the trees hash them)."""
     if changes is None or len(changes) < store.UNPACK_LIMIT:
         return None
-    found: dict[str, bytes | SupportsBytes] = {}
+    whole: dict[str, bytes | SupportsBytes] = {}
+    spliced = 0
     for content in changes.values():
-        if content is None or isinstance(content, objects.Blob):
+        data = _new_content(content)
+        if data is None:
             continue
-        if isinstance(content, objects.Hashed):
-            oid, data = content.id, content.content
+        if getattr(data, "splice", None) is not None:
+            spliced += 1
+        elif isinstance(content, objects.Hashed):
+            whole[content.id] = data
         else:
-            oid, data = fmt.object_id(objects.BLOB, bytes(content)), content
-        found[oid] = data
-    if len(found) < store.UNPACK_LIMIT:
+            whole[fmt.object_id(objects.BLOB, bytes(data))] = data
+    if len(whole) + spliced < store.UNPACK_LIMIT:
         return None
-    return store.receive(repo, store.Blobs(found), fmt)
+
+    def each_spliced() -> Iterator[bytes | SupportsBytes]:
+        for content in changes.values():
+            data = _new_content(content)
+            if data is not None and getattr(data, "splice", None) is not None:
+                yield data
+
+    return store.receive(repo, store.Blobs(whole, each_spliced, spliced), fmt)
+
+
+def _new_content(content: objects.Content | None) -> bytes | SupportsBytes | None:
+    """What a change writes: None for a removal or a blob already stored."""
+    if content is None or isinstance(content, objects.Blob):
+        return None
+    return content.content if isinstance(content, objects.Hashed) else content
 
 
 def publish(

@@ -24,9 +24,9 @@ import shutil
 import struct
 import tempfile
 import zlib
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import SupportsBytes
+from typing import Protocol, SupportsBytes
 
 from gitfleet.gitstore import objects, repository
 from gitfleet.gitstore.repository import Repository, Running
@@ -164,14 +164,14 @@ _STORED_MAX = 0xFFFF
 """The most one stored block holds."""
 
 
-def _entry(item: objects.GitObject, at: int, bases: dict[bytes, _Base]) -> bytes:
+def _entry(item: Packed, at: int, bases: dict[bytes, _Base]) -> bytes:
     """The pack entry of `item` at offset `at`: a delta against the first object spliced from
     the same shared text, or the object whole (then, if spliced, that first object). A delta
     is a few dozen bytes, mostly the new span: stored in one zlib block made here (RFC 1950
     and 1951, what zlib makes at level 0), not compressed."""
     splice = getattr(item.content, "splice", None)
     if splice is None:
-        data = item.data
+        data = bytes(item.content)
         return _header(_TYPES[item.kind], len(data)) + _deflated(data)
     shared, start, cut, middle = splice()
     base = bases.get(shared)
@@ -195,7 +195,7 @@ def _entry(item: objects.GitObject, at: int, bases: dict[bytes, _Base]) -> bytes
     return b"".join((prefix, stored, head, insert, after, _ADLER.pack(adler)))
 
 
-def pack_stream(items: Collection[objects.GitObject], fmt: objects.Format) -> Iterator[bytes]:
+def pack_stream(items: Collection[Packed], fmt: objects.Format) -> Iterator[bytes]:
     """A version 2 pack holding `items` (each whole, or a delta against an earlier one spliced
     from the same shared text: `objects.Spliced`), with its trailing checksum, in pieces of
     about `PIECE_BYTES`."""
@@ -261,27 +261,53 @@ class Incoming:
         shutil.rmtree(self._folder, ignore_errors=True)
 
 
-class Blobs(Collection[objects.GitObject]):
-    """New blobs, by id, as the objects of a pack: made one at a time as the pack is written,
-    not held (a render's blobs can number millions)."""
+class Packed(Protocol):
+    """What a pack entry is made from: the object's kind and content (git computes its id)."""
 
-    def __init__(self, contents: Mapping[str, bytes | SupportsBytes]) -> None:
-        self._contents = contents
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def content(self) -> bytes | SupportsBytes: ...
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _NewBlob:
+    content: bytes | SupportsBytes
+    kind: str = objects.BLOB
+
+
+class Blobs(Collection[Packed]):
+    """New blobs as the objects of a pack, made one at a time as the pack is written, not held
+    (a render's blobs can number millions): `whole`, by id, and then every content `spliced`
+    gives (manifests spliced from a shared text are distinct by construction, each its
+    cluster's copy of one resource, so they need no id to be written once; were two the same,
+    git takes a pack holding an object twice, and a repack keeps one)."""
+
+    def __init__(
+        self,
+        whole: Mapping[str, bytes | SupportsBytes],
+        spliced: Callable[[], Iterator[bytes | SupportsBytes]],
+        count: int,
+    ) -> None:
+        self._whole = whole
+        self._spliced = spliced
+        self._count = count
 
     def __len__(self) -> int:
-        return len(self._contents)
+        return len(self._whole) + self._count
 
-    def __iter__(self) -> Iterator[objects.GitObject]:
-        for oid, content in self._contents.items():
-            yield objects.GitObject(objects.BLOB, content, oid)
+    def __iter__(self) -> Iterator[Packed]:
+        for content in self._whole.values():
+            yield _NewBlob(content)
+        for content in self._spliced():
+            yield _NewBlob(content)
 
     def __contains__(self, item: object) -> bool:
-        return isinstance(item, objects.GitObject) and item.id in self._contents
+        return any(item == blob for blob in self)
 
 
-def receive(
-    repo: Repository, items: Collection[objects.GitObject], fmt: objects.Format
-) -> Incoming:
+def receive(repo: Repository, items: Collection[Packed], fmt: objects.Format) -> Incoming:
     """Hand `items` (at least `UNPACK_LIMIT` of them: a pack) to git, into a quarantine folder,
     and return while git may still be checking them: a pack of deltas is checked once it has
     all arrived, which the caller can spend on something else."""
