@@ -12,6 +12,7 @@ Aspects covered:
   to a base too, with the same message;
 - SHA-256 repositories get SHA-256 ids;
 - a few objects become loose objects, many become one pack; git verifies both (fsck);
+  new blobs handed over without their ids are kept and read back, one given twice included;
   objects of every size, up to over one piece of the stream, read back whole;
 - files spliced from one shared text (a manifest and its cluster's label line) get the ids
   git gives them and are stored as deltas against the first of them, and read back whole:
@@ -277,6 +278,28 @@ def test_spliced_files_are_stored_as_deltas_and_read_back_whole(tmp_path: Path) 
         assert found == bytes(content), path
     (pack,) = (repo.git_dir / "objects" / "pack").glob("*.pack")
     assert pack.stat().st_size < 2 * len(large), "each large file but one a delta, not a copy"
+
+
+def test_new_blobs_received_unhashed_are_checked_and_kept(tmp_path: Path) -> None:
+    """A render's new blobs go to git without their ids: spliced manifests as they come (one
+    given twice is a pack holding it twice, which git takes), whole contents once each."""
+    repo = _bare(tmp_path)
+    text = b"".join(b"line %d\n" % i for i in range(30))
+    spliced = [_Spliced(text, 20, 26, b"cluster-%d" % i) for i in range(store.UNPACK_LIMIT)]
+    twice = [*spliced, spliced[0]]
+    whole = {objects.SHA1.object_id(objects.BLOB, b"whole\n"): b"whole\n"}
+    blobs = store.Blobs(whole, lambda: iter(twice), len(twice))
+    assert len(blobs) == len(twice) + 1
+    incoming = store.receive(repo, blobs, objects.SHA1)
+    incoming.keep()
+    _git(repo.git_dir, "fsck", "--strict")
+    ids = objects.BlobIds(objects.SHA1)
+    for content in [*spliced, b"whole\n"]:
+        oid = ids.of(content)
+        found = subprocess.run(
+            ["git", "cat-file", "blob", oid], cwd=repo.git_dir, capture_output=True, check=True
+        ).stdout
+        assert found == bytes(content)
 
 
 def test_commit_trailers_as_git_reads_them(tmp_path: Path) -> None:
