@@ -260,7 +260,7 @@ class _Settled:
         self.by_cluster: dict[str, dict[str, str]] = {name: {} for name in sorted(clusters)}
         """Each cluster's folders holding files: the folder inside its own, by tree path."""
         start = len(_WORKS_FOLDER)
-        for folder in into.files.keys() | into.kept.keys():
+        for folder in sorted(into.files.keys() | into.kept.keys()):  # whatever the hash seed
             inner, listed = None, None
             if folder.startswith(_WORKS_FOLDER):
                 name, _, inner = folder[start:].partition("/")
