@@ -171,6 +171,13 @@ class _Collected:
                 found = self.kept[folder] = set()
             found.add(name)
 
+    def folders_of(self, output: Output) -> list[str]:
+        """The folders `output` writes to or keeps a file in."""
+        if not output.relative:
+            return []
+        inner = output.relative.rpartition("/")[0]
+        return [self.folder(cluster, inner) for cluster in (*output.files, *output.kept)]
+
     def add(self, output: Output) -> None:
         self.refusals.extend(output.refusals)
         if not output.relative:
@@ -259,23 +266,30 @@ class _Settled:
         self.kept: dict[str, set[str]] = {}
         self.by_cluster: dict[str, dict[str, str]] = {name: {} for name in sorted(clusters)}
         """Each cluster's folders holding files: the folder inside its own, by tree path."""
-        start = len(_WORKS_FOLDER)
+        self._into = into
+        self._before = before
         for folder in sorted(into.files.keys() | into.kept.keys()):  # whatever the hash seed
-            inner, listed = None, None
-            if folder.startswith(_WORKS_FOLDER):
-                name, _, inner = folder[start:].partition("/")
-                listed = self.by_cluster.get(name)
-                if listed is None:
-                    continue  # a cluster that left the fleet: its folder goes
-            written = into.files.get(folder, {})
-            present = before.folder(folder)
-            kept = {n for n in into.kept.get(folder, ()) if n in present and n not in written}
-            if written:
-                self.files[folder] = written
-            if kept:
-                self.kept[folder] = kept
-            if listed is not None and inner is not None and (written or kept):
-                listed[folder] = inner
+            self.settle(folder)
+
+    def settle(self, folder: str) -> None:
+        """Settle `folder` as the collected tree has it now (again, after more was added)."""
+        inner, listed = None, None
+        if folder.startswith(_WORKS_FOLDER):
+            name, _, inner = folder[len(_WORKS_FOLDER) :].partition("/")
+            listed = self.by_cluster.get(name)
+            if listed is None:
+                return  # a cluster that left the fleet: its folder goes
+        written = self._into.files.get(folder, {})
+        present = self._before.folder(folder)
+        kept = {n for n in self._into.kept.get(folder, ()) if n in present and n not in written}
+        if written:
+            self.files[folder] = written
+        if kept:
+            self.kept[folder] = kept
+        else:
+            self.kept.pop(folder, None)
+        if listed is not None and inner is not None and (written or kept):
+            listed[folder] = inner
 
     def relative_paths(self, cluster: str) -> list[str]:
         """The cluster's files, by path inside its folder."""
@@ -291,12 +305,15 @@ def render(plan: Plan) -> Tree:
     before = plan.previous.files if plan.previous is not None else Folders[str]()
     into = _Collected()
     _bindings(plan, into)
-    clusters = plan.context.clusters
-    inner = _Settled(clusters, into, before).by_cluster
+    settled = _Settled(plan.context.clusters, into, before)
+    inner = settled.by_cluster
     wanted = _namespaces.needed({c: found.values() for c, found in inner.items()})
+    touched: dict[str, None] = {}
     for output in _namespaces_of(plan, wanted, before):
         into.add(output)
-    settled = _Settled(clusters, into, before)
+        touched.update(dict.fromkeys(into.folders_of(output)))
+    for folder in touched:
+        settled.settle(folder)
     counts = {}
     for name in settled.by_cluster:
         listed = settled.relative_paths(name)
