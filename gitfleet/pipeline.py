@@ -414,8 +414,8 @@ class PreviousRender:
     bindings (the previous schedule results) and render.yaml."""
 
     commit: str
-    files: Mapping[str, str]
-    """Blob id of every file, by path."""
+    files: Folders[str]
+    """Blob id of every file, by path, held by folder."""
     bindings: Mapping[ResourceKey, Binding]
     """The bindings, without the digests they carry (those are in `recorded`)."""
     report: Mapping[str, Any]
@@ -495,8 +495,14 @@ def read_previous(
     returns the contents of the paths it is given (only `bindings/` files not read before and
     render.yaml are asked for). A file that cannot be read back is ignored (its binding is then
     scheduled as new), never fatal: the branch is gitfleet's own output."""
-    folders = (_BINDINGS_FOLDER, f"{autoscaling.FOLDER}/")
-    chosen = sorted(p for p in files if p.startswith(folders))  # one pass over a large tree
+    grouped = folders.grouped(files)
+    read_back = (_BINDINGS_FOLDER, f"{autoscaling.FOLDER}/")
+    chosen = sorted(
+        f"{folder}/{name}"
+        for folder, names in grouped.by_folder.items()
+        if f"{folder}/".startswith(read_back)  # the folders, not every path of a large tree
+        for name in names
+    )
     listed = [p for p in chosen if p.startswith(_BINDINGS_FOLDER)]
     scalers = [p for p in chosen if not p.startswith(_BINDINGS_FOLDER)]
     if len(_PARSED) + len(listed) > _PARSED_LIMIT:
@@ -528,7 +534,7 @@ def read_previous(
     )
     return PreviousRender(
         commit=commit,
-        files=files,
+        files=grouped,
         bindings=bindings,
         report=report,
         object_format=object_format,
@@ -708,7 +714,7 @@ def _previous_for_render(previous: PreviousRender) -> rendering.Previous:
     for refusal in recorded_refusals(previous.report):
         refusals.setdefault(refusal.resource, []).append(refusal)
     return rendering.Previous(
-        files=folders.grouped(previous.files),
+        files=previous.files,
         bindings=previous.bindings,
         refusals={k: tuple(v) for k, v in refusals.items()},
     )
@@ -1037,7 +1043,7 @@ def _result(
     tree: rendering.Tree,
     diagnostics: Sequence[diagnostic.Diagnostic],
 ) -> RenderResult:
-    old = folders.grouped(previous.files) if previous else Folders[str]()
+    old = previous.files if previous else Folders[str]()
     fmt = gitstore_objects.FORMATS.get(
         previous.object_format if previous else "sha1", gitstore_objects.SHA1
     )
