@@ -30,7 +30,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import SupportsBytes
 
@@ -361,39 +361,27 @@ def _receive_blobs(
     """Many changes: every blob they bring (but those already stored, `objects.Blob`) goes to
     git at once, to be checked while the trees are built (None: too few to be worth it, they
     go with the trees). A content written at many paths (each cluster's same
-    kustomization.yaml) goes once; manifests spliced from a shared text are each their own,
-    and go without being hashed here (the trees hash them)."""
+    kustomization.yaml) goes once; manifests spliced from a shared text go without being
+    hashed here (the trees hash them): each is its cluster's copy of one resource, distinct by
+    construction (were two the same, git takes a pack holding an object twice, and a repack
+    keeps one)."""
     if changes is None or len(changes) < store.UNPACK_LIMIT:
         return None
     whole: dict[str, bytes | SupportsBytes] = {}
-    spliced = 0
+    spliced: list[bytes | SupportsBytes] = []
     for content in changes.values():
-        data = _new_content(content)
-        if data is None:
+        if content is None or isinstance(content, objects.Blob):
             continue
+        data = content.content if isinstance(content, objects.Hashed) else content
         if getattr(data, "splice", None) is not None:
-            spliced += 1
+            spliced.append(data)
         elif isinstance(content, objects.Hashed):
             whole[content.id] = data
         else:
             whole[fmt.object_id(objects.BLOB, bytes(data))] = data
-    if len(whole) + spliced < store.UNPACK_LIMIT:
+    if len(whole) + len(spliced) < store.UNPACK_LIMIT:
         return None
-
-    def each_spliced() -> Iterator[bytes | SupportsBytes]:
-        for content in changes.values():
-            data = _new_content(content)
-            if data is not None and getattr(data, "splice", None) is not None:
-                yield data
-
-    return store.receive(repo, store.Blobs(whole, each_spliced, spliced), fmt)
-
-
-def _new_content(content: objects.Content | None) -> bytes | SupportsBytes | None:
-    """What a change writes: None for a removal or a blob already stored."""
-    if content is None or isinstance(content, objects.Blob):
-        return None
-    return content.content if isinstance(content, objects.Hashed) else content
+    return store.receive(repo, store.Blobs([*whole.values(), *spliced]), fmt)
 
 
 def publish(

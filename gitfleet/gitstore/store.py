@@ -24,7 +24,7 @@ import shutil
 import struct
 import tempfile
 import zlib
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Protocol, SupportsBytes
 
@@ -278,33 +278,21 @@ class _NewBlob:
 
 
 class Blobs(Collection[Packed]):
-    """New blobs as the objects of a pack, made one at a time as the pack is written, not held
-    (a render's blobs can number millions): `whole`, by id, and then every content `spliced`
-    gives (manifests spliced from a shared text are distinct by construction, each its
-    cluster's copy of one resource, so they need no id to be written once; were two the same,
-    git takes a pack holding an object twice, and a repack keeps one)."""
+    """New blobs as the objects of a pack, each made only as the pack is written, not held (a
+    render's blobs can number millions)."""
 
-    def __init__(
-        self,
-        whole: Mapping[str, bytes | SupportsBytes],
-        spliced: Callable[[], Iterator[bytes | SupportsBytes]],
-        count: int,
-    ) -> None:
-        self._whole = whole
-        self._spliced = spliced
-        self._count = count
+    def __init__(self, contents: Sequence[bytes | SupportsBytes]) -> None:
+        self._contents = contents
 
     def __len__(self) -> int:
-        return len(self._whole) + self._count
+        return len(self._contents)
 
     def __iter__(self) -> Iterator[Packed]:
-        for content in self._whole.values():
-            yield _NewBlob(content)
-        for content in self._spliced():
+        for content in self._contents:
             yield _NewBlob(content)
 
     def __contains__(self, item: object) -> bool:
-        return any(item == blob for blob in self)
+        return isinstance(item, _NewBlob) and item.content in self._contents
 
 
 def receive(repo: Repository, items: Collection[Packed], fmt: objects.Format) -> Incoming:

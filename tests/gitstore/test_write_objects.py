@@ -281,14 +281,13 @@ def test_spliced_files_are_stored_as_deltas_and_read_back_whole(tmp_path: Path) 
 
 
 def test_new_blobs_received_unhashed_are_checked_and_kept(tmp_path: Path) -> None:
-    """A render's new blobs go to git without their ids: spliced manifests as they come (one
-    given twice is a pack holding it twice, which git takes), whole contents once each."""
+    """A render's new blobs go to git without their ids, spliced manifests among them (one
+    given twice is a pack holding it twice, which git takes)."""
     repo = _bare(tmp_path)
     text = b"".join(b"line %d\n" % i for i in range(30))
     spliced = [_Spliced(text, 20, 26, b"cluster-%d" % i) for i in range(store.UNPACK_LIMIT)]
     twice = [*spliced, spliced[0]]
-    whole = {objects.SHA1.object_id(objects.BLOB, b"whole\n"): b"whole\n"}
-    blobs = store.Blobs(whole, lambda: iter(twice), len(twice))
+    blobs = store.Blobs([b"whole\n", *twice])
     assert len(blobs) == len(twice) + 1
     incoming = store.receive(repo, blobs, objects.SHA1)
     incoming.keep()
