@@ -55,7 +55,6 @@ def _one(
     reuse: Reuse,
     builds: _work.NamespaceBuilds,
 ) -> _work.Output:
-    _paths.cluster_folder(cluster)
     relative = _paths.object_path(template.key)
     kept = reuse(template, cluster, relative)
     if kept is not None:

@@ -511,7 +511,7 @@ def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -
     try:
         relative = _paths.object_path(template.key)
         for name in names:
-            _paths.cluster_folder(name)
+            _paths.cluster_folder(name)  # a cluster no folder can be named for refuses it all
     except _paths.PathError as error:
         refusal = Refusal(template.origin, resource, "", str(error))
         return Output("", {}, (), (refusal,), names)
