@@ -218,12 +218,12 @@ def _settings(files: _files.Files, max_file_size: int | None) -> Settings:
     if data is None:
         return SourceConfig(), [problem] if problem else []
     documents: list[tuple[object, Origin]] = []
-    found = []
+    found: list[diagnostic.Diagnostic] = []
     for item in _parse(entry.path, data):
         if isinstance(item, tuple):
             documents.append(item)
         else:
-            found.append(diagnostic.error(Origin(entry.path, item.line, item.col), item.message))
+            found.append(item)
     if len(documents) > 1:
         found.append(diagnostic.error(documents[1][1], "gitfleet.yaml holds a single document"))
     body, origin = documents[0] if documents else (None, Origin(entry.path))
@@ -231,14 +231,15 @@ def _settings(files: _files.Files, max_file_size: int | None) -> Settings:
     return settings, found + more
 
 
-def _parse(path: str, data: bytes) -> Generator[tuple[object, Origin] | _yaml.Problem]:
-    """A file's non-empty documents, each with its located origin, and its problems, in file
-    order; each document is built when it is asked for (close the iterator to stop early)."""
+def _parse(path: str, data: bytes) -> Generator[tuple[object, Origin] | diagnostic.Diagnostic]:
+    """A file's non-empty documents, each with its located origin, and its problems as located
+    errors, in file order; each document is built when it is asked for (close the iterator to
+    stop early)."""
     locator = _locate.FileLocator(data)
     with contextlib.closing(_yaml.parse(data)) as items:
         for item in items:
             if not isinstance(item, _yaml.Parsed):
-                yield item
+                yield diagnostic.error(Origin(path, item.line, item.col), item.message)
             elif item.value is not None:
                 yield (
                     item.value,
@@ -362,8 +363,8 @@ def _classify_file(path: str, data: bytes | str) -> _classify.File:
     errors = 0
     with contextlib.closing(_parse(path, data)) as items:
         for item in items:
-            where = item[1] if isinstance(item, tuple) else Origin(path, item.line, item.col)
             if errors >= MAX_FILE_ERRORS:
+                where = item[1] if isinstance(item, tuple) else item.origin
                 message = (
                     f"over {MAX_FILE_ERRORS} errors in this file: it is not checked from here on"
                 )
@@ -373,7 +374,7 @@ def _classify_file(path: str, data: bytes | str) -> _classify.File:
             if isinstance(item, tuple):
                 classified.add(*item)
             else:
-                classified.diagnostics.append(diagnostic.error(where, item.message))
+                classified.diagnostics.append(item)
             errors += sum(
                 d.severity is diagnostic.Severity.ERROR for d in classified.diagnostics[seen:]
             )
