@@ -50,23 +50,28 @@ def release(kubernetes_version: str) -> tuple[int, int] | None:
     return (int(found.group(1)), int(found.group(2))) if found else None
 
 
+def _containers(obj: _json.Obj) -> Iterator[tuple[str, _json.Obj]]:
+    """(path, container) of each init container and container of a kind that runs pods."""
+    path = _POD_SPECS.get((obj.get("apiVersion", ""), obj.get("kind", "")))
+    spec = _json.dig(obj, *path) if path else None
+    if not isinstance(spec, dict):
+        return
+    where = "." + ".".join(path or ())
+    for field in ("initContainers", "containers"):
+        for container in spec.get(field) or []:
+            if isinstance(container, dict):
+                name = container.get("name", "")
+                yield f'{where}.{field}[name="{name}"]', container
+
+
 def _ports(obj: _json.Obj, before: tuple[int, int]) -> Iterator[tuple[str, Any]]:
     """(path, ports) of each keyed list of ports the release `before` cannot default."""
     key = (obj.get("apiVersion", ""), obj.get("kind", ""))
     if key == ("v1", "Service") and before < SERVICE_PORTS_DEFAULTED:
         yield ".spec.ports", _json.dig(obj, "spec", "ports")
-    path = _POD_SPECS.get(key)
-    if path is None or before >= CONTAINER_PORTS_DEFAULTED:
-        return
-    spec = _json.dig(obj, *path)
-    if not isinstance(spec, dict):
-        return
-    where = "." + ".".join(path)
-    for field in ("initContainers", "containers"):
-        for container in spec.get(field) or []:
-            if isinstance(container, dict):
-                name = container.get("name", "")
-                yield f'{where}.{field}[name="{name}"].ports', container.get("ports")
+    if before < CONTAINER_PORTS_DEFAULTED:
+        for at, container in _containers(obj):
+            yield f"{at}.ports", container.get("ports")
 
 
 def _go_number(value: float) -> str:
@@ -76,19 +81,10 @@ def _go_number(value: float) -> str:
 
 def _numeric_quantities(obj: _json.Obj) -> Iterator[str]:
     """The typed-patch error of each quantity `obj` writes as a number."""
-    key = (obj.get("apiVersion", ""), obj.get("kind", ""))
-    holders: list[tuple[str, Any]] = []
-    path = _POD_SPECS.get(key)
-    spec = _json.dig(obj, *path) if path else None
-    if isinstance(spec, dict):
-        where = "." + ".".join(path or ())
-        for field in ("initContainers", "containers"):
-            for container in spec.get(field) or []:
-                if isinstance(container, dict):
-                    name = container.get("name", "")
-                    at = f'{where}.{field}[name="{name}"].resources'
-                    holders.append((at, container.get("resources")))
-    if key == ("v1", "PersistentVolumeClaim"):
+    holders = [
+        (f"{at}.resources", container.get("resources")) for at, container in _containers(obj)
+    ]
+    if (obj.get("apiVersion", ""), obj.get("kind", "")) == ("v1", "PersistentVolumeClaim"):
         holders.append((".spec.resources", _json.dig(obj, "spec", "resources")))
     for at, resources in holders:
         for part in ("limits", "requests"):
