@@ -15,24 +15,6 @@ import re
 from collections.abc import Mapping
 from fractions import Fraction
 
-_SUFFIXES = {
-    "n": Fraction(1, 10**9),
-    "u": Fraction(1, 10**6),
-    "m": Fraction(1, 1000),
-    "": Fraction(1),
-    "k": Fraction(10**3),
-    "M": Fraction(10**6),
-    "G": Fraction(10**9),
-    "T": Fraction(10**12),
-    "P": Fraction(10**15),
-    "E": Fraction(10**18),
-    "Ki": Fraction(2**10),
-    "Mi": Fraction(2**20),
-    "Gi": Fraction(2**30),
-    "Ti": Fraction(2**40),
-    "Pi": Fraction(2**50),
-    "Ei": Fraction(2**60),
-}
 _DECIMAL_NAMES = {
     -9: "n",
     -6: "u",
@@ -46,6 +28,11 @@ _DECIMAL_NAMES = {
     18: "E",
 }
 _BINARY_NAMES = {0: "", 1: "Ki", 2: "Mi", 3: "Gi", 4: "Ti", 5: "Pi", 6: "Ei"}
+_SUFFIXES = {
+    **{name: Fraction(10) ** scale for scale, name in _DECIMAL_NAMES.items()},
+    **{name: Fraction(2) ** (10 * power) for power, name in _BINARY_NAMES.items() if name},
+}
+"""The value each suffix multiplies by."""
 _QUANTITY = re.compile(
     r"^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(?:([eE][+-]?[0-9]+)|([a-zA-Z]*))$"
 )
