@@ -2,9 +2,8 @@
 (DNS-1123 subdomain, label or DNS-1035 label, or path segment, depending on the kind),
 labels and annotations (qualified keys, string values), workload selectors that must match
 their pod template, rolling update parameters beside a Deployment's Recreate or a StatefulSet's
-OnDelete strategy, pods'
-containers and Services' ports, CRD names and scopes, Secret data
-that must be base64.
+OnDelete strategy, pods' containers and Services' ports, CRD names and scopes, Secret data that
+must be base64.
 
 A failure is one 422 Invalid Status listing every cause. Full schema validation is left out.
 """
@@ -257,8 +256,8 @@ def validate(resource: _resources.ResourceType, obj: _json.Obj) -> None:
         causes += _service_causes(obj)
     if key in _WORKLOADS:
         causes += _workload_causes(obj)
-    if key in _ROLLING_UPDATE_ONLY:
-        causes += _strategy_causes(key, obj)
+        if key in _ROLLING_UPDATE_ONLY:
+            causes += _strategy_causes(key, obj)
     elif key == ("apiextensions.k8s.io", "customresourcedefinitions"):
         causes += _crd_causes(obj)
     elif key == ("", "secrets"):
