@@ -222,11 +222,9 @@ class _Walker:
         if kind == "string":
             milli = _QUANTITIES.get((struct, field))
             number = isinstance(value, int | float) and not isinstance(value, bool)
-            if milli is None or not (number or isinstance(value, str)):
-                if isinstance(value, str):
-                    return value
+            if not isinstance(value, str) and not (number and milli is not None):
                 raise wrong
-            if not self.canonical:
+            if milli is None or not self.canonical:
                 return value
             try:
                 return _quantity.stored(value, milli=milli)
