@@ -188,17 +188,21 @@ class _Walker:
         if value is None or resolved.get("x-kubernetes-preserve-unknown-fields"):
             return value
         kind = resolved.get("type")
-        wrong = _TypeError(value, struct, path, self.go_type(schema), str(kind))
+
+        def wrong() -> _TypeError:
+            """Made only when raised: naming the Go type costs a schema walk of its own."""
+            return _TypeError(value, struct, path, self.go_type(schema), str(kind))
+
         if kind == "object" and "additionalProperties" in resolved:
             if not isinstance(value, dict):
-                raise wrong
+                raise wrong()
             element = resolved["additionalProperties"]
             return {
                 key: self.walk(item, element, path, struct, field) for key, item in value.items()
             }
         if kind == "object":
             if not isinstance(value, dict):
-                raise wrong
+                raise wrong()
             properties = resolved.get("properties") or {}
             here = name.rsplit(".", 1)[-1] if name else struct
             kept: _json.Obj = {}
@@ -213,7 +217,7 @@ class _Walker:
             return kept
         if kind == "array":
             if not isinstance(value, list):
-                raise wrong
+                raise wrong()
             items = resolved.get("items") or {}
             return [
                 self.walk(item, items, f"{path}[{index}]", struct, field)
@@ -223,7 +227,7 @@ class _Walker:
             milli = _QUANTITIES.get((struct, field))
             number = isinstance(value, int | float) and not isinstance(value, bool)
             if not isinstance(value, str) and not (number and milli is not None):
-                raise wrong
+                raise wrong()
             if milli is None or not self.canonical:
                 return value
             try:
@@ -235,13 +239,13 @@ class _Walker:
                 return value
             if isinstance(value, float) and value.is_integer():
                 return value
-            raise wrong
+            raise wrong()
         if kind == "number":
             if isinstance(value, int | float) and not isinstance(value, bool):
                 return value
-            raise wrong
+            raise wrong()
         if kind == "boolean" and not isinstance(value, bool):
-            raise wrong
+            raise wrong()
         return value
 
 
