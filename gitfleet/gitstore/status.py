@@ -67,19 +67,16 @@ def read_file(repo: Repository, name: str, file: str) -> tuple[bytes | None, str
     return (None, None) if found is None else (found.files.get(file), found.commit)
 
 
-def is_cluster(name: str) -> bool:
-    """Whether a status ref's name can be a cluster's: not the reconciler's own refs (`_...`),
-    nor any name no Cluster can have (`a/b`, `Caps`), which anyone who can push refs could
-    make up."""
-    return names.cluster_problem(name) is None
-
-
 def read_all(repo: Repository) -> dict[str, Status]:
-    """Every status ref's content, by its name (the clusters' and the reconciler's own)."""
-    return {
-        ref[len(STATUS_REFS) :]: _read(repo, ref[len(STATUS_REFS) :], state)
-        for ref, state in sorted(refs.list_refs(repo, STATUS_REFS).items())
-    }
+    """Every cluster's status, by cluster name. Status refs whose name no Cluster can have are
+    left out unread: the reconciler's own (`_...`), and any other (`a/b`, `Caps`) that anyone
+    who can push refs could make up."""
+    found = {}
+    for ref, state in sorted(refs.list_refs(repo, STATUS_REFS).items()):
+        name = ref.removeprefix(STATUS_REFS)
+        if names.cluster_problem(name) is None:
+            found[name] = _read(repo, name, state)
+    return found
 
 
 def _read(repo: Repository, cluster: str, state: refs.RefState) -> Status:
@@ -214,14 +211,12 @@ def _quantities_parse(status: cluster.ClusterStatus) -> bool:
 def read_cluster_status(repo: Repository) -> tuple[str, dict[str, cluster.ClusterStatus]]:
     """Every cluster's last reported status, by cluster name, and the id of this snapshot.
 
-    Refs whose name cannot be a cluster's (`is_cluster`) are left out; a report that does not
-    decode is left out, and its cluster is scheduled on what the source declares. The id is
-    `sha256:` of the statuses as canonical JSON: the same statuses give the same id however
-    often they were reported, so renders from equal inputs name equal snapshots."""
+    A report that does not decode is left out, and its cluster is scheduled on what the
+    source declares. The id is `sha256:` of the statuses as canonical JSON: the same statuses
+    give the same id however often they were reported, so renders from equal inputs name
+    equal snapshots."""
     found = {}
     for name, report in read_all(repo).items():
-        if not is_cluster(name):
-            continue
         where = f"{status_ref(name)}:{CLUSTER_FILE}"
         decoded = decode_cluster_status(report.files.get(CLUSTER_FILE), where)
         if decoded is not None:

@@ -146,12 +146,10 @@ def _ref_folders(repo: repository.Repository) -> dict[str, str | None]:
 
 
 def reports_of(repo: repository.Repository) -> dict[str, reports.ClusterReport]:
-    """Every cluster's last report, by name (refs that cannot be a cluster's, such as the
-    reconciler's own, left out)."""
+    """Every cluster's last report, by name."""
     return {
         name: reports.decode(name, found.files, found.rendered_commit)
         for name, found in status.read_all(repo).items()
-        if status.is_cluster(name)
     }
 
 
