@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import click
 
 from gitfleet import errors
-from gitfleet.gitstore import clusterrepos, remote
+from gitfleet.gitstore import branchnames, clusterrepos, remote
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -30,8 +30,6 @@ def branch_name(ctx: click.Context, param: click.Parameter, value: str | None) -
     """A `--branch` checked as gitfleet.yaml's branches are (`gitstore.branchnames`): a
     render onto `gitfleet/works/<cluster>` would overwrite that cluster's ref with every
     cluster's manifests."""
-    from gitfleet.gitstore import branchnames
-
     found = branchnames.problem(value) if value is not None else None
     if found is not None:
         raise click.BadParameter(found)
