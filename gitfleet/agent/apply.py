@@ -218,17 +218,21 @@ def _stale_rolling_update(config: Obj, error: errors.ClusterAPIError) -> str | N
     strategy = (config.get("spec") or {}).get(field)
     if not isinstance(strategy, dict) or strategy.get("type") in (None, "RollingUpdate"):
         return None
-    causes = (error.status.get("details") or {}).get("causes") or []
     stale = f"spec.{field}.rollingUpdate"
-    return field if any(isinstance(c, dict) and c.get("field") == stale for c in causes) else None
+    return field if any(c.get("field") == stale for c in _causes(error)) else None
 
 
 def _immutable(error: errors.ClusterAPIError) -> bool:
     if error.code != 422:
         return False
-    causes = (error.status.get("details") or {}).get("causes") or []
-    texts = [str(error), *(str(c.get("message", "")) for c in causes if isinstance(c, dict))]
+    texts = [str(error), *(str(c.get("message", "")) for c in _causes(error))]
     return any(word in t.lower() for t in texts for word in _IMMUTABLE_WORDING)
+
+
+def _causes(error: errors.ClusterAPIError) -> list[Obj]:
+    """The causes a refusal's Status lists (`details.causes`: field and message of each)."""
+    causes = (error.status.get("details") or {}).get("causes") or []
+    return [c for c in causes if isinstance(c, dict)]
 
 
 class _Sync:
