@@ -424,6 +424,8 @@ class PreviousRender:
     recorded: rendering.Recorded = dataclasses.field(default_factory=rendering.Recorded)
     autoscalers: Mapping[str, Mapping[str, Any]] = dataclasses.field(default_factory=dict)
     """The FederatedHPA files (`gitfleet.autoscaling`), by path."""
+    complete: bool = True
+    """Whether every file under `bindings/` was read back as a binding of its own."""
 
     @property
     def source_commit(self) -> str | None:
@@ -540,6 +542,7 @@ def read_previous(
         object_format=object_format,
         recorded=recorded,
         autoscalers=_autoscalers(scalers, contents),
+        complete=len(bindings) == len(listed),
     )
 
 
@@ -717,6 +720,7 @@ def _previous_for_render(previous: PreviousRender) -> rendering.Previous:
         files=previous.files,
         bindings=previous.bindings,
         refusals={k: tuple(v) for k, v in refusals.items()},
+        complete=previous.complete,
     )
 
 
@@ -1065,18 +1069,17 @@ def _result(
                 found[name] = gitstore_objects.Hashed(oid, data)
         if found:
             by_folder[folder] = found
-    removed: dict[str, list[str]] = {}
+    removed = {folder: sorted(names) for folder, names in tree.removed.items() if names}
     for folder, names in old.by_folder.items():
-        now, kept = tree.files.folder(folder), tree.kept.get(folder, ())
-        gone = [name for name in names if name not in now and name not in kept]
-        if gone:
-            removed[folder] = gone
-    count = len(tree.files) + sum(len(names) for names in tree.kept.values())
+        if not rendering.owns(folder):  # render.yaml and the FederatedHPAs' files
+            now = tree.files.folder(folder)
+            gone = [name for name in names if name not in now]
+            if gone:
+                removed[folder] = gone
     changes = Folders(by_folder)
-    changed = previous is None or count != len(old) or bool(removed)
-    changed = changed or _differs(changes, old, previous, tree, fmt)
+    changed = previous is None or bool(removed) or _differs(changes, old, previous, tree, fmt)
     if changed:
-        for folder, gone in removed.items():
+        for folder, gone in sorted(removed.items()):
             by_folder[folder] = {**by_folder.get(folder, {}), **dict.fromkeys(gone)}
     else:
         changes = Folders()

@@ -218,6 +218,8 @@ def evicting_clusters(spec: ResourceBindingSpec) -> tuple[str, ...]:
     """The clusters that keep the binding's Work while a graceful eviction task lasts: each
     task's cluster that is not in the result, unless the task purges it Directly (Karmada:
     pkg/util/helper/binding.go ObtainBindingSpecExistingClusters)."""
+    if not spec.graceful_eviction_tasks:
+        return ()  # asked of every binding at every render: most have no task
     placed = {t.name for t in spec.clusters}
     return tuple(
         sorted(

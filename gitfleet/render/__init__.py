@@ -21,7 +21,7 @@ context, so this stage imports no other stage.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -33,6 +33,7 @@ from gitfleet.render import (
     _namespaces,
     _paths,
     _report,
+    _tree,
     _unscheduled,
     _work,
     _yaml,
@@ -58,6 +59,7 @@ Inputs = _inputs.Inputs
 Recorded = _inputs.Recorded
 TEMPLATE_ANNOTATION = _inputs.TEMPLATE_ANNOTATION
 target_clusters = _work.target_clusters
+owns = _tree.owns
 
 
 def resource_key(binding: Binding) -> ResourceKey:
@@ -75,6 +77,9 @@ class Previous:
     """The previous bindings (their digests in `Inputs.recorded`), by template."""
     refusals: Mapping[str, tuple[Refusal, ...]]
     """Previous refusals, by resource (as `str(ResourceKey)`)."""
+    complete: bool = True
+    """Whether every binding of the previous tree was read back (`bindings`): if not, a
+    file may belong to none of them, and the render settles every folder whole."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -110,26 +115,20 @@ class Plan:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Tree:
-    """The rendered tree: new files, previous files kept as they are, what was refused, and
-    how many bindings were rendered again (the others were reused). Held by folder (see
-    `model.folders`)."""
+    """The rendered tree, as the previous one changes (`_tree`): new files, the previous files
+    that go, what was refused, and how many bindings were rendered again (the others were
+    reused). Held by folder (see `model.folders`); the previous tree's files under neither
+    `works/` nor `bindings/` are the caller's to settle (`owns`)."""
 
     files: Folders[Data]
     """New files, each as bytes or as a manifest that makes them when read."""
-    kept: Mapping[str, AbstractSet[str]]
-    """The names of the previous tree's files that stay as they are, by folder."""
+    removed: Mapping[str, AbstractSet[str]]
+    """The names of the previous tree's files that go, by folder; every other file stays."""
     refusals: tuple[Refusal, ...]
     rendered: int
     report: Mapping[str, Any]
     """render.yaml's document (written in `files`)."""
     unscheduled: tuple[Unscheduled, ...] = ()
-
-
-def _reused(template: ResourceTemplate, binding: Binding, previous: Previous) -> Output:
-    """A binding whose inputs did not change: every file it had stays."""
-    names = tuple(t.name for t in target_clusters(binding.spec))
-    refused = previous.refusals.get(str(template.key), ())
-    return Output(_paths.object_path(template.key), {}, names, refused, names)
 
 
 def _evicting(template: ResourceTemplate, binding: Binding) -> Output:
@@ -139,61 +138,12 @@ def _evicting(template: ResourceTemplate, binding: Binding) -> Output:
     return Output(_paths.object_path(template.key), {}, clusters, (), ())
 
 
-@dataclasses.dataclass(slots=True)
-class _Collected:
-    """The tree as the bindings and Namespaces make it, folder by folder: new files, and the
-    names of previous files to keep (the first new file a path gets stays, and a path with a
-    new file keeps none)."""
-
-    files: dict[str, dict[str, Data]] = dataclasses.field(default_factory=dict)
-    kept: dict[str, set[str]] = dataclasses.field(default_factory=dict)
-    refusals: list[Refusal] = dataclasses.field(default_factory=list)
-    rendered: int = 0
-    folders: dict[tuple[str, str], str] = dataclasses.field(default_factory=dict)
-    """Each cluster's folders, made once: (cluster, folder inside its folder) to path."""
-
-    def folder(self, cluster: str, inner: str) -> str:
-        found = self.folders.get((cluster, inner))
-        if found is None:
-            found = self.folders[(cluster, inner)] = f"{_paths.cluster_folder(cluster)}/{inner}"
-        return found
-
-    def write(self, folder: str, name: str, data: Data) -> None:
-        found = self.files.get(folder)
-        if found is None:
-            found = self.files[folder] = {}
-        found.setdefault(name, data)
-
-    def keep(self, folder: str, name: str) -> None:
-        if name not in self.files.get(folder, ()):
-            found = self.kept.get(folder)
-            if found is None:
-                found = self.kept[folder] = set()
-            found.add(name)
-
-    def folders_of(self, output: Output) -> list[str]:
-        """The folders `output` writes to or keeps a file in."""
-        if not output.relative:
-            return []
-        inner = output.relative.rpartition("/")[0]
-        return [self.folder(cluster, inner) for cluster in (*output.files, *output.kept)]
-
-    def add(self, output: Output) -> None:
-        self.refusals.extend(output.refusals)
-        if not output.relative:
-            return
-        inner, _, name = output.relative.rpartition("/")
-        for cluster, data in output.files.items():
-            self.write(self.folder(cluster, inner), name, data)
-        for cluster in output.kept:
-            self.keep(self.folder(cluster, inner), name)
-
-
-def _bindings(plan: Plan, into: _Collected) -> None:
+def _bindings(plan: Plan, into: _tree.Collected) -> None:
     by_key = {t.key: t for t in plan.templates}
     inputs = plan.inputs
     recorded = inputs.recorded
     previous = plan.previous
+    handled: set[ResourceKey] = set()
     for binding in plan.bindings:
         key = resource_key(binding)
         template = by_key.get(key)
@@ -204,6 +154,7 @@ def _bindings(plan: Plan, into: _Collected) -> None:
         except _paths.PathError as error:
             into.refusals.append(Refusal(template.origin, str(template.key), "", str(error)))
             continue
+        handled.add(key)
         before = previous.bindings.get(key) if previous is not None else None
         into.add(_evicting(template, binding))
         if (
@@ -213,7 +164,7 @@ def _bindings(plan: Plan, into: _Collected) -> None:
             and inputs.unchanged(template, before)
         ):
             into.keep(folder, name)
-            into.add(_reused(template, binding, previous))
+            into.reuse(template.key, binding, previous.refusals.get(str(key), ()))
             continue
         doc = binding.to_doc()
         targets = [t.name for t in target_clusters(binding.spec)]
@@ -225,10 +176,17 @@ def _bindings(plan: Plan, into: _Collected) -> None:
         else:
             into.write(folder, name, _yaml.dump(_inputs.with_digests(doc, digest, made_from)))
         if previous is not None and same_inputs and not plan.full:
-            into.add(_reused(template, binding, previous))
+            into.reuse(template.key, binding, previous.refusals.get(str(key), ()))
             continue
         into.rendered += 1
+        into.own(_paths.object_path(template.key))
         into.add(_work.render_binding(template, binding, plan.context))
+    gone = previous.bindings.keys() - handled if previous is not None else set()
+    for key in gone:
+        try:
+            into.own(_paths.object_path(key))  # the binding is gone: so are its files
+        except _paths.PathError:
+            continue
 
 
 def _namespaces_of(
@@ -253,73 +211,29 @@ def _namespaces_of(
     return _namespaces.outputs(auto, defined, wanted, plan.context, reuse)
 
 
-_WORKS_FOLDER = _paths.WORKS + "/"
-
-
-class _Settled:
-    """The tree's folders as they are settled: the new files and the previous files kept
-    (those the previous tree has, and no new file replaces), without the folders of clusters
-    that left the fleet; and, for each cluster, the folders inside its own that hold any."""
-
-    def __init__(self, clusters: Iterable[str], into: _Collected, before: Folders[str]) -> None:
-        self.files: dict[str, dict[str, Data]] = {}
-        self.kept: dict[str, set[str]] = {}
-        self.by_cluster: dict[str, dict[str, str]] = {name: {} for name in sorted(clusters)}
-        """Each cluster's folders holding files: the folder inside its own, by tree path."""
-        self._into = into
-        self._before = before
-        for folder in sorted(into.files.keys() | into.kept.keys()):  # whatever the hash seed
-            self.settle(folder)
-
-    def settle(self, folder: str) -> None:
-        """Settle `folder` as the collected tree has it now (again, after more was added)."""
-        inner, listed = None, None
-        if folder.startswith(_WORKS_FOLDER):
-            name, _, inner = folder[len(_WORKS_FOLDER) :].partition("/")
-            listed = self.by_cluster.get(name)
-            if listed is None:
-                return  # a cluster that left the fleet: its folder goes
-        written = self._into.files.get(folder, {})
-        present = self._before.folder(folder)
-        kept = {n for n in self._into.kept.get(folder, ()) if n in present and n not in written}
-        if written:
-            self.files[folder] = written
-        if kept:
-            self.kept[folder] = kept
-        else:
-            self.kept.pop(folder, None)
-        if listed is not None and inner is not None and (written or kept):
-            listed[folder] = inner
-
-    def relative_paths(self, cluster: str) -> list[str]:
-        """The cluster's files, by path inside its folder."""
-        found = []
-        for folder, inner in self.by_cluster[cluster].items():
-            found += [f"{inner}/{n}" for n in self.files.get(folder, ())]
-            found += [f"{inner}/{n}" for n in self.kept.get(folder, ())]
-        return found
-
-
 def render(plan: Plan) -> Tree:
     """The rendered tree of `plan` (see the module)."""
     before = plan.previous.files if plan.previous is not None else Folders[str]()
-    into = _Collected()
+    previous = plan.previous
+    exact = previous is None or plan.full or not plan.inputs.reusable or not previous.complete
+    into = _tree.Collected(exact)
     _bindings(plan, into)
-    settled = _Settled(plan.context.clusters, into, before)
+    settled = _tree.Settled(plan.context.clusters, into, before)
     inner = settled.by_cluster
     wanted = _namespaces.needed({c: found.values() for c, found in inner.items()})
-    touched: dict[str, None] = {}
     for output in _namespaces_of(plan, wanted, before):
         into.add(output)
-        touched.update(dict.fromkeys(into.folders_of(output)))
-    for folder in touched:
-        settled.settle(folder)
+    settled.settle_namespaces()
     counts = {}
     for name in settled.by_cluster:
-        listed = settled.relative_paths(name)
-        counts[name] = len(listed)
-        folder = _paths.cluster_folder(name)
-        settled.files.setdefault(folder, {})[_paths.KUSTOMIZATION] = _report.kustomization(listed)
+        if exact or name in settled.reshaped:
+            listed = settled.relative_paths(name)
+            counts[name] = len(listed)
+            folder = _paths.cluster_folder(name)
+            written = _report.kustomization(listed)
+            settled.files.setdefault(folder, {})[_paths.KUSTOMIZATION] = written
+        else:
+            counts[name] = settled.count(name)
     refusals = sorted(
         into.refusals, key=lambda r: (r.origin.path, r.origin.line, r.resource, r.cluster)
     )
@@ -340,4 +254,4 @@ def render(plan: Plan) -> Tree:
     )
     settled.files.setdefault("", {})[_paths.RENDER_FILE] = _yaml.dump(report)
     files = Folders(settled.files)
-    return Tree(files, settled.kept, tuple(refusals), into.rendered, report, unscheduled)
+    return Tree(files, settled.removed, tuple(refusals), into.rendered, report, unscheduled)

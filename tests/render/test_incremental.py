@@ -2,8 +2,10 @@
 
 Aspects covered:
 - property: over random sequences of source commits (templates added, edited, deleted,
-  renamed and moved to another file; policies switching strategy or clusters; override
-  policies added and removed; clusters added, removed and relabelled), each rendered on top
+  renamed, moved to another file and to a namespace the source does not define; policies
+  switching
+  strategy or clusters; override policies added and removed; clusters added, removed and
+  relabelled), each rendered on top
   of the previous render, reusing bindings whose inputs did not change gives exactly the
   files of rendering every binding again;
 - a commit that changes nothing renders no binding and is not a change; a source commit that
@@ -154,6 +156,10 @@ def _apply(source: Source, change: tuple[str, str, int]) -> None:
             clusters.pop(names.index(chosen))
         elif chosen not in names:
             clusters.append(cluster(chosen, tier="ab"[number % 2]))
+    elif what == "namespace" and path in source.files:
+        team = f"team{number % 2}"  # not defined: each cluster gets a generated Namespace
+        source.files[path][0]["metadata"]["namespace"] = team
+        source.files[f"teams/{team}.yaml"] = [make_policy("all", selector(), namespace=team)]
     elif what == "relabel":
         for c in source.files["clusters.yaml"]:
             if c["metadata"]["name"] == CLUSTERS[number % len(CLUSTERS)]:
@@ -163,7 +169,7 @@ def _apply(source: Source, change: tuple[str, str, int]) -> None:
 CHANGES = st.tuples(
     st.sampled_from(
         ["add or edit", "delete", "rename", "move", "placement", "override", "no override",
-         "cluster", "relabel", "nothing"]
+         "cluster", "relabel", "namespace", "nothing"]
     ),
     st.sampled_from(NAMES),
     st.integers(min_value=0, max_value=7),
@@ -218,6 +224,44 @@ def test_one_changed_template_renders_one_binding() -> None:
     assert result.changed
     changed = {name: c.changed for name, c in result.clusters.items()}
     assert changed == {n: ("shop/Deployment.apps/web.yaml",) for n in CLUSTERS[:3]}
+
+
+def test_a_template_gone_takes_its_files_and_its_generated_namespace_with_it() -> None:
+    source, branch = _start(), Branch()
+    _apply(source, ("namespace", "web", 0))
+    branch.commit(_render(source, branch))
+    generated = "works/east/_cluster/Namespace.core/team0.yaml"
+    assert generated in branch.files
+    assert "works/east/team0/Deployment.apps/web.yaml" in branch.files
+    _apply(source, ("delete", "web", 0))
+    source.revision += 1
+    result = _render(source, branch)
+    assert result.rendered_bindings == 0  # an incremental render: nothing else changed
+    assert "works/east/kustomization.yaml" in result.changes
+    files = branch.commit(result)
+    assert not any("team0" in path for path in files)
+    assert b"team0" not in files["works/east/kustomization.yaml"]
+    assert yaml.safe_load(files["render.yaml"])["clusters"]["east"]["manifests"] == sum(
+        1 for p in files if p.startswith("works/east/") and not p.endswith("kustomization.yaml")
+    )
+
+
+def test_a_previous_tree_holding_what_no_binding_made_is_settled_whole() -> None:
+    """A binding file that cannot be read back may own files no binding names: the next
+    render removes every file nothing made, as a full render does."""
+    source, branch = _start(), Branch()
+    branch.commit(_render(source, branch))
+    stray = b"kind: ConfigMap\n"
+    oid = objects.SHA1.object_id(objects.BLOB, stray)
+    branch.blobs[oid] = stray
+    branch.files["bindings/shop/Deployment.apps/ghost.yaml"] = oid
+    branch.files["works/east/shop/Deployment.apps/ghost.yaml"] = oid
+    _apply(source, ("add or edit", "web", 5))
+    source.revision += 1
+    result = _render(source, branch)
+    assert _materialise(branch, result) == _materialise(branch, _render(source, branch, True))
+    files = branch.commit(result)
+    assert not any("ghost" in path for path in files)
 
 
 def test_the_commit_already_rendered_computes_nothing() -> None:
