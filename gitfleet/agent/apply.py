@@ -230,9 +230,11 @@ def _immutable(error: errors.ClusterAPIError) -> bool:
 
 
 def _causes(error: errors.ClusterAPIError) -> list[Obj]:
-    """The causes a refusal's Status lists (`details.causes`: field and message of each)."""
-    causes = (error.status.get("details") or {}).get("causes") or []
-    return [c for c in causes if isinstance(c, dict)]
+    """The causes a refusal's Status lists (`details.causes`: field and message of each).
+    A server or proxy may send another shape: what is not an object in a list is no cause."""
+    details = error.status.get("details")
+    causes = details.get("causes") if isinstance(details, dict) else None
+    return [c for c in causes if isinstance(c, dict)] if isinstance(causes, list) else []
 
 
 class _Sync:

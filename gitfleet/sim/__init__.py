@@ -3,8 +3,8 @@ API for the official `kubernetes` client (discovery, CRUD with selectors and wat
 finalizers, strategic/merge/JSON patches, server-side apply with managed fields, the scale
 subresource, access and self reviews) and for everyday kubectl (Tables for `get`, OpenAPI
 documents for validation and `explain`), with small controllers (workload pods and status,
-scheduling by node capacity, Jobs, namespaces, garbage collection), empty pod logs and
-switchable faults.
+scheduling by node capacity, Jobs, namespaces, garbage collection), empty pod logs,
+switchable faults and canned answers.
 
 Tests, benchmarks and `gitfleet demo` use it where a kube-apiserver cannot run:
 

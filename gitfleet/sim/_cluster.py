@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import json
 import secrets
 import ssl
 import threading
@@ -428,6 +429,17 @@ class SimCluster(_Started):
             self._endpoint.stop(self._wake, graceful=False)
         else:
             self._endpoint.start()
+
+    def set_answer(self, method: str, path: str, code: int | None, body: Any = None) -> None:
+        """Answer every authorized `method` request for the URL `path` (without its query)
+        with status `code` and `body` written as JSON, whatever it is, as a proxy in front of
+        the API server might, instead of serving it; `code` None serves it again."""
+        key = (method.upper(), path)
+        if code is None:
+            self._frontend.answers.pop(key, None)
+            return
+        data = json.dumps(body, separators=(",", ":")).encode() + b"\n"
+        self._frontend.answers[key] = _api.Response(code, _api.Encoded(data, "application/json"))
 
 
 class SimFleet(_Started):

@@ -1,7 +1,7 @@
 """The HTTP side of a simulated cluster: a threading HTTPS/1.1 server on 127.0.0.1 that checks
-the bearer token, applies the injected fault, hands requests to `_api.Api` and writes JSON
-answers (watches as chunked JSON lines). Each connection's TLS handshake runs in its own
-thread, so a slow or failing client never holds up the listener.
+the bearer token, applies the injected fault or canned answer, hands requests to `_api.Api`
+and writes JSON answers (watches as chunked JSON lines). Each connection's TLS handshake runs
+in its own thread, so a slow or failing client never holds up the listener.
 
 Every connection runs in its own thread and is tracked, so `stop()` can close idle
 keep-alive connections and join every thread: a test leaves no thread or socket behind.
@@ -50,13 +50,16 @@ class Fault(enum.StrEnum):
 
 
 class Frontend:
-    """What every connection of one cluster shares: the API, its token and the fault."""
+    """What every connection of one cluster shares: the API, its token, the fault and the
+    canned answers."""
 
     def __init__(self, api: _api.Api, token: str) -> None:
         self.api = api
         self.token = token
         self.fault = Fault.NONE
         self.latency = 0.0
+        self.answers: dict[tuple[str, str], _api.Response] = {}
+        """Answers given instead of the API's, by (method, URL path)."""
         self.stopping = threading.Event()
 
     def serve(self, request: _api.Request) -> _api.Response | _api.WatchResponse:
@@ -70,6 +73,9 @@ class Frontend:
             request.headers.get("authorization") != f"Bearer {self.token}"
         ):
             return _api.Response(401, _errors.ApiError(401, "Unauthorized").status())
+        answer = self.answers.get((request.method, request.path))
+        if answer is not None:
+            return answer
         if fault == Fault.READONLY and request.method in _WRITE_METHODS:
             error = _errors.ApiError(403, "simulated fault: the cluster is read-only")
             return _api.Response(403, error.status())

@@ -4,7 +4,9 @@ Covers: unreachable refuses connections (including ones the client kept open) an
 serves the same objects on the same port; error answers every request with a 500 Status;
 slow still answers correctly; read-only refuses writes with 403 and serves reads; a wrong
 token is 401; requests are counted by verb, split into reads and writes, and can be reset;
-a fault set before the cluster starts holds from the start.
+a fault set before the cluster starts holds from the start; a canned answer (any status and
+JSON body) replaces the API's for one method and path, only for authorized requests, until
+it is taken back.
 """
 
 from __future__ import annotations
@@ -89,3 +91,17 @@ def test_fault_set_before_start_holds() -> None:
         cluster.set_fault(sim.Fault.NONE)
         with urllib.request.urlopen(cluster.url + "/version", timeout=5, context=tls) as response:
             assert response.status == 200
+
+
+def test_a_canned_answer_replaces_one_method_and_path(sim_cluster: RunningSim) -> None:
+    path = "/api/v1/namespaces/default/configmaps/odd"
+    body = {"kind": "Status", "message": "from a proxy", "details": "x", "code": 422}
+    sim_cluster.cluster.set_answer("post", path, 422, body)
+    sim_cluster.cluster.set_answer("GET", path, 200, None)
+    assert raw(sim_cluster, "POST", path) == (422, body)
+    assert raw(sim_cluster, "GET", path) == (200, None)
+    assert raw(sim_cluster, "GET", path, token="wrong")[0] == 401
+    assert raw(sim_cluster, "GET", path + "s")[0] == 404
+    sim_cluster.cluster.set_answer("GET", path, None)
+    assert raw(sim_cluster, "GET", path)[0] == 404
+    assert raw(sim_cluster, "POST", path)[0] == 422
