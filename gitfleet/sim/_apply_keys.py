@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from gitfleet.sim import _errors, _json
+from gitfleet.sim import _errors, _gofmt, _json
 
 CONTAINER_PORTS_DEFAULTED = (1, 20)
 SERVICE_PORTS_DEFAULTED = (1, 21)
@@ -74,9 +74,20 @@ def _ports(obj: _json.Obj, before: tuple[int, int]) -> Iterator[tuple[str, Any]]
             yield f"{at}.ports", container.get("ports")
 
 
+_INT64 = 2**63
+
+
 def _go_number(value: float) -> str:
-    """A JSON number as Go's %v prints the float64 it decodes to."""
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
+    """A number of an apply configuration as the typed patch's error prints it. The server
+    reads the configuration as YAML, turns it into JSON and decodes that, so a number that is
+    a whole int64 (`1e6`, `1.0`, `-0.0`) is an int64 there, and any other (`0.5`, `1e20`, an
+    integer past int64) the nearest float64, which Go's `%#v` prints as `%v` does."""
+    if isinstance(value, int) and -_INT64 <= value < _INT64:
+        return str(value)
+    number = float(value)
+    if number.is_integer() and -_INT64 <= number < _INT64:
+        return str(int(number))
+    return _gofmt.float64(number)
 
 
 def _numeric_quantities(obj: _json.Obj) -> Iterator[str]:

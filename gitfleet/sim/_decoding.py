@@ -29,12 +29,10 @@ of custom resources are not checked.
 
 from __future__ import annotations
 
-import decimal
 import json
-import math
 from typing import Any
 
-from gitfleet.sim import _apply_keys, _errors, _json, _quantity, _resources, _schemas
+from gitfleet.sim import _apply_keys, _errors, _gofmt, _json, _quantity, _resources, _schemas
 
 STRICT, WARN, IGNORE = "Strict", "Warn", "Ignore"
 MODES = (STRICT, WARN, IGNORE)
@@ -305,23 +303,8 @@ def _go_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        return _go_float(value)
+        return _gofmt.float64(value)
     return str(value)
-
-
-def _go_float(value: float) -> str:
-    """A float64 as Go's `%v` prints it: its shortest digits, in exponent form from 1e+06 and
-    below 1e-04."""
-    if value == 0 or not math.isfinite(value):
-        return {0.0: "0", math.inf: "+Inf", -math.inf: "-Inf"}.get(value, "NaN")
-    plain = decimal.Decimal(repr(value)).normalize()
-    digits = "".join(map(str, plain.as_tuple().digits))
-    exponent = plain.adjusted()
-    if -4 <= exponent < 6:
-        return format(plain, "f")
-    mantissa = digits[0] + (f".{digits[1:]}" if len(digits) > 1 else "")
-    sign = "-" if plain < 0 else ""
-    return f"{sign}{mantissa}e{'-' if exponent < 0 else '+'}{abs(exponent):02d}"
 
 
 def _decode(

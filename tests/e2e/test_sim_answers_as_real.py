@@ -8,6 +8,9 @@ Aspects covered:
 - the agent's apply (native defaults first) applies that Service on both;
 - resource quantities written as YAML numbers: before Kubernetes 1.21 server-side apply
   refuses them (a 500, "expected string"); the agent's apply writes them as strings first;
+  the refusal quotes the number as Go prints what the server decoded: a whole number within
+  int64 as an integer (`1e6`, `1.0`), any other as a float64 (`1e+20`, `1.5e-07`,
+  `1.23456789125e+08`, an integer past int64 rounded);
 - quantities are stored as apimachinery prints them: canonical (`0.5` as `500m`, `1000m` as
   `1`, `0.1Gi` as `107374182400m`) unless the text is already canonical enough to keep
   (`2.048`, `1e3`); a container's are rounded up to thousandths (`100u` as `1m`), an
@@ -160,6 +163,45 @@ def test_quantities_written_as_numbers(member: kube.KubeClient) -> None:
     limits = applied["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]
     amounts = {name: _quantity.parse(value) for name, value in limits.items()}
     assert amounts == {"cpu": Fraction(1, 2), "memory": 134217728}
+
+
+@pytest.mark.parametrize(
+    ("sent", "quoted"),
+    [
+        ("0.1", "0.1"),
+        ("1e6", "1000000"),
+        ("1000000.0", "1000000"),
+        ("1234567.0", "1234567"),
+        ("-0.0", "0"),
+        ("9223372036854775807", "9223372036854775807"),
+        ("9223372036854775808", "9.223372036854776e+18"),
+        ("12345678901234567890", "1.2345678901234567e+19"),
+        ("1e20", "1e+20"),
+        ("1e21", "1e+21"),
+        ("-2.5e+30", "-2.5e+30"),
+        ("123456789.125", "1.23456789125e+08"),
+        ("0.0001", "0.0001"),
+        ("2.5e-5", "2.5e-05"),
+        ("1.5e-7", "1.5e-07"),
+    ],
+)
+def test_a_number_refused_as_a_quantity_is_quoted_as_go_prints_it(
+    member: kube.KubeClient, sent: str, quoted: str
+) -> None:
+    if _minor(member) >= 21:
+        pytest.skip("Kubernetes 1.21 takes numbers for quantities")
+    deployment = _workload("Deployment", "quoted", {})
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    container["resources"] = {"limits": {"cpu": "CPU"}}
+    body = json.dumps(deployment).replace('"CPU"', sent)  # the number's text as it is
+    path = f"/apis/apps/v1/namespaces/{NAMESPACE}/deployments/quoted"
+    query = {"fieldManager": "first"}
+    code, status = _answer(member, "PATCH", path, body=body, content_type=APPLY, query=query)
+    assert (code, status["message"]) == (
+        500,
+        'failed to create typed patch object: .spec.template.spec.containers[name="c"]'
+        f".resources.limits.cpu: expected string, got &value.valueUnstructured{{Value:{quoted}}}",
+    )
 
 
 QUANTITIES = [
