@@ -8,7 +8,8 @@ explanation is made from the very inputs a render of the same revision uses. A s
 a plain folder has none of them: it renders from scratch, on the status the clusters declare.
 
 The rendered branch gitfleet.yaml names must also be one the repository can hold
-(`branch_checked`): that is an error of the source, at the setting, as any other.
+(`branch_checked`): that is an error of the source, at the setting, as any other. So must the
+refs written for each cluster (`cluster_refs_checked`), an error at each Cluster.
 """
 
 from __future__ import annotations
@@ -73,4 +74,26 @@ def branch_checked(repo: Repository, source: loaded.LoadedSource) -> loaded.Load
     settings = source.config.origin
     where = settings.at("renderedBranch") if settings != UNKNOWN else Origin(loaded.CONFIG_FILE)
     problems = [*source.diagnostics, diagnostic.error(where, f"renderedBranch: {found}")]
+    return dataclasses.replace(source, diagnostics=tuple(diagnostic.sorted_diagnostics(problems)))
+
+
+def cluster_refs_checked(
+    repo: Repository, source: loaded.LoadedSource, *, statuses: bool
+) -> loaded.LoadedSource:
+    """`source`, with an error at each Cluster whose Work ref (with `statuses`, also its
+    status ref) `repo` cannot hold because another branch is in the way (one named
+    `gitfleet/works`, say: `branchnames.own_conflicts`): nothing is rendered then, and nothing
+    written, as for any other error of the source."""
+    clusters = source.objects.clusters
+    found = branchnames.own_conflicts(repo, [c.name for c in clusters], statuses=statuses)
+    if not found:
+        return source
+    problems = [
+        *source.diagnostics,
+        *(
+            diagnostic.error(c.origin.at("metadata", "name"), f"Cluster {c.name}: {found[c.name]}")
+            for c in clusters
+            if c.name in found
+        ),
+    ]
     return dataclasses.replace(source, diagnostics=tuple(diagnostic.sorted_diagnostics(problems)))

@@ -137,7 +137,9 @@ def _branch_checked(
     repo: repository.Repository, loaded: source.LoadedSource, branch: str | None
 ) -> source.LoadedSource:
     """`loaded`, with an error at gitfleet.yaml's renderedBranch when the repository cannot
-    hold that branch; a `--branch` it cannot hold is a bad option value (exit 2)."""
+    hold that branch, and at each Cluster whose Work ref it cannot hold; a `--branch` it
+    cannot hold is a bad option value (exit 2)."""
+    loaded = inputs.cluster_refs_checked(repo, loaded, statuses=False)
     if branch is None:
         return inputs.branch_checked(repo, loaded)
     found = branchnames.conflict(repo, branch)

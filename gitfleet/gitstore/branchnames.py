@@ -10,12 +10,14 @@ store's folders.
 Whether a valid name can be made depends on the repository too: Git keeps a branch as a file
 named after it, so `a/b` cannot be made while `a` or `a/b/c` exists (`conflict`); a render
 onto such a name would otherwise stop at git's own "cannot lock ref" once everything else
-was done.
+was done. The same holds for the refs gitfleet writes for each cluster (`own_conflicts`): a
+branch named `gitfleet/works` or `gitfleet/status` keeps every one of them from being made.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from gitfleet.gitstore import refs, rendered, status
 from gitfleet.gitstore.repository import Repository
@@ -40,14 +42,30 @@ def conflict(repo: Repository, name: str) -> str | None:
     """What keeps branch `name` from being made in `repo`: an existing branch whose name is a
     folder of `name`, or that lies in the folder `name` would be (None: nothing does)."""
     ref = rendered.branch_ref(name)
-    top = "/".join(ref.split("/")[:3])
-    """`name`'s first part under refs/heads: every branch in the way is, or is below, it."""
-    for other in refs.ref_names(repo, top):
-        if ref.startswith(other + "/") or other.startswith(ref + "/"):
-            other_name = other.removeprefix("refs/heads/")
-            return (
-                f"branch {name!r} cannot be made while branch {other_name!r} exists (a branch "
-                f"cannot also be a folder of branches): choose another name, or delete "
-                f"{other_name!r}"
-            )
-    return None
+    other = refs.in_the_way(repo, [ref]).get(ref)
+    if other is None:
+        return None
+    return _in_the_way(f"branch {name!r}", other, "choose another name, or delete")
+
+
+def own_conflicts(repo: Repository, clusters: Iterable[str], *, statuses: bool) -> dict[str, str]:
+    """What keeps the Work ref of each cluster of `clusters` (with `statuses`, also its status
+    ref) from being made in `repo`, by cluster: another branch whose name is a folder of the
+    ref's, or lies in the folder the ref would be (clusters whose refs can be made: absent)."""
+    makers = [("Work", rendered.cluster_ref)]
+    makers += [("status", status.status_ref)] if statuses else []
+    wanted = {make(name): (name, what) for name in clusters for what, make in makers}
+    found: dict[str, str] = {}
+    for ref, other in sorted(refs.in_the_way(repo, wanted).items()):
+        name, what = wanted[ref]
+        shown = f"its {what} ref {ref.removeprefix('refs/heads/')!r}"
+        found.setdefault(name, _in_the_way(shown, other, "rename or delete"))
+    return found
+
+
+def _in_the_way(what: str, other: str, way_out: str) -> str:
+    other_name = other.removeprefix("refs/heads/")
+    return (
+        f"{what} cannot be made while branch {other_name!r} exists (a branch cannot also be a"
+        f" folder of branches): {way_out} {other_name!r}"
+    )

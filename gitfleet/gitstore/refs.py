@@ -4,12 +4,15 @@ Every move names the value the writer last saw; git checks it under the ref's lo
 all moves of one call in a single transaction (`git update-ref --stdin`), so two writers
 never lose each other's work and a reader never sees half of a publication. A lost race
 raises `RefConflictError`, naming the ref and where it is now.
+
+Git keeps a ref as a file named after it, so `a/b` cannot be made while `a` or `a/b/c` exists
+(`in_the_way`); a move refused for that says so, rather than git's "cannot lock ref".
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from gitfleet.errors import RefConflictError
 from gitfleet.gitstore.repository import Repository, output_lines
@@ -56,6 +59,41 @@ def _for_each_ref(repo: Repository, fmt: str, prefix: str) -> list[str]:
     return output_lines(out)
 
 
+def in_the_way(repo: Repository, wanted: Iterable[str]) -> dict[str, str]:
+    """For each ref of `wanted` (full names) that cannot be made in `repo`, the ref in its way:
+    one whose name is a folder of its name, or that lies in the folder its name would be."""
+    wanted = list(wanted)
+    tops = sorted({"/".join(ref.split("/")[:3]) for ref in wanted})
+    existing = {name for top in tops for name in ref_names(repo, top)}
+    below: dict[str, str] = {}
+    """Each folder of an existing ref's name, with the first ref in it."""
+    for name in sorted(existing):
+        parts = name.split("/")
+        for end in range(1, len(parts)):
+            below.setdefault("/".join(parts[:end]), name)
+    found = {}
+    for ref in wanted:
+        parts = ref.split("/")
+        folders = ("/".join(parts[:end]) for end in range(1, len(parts)))
+        other = next((f for f in folders if f in existing), None) or below.get(ref)
+        if other is not None:
+            found[ref] = other
+    return found
+
+
+def blocked_move(repo: Repository, moves: Sequence[Move]) -> str | None:
+    """What keeps a ref of `moves` from being made in `repo` (`in_the_way`), if anything:
+    where git would only say "cannot lock ref"."""
+    blocked = sorted(in_the_way(repo, [m.ref for m in moves]).items())
+    if not blocked:
+        return None
+    ref, other = blocked[0]
+    return (
+        f"cannot make {ref} while {other} exists (a ref cannot also be a folder of refs):"
+        f" delete or rename {other}"
+    )
+
+
 def read_ref(repo: Repository, ref: str) -> RefState | None:
     """Where `ref` (a full name, `refs/heads/...`) points, None if it does not exist."""
     return list_refs(repo, ref).get(ref)
@@ -84,4 +122,7 @@ def update(repo: Repository, moves: Sequence[Move], message: str) -> None:
             raise RefConflictError(
                 f"{m.ref} moved while rendering (expected {expected}, {where}); render again"
             )
+    blocked = blocked_move(repo, moves)
+    if blocked is not None:
+        raise repo.fail(blocked)
     raise repo.fail(f"cannot update refs: {err.decode(errors='replace').strip()}")

@@ -126,7 +126,8 @@ class Mirror:
             names = ", ".join(m.ref for m in moves)
             if any(marker in message for marker in _REJECTED):
                 raise RefConflictError(f"{names} moved on {self.url}; fetch and try again")
-            raise SourceError(Origin(self.url), f"cannot push {names}: {message}")
+            blocked = refs.blocked_move(self.repo, moves)  # the copy has the remote's branches
+            raise SourceError(Origin(self.url), blocked or f"cannot push {names}: {message}")
         for m in moves:
             now = refs.read_ref(self.repo, m.ref)
             at = now.commit if now else None

@@ -320,8 +320,10 @@ class Reconciler:
 
     def _branch_checked(self, loaded_source: loaded.LoadedSource) -> loaded.LoadedSource:
         """`loaded_source`, with an error at its renderedBranch when the repository cannot hold
-        that branch (the commit is then invalid, as for any error of the source); a
-        `rendered_branch` setting it cannot hold is `UsageError`, at every look."""
+        that branch, and at each Cluster whose Work or status ref it cannot hold (the commit is
+        then invalid, as for any error of the source); a `rendered_branch` setting it cannot
+        hold is `UsageError`, at every look."""
+        loaded_source = inputs.cluster_refs_checked(self.repo, loaded_source, statuses=True)
         if self.settings.rendered_branch is None:
             return inputs.branch_checked(self.repo, loaded_source)
         found = branchnames.conflict(self.repo, self._branch)
@@ -343,6 +345,7 @@ class Reconciler:
             snapshot = self._failover.observe(tip)
             if (
                 tip is not None
+                and loaded_source.ok  # a branch may have got in the way since its render
                 and tip.source_commit == commit
                 and self._blocked_on != commit
                 and not self._failover_due(snapshot)

@@ -3,7 +3,9 @@
 Aspects covered:
 - a status is written, read back (files, rendered commit trailer) and listed per cluster;
 - each write replaces the previous commit: history stays one commit long;
-- a stale expected commit raises RefConflictError and leaves the ref alone.
+- a stale expected commit raises RefConflictError and leaves the ref alone;
+- a branch in the way of the ref (`gitfleet/status`, or one below the cluster's ref) is named
+  in a SourceError, not in git's words, and nothing is written.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gitfleet.errors import RefConflictError
+from gitfleet.errors import RefConflictError, SourceError
 from gitfleet.gitstore import objects, repository, status
 
 WHO = objects.Signature("gitfleet", "gitfleet@localhost", 1767225600)
@@ -70,3 +72,24 @@ def test_a_stale_expectation_loses(repo: repository.Repository) -> None:
         _write(repo, b"three\n", first)
     found = status.read_status(repo, "m1")
     assert found is not None and found.files["works.yaml"] == b"two\n"
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        pytest.param("refs/heads/gitfleet/status", id="the folder of status refs"),
+        pytest.param("refs/heads/gitfleet/status/m1/old", id="below the cluster's ref"),
+    ],
+)
+def test_a_branch_in_the_way_is_named(repo: repository.Repository, other: str) -> None:
+    kept = _write(repo, b"one\n", None)
+    git = ["git", "--git-dir", str(repo.git_dir)]
+    subprocess.run([*git, "update-ref", "-d", status.status_ref("m1")], check=True)
+    subprocess.run([*git, "update-ref", other, kept], check=True)
+    with pytest.raises(SourceError) as raised:
+        _write(repo, b"two\n", None)
+    assert str(raised.value).endswith(
+        f"cannot make refs/heads/gitfleet/status/m1 while {other} exists (a ref cannot also be"
+        f" a folder of refs): delete or rename {other}"
+    )
+    assert status.read_status(repo, "m1") is None
