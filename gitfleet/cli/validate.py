@@ -2,7 +2,9 @@
 
 Loads the source and validates it, then, when nothing is wrong with it, places its templates as
 a render would (with the clusters as declared), for the errors only that finds (a Lua script
-failing on a template it interprets): what passes renders. It reads what the user is working
+failing on a template it interprets): what passes renders. In a repository, so do a
+renderedBranch and the Clusters' Work refs it cannot hold (another branch is in the way), as
+`render` finds them (`inputs`). It reads what the user is working
 on, so a repository's working tree (the files a commit of everything would hold, uncommitted
 changes included) unless `--rev` names a commit; a bare repository at its source branch; any
 other folder as plain files. Which of these it read is said on stderr. Paths are printed as
@@ -16,12 +18,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import click
 
-from gitfleet import errors, source, validation
+from gitfleet import errors, inputs, source, validation
 from gitfleet.cli import options
 from gitfleet.cli import output as out
+from gitfleet.gitstore import repository
 from gitfleet.model import diagnostic
 
 _NOTHING_READ = (
@@ -60,6 +64,20 @@ def _placement_errors(
     return found
 
 
+def _branches_checked(loaded: source.LoadedSource, repo: str) -> source.LoadedSource:
+    """`loaded`, with the errors `render` finds in its repository before rendering: a
+    renderedBranch, or a Cluster's Work ref, that another branch is in the way of. A plain
+    folder has no branches."""
+    opened = repository.open_repository(Path(repo))
+    if opened is None:
+        return loaded
+    try:
+        checked = inputs.cluster_refs_checked(opened, loaded, statuses=False)
+        return inputs.branch_checked(opened, checked)
+    finally:
+        opened.close()
+
+
 @click.command()
 @options.repo_option_saying(
     "A repository's top (its working tree, or the commit --rev), a bare repository (at the"
@@ -80,7 +98,7 @@ def validate(repo: str, rev: str | None, output: str) -> None:
         raise click.UsageError(str(error)) from error
     except errors.InputError as error:
         out.fail_input(error)
-    problems = validation.validate(loaded)
+    problems = validation.validate(_branches_checked(loaded, repo))
     if not any(d.severity is diagnostic.Severity.ERROR for d in problems):
         problems = diagnostic.sorted_diagnostics([*problems, *_placement_errors(loaded, problems)])
     found = [out.seen_from_here(d, repo) for d in problems]

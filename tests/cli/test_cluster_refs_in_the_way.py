@@ -6,8 +6,9 @@ below it from being made, and `gitfleet/status` every status ref. Each command i
 the folder above the repository (`--repo source`), or names a bare remote.
 
 Aspects covered:
-- `render`: exit 1, an error at each Cluster's name whose Work ref cannot be made, naming the
-  branch in the way (only that cluster for a branch below its ref); no rendered or cluster ref
+- `render`, and `validate` with the same lines: exit 1, an error at each Cluster's name whose
+  Work ref cannot be made, naming the branch in the way (only that cluster for a branch below
+  its ref); no rendered or cluster ref
   moves, so a new cluster blocked so leaves the last render in place; git's own words
   ("cannot lock ref") never show;
 - `render` writes no status ref: `gitfleet/status` does not stop it;
@@ -74,12 +75,13 @@ def fleet_fixture(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> GitRepo
         pytest.param("gitfleet/works/m1/old", ("m1",), id="below one cluster's ref"),
     ],
 )
-def test_render_refuses_at_each_cluster_whose_ref_a_branch_is_in_the_way_of(
-    fleet: GitRepo, cli: Invoke, other: str, blocked: tuple[str, ...]
+@pytest.mark.parametrize("command", ["render", "validate"])
+def test_an_error_at_each_cluster_whose_ref_a_branch_is_in_the_way_of(
+    fleet: GitRepo, cli: Invoke, command: str, other: str, blocked: tuple[str, ...]
 ) -> None:
     fleet.git("branch", other)
     refs = _refs(fleet.path)
-    done = cli("render", "--repo", "source")
+    done = cli(command, "--repo", "source")
     assert done.exit_code == 1, done.output
     assert "Traceback" not in done.output and "cannot lock ref" not in done.output
     said = [line for line in done.output.splitlines() if "its Work ref" in line]

@@ -10,8 +10,9 @@ line to every command that takes a branch are usage errors (exit 2).
 
 A rendered branch the repository cannot hold, because another branch's name is a folder of its
 name or lies below it (`gitfleet/rendered` and `gitfleet/rendered/x`): from gitfleet.yaml,
-`render` and `reconcile --once` exit 1 with the error at its line naming the branch in the way
-(for the default name, at gitfleet.yaml); from `render --branch` it is a usage error naming the
+`render`, `validate` (of the working tree, or `--rev`) and `reconcile --once` exit 1 with the
+error at its line naming the branch in the way (for the default name, at gitfleet.yaml: the
+same line from `render` and `validate`); from `render --branch` it is a usage error naming the
 option (exit 2), from `reconcile --rendered-branch` an error naming it (exit 1); no rendered or
 cluster ref is written.
 """
@@ -111,7 +112,11 @@ def _rendered_refs(repo: GitRepo) -> str:
     return "\n".join(r for r in listed if not r.startswith("refs/heads/gitfleet/status/"))
 
 
-@pytest.mark.parametrize("command", [("render",), ("reconcile", "--once")])
+@pytest.mark.parametrize(
+    "command",
+    [("render",), ("validate",), ("validate", "--rev", "main"), ("reconcile", "--once")],
+    ids=" ".join,
+)
 @pytest.mark.parametrize(("branch", "other"), IN_THE_WAY)
 def test_a_rendered_branch_another_branch_is_in_the_way_of_is_refused_at_its_line(
     fleet: GitRepo, cli: Invoke, command: tuple[str, ...], branch: str, other: str
@@ -122,7 +127,7 @@ def test_a_rendered_branch_another_branch_is_in_the_way_of_is_refused_at_its_lin
     done = cli(*command, "--repo", "source")
     assert done.exit_code == 1, done.output
     assert "Traceback" not in done.output
-    if command == ("render",):
+    if command[0] in ("render", "validate"):
         expected = f"source/gitfleet.yaml:1:1: error: renderedBranch: {_in_the_way(branch, other)}"
         assert expected in done.output.splitlines()
     else:
@@ -131,12 +136,13 @@ def test_a_rendered_branch_another_branch_is_in_the_way_of_is_refused_at_its_lin
     assert _rendered_refs(fleet) == refs
 
 
+@pytest.mark.parametrize("command", ["render", "validate"])
 def test_the_default_rendered_branch_with_a_branch_in_its_way_names_gitfleet_yaml(
-    fleet: GitRepo, cli: Invoke
+    fleet: GitRepo, cli: Invoke, command: str
 ) -> None:
     fleet.git("branch", "gitfleet/rendered/old")
     refs = _rendered_refs(fleet)
-    done = cli("render", "--repo", "source")
+    done = cli(command, "--repo", "source")
     assert done.exit_code == 1, done.output
     message = _in_the_way("gitfleet/rendered", "gitfleet/rendered/old")
     assert f"source/gitfleet.yaml: error: renderedBranch: {message}" in done.output.splitlines()
