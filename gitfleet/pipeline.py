@@ -19,6 +19,7 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from gitfleet import (
@@ -727,10 +728,12 @@ def _previous_for_render(previous: PreviousRender) -> rendering.Previous:
 def _cluster_changes(
     changes: Folders[Change],
     old: Folders[str],
+    added: Mapping[str, AbstractSet[str]],
     clusters: Iterable[str],
 ) -> dict[str, ClusterChanges]:
     """Added, changed and removed manifests per cluster (kustomization.yaml aside), from the
-    changes to the previous tree (`old`: its blob ids)."""
+    changes to the previous tree (`old`: its blob ids; `added`: the files new to a folder it
+    has, by folder)."""
     found: dict[str, list[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]]]] = {
         n: [] for n in clusters
     }
@@ -739,16 +742,16 @@ def _cluster_changes(
         if not folder.startswith(_WORKS):
             continue
         name, _, inner = folder[start:].partition("/")
-        before = old.folder(folder)
-        added: list[str] = []
+        fresh = added.get(folder, ()) if old.folder(folder) else names
+        new: list[str] = []
         changed: list[str] = []
         removed: list[str] = []
         for file, content in names.items():
             if not inner and file == rendering.KUSTOMIZATION:
                 continue
-            (removed if content is None else changed if file in before else added).append(file)
-        if added or changed or removed:
-            entry = (inner, tuple(added), tuple(changed), tuple(removed))
+            (removed if content is None else new if file in fresh else changed).append(file)
+        if new or changed or removed:
+            entry = (inner, tuple(new), tuple(changed), tuple(removed))
             found.setdefault(name, []).append(entry)
     return {name: ClusterChanges(tuple(entries)) for name, entries in sorted(found.items())}
 
@@ -1053,6 +1056,8 @@ def _result(
     )
     ids = gitstore_objects.BlobIds(fmt)
     by_folder: dict[str, Mapping[str, Change]] = {}
+    added: dict[str, set[str]] = {}
+    """The files new to folders the previous tree has, by folder."""
     for folder, written in tree.files.by_folder.items():
         before = old.folder(folder)
         if not before:
@@ -1063,6 +1068,7 @@ def _result(
             known = before.get(name)
             if known is None:
                 found[name] = data
+                added.setdefault(folder, set()).add(name)
                 continue
             oid = ids.of(data)
             if known != oid:
@@ -1087,7 +1093,7 @@ def _result(
         base=old,
         changes=changes,
         changed=changed,
-        clusters=_cluster_changes(changes, old, (c.name for c in placement.clusters)),
+        clusters=_cluster_changes(changes, old, added, (c.name for c in placement.clusters)),
         refusals=tree.refusals,
         diagnostics=tuple(diagnostic.sorted_diagnostics(list(diagnostics))),
         source_commit=source.revision,

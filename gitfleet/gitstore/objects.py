@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Protocol, SupportsBytes
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, ClassVar, Protocol, SupportsBytes
 
 from gitfleet.errors import GitfleetError
 from gitfleet.model.folders import Folders
@@ -39,6 +40,11 @@ class Format:
     @property
     def hex_length(self) -> int:
         return 64 if self.name == "sha256" else 40
+
+    @property
+    def raw_length(self) -> int:
+        """An id's length in bytes, as a tree object holds it."""
+        return self.hex_length // 2
 
     @property
     def zero(self) -> str:
@@ -152,12 +158,64 @@ def check_path(path: str) -> None:
         _check_name(path, name)
 
 
+_TREE_ENTRIES = {
+    width: re.compile(rb"(\d+) ([^\0]*)\0(.{%d})" % width, re.DOTALL) for width in (20, 32)
+}
+"""A tree object's entries (mode, name, id), one match each, in order."""
+
+
+class Entries(Mapping[str, str]):
+    """The files of a folder as its tree object lists them: blob id by name, read from the
+    tree's bytes when asked. A large tree's listing is kept between renders this way: the
+    tree object written (some 50 bytes a file) rather than a dictionary of names to ids (some
+    130). Reading a folder costs a pass over its entries, so the last folder read is
+    remembered (`_last`, one pair replaced whole): a reader that looks up many names of one
+    folder in a row reads it once."""
+
+    __slots__ = ("_count", "_data", "_width")
+    _last: ClassVar[tuple[Entries | None, dict[str, str]]] = (None, {})
+
+    def __init__(self, data: bytes, count: int, width: int) -> None:
+        self._data = data
+        self._count = count
+        """How many files (not sub-folders) the tree lists."""
+        self._width = width
+
+    def _read(self) -> dict[str, str]:
+        last = Entries._last
+        if last[0] is self:
+            return last[1]
+        found = {
+            name.decode(): oid.hex()
+            for mode, name, oid in _TREE_ENTRIES[self._width].findall(self._data)
+            if mode != TREE_MODE
+        }
+        Entries._last = (self, found)
+        return found
+
+    def __getitem__(self, name: str) -> str:
+        return self._read()[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._read()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return self._count
+
+    def copy(self) -> dict[str, str]:
+        """The entries as a dictionary of their own."""
+        return dict(self._read())
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Folder:
     """One folder of a tree: the entries a change starts from when it recomputes the folder."""
 
     files: Mapping[str, str]
-    """Blob id of each file, by name."""
+    """Blob id of each file, by name (`Entries` for a folder this process built)."""
     folders: frozenset[str]
     """The names of its sub-folders."""
 
@@ -288,6 +346,8 @@ class _Built:
     recomputed: dict[str, Folder]
     """The entries of every recomputed folder; `_EMPTY` itself for one that was dropped."""
     made: dict[str, GitObject]
+    replaced: set[str]
+    """The ids of the files the layout replaced or removed."""
 
 
 def _build(
@@ -305,6 +365,7 @@ def _build(
     made: dict[str, GitObject] = {}
     folders: dict[str, str] = {}
     recomputed: dict[str, Folder] = {}
+    replaced: set[str] = set()
     ids = BlobIds(fmt)
 
     def visit(path: str) -> str | None:
@@ -313,8 +374,10 @@ def _build(
             folders[path] = kept
             return kept
         before = start(path)
-        files = dict(before.files)
-        for name, content in layout.files.get(path, {}).items():
+        files = before.files.copy() if isinstance(before.files, Entries) else dict(before.files)
+        changed = layout.files.get(path, {})
+        replaced.update(files[name] for name in changed if name in files)
+        for name, content in changed.items():
             if content is None:
                 files.pop(name, None)
             elif isinstance(content, Blob):
@@ -343,12 +406,12 @@ def _build(
         oid = fmt.object_id(TREE, data)
         made.setdefault(oid, GitObject(TREE, data, oid))
         folders[path] = oid
-        recomputed[path] = Folder(files, frozenset(subs))
+        recomputed[path] = Folder(Entries(data, len(files), fmt.raw_length), frozenset(subs))
         return oid
 
     root = visit("")
     assert root is not None, "the root is never dropped"
-    return _Built(root, folders, recomputed, made)
+    return _Built(root, folders, recomputed, made, replaced)
 
 
 def _dirty_folders(files: Mapping[str, Content], base: Base, fmt: Format) -> set[str]:
@@ -433,10 +496,7 @@ def apply_changes(
     )
     folders = dict(base.folders)
     entries = dict(base._entries)
-    held: set[str] = set()
-    for folder, names in layout.files.items():
-        before = base.folder(folder).files
-        held.update(before[name] for name in names if name in before)
+    held = built.replaced
     for path, now in built.recomputed.items():
         if path in base.folders:
             held.add(base.folders[path])

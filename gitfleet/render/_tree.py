@@ -22,7 +22,7 @@ goes, so whatever the previous tree holds, the result is the tree a full render 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from gitfleet.model import work
 from gitfleet.model.folders import Folders
@@ -129,6 +129,8 @@ class Settled:
         self._before = before
         self._namespaces: dict[str, str] = {}
         """Each cluster's Namespaces folder, by cluster."""
+        self._new: dict[str, int] = {}
+        """How many files each folder has that the previous tree's folder had not."""
         roots = set()
         by_inner: dict[str, list[tuple[str, str]]] = {}
         for folder in sorted(before.by_folder.keys() | into.files.keys()):  # whatever the seed
@@ -146,14 +148,17 @@ class Settled:
                 self._namespaces[cluster] = folder
             else:
                 by_inner.setdefault(inner, []).append((cluster, folder))
+        owned: dict[str, list[str]] = {}
+        for relative in into.owned if not into.exact else ():
+            inner, _, name = relative.rpartition("/")
+            owned.setdefault(inner, []).append(name)
+        for inner, found in by_inner.items():
+            names = owned.get(inner, ())
+            for cluster, folder in found:  # each folder read once (`gitstore.objects.Entries`)
                 if into.exact:
                     self._settle_whole(folder)
-                elif folder in into.files:
-                    self.files[folder] = into.files[folder]
-        if not into.exact:
-            self._remove_owned(by_inner)
-        for inner, found in by_inner.items():
-            for cluster, folder in found:
+                else:
+                    self._settle_owned(folder, names)
                 self._list(cluster, folder, inner)
         for folder in roots:
             self._settle_root(folder)
@@ -175,23 +180,24 @@ class Settled:
         present = self._before.folder(folder)
         self._remove(folder, (n for n in present if n not in written and n not in kept))
 
-    def _remove_owned(self, by_inner: Mapping[str, list[tuple[str, str]]]) -> None:
-        """Remove the previous files at the owned paths that no cluster's output wants."""
-        into = self._into
-        for relative in into.owned:
-            inner, _, name = relative.rpartition("/")
-            for _, folder in by_inner.get(inner, ()):
-                if name in self._before.folder(folder) and not (
-                    name in into.files.get(folder, ()) or name in into.kept.get(folder, ())
-                ):
-                    self.removed.setdefault(folder, set()).add(name)
+    def _settle_owned(self, folder: str, owned: Iterable[str]) -> None:
+        """Settle `folder` outside `exact`: of the previous files, those at `owned` names that
+        no output wrote or kept go."""
+        written = self._into.files.get(folder, {})
+        if written:
+            self.files[folder] = written
+        present = self._before.folder(folder)
+        kept = self._into.kept.get(folder, ())
+        gone = [n for n in owned if n in present and n not in written and n not in kept]
+        if gone:
+            self.removed.setdefault(folder, set()).update(gone)
 
     def _list(self, cluster: str, folder: str, inner: str) -> None:
         """Note whether `folder` of `cluster` holds files, and whether the cluster's set of
         files changes there."""
         present = self._before.folder(folder)
         gone = self.removed.get(folder, ())
-        new = sum(1 for n in self.files.get(folder, ()) if n not in present)
+        new = self._new[folder] = sum(1 for n in self.files.get(folder, ()) if n not in present)
         if gone or new:
             self.reshaped.add(cluster)
         if len(present) - len(gone) + new:
@@ -229,8 +235,6 @@ class Settled:
         """How many files the cluster has (its kustomization.yaml aside)."""
         total = 0
         for folder in self.by_cluster[cluster]:
-            present = self._before.folder(folder)
-            written = self.files.get(folder, {})
-            new = sum(1 for n in written if n not in present)
-            total += len(present) - len(self.removed.get(folder, ())) + new
+            gone = len(self.removed.get(folder, ()))
+            total += len(self._before.folder(folder)) - gone + self._new[folder]
         return total

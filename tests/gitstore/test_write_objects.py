@@ -115,7 +115,7 @@ def test_build_on_a_base_equals_full_build(change: dict[str, bytes | None]) -> N
 
 def test_a_listing_is_read_from_the_folders_entries() -> None:
     """A base lists every file by path without holding one: looked up through its folder,
-    listed folder by folder, each name shared by the folders holding it."""
+    listed folder by folder, each folder's files read from the tree object built for it."""
     base = _base(FILES)
     listing = base.files
     ids = {p: objects.SHA1.object_id(objects.BLOB, d) for p, d in FILES.items()}
@@ -134,9 +134,10 @@ def test_a_listing_is_read_from_the_folders_entries() -> None:
     assert 1 not in listing
     with pytest.raises(KeyError):
         listing["a/y.yaml"]
-    (first,) = base.folder("works/c1/shop/Deployment.apps").files
-    (second,) = base.folder("works/c2/shop/Deployment.apps").files
-    assert first == "web.yaml" and first is second
+    entries = base.folder("works/c1/shop/Deployment.apps").files
+    assert isinstance(entries, objects.Entries)  # no dictionary of names
+    assert list(entries) == ["web.yaml"] and len(entries) == 1
+    assert entries["web.yaml"] == ids["works/c1/shop/Deployment.apps/web.yaml"]
 
 
 def test_changes_onto_no_tree_make_the_whole_tree() -> None:
