@@ -178,23 +178,27 @@ def _interpret(suffix: str, text: str) -> tuple[int, int, Format]:
 
 
 def canonical(nanos: int, fmt: Format) -> str:
-    """The canonical text of a quantity (apimachinery Quantity.CanonicalizeBytes)."""
+    """The canonical text of a quantity (apimachinery Quantity.CanonicalizeBytes): the amount
+    with every factor of ten (of 1024 for BinarySI) moved into the exponent, a decimal one
+    lowered to a multiple of three, then the suffix for that exponent. Past the largest suffix
+    apimachinery's suffix lookup finds nothing and prints the amount with no suffix at all, so
+    DecimalSI `1000E` prints `1` and `12000E` `12`, and a BinarySI sum of 2**70 prints `1`;
+    only DecimalExponent spells out any exponent (`1e21`). No value is finer than `n`: parsing
+    rounds up to nanounits."""
     if nanos == 0:
         return "0"
     if fmt is Format.BINARY_SI and (abs(nanos) < 1024 * _NANO or nanos % _NANO):
         fmt = Format.DECIMAL_SI
     if fmt is Format.BINARY_SI:
         amount, times = _remove_factors(nanos // _NANO, 1024)
-        while times not in _BINARY_NAMES:
-            amount, times = amount * 1024, times - 1
-        return f"{amount}{_BINARY_NAMES[times]}"
+        return f"{amount}{_BINARY_NAMES.get(times, '')}"
     amount, times = _remove_factors(nanos, 10)
     exponent = times - 9
     while exponent % 3:
         amount *= 10
         exponent -= 1
-    if fmt is Format.DECIMAL_SI and exponent in _DECIMAL_NAMES:
-        return f"{amount}{_DECIMAL_NAMES[exponent]}"
+    if fmt is Format.DECIMAL_SI:
+        return f"{amount}{_DECIMAL_NAMES.get(exponent, '')}"
     return f"{amount}e{exponent}" if exponent else str(amount)
 
 

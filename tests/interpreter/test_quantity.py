@@ -3,7 +3,7 @@ canonical text, and what is refused.
 
 Aspects: decimal, binary and exponent suffixes; JSON numbers taken as their text; sub-nano
 values rounded up; canonical text per format (binary only for whole multiples of 1024);
-malformed input."""
+values past the largest suffix and below `n`, as Go prints them; malformed input."""
 
 from __future__ import annotations
 
@@ -62,13 +62,60 @@ def test_parse(raw: object, milli: int, units: int, text: str) -> None:
         ),
         pytest.param(
             _quantity.of_units(1024**7, _quantity.Format.BINARY_SI),
-            "1024Ei",
-            id="beyond the largest suffix",
+            "1",
+            id="beyond the largest suffix the suffix is dropped",
         ),
     ],
 )
 def test_canonical_text(quantity: _quantity.Quantity, text: str) -> None:
     assert str(quantity) == text
+
+
+# What Go prints for each text: `ParseQuantity(text).String()` (the text itself where
+# apimachinery keeps it), then the canonical form (`CanonicalizeBytes`). Taken from running
+# apimachinery's resource package as vendored in Karmada f8fdd02d.
+GO_PRINTS = [
+    pytest.param("12E", "12E", "12E", id="E kept"),
+    pytest.param("999E", "999E", "999E", id="largest whole E"),
+    pytest.param("1000E", "1", "1", id="1e21 DecimalSI has no suffix"),
+    pytest.param("12000E", "12", "12", id="1.2e22 DecimalSI prints its amount only"),
+    pytest.param("-1000E", "-1", "-1", id="negative past E"),
+    pytest.param("1000000P", "1", "1", id="past E from P"),
+    pytest.param("1000000000000000000000", "1", "1", id="22 digits past E"),
+    pytest.param("10000000000000000000", "10E", "10E", id="20 digits"),
+    pytest.param("100000000000000000000", "100E", "100E", id="1e20 as Go's JSON writes it"),
+    pytest.param(
+        "123456789012345678901234",
+        "123456789012345678901234",
+        "123456789012345678901234",
+        id="no factor of ten past E",
+    ),
+    pytest.param("1000000000000000000000000000000n", "1", "1", id="nanos past E"),
+    pytest.param("1e19", "10e18", "10e18", id="exponent lowered to a multiple of three"),
+    pytest.param("1e21", "1e21", "1e21", id="exponent past E kept"),
+    pytest.param("1e30", "1e30", "1e30", id="exponent 30"),
+    pytest.param("1e+21", "1e+21", "1e21", id="1e21 as Go's JSON writes it"),
+    pytest.param("1e+22", "10e21", "10e21", id="exponent with a plus sign"),
+    pytest.param("1.5e21", "1500e18", "1500e18", id="fraction with an exponent past E"),
+    pytest.param("10e20", "1e21", "1e21", id="trailing zero moved into the exponent"),
+    pytest.param("-1e21", "-1e21", "-1e21", id="negative exponent form"),
+    pytest.param("1e-9", "1e-9", "1e-9", id="exponent at nano"),
+    pytest.param("1e-10", "1e-9", "1e-9", id="exponent below nano rounds up"),
+    pytest.param("1e-12", "1e-9", "1e-9", id="pico rounds up"),
+    pytest.param("1.5e-7", "150e-9", "150e-9", id="small exponent"),
+    pytest.param("0.1n", "1n", "1n", id="below n rounds up to 1n"),
+    pytest.param("0.000000000000000000001E", "1m", "1m", id="a fraction of E"),
+    pytest.param("1000P", "1E", "1E", id="P up to E"),
+    pytest.param("7Ei", "7Ei", "7Ei", id="binary kept"),
+    pytest.param("8Ei", "9223372036854775807", "9223372036854775807", id="binary capped"),
+    pytest.param("1024Ei", "9223372036854775807", "9223372036854775807", id="binary past Ei"),
+    pytest.param("1.5Ei", "1536Pi", "1536Pi", id="binary fraction"),
+]
+
+
+@pytest.mark.parametrize(("text", "printed", "canonical"), GO_PRINTS)
+def test_prints_as_go(text: str, printed: str, canonical: str) -> None:
+    assert (_quantity.printed(text), str(_quantity.parse(text))) == (printed, canonical)
 
 
 @pytest.mark.parametrize(

@@ -41,12 +41,23 @@ RESOURCE_ADD = [
     pytest.param("resourceAdd('0', '1Gi')", "1Gi", id="format of first non-zero"),
     pytest.param("resourceAdd('1', '-1', '2Gi')", "2Gi", id="format taken again at zero"),
     pytest.param("resourceAdd('1Gi', '1')", "1073741825", id="binary not a power of 1024"),
+    # past the largest suffix Go prints no suffix at all (values from running apimachinery)
+    pytest.param("resourceAdd('1000E')", "1", id="1e21 decimal"),
+    pytest.param("resourceAdd('999E', '1E')", "1", id="sum reaching 1e21"),
+    pytest.param("resourceAdd('500E', '500E', '500E')", "1500E", id="sum of E"),
+    pytest.param("resourceAdd('1e21')", "1e21", id="exponent format keeps its exponent"),
+    pytest.param(
+        "resourceAdd('1n', '1000E')", "1000000000000000000000000000001n", id="nano past E"
+    ),
+    pytest.param("resourceAdd('4Ei', '4Ei')", "8Ei", id="binary sum past the int64 cap"),
+    pytest.param("resourceAdd(unpack(a))", "1", id="binary 2^70 has no suffix"),
+    pytest.param("resourceAdd('5e-10')", "1e-9", id="below nano rounds up"),
 ]
 
 
 @pytest.mark.parametrize(("call", "expected"), RESOURCE_ADD)
 def test_resource_add(run: Run, call: str, expected: str) -> None:
-    assert run(CALL.replace("{call}", call)) == [expected]
+    assert run(CALL.replace("{call}", call), ["4Ei"] * 256) == [expected]
 
 
 QUANTITY = [

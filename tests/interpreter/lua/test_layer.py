@@ -137,6 +137,14 @@ REPLICAS = [
         ),
         id="numbers past 2^53 as Go's JSON spells them (4611686018427388000)",
     ),
+    pytest.param(
+        "return 1, {resourceRequest = {cpu = 1e21, memory = '1000E', pods = 1e22, x = 1e20}}",
+        1,
+        work.ReplicaRequirements(
+            resource_request={"cpu": "1e+21", "memory": "1", "pods": "10e21", "x": "100E"}
+        ),
+        id="past the E suffix: Go's JSON exponent kept, DecimalSI with no suffix",
+    ),
     pytest.param("return 1, {}", 1, work.ReplicaRequirements(), id="empty requirements"),
     pytest.param(
         "return 1, {resourceRequest = {cpu = {}}}",
