@@ -26,7 +26,7 @@ from gitfleet import errors
 from gitfleet.cli import options
 from gitfleet.cli import output as out
 from gitfleet.interpreter import lua
-from gitfleet.model import config, diagnostic, work
+from gitfleet.model import config, diagnostic
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawObject
 
@@ -153,7 +153,7 @@ def _require_type(obj: RawObject, origin: Origin) -> None:
     )
 
 
-def _status_items(path: str | None) -> list[work.AggregatedStatusItem] | None:
+def _status_items(path: str | None) -> list[lua.StatusItem] | None:
     if path is None:
         return None
     found = _documents(path)

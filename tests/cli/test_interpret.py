@@ -17,8 +17,10 @@ Aspects covered:
   no customization targets, or one that is not a string, is exit 1 (an input problem);
 - `--status-file` as karmadactl reads it (a YAML stream of items) or as one list, from a file
   or from stdin (`-`, one file at most);
-  items without clusterName; an empty `health` as none; an empty or null file is nil items,
-  `[]` an empty list; an item that is not an object is a located error.
+  items without clusterName; `health` any string, as Karmada's Go type takes it, passed to the
+  script and printed as given, an empty one as none, one that is not a string a located
+  error; an empty or null file is nil items, `[]` an empty list; an item that is not an object
+  is a located error.
 """
 
 from __future__ import annotations
@@ -487,6 +489,10 @@ def test_status_file_shapes(
     ("health", "seen"),
     [
         pytest.param("Healthy", "Healthy", id="healthy"),
+        pytest.param("Degraded", "Degraded", id="a value the binding's schema would refuse"),
+        pytest.param("healthy", "healthy", id="another case"),
+        pytest.param('"1"', "1", id="a string of digits"),
+        pytest.param("Hors service", "Hors service", id="words"),
         pytest.param('""', "nil", id="empty"),
         pytest.param("null", "nil", id="null"),
     ],
@@ -494,23 +500,66 @@ def test_status_file_shapes(
 def test_status_item_health(
     cli: Invoke, files: dict[str, str], tmp_path: Path, health: str, seen: str
 ) -> None:
-    """An empty health is taken, as Karmada's Go type takes it: its zero value, which Go's JSON
-    leaves out when handing the item to the script."""
+    """Any health string is taken, as Karmada's Go type (a string) takes it; an empty one is
+    its zero value, which Go's JSON leaves out when handing the item to the script."""
     script = ITEMS_RIC.replace('"[" .. item.clusterName .. "]"', "tostring(item.health)")
     text = f"clusterName: a\nhealth: {health}\n"
     assert _items_seen(cli, files["pool.yaml"], tmp_path, script, text) == seen
 
 
+def test_status_item_health_printed(cli: Invoke, files: dict[str, str], tmp_path: Path) -> None:
+    """A health the script copies into the object is printed as given, as karmadactl prints
+    the aggregated object (quoted where YAML would read it as another type)."""
+    script = ITEMS_RIC.replace('table.concat(names, ",")', "names").replace(
+        '"[" .. item.clusterName .. "]"', "item.health"
+    )
+    items = "clusterName: a\nhealth: Degraded\n---\nclusterName: b\nhealth: 'true'\n"
+    result = _aggregate(cli, files["pool.yaml"], tmp_path, script, items)
+    assert result.exit_code == 0, result.output
+    assert "  status:\n    items:\n    - Degraded\n    - 'true'\n" in result.stdout
+    printed = yaml.safe_load(result.stdout)
+    assert printed["aggregatedStatus"]["status"] == {"items": ["Degraded", "true"]}
+
+
+@pytest.mark.parametrize(
+    ("health", "kind"),
+    [
+        pytest.param("5", "integer", id="number"),
+        pytest.param("true", "boolean", id="boolean"),
+        pytest.param("{state: ok}", "object", id="object"),
+    ],
+)
+def test_status_item_health_not_a_string(
+    cli: Invoke, files: dict[str, str], tmp_path: Path, health: str, kind: str
+) -> None:
+    """A health that is not a string is refused, as Go's JSON refuses it for a string type,
+    at its line."""
+    items = f"clusterName: a\nhealth: {health}\n"
+    result = _aggregate(cli, files["pool.yaml"], tmp_path, ITEMS_RIC, items)
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        f"{tmp_path / 'status.yaml'}:2:1: health: expected string, got {kind}"
+    )
+
+
 def _items_seen(cli: Invoke, desired: str, tmp_path: Path, script: str, items: str) -> Any:
     """What a script of `ITEMS_RIC`'s shape says of the status `items` it was given."""
-    (tmp_path / "items.ric.yaml").write_text(script)
-    (tmp_path / "status.yaml").write_text(items)
-    result = cli(
-        "interpret", "-f", str(tmp_path / "items.ric.yaml"), "--operation", "AggregateStatus",
-        "--desired-file", desired, "--status-file", str(tmp_path / "status.yaml"), "-o", "json",
-    )  # fmt: skip
+    result = _aggregate(cli, desired, tmp_path, script, items, "-o", "json")
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)["aggregatedStatus"]["status"]["items"]
+
+
+def _aggregate(
+    cli: Invoke, desired: str, tmp_path: Path, script: str, items: str, *extra: str
+) -> Any:
+    """`gitfleet interpret --operation AggregateStatus` with the customization `script` and the
+    status file `items`."""
+    (tmp_path / "items.ric.yaml").write_text(script)
+    (tmp_path / "status.yaml").write_text(items)
+    return cli(
+        "interpret", "-f", str(tmp_path / "items.ric.yaml"), "--operation", "AggregateStatus",
+        "--desired-file", desired, "--status-file", str(tmp_path / "status.yaml"), *extra,
+    )  # fmt: skip
 
 
 def test_status_item_that_is_not_an_object(

@@ -9,7 +9,8 @@ Public API:
 - `load_thirdparty(folder) -> list[ResourceInterpreterCustomization]`.
 - `interpret(customizations, operation, ...) -> dict`: one operation, keyed as Karmada's
   interpreter test data (what `gitfleet interpret` prints); `operation_named(name)`;
-  `status_item(value, origin)`: a status item as Karmada reads one.
+  `status_item(value, origin) -> StatusItem`: a status item as Karmada reads one, as Go's
+  JSON writes it back (its `health` any string).
 - `Sandbox(limits)`, `Limits`: the runtime, for callers that want their own limits.
 - `read_customizations(path)`, `read_yaml(path)`, `parse_yaml(path, text)`: the YAML the
   above take, read with positions (for files outside a source repository).
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from gitfleet.interpreter.lua._check import check
 from gitfleet.interpreter.lua._customizations import FUNCTIONS, LuaLayer
-from gitfleet.interpreter.lua._interpret import interpret, operation_named, status_item
+from gitfleet.interpreter.lua._interpret import StatusItem, interpret, operation_named, status_item
 from gitfleet.interpreter.lua._sandbox import Limits, Sandbox
 from gitfleet.interpreter.lua._thirdparty import load_thirdparty, read_customizations
 from gitfleet.interpreter.lua._yamlfile import documents as parse_yaml
@@ -30,6 +31,7 @@ __all__ = [
     "Limits",
     "LuaLayer",
     "Sandbox",
+    "StatusItem",
     "check",
     "interpret",
     "load_thirdparty",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from gitfleet.errors import LuaError
@@ -189,13 +189,15 @@ class LuaLayer:
     ) -> tuple[bool, RawObject]:
         """Items as a binding holds them: none at all reach the script as nil (a binding's
         empty `aggregatedStatus` reads back from the API server as a nil slice)."""
-        return self.aggregate_status_items(obj, items or None)
+        return self.aggregate_status_items(obj, [_codec.encode(i) for i in items] or None)
 
     def aggregate_status_items(
-        self, obj: RawObject, items: Sequence[work.AggregatedStatusItem] | None
+        self, obj: RawObject, items: Sequence[Mapping[str, Any]] | None
     ) -> tuple[bool, RawObject]:
-        """`aggregate_status` telling nil (None) from an empty list, as Karmada's tests do."""
-        arg: Any = _sandbox.ABSENT if items is None else [_codec.encode(i) for i in items]
+        """`aggregate_status` with the items as Go's JSON writes them (`lua.status_item`, whose
+        `health` may be any string, as Karmada's Go type's may), telling nil (None) from an
+        empty list, as Karmada's tests do."""
+        arg: Any = _sandbox.ABSENT if items is None else list(items)
 
         def convert(results: list[_sandbox.Result]) -> RawObject:
             return _results.unstructured(results, [])

@@ -36,19 +36,36 @@ def operation_named(name: str) -> Operation:
     raise UsageError(f"operation {name!r} is not supported; use one of: {names}")
 
 
-def status_item(value: Any, origin: Origin) -> work.AggregatedStatusItem:
+StatusItem = dict[str, Any]
+"""An aggregated status item as Go's encoding/json writes Karmada's type (the form a script
+receives it in): `clusterName`, then `status`, `applied`, `appliedMessage` and `health` where
+set."""
+
+
+_JSON_TYPES = {bool: "boolean", int: "integer", float: "number", dict: "object", list: "array"}
+
+
+def status_item(value: Any, origin: Origin) -> StatusItem:
     """One aggregated status item as Go's encoding/json reads it into Karmada's type: unknown
     fields ignored, a missing `clusterName` empty (the test data of Karmada's third-party
-    customizations has such items, and expects an answer), an empty `health` none (Go's zero
-    value, which its JSON leaves out when handing the item to a script)."""
+    customizations has such items, and expects an answer), and `health` any string, as its Go
+    type (`ResourceHealth`, a string) takes one; only the API server's schema of a binding
+    holds it to Healthy, Unhealthy or Unknown, and karmadactl reads items without it. An empty
+    `health` is Go's zero value, which its JSON leaves out when handing the item to a script."""
     if not isinstance(value, dict):
         raise SchemaError(origin, "a status item must be an object")
-    if value.get("health") == "":
-        value = {k: v for k, v in value.items() if k != "health"}
+    health = value.get("health")
+    if health is not None and not isinstance(health, str):
+        kind = _JSON_TYPES.get(type(health), type(health).__name__)
+        raise SchemaError(origin.at("health"), f"health: expected string, got {kind}")
+    rest = {k: v for k, v in value.items() if k != "health"}
     item: work.AggregatedStatusItem = _codec.decode(
-        work.AggregatedStatusItem, {"clusterName": "", **value}, origin, lenient=True
+        work.AggregatedStatusItem, {"clusterName": "", **rest}, origin, lenient=True
     )
-    return item
+    doc: StatusItem = _codec.encode(item)
+    if health:
+        doc["health"] = health
+    return doc
 
 
 def interpret(
@@ -57,7 +74,7 @@ def interpret(
     *,
     desired: RawObject | None = None,
     observed: RawObject | None = None,
-    status_items: Sequence[work.AggregatedStatusItem] | None = None,
+    status_items: Sequence[StatusItem] | None = None,
     replicas: int = 0,
     sandbox: _sandbox.Sandbox | None = None,
     now: float = 0.0,
@@ -112,7 +129,7 @@ def _run(
     operation: Operation,
     obj: RawObject,
     observed: RawObject | None,
-    status_items: Sequence[work.AggregatedStatusItem] | None,
+    status_items: Sequence[StatusItem] | None,
     replicas: int,
 ) -> dict[str, Any]:
     if operation is Operation.RETAIN:
