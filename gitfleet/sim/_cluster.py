@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import dataclasses
-import json
 import secrets
 import ssl
 import threading
@@ -23,6 +22,7 @@ from gitfleet.sim import (
     _bootstrap,
     _controller,
     _errors,
+    _gojson,
     _http,
     _json,
     _managed,
@@ -438,7 +438,7 @@ class SimCluster(_Started):
         if code is None:
             self._frontend.answers.pop(key, None)
             return
-        data = json.dumps(body, separators=(",", ":")).encode() + b"\n"
+        data = _gojson.dumps(body).encode() + b"\n"
         self._frontend.answers[key] = _api.Response(code, _api.Encoded(data, "application/json"))
 
 

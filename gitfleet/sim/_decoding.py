@@ -32,7 +32,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from gitfleet.sim import _apply_keys, _errors, _gofmt, _json, _quantity, _resources, _schemas
+from gitfleet.sim import (
+    _apply_keys,
+    _errors,
+    _gofmt,
+    _gojson,
+    _json,
+    _quantity,
+    _resources,
+    _schemas,
+)
 
 STRICT, WARN, IGNORE = "Strict", "Warn", "Ignore"
 MODES = (STRICT, WARN, IGNORE)
@@ -287,7 +296,7 @@ def decode_patched(
         problem = wrong.converting() if strategic else wrong.decoding()
     except _QuantityError as e:
         problem = str(e)
-    shown = _go_value(patch) if strategic else json.dumps(obj, separators=(",", ":"))
+    shown = _go_value(patch) if strategic else _gojson.dumps(obj)
     invalid = f"Invalid value: {json.dumps(shown, ensure_ascii=False)}: {problem}"
     raise _errors.invalid("", "", "", [("patch", invalid)])
 

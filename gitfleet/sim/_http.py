@@ -25,7 +25,7 @@ import urllib.parse
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from gitfleet.sim import _api, _errors
+from gitfleet.sim import _api, _errors, _gojson
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +147,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                     if self._peer_gone():
                         return
                     continue
-                line = json.dumps(event, separators=_COMPACT).encode() + b"\n"
+                line = _gojson.dumps(event).encode() + b"\n"
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
                 self.wfile.flush()
             self.wfile.write(b"0\r\n\r\n")
@@ -246,15 +246,12 @@ class _Server(http.server.ThreadingHTTPServer):
         _join(tracked, _JOIN_SECONDS)
 
 
-_COMPACT = (",", ":")
-
-
 def _encode(answer: _api.Response) -> bytes:
-    """JSON as the API server writes it: compact, ending in a newline; `/version` indented,
-    without one."""
+    """JSON as the API server writes it (`_gojson`): compact, ending in a newline; `/version`
+    indented, without one."""
     if answer.indented:
-        return json.dumps(answer.body, indent=2).encode()
-    return json.dumps(answer.body, separators=_COMPACT).encode() + b"\n"
+        return _gojson.dumps(answer.body, indent=2).encode()
+    return _gojson.dumps(answer.body).encode() + b"\n"
 
 
 def _shut(connection: ssl.SSLSocket, how: int) -> None:

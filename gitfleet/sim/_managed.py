@@ -23,7 +23,7 @@ import dataclasses
 import json
 from typing import Any
 
-from gitfleet.sim import _errors, _fields, _json, _patch
+from gitfleet.sim import _errors, _fields, _gojson, _json, _patch
 
 APPLY = "Apply"
 UPDATE = "Update"
@@ -212,7 +212,7 @@ def _last_applied_text(config: _json.Obj) -> str:
         annotations.pop(LAST_APPLIED, None)
         if not annotations:
             shown["metadata"].pop("annotations")
-    return json.dumps(shown, sort_keys=True, separators=(",", ":")) + "\n"
+    return _gojson.dumps(shown, sort_keys=True) + "\n"
 
 
 def _upgrading_client_side_apply(

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from gitfleet.sim import _json, _resources, _selectors
+from gitfleet.sim import _gojson, _json, _resources, _selectors
 
 TABLE_VERSIONS = ("v1", "v1beta1")
 META_GROUP = "meta.k8s.io"
@@ -767,7 +766,7 @@ def _custom_cell(kind: str, value: Any, now: datetime.datetime) -> Any:
     if value is None:
         return None
     if kind == "string":
-        return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+        return value if isinstance(value, str) else _gojson.dumps(value)
     if kind == "integer" and isinstance(value, int | float) and not isinstance(value, bool):
         return int(value)
     if kind == "number" and isinstance(value, int | float) and not isinstance(value, bool):

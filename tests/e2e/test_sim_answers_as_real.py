@@ -33,12 +33,16 @@ Aspects covered:
   kind or name; for a strategic merge patch the patch as Go prints a map and the converter's
   words;
 - a group version the server does not serve: 404 with a plain-text page; a resource a served
-  group version lacks: 404 Status with empty details.
+  group version lacks: 404 Status with empty details;
+- a custom resource's `type: number` fields, as the body's text writes them on create, get,
+  list and watch: as Go writes a float64 (`1000000`, `100000000000000000000`, `0.00001`,
+  `1.5e-7`, `1e+21`), a negative zero `0` (read back from storage as an integer).
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -58,20 +62,25 @@ APPLY = "application/apply-patch+yaml"
 SERVICE = kube.ResourceType("v1", "Service", "services", namespaced=True)
 
 
-@pytest.fixture(name="member", params=realk8s_session.SERVER_KINDS)
-def member_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[kube.KubeClient]:
-    """An administrator's client of a member with namespace `answers`: a simulated cluster
-    claiming the real tier's version, or a server of the tier."""
+@pytest.fixture(name="member_kubeconfig", params=realk8s_session.SERVER_KINDS)
+def member_kubeconfig_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """An administrator's kubeconfig of a member: a simulated cluster claiming the real tier's
+    version, or a server of the tier."""
     if request.param == "sim":
         cluster = sim.SimCluster("alpha", kubernetes_version=realk8s.KUBERNETES_VERSION)
         cluster.start()
         request.addfinalizer(cluster.stop)
         kubeconfig = tmp_path / "alpha.yaml"
         cluster.kubeconfig(kubeconfig)
-    else:
-        tier: realk8s_session.Kubeconfig = request.getfixturevalue("real_tier")
-        kubeconfig = tier(realk8s_session.CLUSTERS[0], "admin")
-    client = kube.KubeClient(kubeconfig, retry=kube.NO_WAIT)
+        return kubeconfig
+    tier: realk8s_session.Kubeconfig = request.getfixturevalue("real_tier")
+    return tier(realk8s_session.CLUSTERS[0], "admin")
+
+
+@pytest.fixture(name="member")
+def member_fixture(member_kubeconfig: Path) -> Iterator[kube.KubeClient]:
+    """An administrator's client of the member, with namespace `answers`."""
+    client = kube.KubeClient(member_kubeconfig, retry=kube.NO_WAIT)
     namespace = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NAMESPACE}}
     client.apply(kube.ResourceType("v1", "Namespace", "namespaces", False), namespace, manager="t")
     yield client
@@ -668,3 +677,101 @@ def test_what_is_not_served(member: kube.KubeClient) -> None:
         "the server could not find the requested resource",
         {},
     )
+
+
+GAUGES_CRD = {
+    "apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition",
+    "metadata": {"name": "gauges.answers.example.io"},
+    "spec": {
+        "group": "answers.example.io",
+        "scope": "Namespaced",
+        "names": {"plural": "gauges", "singular": "gauge", "kind": "Gauge"},
+        "versions": [{"name": "v1", "served": True, "storage": True, "schema": {
+            "openAPIV3Schema": {"type": "object", "properties": {"spec": {
+                "type": "object", "properties": {
+                    "one": {"type": "number"},
+                    "values": {"type": "array", "items": {"type": "number"}},
+                },
+            }}},
+        }}],
+    },
+}  # fmt: skip
+CRD = kube.ResourceType(
+    "apiextensions.k8s.io/v1", "CustomResourceDefinition", "customresourcedefinitions", False
+)
+GAUGES = f"/apis/answers.example.io/v1/namespaces/{NAMESPACE}/gauges"
+NUMBERS = [
+    # (a float the client sends, as Python's JSON writes it; as the server writes it back)
+    (1000000.0, "1000000"),
+    (1.0, "1"),
+    (-0.0, "0"),
+    (1e16, "10000000000000000"),
+    (1e20, "100000000000000000000"),
+    (1.2345678901234567e19, "12345678901234567000"),
+    (1e21, "1e+21"),
+    (1e22, "1e+22"),
+    (123456789.125, "123456789.125"),
+    (0.0001, "0.0001"),
+    (1e-5, "0.00001"),
+    (2.5e-5, "0.000025"),
+    (1e-6, "0.000001"),
+    (1.5e-7, "1.5e-7"),
+    (-1e-7, "-1e-7"),
+    (1e-10, "1e-10"),
+    (5e-324, "5e-324"),
+]
+
+
+def test_number_fields_are_written_as_go_writes_them(
+    member: kube.KubeClient, member_kubeconfig: Path
+) -> None:
+    member.apply(CRD, GAUGES_CRD, manager="t")
+    _wait_served(member, GAUGES)
+    listed = _answer(member, "GET", GAUGES)[1]["metadata"]["resourceVersion"]
+    gauge = {
+        "apiVersion": "answers.example.io/v1",
+        "kind": "Gauge",
+        "metadata": {"name": "g", "namespace": NAMESPACE},
+        "spec": {"one": 1e6, "values": [sent for sent, _ in NUMBERS]},
+    }
+    written = "[" + ",".join(text for _, text in NUMBERS) + "]"
+    created = _text(member_kubeconfig, "POST", GAUGES, gauge)
+    watched = _text(member_kubeconfig, "GET", GAUGES, query=(
+        ("watch", "1"), ("resourceVersion", listed), ("timeoutSeconds", "1")
+    ))  # fmt: skip
+    for text in (created, _text(member_kubeconfig, "GET", f"{GAUGES}/g"), watched):
+        assert f'"values":{written}' in text and '"one":1000000' in text, text
+    listed_text = _text(member_kubeconfig, "GET", GAUGES)
+    assert f'"values":{written}' in listed_text, listed_text
+
+
+def _wait_served(client: kube.KubeClient, path: str) -> None:
+    """A real server serves a new CRD's resource once it is established."""
+    deadline = time.monotonic() + 60
+    while _answer(client, "GET", path)[0] != 200:
+        assert time.monotonic() < deadline, f"{path} is not served"
+        time.sleep(0.2)
+
+
+def _text(
+    kubeconfig: Path,
+    method: str,
+    path: str,
+    body: Any = None,
+    query: tuple[tuple[str, str], ...] = (),
+) -> str:
+    """The body of one request as the server wrote it (the client libraries decode it)."""
+    from kubernetes import config
+
+    api = config.new_client_from_config(config_file=str(kubeconfig))
+    try:
+        request = api.param_serialize(
+            method, path, query_params=list(query), body=body, auth_settings=["BearerToken"],
+            header_params={"Content-Type": "application/json"},
+        )  # fmt: skip
+        response = api.call_api(*request)
+        response.read()
+        return bytes(response.data).decode()
+    finally:
+        api.close()
