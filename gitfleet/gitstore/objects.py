@@ -175,11 +175,12 @@ class Entries(Mapping[str, str]):
     __slots__ = ("_count", "_data", "_width")
     _last: ClassVar[tuple[Entries | None, dict[str, str]]] = (None, {})
 
-    def __init__(self, data: bytes, count: int, width: int) -> None:
+    def __init__(self, data: bytes, width: int, count: int | None = None) -> None:
         self._data = data
-        self._count = count
-        """How many files (not sub-folders) the tree lists."""
         self._width = width
+        """An id's length in bytes."""
+        self._count = count
+        """How many files (not sub-folders) the tree lists (None: not counted yet)."""
 
     def _read(self) -> dict[str, str]:
         last = Entries._last
@@ -203,6 +204,9 @@ class Entries(Mapping[str, str]):
         return iter(self._read())
 
     def __len__(self) -> int:
+        if self._count is None:
+            found = _TREE_ENTRIES[self._width].findall(self._data)
+            self._count = sum(1 for mode, _, _ in found if mode != TREE_MODE)
         return self._count
 
     def copy(self) -> dict[str, str]:
@@ -406,7 +410,7 @@ def _build(
         oid = fmt.object_id(TREE, data)
         made.setdefault(oid, GitObject(TREE, data, oid))
         folders[path] = oid
-        recomputed[path] = Folder(Entries(data, len(files), fmt.raw_length), frozenset(subs))
+        recomputed[path] = Folder(Entries(data, fmt.raw_length, len(files)), frozenset(subs))
         return oid
 
     root = visit("")

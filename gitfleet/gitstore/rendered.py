@@ -104,8 +104,8 @@ class _Tips:
 
     A commit id names its tree and message for good, so a tip kept here is never stale, and
     a render that reads the tip its last publication made costs one ref read instead of
-    listing every file (`git ls-tree -r`: a tenth of a second for 50,000 files). The cache is
-    bounded because a tip of that size holds several megabytes: per repository, the last
+    reading every folder's tree (half a second for 1.4 million files). The cache is bounded
+    because a tip of that size holds tens of megabytes: per repository, the last
     `per_repository` tips (a render reads the tip the previous one published, and a reader
     that started before a publication may still ask for the tip before it); at most
     `repositories` repositories, the least recently used forgotten first (a process works on
@@ -156,30 +156,32 @@ def forget_tips() -> None:
 
 
 def _listing(repo: Repository, commit: str, tree: str) -> objects.Base:
-    """Every folder of `commit` with its entries, as `git ls-tree` lists them: each name read
-    once however many folders hold it (every cluster folder holds the same names)."""
-    code, out, err = repo.run("ls-tree", "-r", "-t", "-z", "--full-tree", commit)
+    """Every folder of `commit` with its entries: the folders as `git ls-tree -d` lists them,
+    each kept as its tree object (`objects.Entries`, read in one `git cat-file --batch`), not
+    a dictionary of every file."""
+    code, out, err = repo.run("ls-tree", "-r", "-d", "-z", "--full-tree", commit)
     if code != 0:
         raise repo.fail(f"cannot read {commit}: {err.decode(errors='replace').strip()}")
-    files: dict[str, dict[str, str]] = {"": {}}
-    subs: dict[str, set[str]] = {"": set()}
     folders = {"": tree}
-    names: dict[str, str] = {}
+    subs: dict[str, set[str]] = {"": set()}
     for record in out.split(b"\0"):
         if not record:
             continue
         info, _, raw = record.partition(b"\t")
-        _, kind, oid = info.split(b" ")
+        oid = info.rpartition(b" ")[2].decode()
         path = raw.decode("utf-8", "replace")
         parent, _, name = path.rpartition("/")
-        name = names.setdefault(name, name)
-        if kind == b"blob":
-            files[parent][name] = oid.decode()
-        elif kind == b"tree":
-            folders[path] = oid.decode()
-            files[path], subs[path] = {}, set()
-            subs[parent].add(name)
-    entries = {f: objects.Folder(found, frozenset(subs[f])) for f, found in files.items()}
+        folders[path] = oid
+        subs.setdefault(path, set())
+        subs[parent].add(name)
+    trees = repo.read(set(folders.values()), objects.TREE)
+    width = len(tree) // 2
+    entries = {}
+    for path, oid in folders.items():
+        data = trees.get(oid)
+        if data is None:
+            raise repo.fail(f"cannot read {commit}: tree {oid} of {path or '/'!r} missing")
+        entries[path] = objects.Folder(objects.Entries(data, width), frozenset(subs[path]))
     return objects.Base(folders, entries)
 
 

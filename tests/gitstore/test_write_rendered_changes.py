@@ -74,8 +74,19 @@ def _whole(tip: rendered.Tip, changes: Changes) -> dict[str, objects.Content]:
 
 
 def _fresh(repo: repository.Repository) -> rendered.Tip | None:
+    """The tip as a process that starts on the branch reads it, checked against every file
+    `git ls-tree -r` lists."""
     rendered.forget_tips()
-    return rendered.read_tip(repo, BRANCH)
+    tip = rendered.read_tip(repo, BRANCH)
+    if tip is not None:
+        code, out, _ = repo.run("ls-tree", "-r", "-z", "--full-tree", tip.commit)
+        assert code == 0
+        listed = dict(
+            (path.decode(), info.split(b" ")[2].decode())
+            for info, _, path in (r.partition(b"\t") for r in out.split(b"\0") if r)
+        )
+        assert dict(tip.files) == listed
+    return tip
 
 
 def _same_listing(found: rendered.Tip | None, fresh: rendered.Tip | None) -> None:
