@@ -426,7 +426,8 @@ class PreviousRender:
     autoscalers: Mapping[str, Mapping[str, Any]] = dataclasses.field(default_factory=dict)
     """The FederatedHPA files (`gitfleet.autoscaling`), by path."""
     complete: bool = True
-    """Whether every file under `bindings/` was read back as a binding of its own."""
+    """Whether every file under `bindings/` was read back as a binding of its own, and every
+    cluster's folder holds as many files as render.yaml says it was given."""
 
     @property
     def source_commit(self) -> str | None:
@@ -543,8 +544,24 @@ def read_previous(
         object_format=object_format,
         recorded=recorded,
         autoscalers=_autoscalers(scalers, contents),
-        complete=len(bindings) == len(listed),
+        complete=len(bindings) == len(listed) and _as_reported(grouped, report),
     )
+
+
+def _as_reported(files: Folders[str], report: Mapping[str, Any]) -> bool:
+    """Whether each cluster's folder holds as many manifests as render.yaml says it was given:
+    a file added to a render commit by hand (or one taken away) is not, and the next render
+    then settles every folder whole. Counted folder by folder, not file by file."""
+    found = report.get("clusters")
+    clusters = found if isinstance(found, dict) else {}
+    said = {name: c.get("manifests") for name, c in clusters.items() if isinstance(c, dict)}
+    counted: dict[str, int] = {}
+    for folder, names in files.by_folder.items():
+        if folder.startswith(_WORKS):
+            name, _, inner = folder[len(_WORKS) :].partition("/")
+            size = len(names) if inner else len(names) - (rendering.KUSTOMIZATION in names)
+            counted[name] = counted.get(name, 0) + size
+    return counted == said
 
 
 def _autoscalers(paths: Sequence[str], contents: Mapping[str, bytes]) -> dict[str, Any]:

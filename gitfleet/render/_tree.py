@@ -14,8 +14,9 @@ something owns it and no longer wants it:
   path: two with one path would have one binding name, which the detector refuses).
 
 A render from scratch, a `--full` one, one whose shared inputs changed (policies, clusters,
-the renderer) and one on a previous tree whose bindings could not all be read back settle
-every folder whole (`exact`): every output names what it keeps, and every file nobody named
+the renderer) and one on a previous tree that may hold what no binding made (a binding file
+that cannot be read back, a cluster folder not as render.yaml counts it) settle every folder
+whole (`exact`): every output names what it keeps, and every file nobody named
 goes, so whatever the previous tree holds, the result is the tree a full render makes.
 """
 

@@ -246,16 +246,25 @@ def test_a_template_gone_takes_its_files_and_its_generated_namespace_with_it() -
     )
 
 
-def test_a_previous_tree_holding_what_no_binding_made_is_settled_whole() -> None:
-    """A binding file that cannot be read back may own files no binding names: the next
-    render removes every file nothing made, as a full render does."""
+@pytest.mark.parametrize("with_binding", [True, False], ids=["binding unreadable", "file added"])
+def test_a_previous_tree_holding_what_no_binding_made_is_settled_whole(
+    with_binding: bool,
+) -> None:
+    """A file added to a render commit by hand (or a binding file that cannot be read back,
+    whose files no binding names) is seen: the next render removes every file nothing made,
+    as a full render does."""
     source, branch = _start(), Branch()
     branch.commit(_render(source, branch))
+    previous = branch.previous()
+    assert previous is not None and previous.complete
     stray = b"kind: ConfigMap\n"
     oid = objects.SHA1.object_id(objects.BLOB, stray)
     branch.blobs[oid] = stray
-    branch.files["bindings/shop/Deployment.apps/ghost.yaml"] = oid
+    if with_binding:
+        branch.files["bindings/shop/Deployment.apps/ghost.yaml"] = oid
     branch.files["works/east/shop/Deployment.apps/ghost.yaml"] = oid
+    previous = branch.previous()
+    assert previous is not None and not previous.complete
     _apply(source, ("add or edit", "web", 5))
     source.revision += 1
     result = _render(source, branch)
