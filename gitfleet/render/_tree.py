@@ -132,7 +132,6 @@ class Settled:
         """Each cluster's Namespaces folder, by cluster."""
         self._new: dict[str, int] = {}
         """How many files each folder has that the previous tree's folder had not."""
-        roots = set()
         by_inner: dict[str, list[tuple[str, str]]] = {}
         for folder in sorted(before.by_folder.keys() | into.files.keys()):  # whatever the seed
             if not owns(folder):
@@ -144,7 +143,9 @@ class Settled:
             if cluster not in self.by_cluster:
                 self._remove(folder, before.folder(folder))  # a cluster that left the fleet
             elif not inner:
-                roots.add(folder)
+                if into.exact:  # it holds the kustomization.yaml the render writes, no other
+                    present = before.folder(folder)
+                    self._remove(folder, (n for n in present if n != _paths.KUSTOMIZATION))
             elif inner == NAMESPACE_FOLDER:
                 self._namespaces[cluster] = folder
             else:
@@ -161,8 +162,6 @@ class Settled:
                 else:
                     self._settle_owned(folder, names)
                 self._list(cluster, folder, inner)
-        for folder in roots:
-            self._settle_root(folder)
         for name in self.by_cluster:
             if _paths.KUSTOMIZATION not in before.folder(_paths.cluster_folder(name)):
                 self.reshaped.add(name)
@@ -203,13 +202,6 @@ class Settled:
             self.reshaped.add(cluster)
         if len(present) - len(gone) + new:
             self.by_cluster[cluster][folder] = inner
-
-    def _settle_root(self, folder: str) -> None:
-        """A cluster's own folder holds its kustomization.yaml (written by the render), and
-        nothing else."""
-        present = self._before.folder(folder)
-        if self._into.exact:
-            self._remove(folder, (n for n in present if n != _paths.KUSTOMIZATION))
 
     def settle_namespaces(self) -> None:
         """Settle each cluster's Namespaces folder, once the Namespaces are collected."""
