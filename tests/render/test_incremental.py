@@ -246,9 +246,17 @@ def test_a_template_gone_takes_its_files_and_its_generated_namespace_with_it() -
     )
 
 
-@pytest.mark.parametrize("with_binding", [True, False], ids=["binding unreadable", "file added"])
+@pytest.mark.parametrize(
+    ("with_binding", "stray"),
+    [
+        (True, "works/east/shop/Deployment.apps/ghost.yaml"),
+        (False, "works/east/shop/Deployment.apps/ghost.yaml"),
+        (False, "works/east/ghost.yaml"),
+    ],
+    ids=["binding unreadable", "file added", "file added beside the kustomization"],
+)
 def test_a_previous_tree_holding_what_no_binding_made_is_settled_whole(
-    with_binding: bool,
+    with_binding: bool, stray: str
 ) -> None:
     """A file added to a render commit by hand (or a binding file that cannot be read back,
     whose files no binding names) is seen: the next render removes every file nothing made,
@@ -257,12 +265,12 @@ def test_a_previous_tree_holding_what_no_binding_made_is_settled_whole(
     branch.commit(_render(source, branch))
     previous = branch.previous()
     assert previous is not None and previous.complete
-    stray = b"kind: ConfigMap\n"
-    oid = objects.SHA1.object_id(objects.BLOB, stray)
-    branch.blobs[oid] = stray
+    content = b"kind: ConfigMap\n"
+    oid = objects.SHA1.object_id(objects.BLOB, content)
+    branch.blobs[oid] = content
     if with_binding:
         branch.files["bindings/shop/Deployment.apps/ghost.yaml"] = oid
-    branch.files["works/east/shop/Deployment.apps/ghost.yaml"] = oid
+    branch.files[stray] = oid
     previous = branch.previous()
     assert previous is not None and not previous.complete
     _apply(source, ("add or edit", "web", 5))
