@@ -119,6 +119,23 @@ def _parse(data: bytes | str | None) -> Any:
         return data.decode("utf-8", "replace") if isinstance(data, bytes) else data
 
 
+_JSON_TYPES = {list: "array", bool: "boolean", int: "number", float: "number"}
+
+
+def _an_object(found: Any, what: str) -> Obj:
+    """A successful answer read as an object: anything else (a proxy's page, a bare value)
+    fails the request, as a refusal does, with what came back."""
+    if isinstance(found, dict):
+        return found
+    if isinstance(found, str) and found:
+        kind = f"text ({messages.one_line(found, 80)})"
+    elif isinstance(found, (list, bool, int, float)):
+        kind = "a JSON " + _JSON_TYPES[type(found)]
+    else:
+        kind = "nothing"
+    raise errors.ClusterAPIError(f"{what}: the server answered with {kind}, not an object")
+
+
 def api_error(exc: Any, what: str) -> errors.ClusterAPIError:
     """The gitfleet error for a client ApiException (`what` says which request failed). Its
     text holds the server's message as one bounded line (`model.messages`), with room left
@@ -311,7 +328,7 @@ class KubeClient:
             )
         except errors.NotFoundError:
             return None
-        return dict(obj)
+        return _an_object(obj, f"reading {rtype.kind} {name}")
 
     def list_objects(
         self, rtype: ResourceType, label_selector: str = "", *, namespace: str = ""
@@ -324,7 +341,9 @@ class KubeClient:
             query["labelSelector"] = label_selector
         while True:
             where = rtype.path(namespace)
-            _, page = self.request("GET", where, f"listing {rtype.kind}", query=query)
+            what = f"listing {rtype.kind}"
+            _, page = self.request("GET", where, what, query=query)
+            page = _an_object(page, what)
             for item in page.get("items") or []:
                 item.setdefault("apiVersion", rtype.api_version)
                 item.setdefault("kind", rtype.kind)
@@ -338,29 +357,31 @@ class KubeClient:
         """Server-side apply of `body` by field manager `manager`, taking over conflicting
         fields (force); returns the object and whether it was created."""
         metadata = body["metadata"]
+        what = f"applying {rtype.kind} {describe(body)}"
         code, obj = self.request(
             "PATCH",
             rtype.path(metadata.get("namespace", ""), metadata["name"]),
-            f"applying {rtype.kind} {describe(body)}",
+            what,
             body=body,
             query={"fieldManager": manager, "force": "true"},
             content_type="application/apply-patch+yaml",
         )
-        return dict(obj), code == 201
+        return _an_object(obj, what), code == 201
 
     def json_patch(
         self, rtype: ResourceType, namespace: str, name: str, ops: list[Obj], *, manager: str
     ) -> Obj:
         """An RFC 6902 patch of one object."""
+        what = f"patching {rtype.kind} {name}"
         _, obj = self.request(
             "PATCH",
             rtype.path(namespace, name),
-            f"patching {rtype.kind} {name}",
+            what,
             body=ops,
             query={"fieldManager": manager},
             content_type="application/json-patch+json",
         )
-        return dict(obj)
+        return _an_object(obj, what)
 
     def delete(self, rtype: ResourceType, namespace: str, name: str) -> bool:
         """Delete an object (dependents in the background); False if it was already gone."""

@@ -9,7 +9,9 @@ reads for the stale `rollingUpdate` and for immutable fields):
 - the apply fails with the server's message, as any other refusal, not as an internal error;
 - the other objects of the sync are applied, and the refused one is applied by the next sync
   once the server answers again;
-- a refusal whose body is no Status at all fails with the HTTP reason.
+- a refusal whose body is no Status at all fails with the HTTP reason;
+- a success whose body is no object (a proxy's page, a bare value, nothing) fails the apply
+  with what came back, not as an internal error.
 """
 
 from __future__ import annotations
@@ -95,3 +97,25 @@ def test_a_refusal_without_a_status_fails_with_the_reason(
         apply.Action.FAILED,
         "applying Deployment shop/web: Unprocessable Entity",
     )
+
+
+@pytest.mark.parametrize(
+    ("body", "shown"),
+    [
+        pytest.param("<html>proxy</html>", "text (<html>proxy</html>)", id="text"),
+        pytest.param([{"kind": "Deployment"}], "a JSON array", id="an array"),
+        pytest.param(7, "a JSON number", id="a number"),
+        pytest.param(None, "nothing", id="null"),
+    ],
+)
+def test_a_success_that_is_no_object_fails_with_what_came_back(
+    sync: Sync, sim_cluster: RunningSim, body: Any, shown: str
+) -> None:
+    sim_cluster.cluster.set_answer("PATCH", DEPLOYMENT_PATH, 200, body)
+    results = _results(sync([NAMESPACE, make_deployment(), make_configmap()]))
+    web = results["web"]
+    assert (web.action, web.message) == (
+        apply.Action.FAILED,
+        f"applying Deployment shop/web: the server answered with {shown}, not an object",
+    )
+    assert results["settings"].action is apply.Action.CREATED
