@@ -31,6 +31,11 @@ _GO_INT64_OF_INF = -(2**63)
 """What Go's int64(math.Ceil(x/0)) gives on amd64, for a region minGroups left at 0."""
 
 
+def _int64(value: int) -> int:
+    """`value` wrapped as Go's int64 arithmetic wraps it."""
+    return (value + 2**63) % 2**64 - 2**63
+
+
 class Candidate(NamedTuple):
     """A feasible cluster with what selection and assignment need
     (Karmada spreadconstraint.ClusterDetailInfo); a named tuple because every binding makes
@@ -134,7 +139,9 @@ def _group_score(
 ) -> int:
     """A region's score (group_clusters.go calcGroupScore): replicas it can take, in units of
     1000, plus the average score of the clusters counted; `/` rounds down as Go's does on
-    these non-negative numbers."""
+    these non-negative numbers. The product wraps in int64 as Go's does: with a region
+    minGroups of 0 the target is int64's minimum, which times 1000 is 0, so such a region
+    scores the average alone (and a path of more regions weighs more, as in Karmada)."""
     placement = spec.placement
     if placement is None or ignores_available_replicas(placement):
         valid = [c for c in clusters if c.available >= spec.replicas]
@@ -156,7 +163,7 @@ def _group_score(
             break
     if total_available < target:
         return total_available * WEIGHT_UNIT + total_score // len(clusters)
-    return target * WEIGHT_UNIT + total_score // counted
+    return _int64(target * WEIGHT_UNIT) + total_score // counted
 
 
 def select_best_clusters(

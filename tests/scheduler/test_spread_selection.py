@@ -7,7 +7,9 @@ Aspects covered:
 - static weights ignore spread constraints; spreading by label only is an error;
 - region spread: region scores (Karmada's calcGroupScore examples), the region search and its
   ranking (select_groups_test.go), the best cluster per region then the fill
-  (cases from Karmada's select_clusters_test.go, select_clusters_by_region_test.go).
+  (cases from Karmada's select_clusters_test.go, select_clusters_by_region_test.go);
+- a region minGroups of 0: the score's int64 product wraps to 0 as Go's does, so paths of
+  more regions weigh more (a case Karmada's scheduler answered, bench/karmada_oracle.go).
 """
 
 from __future__ import annotations
@@ -18,13 +20,16 @@ import pytest
 from scheduler_builders import (
     candidate,
     divided,
+    dynamic,
     make_binding,
     make_cluster,
     make_placement,
     spread_by,
+    summary,
+    targets,
 )
 
-from gitfleet.scheduler import _groups, framework, spread
+from gitfleet.scheduler import _groups, framework, schedule, spread
 
 FOUR = [("member4", 60, 50), ("member2", 40, 60), ("member3", 30, 80), ("member1", 20, 40)]
 
@@ -414,6 +419,16 @@ DIVIDED = {
             50100,
             id="divided: balance breaks the tie",
         ),
+        pytest.param(
+            100,
+            [(100, 40), (0, 30), (0, 10)],
+            {
+                "spreadConstraints": [spread_by("region", 0, 2), spread_by("cluster", 2, 5)],
+                "replicaScheduling": divided(dynamicWeight="AvailableReplicas"),
+            },
+            50,
+            id="divided, region minGroups 0: int64 minimum times 1000 wraps to 0",
+        ),
     ],
 )
 def test_region_score(
@@ -433,3 +448,24 @@ def test_candidates_order_by_tier_score_available_name() -> None:
     placement = make_placement()
     ordered = spread.group_candidates(cands, placement, make_binding().spec).clusters
     assert [c.name for c in ordered] == ["c", "d", "a", "b", "e"]
+
+
+def test_region_min_groups_zero_prefers_the_path_of_more_regions() -> None:
+    """Karmada's scheduler placed this (bench/karmada_oracle.go at f8fdd02, from a fresh seed
+    of the extras profile, made small): with region minGroups 0 every region scores its
+    clusters' average alone, so the path r2 (100, b1 ran there) + r1 (0) outweighs r1 alone,
+    and b1 keeps a share."""
+    clusters = [
+        make_cluster(name, region=region, resource_summary=summary(cpu="8"))
+        for name, region in (("a1", "r1"), ("a2", "r1"), ("b1", "r2"))
+    ]
+    placement = {
+        "spreadConstraints": [spread_by("region", 0, 3), spread_by("cluster", 2, 3)],
+        "replicaScheduling": dynamic(),
+    }
+    binding = make_binding(
+        replicas=6, requests={"cpu": "1"}, placement=placement, clusters={"b1": 2}
+    )
+    outcome = schedule(binding, clusters)
+    assert outcome.error is None
+    assert targets(outcome.binding.spec.clusters) == {"a1": 2, "a2": 1, "b1": 3}
