@@ -190,7 +190,11 @@ class Reconciler:
         self._handled: tuple[str, str | None] | None = None
         """(source commit, rendered tip) of the last look that had nothing left to do."""
         self._failed: str | None = None
-        """A source commit known to be invalid (not rendered again until the branch moves)."""
+        """A source commit known to be invalid (not rendered again until the branch moves, or
+        the branches in its way are gone: `_in_the_way`)."""
+        self._in_the_way = False
+        """Whether `_failed` failed only for refs another branch is in the way of (a branch
+        named `gitfleet/works`, say): rendered again once no branch is."""
         self._blocked_on: str | None = None
         """A source commit the last look could not render for a ref not at a render: once the
         ref is fixed, it is published even if the branch renders it (a deleted cluster ref
@@ -258,7 +262,8 @@ class Reconciler:
         if self._copies is not None:
             self._copies.new_look()
             self._copies.fetch_status(commit, self._clusters)
-        if self._handled == (commit, self._tip_commit()) and not self._failover_due():
+        idle = self._handled == (commit, self._tip_commit()) and not self._unblocked()
+        if idle and not self._failover_due():
             outcome = Outcome.IDLE
             self._roll(commit)
             self._copy_works(commit)
@@ -293,8 +298,17 @@ class Reconciler:
         found = refs.read_ref(self.repo, rendered.branch_ref(self._branch))
         return found.commit if found is not None else None
 
+    def _unblocked(self) -> bool:
+        """Whether the commit that failed for branches in the way of its refs can now be
+        rendered (one `git for-each-ref` a look, only while it is so)."""
+        if self._failed is None or not self._in_the_way:
+            return False
+        if branchnames.own_conflicts(self.repo, self._clusters, statuses=True):
+            return False
+        return branchnames.conflict(self.repo, self._branch) is None
+
     def _handle(self, commit: str, timings: dict[str, float]) -> Outcome:
-        if self._failed == commit:
+        if self._failed == commit and not self._unblocked():
             return Outcome.INVALID
         if self.settings.source_signers is not None:
             verdict = signing.verify(self.repo, commit, self.settings.source_signers)
@@ -307,7 +321,9 @@ class Reconciler:
                 problem = diagnostic.error(error.origin, error.message)
                 return self._invalid(commit, [problem], timings)
         self._branch = self.settings.rendered_branch or loaded_source.config.rendered_branch
-        loaded_source = self._branch_checked(loaded_source)
+        checked = self._branch_checked(loaded_source)
+        self._in_the_way = loaded_source.ok and not checked.ok
+        loaded_source = checked
         self._failover.settings = loaded_source.config.failover
         self._failover.deschedule = loaded_source.config.descheduler
         self._clusters = tuple(c.name for c in loaded_source.objects.clusters)
