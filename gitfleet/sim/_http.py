@@ -105,10 +105,32 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def do_DELETE(self) -> None:
         self._serve()
 
+    def _chunked_body(self) -> bytes:
+        """A request body sent in chunks (`kubectl create --raw -f -` streams its input so):
+        each chunk's size in hex on its own line, the chunk, then a size 0 and the trailer
+        lines up to a blank one (http.server reads only bodies of a given length)."""
+        parts = []
+        while True:
+            size = int(self.rfile.readline().split(b";", 1)[0].strip() or b"0", 16)
+            if not size:
+                break
+            parts.append(self.rfile.read(size))
+            self.rfile.readline()
+        while self.rfile.readline().strip():
+            pass
+        return b"".join(parts)
+
     def _serve(self) -> None:
         url = urllib.parse.urlsplit(self.path)
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length else b""
+        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+            try:
+                body = self._chunked_body()
+            except ValueError:
+                self.send_error(400, "the chunked request body cannot be read")
+                return
+        else:
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
         request = _api.Request(
             method=self.command,
             path=urllib.parse.unquote(url.path),

@@ -13,11 +13,13 @@ Lease; `rollout history` numbers each template and `rollout undo` takes the prev
 `explain` also from OpenAPI v2 (which kubectl reads in protocol buffers only); `apply -k` of a
 folder holding a CustomResourceDefinition and a resource of it, as a rendered cluster folder
 may: the resource is refused as a real server's kubectl refuses it (no mapping yet), not for
-want of a schema, and the next apply creates it.
+want of a schema, and the next apply creates it. `create --raw -f -`, whose body kubectl
+streams in chunks, creates the object; a chunked body that cannot be read is a 400.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 from pathlib import Path
 from typing import Any
@@ -241,3 +243,32 @@ def test_apply_k_of_a_definition_and_its_resource(
     assert second.code == 0, second.err
     assert "gadget.example.com/g created" in second.out
     assert sim_cluster.objects["example.com/v1", "Gadget", "default", "g"]["spec"] == {"count": 2}
+
+
+def test_create_raw_streams_its_body_in_chunks(
+    sim_cluster: RunningSim, run_kubectl: RunKubectl, kubectl: Kubectl
+) -> None:
+    body = json.dumps(config_map("streamed", a="1"))
+    ran = run_kubectl("create", "--raw", "/api/v1/namespaces/default/configmaps", "-f", "-",
+                      input=body)  # fmt: skip
+    assert ran.code == 0, ran.err
+    created = json.loads(ran.out)
+    assert (created["metadata"]["name"], created["data"]) == ("streamed", {"a": "1"})
+    got = json.loads(kubectl("get", "configmap", "streamed", "-o", "json"))
+    assert got["data"] == {"a": "1"}
+
+
+def test_a_chunked_body_that_cannot_be_read_is_refused(sim_cluster: RunningSim) -> None:
+    cluster = sim_cluster.cluster
+    connection = http.client.HTTPSConnection(
+        "127.0.0.1", cluster.port, timeout=10, context=cluster.client_tls()
+    )
+    headers = {
+        "Authorization": f"Bearer {cluster.token}",
+        "Content-Type": "application/json",
+        "Transfer-Encoding": "chunked",
+    }
+    body = b"zz\r\n{}\r\n0\r\n\r\n"
+    connection.request("POST", "/api/v1/namespaces/default/configmaps", body, headers)
+    assert connection.getresponse().status == 400
+    connection.close()
