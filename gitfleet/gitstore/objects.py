@@ -219,7 +219,7 @@ class Folder:
     """One folder of a tree: the entries a change starts from when it recomputes the folder."""
 
     files: Mapping[str, str]
-    """Blob id of each file, by name (`Entries` for a folder this process built)."""
+    """Blob id of each file, by name (`Entries`: read from the folder's tree object)."""
     folders: frozenset[str]
     """The names of its sub-folders."""
 
