@@ -2,7 +2,7 @@
 application/json;as=Table;v=v1;g=meta.k8s.io`), with the columns a real API server gives.
 
 Namespaces, nodes, deployments, pods, configmaps, services, secrets, horizontal pod
-autoscalers and others have their own printers (columns and cells as kube-apiserver's
+autoscalers, storage and ingress classes and others have their own printers (columns and cells as kube-apiserver's
 `pkg/printers/internalversion/printers.go` makes them, for the release the server claims
 where they changed; priority 1 columns are those `-o wide` adds). Custom resources get their CRD's
 `additionalPrinterColumns` (JSONPath: fields, list indexes and `[?(@.field=="value")]`
@@ -403,6 +403,44 @@ def _disruption_budget(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
     ]
 
 
+_DEFAULT_CLASS_ANNOTATIONS = (
+    "storageclass.kubernetes.io/is-default-class",
+    "storageclass.beta.kubernetes.io/is-default-class",
+)
+
+
+def _storage_class_name(obj: _json.Obj) -> str:
+    """A StorageClass's name, marked ` (default)` when an annotation makes it the default."""
+    annotations = _json.dig(obj, "metadata", "annotations") or {}
+    default = any(annotations.get(key) == "true" for key in _DEFAULT_CLASS_ANNOTATIONS)
+    return str(obj["metadata"]["name"]) + (" (default)" if default else "")
+
+
+def _storage_class(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    """printStorageClass: the policies as the server defaults them where they are unset."""
+    expansion = obj.get("allowVolumeExpansion")
+    return [
+        obj.get("provisioner") or "",
+        obj.get("reclaimPolicy") or "Delete",
+        obj.get("volumeBindingMode") or "Immediate",
+        bool(expansion) if expansion is not None else False,
+        _created(obj, now),
+    ]
+
+
+def _ingress_class(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    """printIngressClass: the parameters as Kind[.apiGroup]/name, or <none>."""
+    spec = obj.get("spec") or {}
+    parameters = spec.get("parameters")
+    shown = NONE
+    if parameters is not None:
+        shown = str(parameters.get("kind") or "")
+        if parameters.get("apiGroup") is not None:
+            shown += "." + str(parameters["apiGroup"])
+        shown += "/" + str(parameters.get("name") or "")
+    return [spec.get("controller") or "", shown, _created(obj, now)]
+
+
 _ACCESS_MODES = (
     ("ReadWriteOnce", "RWO"),
     ("ReadOnlyMany", "ROX"),
@@ -704,6 +742,41 @@ PRINTERS: dict[tuple[str, str], tuple[tuple[Column, ...], Cells]] = {
         ),
         _disruption_budget,
     ),
+    ("storage.k8s.io", "storageclasses"): (
+        (
+            Column("Provisioner", "string", "Provisioner indicates the type of the provisioner."),
+            Column(
+                "ReclaimPolicy",
+                "string",
+                "Dynamically provisioned PersistentVolumes of this storage class are created"
+                " with this reclaimPolicy. Defaults to Delete.",
+            ),
+            Column(
+                "VolumeBindingMode",
+                "string",
+                "VolumeBindingMode indicates how PersistentVolumeClaims should be provisioned"
+                " and bound.  When unset, VolumeBindingImmediate is used. This field is only"
+                " honored by servers that enable the VolumeScheduling feature.",
+            ),
+            Column(
+                "AllowVolumeExpansion",
+                "string",
+                "AllowVolumeExpansion shows whether the storage class allow volume expand",
+            ),
+            AGE,
+        ),
+        _storage_class,
+    ),
+    ("networking.k8s.io", "ingressclasses"): (
+        (
+            Column(
+                "Controller", "string", "Controller that is responsible for handling this class"
+            ),
+            Column("Parameters", "string", "A reference to a resource with additional parameters"),
+            AGE,
+        ),
+        _ingress_class,
+    ),
     **{
         ("rbac.authorization.k8s.io", plural): (
             (
@@ -718,6 +791,16 @@ PRINTERS: dict[tuple[str, str], tuple[tuple[Column, ...], Cells]] = {
         for plural in ("rolebindings", "clusterrolebindings")
     },
 }
+
+
+def _name(obj: _json.Obj) -> str:
+    return str(obj["metadata"]["name"])
+
+
+_NAMES: dict[tuple[str, str], Callable[[_json.Obj], str]] = {
+    ("storage.k8s.io", "storageclasses"): _storage_class_name,
+}
+"""The Name cell of kinds whose printer shows more than the name."""
 
 
 def _creation_time(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
@@ -836,7 +919,8 @@ def table(
     meta_version = f"{META_GROUP}/{table_version}"
     rows = []
     for obj in objects:
-        row: _json.Obj = {"cells": [obj["metadata"]["name"], *cells(obj, now)]}
+        name = _NAMES.get((resource.group, resource.plural), _name)(obj)
+        row: _json.Obj = {"cells": [name, *cells(obj, now)]}
         if include == "Object":
             row["object"] = present(obj)
         elif include != "None":

@@ -36,7 +36,10 @@ Aspects covered:
   group version lacks: 404 Status with empty details;
 - a custom resource's `type: number` fields, as the body's text writes them on create, get,
   list and watch: as Go writes a float64 (`1000000`, `100000000000000000000`, `0.00001`,
-  `1.5e-7`, `1e+21`), a negative zero `0` (read back from storage as an integer).
+  `1.5e-7`, `1e+21`), a negative zero `0` (read back from storage as an integer);
+- `kubectl get` Tables (columns: name, type, format, priority, and the description where the
+  printer's own; cells but the age) of StorageClasses (the default one marked in its name,
+  unset policies shown as defaulted) and IngressClasses (parameters as Kind[.group]/name).
 """
 
 from __future__ import annotations
@@ -775,3 +778,124 @@ def _text(
         return bytes(response.data).decode()
     finally:
         api.close()
+
+
+TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io"
+STORAGE_CLASS = kube.ResourceType("storage.k8s.io/v1", "StorageClass", "storageclasses", False)
+INGRESS_CLASS = kube.ResourceType(
+    "networking.k8s.io/v1", "IngressClass", "ingressclasses", namespaced=False
+)
+
+
+def _table(kubeconfig: Path, path: str, names: set[str]) -> tuple[list[Any], list[Any]]:
+    """The columns (name, type, format, priority, description, the Name's and Age's left
+    out) and the rows of `names` without their age, of the Table `kubectl get` reads."""
+    from kubernetes import config
+
+    api = config.new_client_from_config(config_file=str(kubeconfig))
+    try:
+        request = api.param_serialize(
+            "GET", path, auth_settings=["BearerToken"], header_params={"Accept": TABLE}
+        )
+        response = api.call_api(*request)
+        response.read()
+        table = json.loads(response.data)
+    finally:
+        api.close()
+    definitions = table["columnDefinitions"]
+    columns = [
+        (c["name"], c["type"], c["format"], c["priority"])
+        + (() if c["name"] in ("Name", "Age") else (c["description"],))
+        for c in definitions
+    ]
+    age = [c["name"] for c in definitions].index("Age")
+    rows = [
+        row["cells"][:age] + row["cells"][age + 1 :]
+        for row in table["rows"]
+        if row["object"]["metadata"]["name"] in names
+    ]
+    return columns, sorted(rows)
+
+
+def test_storage_class_table(member: kube.KubeClient, member_kubeconfig: Path) -> None:
+    plain = {"metadata": {"name": "answers-plain"}, "provisioner": "example.com/a"}
+    default = {
+        "metadata": {
+            "name": "answers-fast",
+            "annotations": {"storageclass.kubernetes.io/is-default-class": "true"},
+        },
+        "provisioner": "example.com/b",
+        "reclaimPolicy": "Retain",
+        "volumeBindingMode": "WaitForFirstConsumer",
+        "allowVolumeExpansion": True,
+    }
+    for body in (plain, default):
+        member.apply(
+            STORAGE_CLASS,
+            {"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass", **body},
+            manager="t",
+        )
+    columns, rows = _table(
+        member_kubeconfig,
+        "/apis/storage.k8s.io/v1/storageclasses",
+        {"answers-plain", "answers-fast"},
+    )
+    assert columns == [
+        ("Name", "string", "name", 0),
+        ("Provisioner", "string", "", 0, "Provisioner indicates the type of the provisioner."),
+        (
+            "ReclaimPolicy", "string", "", 0,
+            "Dynamically provisioned PersistentVolumes of this storage class are created with"
+            " this reclaimPolicy. Defaults to Delete.",
+        ),
+        (
+            "VolumeBindingMode", "string", "", 0,
+            "VolumeBindingMode indicates how PersistentVolumeClaims should be provisioned and"
+            " bound.  When unset, VolumeBindingImmediate is used. This field is only honored by"
+            " servers that enable the VolumeScheduling feature.",
+        ),
+        (
+            "AllowVolumeExpansion", "string", "", 0,
+            "AllowVolumeExpansion shows whether the storage class allow volume expand",
+        ),
+        ("Age", "string", "", 0),
+    ]  # fmt: skip
+    assert rows == [
+        ["answers-fast (default)", "example.com/b", "Retain", "WaitForFirstConsumer", True],
+        ["answers-plain", "example.com/a", "Delete", "Immediate", False],
+    ]
+
+
+def test_ingress_class_table(member: kube.KubeClient, member_kubeconfig: Path) -> None:
+    parameters = {"apiGroup": "k8s.example.com", "kind": "Params", "name": "lb"}
+    for name, spec in (
+        ("answers-plain", {"controller": "example.com/ingress"}),
+        ("answers-params", {"controller": "example.com/ingress", "parameters": parameters}),
+        (
+            "answers-core",
+            {"controller": "example.com/ingress", "parameters": {"kind": "Map", "name": "c"}},
+        ),
+    ):
+        body = {
+            "apiVersion": "networking.k8s.io/v1",
+            "kind": "IngressClass",
+            "metadata": {"name": name},
+            "spec": spec,
+        }
+        member.apply(INGRESS_CLASS, body, manager="t")
+    columns, rows = _table(
+        member_kubeconfig,
+        "/apis/networking.k8s.io/v1/ingressclasses",
+        {"answers-plain", "answers-params", "answers-core"},
+    )
+    assert columns == [
+        ("Name", "string", "name", 0),
+        ("Controller", "string", "", 0, "Controller that is responsible for handling this class"),
+        ("Parameters", "string", "", 0, "A reference to a resource with additional parameters"),
+        ("Age", "string", "", 0),
+    ]
+    assert rows == [
+        ["answers-core", "example.com/ingress", "Map/c"],
+        ["answers-params", "example.com/ingress", "Params.k8s.example.com/lb"],
+        ["answers-plain", "example.com/ingress", "<none>"],
+    ]

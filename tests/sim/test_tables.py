@@ -11,7 +11,8 @@ ReplicaSets, StatefulSets, DaemonSets, Jobs and CronJobs, and a ReplicaSet's cou
 cells of HorizontalPodAutoscalers, whose Targets name each resource from 1.30 on and show two
 metrics at most; the columns and cells of service accounts, ingresses (three hosts at most),
 network policies, disruption budgets, role bindings (subjects by kind, wide) and claims
-(VolumeAttributesClass from 1.29 on).
+(VolumeAttributesClass from 1.29 on); storage classes (the default marked, policies
+defaulted) and ingress classes (their parameters).
 """
 
 from __future__ import annotations
@@ -456,4 +457,64 @@ def test_cells_of_ingresses_bindings_and_claims(make_sim_cluster: SimFactory) ->
     ]
     assert [row[:6] + row[7:] for row in _rows(claims)] == [
         ["data", "Bound", "", "", "", "", "Filesystem"]
+    ]
+
+
+def test_storage_and_ingress_classes(sim_cluster: RunningSim) -> None:
+    """printStorageClass and printIngressClass (kubernetes v1.20.2, the same columns in the
+    newer printers.go): the default class marked in its name, the policies defaulted."""
+    sim_cluster.objects.put(
+        {
+            "apiVersion": "storage.k8s.io/v1",
+            "kind": "StorageClass",
+            "metadata": {"name": "plain"},
+            "provisioner": "example.com/a",
+        }
+    )
+    sim_cluster.objects.put(
+        {
+            "apiVersion": "storage.k8s.io/v1",
+            "kind": "StorageClass",
+            "metadata": {
+                "name": "fast",
+                "annotations": {"storageclass.beta.kubernetes.io/is-default-class": "true"},
+            },
+            "provisioner": "example.com/b",
+            "reclaimPolicy": "Retain",
+            "volumeBindingMode": "WaitForFirstConsumer",
+            "allowVolumeExpansion": True,
+        }
+    )
+    for name, parameters in (
+        ("plain", None),
+        ("params", {"apiGroup": "k8s.example.com", "kind": "Params", "name": "lb"}),
+        ("core", {"kind": "ConfigMap", "name": "cfg"}),
+    ):
+        sim_cluster.objects.put(
+            {
+                "apiVersion": "networking.k8s.io/v1",
+                "kind": "IngressClass",
+                "metadata": {"name": name},
+                "spec": {"controller": "example.com/ingress", "parameters": parameters},
+            }
+        )
+    classes = _table(sim_cluster, "/apis/storage.k8s.io/v1/storageclasses")
+    ingress_classes = _table(sim_cluster, "/apis/networking.k8s.io/v1/ingressclasses")
+    assert [(c["name"], c["type"], c["priority"]) for c in classes["columnDefinitions"]] == [
+        ("Name", "string", 0),
+        ("Provisioner", "string", 0),
+        ("ReclaimPolicy", "string", 0),
+        ("VolumeBindingMode", "string", 0),
+        ("AllowVolumeExpansion", "string", 0),
+        ("Age", "string", 0),
+    ]
+    assert sorted(row[:5] for row in _rows(classes)) == [
+        ["fast (default)", "example.com/b", "Retain", "WaitForFirstConsumer", True],
+        ["plain", "example.com/a", "Delete", "Immediate", False],
+    ]
+    assert _columns(ingress_classes) == ["Name", "Controller", "Parameters", "Age"]
+    assert sorted(row[:3] for row in _rows(ingress_classes)) == [
+        ["core", "example.com/ingress", "ConfigMap/cfg"],
+        ["params", "example.com/ingress", "Params.k8s.example.com/lb"],
+        ["plain", "example.com/ingress", "<none>"],
     ]
