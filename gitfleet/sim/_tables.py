@@ -2,12 +2,13 @@
 application/json;as=Table;v=v1;g=meta.k8s.io`), with the columns a real API server gives.
 
 Namespaces, nodes, deployments, pods, configmaps, services, secrets, horizontal pod
-autoscalers, storage and ingress classes and others have their own printers (columns and cells as kube-apiserver's
-`pkg/printers/internalversion/printers.go` makes them, for the release the server claims
-where they changed; priority 1 columns are those `-o wide` adds). Custom resources get their CRD's
-`additionalPrinterColumns` (JSONPath: fields, list indexes and `[?(@.field=="value")]`
-filters), or Age when it has none, as apiextensions-apiserver's table convertor does. Every
-other kind gets the default Name and Created At.
+autoscalers, storage and ingress classes, endpoints, resource quotas and others have their own
+printers (columns and cells as kube-apiserver's `pkg/printers/internalversion/printers.go`
+makes them, for the release the server claims where they changed; priority 1 columns are those
+`-o wide` adds). Custom resources get their CRD's `additionalPrinterColumns` (JSONPath: fields,
+list indexes and `[?(@.field=="value")]` filters), or Age when it has none, as
+apiextensions-apiserver's table convertor does. Every other kind gets the default Name and
+Created At.
 
 Rows carry the object's metadata as PartialObjectMetadata (`?includeObject=Metadata`, the
 default), the whole object (`Object`) or nothing (`None`).
@@ -441,6 +442,52 @@ def _ingress_class(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
     return [spec.get("controller") or "", shown, _created(obj, now)]
 
 
+_SHOWN_ENDPOINTS = 3
+
+
+def _host_port(ip: str, port: Any) -> str:
+    """Go's net.JoinHostPort: an IPv6 address in brackets."""
+    return f"[{ip}]:{port}" if ":" in ip else f"{ip}:{port}"
+
+
+def _endpoints(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    """printEndpoints (formatEndpoints): each ready address at each port of its subset (the
+    addresses alone where a subset has no ports), three at most and `+ N more...`."""
+    subsets = obj.get("subsets") or []
+    if not subsets:
+        return [NONE, _created(obj, now)]
+    shown: list[str] = []
+    count = 0
+    for subset in subsets:
+        addresses = [str(a.get("ip", "")) for a in subset.get("addresses") or []]
+        ports = subset.get("ports") or []
+        every = (
+            addresses
+            if not ports
+            else [_host_port(ip, p.get("port", 0)) for p in ports for ip in addresses]
+        )
+        count += len(every)
+        shown += every[: max(0, _SHOWN_ENDPOINTS - len(shown))]
+    text = ",".join(shown)
+    if count > _SHOWN_ENDPOINTS:
+        text += f" + {count - _SHOWN_ENDPOINTS} more..."
+    return [text, _created(obj, now)]
+
+
+def _resource_quota(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    """printResourceQuota: `resource: used/hard` for each resource of status.hard, by name,
+    those named `limits.*` in Limit and the others in Request."""
+    hard = _json.dig(obj, "status", "hard") or {}
+    used = _json.dig(obj, "status", "used") or {}
+    request: list[str] = []
+    limit: list[str] = []
+    for resource in sorted(hard):
+        pieces = resource.split(".")
+        shown = limit if len(pieces) > 1 and pieces[0] == "limits" else request
+        shown.append(f"{resource}: {used.get(resource, '0')}/{hard[resource]}")
+    return [_created(obj, now), ", ".join(request), ", ".join(limit)]
+
+
 _ACCESS_MODES = (
     ("ReadWriteOnce", "RWO"),
     ("ReadOnlyMany", "ROX"),
@@ -741,6 +788,40 @@ PRINTERS: dict[tuple[str, str], tuple[tuple[Column, ...], Cells]] = {
             AGE,
         ),
         _disruption_budget,
+    ),
+    ("", "endpoints"): (
+        (
+            Column(
+                "Endpoints",
+                "string",
+                "The set of all endpoints is the union of all subsets. Addresses are placed into"
+                " subsets according to the IPs they share. A single address with multiple ports,"
+                " some of which are ready and some of which are not (because they come from"
+                " different containers) will result in the address being displayed in different"
+                " subsets for the different ports. No address will appear in both Addresses and"
+                " NotReadyAddresses in the same subset. Sets of addresses and ports that comprise"
+                " a service.",
+            ),
+            AGE,
+        ),
+        _endpoints,
+    ),
+    ("", "resourcequotas"): (
+        (
+            AGE,
+            Column(
+                "Request",
+                "string",
+                "Request represents a minimum amount of cpu/memory that a container may consume.",
+            ),
+            Column(
+                "Limit",
+                "string",
+                "Limits control the maximum amount of cpu/memory that a container may use"
+                " independent of contention on the node.",
+            ),
+        ),
+        _resource_quota,
     ),
     ("storage.k8s.io", "storageclasses"): (
         (

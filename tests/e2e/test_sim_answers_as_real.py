@@ -39,7 +39,9 @@ Aspects covered:
   `1.5e-7`, `1e+21`), a negative zero `0` (read back from storage as an integer);
 - `kubectl get` Tables (columns: name, type, format, priority, and the description where the
   printer's own; cells but the age) of StorageClasses (the default one marked in its name,
-  unset policies shown as defaulted) and IngressClasses (parameters as Kind[.group]/name).
+  unset policies shown as defaulted), IngressClasses (parameters as Kind[.group]/name),
+  Endpoints (three at most, then `+ N more...`, `<none>`) and a ResourceQuota (Request and
+  Limit from its status).
 """
 
 from __future__ import annotations
@@ -899,3 +901,62 @@ def test_ingress_class_table(member: kube.KubeClient, member_kubeconfig: Path) -
         ["answers-params", "example.com/ingress", "Params.k8s.example.com/lb"],
         ["answers-plain", "example.com/ingress", "<none>"],
     ]
+
+
+def test_endpoints_and_resource_quota_tables(
+    member: kube.KubeClient, member_kubeconfig: Path
+) -> None:
+    endpoints = kube.ResourceType("v1", "Endpoints", "endpoints", namespaced=True)
+    addresses = [{"ip": "10.0.0.1"}, {"ip": "10.0.0.2"}]
+    ports = [{"name": "a", "port": 80}, {"name": "b", "port": 81}]
+    for name, subsets in (
+        ("many", [{"addresses": addresses, "ports": ports}]),
+        ("empty", []),
+        ("headless", [{"addresses": [{"ip": "10.0.0.3"}]}]),
+    ):
+        body = {"apiVersion": "v1", "kind": "Endpoints", "subsets": subsets}
+        member.apply(
+            endpoints, {**body, "metadata": {"name": name, "namespace": NAMESPACE}}, manager="t"
+        )
+    hard = {"pods": "10", "requests.cpu": "1", "limits.memory": "1Gi"}
+    quota = {
+        "apiVersion": "v1",
+        "kind": "ResourceQuota",
+        "metadata": {"name": "q", "namespace": NAMESPACE},
+        "spec": {"hard": hard},
+    }
+    path = f"/api/v1/namespaces/{NAMESPACE}/resourcequotas"
+    _answer(member, "POST", path, body=quota)
+    current = member.get_path(f"{path}/q")
+    current["status"] = {"hard": hard, "used": {"pods": "2", "limits.memory": "512Mi"}}
+    assert _answer(member, "PUT", f"{path}/q/status", body=current)[0] == 200
+    columns, rows = _table(
+        member_kubeconfig,
+        f"/api/v1/namespaces/{NAMESPACE}/endpoints",
+        {"many", "empty", "headless"},
+    )
+    assert [column[:4] for column in columns] == [
+        ("Name", "string", "name", 0),
+        ("Endpoints", "string", "", 0),
+        ("Age", "string", "", 0),
+    ]
+    assert rows == [
+        ["empty", "<none>"],
+        ["headless", "10.0.0.3"],
+        ["many", "10.0.0.1:80,10.0.0.2:80,10.0.0.1:81 + 1 more..."],
+    ]
+    columns, rows = _table(member_kubeconfig, path, {"q"})
+    assert columns == [
+        ("Name", "string", "name", 0),
+        ("Age", "string", "", 0),
+        (
+            "Request", "string", "", 0,
+            "Request represents a minimum amount of cpu/memory that a container may consume.",
+        ),
+        (
+            "Limit", "string", "", 0,
+            "Limits control the maximum amount of cpu/memory that a container may use"
+            " independent of contention on the node.",
+        ),
+    ]  # fmt: skip
+    assert rows == [["q", "pods: 2/10, requests.cpu: 0/1", "limits.memory: 512Mi/1Gi"]]

@@ -12,7 +12,8 @@ cells of HorizontalPodAutoscalers, whose Targets name each resource from 1.30 on
 metrics at most; the columns and cells of service accounts, ingresses (three hosts at most),
 network policies, disruption budgets, role bindings (subjects by kind, wide) and claims
 (VolumeAttributesClass from 1.29 on); storage classes (the default marked, policies
-defaulted) and ingress classes (their parameters).
+defaulted) and ingress classes (their parameters); endpoints (three at most) and resource
+quotas (Request and Limit from status).
 """
 
 from __future__ import annotations
@@ -517,4 +518,49 @@ def test_storage_and_ingress_classes(sim_cluster: RunningSim) -> None:
         ["core", "example.com/ingress", "ConfigMap/cfg"],
         ["params", "example.com/ingress", "Params.k8s.example.com/lb"],
         ["plain", "example.com/ingress", "<none>"],
+    ]
+
+
+def test_endpoints_and_resource_quotas(sim_cluster: RunningSim) -> None:
+    """printEndpoints and printResourceQuota (kubernetes v1.20.2; the newer printers.go
+    formats endpoints alike): three endpoints at most, a quota's status by resource."""
+    two = {
+        "addresses": [{"ip": f"10.1.0.{n}"} for n in (1, 2)],
+        "ports": [{"name": f"p{port}", "port": port} for port in (80, 81)],
+    }
+    six = [{"addresses": [{"ip": "fd00::1"}], "ports": [{"port": 1}]}] * 6
+    subsets_of = {"many": [two], "empty": [], "headless": [{"addresses": [{"ip": "10.1.0.3"}]}]}
+    for name, subsets in [*subsets_of.items(), ("six", six)]:
+        sim_cluster.objects.put(
+            {
+                "apiVersion": "v1",
+                "kind": "Endpoints",
+                "metadata": {"name": name, "namespace": "default"},
+                "subsets": subsets,
+            }
+        )
+    sim_cluster.objects.put(
+        {
+            "apiVersion": "v1",
+            "kind": "ResourceQuota",
+            "metadata": {"name": "q", "namespace": "default"},
+            "spec": {"hard": {"pods": "10", "requests.cpu": "1", "limits.memory": "1Gi"}},
+            "status": {
+                "hard": {"pods": "10", "requests.cpu": "1", "limits.memory": "1Gi"},
+                "used": {"pods": "2", "limits.memory": "512Mi"},
+            },
+        }
+    )
+    endpoints = _table(sim_cluster, "/api/v1/namespaces/default/endpoints")
+    quotas = _table(sim_cluster, "/api/v1/namespaces/default/resourcequotas")
+    assert _columns(endpoints) == ["Name", "Endpoints", "Age"]
+    assert sorted(row[:2] for row in _rows(endpoints)) == [
+        ["empty", "<none>"],
+        ["headless", "10.1.0.3"],
+        ["many", "10.1.0.1:80,10.1.0.2:80,10.1.0.1:81 + 1 more..."],
+        ["six", "[fd00::1]:1,[fd00::1]:1,[fd00::1]:1 + 3 more..."],
+    ]
+    assert _columns(quotas) == ["Name", "Age", "Request", "Limit"]
+    assert [[row[0], *row[2:]] for row in _rows(quotas)] == [
+        ["q", "pods: 2/10, requests.cpu: 0/1", "limits.memory: 512Mi/1Gi"]
     ]
