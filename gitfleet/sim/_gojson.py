@@ -14,16 +14,18 @@ float64: `12345678901234567890` reads back `12345678901234567000`).
 
 Few bodies hold a float, so `dumps` writes with Python's C encoder and looks over the text
 for the end of a float Go would write otherwise (`_SUSPECTS`); only where it finds one (or a
-string merely ending so) is the value written again in Python, with Go's floats. Strings are
-escaped as Python's encoder escapes them (ASCII), as everywhere else in the simulator.
+string merely ending so) is the value written again in Python, with Go's floats (`_gofmt`).
+Strings are escaped as Python's encoder escapes them (ASCII), as everywhere else in the
+simulator.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import re
 from typing import Any
+
+from gitfleet.sim import _gofmt
 
 _COMPACT = (",", ":")
 _SUSPECTS = (
@@ -50,27 +52,6 @@ def dumps(value: Any, *, indent: int | None = None, sort_keys: bool = False) -> 
     return "".join(out)
 
 
-def number(value: float) -> str:
-    """A float as the server writes it (see the module docstring)."""
-    if value == 0 or not math.isfinite(value):
-        return "0" if value == 0 else repr(value)
-    text = repr(value)
-    if "e" not in text:  # Python is positional from 1e-4 to 1e16, as Go is
-        return text[:-2] if text.endswith(".0") else text
-    magnitude = abs(value)
-    if magnitude < 1e-6 or magnitude >= 1e21:
-        if text[-4:-1] == "e-0":  # Go leaves a one-digit negative exponent without its zero
-            return text[:-2] + text[-1]
-        return text
-    mantissa, exponent = text.split("e")
-    sign = "-" if mantissa.startswith("-") else ""
-    digits = mantissa.lstrip("-").replace(".", "")
-    point = int(exponent) + 1
-    if point <= 0:
-        return f"{sign}0.{'0' * -point}{digits}"
-    return sign + digits + "0" * (point - len(digits))
-
-
 def _write(value: Any, out: list[str], indent: str | None, level: int, sort_keys: bool) -> None:
     if isinstance(value, str):
         out.append(_escape(value))
@@ -81,7 +62,7 @@ def _write(value: Any, out: list[str], indent: str | None, level: int, sort_keys
     elif value is False:
         out.append("false")
     elif isinstance(value, float):
-        out.append(number(value))
+        out.append(_gofmt.json_float64(value))
     elif isinstance(value, int):
         out.append(str(value))
     elif isinstance(value, dict):

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from gitfleet.sim import _gojson, _tables
+from gitfleet.sim import _gofmt, _gojson, _tables
 
 GO_WRITES = [
     pytest.param(1000000.0, "1000000", id="whole"),
@@ -51,7 +51,7 @@ GO_WRITES = [
 
 @pytest.mark.parametrize(("value", "text"), GO_WRITES)
 def test_floats_as_go_writes_them(value: float, text: str) -> None:
-    assert _gojson.number(value) == text
+    assert _gofmt.json_float64(value) == text
     assert _gojson.dumps({"a": [value]}) == f'{{"a":[{text}]}}'
     assert _gojson.dumps(value) == text
 
