@@ -225,12 +225,13 @@ def render(plan: Plan) -> Tree:
         into.add(output)
     settled.settle_namespaces()
     counts = {}
+    kustomizations = _report.Kustomizations()
     for name in settled.by_cluster:
         if exact or name in settled.reshaped:
             listed = settled.relative_paths(name)
             counts[name] = len(listed)
             folder = _paths.cluster_folder(name)
-            written = _report.kustomization(listed)
+            written = kustomizations.of(listed)
             settled.files.setdefault(folder, {})[_paths.KUSTOMIZATION] = written
         else:
             counts[name] = settled.count(name)

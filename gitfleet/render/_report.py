@@ -19,6 +19,7 @@ commit (see `pipeline.render`).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -30,17 +31,26 @@ KIND = "Render"
 _NAMESPACE_FOLDER = f"{_paths.CLUSTER_SCOPE}/Namespace.{_paths.CORE_GROUP}/"
 
 
-_WRITTEN: dict[tuple[str, ...], bytes] = {}
-"""Kustomizations already written, by listing: most clusters' listings do not change from one
-render to the next, and writing one of a thousand files costs more than finding it here."""
-_WRITTEN_LIMIT = 4096
+class Kustomizations:
+    """The kustomizations of one render, each written once however many clusters list the same
+    files (clusters placed alike have the same listing; writing one of ten thousand files
+    costs more than its digest), held by that digest for the render's length only: a
+    long-running reconciler keeps none of them."""
 
+    def __init__(self) -> None:
+        self._written: dict[bytes, bytes] = {}
 
-def kustomization(relative_paths: Iterable[str]) -> bytes:
-    paths = tuple(sorted(relative_paths))
-    found = _WRITTEN.get(paths)
-    if found is not None:
+    def of(self, relative_paths: Iterable[str]) -> bytes:
+        """The kustomization.yaml listing `relative_paths` (a cluster's files)."""
+        paths = sorted(relative_paths)
+        digest = hashlib.blake2b("\n".join(paths).encode(), digest_size=16).digest()
+        found = self._written.get(digest)
+        if found is None:
+            found = self._written[digest] = _kustomization(paths)
         return found
+
+
+def _kustomization(paths: list[str]) -> bytes:
     ordered = [p for p in paths if p.startswith(_NAMESPACE_FOLDER)]
     ordered += [p for p in paths if not p.startswith(_NAMESPACE_FOLDER)]
     doc = {
@@ -48,10 +58,7 @@ def kustomization(relative_paths: Iterable[str]) -> bytes:
         "kind": "Kustomization",
         "resources": ordered,
     }
-    if len(_WRITTEN) >= _WRITTEN_LIMIT:
-        _WRITTEN.clear()
-    written = _WRITTEN[paths] = _yaml.dump(doc)
-    return written
+    return _yaml.dump(doc)
 
 
 def render_file(
