@@ -455,11 +455,14 @@ _BINDING_KINDS: dict[str, type[work.ResourceBinding] | type[work.ClusterResource
 _BINDINGS_FOLDER = "bindings/"
 _WORKS = rendering.WORKS + "/"
 _Parsed = tuple[Binding, str | None, str | None]
-_PARSED: dict[tuple[str, str], _Parsed | None] = {}
-"""Bindings already read back, by (path, blob id): a blob id names its content, so a binding
-file read once need not be parsed again by a long-running reconciler (and its binding stays
-the same object, which tells the render it can be reused)."""
+_PARSED: dict[str, tuple[str, _Parsed | None]] = {}
+"""Bindings already read back, by path, with the blob id they were read from: a blob id names
+its content, so a binding file read once need not be parsed again by a long-running
+reconciler (and its binding stays the same object, which tells the render it can be reused).
+A path holds the last content read there, so the bindings a reconciler keeps are those of
+its paths, however often they are rewritten."""
 _PARSED_LIMIT = 200_000
+_UNREAD = ("", None)
 
 
 @dataclasses.dataclass(slots=True)
@@ -509,18 +512,18 @@ def read_previous(
     )
     listed = [p for p in chosen if p.startswith(_BINDINGS_FOLDER)]
     scalers = [p for p in chosen if not p.startswith(_BINDINGS_FOLDER)]
-    if len(_PARSED) + len(listed) > _PARSED_LIMIT:
+    if len(_PARSED) + sum(1 for p in listed if p not in _PARSED) > _PARSED_LIMIT:
         _PARSED.clear()
-    wanted = [p for p in listed if (p, files[p]) not in _PARSED]
+    wanted = [p for p in listed if _PARSED.get(p, _UNREAD)[0] != files[p]]
     contents = read([*wanted, *scalers, rendering.RENDER_FILE])
     shared = _Shared()
     for path in wanted:
-        _PARSED[(path, files[path])] = _parse_binding(path, contents.get(path, b""), shared)
+        _PARSED[path] = (files[path], _parse_binding(path, contents.get(path, b""), shared))
     bindings: dict[ResourceKey, Binding] = {}
     digests: dict[ResourceKey, str] = {}
     templates: dict[ResourceKey, str] = {}
     for path in listed:
-        found = _PARSED[(path, files[path])]
+        found = _PARSED[path][1]
         if found is None:
             continue
         binding, digest, template = found
