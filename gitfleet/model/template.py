@@ -10,8 +10,9 @@ status and prune all go by the template's identity).
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Generic, TypedDict, TypeVar
+from typing import Any, Generic, TypedDict, TypeVar, cast
 
 from gitfleet.model.origin import Origin
 
@@ -50,7 +51,7 @@ class ResourceKey:
         return f"{self.kind}/{where}{self.name}"
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True, weakref_slot=True)
 class ResourceTemplate:
     """A plain Kubernetes object from the source repository, with where it was written."""
 
@@ -123,26 +124,39 @@ def priority_classes(templates: Iterable[ResourceTemplate]) -> dict[str, int]:
 T = TypeVar("T")
 
 
-class PerTemplate(Generic[T]):
-    """What a function of a template alone gives, remembered by template object (held, so
-    that its id stays its own): the source loader hands out the same template objects for
-    unchanged files, so a long-running reconciler computes it once per file content. Past
-    `limit` templates the memo starts over."""
+class _Held(weakref.ref[ResourceTemplate]):
+    """A template as a memo holds it: not alive, and under the key its entry has."""
 
-    def __init__(self, make: Callable[[ResourceTemplate], T], limit: int = 200_000) -> None:
+    __slots__ = ("key",)
+    key: int
+
+
+class PerTemplate(Generic[T]):
+    """What a function of a template alone gives, remembered while the template object lives:
+    the source loader hands out the same template objects for unchanged files (and keeps the
+    last loads' ones, `source._cache`), so a long-running reconciler computes it once per file
+    content, and forgets it with the last load that had the file."""
+
+    def __init__(self, make: Callable[[ResourceTemplate], T]) -> None:
         self._make = make
-        self._limit = limit
-        self._found: dict[int, tuple[ResourceTemplate, T]] = {}
+        self._found: dict[int, tuple[_Held, T]] = {}
 
     def __call__(self, template: ResourceTemplate) -> T:
-        found = self._found.get(id(template))
-        if found is not None and found[0] is template:
+        key = id(template)
+        found = self._found.get(key)
+        if found is not None and found[0]() is template:
             return found[1]
-        if len(self._found) >= self._limit:
-            self._found.clear()
         value = self._make(template)
-        self._found[id(template)] = (template, value)
+        held = _Held(template, self._gone)
+        held.key = key
+        self._found[key] = (held, value)
         return value
+
+    def _gone(self, held: weakref.ref[ResourceTemplate]) -> None:
+        key = cast(_Held, held).key
+        found = self._found.get(key)
+        if found is not None and found[0] is held:
+            del self._found[key]
 
 
 IDENTITY_FIELDS: tuple[tuple[str, ...], ...] = (
