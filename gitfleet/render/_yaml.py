@@ -90,6 +90,10 @@ def quoted(text: str) -> str:
 
 _TEXTS: dict[str, str] = {}
 _TEXTS_LIMIT = 200_000
+_MEMO_LENGTH = 256
+"""The longest text the memos below keep: short keys and values are what repeat, and a
+long-running reconciler must not hold a full memo of long strings (a last-applied annotation
+is kilobytes)."""
 
 
 def scalar_text(text: str) -> str:
@@ -98,6 +102,8 @@ def scalar_text(text: str) -> str:
     found = _TEXTS.get(text)
     if found is None:
         found = text if _plain_ok(text) else quoted(text)
+        if len(text) > _MEMO_LENGTH:
+            return found
         if len(_TEXTS) >= _TEXTS_LIMIT:
             _TEXTS.clear()
         _TEXTS[text] = found
@@ -197,6 +203,8 @@ def _head(key: Any, pad: str) -> str:
         return found
     text = scalar_text(key) if "\n" not in key else quoted(key)
     found = f"{pad}? {text}\n{pad}:" if len(text) > _MAX_SIMPLE_KEY else f"{pad}{text}:"
+    if len(key) > _MEMO_LENGTH:
+        return found
     if len(_HEADS) >= _TEXTS_LIMIT:
         _HEADS.clear()
     _HEADS[key, pad] = found
@@ -225,9 +233,11 @@ def _flat_item(item: dict[str, Any], inner: str, lead: str) -> str | None:
     if len(item) > _FLAT_ITEM_KEYS:
         return None
     pairs = tuple(item.items())
-    for _, value in pairs:
+    for name, value in pairs:
         kind = type(value)
-        if kind is not str and kind is not int:
+        if type(name) is not str or len(name) > _MEMO_LENGTH:
+            return None
+        if kind is not int and (kind is not str or len(value) > _MEMO_LENGTH):
             return None
     key = (inner, lead, pairs)
     found = _ITEMS.get(key)

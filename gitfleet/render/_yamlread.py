@@ -35,7 +35,11 @@ _MAX_INDENT = 2 * yamllimits.MAX_DEPTH
 _MISSING = object()
 _NESTED = object()
 """What `_entry` gives as the value of a key whose block follows on the next lines."""
-_SCALARS = 65_536
+_SCALARS = 4096
+"""Lines and scalars remembered: the lines that repeat (structure, cluster names, common
+values) are met again within a few thousand others, and the rest (names, ids, digests) never
+are; at 10,000 bindings a memo sixteen times larger is hit as often, and a long-running
+reconciler would hold tens of MiB of lines no render reads again."""
 _MEMO_DEPTH = 2
 """Blocks under keys this deep are read through the memo: a policy's placement, a target
 list, conditions; deeper ones are parts of those."""
