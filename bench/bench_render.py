@@ -21,12 +21,17 @@ cell's own, measured right after its full render and commit:
 - `--large` checks the large fleets against their budgets: 10,000 templates x 200 clusters
   within 60 s, 2x the floor and 2 GiB; 500 templates x 2,000 clusters within 60 s, 2x the
   floor and 2 GiB (exit 1 when over).
+`--long-running` renders 40 commits after the 1,000 x 50 fleet's full render (every cluster
+with a file of its own), in a fresh process, each commit adding a template and every fifth
+also changing every template: resident memory after the last render must be within 1.15x
+that after the tenth (a reconciler's memory must not grow with the renders it has made).
 `--signed` runs the 1,000 x 50 fleet again with every commit signed (`--signing-key`, a
 throwaway SSH key): one ssh-keygen per commit, so its full render (51 commits) costs what 51
 signatures cost more. The machine's load (`uptime`) is printed with the figures: compare
 ratios, not seconds, between runs on a shared machine.
 
-    python -m bench.bench_render [--grid] [--large] [--signed]      (from the repository root)
+    python -m bench.bench_render [--grid] [--large] [--long-running] [--signed]
+                                                                (from the repository root)
 """
 
 from __future__ import annotations
@@ -56,6 +61,13 @@ FLOOR_SLICE = 20_000
 GRID = tuple((t, c) for t in (1000, 5000, 10_000) for c in (10, 50, 200))
 LARGE_BUDGETS = {(10_000, 200): (60.0, 2.0, 2048), (500, 2000): (60.0, 2.0, 2048)}
 """Large fleets (templates, clusters): full render seconds, ratio to the floor, peak MiB."""
+LONG_RUNNING = (1000, 50, 40)
+"""The long-running process: templates, clusters, renders after the first."""
+RESHAPE_EVERY = 5
+WARM_ROUNDS = 10
+LONG_RUNNING_GROWTH = 1.15
+"""Resident memory after the last render over that after the warm-up: the bounded memos fill
+during the warm-up and after it (a few MiB each), nothing else may grow."""
 NAMESPACES = 10
 STRATEGIES = ("duplicated", "weighted", "aggregated")
 ENV = {
@@ -90,11 +102,11 @@ def _cluster(i: int) -> dict[str, Any]:
     }
 
 
-def _template(i: int) -> dict[str, Any]:
+def _template(i: int, more_replicas: int = 0) -> dict[str, Any]:
     ns = f"ns{i % NAMESPACES}"
     spread = (i // NAMESPACES) % 5
     strategy = STRATEGIES[0] if spread < 3 else STRATEGIES[spread - 2]
-    replicas = 2 if strategy == "duplicated" else 60
+    replicas = (2 if strategy == "duplicated" else 60) + more_replicas
     name = f"app{i:05d}"
     return {
         "apiVersion": "apps/v1",
@@ -119,6 +131,28 @@ def _template(i: int) -> dict[str, Any]:
             },
         },
     }
+
+
+def _pinned(i: int) -> list[dict[str, Any]]:
+    """A ConfigMap for cluster `i` alone, and its policy: no two clusters list the same files."""
+    name = f"only-c{i:03d}"
+    return [
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": name, "namespace": "ns0"},
+            "data": {"cluster": f"c{i:03d}"},
+        },
+        {
+            "apiVersion": "policy.karmada.io/v1alpha1",
+            "kind": "PropagationPolicy",
+            "metadata": {"name": name, "namespace": "ns0"},
+            "spec": {
+                "resourceSelectors": [{"apiVersion": "v1", "kind": "ConfigMap", "name": name}],
+                "placement": {"clusterAffinity": {"clusterNames": [f"c{i:03d}"]}},
+            },
+        },
+    ]
 
 
 def _placement(strategy: str) -> dict[str, Any]:
@@ -286,9 +320,9 @@ def _fast_import_floor(repo: Path, scratch: Path) -> tuple[float, int]:
         out.write(b"\n")
     opened.close()
     _git(scratch.parent, "init", "-q", "--bare", str(scratch))
-    with stream.open("rb") as data:
+    with stream.open("rb") as fed:
         start = time.perf_counter()
-        subprocess.run(["git", "fast-import", "--quiet"], cwd=scratch, stdin=data, check=True)
+        subprocess.run(["git", "fast-import", "--quiet"], cwd=scratch, stdin=fed, check=True)
         elapsed = time.perf_counter() - start
     stream.unlink()
     floor_tree = _git(scratch, "rev-parse", "refs/heads/floor^{tree}")
@@ -355,13 +389,88 @@ def measure_cell(templates: int, clusters: int) -> dict[str, float]:
     }  # fmt: skip
 
 
-def _cell(templates: int, clusters: int) -> dict[str, float]:
-    """`measure_cell` in a fresh process, so that its peak memory is its own."""
+def _resident_mib() -> float:
+    """The process's resident memory now (Linux), else its peak."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except OSError:
+        return _peak_mib()
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def measure_rounds(templates: int, clusters: int, rounds: int) -> dict[str, float]:
+    """A long-running reconciler's memory, in this process: the fleet's full render (every
+    cluster with a file of its own), then `rounds` renders of a commit that adds a template,
+    every `RESHAPE_EVERY`-th also changing every template's replicas (every binding and
+    manifest rewritten). Resident memory after the first render, after `WARM_ROUNDS` rounds
+    and after the last."""
+    with tempfile.TemporaryDirectory(prefix="gitfleet-bench-") as tmp:
+        repo = Path(tmp) / "source"
+        generate(repo, templates, clusters)
+        pinned = [doc for i in range(clusters) for doc in _pinned(i)]
+        (repo / "pinned.yaml").write_text(_dump(pinned))
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-q", "-m", "a file for each cluster")
+        _timed(repo)
+        first = _resident_mib()
+        warm = first
+        more = 0
+        for at in range(1, rounds + 1):
+            (repo / "apps" / f"added{at:05d}.yaml").write_text(_dump([_template(templates + at)]))
+            if at % RESHAPE_EVERY == 0:
+                more += 1
+                for i in range(templates):
+                    (repo / "apps" / f"app{i:05d}.yaml").write_text(_dump([_template(i, more)]))
+            _git(repo, "add", "-A")
+            _git(repo, "commit", "-q", "-m", f"round {at}")
+            _timed(repo)
+            if at == WARM_ROUNDS:
+                gc.collect()
+                warm = _resident_mib()
+        gc.collect()
+        last = _resident_mib()
+    return {"first": first, "warm": warm, "last": last}
+
+
+def _rounds(templates: int, clusters: int, rounds: int) -> dict[str, float]:
+    """`measure_rounds` in a fresh process, so that its memory is its own."""
+    found: dict[str, float] = json.loads(
+        _bench_process("--rounds", str(templates), str(clusters), str(rounds))
+    )
+    return found
+
+
+def run_long_running() -> bool:
+    """A long-running reconciler's memory against its budget."""
+    templates, clusters, rounds = LONG_RUNNING
+    print(
+        f"long-running: {templates} templates x {clusters} clusters, {rounds} renders,"
+        f" every {RESHAPE_EVERY}th changing every template ({_load()})"
+    )
+    found = _rounds(templates, clusters, rounds)
+    growth = found["last"] / found["warm"]
+    within = growth <= LONG_RUNNING_GROWTH
+    print(
+        f"  resident memory: {found['first']:.0f} MiB after the first render,"
+        f" {found['warm']:.0f} MiB after {WARM_ROUNDS}, {found['last']:.0f} MiB after {rounds}"
+    )
+    verdict = "ok" if within else "OVER"
+    print(f"  budget growth after warm-up: {growth:.2f}x <= {LONG_RUNNING_GROWTH}x -> {verdict}")
+    return within
+
+
+def _bench_process(*args: str) -> str:
+    """The last line this benchmark prints when run with `args` in a fresh process."""
     done = subprocess.run(
-        [sys.executable, "-m", "bench.bench_render", "--cell", str(templates), str(clusters)],
+        [sys.executable, "-m", "bench.bench_render", *args],
         capture_output=True, check=True, cwd=Path(__file__).resolve().parent.parent,
     )  # fmt: skip
-    found: dict[str, float] = json.loads(done.stdout.decode().splitlines()[-1])
+    return done.stdout.decode().splitlines()[-1]
+
+
+def _cell(templates: int, clusters: int) -> dict[str, float]:
+    """`measure_cell` in a fresh process, so that its peak memory is its own."""
+    found: dict[str, float] = json.loads(_bench_process("--cell", str(templates), str(clusters)))
     return found
 
 
@@ -411,11 +520,16 @@ def main() -> None:
     parser.add_argument("--grid", action="store_true", help="time and memory over a grid")
     parser.add_argument("--large", action="store_true", help="the large fleets' budgets")
     parser.add_argument("--signed", action="store_true", help="also 1,000 x 50, signed")
+    parser.add_argument("--long-running", action="store_true", help="memory over many renders")
     parser.add_argument("--cell", nargs=2, type=int, metavar=("TEMPLATES", "CLUSTERS"))
+    parser.add_argument("--rounds", nargs=3, type=int, metavar=("TEMPLATES", "CLUSTERS", "N"))
     args = parser.parse_args()
     collector.tune()  # as `gitfleet` sets the process up
     if args.cell:
         print(json.dumps(measure_cell(*args.cell)))
+        return
+    if args.rounds:
+        print(json.dumps(measure_rounds(*args.rounds)))
         return
     print(f"machine: {os.cpu_count()} cores, {_load()}")
     ok = run_fleet(1000, 50, budgets=True)
@@ -429,6 +543,8 @@ def main() -> None:
         run_grid()
     if args.large:
         ok &= run_large()
+    if args.long_running:
+        ok &= run_long_running()
     sys.exit(0 if ok and within else 1)
 
 
