@@ -41,9 +41,11 @@ class Kustomizations:
         self._written: dict[bytes, bytes] = {}
 
     def of(self, relative_paths: Iterable[str]) -> bytes:
-        """The kustomization.yaml listing `relative_paths` (a cluster's files)."""
+        """The kustomization.yaml listing `relative_paths` (a cluster's files). The listing's
+        digest joins the paths with NUL, the one character no Git path holds, so that two
+        listings never read alike."""
         paths = sorted(relative_paths)
-        digest = hashlib.blake2b("\n".join(paths).encode(), digest_size=16).digest()
+        digest = hashlib.blake2b("\0".join(paths).encode(), digest_size=16).digest()
         found = self._written.get(digest)
         if found is None:
             found = self._written[digest] = _kustomization(paths)
