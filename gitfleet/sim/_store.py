@@ -3,7 +3,10 @@ resourceVersion counter, and the event log that watches read.
 
 One re-entrant lock guards everything; the condition `changed` wakes watches and the
 controller after each write. Objects are kept as private dicts: the store hands out
-references only to code in this package that holds the lock and copies before exposing.
+references only to code in this package that holds the lock and copies before exposing, and
+an object is never changed once stored (a write stores a new one). So the event log shares
+the stored objects: each version is held once, however many events name it (a cluster of
+thousands of pods otherwise holds every version twice over, up to the log's length).
 Versions of a group share storage: an object is kept once per (group, plural) and served
 with the apiVersion the client asked for (no conversion, like a CRD with `strategy: None`).
 """
@@ -91,9 +94,7 @@ class Store:
         uid = obj["metadata"].get("uid")
         if uid:
             self._uids[uid] = key
-        self._record(
-            Event(self._version, MODIFIED if old else ADDED, group, plural, _json.clone(obj), old)
-        )
+        self._record(Event(self._version, MODIFIED if old else ADDED, group, plural, obj, old))
         return obj
 
     def remove(self, group: str, plural: str, namespace: str, name: str) -> _json.Obj | None:
@@ -103,9 +104,9 @@ class Store:
             return None
         self._uids.pop(obj["metadata"].get("uid", ""), None)
         self._version += 1
-        obj["metadata"]["resourceVersion"] = str(self._version)
-        self._record(Event(self._version, DELETED, group, plural, _json.clone(obj), None))
-        return obj
+        gone = {**obj, "metadata": {**obj["metadata"], "resourceVersion": str(self._version)}}
+        self._record(Event(self._version, DELETED, group, plural, gone, None))
+        return gone
 
     def _record(self, event: Event) -> None:
         self._events.append(event)

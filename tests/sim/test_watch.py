@@ -1,10 +1,12 @@
 """Watches through the kubernetes client's Watch over the DynamicClient.
 
 Covers: events after a resourceVersion (ADDED, MODIFIED, DELETED, in order, with growing
-resourceVersions); synthetic ADDED events for existing objects when no resourceVersion is
-given; timeoutSeconds ends the stream; a label-selected watch sees an object leave the
-selection as DELETED; a resourceVersion older than the kept history is 410 Expired;
-bookmarks carry the latest resourceVersion.
+resourceVersions), each replayed with the object as that change left it, whatever came
+after (merge patch, server-side apply, replace, label change, delete); synthetic ADDED
+events for existing objects when no resourceVersion is given; timeoutSeconds ends the
+stream; a label-selected watch sees an object leave the selection as DELETED; a
+resourceVersion older than the kept history is 410 Expired; bookmarks carry the latest
+resourceVersion.
 """
 
 from __future__ import annotations
@@ -50,6 +52,59 @@ def test_watch_from_resource_version_replays_changes(sim_cluster: RunningSim) ->
     ]
     versions = [version for _, _, version in events]
     assert versions == sorted(versions) and len(set(versions)) == 3
+
+
+def test_replayed_events_show_each_version_as_it_was(sim_cluster: RunningSim) -> None:
+    from kubernetes import watch
+
+    maps = sim_cluster.resource("v1", "ConfigMap")
+    start = maps.get(namespace="default").metadata.resourceVersion
+    written = [maps.create(body=config_map("v", value="1"), namespace="default")]
+    written.append(
+        maps.patch(
+            name="v",
+            namespace="default",
+            body={"data": {"value": "2"}},
+            content_type="application/merge-patch+json",
+        )
+    )
+    written.append(
+        maps.server_side_apply(
+            body=config_map("v", value="3"),
+            namespace="default",
+            field_manager="test",
+            force_conflicts=True,
+        )
+    )
+    replaced = config_map("v", labels={"step": "four"}, value="4")
+    replaced["metadata"]["resourceVersion"] = written[-1].metadata.resourceVersion
+    written.append(maps.replace(body=replaced, namespace="default"))
+    maps.delete(name="v", namespace="default")
+    seen = []
+    watcher = watch.Watch()
+    for event in maps.watch(
+        namespace="default", timeout=5, watcher=watcher, resource_version=start
+    ):
+        shown = event["raw_object"]
+        seen.append(
+            (
+                event["type"],
+                shown["data"]["value"],
+                shown["metadata"].get("labels"),
+                shown["metadata"]["resourceVersion"],
+            )
+        )
+        if len(seen) == 5:
+            watcher.stop()
+    versions = [w.metadata.resourceVersion for w in written]
+    assert seen[:4] == [
+        ("ADDED", "1", None, versions[0]),
+        ("MODIFIED", "2", None, versions[1]),
+        ("MODIFIED", "3", None, versions[2]),
+        ("MODIFIED", "4", {"step": "four"}, versions[3]),
+    ]
+    kind, value, _, gone = seen[4]
+    assert (kind, value) == ("DELETED", "4") and int(gone) > int(versions[3])
 
 
 def test_watch_without_version_starts_with_existing_objects(sim_cluster: RunningSim) -> None:
