@@ -574,10 +574,23 @@ class Registry:
         return stored
 
 
+_GO_REFUSES = {
+    "NaN": "invalid character 'N' looking for beginning of value",
+    "Infinity": "invalid character 'I' looking for beginning of value",
+    "-Infinity": "invalid character 'I' in numeric literal",
+}
+"""What Go's JSON reader says of the words Python's reader takes for floats beyond JSON."""
+
+
+def _refused_constant(word: str) -> Any:
+    raise ValueError(_GO_REFUSES[word])
+
+
 def _decode(body: bytes, *, yaml_allowed: bool) -> Any:
-    """A request body as JSON (or YAML, for apply); 400 BadRequest if it does not parse."""
+    """A request body as JSON (or YAML, for apply); 400 BadRequest if it does not parse (NaN
+    and the infinities included: no JSON, and a real server refuses them)."""
     try:
-        return json.loads(body or b"null")
+        return json.loads(body or b"null", parse_constant=_refused_constant)
     except ValueError as error:
         if not yaml_allowed:
             raise _errors.bad_request(f"invalid JSON in the request body: {error}") from error

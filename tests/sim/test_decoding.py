@@ -13,7 +13,8 @@ kept, as Go's omitempty leaves it out; an unsupported fieldValidation value is 4
 side apply configuration with an unknown field is 400 `field not declared in schema`; a cluster
 claiming 1.20 drops unknown fields silently whatever is asked, and answers an apply with one
 with the 500 it gave; kubectl `apply` shows the server's error and exits 1, and
-`--validate=warn` prints the warning.
+`--validate=warn` prints the warning; NaN and the infinities, which are no JSON, are 400 with
+Go's words for them, and an apply configuration reads NaN as YAML does, a string.
 """
 
 from __future__ import annotations
@@ -277,3 +278,28 @@ def test_empty_maps_are_not_kept(sim_cluster: RunningSim) -> None:
     assert {"data", "binaryData"} & set(created) == set()
     assert "labels" not in unlabeled["metadata"]
     assert "labels" not in sim_cluster.objects.get("v1", "ConfigMap", "cfg", "default")["metadata"]
+
+
+@pytest.mark.parametrize(
+    ("word", "message"),
+    [
+        ("NaN", "invalid character 'N' looking for beginning of value"),
+        ("Infinity", "invalid character 'I' looking for beginning of value"),
+        ("-Infinity", "invalid character 'I' in numeric literal"),
+    ],
+)
+def test_nan_and_infinities_are_no_json(sim_cluster: RunningSim, word: str, message: str) -> None:
+    body = b'{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"odd"},"x":%s}' % (
+        word.encode()
+    )
+    code, status = raw(sim_cluster, "POST", CONFIG_MAPS, body=body)
+    assert (code, status["reason"]) == (400, "BadRequest")
+    assert message in status["message"]
+    assert sim_cluster.objects.get("v1", "ConfigMap", "odd", "default") is None
+
+
+def test_nan_in_an_apply_is_a_string(sim_cluster: RunningSim) -> None:
+    body = b'{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"odd"},"data":{"a":NaN}}'
+    path = f"{CONFIG_MAPS}/odd?fieldManager=test"
+    code, stored = raw(sim_cluster, "PATCH", path, body=body, headers=APPLY)
+    assert (code, stored["data"]) == (201, {"a": "NaN"})
