@@ -19,7 +19,6 @@ commit (see `pipeline.render`).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -34,25 +33,22 @@ _NAMESPACE_FOLDER = f"{_paths.CLUSTER_SCOPE}/Namespace.{_paths.CORE_GROUP}/"
 class Kustomizations:
     """The kustomizations of one render, each written once however many clusters list the same
     files (clusters placed alike have the same listing; writing one of ten thousand files
-    costs more than its digest), held by that digest for the render's length only: a
-    long-running reconciler keeps none of them."""
+    costs more than finding it), held for the render's length only: a long-running
+    reconciler keeps none of them."""
 
     def __init__(self) -> None:
-        self._written: dict[bytes, bytes] = {}
+        self._written: dict[tuple[str, ...], bytes] = {}
 
     def of(self, relative_paths: Iterable[str]) -> bytes:
-        """The kustomization.yaml listing `relative_paths` (a cluster's files). The listing's
-        digest joins the paths with NUL, the one character no Git path holds, so that two
-        listings never read alike."""
-        paths = sorted(relative_paths)
-        digest = hashlib.blake2b("\0".join(paths).encode(), digest_size=16).digest()
-        found = self._written.get(digest)
+        """The kustomization.yaml listing `relative_paths` (a cluster's files)."""
+        paths = tuple(sorted(relative_paths))
+        found = self._written.get(paths)
         if found is None:
-            found = self._written[digest] = _kustomization(paths)
+            found = self._written[paths] = _kustomization(paths)
         return found
 
 
-def _kustomization(paths: list[str]) -> bytes:
+def _kustomization(paths: Sequence[str]) -> bytes:
     ordered = [p for p in paths if p.startswith(_NAMESPACE_FOLDER)]
     ordered += [p for p in paths if not p.startswith(_NAMESPACE_FOLDER)]
     doc = {
