@@ -233,10 +233,8 @@ def _flat_item(item: dict[str, Any], inner: str, lead: str) -> str | None:
     if len(item) > _FLAT_ITEM_KEYS:
         return None
     pairs = tuple(item.items())
-    for name, value in pairs:
+    for _, value in pairs:
         kind = type(value)
-        if type(name) is not str or len(name) > _MEMO_LENGTH:
-            return None
         if kind is not int and (kind is not str or len(value) > _MEMO_LENGTH):
             return None
     key = (inner, lead, pairs)
