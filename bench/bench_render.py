@@ -432,14 +432,6 @@ def measure_rounds(templates: int, clusters: int, rounds: int) -> dict[str, floa
     return {"first": first, "warm": warm, "last": last}
 
 
-def _rounds(templates: int, clusters: int, rounds: int) -> dict[str, float]:
-    """`measure_rounds` in a fresh process, so that its memory is its own."""
-    found: dict[str, float] = json.loads(
-        _bench_process("--rounds", str(templates), str(clusters), str(rounds))
-    )
-    return found
-
-
 def run_long_running() -> bool:
     """A long-running reconciler's memory against its budget."""
     templates, clusters, rounds = LONG_RUNNING
@@ -447,7 +439,7 @@ def run_long_running() -> bool:
         f"long-running: {templates} templates x {clusters} clusters, {rounds} renders,"
         f" every {RESHAPE_EVERY}th changing every template ({_load()})"
     )
-    found = _rounds(templates, clusters, rounds)
+    found = _fresh("--rounds", templates, clusters, rounds)
     growth = found["last"] / found["warm"]
     within = growth <= LONG_RUNNING_GROWTH
     print(
@@ -459,18 +451,14 @@ def run_long_running() -> bool:
     return within
 
 
-def _bench_process(*args: str) -> str:
-    """The last line this benchmark prints when run with `args` in a fresh process."""
+def _fresh(option: str, *numbers: int) -> dict[str, float]:
+    """What this benchmark measures with `option` (`--cell`, `--rounds`) in a fresh process,
+    so that the memory it reports is that measurement's own."""
     done = subprocess.run(
-        [sys.executable, "-m", "bench.bench_render", *args],
+        [sys.executable, "-m", "bench.bench_render", option, *map(str, numbers)],
         capture_output=True, check=True, cwd=Path(__file__).resolve().parent.parent,
     )  # fmt: skip
-    return done.stdout.decode().splitlines()[-1]
-
-
-def _cell(templates: int, clusters: int) -> dict[str, float]:
-    """`measure_cell` in a fresh process, so that its peak memory is its own."""
-    found: dict[str, float] = json.loads(_bench_process("--cell", str(templates), str(clusters)))
+    found: dict[str, float] = json.loads(done.stdout.decode().splitlines()[-1])
     return found
 
 
@@ -492,7 +480,7 @@ def run_grid() -> None:
     print(f"grid, each cell in a fresh process ({_load()})")
     print(_HEADER)
     for templates, clusters in GRID:
-        print(_row(_cell(templates, clusters)), flush=True)
+        print(_row(_fresh("--cell", templates, clusters)), flush=True)
     print(f"({_load()})")
 
 
@@ -501,7 +489,7 @@ def run_large() -> bool:
     ok = True
     for (templates, clusters), (seconds, ratio, mib) in LARGE_BUDGETS.items():
         print(f"large fleet: {templates} templates x {clusters} clusters ({_load()})")
-        cell = _cell(templates, clusters)
+        cell = _fresh("--cell", templates, clusters)
         print(_HEADER)
         print(_row(cell))
         for what, value, budget in (
