@@ -35,7 +35,7 @@ class InputError(GitfleetError):
         self.message = message
 
     def __str__(self) -> str:
-        return f"{self.origin}: {self.message}"
+        return self.origin.says(self.message)
 
 
 class SourceError(InputError):

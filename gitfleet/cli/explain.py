@@ -32,6 +32,7 @@ from gitfleet.cli import output as out
 from gitfleet.detector import detection
 from gitfleet.gitstore import repository
 from gitfleet.model import _codec, capacity, cluster, diagnostic, work
+from gitfleet.model.origin import Origin
 from gitfleet.model.template import ResourceKey, ResourceTemplate
 from gitfleet.scheduler import core
 from gitfleet.scheduler.plugins import api_enablement
@@ -327,8 +328,9 @@ def human(
         names = ", ".join(data["namespaceSync"]) or "none"
         lines.append(f"namespace controller: sent to every cluster ({names})")
     lines.extend(
-        f"{out.path_from_here(d['path'], repo)}:{d['line']}:{d['col']}: {d['severity']}:"
-        f" {d['message']}"
+        Origin(out.path_from_here(d["path"], repo), d["line"], d["col"]).says(
+            f"{d['severity']}: {d['message']}"
+        )
         for d in data["diagnostics"]
     )
     return "\n".join(lines) + "\n"

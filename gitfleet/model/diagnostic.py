@@ -28,7 +28,7 @@ class Diagnostic:
         return (o.path, o.line, o.col, self.severity, self.message)
 
     def __str__(self) -> str:
-        return f"{self.origin}: {self.severity}: {self.message}"
+        return self.origin.says(f"{self.severity}: {self.message}")
 
     def to_json(self) -> dict[str, object]:
         o = self.origin

@@ -44,18 +44,24 @@ class Origin:
             return path
         return f"{path}:{self.line}:{self.col}"
 
+    def says(self, text: str) -> str:
+        """`text` printed as said here, `path:line:col: text`, one line whatever it holds: a
+        message names the user's objects, and a name the source gives may hold a new line
+        (its error says so) or a terminal's escape sequence, written escaped as in `shown`."""
+        return f"{self}: {shown(text)}"
+
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def shown(path: str) -> str:
-    """`path` as printed: a file name may hold any character but `/` (a pull request can add
-    one holding a new line, or a terminal's escape sequence), so control characters and line
-    separators are written as Python escapes (`\\n`, `\\x1b`): one problem stays one line, and
-    nothing a name holds acts on a terminal or fakes a line of its own."""
-    if _CONTROL.search(path) is None:
-        return path
-    return _CONTROL.sub(lambda found: found[0].encode("unicode_escape").decode("ascii"), path)
+def shown(text: str) -> str:
+    """`text` (a path, a message) as printed: a file name may hold any character but `/` (a
+    pull request can add one holding a new line, or a terminal's escape sequence), so control
+    characters and line separators are written as Python escapes (`\\n`, `\\x1b`): one problem
+    stays one line, and nothing a name holds acts on a terminal or fakes a line of its own."""
+    if _CONTROL.search(text) is None:
+        return text
+    return _CONTROL.sub(lambda found: found[0].encode("unicode_escape").decode("ascii"), text)
 
 
 UNKNOWN = Origin("<unknown>")

@@ -71,8 +71,8 @@ class Unscheduled:
             if self.clusters
             else "it runs on no cluster"
         )
-        return (
-            f"{self.origin}: warning: {self.resource} is not scheduled ({self.reason}): "
+        return self.origin.says(
+            f"warning: {self.resource} is not scheduled ({self.reason}): "
             f"{self.message.rstrip('.')}; {stays}"
         )
 

@@ -133,7 +133,7 @@ class Refusal:
 
     def __str__(self) -> str:
         where = f" on cluster {self.cluster}" if self.cluster else ""
-        return f"{self.origin}: {self.resource}{where}: {self.message}"
+        return self.origin.says(f"{self.resource}{where}: {self.message}")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

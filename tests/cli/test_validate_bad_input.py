@@ -13,8 +13,9 @@ and absolute globs in gitfleet.yaml;
 nesting 100,000 levels deep; Python and unknown tags; integers past int64 in Karmada objects
 (which Go's decoder refuses), as large ints and as floats; a Lua syntax error naming one byte of a
 character; crafted tree entries named `..` and `.git`; file names holding a new line or a
-terminal escape (one line a problem, the name escaped); a file of 600,000 empty documents
-(its first 1,000 errors, then where checking stopped); an unknown revision; an empty
+terminal escape, and object names holding them (one line a problem, the name escaped); a
+file of 600,000 empty documents (its first 1,000 errors, then where checking stopped); an
+unknown revision; an empty
 repository; a folder that does not exist. And what is
 fine: empty files, byte order marks, CRLF line endings, and a committed bare repository
 whose configuration would run a command (it never runs).
@@ -184,6 +185,24 @@ def test_file_names_with_control_characters(cli: Invoke, git_repo: Any) -> None:
     assert sorted(paths) == [
         f"{git_repo.path}/{n}" for n in ("a\nb.yaml", "c\x1b[31m.yaml", "d\u2028.yaml")
     ]
+
+
+def test_object_names_with_control_characters(cli: Invoke, git_repo: Any) -> None:
+    """A name the source gives is refused; its problem names the object, and stays one line
+    with the name escaped, whatever the name holds (the JSON keeps the message as it is)."""
+    names = ("a\nb", "c\x1b[31m", "d\u2028e")
+    written = ("a\\nb", "c\\e[31m", "d\\u2028e")  # YAML's escapes, in double quotes
+    docs = [f'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "{n}"\n' for n in written]
+    git_repo.commit({"maps.yaml": "---\n".join(docs)})
+    result = run(cli, git_repo.path)
+    assert result.exit_code == 1
+    problems = result.stdout.splitlines()
+    assert len(problems) == 3
+    for line, escaped in zip(problems, ("a\\nb", "c\\x1b[31m", "d\\u2028e"), strict=True):
+        assert line.startswith(f"{git_repo.path}/maps.yaml:")
+        assert f"ConfigMap default/{escaped}: metadata.name:" in line
+    messages = [d["message"] for d in json.loads(run(cli, git_repo.path, "-o", "json").stdout)]
+    assert [m.split(": ")[0] for m in messages] == [f"ConfigMap default/{n}" for n in names]
 
 
 def test_symbolic_link(cli: Invoke, git_repo: Any) -> None:
