@@ -64,11 +64,20 @@ def read(repo: Repository | None, source: loaded.LoadedSource, branch: str | Non
     )
 
 
-def branch_checked(repo: Repository, source: loaded.LoadedSource) -> loaded.LoadedSource:
-    """`source`, with an error at gitfleet.yaml's renderedBranch when `repo` cannot hold the
-    branch it names (another branch is in the way, `branchnames.conflict`): nothing is
-    rendered then, and nothing written, as for any other error of the source."""
-    found = branchnames.conflict(repo, source.config.rendered_branch)
+def source_read(source: loaded.LoadedSource, rev: str | None) -> str | None:
+    """The revision `source` was read at, as named: `rev`, else its sourceBranch (None: HEAD)."""
+    return rev if rev is not None else source.config.source_branch
+
+
+def branch_checked(
+    repo: Repository, source: loaded.LoadedSource, rev: str | None = None
+) -> loaded.LoadedSource:
+    """`source` (read at `rev`, else at its sourceBranch, else at HEAD), with an error at
+    gitfleet.yaml's renderedBranch when that branch is no place to render onto in `repo`
+    (another branch is in the way, or it is the source or a branch checked out:
+    `branchnames.conflict`): nothing is rendered then, and nothing written, as for any other
+    error of the source."""
+    found = branchnames.conflict(repo, source.config.rendered_branch, source_read(source, rev))
     if found is None:
         return source
     settings = source.config.origin

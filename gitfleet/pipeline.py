@@ -1048,8 +1048,10 @@ def _already_rendered(
 ) -> bool:
     """Whether the previous render was made from this very source commit, by this renderer,
     with the same cluster status: then it is this render's result, and nothing is computed (a
-    reconciler polling an unchanged source pays only for reading it)."""
-    if previous is None or source.revision is None:
+    reconciler polling an unchanged source pays only for reading it). Not when the source now
+    has errors: those of its repository (a branch in the way of its refs) come and go between
+    renders of one commit."""
+    if previous is None or source.revision is None or not source.ok:
         return False
     report = previous.report
     if report.get("sourceCommit") != source.revision or report.get("renderer") != renderer:

@@ -94,7 +94,7 @@ def run(
     repo = repository.open_repository(repo_path) if loaded.revision is not None else None
     try:
         if repo is not None and out_dir is None:
-            loaded = _branch_checked(repo, loaded, branch)
+            loaded = _branch_checked(repo, loaded, branch, rev)
         step("reading the previous render and the clusters' status")
         found = inputs.read(repo, loaded, branch)
         foreign: list[str] = []
@@ -134,15 +134,15 @@ def run(
 
 
 def _branch_checked(
-    repo: repository.Repository, loaded: source.LoadedSource, branch: str | None
+    repo: repository.Repository, loaded: source.LoadedSource, branch: str | None, rev: str | None
 ) -> source.LoadedSource:
     """`loaded`, with an error at gitfleet.yaml's renderedBranch when the repository cannot
     hold that branch, and at each Cluster whose Work ref it cannot hold; a `--branch` it
     cannot hold is a bad option value (exit 2)."""
     loaded = inputs.cluster_refs_checked(repo, loaded, statuses=False)
     if branch is None:
-        return inputs.branch_checked(repo, loaded)
-    found = branchnames.conflict(repo, branch)
+        return inputs.branch_checked(repo, loaded, rev)
+    found = branchnames.conflict(repo, branch, inputs.source_read(loaded, rev))
     if found is not None:
         raise click.BadParameter(found, param_hint="'--branch'")
     return loaded

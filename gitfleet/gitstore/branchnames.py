@@ -12,12 +12,19 @@ named after it, so `a/b` cannot be made while `a` or `a/b/c` exists (`conflict`)
 onto such a name would otherwise stop at git's own "cannot lock ref" once everything else
 was done. The same holds for the refs gitfleet writes for each cluster (`own_conflicts`): a
 branch named `gitfleet/works` or `gitfleet/status` keeps every one of them from being made.
+
+Nor may a render move a branch someone works on (`conflict`): one checked out in a work tree
+(git refuses to move it too: the work tree would be left behind the branch, and its next commit
+would undo the render), the one HEAD names (a bare repository's default branch), or the one the
+source is read from. Moved, each would lose the source under a rendered tree, the more easily as
+the error for a branch that is not at a render suggests `--new-history`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from pathlib import Path
 
 from gitfleet.gitstore import refs, rendered, status
 from gitfleet.gitstore.repository import Repository
@@ -38,14 +45,41 @@ def problem(name: str) -> str | None:
     return None
 
 
-def conflict(repo: Repository, name: str) -> str | None:
-    """What keeps branch `name` from being made in `repo`: an existing branch whose name is a
-    folder of `name`, or that lies in the folder `name` would be (None: nothing does)."""
+def conflict(repo: Repository, name: str, source: str | None = None) -> str | None:
+    """What keeps branch `name` from being rendered onto in `repo` (None: nothing does): an
+    existing branch whose name is a folder of `name`, or that lies in the folder `name` would
+    be; or `name` is a branch someone works on (`held`), or the source revision `source`
+    names it."""
     ref = rendered.branch_ref(name)
+    if source is not None and ref in (source, f"refs/{source}", rendered.branch_ref(source)):
+        return (
+            f"branch {name!r} is the source: a render would replace the source with its output;"
+            " render onto another branch"
+        )
+    holder = held(repo, ref)
+    if holder is not None:
+        return (
+            f"branch {name!r} is {holder}: a render would move it from under its work; render"
+            " onto another branch"
+        )
     other = refs.in_the_way(repo, [ref]).get(ref)
     if other is None:
         return None
     return _in_the_way(f"branch {name!r}", other, "choose another name, or delete")
+
+
+def held(repo: Repository, ref: str) -> str | None:
+    """Who works on branch `ref`, if anyone: a work tree that has it checked out, or HEAD
+    (in a bare repository, the default branch clones check out)."""
+    for line in refs.for_each_ref(repo, "%(HEAD)%(refname) %(worktreepath)", ref):
+        name, _, path = line[1:].partition(" ")
+        if name != ref:
+            continue
+        if path and Path(path) != repo.work_tree and Path(path) != repo.git_dir:
+            return f"checked out in the work tree at {path}"
+        if path or line[0] == "*":
+            return "checked out here" if repo.work_tree is not None else "the one HEAD names"
+    return None
 
 
 def own_conflicts(repo: Repository, clusters: Iterable[str], *, statuses: bool) -> dict[str, str]:

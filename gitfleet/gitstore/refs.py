@@ -38,7 +38,7 @@ class Move:
 def list_refs(repo: Repository, prefix: str) -> dict[str, RefState]:
     """Every ref under `prefix` (e.g. `refs/heads/gitfleet/works/`) that names a commit."""
     found = {}
-    for line in _for_each_ref(repo, "%(objectname) %(tree) %(refname)", prefix):
+    for line in for_each_ref(repo, "%(objectname) %(tree) %(refname)", prefix):
         commit, tree, name = line.split(" ", 2)
         if tree:
             found[name] = RefState(commit, tree)
@@ -48,10 +48,10 @@ def list_refs(repo: Repository, prefix: str) -> dict[str, RefState]:
 def ref_names(repo: Repository, prefix: str) -> list[str]:
     """The name of every ref under `prefix` (or named `prefix`), whatever it points at; nothing
     is read from the objects, so listing thousands of cluster refs costs little."""
-    return _for_each_ref(repo, "%(refname)", prefix)
+    return for_each_ref(repo, "%(refname)", prefix)
 
 
-def _for_each_ref(repo: Repository, fmt: str, prefix: str) -> list[str]:
+def for_each_ref(repo: Repository, fmt: str, prefix: str) -> list[str]:
     """`git for-each-ref`'s line in `fmt` for every ref under `prefix`."""
     code, out, err = repo.run("for-each-ref", f"--format={fmt}", "--", prefix)
     if code != 0:

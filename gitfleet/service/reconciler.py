@@ -305,7 +305,7 @@ class Reconciler:
             return False
         if branchnames.own_conflicts(self.repo, self._clusters, statuses=True):
             return False
-        return branchnames.conflict(self.repo, self._branch) is None
+        return branchnames.conflict(self.repo, self._branch, self.source_branch) is None
 
     def _handle(self, commit: str, timings: dict[str, float]) -> Outcome:
         if self._failed == commit and not self._unblocked():
@@ -341,8 +341,8 @@ class Reconciler:
         hold is `UsageError`, at every look."""
         loaded_source = inputs.cluster_refs_checked(self.repo, loaded_source, statuses=True)
         if self.settings.rendered_branch is None:
-            return inputs.branch_checked(self.repo, loaded_source)
-        found = branchnames.conflict(self.repo, self._branch)
+            return inputs.branch_checked(self.repo, loaded_source, self.source_branch)
+        found = branchnames.conflict(self.repo, self._branch, self.source_branch)
         if found is not None:
             raise UsageError(f"--rendered-branch: {found}")
         return loaded_source

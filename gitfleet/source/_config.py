@@ -168,11 +168,12 @@ def parse(body: Any, origin: Origin) -> tuple[loaded.SourceConfig, list[diagnost
             reader.error(key, f"unknown setting {key!r} (known: {', '.join(_KEYS)})")
     rollout, problems = _rollout.parse(body.get("rollout"), origin.at("rollout"))
     reader.problems.extend(problems)
+    source_branch, rendered_branch = _branches(reader)
     config = loaded.SourceConfig(
         include=reader.patterns("include"),
         exclude=reader.patterns("exclude"),
-        source_branch=reader.branch("sourceBranch"),
-        rendered_branch=reader.branch("renderedBranch") or loaded.DEFAULT_RENDERED_BRANCH,
+        source_branch=source_branch,
+        rendered_branch=rendered_branch,
         max_file_size=reader.size("maxFileSize") or loaded.DEFAULT_MAX_FILE_SIZE,
         max_source_size=reader.size("maxSourceSize") or loaded.DEFAULT_MAX_SOURCE_SIZE,
         third_party_customizations=reader.folder("thirdPartyCustomizations"),
@@ -184,6 +185,21 @@ def parse(body: Any, origin: Origin) -> tuple[loaded.SourceConfig, list[diagnost
         origin=origin,
     )
     return config, reader.problems
+
+
+def _branches(reader: _Reader) -> tuple[str | None, str]:
+    """sourceBranch and renderedBranch, which must differ: a render onto the source branch
+    would replace the source with its output."""
+    source_branch = reader.branch("sourceBranch")
+    rendered_branch = reader.branch("renderedBranch")
+    if rendered_branch is not None and rendered_branch == source_branch:
+        message = (
+            f"renderedBranch: {rendered_branch!r} is the sourceBranch: a render would replace"
+            " the source with its output; name another branch"
+        )
+        reader.error("renderedBranch", message)
+        rendered_branch = None
+    return source_branch, rendered_branch or loaded.DEFAULT_RENDERED_BRANCH
 
 
 def _section(reader: _Reader, name: str, keys: tuple[str, ...]) -> _Reader | None:
