@@ -26,7 +26,8 @@ A failure is confined to its object: the others go on, and the result says what 
 why. An immutable field (a workload's selector, a Job's template, a StatefulSet's
 volumeClaimTemplates, a binding's roleRef) is reported; the object is deleted and created
 again only when its manifest carries `gitfleet.io/recreate-on-immutable: "true"`. Objects
-`kubectl apply` created are taken over (`takeover`).
+`kubectl apply` created are taken over (`takeover`) where the manifest allows a takeover:
+an object gitfleet does not manage is written only then (`conflict`).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from typing import Any, TypeVar, cast
 
 from gitfleet import errors
 from gitfleet.agent import (
+    conflict,
     drift,
     health,
     identity,
@@ -184,6 +186,9 @@ class _Write:
     """The config before Retain kept the live object's fields: what a recreated object is
     created from. The fields Retain keeps belong to the object being replaced (a Job's
     selector and pod labels name its uid), and the server refuses them on a new one."""
+    unseen: bool = False
+    """No object with gitfleet's labels was listed: one of someone else's may be there
+    (`conflict`)."""
 
 
 _IMMUTABLE_WORDING = (
@@ -426,7 +431,7 @@ class _Sync:
         ref = manifest.ref
         if live is None:
             gone = ("(object)",) if identity.object_id(ref) in held else ()
-            return _Write(manifest, rtype, config, gone, config)
+            return _Write(manifest, rtype, config, gone, config, unseen=True)
         unretained = config
         try:
             retained = self.interpreter.retain(cast(RawObject, config), cast(RawObject, live))
@@ -453,6 +458,20 @@ class _Sync:
             message = "the sync was stopped first"
             return ref, ObjectResult(ref=ref, action=Action.SKIPPED, message=message), None
         try:
+            existing = (
+                self.client.get(write.rtype, ref.namespace, ref.name) if write.unseen else None
+            )
+            found = conflict.verdict(write.config, existing)
+            if found is conflict.Verdict.ABORT:
+                message = conflict.aborted(ref)
+                return ref, ObjectResult(ref=ref, action=Action.FAILED, message=message), None
+            if found is conflict.Verdict.USE:
+                message = conflict.USED
+                return (
+                    ref,
+                    ObjectResult(ref=ref, action=Action.UNCHANGED, message=message),
+                    existing,
+                )
             obj, action = self._send(write)
         except errors.ClusterAPIError as exc:
             return ref, ObjectResult(ref=ref, action=Action.FAILED, message=str(exc)), None

@@ -8,7 +8,7 @@ the labels of `util.ManagedResourceLabels` and the annotations of
 `util.ManagedResourceAnnotations`). An agent learns it from the live object, which carries the
 render's `gitfleet.io/preserve-on-deletion` since it was applied; it removes gitfleet's labels
 and annotations along with Karmada's, and forgets the object. If its template comes back, the
-next apply takes it over again.
+object is someone else's, taken over only where the manifest allows it (`conflict`).
 """
 
 from __future__ import annotations

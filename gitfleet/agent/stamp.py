@@ -30,6 +30,8 @@ SOURCE_COMMIT = "gitfleet.io/source-commit"
 CONTENT_HASH = "gitfleet.io/content-hash"
 RECREATE_ON_IMMUTABLE = "gitfleet.io/recreate-on-immutable"
 """Annotation opting a manifest in to delete-and-create when an immutable field changes."""
+GENERATED_NAMESPACE = "gitfleet.io/generated-namespace"
+"""Annotation the render sets ("true") on a namespace it generated: it has no source file."""
 PRESERVE_ON_DELETION = "gitfleet.io/preserve-on-deletion"
 """Annotation the render sets ("true") on the manifests of a binding with
 `preserveResourcesOnDeletion`: once the manifest goes, the object stays (`release`)."""
@@ -84,7 +86,8 @@ def content_hash(obj: Obj) -> str:
 
 def stamp(manifest: Obj, *, cluster: str, source_path: str, source_commit: str) -> Obj:
     """The object to apply: a copy of `manifest` without server-owned fields, with gitfleet's
-    labels, the source annotations (a `source-path` the render wrote is kept) and the hash."""
+    labels, the source annotations (a `source-path` the render wrote is kept; a generated
+    namespace gets none, having no source file) and the hash."""
     obj: Obj = copy.deepcopy(manifest)
     obj.pop("status", None)
     metadata = obj.setdefault("metadata", {})
@@ -96,7 +99,8 @@ def stamp(manifest: Obj, *, cluster: str, source_path: str, source_commit: str) 
         CLUSTER_LABEL: cluster,
     }
     notes = dict(metadata.get("annotations") or {})
-    notes.setdefault(SOURCE_PATH, source_path)
+    if notes.get(GENERATED_NAMESPACE) != "true":
+        notes.setdefault(SOURCE_PATH, source_path)
     if source_commit:
         notes[SOURCE_COMMIT] = source_commit
     notes.pop(CONTENT_HASH, None)

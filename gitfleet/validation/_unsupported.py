@@ -20,18 +20,6 @@ UNSUPPORTED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
 )
 """(kinds, field path): fields of Karmada kinds that gitfleet does not support yet."""
 
-UNSUPPORTED_VALUES: tuple[tuple[tuple[str, ...], tuple[str, ...], str, str], ...] = (
-    (
-        _PROPAGATION,
-        ("spec", "conflictResolution"),
-        "Abort",
-        "Abort is not honoured yet: an agent takes over an object its member cluster already "
-        "has, as Overwrite does",
-    ),
-)
-"""(kinds, field path, value, why): values of fields gitfleet supports otherwise (here, it
-acts as `Overwrite` asks, whatever the policy says; the default, unwritten, is not reported)."""
-
 
 def _value(body: Any, keys: tuple[str, ...]) -> Any:
     for key in keys:
@@ -48,7 +36,4 @@ def check(document: loaded.Document, subject: str | None = None) -> list[diagnos
     for kinds, keys in UNSUPPORTED:
         if document.kind in kinds and _value(document.body, keys) not in (None, False, "", [], {}):
             report.warning(keys, "not supported by gitfleet yet; it has no effect")
-    for kinds, keys, value, why in UNSUPPORTED_VALUES:
-        if document.kind in kinds and _value(document.body, keys) == value:
-            report.warning(keys, why)
     return report.diagnostics

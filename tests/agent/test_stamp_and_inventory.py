@@ -1,7 +1,8 @@
 """What an applied object carries, and the inventory's format.
 
 Aspects covered:
-- stamping adds the labels, keeps a source path the render wrote, sets the source commit,
+- stamping adds the labels, keeps a source path the render wrote (none for a generated
+  namespace, which has no source file), sets the source commit,
   drops server-owned fields and status, and never changes its input;
 - the content hash ignores the volatile annotations and follows every other change;
 - the inventory round-trips through its ConfigMap, sorted, one JSON line per object, and
@@ -13,7 +14,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from builders import make_deployment
+from builders import make_deployment, make_object
 
 from gitfleet.agent import identity, inventory, stamp
 
@@ -40,6 +41,13 @@ def test_stamping() -> None:
 
 def test_the_rendered_path_is_the_source_path_when_render_wrote_none() -> None:
     assert stamp.annotations_of(_stamped(make_deployment()))[stamp.SOURCE_PATH] == "works/m1/x.yaml"
+
+
+def test_a_generated_namespace_gets_no_source_path() -> None:
+    generated = make_object(
+        "v1", "Namespace", "team-b", annotations={stamp.GENERATED_NAMESPACE: "true"}
+    )
+    assert stamp.SOURCE_PATH not in stamp.annotations_of(_stamped(generated))
 
 
 def test_the_hash_ignores_the_source_commit_only() -> None:

@@ -7,8 +7,9 @@ Aspects covered:
   `1000m` as `1`, a YAML number) are not drift: a second sync writes nothing;
 - a label removed by hand is drift; a field gitfleet does not set is not;
 - an object deleted by hand is created again and reported;
-- an object `kubectl apply` created is taken over: the last-applied annotation and
-  kubectl's field owner are gone, and a field missing from Git is removed;
+- an object `kubectl apply` created is taken over where its manifest allows a takeover: the
+  last-applied annotation and kubectl's field owner are gone, and a field missing from Git is
+  removed;
 - an immutable field change is reported with the way out; with
   `gitfleet.io/recreate-on-immutable: "true"` the object is deleted and created again;
 - a StatefulSet's changed volumeClaimTemplates and a RoleBinding's changed roleRef, refused
@@ -38,6 +39,7 @@ from gitfleet.agent import apply, report, stamp, takeover
 
 NAMESPACE = make_object("v1", "Namespace", "shop")
 MANUAL = "kubectl-edit"
+OVERWRITE = {"work.karmada.io/conflict-resolution": "overwrite"}
 
 
 def _live(sim_cluster: RunningSim) -> dict[str, Any]:
@@ -140,7 +142,7 @@ def test_an_object_kubectl_applied_is_taken_over(sync: Sync, sim_cluster: Runnin
     old["metadata"]["annotations"] = {takeover.LAST_APPLIED: json.dumps(old)}
     resource = sim_cluster.resource("apps/v1", "Deployment")
     resource.create(body=old, namespace="shop", field_manager="kubectl-client-side-apply")
-    result = sync([NAMESPACE, make_deployment(replicas=4)])
+    result = sync([NAMESPACE, make_deployment(replicas=4, annotations=OVERWRITE)])
     assert _web(result).action is apply.Action.CONFIGURED
     live = _live(sim_cluster)
     assert live["spec"]["replicas"] == 4

@@ -13,7 +13,8 @@ Aspects covered:
   preserveResourcesOnDeletion) is released, not deleted: it stays, without gitfleet's labels
   and annotations nor Karmada's marks (its other labels kept), and is forgotten; a
   cluster-scoped one keeps a ClusterPropagationPolicy's claim only as Karmada does; when its
-  manifest comes back it is managed again.
+  manifest comes back it is someone else's object (left alone, the manifest fails), unless
+  the manifest allows a takeover (`work.karmada.io/conflict-resolution: overwrite`).
 """
 
 from __future__ import annotations
@@ -171,12 +172,30 @@ def test_a_preserved_object_is_released_not_deleted(sync: Sync, sim_cluster: Run
     assert sim_cluster.objects.get("v1", "ConfigMap", "kept", "shop") is not None
 
 
-def test_a_released_object_is_managed_again_when_its_manifest_returns(
+def test_a_released_object_is_someone_else_s_when_its_manifest_returns(
+    sync: Sync, sim_cluster: RunningSim
+) -> None:
+    """As in Karmada: released, it carries no manager's marks, and conflict resolution Abort
+    (the default) leaves it alone."""
+    sync([NAMESPACE, *_configmaps(2), _preserved("kept")])
+    sync([NAMESPACE, *_configmaps(2)], commit="r2")
+    released = sim_cluster.objects.get("v1", "ConfigMap", "kept", "shop")
+    back = sync([NAMESPACE, *_configmaps(2), _preserved("kept")], commit="r3")
+    assert not back.converged
+    (kept,) = [o for o in back.objects if o.ref.name == "kept"]
+    assert kept.action is apply.Action.FAILED
+    assert "ConfigMap/shop/kept already exists in the cluster and is not managed by" in kept.message
+    assert sim_cluster.objects.get("v1", "ConfigMap", "kept", "shop") == released
+
+
+def test_a_released_object_is_managed_again_when_its_manifest_allows_a_takeover(
     sync: Sync, sim_cluster: RunningSim
 ) -> None:
     sync([NAMESPACE, *_configmaps(2), _preserved("kept")])
     sync([NAMESPACE, *_configmaps(2)], commit="r2")
-    back = sync([NAMESPACE, *_configmaps(2), _preserved("kept")], commit="r3")
+    returning = _preserved("kept")
+    returning["metadata"]["annotations"]["work.karmada.io/conflict-resolution"] = "overwrite"  # type: ignore[index]
+    back = sync([NAMESPACE, *_configmaps(2), returning], commit="r3")
     assert back.converged
     found = sim_cluster.objects.get("v1", "ConfigMap", "kept", "shop")
     assert found is not None

@@ -11,7 +11,8 @@ Aspects covered:
 - first sync: every cluster converges; replicas divided as example-repo/README.md says;
   the Widget custom resources applied in the same sync as their CRD; Services and container
   ports written without `protocol`, which Kubernetes 1.20 cannot apply server-side as they are;
-- takeover: a Namespace and a ConfigMap `kubectl apply` created before are gitfleet's after it;
+- takeover: a Namespace and a ConfigMap `kubectl apply` created before are gitfleet's after it
+  (their templates allow it: `work.karmada.io/conflict-resolution: overwrite`);
 - a second sync writes nothing (no resourceVersion moves, in any cluster);
 - status reports: each cluster's status ref holds its Kubernetes version and every manifest
   applied;
@@ -151,6 +152,7 @@ def story_fixture(
         members = real_members(root / "kubeconfigs", plans, tier, add_nodes=not kubelets)
     story = Story(root, root / "fleet", root / "fleet.git", members, runner)
     try:
+        _allow_takeover(story)
         story.git("clone", "-q", "--bare", str(story.source), str(story.remote), cwd=root)
         story.git("remote", "add", "origin", str(story.remote))
         _kubectl_applied(members, "aws-use1-a")
@@ -159,6 +161,25 @@ def story_fixture(
         yield story
     finally:
         members.close()
+
+
+TAKEN_OVER = (
+    ("namespaces/namespaces.yaml", "\n  name: shop\n"),
+    ("apps/shop/web.yaml", "\n  name: web-config\n"),
+)
+"""Where the templates of what `_kubectl_applied` made say their name (in metadata)."""
+
+
+def _allow_takeover(story: Story) -> None:
+    """Let gitfleet take over what `_kubectl_applied` made, as Karmada would only with
+    `work.karmada.io/conflict-resolution: overwrite` on the templates."""
+    marked = "  annotations:\n    work.karmada.io/conflict-resolution: overwrite\n"
+    for path, name_line in TAKEN_OVER:
+        target = story.source / path
+        text = target.read_text(encoding="utf-8")
+        assert text.count(name_line) == 1, path
+        target.write_text(text.replace(name_line, name_line + marked), encoding="utf-8")
+    story.git("commit", "-q", "-am", "Take over what kubectl applied")
 
 
 def _kubectl_applied(members: Members, cluster: str) -> None:

@@ -2,8 +2,7 @@
 
 Aspects covered: every entry of the one table is reported where it is written, for the kinds
 it belongs to; a field set to its empty value is not reported; the warnings do not fail
-validation; of a field gitfleet supports in part, only the value it does not honour is reported
-(conflictResolution: Abort, not Overwrite, which is what agents do).
+validation; conflictResolution, either value, is supported and not reported.
 """
 
 from __future__ import annotations
@@ -77,26 +76,6 @@ def test_fields_gitfleet_acts_on_are_not_warned(check: Check, new: str) -> None:
     assert not [line for line in found if "not supported by gitfleet yet" in line], found
 
 
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        pytest.param(
-            "Abort",
-            [
-                "policies/web.yaml:19:3: warning: PropagationPolicy shop/web: "
-                "spec.conflictResolution: Abort is not honoured yet: an agent takes over an object "
-                "its member cluster already has, as Overwrite does"
-            ],
-            id="Abort: not honoured",
-        ),
-        pytest.param("Overwrite", [], id="Overwrite: what agents do"),
-    ],
-)
-def test_conflict_resolution(check: Check, value: str, expected: list[str]) -> None:
-    assert check(variant(WEB, SPEC, SPEC + f"  conflictResolution: {value}\n")) == expected
-
-
-def test_every_value_entry_has_a_case() -> None:
-    assert [(".".join(k), v) for _, k, v, _ in _unsupported.UNSUPPORTED_VALUES] == [
-        ("spec.conflictResolution", "Abort")
-    ]
+@pytest.mark.parametrize("value", ["Abort", "Overwrite"])
+def test_conflict_resolution_is_supported(check: Check, value: str) -> None:
+    assert check(variant(WEB, SPEC, SPEC + f"  conflictResolution: {value}\n")) == []
