@@ -35,6 +35,8 @@ class Inputs:
     previous: pipeline.PreviousRender | None = None
     status: Mapping[str, cluster.ClusterStatus] = dataclasses.field(default_factory=dict)
     """Each cluster's reported status, by name."""
+    snapshot: str = ""
+    """The id of `status` (`status.read_cluster_status`): equal statuses, equal ids."""
     now: str | None = None
     """The source commit's time (RFC 3339)."""
 
@@ -55,11 +57,13 @@ def read(repo: Repository | None, source: loaded.LoadedSource, branch: str | Non
     if repo is None or source.revision is None:
         return Inputs(branch=target)
     tip = rendered.read_tip(repo, target)
+    snapshot, reported = status.read_cluster_status(repo)
     return Inputs(
         branch=target,
         tip=tip,
         previous=previous_of(repo, tip),
-        status=status.read_cluster_status(repo)[1],
+        status=reported,
+        snapshot=snapshot,
         now=repo.commit_time(source.revision),
     )
 

@@ -61,6 +61,7 @@ from gitfleet.service import (
     copies,
     events,
     observed,
+    retry,
     rollouts,
     server,
     target,
@@ -204,6 +205,7 @@ class Reconciler:
         )
         self._state_loaded = False
         self._failover = observed.FailoverWatch(self.repo, clock)
+        self._retry = retry.UnscheduledWatch(self.repo)
         self._autoscale = autoscaler.AutoscaleWatch(clock)
         self._copies = (
             copies.ClusterRepos(self.repo, settings.cluster_repos, sink, clock)
@@ -285,10 +287,15 @@ class Reconciler:
 
     def _failover_due(self, snapshot: failover.Observed | None = None) -> bool:
         """Whether time or the agents' reports may change the render of the tip's source
-        (`observed.FailoverWatch`), or the FederatedHPAs are due for an evaluation
-        (`autoscaler.AutoscaleWatch`)."""
+        (`observed.FailoverWatch`), the FederatedHPAs are due for an evaluation
+        (`autoscaler.AutoscaleWatch`), or what it left unscheduled may now be placed
+        (`retry.UnscheduledWatch`)."""
         tip = rendered.read_tip(self.repo, self._branch)
-        return self._failover.due(tip, self._render_report, snapshot) or self._autoscale.due()
+        return (
+            self._failover.due(tip, self._render_report, snapshot)
+            or self._autoscale.due()
+            or self._retry.due(bool(self._state.unscheduled))
+        )
 
     def _render_report(self, tip: rendered.Tip) -> Mapping[str, object]:
         previous = self._previous(tip)
@@ -367,6 +374,7 @@ class Reconciler:
                 and not self._failover_due(snapshot)
             ):
                 kept = found.previous.unscheduled if found.previous is not None else ()
+                self._retry.remember(found.snapshot)
                 self._rendered_source(loaded_source)
                 return self._done(Outcome.UP_TO_DATE, commit, tip.commit, timings, kept)
             if self.wake.stopped:
@@ -397,6 +405,7 @@ class Reconciler:
                 return self._abandon(commit)
             published = publication.published
             self._failover.remember(result, published.commit, loaded_source.config.failover)
+            self._retry.remember(found.snapshot)
             self._autoscale.remember(loaded_source)
             outcome = Outcome.RENDERED if published.created else Outcome.UNCHANGED
             unscheduled = result.unscheduled
