@@ -1,8 +1,9 @@
 """A render that left resources unscheduled is made again once the clusters report a status it
 was not made with, as Karmada's scheduler retries a binding until it fits.
 
-Aspects covered, with a Deployment and PropagationPolicy shaped as Karmada's nginx sample (no
-`metadata.namespace`) and two Clusters that declare no status (no API known to be served):
+Aspects covered, with the Deployment and PropagationPolicy of tests/testdata/karmada_samples/nginx
+(Karmada's sample's shape: no `metadata.namespace`) and two Clusters that declare no status (no
+API known to be served):
 - the first look renders and places nothing; once the agents report that their clusters serve
   Deployments, the next look renders the same source commit again and places it on both, with
   no new source commit;
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from pathlib import Path
 
 import pytest
 import yaml
@@ -26,55 +28,7 @@ from gitfleet.agent import report
 from gitfleet.model import cluster
 from gitfleet.service import events, reconciler
 
-NGINX = """\
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: nginx
-  labels:
-    app: nginx
-spec:
-  replicas: 2
-  selector:
-    matchLabels:
-      app: nginx
-  template:
-    metadata:
-      labels:
-        app: nginx
-    spec:
-      containers:
-      - image: nginx
-        name: nginx
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: PropagationPolicy
-metadata:
-  name: nginx-propagation
-spec:
-  resourceSelectors:
-    - apiVersion: apps/v1
-      kind: Deployment
-      name: nginx
-  placement:
-    clusterAffinity:
-      clusterNames:
-        - member1
-        - member2
-    replicaScheduling:
-      replicaDivisionPreference: Weighted
-      replicaSchedulingType: Divided
-      weightPreference:
-        staticWeightList:
-          - targetCluster:
-              clusterNames:
-                - member1
-            weight: 1
-          - targetCluster:
-              clusterNames:
-                - member2
-            weight: 1
-"""
+NGINX = Path(__file__).resolve().parents[1] / "testdata" / "karmada_samples" / "nginx"
 CLUSTERS = "---\n".join(
     yaml.safe_dump(
         {
@@ -95,12 +49,14 @@ SERVING = dataclasses.replace(
         ),
     ),
 )
-PLACED = "works/{}/default/Deployment.apps/nginx.yaml"
+PLACED = "works/{}/default/Deployment.apps/web.yaml"
+SAMPLE_FILES = ("deployment.yaml", "propagationpolicy.yaml")
 
 
 @pytest.fixture(name="fleet")
 def fleet_fixture(git_repo: GitRepo) -> GitRepo:
-    git_repo.commit({"nginx.yaml": NGINX, "clusters.yaml": CLUSTERS})
+    files = {f"nginx/{name}": (NGINX / name).read_text() for name in SAMPLE_FILES}
+    git_repo.commit({**files, "clusters.yaml": CLUSTERS})
     return git_repo
 
 
