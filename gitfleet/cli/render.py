@@ -14,7 +14,10 @@ last good render, and every error is printed as `path:line:col: message` (exit 1
 writer moving the branch meanwhile is an error too (exit 1): render again. A resource the
 scheduler could not place (no cluster fits, not enough capacity) is printed as a warning at its
 template's file and line with the scheduler's reason, listed under `unscheduled` (render.yaml
-and `-o json`), and keeps the clusters it had; the render is still made, and exits 3.
+and `-o json`), and keeps the clusters it had; the render is still made, and exits 3. So
+does a render that refuses a manifest for a cluster (a plain-text Secret, an override that
+does not apply): the cluster keeps the manifest it had, and the refusal is printed with the
+file and line to fix.
 
 A render builds only on renders: when the rendered branch or a cluster ref is at a commit that
 is not one (reset to a source commit, say), nothing is rendered and the error says how to
@@ -45,9 +48,10 @@ from gitfleet.gitstore import branchnames, folder, objects, rendered, repository
 LISTED_FILES = 200
 """The most changed files the human output names one by one: a first render of a large fleet
 changes millions, which only `-o json` should list; past this many, each cluster's counts."""
-UNSCHEDULED_EXIT = 3
-"""The exit status of a render made (committed, or written to a folder) in which some resource
-could not be scheduled: not 1, which says nothing was rendered."""
+INCOMPLETE_EXIT = 3
+"""The exit status of a render made (committed, or written to a folder) in which something does
+not land: a resource that could not be scheduled, a manifest refused for a cluster. Not 1,
+which says nothing was rendered."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -272,8 +276,8 @@ def render_command(
     out.emit(to_json(outcome), output, human(_seen_from_here(outcome, repo)))
     if not outcome.result.ok:
         sys.exit(1)
-    if outcome.result.unscheduled:
-        sys.exit(UNSCHEDULED_EXIT)
+    if outcome.result.unscheduled or outcome.result.refusals:
+        sys.exit(INCOMPLETE_EXIT)
 
 
 render = render_command

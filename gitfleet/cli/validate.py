@@ -1,10 +1,10 @@
 """`gitfleet validate`: every problem of a source, one line each, `path:line:col: severity: msg`.
 
-Loads the source and validates it, then, when nothing is wrong with it, places its templates as
-a render would (with the clusters as declared), for the errors only that finds (a Lua script
-failing on a template it interprets): what passes renders. In a repository, so do a
-renderedBranch and the Clusters' Work refs it cannot hold (another branch is in the way), as
-`render` finds them (`inputs`). It reads what the user is working
+Loads the source and validates it, then, when nothing is wrong with it, renders it in memory
+(from scratch, with the clusters as declared), for the errors only that finds (a Lua script
+failing on a template it interprets) and the manifests it would refuse: what passes renders.
+In a repository, so do a renderedBranch and the Clusters' Work refs it cannot hold (another
+branch is in the way), as `render` finds them (`inputs`). It reads what the user is working
 on, so a repository's working tree (the files a commit of everything would hold, uncommitted
 changes included) unless `--rev` names a commit; a bare repository at its source branch; any
 other folder as plain files. Which of these it read is said on stderr. Paths are printed as
@@ -46,19 +46,28 @@ def _what_was_read(loaded: source.LoadedSource, repo: str, rev: str | None) -> s
     return f"commit {loaded.revision[:12]} of {repo} ({named})"
 
 
-def _placement_errors(
+def _render_errors(
     loaded: source.LoadedSource, known: Sequence[diagnostic.Diagnostic]
 ) -> list[diagnostic.Diagnostic]:
-    """The errors a render would stop at that only placing the templates finds: a Lua script
-    of a ResourceInterpreterCustomization failing on a template it interprets (GetReplicas,
-    GetDependencies), two templates whose bindings would share a name. Placed with the
+    """The errors a render would stop at that only rendering the templates finds (a Lua
+    script of a ResourceInterpreterCustomization failing on a template it interprets, two
+    templates whose bindings would share a name), and the manifests it would refuse (a
+    Secret in plain text, an override that does not apply, a field a member's API server
+    would refuse): each an error, as `preview` fails on them. Rendered from scratch with the
     clusters as the source declares them, so that what passes here renders."""
     from gitfleet import pipeline
 
+    result = pipeline.render(loaded)
     seen = set(known)
     found = []
-    for problem in pipeline.placement(loaded).diagnostics:
+    for problem in result.diagnostics:
         if problem.severity is diagnostic.Severity.ERROR and problem not in seen:
+            seen.add(problem)
+            found.append(problem)
+    for refusal in result.refusals:
+        where = f" on cluster {refusal.cluster}" if refusal.cluster else ""
+        problem = diagnostic.error(refusal.origin, f"{refusal.resource}{where}: {refusal.message}")
+        if problem not in seen:
             seen.add(problem)
             found.append(problem)
     return found
@@ -100,7 +109,7 @@ def validate(repo: str, rev: str | None, output: str) -> None:
         out.fail_input(error)
     problems = validation.validate(_branches_checked(loaded, repo))
     if not any(d.severity is diagnostic.Severity.ERROR for d in problems):
-        problems = diagnostic.sorted_diagnostics([*problems, *_placement_errors(loaded, problems)])
+        problems = diagnostic.sorted_diagnostics([*problems, *_render_errors(loaded, problems)])
     found = [out.seen_from_here(d, repo) for d in problems]
     human = "".join(f"{d}\n" for d in found)
     out.emit([d.to_json() for d in found], output, human)

@@ -7,10 +7,10 @@ Aspects covered:
   one of them, removing /metadata): `validate` exits 1 at the policy's file, line and column,
   and `render` renders nothing;
 - known only with the object (a plaintext replacing /metadata with another namespace):
-  `validate` passes; `render` refuses that manifest for the one cluster the rule targets,
-  listed with the policy's file and line and in render.yaml, writes every other manifest,
-  keeps the cluster's previous manifest when there was one, and the cluster's Work directory
-  stays complete, so its agent applies the rest.
+  `validate` reports it as an error for that cluster; `render` refuses that manifest for the
+  one cluster the rule targets, listed with the policy's file and line and in render.yaml,
+  writes every other manifest, keeps the cluster's previous manifest when there was one, and
+  exits 3; the cluster's Work directory stays complete, so its agent applies the rest.
 """
 
 from __future__ import annotations
@@ -114,9 +114,9 @@ def _files(repo: GitRepo, cluster: str) -> dict[str, bytes]:
     }
 
 
-def _render(repo: GitRepo, cli: Invoke) -> str:
+def _render(repo: GitRepo, cli: Invoke, code: int = 0) -> str:
     done = cli("render", "--repo", str(repo.path))
-    assert done.exit_code == 0, done.output
+    assert done.exit_code == code, done.output
     return done.output
 
 
@@ -130,8 +130,10 @@ def test_render_refuses_the_manifest_for_that_cluster_only(
         _render(git_repo, cli)
         before = git_repo.git("show", f"gitfleet/rendered:{settings}")
     git_repo.commit(source(override=MOVED))
-    assert cli("validate", "--repo", str(git_repo.path)).exit_code == 0
-    output = _render(git_repo, cli)
+    validated = cli("validate", "--repo", str(git_repo.path))
+    assert validated.exit_code == 1, validated.output
+    assert "error: ConfigMap/default/settings on cluster m2: " in validated.output
+    output = _render(git_repo, cli, code=3)
     refused = [line.strip() for line in output.splitlines() if "overriders must not" in line]
     assert len(refused) == 1, output
     assert refused[0].startswith(f"{git_repo.path}/{POLICY_FILE}:")

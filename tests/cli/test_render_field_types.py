@@ -6,9 +6,10 @@ Aspects covered:
   name too long for a file): `validate` and `render` both exit 1 at the field, nothing is
   rendered;
 - an override that makes a field of the wrong type for one cluster (a plaintext label
-  `true`, an env value `1`, an annotation `3`): `validate` passes, `render` refuses that
-  manifest for that cluster, located at the template's file with the field named, lists it in
-  render.yaml, and writes the other clusters' manifests.
+  `true`, an env value `1`, an annotation `3`): `validate` reports it as an error for that
+  cluster; `render` refuses that manifest for that cluster, located at the template's file
+  with the field named, lists it in render.yaml, writes the other clusters' manifests, and
+  exits 3.
 """
 
 from __future__ import annotations
@@ -109,9 +110,11 @@ def test_render_refuses_what_an_override_breaks(
 ) -> None:
     kind = refused.partition("/")[0]
     git_repo.commit(source(CONFIGMAP, DEPLOYMENT, overriders=overriders, kind=kind))
-    assert cli("validate", "--repo", str(git_repo.path)).exit_code == 0
+    validated = cli("validate", "--repo", str(git_repo.path))
+    assert validated.exit_code == 1, validated.output
+    assert f"error: {refused} on cluster m2: " in validated.output
     done = cli("render", "--repo", str(git_repo.path))
-    assert done.exit_code == 0, done.output
+    assert done.exit_code == 3, done.output
     lines = [line.strip() for line in done.output.splitlines() if message in line]
     assert len(lines) == 1, done.output
     assert lines[0].startswith(f"{git_repo.path}/apps/templates.yaml:")

@@ -5,8 +5,9 @@ Aspects covered:
   branch and every cluster ref stay at the last good render;
 - compare-and-swap: a render that lost the race to another writer raises RefConflictError and
   leaves the other writer's commit in place;
-- a Secret template is refused (with its file and line) unless it opts in, and then written;
-- a manifest over 1 MiB after overrides is refused, located at the template;
+- a Secret template is refused (with its file and line, `validate` exiting 1 and `render` 3)
+  unless it opts in, and then written;
+- a manifest over 1 MiB after overrides is refused, located at the template (exit 3);
 - names that cannot be paths (spaces, non-ASCII, too long) fail validation, each located, so
   nothing is rendered and nothing is written outside the rendered tree;
 - YAML 1.1 and 1.2 readers read the rendered strings as the source meant them;
@@ -119,8 +120,10 @@ def test_secrets(cli: Invoke, fleet: GitRepo, annotations: dict[str, str], writt
         "Secret", "creds", {"stringData": {"password": "hunter2"}}, annotations=annotations
     )
     fleet.commit({"extras/policy.yaml": POLICY, "extras/secret.yaml": secret})
+    validated = cli("validate", "--repo", str(fleet.path))
+    assert validated.exit_code == (0 if written else 1), validated.output
     result = _render(cli, fleet)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == (0 if written else 3), result.output
     path = "works/aws-euw1/shop/Secret.core/creds.yaml"
     listed = fleet.git("ls-tree", "-r", "--name-only", BRANCH).splitlines()
     assert (path in listed) is written
@@ -134,7 +137,7 @@ def test_manifest_bomb_is_refused(cli: Invoke, fleet: GitRepo) -> None:
     bombs = {f"extras/bomb-{i}.yaml": json.dumps(make_size_bomb("big", i)) for i in range(3)}
     fleet.commit({"extras/policy.yaml": POLICY, "extras/big.yaml": config, **bombs})
     result = cli("render", "--repo", str(fleet.path), "-o", "json")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 3, result.output
     (refused,) = json.loads(result.output)["refused"]
     assert refused["cluster"] == "aws-euw1" and "over the limit of 1048576" in refused["message"]
     assert refused["path"] == "extras/big.yaml"

@@ -183,7 +183,7 @@ def test_each_refusal_leads_the_comment_and_fails(
 
 def test_a_refusal_the_base_has_too_is_marked_and_fails(cli: Any, example_fleet: Any) -> None:
     example_fleet.commit({"apps/shop/creds.yaml": SECRET}, "a secret on main")
-    assert cli("render", "--repo", str(example_fleet.path)).exit_code == 0
+    assert cli("render", "--repo", str(example_fleet.path)).exit_code == 3
     on_branch(example_fleet, "pr", SCALE_WEB)
     shown = preview(cli, example_fleet)
     assert shown.exit_code == 1
