@@ -91,6 +91,14 @@ _PLACEHOLDER_LINE = f"\n    {CLUSTER_LABEL}: {_PLACEHOLDER}\n".encode()
 _CLAIM_PREFIXES = ("propagationpolicy.karmada.io/", "clusterpropagationpolicy.karmada.io/")
 _CONFLICT_VALUES = ("abort", "overwrite")
 _MAPS = ("labels", "annotations")
+_COUNTS: dict[tuple[object, object], tuple[str, ...]] = {
+    ("apps/v1", "Deployment"): ("replicas",),
+    ("apps/v1", "ReplicaSet"): ("replicas",),
+    ("apps/v1", "StatefulSet"): ("replicas",),
+    ("batch/v1", "Job"): ("parallelism", "completions"),
+}
+"""The replica counts the built-in workloads hold as Go pointers: Karmada's API server decodes
+a `null` one into the nil that a count left out is, and never stores it as null."""
 
 
 def located(origin: Origin) -> dict[str, Any]:
@@ -206,8 +214,8 @@ def _completions(
     completions, or every cluster's weight 0, where Karmada's dispenser gives nothing out).
     The count is read as Karmada reads it: an integer, cut to an int32 as Go converts it; any
     other value (null, a string, a fraction) raises, which refuses every cluster, as Karmada
-    then makes no Work at all; but a batch/v1 Job's null is no count, as its API server
-    stores it."""
+    then makes no Work at all (a batch/v1 Job's null is left out of the template as stored,
+    `_claimed`)."""
     if template.kind != "Job" or binding.spec.replicas <= 0 or not _divided(binding.spec.placement):
         return None
     spec = template.body.get("spec")
@@ -216,9 +224,9 @@ def _completions(
     purpose = "to divide the Job's completions over its clusters"
     if not isinstance(spec, dict):
         raise errors.InterpretError(f"spec must be an object {purpose}, not {spec!r}", ("spec",))
-    total = spec.get("completions")
-    if "completions" not in spec or (total is None and template.api_version == "batch/v1"):
+    if "completions" not in spec:
         return None
+    total = spec["completions"]
     if not isinstance(total, int) or isinstance(total, bool):
         keys = ("spec", "completions")
         raise errors.InterpretError(
@@ -275,10 +283,17 @@ def _claim_of(values: Mapping[Any, Any] | None) -> dict[Any, Any]:
 
 def _claimed(body: RawObject, binding: Binding) -> dict[str, Any]:
     """A copy of the template as Karmada stores it: with numbers as its JSON round trip leaves
-    them and the policy's claim the binding records, which Karmada's detector writes on the
-    template itself, in place of any claim the template was written with (the detector cleans
-    up a claim it does not keep)."""
+    them, a workload's null replica counts left out (`_COUNTS`; the API server's default for
+    them is left to each member's, as for a count the template leaves out), and the policy's
+    claim the binding records, which Karmada's detector writes on the template itself, in
+    place of any claim the template was written with (the detector cleans up a claim it does
+    not keep)."""
     doc = _json.normalized(body)
+    spec = doc.get("spec")
+    if isinstance(spec, dict):
+        for field in _COUNTS.get((doc.get("apiVersion"), doc.get("kind")), ()):
+            if field in spec and spec[field] is None:
+                del spec[field]
     claim = (_claim_of(binding.metadata.labels), _claim_of(binding.metadata.annotations))
     metadata = doc.get("metadata")
     held = [metadata.get(key) if isinstance(metadata, dict) else None for key in _MAPS]

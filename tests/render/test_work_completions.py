@@ -5,7 +5,8 @@ binding can hold what the scheduler rarely makes.
 Aspects covered:
 - every cluster's share 0: nothing is split, each cluster keeps the template's count;
 - a count that is no integer (null, a string) refuses every cluster, located at the field,
-  except a batch/v1 Job's null, which its API server stores as no count;
+  except a batch/v1 Job's null, which its API server stores as no count: the manifests leave
+  it out;
 - a count beyond an int32 is cut to one, as Go converts it.
 """
 
@@ -103,4 +104,6 @@ def test_count_that_is_no_integer_refuses_every_cluster(completions: Any) -> Non
 
 
 def test_null_count_of_a_batch_job_is_no_count() -> None:
-    assert _completions(_render(_job(None), (2, 1))) == {"east": None, "west": None}
+    output = _render(_job(None), (2, 1))
+    assert _completions(output) == {"east": None, "west": None}
+    assert not any(b"completions" in bytes(data) for data in output.files.values())
