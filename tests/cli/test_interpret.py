@@ -2,7 +2,8 @@
 
 Aspects covered:
 - each operation prints one object keyed as Karmada's test data output, as YAML or with
-  `-o json`, given the desired and/or observed object, status items and replicas;
+  `-o json`, given the desired and/or observed object, status items and replicas; numbers a
+  script returns as requests print as the Quantities Karmada decodes them into;
 - `--check` lists problems (exit 1 on errors) or confirms every script compiles;
 - `-f` also takes a folder in Karmada's third-party layout, also named relatively from inside
   a kind's folder (`.`) or its testdata (`..`); a customizations file there that is a symbolic
@@ -222,6 +223,41 @@ def test_default_output_is_yaml(cli: Invoke, files: dict[str, str]) -> None:
     assert yaml.safe_load(result.stdout) == {
         "replica": 2,
         "requires": {"resourceRequest": {"cpu": "100m"}},
+    }
+
+
+NUMBER_REQUESTS = RIC.replace(
+    "return obj.spec.replicas, kube.accuratePodRequirements(obj.spec.template)",
+    "return obj.spec.replicas, {resourceRequest = {cpu = kube.getResourceQuantity('2048m'),\n"
+    "            memory = 1.5, a = 1.001, b = 0.5, c = 2.25, d = 1e-7,\n"
+    "            e = 123456789012345680000, f = 1e21, g = 0, h = -2.048}}",
+)
+
+
+def test_numbers_returned_as_requests_print_as_karmada_prints_them(
+    cli: Invoke, files: dict[str, str], tmp_path: Path
+) -> None:
+    """Each number goes through Go's JSON into a Quantity, which keeps the text apimachinery
+    finds canonical enough (`2.048`, never `2048m`) and prints the rest canonically: what
+    Karmada's luavm GetReplicas gave for the same script (f8fdd02d, its JSON output)."""
+    ric = tmp_path / "numbers.yaml"
+    ric.write_text(NUMBER_REQUESTS)
+    result = cli(
+        "interpret", "-f", str(ric), "--operation", "InterpretReplica",
+        "--desired-file", files["pool.yaml"], "-o", "json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["requires"]["resourceRequest"] == {
+        "cpu": "2.048",
+        "memory": "1500m",
+        "a": "1.001",
+        "b": "500m",
+        "c": "2250m",
+        "d": "100e-9",
+        "e": "123456789012345680k",
+        "f": "1e+21",
+        "g": "0",
+        "h": "-2.048",
     }
 
 

@@ -3,13 +3,19 @@ canonical text, and what is refused.
 
 Aspects: decimal, binary and exponent suffixes; JSON numbers taken as their text; sub-nano
 values rounded up; canonical text per format (binary only for whole multiples of 1024);
-values past the largest suffix and below `n`, as Go prints them; malformed input."""
+values past the largest suffix and below `n`, as Go prints them; a float64 (a Lua number) as
+the Quantity Go decodes from its JSON text prints, which keeps that text when apimachinery
+finds it canonical enough (`2.048`, not `2048m`); printing keeps the value and is a fixed
+point; malformed input."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gitfleet.interpreter import _quantity
+from gitfleet.model import gofloat
 
 
 @pytest.mark.parametrize(
@@ -116,6 +122,46 @@ GO_PRINTS = [
 @pytest.mark.parametrize(("text", "printed", "canonical"), GO_PRINTS)
 def test_prints_as_go(text: str, printed: str, canonical: str) -> None:
     assert (_quantity.printed(text), str(_quantity.parse(text))) == (printed, canonical)
+
+
+# A float64 as Karmada's Lua runtime hands a script's number to a Quantity (luavm
+# ConvertLuaResultInto): encoding/json writes it, UnmarshalJSON parses that text, String()
+# prints the result. Taken from running that path in apimachinery as vendored in Karmada
+# f8fdd02d (and Karmada's luavm GetReplicas itself for the first ten).
+GO_FLOATS = [
+    pytest.param(2.048, "2.048", id="2048m from getResourceQuantity: the text is kept"),
+    pytest.param(1.001, "1.001", id="thousandths kept"),
+    pytest.param(-2.048, "-2.048", id="negative kept"),
+    pytest.param(1.5, "1500m", id="tenths are not a multiple of three: canonical"),
+    pytest.param(0.5, "500m", id="half"),
+    pytest.param(2.25, "2250m", id="hundredths"),
+    pytest.param(1e-7, "100e-9", id="Go's JSON writes 1e-7: DecimalExponent"),
+    pytest.param(1.5e-10, "1e-9", id="below nano rounds up, in its format"),
+    pytest.param(0.0000015, "1500n", id="millionths written out"),
+    pytest.param(0.00015, "150u", id="micro"),
+    pytest.param(123456789012345680000.0, "123456789012345680k", id="beyond int64 digits"),
+    pytest.param(1e21, "1e+21", id="Go's JSON writes 1e+21: kept"),
+    pytest.param(1e22, "10e21", id="1e+22 canonical"),
+    pytest.param(0.0, "0", id="zero"),
+    pytest.param(-0.0, "0", id="negative zero"),
+]
+
+
+@pytest.mark.parametrize(("value", "printed"), GO_FLOATS)
+def test_float_prints_as_go(value: float, printed: str) -> None:
+    assert _quantity.printed(gofloat.format_float(value)) == printed
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_float_printing_keeps_the_value_and_is_a_fixed_point(value: float) -> None:
+    """Go's `ParseQuantity(q.String())` is `q` again, printing the same (checked against
+    apimachinery for random float64s)."""
+    text = gofloat.format_float(value)
+    printed = _quantity.printed(text)
+    assert _quantity.parse(printed) == _quantity.parse(text)
+    assert _quantity.printed(printed) == printed
+    nanos = _quantity.parse(text).nanos
+    assert (nanos > 0, nanos < 0) == (value > 0, value < 0)
 
 
 @pytest.mark.parametrize(
