@@ -14,8 +14,9 @@ Tests, benchmarks and `gitfleet demo` use it where a kube-apiserver cannot run:
         cluster.set_fault(Fault.UNREACHABLE)
         assert cluster.requests.writes == 0
 
-This package imports nothing else of gitfleet, and never the kubernetes client: of the
-kubernetes package it reads only the models' descriptions of the built-in kinds (`_schemas`).
+This package imports nothing else of gitfleet but `gitfleet.kubemodels` (which imports nothing
+of gitfleet), and never the kubernetes client: of the kubernetes package it reads only the
+models' descriptions of the built-in kinds (`_schemas`).
 """
 
 from gitfleet.sim._cluster import ListenError, Objects, RequestCounts, SimCluster, SimFleet

@@ -6,9 +6,10 @@ reads the real description, and validation knows every field's type, without the
 carrying a copy of Kubernetes' schemas.
 
 The models are those of the installed package's Kubernetes release, whatever version the
-simulated cluster claims. Only the package's data is read, never its API client. Where a
-model is missing (or the package is absent), a kind has no schema here and `_openapi` falls
-back to describing its top-level fields.
+simulated cluster claims, read through `gitfleet.kubemodels` (which imports nothing of
+gitfleet; never the package's API client). Where a model is missing (or the package is
+absent), a kind has no schema here and `_openapi` falls back to describing its top-level
+fields.
 
 Two generations of the package are read: pydantic models (descriptions in `model_fields`,
 with which fields are required) and the older classes (descriptions in the docstrings of
@@ -18,10 +19,10 @@ their properties; no required fields known).
 from __future__ import annotations
 
 import functools
-import importlib
 import re
 from typing import Any
 
+from gitfleet import kubemodels
 from gitfleet.sim import _json, _resources
 
 REF = "#/components/schemas/"
@@ -57,38 +58,12 @@ _PRIMITIVES: dict[str, _json.Obj] = {
     "bytes": {"type": "string", "format": "byte"},
     "object": {"x-kubernetes-preserve-unknown-fields": True},
 }
-_LIST = re.compile(r"^[Ll]ist\[(.+)\]$")
-_MAP = re.compile(r"^(?:Dict\[str, (.+)\]|dict\(str, (.+)\))$")
 _NOQA = re.compile(r"\s*# noqa: E501")
 
 
 def package(group: str) -> str:
     """The schema-name prefix of a group's kinds: `io.k8s.api.apps`, `io.k8s.api.core`."""
     return _PACKAGES.get(group) or f"io.k8s.api.{group.removesuffix('.k8s.io').split('.')[0]}"
-
-
-@functools.cache
-def _models() -> Any:
-    try:
-        return importlib.import_module("kubernetes.client.models")
-    except ImportError:
-        return None
-
-
-def _model(class_name: str) -> type | None:
-    models = _models()
-    found = getattr(models, class_name, None) if models is not None else None
-    return found if isinstance(found, type) and hasattr(found, "openapi_types") else None
-
-
-def kind_model(group: str, version: str, kind: str) -> str | None:
-    """The model class of a kind (`V1Deployment`; `CoreV1Event` where two groups share the
-    kind's name), or None if the package has none."""
-    prefix = (group.split(".")[0] or "core").capitalize()
-    for name in (f"{prefix}{version.capitalize()}{kind}", f"{version.capitalize()}{kind}"):
-        if _model(name) is not None:
-            return name
-    return None
 
 
 def _split(class_name: str) -> tuple[str, str, str]:
@@ -148,20 +123,17 @@ class _Builder:
         return self.names[class_name]
 
     def _object(self, class_name: str, group: str) -> _json.Obj:
-        cls = _model(class_name)
+        cls = kubemodels.model(class_name)
         assert cls is not None
-        types: dict[str, str] = dict(getattr(cls, "openapi_types", {}))
-        json_names: dict[str, str] = dict(getattr(cls, "attribute_map", {}))
         properties: dict[str, _json.Obj] = {}
         required: list[str] = []
-        for attribute, type_text in types.items():
-            field = json_names.get(attribute, attribute)
+        for attribute, field, type_text in kubemodels.fields(cls):
             shape = self.shape(type_text, group)
             description = _description(cls, attribute)
             if "$ref" in shape:
                 # The package drops the descriptions of fields that refer to a type: give
                 # the type's own, so that a list of fields describes each.
-                referred = _model(type_text.strip())
+                referred = kubemodels.model(type_text.strip())
                 description = description or (_class_description(referred) if referred else "")
                 shape = {"allOf": [shape]}
             properties[field] = {**({"description": description} if description else {}), **shape}
@@ -180,14 +152,13 @@ class _Builder:
         type_text = type_text.strip()
         if type_text in _PRIMITIVES:
             return dict(_PRIMITIVES[type_text])
-        listed = _LIST.match(type_text)
-        if listed:
-            return {"type": "array", "items": self.shape(listed.group(1), group)}
-        mapped = _MAP.match(type_text)
-        if mapped:
-            value = mapped.group(1) or mapped.group(2)
+        item = kubemodels.listed(type_text)
+        if item is not None:
+            return {"type": "array", "items": self.shape(item, group)}
+        value = kubemodels.mapped(type_text)
+        if value is not None:
             return {"type": "object", "additionalProperties": self.shape(value, group)}
-        if _model(type_text) is not None:
+        if kubemodels.model(type_text) is not None:
             return {"$ref": REF + self.name(type_text, group)}
         return dict(_PRIMITIVES["object"])
 
@@ -197,7 +168,7 @@ def _built(kinds: tuple[tuple[str, str, str], ...]) -> tuple[dict[str, str], dic
     builder = _Builder()
     roots: dict[str, str] = {}
     for group, version, kind in kinds:
-        class_name = kind_model(group, version, kind)
+        class_name = kubemodels.kind_model(group, version, kind)
         if class_name is not None:
             roots[f"{group}/{version}/{kind}"] = builder.name(class_name, group)
     return roots, builder.schemas
