@@ -79,6 +79,13 @@ def boolean(keys: Keys, value: Any, found: Problems) -> None:
         found.append((keys, f"must be a boolean, not {what}"))
 
 
+def number(keys: Keys, value: Any, found: Problems) -> None:
+    """A number field (an integer is a number too)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        what = _quoted(value) if isinstance(value, str) else _read_as(value)
+        found.append((keys, f"must be a number, not {what}"))
+
+
 def int_or_string(keys: Keys, value: Any, found: Problems) -> None:
     """An IntOrString field (a port number or name, a percentage)."""
     if not isinstance(value, str):

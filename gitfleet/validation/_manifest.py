@@ -1,11 +1,13 @@
-"""What a member cluster's API server would refuse in a manifest for its names, metadata and
-field types, found as `kubectl apply` would find it, but before anything is written.
+"""What a member cluster's API server would refuse in a manifest for its names, metadata,
+fields and field types, found as `kubectl apply` would find it, but before anything is written.
 
 `problems(body)` lists every such problem of one object as (field path, message): its names
-(`_objectmeta.identity`), its labels and annotations, and the typed fields of the common
-built-in kinds (`_kinds`). `validate` reports them for every template (`check`), and the render
-stage asks the same of every manifest it builds, after overrides (the pipeline hands
-`problems` to it), so no rendered manifest holds what validate would refuse.
+(`_objectmeta.identity`), its labels and annotations, the typed fields of the common
+built-in kinds (`_kinds`), and the fields a built-in kind does not declare and values of the
+wrong JSON type, as strict field validation finds them (`_strict`). `validate` reports them
+for every template (`check`), and the render stage asks the same of every manifest it
+builds, after overrides (the pipeline hands `problems` to it), so no rendered manifest holds
+what validate would refuse.
 """
 
 from __future__ import annotations
@@ -14,16 +16,19 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from gitfleet.model import diagnostic, loaded, template
-from gitfleet.validation import _kinds, _objectmeta, _report
+from gitfleet.validation import _kinds, _objectmeta, _report, _strict
 from gitfleet.validation._fieldtypes import Problems
 
 
-def problems(body: Mapping[str, Any]) -> Problems:
-    """Every problem of one object (apiVersion, kind and metadata.name are strings)."""
+def problems(body: Mapping[str, Any], *, status: bool = False) -> Problems:
+    """Every problem of one object (apiVersion, kind and metadata.name are strings); of its
+    `status` too if `status` (a template's, which the API server decodes with the rest; a
+    manifest built for a cluster ships without one)."""
     found: Problems = []
     _objectmeta.identity(body, found)
     _objectmeta.labels_and_annotations(("metadata",), body["metadata"], found)
     _kinds.check(body, found)
+    _strict.check(body, found, status=status)
     return found
 
 
@@ -37,7 +42,7 @@ def check(templates: Iterable[template.ResourceTemplate]) -> list[diagnostic.Dia
 
 def _located(each: template.ResourceTemplate) -> tuple[diagnostic.Diagnostic, ...]:
     report = _report.Report(each.origin, loaded.subject(each))
-    for keys, message in problems(each.body):
+    for keys, message in problems(each.body, status=True):
         report.error(keys, message)
     return tuple(report.diagnostics)
 

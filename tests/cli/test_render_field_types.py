@@ -6,10 +6,10 @@ Aspects covered:
   name too long for a file): `validate` and `render` both exit 1 at the field, nothing is
   rendered;
 - an override that makes a field of the wrong type for one cluster (a plaintext label
-  `true`, an env value `1`, an annotation `3`): `validate` reports it as an error for that
-  cluster; `render` refuses that manifest for that cluster, located at the template's file
-  with the field named, lists it in render.yaml, writes the other clusters' manifests, and
-  exits 3.
+  `true`, an env value `1`, an annotation `3`) or adds a field the kind does not declare (a
+  container's `imagePullPolicyy`): `validate` reports it as an error for that cluster;
+  `render` refuses that manifest for that cluster, located at the template's file with the
+  field named, lists it in render.yaml, writes the other clusters' manifests, and exits 3.
 """
 
 from __future__ import annotations
@@ -103,6 +103,10 @@ def plaintext(path: str, value: Any) -> dict[str, Any]:
         pytest.param(plaintext("/spec/template/spec/containers/0/env", [{"name": "A", "value": 1}]),
                      "Deployment/default/web",
                      "containers.0.env.0.value: must be a string, not the number 1", id="env"),
+        pytest.param(plaintext("/spec/template/spec/containers/0/imagePullPolicyy", "Always"),
+                     "Deployment/default/web",
+                     'containers.0.imagePullPolicyy: unknown field '
+                     '"spec.template.spec.containers[0].imagePullPolicyy"', id="unknown field"),
     ],
 )  # fmt: skip
 def test_render_refuses_what_an_override_breaks(

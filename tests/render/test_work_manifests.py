@@ -209,14 +209,14 @@ def test_numbers_as_karmada_ships_them(render_docs: Render) -> None:
     deployment = make_deployment()
     deployment["spec"]["replicas"] = 2.0
     deployment["spec"]["template"]["spec"]["terminationGracePeriodSeconds"] = 30.0
-    deployment["spec"]["minReadySeconds"] = 1.5
+    deployment["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]["cpu"] = 1.5
     result = render_docs([*CLUSTERS, NS, deployment, make_policy("web")])
     content = result.files[_path("east")]
     assert not isinstance(content, objects.Blob)
     data = bytes(content)
     assert b"replicas: 2\n" in data
     assert b"terminationGracePeriodSeconds: 30\n" in data
-    assert b"minReadySeconds: 1.5\n" in data
+    assert b"cpu: 1.5\n" in data
 
 
 def test_dependencies_follow_their_workload(render_docs: Render) -> None:

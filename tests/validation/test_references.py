@@ -134,9 +134,11 @@ MISSING = "no PriorityClass named 'high-priority-example' in the source"
         pytest.param(
             {"class.yaml": CLASS.format(value='"high"')},
             [
+                "class.yaml:5:1: error: PriorityClass high-priority-example: value: must be an "
+                "integer, not 'high'",
                 "policy.yaml:12:5: error: PropagationPolicy default/critical: "
                 f"spec.schedulePriority.priorityClassName: {MISSING} (scheduling.k8s.io/v1, "
-                "with an integer value): the templates the policy claims get no binding"
+                "with an integer value): the templates the policy claims get no binding",
             ],
             id="a value that is no integer: none",
         ),
