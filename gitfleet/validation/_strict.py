@@ -84,13 +84,18 @@ def _fields(class_name: str) -> dict[str, _Type]:
     return {json_name: _type(text) for _, json_name, text in kubemodels.fields(cls)}
 
 
-@functools.cache
 def _root(api_version: str, kind: str) -> _Type | None:
     """The type of a built-in kind at its version, None for other kinds and versions."""
     group = names.group_of(api_version)
     if (group, kind) not in _BUILTIN:
         return None
-    class_name = kubemodels.kind_model(group, api_version.rpartition("/")[2], kind)
+    return _kind_type(group, api_version.rpartition("/")[2], kind)
+
+
+@functools.lru_cache(maxsize=256)
+def _kind_type(group: str, version: str, kind: str) -> _Type | None:
+    """Bounded: a source may name any number of versions."""
+    class_name = kubemodels.kind_model(group, version, kind)
     return _Type("model", name=class_name) if class_name is not None else None
 
 
