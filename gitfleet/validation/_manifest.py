@@ -20,15 +20,13 @@ from gitfleet.validation import _kinds, _objectmeta, _report, _strict
 from gitfleet.validation._fieldtypes import Problems
 
 
-def problems(body: Mapping[str, Any], *, status: bool = False) -> Problems:
-    """Every problem of one object (apiVersion, kind and metadata.name are strings); of its
-    `status` too if `status` (a template's, which the API server decodes with the rest; a
-    manifest built for a cluster ships without one)."""
+def problems(body: Mapping[str, Any]) -> Problems:
+    """Every problem of one object (apiVersion, kind and metadata.name are strings)."""
     found: Problems = []
     _objectmeta.identity(body, found)
     _objectmeta.labels_and_annotations(("metadata",), body["metadata"], found)
     _kinds.check(body, found)
-    _strict.check(body, found, status=status)
+    _strict.check(body, found)
     return found
 
 
@@ -42,7 +40,7 @@ def check(templates: Iterable[template.ResourceTemplate]) -> list[diagnostic.Dia
 
 def _located(each: template.ResourceTemplate) -> tuple[diagnostic.Diagnostic, ...]:
     report = _report.Report(each.origin, loaded.subject(each))
-    for keys, message in problems(each.body, status=True):
+    for keys, message in problems(each.body):
         report.error(keys, message)
     return tuple(report.diagnostics)
 

@@ -7,9 +7,10 @@ key (the server's own message names no line).
 
 The schemas are the model classes of the `kubernetes` package (`gitfleet.kubemodels`), those
 of its Kubernetes release. Checked: templates of a built-in kind (`model.scope`'s tables,
-matched by group and kind) at a version the package has a model for, metadata and status
-included (a manifest the render stage builds for a cluster is checked without its status, which
-it does not ship), every item of a list and every value of a map. Not checked: custom resources,
+matched by group and kind) at a version the package has a model for, metadata included, every
+item of a list and every value of a map. Not checked: a template's `status`, which the render
+drops and nothing reads (no field there can change what lands where; test fixtures and
+generated objects often carry made-up ones); custom resources,
 built-in kinds at a version the package does not know, and what a field typed `object`
 holds (IntOrString, RawExtension, a CRD schema's `default`, `items`, `additionalProperties`).
 A map field (labels, annotations, ConfigMap `data`, a CRD schema's `properties`) takes any
@@ -163,12 +164,12 @@ class _Walk:
             _fieldtypes.string(keys, value, self.found)
 
 
-def check(body: Mapping[str, Any], found: Problems, *, status: bool) -> None:
-    """The undeclared fields and mistyped values of `body`, if it is of a built-in kind
-    (apiVersion and kind are strings: the loader saw to it); in its `status` too if `status`."""
+def check(body: Mapping[str, Any], found: Problems) -> None:
+    """The undeclared fields and mistyped values of `body` but its `status`, if it is of a
+    built-in kind (apiVersion and kind are strings: the loader saw to it)."""
     root = _root(body["apiVersion"], body["kind"])
     if root is None:
         return
-    if not status and "status" in body:
+    if "status" in body:
         body = {key: value for key, value in body.items() if key != "status"}
     _Walk(found).value((), body, root)
