@@ -43,7 +43,7 @@ def repo_option_saying(text: str) -> Callable[[F], F]:
         "repo",
         default=".",
         show_default=True,
-        type=click.Path(file_okay=False),
+        type=click.Path(),
         help=text,
     )
 

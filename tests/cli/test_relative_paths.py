@@ -11,7 +11,8 @@ Aspects covered:
   current folder, as validate does (`-o json` as the source names it, as render.yaml does);
 - render, status, get, preview, `reconcile --once` and `agent push --once` given a folder inside
   the repository (by `--repo`, or as the current folder) exit 1 naming the `--repo` of its top,
-  and a `--repo` that does not exist as no such folder;
+  a `--repo` that does not exist as no such folder, and one that is a file as not a folder (the
+  same exit status: the same kind of mistake);
 - interpret with relative `-f` and `--desired-file`;
 - `agent push --once` (relative `--repo`, `--kubeconfig-dir`, `--cache-dir`) and `agent pull
   --once` (relative `--repo`, `--kubeconfig`, `--cache-dir`) against simulated clusters: both
@@ -228,6 +229,10 @@ def test_a_folder_inside_the_repository_names_its_top(
     missing = cli(*args, "--repo", "nowhere")
     assert missing.exit_code == 1
     assert "nowhere: no such folder" in missing.stderr
+    Path("a-file").write_text("")
+    a_file = cli(*args, "--repo", "a-file")
+    assert a_file.exit_code == 1, a_file.output
+    assert "a-file: not a folder" in a_file.stderr
 
 
 def test_interpret_reads_relative_files(fleet: Path, cli: Invoke) -> None:
