@@ -366,15 +366,15 @@ class Reconciler:
             found = inputs.read(self.repo, loaded_source, self._branch)
             tip = found.tip
             snapshot = self._failover.observe(tip)
+            kept = found.previous.unscheduled if found.previous is not None else ()
             if (
                 tip is not None
                 and loaded_source.ok  # a branch may have got in the way since its render
                 and tip.source_commit == commit
                 and self._blocked_on != commit
                 and not self._failover_due(snapshot)
+                and not self._retry.due(bool(kept))  # the tip's own list: made by anyone
             ):
-                kept = found.previous.unscheduled if found.previous is not None else ()
-                self._retry.remember(found.snapshot)
                 self._rendered_source(loaded_source)
                 return self._done(Outcome.UP_TO_DATE, commit, tip.commit, timings, kept)
             if self.wake.stopped:

@@ -16,13 +16,14 @@ from gitfleet.gitstore.repository import Repository
 
 
 class UnscheduledWatch:
-    """The status the branch's render was made (or found up to date) with."""
+    """The status the last render this reconciler made was made with."""
 
     def __init__(self, repo: Repository) -> None:
         self.repo = repo
         self._made_with: str | None = None
-        """The id of that status (`status.read_cluster_status`); None: not known (a restart
-        renders once more, which costs nothing when nothing changed)."""
+        """The id of that status (`status.read_cluster_status`); None: not known, as for a
+        render made by someone else (`gitfleet render`) or before a restart: one render more,
+        which costs nothing when nothing changed."""
 
     def remember(self, snapshot: str) -> None:
         self._made_with = snapshot

@@ -10,7 +10,8 @@ API known to be served):
 - a report that changes no status (a later heartbeat) renders nothing more, nor does any report
   once nothing is unscheduled;
 - `gitfleet reconcile --once`, typed after the reports from the folder above the repository,
-  places it too, and a second one finds nothing to do.
+  places it too, and a second one finds nothing to do; so it does when the first render was
+  `gitfleet render`'s, made before any reconciler ran.
 """
 
 from __future__ import annotations
@@ -131,3 +132,17 @@ def test_reconcile_once_places_what_the_reports_now_allow(
     assert last.exit_code == 0, last.output
     assert _placed(fleet) == [1, 1]
     assert " rendered " not in f" {last.output} "
+
+
+def test_a_render_made_before_the_reconciler_is_retried_too(
+    fleet: GitRepo, cli: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`gitfleet render` first, the agents next, the reconciler last: the branch's render
+    lists what it left unscheduled, and the reconciler knows nothing of the status it used."""
+    monkeypatch.chdir(fleet.path.parent)
+    assert cli("render", "--repo", "source").exit_code == 3
+    _report(fleet, SERVING)
+    done = cli("reconcile", "--once", "--repo", "source")
+    assert done.exit_code == 0, done.output
+    assert "unscheduled=0" in done.output
+    assert _placed(fleet) == [1, 1]
