@@ -466,12 +466,10 @@ class _Sync:
                 message = conflict.aborted(ref)
                 return ref, ObjectResult(ref=ref, action=Action.FAILED, message=message), None
             if found is conflict.Verdict.USE:
-                message = conflict.USED
-                return (
-                    ref,
-                    ObjectResult(ref=ref, action=Action.UNCHANGED, message=message),
-                    existing,
-                )
+                log.info("cluster %s: %s is not gitfleet's: used as it is", self.work.cluster, ref)
+                return ref, ObjectResult(ref=ref, action=Action.UNCHANGED), existing
+            if existing is not None:
+                write.drift = ()  # there all along: taken over, not created again
             obj, action = self._send(write)
         except errors.ClusterAPIError as exc:
             return ref, ObjectResult(ref=ref, action=Action.FAILED, message=str(exc)), None

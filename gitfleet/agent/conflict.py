@@ -12,7 +12,7 @@ and so never later deletes, what it did not make.
 
 A namespace gitfleet generated (the source does not define it; a manifest placed there needs
 it) asks for nothing but that the namespace exists: one already there is used as it is, and the
-manifest counts as applied.
+manifest counts as applied, with no message (it is no problem to report).
 """
 
 from __future__ import annotations
@@ -61,7 +61,3 @@ def aborted(ref: ResourceKey) -> str:
         f" conflictResolution: Overwrite in its policy, or annotate the template"
         f" {CONFLICT_RESOLUTION}: {OVERWRITE}"
     )
-
-
-USED = "exists already, not managed by gitfleet: used as it is"
-"""What a generated namespace found in the cluster is reported with."""

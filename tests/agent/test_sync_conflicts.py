@@ -6,12 +6,13 @@ Aspects covered:
   the way to take it over, and the object is left as it was, in every field; the sync is not
   converged; the next sync leaves it too, and once the manifest is gone it is never deleted;
 - `work.karmada.io/conflict-resolution: overwrite` on the manifest takes it over: labelled,
-  then pruned once the manifest is gone;
+  then pruned once the manifest is gone; taken over after an aborted sync, it is not reported
+  as drift (it was never deleted);
 - a Namespace the source defines that the cluster already has is someone else's as well
   (Karmada's namespace sync aborts the same way);
 - a namespace gitfleet generated that the cluster already has is used as it is: the manifest
   counts as applied, nothing is written to it, and removing it from the Work set deletes
-  nothing, whatever it holds;
+  nothing, whatever it holds; its result carries no message (status shows no problem);
 - an object with gitfleet's label but another cluster's is gitfleet's: written.
 """
 
@@ -84,6 +85,21 @@ def test_overwrite_takes_it_over(sync: Sync, sim_cluster: RunningSim) -> None:
     assert sim_cluster.objects.get("v1", "ConfigMap", "app", "shop") is None
 
 
+def test_a_takeover_after_an_abort_is_no_drift(sync: Sync, sim_cluster: RunningSim) -> None:
+    """The aborted manifest was listed in the inventory: its object, there all along, is
+    taken over, not reported as created again."""
+    sync([NAMESPACE, make_configmap("c1"), make_configmap("c2")])
+    _theirs(sim_cluster, make_configmap("app", data={"owner": "platform"}))
+    docs = [NAMESPACE, make_configmap("c1"), make_configmap("c2")]
+    aborted = sync([*docs, make_configmap("app")], commit="r2")
+    assert _result(aborted, "app").action is apply.Action.FAILED
+    allowed = make_configmap("app", annotations=OVERWRITE)
+    taken = sync([*docs, allowed], commit="r3")
+    assert taken.converged
+    assert _result(taken, "app").action is apply.Action.CONFIGURED
+    assert _result(taken, "app").drift == ()
+
+
 def test_a_namespace_the_source_defines_is_not_taken(sync: Sync, sim_cluster: RunningSim) -> None:
     before = _theirs(sim_cluster, make_object("v1", "Namespace", "shop", labels={"team": "a"}))
     result = sync([NAMESPACE, make_configmap("c1")])
@@ -101,10 +117,7 @@ def test_a_generated_namespace_found_is_used_as_it_is(sync: Sync, sim_cluster: R
     result = sync([generated, mine])
     assert result.converged
     assert _result(result, "team-b").action is apply.Action.UNCHANGED
-    assert (
-        _result(result, "team-b").message
-        == "exists already, not managed by gitfleet: used as it is"
-    )
+    assert _result(result, "team-b").message == ""  # no problem: nothing for status to show
     assert _result(result, "app").action is apply.Action.CREATED
     assert sim_cluster.objects.get("v1", "Namespace", "team-b") == before
     emptied = sync([make_configmap("keep", namespace="default")], commit="r2", allow_prune=True)
