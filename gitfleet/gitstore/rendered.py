@@ -288,7 +288,9 @@ def history_error(foreign: Iterable[str]) -> ForeignHistoryError:
         f"{which} {at} (no {SOURCE_TRAILER} and {RENDER_TRAILER} trailers), and a render"
         " builds only on renders. Point the ref back at a render, or start a new history:"
         " delete the ref (`git update-ref -d <ref>`; on a remote, `git push origin --delete"
-        " <ref>`) and render again, or run `gitfleet render --new-history`"
+        " <ref>`) and render again, or run `gitfleet render --new-history`, which replaces"
+        " it (its commits are then reachable from the reflog only: make sure it is not a branch"
+        " of your own)"
     )
 
 
