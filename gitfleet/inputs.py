@@ -82,11 +82,26 @@ def branch_checked(
     `branchnames.conflict`): nothing is rendered then, and nothing written, as for any other
     error of the source."""
     found = branchnames.conflict(repo, source.config.rendered_branch, source_read(source, rev))
-    if found is None:
+    return source if found is None else _at_rendered_branch(source, f"renderedBranch: {found}")
+
+
+def history_checked(repo: Repository, source: loaded.LoadedSource) -> loaded.LoadedSource:
+    """`source`, with an error at gitfleet.yaml's renderedBranch when that branch or a cluster
+    ref is at a commit that is not a render, which `render` refuses to build on
+    (`rendered.history_error`, with the ways out): for `validate`, so that what passes it
+    renders. `render` itself raises that error, whose way out `--new-history` is."""
+    foreign = rendered.foreign_refs(repo, source.config.rendered_branch)
+    if not foreign:
         return source
+    return _at_rendered_branch(source, f"renderedBranch: {rendered.history_error(foreign)}")
+
+
+def _at_rendered_branch(source: loaded.LoadedSource, message: str) -> loaded.LoadedSource:
+    """`source` with the error `message` at gitfleet.yaml's renderedBranch (at gitfleet.yaml
+    when the setting is not written: the default branch)."""
     settings = source.config.origin
     where = settings.at("renderedBranch") if settings != UNKNOWN else Origin(loaded.CONFIG_FILE)
-    problems = [*source.diagnostics, diagnostic.error(where, f"renderedBranch: {found}")]
+    problems = [*source.diagnostics, diagnostic.error(where, message)]
     return dataclasses.replace(source, diagnostics=tuple(diagnostic.sorted_diagnostics(problems)))
 
 

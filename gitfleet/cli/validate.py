@@ -75,14 +75,15 @@ def _render_errors(
 
 def _branches_checked(loaded: source.LoadedSource, repo: str) -> source.LoadedSource:
     """`loaded`, with the errors `render` finds in its repository before rendering: a
-    renderedBranch, or a Cluster's Work ref, that another branch is in the way of. A plain
-    folder has no branches."""
+    renderedBranch, or a Cluster's Work ref, that another branch is in the way of; a rendered
+    branch or Work ref at a commit that is not a render. A plain folder has no branches."""
     opened = repository.open_repository(Path(repo))
     if opened is None:
         return loaded
     try:
-        checked = inputs.cluster_refs_checked(opened, loaded, statuses=False)
-        return inputs.branch_checked(opened, checked)
+        clusters_checked = inputs.cluster_refs_checked(opened, loaded, statuses=False)
+        checked = inputs.branch_checked(opened, clusters_checked)
+        return inputs.history_checked(opened, checked) if checked.ok else checked
     finally:
         opened.close()
 

@@ -12,7 +12,9 @@ Aspects covered, typed from the folder above the repository:
   1 naming the work tree, the branch stays; once the work tree checks out something else, the
   render goes ahead (a render of the same commit is no shortcut around the error);
 - a bare repository: the branch its HEAD names cannot be rendered onto;
-- `reconcile --once` with the same `--branch` and `--rendered-branch`: refused, nothing written.
+- `reconcile --once` with the same `--branch` and `--rendered-branch`: refused, nothing written;
+- a renderedBranch naming a branch of one's own (not a render): `validate` fails with the error
+  `render` gives, whose `--new-history` way out says that it replaces the branch.
 """
 
 from __future__ import annotations
@@ -116,3 +118,24 @@ def test_reconcile_onto_its_source_branch_is_refused(fleet: GitRepo, cli: Invoke
     assert _refs(fleet).replace("\n", " ").count("refs/heads/gitfleet/rendered") == 0
     assert fleet.git("ls-tree", "--name-only", "main") == "fleet.yaml"
     assert before.splitlines()[0] in _refs(fleet)
+
+
+def test_a_rendered_branch_of_one_s_own_fails_validate_as_render(
+    fleet: GitRepo, cli: Invoke
+) -> None:
+    """A branch that is not a render: render refuses to build on it, naming `--new-history`
+    (which would replace it); validate says the same, so that what passes it renders."""
+    fleet.git("branch", "feat")
+    fleet.commit({"gitfleet.yaml": "renderedBranch: feat\n"})
+    before = _refs(fleet)
+    validated = cli("validate", "--repo", "source")
+    assert validated.exit_code == 1, validated.output
+    assert (
+        "source/gitfleet.yaml:1:1: error: renderedBranch: refs/heads/feat is at a commit that is"
+        " not a render" in validated.output
+    )
+    assert "which replaces it" in validated.output
+    done = cli("render", "--repo", "source")
+    assert done.exit_code == 1, done.output
+    assert "refs/heads/feat is at a commit that is not a render" in done.output
+    assert _refs(fleet) == before
