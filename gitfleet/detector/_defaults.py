@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TypeVar
 
-from gitfleet.model import policy
+from gitfleet.model import policy, workloadcounts
 from gitfleet.model.template import RawObject
 
 P = TypeVar("P", policy.PropagationPolicy, policy.ClusterPropagationPolicy)
@@ -39,13 +39,6 @@ DEFAULT_SCHEDULER = "default-scheduler"
 DEFAULT_TOLERATION_SECONDS = 300
 DEFAULT_GRACE_PERIOD_SECONDS = 600
 SERVICE_IMPORT = ("multicluster.x-k8s.io/v1alpha1", "ServiceImport")
-_ONE_REPLICA = {
-    ("apps/v1", "Deployment"): ("replicas",),
-    ("apps/v1", "ReplicaSet"): ("replicas",),
-    ("apps/v1", "StatefulSet"): ("replicas",),
-    ("batch/v1", "Job"): ("parallelism",),
-}
-"""The replica fields an API server sets to 1 when a template leaves them out (or null)."""
 
 
 def _spread(constraint: policy.SpreadConstraint) -> policy.SpreadConstraint:
@@ -141,11 +134,11 @@ def replica_fields(obj: RawObject) -> RawObject:
     """`obj` with the replica fields its API server would default (see the module) filled in;
     `obj` itself when none is missing. A `spec` that is no object is left for the
     interpreter to refuse."""
-    fields = _ONE_REPLICA.get((obj.get("apiVersion", ""), obj.get("kind", "")))
+    counts = workloadcounts.of(obj)
     spec = obj.get("spec")
-    if fields is None or not isinstance(spec, dict):
+    if not counts or not isinstance(spec, dict):
         return obj
-    missing = {f: 1 for f in fields if spec.get(f) is None}
+    missing = {f: 1 for f in counts[:1] if spec.get(f) is None}
     if obj.get("kind") == "Job" and missing and spec.get("completions") is None:
         missing["completions"] = 1
     if not missing:

@@ -56,7 +56,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, cast
 
 from gitfleet import errors, interpreter
-from gitfleet.model import cluster, policy, work
+from gitfleet.model import cluster, policy, work, workloadcounts
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawObject, ResourceTemplate
 from gitfleet.render import _json, _paths, _prune, _yaml
@@ -91,14 +91,6 @@ _PLACEHOLDER_LINE = f"\n    {CLUSTER_LABEL}: {_PLACEHOLDER}\n".encode()
 _CLAIM_PREFIXES = ("propagationpolicy.karmada.io/", "clusterpropagationpolicy.karmada.io/")
 _CONFLICT_VALUES = ("abort", "overwrite")
 _MAPS = ("labels", "annotations")
-_COUNTS: dict[tuple[object, object], tuple[str, ...]] = {
-    ("apps/v1", "Deployment"): ("replicas",),
-    ("apps/v1", "ReplicaSet"): ("replicas",),
-    ("apps/v1", "StatefulSet"): ("replicas",),
-    ("batch/v1", "Job"): ("parallelism", "completions"),
-}
-"""The replica counts the built-in workloads hold as Go pointers: Karmada's API server decodes
-a `null` one into the nil that a count left out is, and never stores it as null."""
 
 
 def located(origin: Origin) -> dict[str, Any]:
@@ -283,7 +275,7 @@ def _claim_of(values: Mapping[Any, Any] | None) -> dict[Any, Any]:
 
 def _claimed(body: RawObject, binding: Binding) -> dict[str, Any]:
     """A copy of the template as Karmada stores it: with numbers as its JSON round trip leaves
-    them, a workload's null replica counts left out (`_COUNTS`; the API server's default for
+    them, a workload's null replica counts left out (`workloadcounts`; the API server's default for
     them is left to each member's, as for a count the template leaves out), and the policy's
     claim the binding records, which Karmada's detector writes on the template itself, in
     place of any claim the template was written with (the detector cleans up a claim it does
@@ -291,7 +283,7 @@ def _claimed(body: RawObject, binding: Binding) -> dict[str, Any]:
     doc = _json.normalized(body)
     spec = doc.get("spec")
     if isinstance(spec, dict):
-        for field in _COUNTS.get((doc.get("apiVersion"), doc.get("kind")), ()):
+        for field in workloadcounts.of(doc):
             if field in spec and spec[field] is None:
                 del spec[field]
     claim = (_claim_of(binding.metadata.labels), _claim_of(binding.metadata.annotations))
