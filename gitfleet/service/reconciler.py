@@ -265,7 +265,7 @@ class Reconciler:
             self._copies.new_look()
             self._copies.fetch_status(commit, self._clusters)
         idle = self._handled == (commit, self._tip_commit()) and not self._unblocked()
-        if idle and not self._failover_due():
+        if idle and not self._failover_due() and not self._retry.due(bool(self._state.unscheduled)):
             outcome = Outcome.IDLE
             self._roll(commit)
             self._copy_works(commit)
@@ -287,15 +287,10 @@ class Reconciler:
 
     def _failover_due(self, snapshot: failover.Observed | None = None) -> bool:
         """Whether time or the agents' reports may change the render of the tip's source
-        (`observed.FailoverWatch`), the FederatedHPAs are due for an evaluation
-        (`autoscaler.AutoscaleWatch`), or what it left unscheduled may now be placed
-        (`retry.UnscheduledWatch`)."""
+        (`observed.FailoverWatch`), or the FederatedHPAs are due for an evaluation
+        (`autoscaler.AutoscaleWatch`)."""
         tip = rendered.read_tip(self.repo, self._branch)
-        return (
-            self._failover.due(tip, self._render_report, snapshot)
-            or self._autoscale.due()
-            or self._retry.due(bool(self._state.unscheduled))
-        )
+        return self._failover.due(tip, self._render_report, snapshot) or self._autoscale.due()
 
     def _render_report(self, tip: rendered.Tip) -> Mapping[str, object]:
         previous = self._previous(tip)
@@ -373,7 +368,7 @@ class Reconciler:
                 and tip.source_commit == commit
                 and self._blocked_on != commit
                 and not self._failover_due(snapshot)
-                and not self._retry.due(bool(kept))  # the tip's own list: made by anyone
+                and not self._retry.due(bool(kept), found.snapshot)  # the tip's own list
             ):
                 self._rendered_source(loaded_source)
                 return self._done(Outcome.UP_TO_DATE, commit, tip.commit, timings, kept)

@@ -28,7 +28,10 @@ class UnscheduledWatch:
     def remember(self, snapshot: str) -> None:
         self._made_with = snapshot
 
-    def due(self, unscheduled: bool) -> bool:
+    def due(self, unscheduled: bool, snapshot: str | None = None) -> bool:
         """Whether to render again: the render left resources `unscheduled`, and the clusters
-        report another status now."""
-        return unscheduled and status.read_cluster_status(self.repo)[0] != self._made_with
+        report another status now (`snapshot`: its id, when the caller has read it already)."""
+        if not unscheduled:
+            return False
+        now = snapshot if snapshot is not None else status.read_cluster_status(self.repo)[0]
+        return now != self._made_with
