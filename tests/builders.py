@@ -299,3 +299,28 @@ def make_size_bomb(configmap: str, part: int, namespace: str = "shop") -> Doc:
             ],
         },
     }  # fmt: skip
+
+
+NGINX_DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: nginx
+  labels:
+    app: nginx
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: nginx
+  template:
+    metadata:
+      labels:
+        app: nginx
+    spec:
+      containers:
+      - image: nginx
+        name: nginx
+"""
+"""The Deployment of Karmada's samples/nginx as it is written there (no metadata.namespace),
+named nginx, with 2 replicas: tests assert at its lines."""

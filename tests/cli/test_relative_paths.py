@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from builders import make_cluster
+from builders import NGINX_DEPLOYMENT, make_cluster
 from conftest import Invoke, git
 from simfixture import RunningSim, SimFactory, make_sim_cluster_fixture
 
@@ -44,28 +44,6 @@ __all__ = ["make_sim_cluster_fixture"]
 
 ROOT = Path(__file__).resolve().parents[2]
 REPO = "../fleets/my-fleet"
-
-DEPLOYMENT = """\
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: nginx
-  labels:
-    app: nginx
-spec:
-  replicas: 2
-  selector:
-    matchLabels:
-      app: nginx
-  template:
-    metadata:
-      labels:
-        app: nginx
-    spec:
-      containers:
-      - image: nginx
-        name: nginx
-"""
 
 POLICY = """\
 apiVersion: policy.karmada.io/v1alpha1
@@ -113,7 +91,7 @@ def fleet_fixture(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     repo = tmp_path / "fleets" / "my-fleet"
     repo.mkdir(parents=True)
     (repo / "clusters.yaml").write_text(_clusters())
-    (repo / "deployment.yaml").write_text(DEPLOYMENT)
+    (repo / "deployment.yaml").write_text(NGINX_DEPLOYMENT)
     (repo / "propagationpolicy.yaml").write_text(POLICY)
     git(repo, "init", "-q", "-b", "main")
     git(repo, "add", "-A")
@@ -163,7 +141,7 @@ def test_render_writes_a_relative_out_folder(fleet: Path, cli: Invoke) -> None:
 def test_render_names_a_file_as_seen_from_here(
     fleet: Path, cli: Invoke, out: tuple[str, ...]
 ) -> None:
-    (fleet / "deployment.yaml").write_text(DEPLOYMENT.replace("replicas: 2", "replicas: -2"))
+    (fleet / "deployment.yaml").write_text(NGINX_DEPLOYMENT.replace("replicas: 2", "replicas: -2"))
     git(fleet, "commit", "-q", "-am", "negative replicas")
     done = cli("render", "--repo", REPO, *out)
     assert done.exit_code == 1, done.output

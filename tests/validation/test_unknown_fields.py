@@ -27,30 +27,10 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from builders import NGINX_DEPLOYMENT as NGINX
 from builders import make_cluster
 from conftest import GitRepo, Invoke
 
-NGINX = """\
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: nginx
-  labels:
-    app: nginx
-spec:
-  replicas: 2
-  selector:
-    matchLabels:
-      app: nginx
-  template:
-    metadata:
-      labels:
-        app: nginx
-    spec:
-      containers:
-      - image: nginx
-        name: nginx
-"""
 PROPAGATION = """\
 apiVersion: policy.karmada.io/v1alpha1
 kind: PropagationPolicy
