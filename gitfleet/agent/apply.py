@@ -70,7 +70,8 @@ Obj = dict[str, Any]
 
 _PATCH_ATTEMPTS = 3
 _READ_BACK_LIST_AT = 50
-"""From this many writes of one kind on, read them back with one list rather than one get each."""
+"""From this many writes of one kind on, read them back with one list rather than one get each;
+as many to one namespace not yet holding them with gitfleet's labels, see what stands there so."""
 
 
 class Action(enum.StrEnum):
@@ -188,7 +189,9 @@ class _Write:
     selector and pod labels name its uid), and the server refuses them on a new one."""
     unseen: bool = False
     """No object with gitfleet's labels was listed: one of someone else's may be there
-    (`conflict`)."""
+    (`conflict`), to be read before writing."""
+    existing: Obj | None = None
+    """Someone else's object where the manifest goes, when already read (`unseen` False)."""
 
 
 _IMMUTABLE_WORDING = (
@@ -407,17 +410,37 @@ class _Sync:
             except errors.ClusterAPIError as exc:
                 self._fail_all((m.ref for m in manifests), str(exc))
                 continue
-            for manifest in manifests:
-                found = live.get((manifest.ref.namespace, manifest.ref.name))
-                write = self._plan(manifest, rtype, configs[manifest.ref], found, held)
-                if write is not None:
-                    writes.append(write)
+            planned = [
+                self._plan(m, rtype, configs[m.ref], live.get((m.ref.namespace, m.ref.name)), held)
+                for m in manifests
+            ]
+            kind_writes = [w for w in planned if w is not None]
+            self._look_up_unseen(rtype, [w for w in kind_writes if w.unseen])
+            writes += kind_writes
         for ref, result, obj in self._parallel([functools.partial(self._write, w) for w in writes]):
             self.results[ref] = result
             if obj is not None:
                 self.live[ref] = obj
         if phase is order.Phase.FOUNDATION:
             self._settle_crds([w.manifest.ref for w in writes])
+
+    def _look_up_unseen(self, rtype: kube.ResourceType, writes: Sequence[_Write]) -> None:
+        """Read what stands where `writes` go, with one list of a namespace where many go (a
+        first sync), as read-back does (`_READ_BACK_LIST_AT`); the others are read one by one
+        when written. A list that fails leaves its writes to be read one by one."""
+        by_namespace: dict[str, list[_Write]] = {}
+        for write in writes:
+            by_namespace.setdefault(write.manifest.ref.namespace, []).append(write)
+        for namespace, waiting in by_namespace.items():
+            if len(waiting) < _READ_BACK_LIST_AT:
+                continue
+            try:
+                listed = self.client.list_objects(rtype, namespace=namespace)
+            except errors.ClusterAPIError:
+                continue
+            by_name = {o["metadata"]["name"]: o for o in listed}
+            for write in waiting:
+                write.existing, write.unseen = by_name.get(write.manifest.ref.name), False
 
     def _plan(
         self,
@@ -459,7 +482,9 @@ class _Sync:
             return ref, ObjectResult(ref=ref, action=Action.SKIPPED, message=message), None
         try:
             existing = (
-                self.client.get(write.rtype, ref.namespace, ref.name) if write.unseen else None
+                self.client.get(write.rtype, ref.namespace, ref.name)
+                if write.unseen
+                else write.existing
             )
             found = conflict.verdict(write.config, existing)
             if found is conflict.Verdict.ABORT:

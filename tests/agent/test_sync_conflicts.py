@@ -5,6 +5,7 @@ Aspects covered:
 - a manifest whose object someone else made (no `gitfleet.io/managed-by` label) fails with
   the way to take it over, and the object is left as it was, in every field; the sync is not
   converged; the next sync leaves it too, and once the manifest is gone it is never deleted;
+  so among many new objects of a namespace, which one list reads;
 - `work.karmada.io/conflict-resolution: overwrite` on the manifest takes it over: labelled,
   then pruned once the manifest is gone; taken over after an aborted sync, it is not reported
   as drift (it was never deleted);
@@ -68,6 +69,23 @@ def test_someone_else_s_object_is_left_alone(sync: Sync, sim_cluster: RunningSim
     gone = sync([NAMESPACE, make_configmap("other")], commit="r3")
     assert all(p.action is not apply.Action.PRUNED for p in gone.pruned), gone.pruned
     assert sim_cluster.objects.get("v1", "ConfigMap", "app", "shop") == before
+
+
+def test_many_new_objects_are_looked_up_with_one_list(sync: Sync, sim_cluster: RunningSim) -> None:
+    """A first sync of many objects of one kind to one namespace: someone else's among them is
+    found all the same, and left alone."""
+    sync([NAMESPACE])
+    before = _theirs(sim_cluster, make_configmap("c17", data={"owner": "platform"}))
+    many = [make_configmap(f"c{i}") for i in range(60)]
+    sim_cluster.cluster.reset_requests()
+    result = sync([NAMESPACE, *many], commit="r2")
+    assert sim_cluster.cluster.requests.reads < 30  # one list, not sixty reads
+    assert _result(result, "c17").action is apply.Action.FAILED
+    assert "already exists in the cluster and is not managed by gitfleet" in (
+        _result(result, "c17").message
+    )
+    assert sum(o.action is apply.Action.CREATED for o in result.objects) == 59
+    assert sim_cluster.objects.get("v1", "ConfigMap", "c17", "shop") == before
 
 
 def test_overwrite_takes_it_over(sync: Sync, sim_cluster: RunningSim) -> None:
