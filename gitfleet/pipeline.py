@@ -51,7 +51,7 @@ from gitfleet.model import (
 )
 from gitfleet.model.folders import Folders
 from gitfleet.model.origin import Origin
-from gitfleet.model.template import RawObject, ResourceKey
+from gitfleet.model.template import RawObject, ResourceKey, ResourceTemplate
 from gitfleet.scheduler import webster as scheduler_webster
 
 Binding = detection.Binding
@@ -941,6 +941,22 @@ def placement(
     source = dataclasses.replace(source, objects=scaled.objects)
     taints = previous.cluster_taints if previous is not None else {}
     return _place(source, _interpreter(source), previous, taints, status, now, None, None)
+
+
+def refusals(
+    source: loaded.LoadedSource, placement: Placement, template: ResourceTemplate
+) -> tuple[rendering.Refusal, ...]:
+    """What a render of `placement` refuses of `template`'s manifests (a plain-text Secret, an
+    override that breaks a field, ...): the render stage run for its bindings alone, for
+    `gitfleet explain`, which must not call applied what no cluster receives."""
+    context = _context(source, placement, _interpreter(source))
+    key = template.key
+    return tuple(
+        refusal
+        for b in placement.bindings
+        if rendering.resource_key(b) == key
+        for refusal in rendering.render_binding(template, b, context).refusals
+    )
 
 
 Measured = Mapping[ResourceKey, Sequence[autoscaling.Workload]]

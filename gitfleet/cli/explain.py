@@ -8,8 +8,9 @@ the declared one (not collected now); the Scheduled condition; when the deschedu
 schedule, and why; the dependencies that followed it (or the workloads it followed). KIND is spelled
 as kubectl accepts it: kind, plural or short name, any case, optionally qualified by group
 (`deployments.apps`, `deploy.v1.apps`), and the resource as `KIND/NAME` or `KIND NAME`. Exit 1 when
-the resource is not in the source or is not propagated; a mistyped kind (exit 2), name or namespace
-(exit 1) gets the closest that exist.
+the resource is not in the source, is not propagated, or the render refuses it for every cluster
+it goes to (a plain-text Secret, say); a mistyped kind (exit 2), name or namespace (exit 1) gets
+the closest that exist.
 
 The placement is made from the inputs `gitfleet render` reads (`gitfleet.inputs`): the rendered
 branch's tip as the previous render (claims and schedule results carry over) and the clusters'
@@ -21,18 +22,19 @@ from __future__ import annotations
 
 import difflib
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import click
 
 from gitfleet import autoscaling, descheduler, errors, inputs, pipeline, source
+from gitfleet import render as rendering
 from gitfleet.cli import kinds, options
 from gitfleet.cli import output as out
 from gitfleet.detector import detection
 from gitfleet.gitstore import repository
 from gitfleet.model import _codec, capacity, cluster, diagnostic, work
-from gitfleet.model.origin import Origin
+from gitfleet.model.origin import Origin, shown
 from gitfleet.model.template import ResourceKey, ResourceTemplate
 from gitfleet.scheduler import core
 from gitfleet.scheduler.plugins import api_enablement
@@ -199,9 +201,11 @@ def report(
     placement: pipeline.Placement,
     template: ResourceTemplate,
     reported: Mapping[str, cluster.ClusterStatus],
+    refused: Sequence[rendering.Refusal],
 ) -> dict[str, Any]:
     """Everything `explain` says about one template, with stable keys (`reported`: each
-    cluster's reported status, by name)."""
+    cluster's reported status, by name; `refused`: what the render refuses of its
+    manifests)."""
     decision = placement.detection.decision(template.key)
     assert decision is not None
     found = bindings_of(placement, template)
@@ -224,6 +228,7 @@ def report(
             for d in deps
         ],
         "namespaceSync": [c.name for c in placement.clusters] if auto else None,
+        "refused": [r.to_json() for r in refused],
         "diagnostics": [
             d.to_json() for d in placement.diagnostics if d.origin.path == template.origin.path
         ],
@@ -279,9 +284,36 @@ def _binding_lines(b: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _outcome_line(decision: detection.Decision, found: Iterable[detection.Binding]) -> str:
-    """The detector's verdict; for a template no policy claims that workloads need
-    (propagateDeps), where it goes with them, which the detector does not know yet."""
+def _refused_everywhere(refused: Sequence[dict[str, Any]]) -> bool:
+    """Whether the render writes none of the resource's manifests (a refusal for no one
+    cluster is for all of them)."""
+    return any(not r["cluster"] for r in refused)
+
+
+def _refused_lines(refused: Sequence[dict[str, Any]], repo: str) -> list[str]:
+    if _refused_everywhere(refused):
+        return []
+    return [
+        Origin(out.path_from_here(r["path"], repo), r["line"], r["col"]).says(
+            f"refused for cluster {r['cluster']}: {r['message']}"
+        )
+        for r in refused
+    ]
+
+
+def _outcome_line(
+    decision: detection.Decision,
+    found: Iterable[detection.Binding],
+    refused: Sequence[dict[str, Any]],
+    repo: str,
+) -> str:
+    """The detector's verdict, unless the render refuses every manifest of the resource; for a
+    template no policy claims that workloads need (propagateDeps), where it goes with them,
+    which the detector does not know yet."""
+    if _refused_everywhere(refused):
+        first = refused[0]
+        where = Origin(out.path_from_here(first["path"], repo), first["line"], first["col"])
+        return f"outcome: refused: no cluster receives it ({where}): {shown(first['message'])}"
     targets = sorted({t.name for b in found for s in b.spec.required_by for t in s.clusters})
     if decision.binding is not None or not targets:
         return f"outcome: {decision.outcome}: {decision.message}"
@@ -305,7 +337,8 @@ def human(
     origin = out.origin_from_here(template.origin, repo)
     lines = [
         f"{_where(template.key)} ({template.api_version}, {origin})",
-        _outcome_line(decision, bindings_of(placement, template)),
+        _outcome_line(decision, bindings_of(placement, template), data["refused"], repo),
+        *_refused_lines(data["refused"], repo),
         _inputs_line(data["inputs"]),
         *_policy_lines(decision, repo),
     ]
@@ -458,10 +491,12 @@ def explain(
         click.echo(_not_found(placement, group_kind, wanted_namespace, name), err=True)
         sys.exit(1)
     data = {
-        **report(placement, template, found.status),
+        **report(placement, template, found.status, pipeline.refusals(loaded, placement, template)),
         "inputs": _inputs(found, placement),
         "autoscaling": _autoscaling(loaded, found, template),
     }
     out.emit(data, output, human(placement, template, data, repo))
     if not data["bindings"] and data["namespaceSync"] is None:
+        sys.exit(1)
+    if _refused_everywhere(data["refused"]):
         sys.exit(1)

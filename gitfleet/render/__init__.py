@@ -60,6 +60,7 @@ Recorded = _inputs.Recorded
 TEMPLATE_ANNOTATION = _inputs.TEMPLATE_ANNOTATION
 target_clusters = _work.target_clusters
 owns = _tree.owns
+render_binding = _work.render_binding
 
 
 def resource_key(binding: Binding) -> ResourceKey:

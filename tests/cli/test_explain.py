@@ -150,9 +150,11 @@ def test_json_output_has_stable_keys(cli: Any, source: str) -> None:
         "diagnostics",
         "inputs",
         "namespaceSync",
+        "refused",
         "schedules",
         "unknownApis",
     ]
+    assert data["refused"] == []
     assert data["decision"]["policy"]["name"] == "web"
     assert data["decision"]["policy"]["origin"] == "policies/web.yaml:1:1"
     (binding,) = data["bindings"]
