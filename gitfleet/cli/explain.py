@@ -9,8 +9,8 @@ schedule, and why; the dependencies that followed it (or the workloads it follow
 as kubectl accepts it: kind, plural or short name, any case, optionally qualified by group
 (`deployments.apps`, `deploy.v1.apps`), and the resource as `KIND/NAME` or `KIND NAME`. Exit 1 when
 the resource is not in the source, is not propagated, or the render refuses it for every cluster
-it goes to (a plain-text Secret, say); a mistyped kind (exit 2), name or namespace (exit 1) gets
-the closest that exist.
+it goes to (a plain-text Secret, say); a mistyped kind, name or namespace (exit 1, as `gitfleet
+get` and kubectl do) gets the closest that exist.
 
 The placement is made from the inputs `gitfleet render` reads (`gitfleet.inputs`): the rendered
 branch's tip as the previous render (claims and schedule results carry over) and the clusters'
@@ -484,7 +484,8 @@ def explain(
     try:
         group_kind = kinds.resolve(kind_token, placement.detection.templates)
     except errors.UsageError as error:
-        raise click.UsageError(str(error)) from error
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)
     wanted_namespace = namespace or loaded.config.default_namespace
     template = _find(placement, group_kind, wanted_namespace, name)
     if template is None:

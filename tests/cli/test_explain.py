@@ -5,7 +5,7 @@ Aspects: the human report (winning policy with file:line, losers and why, each f
 cluster, candidates and replica arithmetic, the Scheduled condition, the result); kubectl spellings
 of KIND (case, plural, short names, group-qualified, CRD names from the source, ambiguity), the
 resource as `KIND/NAME` or `KIND NAME` as kubectl takes it (more than one slash, no name, a kind
-given twice or two names: exit 2); Karmada's own kinds (`pp`, a Cluster) named as such (exit 2), a
+given twice or two names: exit 2); Karmada's own kinds (`pp`, a Cluster) named as such (exit 1), a
 template of a kind of the same name still explained; `-o json` with stable keys; dependencies
 attached and the workloads a dependency follows; the namespace controller; exit codes (not in the
 source, not propagated, load errors, unknown kind, --rev of a plain folder); "did you mean" for a
@@ -225,10 +225,10 @@ def test_not_propagated_says_why(cli: Any, source: str) -> None:
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
-        pytest.param(["gizmo/web"], 2, "unknown kind 'gizmo'", id="unknown kind"),
+        pytest.param(["gizmo/web"], 1, "unknown kind 'gizmo'", id="unknown kind"),
         pytest.param(
             ["deploymnt/web"],
-            2,
+            1,
             "unknown kind 'deploymnt' (did you mean deployment?)",
             id="a close kind",
         ),
@@ -236,13 +236,13 @@ def test_not_propagated_says_why(cli: Any, source: str) -> None:
         pytest.param(["deploy/web/x"], 2, "more than one slash", id="two slashes"),
         pytest.param(
             ["pp/web", "-n", "shop"],
-            2,
+            1,
             "PropagationPolicy is one of Karmada's own kinds, not a resource template",
             id="a policy",
         ),
         pytest.param(
             ["clusters.cluster.karmada.io/east"],
-            2,
+            1,
             "Cluster is one of Karmada's own kinds",
             id="a member cluster",
         ),
@@ -252,7 +252,9 @@ def test_not_propagated_says_why(cli: Any, source: str) -> None:
         pytest.param(["deploy/web", "--rev", "HEAD"], 2, "plain folder", id="--rev of a folder"),
     ],
 )
-def test_usage_errors(cli: Any, source: str, args: list[str], code: int, message: str) -> None:
+def test_usage_and_lookup_errors(
+    cli: Any, source: str, args: list[str], code: int, message: str
+) -> None:
     result = cli("explain", *args, "--repo", source)
     assert result.exit_code == code
     assert message in result.output + result.stderr
