@@ -16,7 +16,11 @@ Then, as `kubectl apply` and the API server would:
 - a cluster-scoped object with `metadata.namespace` has it cleared (the API server ignores it),
   with a warning;
 - a template of a kind that is neither built in nor defined by a CRD in the source is assumed
-  namespaced, with a warning when that assumption puts it in the default namespace.
+  namespaced, with a warning when that assumption puts it in the default namespace;
+- a Namespace is labelled `kubernetes.io/metadata.name` with its own name (Kubernetes'
+  NamespaceDefaultLabelName, on since 1.21 and locked on since 1.22), so that a policy or an
+  override selecting a Namespace by that label finds it, and its manifest carries it as
+  Karmada's Work does.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from gitfleet.model import diagnostic, meta
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawMeta, RawObject, ResourceTemplate
 
+NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 DEFAULT_NAMESPACE = "default"
 """kubectl's namespace when its context names none; `defaultNamespace`'s default."""
 CRD_GROUP = "apiextensions.k8s.io"
@@ -154,7 +159,11 @@ def effective(
     out: list[Obj] = []
     for obj in objects:
         if isinstance(obj, ResourceTemplate):
-            out.append(_template(obj, crds, default_namespace, warnings))
+            placed = _template(obj, crds, default_namespace, warnings)
+            labelled = namespace_labelled(placed.body)
+            out.append(
+                placed if labelled is placed.body else ResourceTemplate(labelled, placed.origin)
+            )
         else:
             out.append(_karmada(obj, default_namespace, warnings))
     return out, warnings
@@ -222,3 +231,21 @@ def _template(
             )
         )
     return _with_namespace(template, default_namespace)
+
+
+def namespace_labelled(body: RawObject) -> RawObject:
+    """`body` with the label the API server gives a Namespace, when it is one (a copy; `body`
+    itself when nothing changes, or when its labels are no map: validation reports that)."""
+    metadata = body.get("metadata")
+    if body.get("apiVersion") != "v1" or body.get("kind") != "Namespace":
+        return body
+    if not isinstance(metadata, dict) or not isinstance(metadata.get("name"), str):
+        return body
+    labels = metadata.get("labels")
+    if labels is not None and not isinstance(labels, dict):
+        return body
+    name = metadata["name"]
+    if (labels or {}).get(NAMESPACE_NAME_LABEL) == name:
+        return body
+    labelled: RawMeta = {**metadata, "labels": {**(labels or {}), NAMESPACE_NAME_LABEL: name}}
+    return {**body, "metadata": labelled}

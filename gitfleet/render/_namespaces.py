@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from gitfleet import errors
+from gitfleet.model import scope
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawObject, ResourceTemplate
 from gitfleet.render import _paths, _work
@@ -33,7 +34,7 @@ Reuse = Callable[[ResourceTemplate, str, str], _work.Output | None]
 
 def _namespace_template(name: str) -> ResourceTemplate:
     body: RawObject = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
-    return ResourceTemplate(body, Origin(""))
+    return ResourceTemplate(scope.namespace_labelled(body), Origin(""))
 
 
 def needed(listed: Mapping[str, Iterable[str]]) -> dict[str, set[str]]:

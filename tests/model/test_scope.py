@@ -156,10 +156,21 @@ def test_cluster_scoped_karmada_kinds_lose_a_namespace(doc: dict[str, Any]) -> N
 def test_objects_needing_nothing_are_returned_as_they_are() -> None:
     kept = [
         template(make_object("v1", "ConfigMap", "x", "shop")),
-        template(make_object("v1", "Namespace", "shop")),
+        template(
+            make_object("v1", "Namespace", "shop", labels={"kubernetes.io/metadata.name": "shop"})
+        ),
         policy.PropagationPolicy.from_doc(make_policy("web")),
         cluster.Cluster.from_doc(make_cluster("m1")),
     ]
     placed, found = scope.effective(kept)
     assert all(a is b for a, b in zip(placed, kept, strict=True))
+    assert found == []
+
+
+def test_a_namespace_is_labelled_with_its_name_as_the_api_server_does() -> None:
+    written = template(make_object("v1", "Namespace", "shop", labels={"team": "a"}))
+    (placed,), found = scope.effective([written])
+    assert isinstance(placed, ResourceTemplate)
+    assert placed.labels == {"team": "a", "kubernetes.io/metadata.name": "shop"}
+    assert written.labels == {"team": "a"}
     assert found == []

@@ -6,6 +6,8 @@ Aspects covered:
   of clusters with the same overrides, each cluster keeps its own overrides and label;
 - a namespace a placed manifest needs but the source does not define is generated, only on
   the clusters that need it, and marked as generated;
+- every Namespace carries the label the API server gives it, `kubernetes.io/metadata.name`
+  (whatever value the source wrote), and policies and overrides select it by that label;
 - never generated: `default`, and namespaces the source defines (even when they are
   labelled to skip propagation);
 - every cluster has a kustomization listing its files, Namespaces first, an empty list
@@ -49,6 +51,7 @@ def test_defined_namespace_goes_everywhere_with_cluster_overrides(render_docs: R
         doc = manifest(result, f"works/{name}/_cluster/Namespace.core/shop.yaml")
         assert doc["metadata"]["labels"] == {
             "x": "y",
+            "kubernetes.io/metadata.name": "shop",
             "gitfleet.io/managed-by": "gitfleet",
             "gitfleet.io/cluster": name,
         }
@@ -65,6 +68,7 @@ def test_namespace_overrides_follow_each_cluster(render_docs: Render) -> None:
         doc = manifest(result, f"works/{name}/_cluster/Namespace.core/shop.yaml")
         assert doc["metadata"]["labels"] == {
             **extra,
+            "kubernetes.io/metadata.name": "shop",
             "gitfleet.io/managed-by": "gitfleet",
             "gitfleet.io/cluster": name,
         }
@@ -75,6 +79,7 @@ def test_needed_namespace_is_generated_where_needed(render_docs: Render) -> None
     doc = manifest(result, "works/west/_cluster/Namespace.core/shop.yaml")
     assert doc["metadata"]["name"] == "shop"
     assert doc["metadata"]["annotations"] == {"gitfleet.io/generated-namespace": "true"}
+    assert doc["metadata"]["labels"]["kubernetes.io/metadata.name"] == "shop"
     assert "works/east/_cluster/Namespace.core/shop.yaml" not in result.files
 
 
@@ -127,3 +132,40 @@ def test_kustomizations(render_docs: Render) -> None:
         "idle": {"manifests": 1},
         "west": {"manifests": 3},
     }
+
+
+NAME_LABEL = "kubernetes.io/metadata.name"
+
+
+def test_policies_and_overrides_select_a_namespace_by_its_name_label(
+    render_docs: Render,
+) -> None:
+    """Karmada's API server labels every Namespace with its name, and its selectors see the
+    stored object: a ClusterPropagationPolicy and a ClusterOverridePolicy selecting that label
+    find the Namespace, which is then placed by the policy, not sent everywhere."""
+    by_label = {"matchLabels": {NAME_LABEL: "team-a"}}
+    namespace_selector = {"apiVersion": "v1", "kind": "Namespace", "labelSelector": by_label}
+    policy = {
+        "apiVersion": "policy.karmada.io/v1alpha1",
+        "kind": "ClusterPropagationPolicy",
+        "metadata": {"name": "team-a"},
+        "spec": {"resourceSelectors": [namespace_selector], "placement": ONLY_WEST},
+    }
+    override = _label_added("team-a-labels")
+    override["spec"]["resourceSelectors"] = [namespace_selector]
+    team_a = make_object("v1", "Namespace", "team-a", labels={SKIP_LABEL: "true"})
+    result = render_docs([*CLUSTERS, team_a, policy, override])
+    assert "works/east/_cluster/Namespace.core/team-a.yaml" not in result.files
+    doc = manifest(result, "works/west/_cluster/Namespace.core/team-a.yaml")
+    assert doc["metadata"]["labels"][NAME_LABEL] == "team-a"
+    assert doc["metadata"]["labels"]["x"] == "y"
+
+
+def test_the_name_label_is_the_namespace_s_name_whatever_the_source_wrote(
+    render_docs: Render,
+) -> None:
+    shop = make_object("v1", "Namespace", "shop", labels={NAME_LABEL: "other", "a": "b"})
+    result = render_docs([*CLUSTERS, shop])
+    doc = manifest(result, "works/east/_cluster/Namespace.core/shop.yaml")
+    assert doc["metadata"]["labels"][NAME_LABEL] == "shop"
+    assert doc["metadata"]["labels"]["a"] == "b"
