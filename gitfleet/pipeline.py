@@ -891,6 +891,7 @@ def render(
         bindings=placement.bindings,
         templates=placement.detection.templates,
         auto_namespaces=placement.detection.auto_namespaces,
+        held_namespaces=placement.detection.held_namespaces,
         inputs=inputs,
         settled=placement.settled,
         context=_context(source, placement, interp),

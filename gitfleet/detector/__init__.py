@@ -389,6 +389,7 @@ def detect(
         decisions=tuple(decisions),
         templates=tuple(templates),
         auto_namespaces=tuple(t.key for t in auto),
+        held_namespaces=tuple(t.key for t in templates if _filter.held_namespace(t)),
         diagnostics=tuple(diagnostic.sorted_diagnostics(diagnostics)),
     )
 

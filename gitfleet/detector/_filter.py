@@ -96,13 +96,28 @@ def skip_reason(template: ResourceTemplate) -> str | None:
     return None
 
 
-def auto_propagated_namespace(template: ResourceTemplate) -> bool:
-    """Whether the namespace controller sends this template (a Namespace) to every cluster."""
+def _synced_namespace(template: ResourceTemplate) -> bool:
+    """Whether the namespace controller looks at this template: a Namespace, not reserved,
+    not `default`, not among the skipped namespaces."""
     if template.api_version != "v1" or template.kind != "Namespace":
         return False
     name = template.name
     if is_reserved_namespace(name) or name == scope.DEFAULT_NAMESPACE:
         return False
-    if is_skipped_namespace(name):
-        return False
-    return template.labels.get(SKIP_AUTO_PROPAGATION_LABEL, "").lower() != "true"
+    return not is_skipped_namespace(name)
+
+
+def _labelled_to_skip(template: ResourceTemplate) -> bool:
+    return template.labels.get(SKIP_AUTO_PROPAGATION_LABEL, "").lower() == "true"
+
+
+def auto_propagated_namespace(template: ResourceTemplate) -> bool:
+    """Whether the namespace controller sends this template (a Namespace) to every cluster."""
+    return _synced_namespace(template) and not _labelled_to_skip(template)
+
+
+def held_namespace(template: ResourceTemplate) -> bool:
+    """Whether this template is a Namespace the controller would sync but for its
+    skip-auto-propagation label: Karmada's controller then returns before touching its Works,
+    so what it sent before stays on the clusters, as it was."""
+    return _synced_namespace(template) and _labelled_to_skip(template)

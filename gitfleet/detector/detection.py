@@ -158,13 +158,15 @@ class Detection:
 
     `templates` are the source's templates with their effective namespace (defaulted or cleared
     as the API server would), which is what every later stage should read; `auto_namespaces`
-    are the Namespaces Karmada's namespace controller sends to every cluster without a policy.
+    are the Namespaces Karmada's namespace controller sends to every cluster without a policy,
+    `held_namespaces` those it leaves as they are on the clusters, labelled to skip it.
     """
 
     bindings: tuple[Binding, ...]
     decisions: tuple[Decision, ...]
     templates: tuple[ResourceTemplate, ...]
     auto_namespaces: tuple[ResourceKey, ...] = ()
+    held_namespaces: tuple[ResourceKey, ...] = ()
     diagnostics: tuple[diagnostic.Diagnostic, ...] = ()
 
     @property

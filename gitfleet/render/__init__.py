@@ -91,6 +91,9 @@ class Plan:
     templates: Sequence[ResourceTemplate]
     """The source's templates with their effective namespace."""
     auto_namespaces: Sequence[ResourceKey]
+    held_namespaces: Sequence[ResourceKey] = ()
+    """Namespaces labelled to skip auto-propagation: each cluster the namespace controller
+    sent one to keeps its previous file (Karmada leaves those Works alone)."""
     inputs: Inputs
     """The digests of the inputs, built from the clusters of `context`, with what the
     previous render recorded of them."""
@@ -212,6 +215,29 @@ def _namespaces_of(
     return _namespaces.outputs(auto, defined, wanted, plan.context, reuse)
 
 
+def _held(plan: Plan, before: Folders[str]) -> list[Output]:
+    """The Namespaces labelled to skip auto-propagation, each kept as it was on every cluster
+    whose previous tree has its file and where no binding placed it, before or now (a file a
+    binding placed follows the binding)."""
+    if plan.previous is None or not plan.held_namespaces:
+        return []
+    held = set(plan.held_namespaces)
+    now = {key: b for b in plan.bindings if (key := resource_key(b)) in held}
+    outputs = []
+    for key in plan.held_namespaces:
+        relative = _paths.object_path(key)
+        placed = (now.get(key), plan.previous.bindings.get(key))
+        bound = {t.name for b in placed if b is not None for t in target_clusters(b.spec)}
+        kept = tuple(
+            name
+            for name in sorted(plan.context.clusters)
+            if name not in bound and f"{_paths.cluster_folder(name)}/{relative}" in before
+        )
+        if kept:
+            outputs.append(Output(relative, {}, kept, (), ()))
+    return outputs
+
+
 def render(plan: Plan) -> Tree:
     """The rendered tree of `plan` (see the module)."""
     before = plan.previous.files if plan.previous is not None else Folders[str]()
@@ -222,7 +248,7 @@ def render(plan: Plan) -> Tree:
     settled = _tree.Settled(plan.context.clusters, into, before)
     inner = settled.by_cluster
     wanted = _namespaces.needed({c: found.values() for c, found in inner.items()})
-    for output in _namespaces_of(plan, wanted, before):
+    for output in [*_namespaces_of(plan, wanted, before), *_held(plan, before)]:
         into.add(output)
     settled.settle_namespaces()
     counts = {}

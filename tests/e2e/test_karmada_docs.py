@@ -538,8 +538,13 @@ def test_a_namespace_placed_by_a_policy_is_synced_everywhere_unless_labelled(
     assert "the namespace controller sends it to every cluster all the same" in warning["message"]
     namespace = "_cluster/Namespace.core/example.yaml"
     assert _works(git_repo) == {f"works/member1/{namespace}", f"works/member2/{namespace}"}
-    git_repo.commit(
-        {"ns.yaml": _EXAMPLE_NAMESPACE.replace("  name: example\n", "  name: example\n" + _SKIP, 1)}
-    )
+    labelled = _EXAMPLE_NAMESPACE.replace("  name: example\n", "  name: example\n" + _SKIP, 1)
+    git_repo.commit({"ns.yaml": labelled})
+    assert _render(cli)["diagnostics"] == []
+    # Karmada's namespace controller leaves the Works it made alone once the label is there.
+    assert _works(git_repo) == {f"works/member1/{namespace}", f"works/member2/{namespace}"}
+    git_repo.commit({"ns.yaml": ""})
+    _render(cli)
+    git_repo.commit({"ns.yaml": labelled})
     assert _render(cli)["diagnostics"] == []
     assert _works(git_repo) == {f"works/member1/{namespace}"}

@@ -10,6 +10,10 @@ Aspects covered:
   (whatever value the source wrote), and policies and overrides select it by that label;
 - never generated: `default`, and namespaces the source defines (even when they are
   labelled to skip propagation);
+- a synced Namespace later labelled to skip propagation stays, as it was, on the clusters it
+  was sent to (Karmada's controller leaves its Works alone), a full render included; a cluster
+  that joins later does not get it; it goes with its template, and syncs again without the
+  label;
 - every cluster has a kustomization listing its files, Namespaces first, an empty list
   included; clusters that leave the fleet lose their folder.
 """
@@ -21,7 +25,7 @@ from typing import Any
 import pytest
 import yaml
 from builders import make_deployment, make_object, make_policy
-from render_builders import Render, cluster, manifest
+from render_builders import Branch, Render, cluster, manifest
 
 CLUSTERS = [cluster("east"), cluster("west")]
 ONLY_WEST = {"clusterAffinity": {"clusterNames": ["west"]}}
@@ -169,3 +173,36 @@ def test_the_name_label_is_the_namespace_s_name_whatever_the_source_wrote(
     doc = manifest(result, "works/east/_cluster/Namespace.core/shop.yaml")
     assert doc["metadata"]["labels"][NAME_LABEL] == "shop"
     assert doc["metadata"]["labels"]["a"] == "b"
+
+
+def _team_a(**labels: str) -> dict[str, Any]:
+    return make_object("v1", "Namespace", "team-a", labels=labels)
+
+
+HELD_PATH = "works/{}/_cluster/Namespace.core/team-a.yaml"
+
+
+def test_a_namespace_labelled_to_skip_after_its_sync_stays_as_it_was(
+    render_docs: Render,
+) -> None:
+    branch = Branch()
+    synced = branch.commit(render_docs([*CLUSTERS, _team_a(team="a")]))
+    held = [*CLUSTERS, _team_a(team="b", **{SKIP_LABEL: "true"}), _label_added("labels")]
+    for full in (False, True):
+        after = branch.commit(render_docs(held, branch.previous(), full=full))
+        for name in ("east", "west"):
+            assert after[HELD_PATH.format(name)] == synced[HELD_PATH.format(name)]
+    joined = branch.commit(render_docs([*held, cluster("north")], branch.previous()))
+    assert HELD_PATH.format("north") not in joined
+    assert HELD_PATH.format("east") in joined
+    resumed = branch.commit(render_docs([*CLUSTERS, _team_a(team="b")], branch.previous()))
+    assert yaml.safe_load(resumed[HELD_PATH.format("east")])["metadata"]["labels"]["team"] == "b"
+
+
+def test_a_held_namespace_goes_with_its_template(render_docs: Render) -> None:
+    branch = Branch()
+    branch.commit(render_docs([*CLUSTERS, _team_a()]))
+    branch.commit(render_docs([*CLUSTERS, _team_a(**{SKIP_LABEL: "true"})], branch.previous()))
+    assert HELD_PATH.format("east") in branch.files
+    branch.commit(render_docs(list(CLUSTERS), branch.previous()))
+    assert not [p for p in branch.files if "team-a" in p]
