@@ -15,14 +15,19 @@ from __future__ import annotations
 from gitfleet.agent import workdir
 
 DEFAULT_MAX_SHARE = 0.5
-_HOW = (
-    f"to allow it, add the trailer '{workdir.ALLOW_PRUNE_TRAILER}: all' to the source commit"
-    " that deletes them (once that commit is rendered, a later commit's trailer no longer"
-    " counts: run the agent once with --max-prune-share 1, or revert and delete again with"
-    " the trailer)"
-)
-"""How to lift the guard. The trailer counts only on the commit a render of the deletion is
-made from: a later commit that changes nothing for the cluster makes no new render of it."""
+
+
+def _how(emptied: bool) -> str:
+    """How to lift the guard. The trailer counts only on the commit a render of the deletion is
+    made from: a later commit that changes nothing for the cluster makes no new render of it.
+    A larger share lifts it too, except for an emptied folder (`emptied`), which it never
+    lifts: offering it there would send the user round in a circle."""
+    share = "" if emptied else "run the agent once with --max-prune-share 1, or "
+    return (
+        f"to allow it, add the trailer '{workdir.ALLOW_PRUNE_TRAILER}: all' to the source commit"
+        " that deletes them (once that commit is rendered, a later commit's trailer no longer"
+        f" counts: {share}revert and delete again with the trailer)"
+    )
 
 
 def refusal(
@@ -40,11 +45,11 @@ def refusal(
     if desired == 0:
         return (
             f"refusing to delete all {managed} objects gitfleet manages in cluster {cluster}:"
-            f" the rendered commit has no manifests for it; {_HOW}"
+            f" the rendered commit has no manifests for it; {_how(emptied=True)}"
         )
     if deleting > max_share * managed:
         return (
             f"refusing to delete {deleting} of the {managed} objects gitfleet manages in"
-            f" cluster {cluster} (more than {max_share:.0%}); {_HOW}"
+            f" cluster {cluster} (more than {max_share:.0%}); {_how(emptied=False)}"
         )
     return ""

@@ -63,4 +63,6 @@ def test_guard(deleting: int, managed: int, desired: int, allowed: bool, verdict
     assert (found == "") if not verdict else (verdict in found and "m1" in found)
     if verdict:  # the way out, also once the deletion is rendered without the trailer
         assert "Gitfleet-Allow-Prune: all' to the source commit that deletes them" in found
-        assert "--max-prune-share 1" in found
+        assert "revert and delete again with the trailer" in found
+        # a larger share never lifts the guard on an emptied folder: not offered there
+        assert ("--max-prune-share 1" in found) is (desired > 0)
