@@ -54,8 +54,8 @@ class Diagnosis:
         r = self.resource
         where = f"{r.namespace}/{r.name}" if r.namespace else r.name
         out = [
-            f"{r.kind} {where}: {'scheduled' if self.rescheduled else 'not scheduled'}: "
-            f"{self.decision}"
+            f"{r.kind} {where}: {'scheduler ran' if self.rescheduled else 'scheduler did not run'}"
+            f": {self.decision}"
         ]
         out.extend(f"affinity: {line}" for line in self.affinity)
         for attempt in self.attempts:

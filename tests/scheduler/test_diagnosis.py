@@ -88,7 +88,7 @@ def test_lines_explain_verdicts_selection_and_arithmetic() -> None:
         _clusters(),
     )
     lines = outcome.diagnosis.lines()
-    assert lines[0] == "Deployment default/web: scheduled: never scheduled"
+    assert lines[0] == "Deployment default/web: scheduler ran: never scheduled"
     assert "2/3 clusters feasible" in lines
     assert "  t: TaintToleration: cluster(s) had untolerated taint {k=v:NoSchedule}" in lines
     assert "  b: 0, 8, 8, 0" in lines
@@ -128,6 +128,7 @@ def test_kept_result_explains_why() -> None:
     assert doc["decision"] == "divided workload unchanged: previous result kept"
     assert doc["result"] == [{"name": "a", "replicas": 1}, {"name": "b", "replicas": 2}]
     assert again.diagnosis.lines() == [
-        "Deployment default/web: not scheduled: divided workload unchanged: previous result kept",
+        "Deployment default/web: scheduler did not run: divided workload unchanged: previous "
+        "result kept",
         "result: a=1, b=2",
     ]
