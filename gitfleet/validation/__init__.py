@@ -5,9 +5,10 @@ documents), every schema error of Karmada documents (`_schema`), the checks Karm
 make per kind (`_propagation`, `_override`, `_cluster`, `_taint_policy`, `_customization`,
 `_autoscaling`), what a member's API server would refuse in a template (`_manifest`, also
 `manifest_problems` for the render stage), checks across objects (`_references`),
-gitfleet.yaml's rollout waves against the clusters (`_rollout`) and warnings for fields
-gitfleet does not support yet (`_unsupported`). It never stops at the first problem. Turning
-errors into an exit code is the command line's business.
+gitfleet.yaml's rollout waves against the clusters (`_rollout`), warnings for fields
+gitfleet does not support yet (`_unsupported`) and for kinds Karmada interprets with the
+customizations it bundles, which gitfleet lacks (`_bundled`). It never stops at the first
+problem. Turning errors into an exit code is the command line's business.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from gitfleet.model import diagnostic, loaded
 from gitfleet.model import objects as objs
 from gitfleet.validation import (
     _autoscaling,
+    _bundled,
     _cluster,
     _customization,
     _manifest,
@@ -115,4 +117,6 @@ def validate(source: loaded.LoadedSource) -> list[diagnostic.Diagnostic]:
     """Every problem of the source, sorted by file, line and column."""
     found = _documents(source) + _per_kind(source) + _references.across(source.objects)
     found += _manifest.check(source.objects.templates) + _rollout.check(source)
+    customizations = (*source.objects.customizations, *source.third_party_customizations)
+    found += _bundled.check(source.objects.templates, customizations)
     return diagnostic.sorted_diagnostics(found)
