@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import Result
 from conftest import Invoke
 
 from gitfleet.validation import _bundled
@@ -47,27 +48,26 @@ spec:
 """
 
 
-def _source(root: Path, files: dict[str, str]) -> None:
+def _validate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Invoke, files: dict[str, str]
+) -> Result:
+    """`gitfleet validate --repo fleet`, typed next to the source folder `fleet`."""
     for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
+        (tmp_path / "fleet" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "fleet" / rel).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    return cli("validate", "--repo", "fleet")
 
 
 def _bundled_warnings(output: str) -> list[str]:
     return [line for line in output.splitlines() if "customization it bundles" in line]
 
 
-@pytest.fixture(name="source")
-def source_fixture(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "fleet"
-    root.mkdir()
-    monkeypatch.chdir(tmp_path)
-    return root
-
-
-def test_one_warning_per_kind_at_its_first_template(cli: Invoke, source: Path) -> None:
-    _source(source, {"apps/clonesets.yaml": CLONESETS, "apps/ray.yaml": RAY})
-    result = cli("validate", "--repo", "fleet")
+def test_one_warning_per_kind_at_its_first_template(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {"apps/clonesets.yaml": CLONESETS, "apps/ray.yaml": RAY}
+    result = _validate(tmp_path, monkeypatch, cli, files)
     assert result.exit_code == 0, result.output
     warnings = _bundled_warnings(result.output)
     assert len(warnings) == 2, result.output
@@ -92,10 +92,9 @@ def test_one_warning_per_kind_at_its_first_template(cli: Invoke, source: Path) -
     ],
 )
 def test_no_warning_when_a_customization_targets_the_kind(
-    cli: Invoke, source: Path, files: dict[str, str]
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]
 ) -> None:
-    _source(source, {"apps/clonesets.yaml": CLONESETS, **files})
-    result = cli("validate", "--repo", "fleet")
+    result = _validate(tmp_path, monkeypatch, cli, {"apps/clonesets.yaml": CLONESETS, **files})
     assert result.exit_code == 0, result.output
     assert _bundled_warnings(result.output) == []
 
