@@ -28,9 +28,12 @@ Labels and annotations, decided for GitOps (docs/design.md, "Objects in member c
 - gitfleet's: labels `gitfleet.io/managed-by: gitfleet` and `gitfleet.io/cluster`, annotation
   `gitfleet.io/source-path`, and `gitfleet.io/preserve-on-deletion: "true"` for a binding with
   `preserveResourcesOnDeletion` (the agent then leaves the object in the cluster, without
-  gitfleet's and Karmada's marks, when its manifest goes). The source commit and the content
-  hash are not written here (they would change every manifest on every commit): the agent
-  adds them when it applies.
+  gitfleet's and Karmada's marks, when its manifest goes) and for a namespace gitfleet
+  generated: nothing in the source asked for it, and deleting it when the last manifest in it
+  goes would delete what others keep there (a Secret delivered another way); Karmada's
+  namespace, which exists in its control plane, stays on the members too. The source commit
+  and the content hash are not written here (they would change every manifest on every
+  commit): the agent adds them when it applies.
 
 Clusters that match the same override rules (`Context.group`) and get the same replicas share
 one build: the manifest is built once with a placeholder cluster label, and each cluster's
@@ -322,7 +325,7 @@ def _gitfleet_metadata(
         annotations[SOURCE_PATH_ANNOTATION] = source_path
     else:
         annotations[GENERATED_ANNOTATION] = "true"
-    if preserve:
+    if preserve or source_path is None:
         annotations[PRESERVE_ANNOTATION] = "true"
 
 

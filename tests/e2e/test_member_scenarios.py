@@ -22,6 +22,8 @@ Aspects covered:
   recreated once the manifest asks for it;
 - preserved on deletion: a template whose policy sets preserveResourcesOnDeletion stays in the
   clusters, Push and Pull, once removed from the source, with no mark of gitfleet's left;
+- a namespace gitfleet generated stays, with what others keep in it, when its last manifest
+  goes (let go, not deleted);
 - prune: a removed template is deleted; removing most of a cluster's objects is refused by the
   prune guard, and done once the source commit allows it.
 """
@@ -354,6 +356,54 @@ def test_a_preserved_template_stays_when_removed(story: Story) -> None:
         assert not [k for k in marks if k.startswith("gitfleet.io/")], marks
     story.change("Widgets go with their templates again", {policy_path: policy})
     assert all(row["converged"] for row in story.push().values())
+
+
+REPORTS = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: schedule
+  namespace: reports
+data:
+  cron: "0 6 * * *"
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata:
+  name: reports
+  namespace: reports
+spec:
+  resourceSelectors:
+    - apiVersion: v1
+      kind: ConfigMap
+  placement:
+    clusterAffinity:
+      clusterNames: [aws-use1-a]
+"""
+
+
+def test_a_generated_namespace_stays_with_what_others_keep_in_it(story: Story) -> None:
+    """The source does not define namespace `reports`: gitfleet generates it for the one
+    manifest placed there. A Secret delivered another way lives beside it. When the manifest
+    goes, the namespace is let go, not deleted: deleting it would delete the Secret."""
+    story.change("Reports on one cluster", {"apps/reports.yaml": REPORTS})
+    assert all(row["converged"] for row in story.push().values())
+    secret = {
+        "apiVersion": "v1", "kind": "Secret",
+        "metadata": {"name": "smtp", "namespace": "reports"}, "stringData": {"password": "x"},
+    }  # fmt: skip
+    story.members.resource("aws-use1-a", "v1", "Secret").create(body=secret, namespace="reports")
+    story.change("No more reports", {"apps/reports.yaml": None})
+    rows = story.push()
+    assert rows["aws-use1-a"]["converged"], rows
+    assert rows["aws-use1-a"]["released"] == 1
+    namespace = story.members.get("aws-use1-a", "v1", "Namespace", "reports")
+    assert namespace is not None
+    assert namespace["metadata"].get("deletionTimestamp") is None
+    labels = namespace["metadata"].get("labels") or {}
+    assert not [k for k in labels if k.startswith("gitfleet.io/")], labels
+    assert story.members.get("aws-use1-a", "v1", "Secret", "smtp", "reports") is not None
+    assert story.members.get("aws-use1-a", "v1", "ConfigMap", "schedule", "reports") is None
 
 
 def test_prune_and_its_guard(story: Story) -> None:

@@ -5,7 +5,7 @@ Aspects covered:
   sync), with cluster override policies applied and gitfleet's labels; built once per group
   of clusters with the same overrides, each cluster keeps its own overrides and label;
 - a namespace a placed manifest needs but the source does not define is generated, only on
-  the clusters that need it, and marked as generated;
+  the clusters that need it, marked as generated and to be preserved when it goes;
 - every Namespace carries the label the API server gives it, `kubernetes.io/metadata.name`
   (whatever value the source wrote), and policies and overrides select it by that label;
 - never generated: `default`, and namespaces the source defines (even when they are
@@ -82,7 +82,11 @@ def test_needed_namespace_is_generated_where_needed(render_docs: Render) -> None
     result = render_docs([*CLUSTERS, make_deployment(), make_policy("web", placement=ONLY_WEST)])
     doc = manifest(result, "works/west/_cluster/Namespace.core/shop.yaml")
     assert doc["metadata"]["name"] == "shop"
-    assert doc["metadata"]["annotations"] == {"gitfleet.io/generated-namespace": "true"}
+    assert doc["metadata"]["annotations"] == {
+        "gitfleet.io/generated-namespace": "true",
+        # nothing asked for it: its agent lets it go, with whatever others keep in it
+        "gitfleet.io/preserve-on-deletion": "true",
+    }
     assert doc["metadata"]["labels"]["kubernetes.io/metadata.name"] == "shop"
     assert "works/east/_cluster/Namespace.core/shop.yaml" not in result.files
 
