@@ -17,7 +17,10 @@ manifest and every pruned object:
    phase, CRDs must be Established before custom resources are applied.
 5. Delete the leftovers, in reverse order, each only if it still carries gitfleet's labels
    (one whose binding preserves resources on deletion is released instead: `release`);
-   a refused delete stays in the inventory and is tried again next sync.
+   a refused delete stays in the inventory and is tried again next sync. A leftover with
+   namesakes (`prune.namesakes`: a desired object of its kind, namespace and name in another
+   group) is deleted only when its uid is not one of theirs: the same uid is the object this
+   sync applied, served under both groups, and it is only forgotten under the old one.
 6. Read back what was written, for health and reflected status (`health`), the few fields
    a report keeps (`observed`) and a Deployment's unschedulable pods (`unschedulable`), and
    store the final inventory.
@@ -88,6 +91,9 @@ class Action(enum.StrEnum):
     PRUNE_FAILED = "prune-failed"
     RELEASED = "released"
     """A leftover kept in the cluster without gitfleet's marks (`release`), not deleted."""
+    ALIASED = "aliased"
+    """A leftover the server serves as a desired object of another group (one uid: an Ingress
+    in `extensions` and `networking.k8s.io`): not touched, forgotten under its old group."""
 
 
 APPLIED = frozenset({Action.CREATED, Action.CONFIGURED, Action.UNCHANGED, Action.RECREATED})
@@ -294,6 +300,7 @@ class _Sync:
         }
         wanted = {identity.object_id(ref) for ref in configs}
         leftovers = [e for key, e in held.entries.items() if key not in wanted]
+        namesakes = prune.namesakes(leftovers, configs)
         refused = prune.refusal(
             cluster=work_set.cluster,
             deleting=len(leftovers),
@@ -319,7 +326,7 @@ class _Sync:
                 if self.stop.is_set():
                     break
                 self._apply_phase(phase, configs, held)
-            pruned = [] if self.stop.is_set() else self._prune(leftovers)
+            pruned = [] if self.stop.is_set() else self._prune(leftovers, namesakes)
             self._read_back()
         finally:
             self.pool.shutdown()
@@ -627,7 +634,28 @@ class _Sync:
 
     # ---- prune -------------------------------------------------------------------------
 
-    def _prune(self, leftovers: Sequence[inventory.Entry]) -> list[ObjectResult]:
+    def _aliased(
+        self, live: Obj, namesakes: Sequence[identity.ObjectRef]
+    ) -> identity.ObjectRef | None:
+        """The namesake that is the object `live` (the same uid), None when none is. A
+        namesake's uid is that of the object its apply in this sync returned or found; read
+        through its own group when it has none (its apply failed)."""
+        uid = (live.get("metadata") or {}).get("uid")
+        for ref in namesakes:
+            seen = self.live.get(ref)
+            if seen is None:
+                try:
+                    rtype = self._resolve(ref.api_version, ref.kind)
+                except kube.NotServedError:
+                    continue  # a group the server does not serve holds no object
+                seen = self.client.get(rtype, ref.namespace, ref.name)
+            if uid and seen is not None and (seen.get("metadata") or {}).get("uid") == uid:
+                return ref
+        return None
+
+    def _prune(
+        self, leftovers: Sequence[inventory.Entry], namesakes: prune.Namesakes
+    ) -> list[ObjectResult]:
         results: list[ObjectResult] = []
         for phase in order.DELETE_ORDER:
             by_kind: dict[tuple[str, str], list[identity.ObjectRef]] = {}
@@ -657,12 +685,35 @@ class _Sync:
                     if found is None:
                         message = "not in the cluster with gitfleet's labels: left alone"
                         results.append(ObjectResult(ref=ref, action=Action.GONE, message=message))
-                    elif release.wanted(found):
-                        tasks.append(functools.partial(self._release, rtype, ref, found))
                     else:
-                        tasks.append(functools.partial(self._delete, rtype, ref))
+                        same = namesakes.get(ref, ())
+                        tasks.append(functools.partial(self._leftover, rtype, ref, found, same))
             results += self._parallel(tasks)
         return results
+
+    def _leftover(
+        self,
+        rtype: kube.ResourceType,
+        ref: identity.ObjectRef,
+        found: Obj,
+        namesakes: Sequence[identity.ObjectRef],
+    ) -> ObjectResult:
+        """Take a leftover out of the cluster, unless it is one of its namesakes."""
+        if namesakes:
+            try:
+                desired = self._aliased(found, namesakes)
+            except errors.ClusterAPIError as exc:
+                other = identity.object_id(namesakes[0])
+                message = f"cannot tell whether it is {other}, served under both groups: {exc}"
+                return ObjectResult(ref=ref, action=Action.PRUNE_FAILED, message=message)
+            if desired is not None:
+                same, other = identity.object_id(ref), identity.object_id(desired)
+                log.info("cluster %s: %s is %s: not deleted", self.work.cluster, same, other)
+                message = f"the same object as {other}, served under both groups: kept"
+                return ObjectResult(ref=ref, action=Action.ALIASED, message=message)
+        if release.wanted(found):
+            return self._release(rtype, ref, found)
+        return self._delete(rtype, ref)
 
     def _release(
         self, rtype: kube.ResourceType, ref: identity.ObjectRef, live: Obj

@@ -2,7 +2,10 @@
 to send a request; an `ObjectId` (group, kind, namespace, name) says which object it is.
 
 Pruning and the inventory compare `ObjectId`s, never versions: a manifest moving from
-`apps/v1beta2` to `apps/v1` is the same object and must not be deleted as a leftover.
+`apps/v1beta2` to `apps/v1` is the same object and must not be deleted as a leftover. Two
+`ObjectId`s of different groups may still name one object, on a server that serves a kind in
+both (an Ingress in `extensions` and `networking.k8s.io`): `prune.namesakes` finds those
+pairs, and the applier tells them apart by uid.
 """
 
 from __future__ import annotations

@@ -8,11 +8,22 @@ reports why. An empty desired set with a non-empty inventory is always refused. 
 commit, or the source commit it was rendered from, lifts the guard with the trailer
 `Gitfleet-Allow-Prune: all` (or a comma-separated list of cluster names) — see
 `workdir.allows_prune`.
+
+An inventory entry is named by group, kind, namespace and name, but an API server may serve
+one stored object under two groups: Ingress in `extensions/v1beta1` and `networking.k8s.io`
+until Kubernetes 1.22, Deployments in `extensions` and `apps` before 1.16, Events in the core
+group and `events.k8s.io`. A template moved from one such group to the other leaves an entry
+of the old group that names the object just applied under the new one. Its `namesakes`, the
+desired objects of the same kind, namespace and name in another group, are what the applier
+compares it with by uid (`apply`), rather than a table of such groups that would age with
+every release: the same uid is the same object, kept and recorded under the desired group only.
 """
 
 from __future__ import annotations
 
-from gitfleet.agent import workdir
+from collections.abc import Iterable, Mapping
+
+from gitfleet.agent import identity, inventory, workdir
 
 DEFAULT_MAX_SHARE = 0.5
 
@@ -53,3 +64,23 @@ def refusal(
             f" cluster {cluster} (more than {max_share:.0%}); {_how(emptied=False)}"
         )
     return ""
+
+
+Namesakes = Mapping[identity.ObjectRef, tuple[identity.ObjectRef, ...]]
+
+
+def namesakes(
+    leftovers: Iterable[inventory.Entry], desired: Iterable[identity.ObjectRef]
+) -> Namesakes:
+    """For each leftover with any, the desired objects of its kind, namespace and name (in
+    another group, since the leftover is not desired): the objects a server that serves the
+    kind in both groups would hold as the leftover itself. Most syncs have none."""
+    by_name: dict[tuple[str, str, str], list[identity.ObjectRef]] = {}
+    for ref in desired:
+        by_name.setdefault((ref.kind, ref.namespace, ref.name), []).append(ref)
+    found = {}
+    for entry in leftovers:
+        same = by_name.get((entry.ref.kind, entry.ref.namespace, entry.ref.name))
+        if same:
+            found[entry.ref] = tuple(sorted(same))
+    return found

@@ -25,7 +25,13 @@ Aspects covered:
 - a namespace gitfleet generated stays, with what others keep in it, when its last manifest
   goes (let go, not deleted);
 - prune: a removed template is deleted; removing most of a cluster's objects is refused by the
-  prune guard, and done once the source commit allows it.
+  prune guard, and done once the source commit allows it;
+- a template moved to another group that serves the same objects (an Ingress from
+  `extensions/v1beta1` to `networking.k8s.io/v1`, served under both until Kubernetes 1.22): the
+  object is updated in place, Push and Pull, not deleted; the inventory then lists it under the
+  new group only, and the next sync writes nothing and reports no drift. Members that serve
+  Ingress in one group only (the simulator, current Kubernetes) cannot hold the old template
+  and skip this step.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from typing import Any
 import pytest
 import realk8s_session
 import yaml
+from builders import make_object, make_policy, selector
 from click.testing import CliRunner, Result
 from e2e.members import Members, Ref, real_members, simulated_members
 
@@ -434,3 +441,81 @@ def test_prune_and_its_guard(story: Story) -> None:
     code, pulled = story.pull()
     assert code == 0 and pulled["converged"], pulled
     assert story.web(PULL) is None
+
+
+ROUTED = ("aws-use1-a", PULL)
+STOREFRONT: Ref = ("networking.k8s.io/v1", "Ingress", "shop", "storefront")
+BACKENDS = {
+    "extensions/v1beta1": {"backend": {"serviceName": "web", "servicePort": 80}},
+    "networking.k8s.io/v1": {
+        "pathType": "ImplementationSpecific",
+        "backend": {"service": {"name": "web", "port": {"number": 80}}},
+    },
+}
+"""The storefront's one path as each group writes it: what the server stores for the first
+(its path type defaulted) is what the second says, so a move changes nothing but the group."""
+
+
+def _storefront(api_version: str) -> dict[str, str]:
+    """The source file of Ingress shop/storefront in `api_version`, with its policy (which
+    selects it in either group) placing it on `ROUTED`."""
+    ingress = make_object(api_version, "Ingress", "storefront", "shop")
+    path = {"path": "/", **BACKENDS[api_version]}
+    ingress["spec"] = {"rules": [{"host": "shop.example.com", "http": {"paths": [path]}}]}
+    policy = make_policy(
+        "storefront",
+        *(selector("Ingress", version, name="storefront") for version in BACKENDS),
+        placement={"clusterAffinity": {"clusterNames": list(ROUTED)}},
+    )
+    return {"apps/shop/storefront.yaml": yaml.safe_dump_all([ingress, policy])}
+
+
+def _uid(story: Story, cluster: str) -> str:
+    api_version, kind, namespace, name = STOREFRONT
+    return str(story.members.get(cluster, api_version, kind, name, namespace)["metadata"]["uid"])
+
+
+def _inventory(story: Story, cluster: str) -> list[str]:
+    """The apiVersion and kind of each entry of the cluster's inventory that names a
+    storefront."""
+    held = story.members.get(cluster, "v1", "ConfigMap", "gitfleet-inventory", "gitfleet-system")
+    entries = [json.loads(line) for line in held["data"]["objects"].splitlines()]
+    return [f"{e['apiVersion']} {e['kind']}" for e in entries if e["name"] == "storefront"]
+
+
+def test_an_ingress_moved_to_another_group_stays(story: Story) -> None:
+    from kubernetes.dynamic.exceptions import ResourceNotFoundError
+
+    for cluster in ROUTED:
+        try:
+            story.members.resource(cluster, "extensions/v1beta1", "Ingress")
+        except ResourceNotFoundError:
+            pytest.skip(f"{cluster} serves Ingress in networking.k8s.io only")
+    story.change("Route the shop", _storefront("extensions/v1beta1"))
+    assert all(row["converged"] for row in story.push().values())
+    code, pulled = story.pull()
+    assert code == 0 and pulled["converged"], pulled
+    uids = {c: _uid(story, c) for c in ROUTED}
+
+    story.change("Move the storefront to networking.k8s.io/v1", _storefront("networking.k8s.io/v1"))
+    rows = story.push()
+    assert all(row["converged"] for row in rows.values()), rows
+    assert rows["aws-use1-a"]["pruned"] == 0
+    code, pulled = story.pull()
+    assert code == 0 and pulled["converged"] and pulled["pruned"] == 0, pulled
+    assert {c: _uid(story, c) for c in ROUTED} == uids
+    assert {c: _inventory(story, c) for c in ROUTED} == {
+        c: ["networking.k8s.io/v1 Ingress"] for c in ROUTED
+    }
+
+    before = {c: story.members.resource_versions(c, [STOREFRONT]) for c in ROUTED}
+    rows = story.push()
+    assert rows["aws-use1-a"]["converged"] and rows["aws-use1-a"]["drifted"] == 0, rows
+    code, pulled = story.pull()
+    assert code == 0 and pulled["drifted"] == 0, pulled
+    assert {c: story.members.resource_versions(c, [STOREFRONT]) for c in ROUTED} == before
+    shown = json.loads(story.gitfleet("status", "--repo", str(story.remote), "-o", "json").stdout)
+    clusters = {row["name"]: row for row in shown["clusters"]}
+    assert [(clusters[c]["synced"], clusters[c]["drifted"]) for c in ROUTED] == [(True, 0)] * 2
+    (storefront,) = [r for r in shown["resources"] if r["name"] == "storefront"]
+    assert storefront["apiVersion"] == "networking.k8s.io/v1" and storefront["fullyApplied"]
