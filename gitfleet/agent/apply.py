@@ -5,7 +5,9 @@ manifest and every pruned object:
 
 1. An incomplete Work set (a file that did not load) stops here: nothing is written.
 2. Read the inventory (`inventory`); the objects it lists that are no longer desired are the
-   leftovers. The prune guard (`prune`) may refuse the whole sync.
+   leftovers. The prune guard (`prune`) may refuse the whole sync; before it does, a leftover
+   with namesakes (below) is read through its group and theirs, and is no deletion when the
+   server shows one object (one uid) through both.
 3. Record in the inventory, before writing them, the objects about to be applied, so a crash
    half-way never leaves an applied object that a later sync would not prune.
 4. Apply phase by phase (`order`): for each kind, one list of the live objects carrying
@@ -301,14 +303,17 @@ class _Sync:
         wanted = {identity.object_id(ref) for ref in configs}
         leftovers = [e for key, e in held.entries.items() if key not in wanted]
         namesakes = prune.namesakes(leftovers, configs)
-        refused = prune.refusal(
+        verdict = functools.partial(
+            prune.refusal,
             cluster=work_set.cluster,
-            deleting=len(leftovers),
             managed=len(held),
             desired=len(configs),
             max_share=self.options.max_prune_share,
             allowed=work_set.allow_prune,
         )
+        refused = verdict(deleting=len(leftovers))
+        if refused and namesakes:
+            refused = verdict(deleting=len(leftovers) - self._count_aliased(namesakes))
         if refused:
             return dataclasses.replace(self._stopped(refused), guard_refused=True)
         desired = [
@@ -634,12 +639,27 @@ class _Sync:
 
     # ---- prune -------------------------------------------------------------------------
 
+    def _count_aliased(self, namesakes: prune.Namesakes) -> int:
+        """How many leftovers with namesakes the server shows as one of them, read before
+        any write (two requests each, made only when the guard would refuse otherwise). One
+        that cannot be read counts as a deletion: the guard errs on the side of refusing."""
+        count = 0
+        for ref, same in namesakes.items():
+            try:
+                rtype = self._resolve(ref.api_version, ref.kind)
+                live = self.client.get(rtype, ref.namespace, ref.name)
+                if live is not None and self._aliased(live, same) is not None:
+                    count += 1
+            except errors.ClusterAPIError:
+                continue
+        return count
+
     def _aliased(
         self, live: Obj, namesakes: Sequence[identity.ObjectRef]
     ) -> identity.ObjectRef | None:
         """The namesake that is the object `live` (the same uid), None when none is. A
         namesake's uid is that of the object its apply in this sync returned or found; read
-        through its own group when it has none (its apply failed)."""
+        through its own group when it has none (its apply failed, or has not run yet)."""
         uid = (live.get("metadata") or {}).get("uid")
         for ref in namesakes:
             seen = self.live.get(ref)

@@ -16,7 +16,8 @@ group and `events.k8s.io`. A template moved from one such group to the other lea
 of the old group that names the object just applied under the new one. Its `namesakes`, the
 desired objects of the same kind, namespace and name in another group, are what the applier
 compares it with by uid (`apply`), rather than a table of such groups that would age with
-every release: the same uid is the same object, kept and recorded under the desired group only.
+every release: the same uid is the same object, kept and recorded under the desired group
+only, and no deletion for the guard.
 """
 
 from __future__ import annotations
