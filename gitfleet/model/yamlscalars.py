@@ -24,6 +24,7 @@ FLOAT = "tag:yaml.org,2002:float"
 BOOL = "tag:yaml.org,2002:bool"
 NULL = "tag:yaml.org,2002:null"
 MERGE = "tag:yaml.org,2002:merge"
+TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
 BOOLEANS = {
     **dict.fromkeys(("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE"), True),
@@ -49,6 +50,17 @@ _GO_INT = re.compile(
 _GO_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
 _DOT_FLOAT = re.compile(r"\.[0-9]+(?:[eE][-+]?[0-9]+)?")
 """What Go's ParseFloat accepts for a value starting with `.` (no underscores there)."""
+
+_KINDS = {
+    INT: "an integer",
+    FLOAT: "a number",
+    BOOL: "a boolean",
+    NULL: "null",
+    TIMESTAMP: "a timestamp",
+}
+"""What each core tag's scalar is, as `unreadable` names it."""
+_SHOWN = 40
+"""Characters of a refused scalar that a message quotes (a number may have thousands)."""
 
 _INT64 = 1 << 63
 _UINT64 = 1 << 64
@@ -161,3 +173,13 @@ def key_text(key: object) -> str | None:
     if isinstance(key, float):
         return _go_float32_text(key)
     return None
+
+
+def unreadable(tag: str, text: str) -> str:
+    """Why the scalar `text` tagged `tag` makes no value (`'abc' is not an integer`), in one
+    wording for every YAML reader that refuses one. The scalar is quoted with its control
+    characters escaped, and cut when long, so the message stays one short line."""
+    shown = repr(text) if len(text) <= _SHOWN else f"{text[:_SHOWN]!r}… ({len(text)} characters)"
+    kind = _KINDS.get(tag)
+    short = tag.replace("tag:yaml.org,2002:", "!!")
+    return f"{shown} is not {kind}" if kind else f"{shown} cannot be read as {short}"

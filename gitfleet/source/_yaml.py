@@ -165,7 +165,7 @@ def _construct_int(loader: _Loader, node: nodes.Node) -> int:
     _expect(node, nodes.ScalarNode)
     value = _scalars.go_int(node.value.replace("_", ""))
     if value is None:
-        raise _Refused(node, f"{node.value!r} is not an integer")
+        raise _Refused(node, _scalars.unreadable(_scalars.INT, node.value))
     return value
 
 
@@ -175,7 +175,7 @@ def _construct_float(loader: _Loader, node: nodes.Node) -> float:
     if value is None:
         as_int = _scalars.go_int(node.value.replace("_", ""))
         if as_int is None:
-            raise _Refused(node, f"{node.value!r} is not a number")
+            raise _Refused(node, _scalars.unreadable(_scalars.FLOAT, node.value))
         value = float(as_int)
     if not math.isfinite(value):
         raise _Refused(node, f"{node.value} cannot be represented in JSON")
@@ -185,14 +185,14 @@ def _construct_float(loader: _Loader, node: nodes.Node) -> float:
 def _construct_bool(loader: _Loader, node: nodes.Node) -> bool:
     _expect(node, nodes.ScalarNode)
     if node.value not in _scalars.BOOLEANS:
-        raise _Refused(node, f"{node.value!r} is not a boolean")
+        raise _Refused(node, _scalars.unreadable(_scalars.BOOL, node.value))
     return _scalars.BOOLEANS[node.value]
 
 
 def _construct_null(loader: _Loader, node: nodes.Node) -> None:
     _expect(node, nodes.ScalarNode)
     if node.value not in _scalars.NULLS:
-        raise _Refused(node, f"{node.value!r} is not null")
+        raise _Refused(node, _scalars.unreadable(_scalars.NULL, node.value))
 
 
 def _construct_seq(loader: _Loader, node: nodes.Node) -> Iterator[list[Any]]:

@@ -109,6 +109,11 @@ def test_scalar_resolves_as_go_yaml_v2(text: str, expected: Any) -> None:
         pytest.param("!!int abc", "'abc' is not an integer", id="explicit int of text"),
         pytest.param("!!bool maybe", "'maybe' is not a boolean", id="explicit bool of text"),
         pytest.param("!!null x", "'x' is not null", id="explicit null of text"),
+        pytest.param(
+            "!!int " + "9" * 5000,
+            f"{'9' * 40!r}… (5000 characters) is not an integer",
+            id="explicit int of 5000 digits, quoted short",
+        ),
         pytest.param("!!int [1]", "does not apply to a sequence", id="scalar tag on a list"),
     ],
 )
