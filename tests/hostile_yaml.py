@@ -55,3 +55,32 @@ CASES = [
     pytest.param("a: " + "[" * 100_000, (1, 204), TOO_DEEP, id="100k brackets"),
 ]  # fmt: skip
 """(text, (line, column), message) of hostile texts, as `model.yamllimits` reports them."""
+
+LONG_INT = "9" * 5000
+"""More digits than Python converts to an integer (4300)."""
+
+SCALARS = [
+    pytest.param("x: !!int abc\n", (1, 4), "'abc' is not an integer", id="int of text"),
+    pytest.param("x: !!int 0x\n", (1, 4), "'0x' is not an integer", id="int of no digits"),
+    pytest.param(
+        f"x: !!int {LONG_INT}\n", (1, 4),
+        f"{LONG_INT[:40]!r}… (5000 characters) is not an integer", id="int of 5000 digits",
+    ),
+    pytest.param("x: !!float x\n", (1, 4), "'x' is not a number", id="float of text"),
+    pytest.param("x: !!bool maybe\n", (1, 4), "'maybe' is not a boolean", id="bool of text"),
+    pytest.param("x: !!timestamp x\n", (1, 4), "'x' is not a timestamp", id="timestamp of text"),
+    pytest.param(
+        "x: !!timestamp 2026-02-30\n", (1, 4), "'2026-02-30' is not a timestamp",
+        id="timestamp of no day",
+    ),
+]  # fmt: skip
+"""(text, (line, column), message) of scalars whose explicit tag cannot hold them, which once
+crashed the readers built on PyYAML's safe loader, as `model.yamllimits` reports them."""
+
+PLAIN = [
+    pytest.param("2026-02-30T00:00:00Z", id="timestamp of no day"),
+    pytest.param(LONG_INT, id="5000 digits"),
+    pytest.param("0x_", id="hexadecimal of no digits"),
+]
+"""Plain scalars that PyYAML's patterns type but its constructors cannot build, which also
+crashed those readers; go-yaml, and so kubectl, reads each as the text it is."""

@@ -19,9 +19,19 @@ they are checked before any value is built:
   nesting deeper than `MAX_DEPTH` once expanded (merge keys count as one level, as readers
   flatten them recursively), is refused at the collection that goes over.
 
-`load` and `load_all` are `yaml.load` and `yaml.load_all` with both checks, `composed` the
-checked documents of a reader of one's own; they raise `LimitError`, a
-`yaml.MarkedYAMLError`, so readers that handle YAML errors handle it as well.
+Values are then built by the reader's own constructors, which PyYAML's safe loader lets fail
+with whatever Python raises: `!!int abc`, `!!bool maybe`, `!!timestamp x`, `2026-02-30`, a
+decimal of more digits than Python converts. So every loader is read with `_Scalars` mixed in:
+
+- a plain scalar (no tag) that the type its spelling suggests cannot hold stays text, as
+  go-yaml, and so kubectl, keeps it: `2026-02-30T00:00:00Z`, a number of 5,000 digits, `0x_`;
+- a scalar whose explicit tag cannot hold it is `ScalarError` at the scalar, in the words of
+  the source's own reader (`'abc' is not an integer`, `model.yamlscalars.unreadable`).
+
+`load`, `load_all` and `documents` are `yaml.load` and `yaml.load_all` with both checks and
+those rules; `composed` gives the checked documents to a reader that builds values its own
+way (`overrides._goyaml`, go-yaml's rules). Their errors are `LocatedError`s,
+`yaml.MarkedYAMLError`s, so readers that handle YAML errors handle them as well.
 """
 
 from __future__ import annotations
@@ -33,7 +43,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import yaml
-from yaml import nodes
+from yaml import constructor, nodes, resolver
+
+from gitfleet.model import yamlscalars
 
 MAX_DEPTH = 200
 """Deepest nesting of collections a document may have (Kubernetes objects stay far below)."""
@@ -63,8 +75,9 @@ class Problem:
     message: str
 
 
-class LimitError(yaml.MarkedYAMLError):
-    """A text over one of the limits; `problem_mark` says where."""
+class LocatedError(yaml.MarkedYAMLError):
+    """A problem at a place in the text; `problem_mark` says where. It prints as one line,
+    `line L, column C: message`, which readers put in their own one-line problems."""
 
     def __init__(self, problem: Problem) -> None:
         mark = yaml.Mark("<text>", 0, max(problem.line - 1, 0), max(problem.col - 1, 0), "", 0)
@@ -73,6 +86,14 @@ class LimitError(yaml.MarkedYAMLError):
 
     def __str__(self) -> str:
         return f"line {self.located.line}, column {self.located.col}: {self.located.message}"
+
+
+class LimitError(LocatedError):
+    """A text over one of the limits."""
+
+
+class ScalarError(LocatedError):
+    """A scalar its explicit tag cannot hold (`!!int abc`, `!!timestamp x`)."""
 
 
 def position(text: str, offset: int) -> tuple[int, int]:
@@ -212,20 +233,70 @@ def composed(reader: Any, data: bytes | str) -> Iterator[nodes.Node]:
         yield node
 
 
-def load_all(data: bytes | str, loader: type[Any] = yaml.CSafeLoader) -> list[Any]:
-    """Every document of `data`, as `yaml.load_all` reads them with `loader`, once the limits
-    hold; `LimitError` (a `yaml.YAMLError`) when they do not."""
-    reader = loader(data)
+_FAILING = (ArithmeticError, AttributeError, LookupError, TypeError, ValueError)
+"""What PyYAML's constructors raise on a scalar they cannot build: `int("abc")`, the digit
+limit of `int`, a missing key of the booleans, a timestamp the pattern does not match (None
+has no `groupdict`), a day past the month's end, an offset of 99 hours."""
+_FALLIBLE = frozenset((yamlscalars.INT, yamlscalars.FLOAT, yamlscalars.TIMESTAMP))
+"""The types a plain scalar is resolved to by a pattern that admits what they cannot hold
+(PyYAML's booleans and nulls are looked up whole)."""
+
+
+class _Scalars(constructor.BaseConstructor, resolver.BaseResolver):
+    """Mixed into a loader: a plain scalar its resolved type cannot hold stays text, and a
+    tagged one is a `ScalarError` at the node (see the module)."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        tag = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+        if kind is nodes.ScalarNode and tag in _FALLIBLE:
+            try:
+                self.yaml_constructors[tag](self, nodes.ScalarNode(tag, value))
+            except _FAILING:
+                return yamlscalars.STR
+        return tag
+
+    def construct_object(self, node: Any, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep=deep)
+        except _FAILING as exc:
+            message = yamlscalars.unreadable(node.tag, node.value)
+            raise ScalarError(Problem(*_mark(node.start_mark), message)) from exc
+
+
+_READERS: dict[type[Any], type[Any]] = {}
+"""Each loader a reader named, with `_Scalars` mixed in."""
+
+
+def _reader(loader: type[Any]) -> type[Any]:
+    found = _READERS.get(loader)
+    if found is None:
+        found = _READERS[loader] = type(loader.__name__, (_Scalars, loader), {})
+    return found
+
+
+def documents(
+    data: bytes | str, loader: type[Any] = yaml.CSafeLoader
+) -> Iterator[tuple[nodes.Node, Any]]:
+    """Each document of `data` with its root node, read with `loader` (see the module)."""
+    reader = _reader(loader)(data)
     try:
-        return [reader.construct_document(node) for node in composed(reader, data)]
+        for node in composed(reader, data):
+            yield node, reader.construct_document(node)
     finally:
         reader.dispose()
 
 
+def load_all(data: bytes | str, loader: type[Any] = yaml.CSafeLoader) -> list[Any]:
+    """Every document of `data`, as `yaml.load_all` reads them with `loader`, once the limits
+    hold; a `LocatedError` (a `yaml.YAMLError`) when they do not, or a value cannot be built."""
+    return [value for _, value in documents(data, loader)]
+
+
 def load(data: bytes | str, loader: type[Any] = yaml.CSafeLoader) -> Any:
     """The single document of `data` (None when there is none), as `yaml.load` reads it with
-    `loader`, once the limits hold; a `yaml.YAMLError` when they do not or there are more."""
-    reader = loader(data)
+    `loader`, once the limits hold; a `yaml.YAMLError` when they do not, a value cannot be
+    built or there are more."""
+    reader = _reader(loader)(data)
     try:
         found = list(itertools.islice(composed(reader, data), 2))
         if len(found) > 1:

@@ -3,7 +3,11 @@ folder above the repository).
 
 Each hostile text (`hostile_yaml.CASES`) is one that once crashed or hung a reader: a mapping
 merging itself, a merge through another mapping, merge-key and alias billion laughs, a list
-holding itself, a merge chain deeper than the bound, 100,000 levels of brackets.
+holding itself, a merge chain deeper than the bound, 100,000 levels of brackets. The readers
+of status files, rendered files and `interpret`'s files, built on PyYAML's safe loader, also
+crashed on a scalar whose tag cannot hold it (`hostile_yaml.SCALARS`: `!!int abc`,
+`!!timestamp 2026-02-30`, an int of 5,000 digits, ...), which the source's own reader
+refused already.
 
 Aspects covered:
 - `validate` and `render`: exit 1 within seconds, the file's `path:line:col: error: ...`, no
@@ -11,10 +15,15 @@ Aspects covered:
 - `status`: the same source at HEAD, and a cluster whose status ref holds such YAML in
   `cluster.yaml` and `works.yaml`: exit 0, the cluster's report problems are shown located,
   the view of everything else stands;
+- a cluster whose status ref holds such a scalar: its report is ignored, and `render`,
+  `explain` and `get` go on with the cluster as the source declares it; a plain scalar that
+  PyYAML's patterns type but cannot build (`hostile_yaml.PLAIN`: an invalid date, 5,000
+  digits) is text, as go-yaml reads it, so as a heartbeat it is one that does not read;
 - `interpret`: a customization file or an object file holding such YAML: exit 1, located;
+  an object on standard input holding such a plain scalar reads it as its text;
 - a rendered branch whose render.yaml and bindings were replaced by such YAML (someone with
-  write access to it): the next `render` reads them as unreadable and renders anew, `status`
-  still shows the fleet;
+  write access to it): `explain` and `preview` read them as unreadable, the next `render`
+  renders anew, `status` still shows the fleet;
 - nothing in the repository changes.
 """
 
@@ -29,14 +38,19 @@ import pytest
 import yaml
 from builders import make_cluster, make_deployment, make_policy
 from conftest import GitRepo, Invoke, git
-from hostile_yaml import CASES
-from status.status_kit import report_files
+from hostile_yaml import CASES, PLAIN, SCALARS
+from status.status_kit import NOW, report_files
 
 from gitfleet.gitstore import repository, status
 
 HOSTILE = [
     pytest.param(text, f"{line}:{col}", message, id=case.id)
     for case in CASES
+    for text, (line, col), message in [case.values]
+]
+UNBUILDABLE = [
+    pytest.param(text, f"{line}:{col}", message, id=case.id)
+    for case in SCALARS
     for text, (line, col), message in [case.values]
 ]
 
@@ -76,7 +90,7 @@ def test_validate_and_render_refuse_it_located(
     assert rendered.git("status", "--porcelain") == ""
 
 
-@pytest.mark.parametrize(("text", "where", "message"), HOSTILE)
+@pytest.mark.parametrize(("text", "where", "message"), HOSTILE + UNBUILDABLE)
 def test_status_shows_a_hostile_report_and_the_rest(
     rendered: GitRepo, cli: Invoke, text: str, where: str, message: str
 ) -> None:
@@ -102,7 +116,51 @@ def test_status_shows_a_hostile_report_and_the_rest(
     assert [r["name"] for r in view["resources"]] == ["web"]
 
 
-@pytest.mark.parametrize(("text", "where", "message"), HOSTILE)
+def _report(repo_path: Path, files: dict[str, bytes]) -> None:
+    repo = repository.open_repository(repo_path)
+    assert repo is not None
+    try:
+        status.write_status(repo, "m1", files, expected=None, rendered_commit="r1")
+    finally:
+        repo.close()
+
+
+@pytest.mark.parametrize(("text", "where", "message"), UNBUILDABLE)
+def test_a_report_holding_such_a_scalar_is_ignored(
+    rendered: GitRepo, cli: Invoke, text: str, where: str, message: str
+) -> None:
+    """Read, m1's report would replace the status its Cluster declares (explain would name
+    it reported); ignored, m1 is scheduled on what the source declares, and the render goes
+    on."""
+    files = report_files("m1", rendered_commit=_ref(rendered, "gitfleet/works/m1"))
+    _report(rendered.path, {name: data + text.encode() for name, data in files.items()})
+    rendered.commit({"fleet.yaml": SOURCE.replace("replicas: 3", "replicas: 4")})
+    done = cli("render", "--repo", str(rendered.path))
+    assert done.exit_code == 0, done.output
+    manifest = rendered.git("show", "gitfleet/rendered:works/m1/default/Deployment.apps/web.yaml")
+    assert "replicas: 4" in manifest
+    done = cli("explain", "deployment/web", "--repo", str(rendered.path))
+    assert done.exit_code == 0, done.output
+    assert "status declared in the source for m1" in done.output
+    done = cli("get", "deployments", "-A", "--repo", str(rendered.path))
+    assert (done.exit_code, done.output) == (0, "No resources found.\n")
+
+
+@pytest.mark.parametrize("text", PLAIN)
+def test_a_plain_scalar_is_text_in_a_report(rendered: GitRepo, cli: Invoke, text: str) -> None:
+    files = report_files("m1", rendered_commit=_ref(rendered, "gitfleet/works/m1"))
+    summary = files["cluster.yaml"].replace(
+        f"heartbeatTime: '{NOW}'".encode(), b"heartbeatTime: " + text.encode()
+    )
+    assert summary != files["cluster.yaml"]
+    _report(rendered.path, {**files, "cluster.yaml": summary})
+    done = cli("status", "--repo", str(rendered.path), "-o", "json")
+    assert done.exit_code == 0, done.output
+    [m1] = json.loads(done.stdout)["clusters"]
+    assert (m1["heartbeat"], m1["ready"], m1["reason"]) == (text, "Unknown", "ClusterStatusUnknown")
+
+
+@pytest.mark.parametrize(("text", "where", "message"), HOSTILE + UNBUILDABLE)
 @pytest.mark.parametrize("role", ["-f", "--desired-file"])
 def test_interpret_refuses_it_located(
     tmp_path: Path,
@@ -130,7 +188,31 @@ def test_interpret_refuses_it_located(
     assert f"hostile.yaml:{where}: invalid YAML: {message}" in done.output
 
 
-@pytest.mark.parametrize("text", [pytest.param(p.values[0], id=p.id) for p in HOSTILE])
+@pytest.mark.parametrize("text", [p for p in PLAIN if p.id != "timestamp of no day"])
+def test_interpret_reads_a_plain_scalar_as_its_text(
+    tmp_path: Path, cli: Invoke, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """The script counts the characters of `spec.x`, which as a number would not run.
+    (Dates are text to `interpret` in any case: JSON has none.)"""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ric.yaml").write_text(
+        "apiVersion: config.karmada.io/v1alpha1\nkind: ResourceInterpreterCustomization\n"
+        "metadata: {name: r}\nspec:\n  target: {apiVersion: example.io/v1, kind: Foo}\n"
+        "  customizations:\n    replicaResource:\n"
+        "      luaScript: 'function GetReplicas(obj) return #obj.spec.x, nil end'\n"
+    )
+    desired = f"apiVersion: example.io/v1\nkind: Foo\nmetadata: {{name: f}}\nspec: {{x: {text}}}\n"
+    done = cli(
+        "interpret", "-f", "ric.yaml", "--desired-file", "-", "--operation", "InterpretReplica",
+        "-o", "json", input=desired,
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)["replica"] == len(text)
+
+
+@pytest.mark.parametrize(
+    "text", [pytest.param(p.values[0], id=p.id) for p in HOSTILE + UNBUILDABLE]
+)
 def test_a_hostile_rendered_branch_is_not_trusted(
     rendered: GitRepo, cli: Invoke, tmp_path: Path, text: str
 ) -> None:
@@ -141,8 +223,12 @@ def test_a_hostile_rendered_branch_is_not_trusted(
     message = git(clone, "log", "-1", "--format=%B")  # a render's trailers, as a forger would
     git(clone, "commit", "-q", "-a", "-m", message)
     git(clone, "push", "-q", "origin", "gitfleet/rendered")
-    rendered.commit({"fleet.yaml": SOURCE.replace("replicas: 3", "replicas: 4")})
     started = time.monotonic()
+    done = cli("explain", "deployment/web", "--repo", str(rendered.path))
+    assert done.exit_code == 0, done.output
+    done = cli("preview", "--base", "HEAD", "--head", "HEAD", "--repo", str(rendered.path))
+    assert done.exit_code == 0, done.output
+    rendered.commit({"fleet.yaml": SOURCE.replace("replicas: 3", "replicas: 4")})
     done = cli("render", "--repo", str(rendered.path))
     assert done.exit_code == 0, done.output
     done = cli("status", "--repo", str(rendered.path), "-o", "json")

@@ -11,8 +11,13 @@ Aspects covered:
 - what still reads: merges with their precedence, shared anchors, many documents, long
   scalars, nesting just under the bound; anchors do not cross documents;
 - tags: Python tags stay refused by the safe loaders;
-- `LimitError` is a `yaml.MarkedYAMLError`, so every reader's YAML error handling covers it,
-  and it prints its line and column; `load` wants a single document.
+- scalars: one whose explicit tag cannot hold it (`!!int abc`, `!!timestamp 2026-02-30`, an
+  int of 5,000 digits) is a `ScalarError` at the scalar, in the source reader's words, with
+  the C and the pure-Python loaders and with a loader of one's own; a plain one that PyYAML's
+  patterns type but cannot build (an invalid date, 5,000 digits) is its text, as go-yaml
+  reads it;
+- `LimitError` and `ScalarError` are `yaml.MarkedYAMLError`s, so every reader's YAML error
+  handling covers them, and they print their line and column; `load` wants a single document.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ import yaml
 from hostile_yaml import (
     CASES,
     CYCLE,
+    PLAIN,
+    SCALARS,
     SELF_MERGE,
     TOO_DEEP,
     TOO_DEEP_EXPANDED,
@@ -90,6 +97,44 @@ def test_anchors_do_not_cross_documents() -> None:
 def test_python_tags_stay_refused() -> None:
     with pytest.raises(yaml.YAMLError, match="python/object"):
         yamllimits.load("a: !!python/object/apply:os.system [echo pwned]\n")
+
+
+LOADERS = pytest.mark.parametrize(
+    "loader", [yaml.CSafeLoader, yaml.SafeLoader], ids=["C", "Python"]
+)
+
+
+@pytest.mark.parametrize(("text", "where", "message"), SCALARS)
+@LOADERS
+def test_a_scalar_its_tag_cannot_hold_is_refused_where_it_stands(
+    text: str, where: tuple[int, int], message: str, loader: type[yaml.SafeLoader]
+) -> None:
+    for read in (yamllimits.load, yamllimits.load_all):
+        with pytest.raises(yamllimits.ScalarError) as raised:
+            read("a: 1\n" + text, loader)
+        assert str(raised.value) == f"line {where[0] + 1}, column {where[1]}: {message}"
+        assert isinstance(raised.value, yaml.MarkedYAMLError)
+
+
+@pytest.mark.parametrize("text", PLAIN)
+@LOADERS
+def test_a_plain_scalar_its_type_cannot_hold_is_text(
+    text: str, loader: type[yaml.SafeLoader]
+) -> None:
+    assert yamllimits.load(f"x: {text}\n", loader) == {"x": text}
+
+
+def test_a_loader_of_ones_own_is_held_to_the_same() -> None:
+    """Whatever a reader's own constructor raises on a scalar is a `ScalarError` there."""
+
+    class Own(yaml.CSafeLoader):
+        pass
+
+    Own.add_constructor("!port", lambda loader, node: int(node.value))
+    assert yamllimits.load("x: !port 80\n", Own) == {"x": 80}
+    with pytest.raises(yamllimits.ScalarError) as raised:
+        yamllimits.load("x: !port http\n", Own)
+    assert str(raised.value) == "line 1, column 4: 'http' cannot be read as !port"
 
 
 def test_load_reads_one_document() -> None:

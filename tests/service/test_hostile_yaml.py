@@ -10,8 +10,8 @@ Aspects covered:
 - a reconciler started on a repository whose HEAD already holds such a file starts;
 - the running service (on its thread) logs each such commit as invalid, never as an internal
   error, and renders the fixing commit that follows (as the last good render: unchanged);
-- a cluster whose status ref holds such YAML is scheduled on what the source declares: the
-  render goes on.
+- a cluster whose status ref holds such YAML, or a scalar whose tag cannot hold it
+  (`hostile_yaml.SCALARS`), is scheduled on what the source declares: the render goes on.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from hostile_yaml import CASES, bomb
+from hostile_yaml import CASES, SCALARS, bomb
 from service.service_helpers import Fleet, Start, wait_for
 
 from gitfleet.gitstore import repository, status
@@ -89,11 +89,18 @@ def test_running_service_stays_up(fleet: Fleet, start: Start) -> None:
     assert fleet.reconciler_state().last_error is None
 
 
-def test_hostile_status_ref_is_ignored(fleet: Fleet) -> None:
+@pytest.mark.parametrize(
+    ("summary", "works"),
+    [
+        pytest.param(bomb(), "a: &m {<<: *m}\n", id="over the limits"),
+        *(pytest.param(p.values[0], p.values[0], id=p.id) for p in SCALARS),
+    ],
+)
+def test_hostile_status_ref_is_ignored(fleet: Fleet, summary: str, works: str) -> None:
     repo = repository.open_repository(fleet.remote)
     assert repo is not None
     try:
-        files = {"cluster.yaml": bomb().encode(), "works.yaml": b"a: &m {<<: *m}\n"}
+        files = {"cluster.yaml": summary.encode(), "works.yaml": works.encode()}
         status.write_status(repo, "member1", files, expected=None, rendered_commit="")
     finally:
         repo.close()

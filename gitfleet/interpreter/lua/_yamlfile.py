@@ -69,11 +69,9 @@ def read(path: Path) -> list[tuple[Any, Origin]]:
 def documents(path: str, text: str) -> list[tuple[Any, Origin]]:
     """The non-empty documents of a YAML text, each with its origin; `YamlError` if it is not
     valid YAML."""
-    loader = _Loader(text)
     out = []
     try:
-        for node in yamllimits.composed(loader, text):
-            value = loader.construct_document(node)
+        for node, value in yamllimits.documents(text, _Loader):
             if value is None:
                 continue
             mark = node.start_mark
@@ -86,8 +84,6 @@ def documents(path: str, text: str) -> list[tuple[Any, Origin]]:
         raise YamlError(where, f"invalid YAML: {e.problem or e.context}") from None
     except yaml.YAMLError as e:
         raise YamlError(Origin(path), f"invalid YAML: {e}") from None
-    finally:
-        loader.dispose()
     return out
 
 
