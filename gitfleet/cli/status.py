@@ -34,6 +34,7 @@ from gitfleet import autoscaling, errors, rollout
 from gitfleet.cli import options
 from gitfleet.cli import output as out
 from gitfleet.model import capacity
+from gitfleet.model.origin import shown
 from gitfleet.status import ClusterRow, FleetView, read, reconciler_state
 
 SHORT = 12
@@ -44,10 +45,12 @@ def _short(commit: str | None) -> str:
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
+    """Cells with their control characters escaped: some are what agents wrote."""
+    cells = [[shown(cell) for cell in r] for r in (header, *rows)]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
     return [
         "  ".join(cell.ljust(width) for cell, width in zip(r, widths, strict=True)).rstrip()
-        for r in (header, *rows)
+        for r in cells
     ]
 
 
@@ -181,8 +184,8 @@ def human(view: FleetView) -> str:
         if r.scheduled is not None and r.scheduled.status == "False"
     ]
     problems += [f"note: {n}" for n in view.notes]
-    if problems:
-        lines += ["", *problems]
+    if problems:  # each one line, whatever an agent wrote in it (a path, a name)
+        lines += ["", *(shown(p) for p in problems)]
     return "\n".join(lines) + "\n"
 
 

@@ -28,7 +28,7 @@ from gitfleet.errors import RefConflictError, SchemaError
 from gitfleet.gitstore import objects, refs, rendered, signing, store
 from gitfleet.gitstore.repository import Repository
 from gitfleet.interpreter import _quantity as quantity
-from gitfleet.model import _codec, cluster, meta, names, yamllimits
+from gitfleet.model import _codec, cluster, messages, meta, names, yamllimits
 from gitfleet.model.origin import Origin
 
 STATUS_REFS = "refs/heads/gitfleet/status/"
@@ -175,7 +175,9 @@ CLUSTER_FILE = "cluster.yaml"
 
 def decode_cluster_status(data: bytes | None, where: str) -> cluster.ClusterStatus | None:
     """The Karmada ClusterStatus under `status` in a `cluster.yaml`; None when there is none
-    or it does not decode (another version's report, or a damaged one)."""
+    or it does not decode (another version's report, or a damaged one). The texts of its
+    conditions are each one bounded line (`messages.one_line`), as agents write them: status
+    and explain print them, and a hostile report's own lines would pass for theirs."""
     try:
         doc = yamllimits.load(data or b"")
     except yaml.YAMLError:
@@ -189,7 +191,18 @@ def decode_cluster_status(data: bytes | None, where: str) -> cluster.ClusterStat
         )
     except SchemaError:
         return None
-    return decoded if _quantities_parse(decoded) else None
+    if not _quantities_parse(decoded):
+        return None
+    conditions = tuple(
+        dataclasses.replace(
+            c,
+            status=messages.one_line(c.status),
+            reason=messages.one_line(c.reason),
+            message=messages.one_line(c.message),
+        )
+        for c in decoded.conditions
+    )
+    return dataclasses.replace(decoded, conditions=conditions)
 
 
 def _quantities_parse(status: cluster.ClusterStatus) -> bool:

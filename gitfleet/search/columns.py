@@ -17,6 +17,7 @@ from typing import Any
 
 from gitfleet import search
 from gitfleet.model import times
+from gitfleet.model.origin import shown
 
 NONE = "<none>"
 UNKNOWN = "<unknown>"
@@ -349,9 +350,12 @@ def rows(
 
 
 def layout(table: Sequence[Sequence[str]]) -> str:
-    """kubectl's tab writer: each column but the last padded to its widest cell plus three."""
+    """kubectl's tab writer: each column but the last padded to its widest cell plus three.
+    Cells are what agents reported, so their control characters are escaped (`shown`): a
+    name or an image holding a new line would print a row of its own."""
     if not table:
         return ""
+    table = [[shown(cell) for cell in r] for r in table]
     last = len(table[0]) - 1
     widths = [max(MIN_WIDTH, max(len(r[i]) for r in table) + PADDING) for i in range(len(table[0]))]
     return "".join(

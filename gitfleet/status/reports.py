@@ -63,6 +63,7 @@ class ClusterReport:
 
     name: str
     heartbeat: str | None = None
+    """The last heartbeat (RFC 3339); None when there is none, or it is not a time."""
     rendered_commit: str = ""
     """The rendered commit (of the rendered branch, or of the cluster's own ref) applied."""
     source_commit: str = ""
@@ -200,10 +201,13 @@ def decode(
     manifests = [_manifest(e, problems) for e in entries] if isinstance(entries, list) else []
     pending = works.get("pendingDeletions")
     beat = summary.get(HEARTBEAT_KEY)
+    heartbeat = _time(beat)
+    if beat is not None and heartbeat is None:
+        problems.append(f"{status.CLUSTER_FILE}: {HEARTBEAT_KEY} is not a time")
     converged = works.get("converged")
     return ClusterReport(
         name=name,
-        heartbeat=beat if isinstance(beat, str) else None,
+        heartbeat=heartbeat,
         rendered_commit=_text(works, "renderedCommit")
         or _text(summary, "renderedCommit")
         or (rendered_commit or ""),

@@ -157,7 +157,8 @@ def test_a_plain_scalar_is_text_in_a_report(rendered: GitRepo, cli: Invoke, text
     done = cli("status", "--repo", str(rendered.path), "-o", "json")
     assert done.exit_code == 0, done.output
     [m1] = json.loads(done.stdout)["clusters"]
-    assert (m1["heartbeat"], m1["ready"], m1["reason"]) == (text, "Unknown", "ClusterStatusUnknown")
+    assert (m1["heartbeat"], m1["ready"]) == (None, "Unknown")
+    assert "report: cluster.yaml: heartbeatTime is not a time" in m1["errors"]
 
 
 @pytest.mark.parametrize(("text", "where", "message"), HOSTILE + UNBUILDABLE)

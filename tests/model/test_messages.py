@@ -3,7 +3,8 @@
 Aspects covered: a message of one line is kept; one of many lines is its first line and how
 many follow (blank lines around it not counted, every kind of line break counted); a line
 beyond the byte bound is cut at a character, ending with `…`, the count of lines kept; a
-blank message is empty.
+blank message is empty; control characters (a NUL, a terminal's escape) are written escaped,
+and the bound holds for the escaped line.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from gitfleet.model import messages
         pytest.param("é" * 20, 10, "ééé…", id="cut at a character"),
         pytest.param("x" * 50 + "\nmore", 30, "xxxxxxxxxxxx… (+1 more line)", id="cut, count kept"),
         pytest.param(" \n\t\n", 1024, "", id="blank"),
+        pytest.param("a\x00b \x1b[2J", 1024, "a\\x00b \\x1b[2J", id="control characters escaped"),
+        pytest.param("\x1b" * 20, 10, "\\x1b\\x1…", id="cut once escaped"),
     ],
 )
 def test_one_line(text: str, limit: int, expected: str) -> None:
