@@ -227,7 +227,7 @@ def push(
         branch=branch,
         interval=interval,
         heartbeat=heartbeat,
-        cache_dir=Path(cache_dir) if cache_dir else None,
+        cache_dir=options.made_folder(cache_dir or None, "--cache-dir"),
         options=apply.Options(max_prune_share=max_prune_share),
         allowed_signers=Path(allowed_signers) if allowed_signers else None,
     )
@@ -360,7 +360,7 @@ def pull(
         kubeconfig=Path(kubeconfig) if kubeconfig else None,
         ref=ref,
         pace=worker.Pace(interval=interval, heartbeat=heartbeat),
-        cache_dir=Path(cache_dir) if cache_dir else None,
+        cache_dir=options.made_folder(cache_dir or None, "--cache-dir"),
         credentials=Path(credentials) if credentials else None,
         retry=kube.Retry(),
         options=apply.Options(max_prune_share=max_prune_share),

@@ -8,7 +8,8 @@ and the last log lines), 130 when Ctrl-C (or SIGTERM) stopped it first. Every th
 is stopped (a thread that does not stop within seconds is named and left) and the temporary
 folder removed, unless `--keep`: then everything keeps running for exploring, where things are
 is printed, and Ctrl-C (or SIGTERM) stops it with exit 0, leaving the folder. `-o json` (or
-yaml) prints the summary as data (the story then goes to standard error).
+yaml) prints the summary as data (the story then goes to standard error). A `--dir` that cannot
+be made, or is not empty, is a usage error (exit 2) before anything starts.
 """
 
 from __future__ import annotations
@@ -42,6 +43,10 @@ from gitfleet.cli import output as out
 @options.output_option
 def demo(keep: bool, fast: bool, directory: Path | None, timeout: float, output: str) -> None:
     """Run gitfleet end to end on simulated clusters: render, apply, change, fail over."""
+    if directory is not None:
+        options.made_folder(directory, "--dir")
+        if any(directory.iterdir()):
+            raise click.UsageError(f"--dir {directory}: not empty; choose a new or empty folder")
     with signals.stop_on_signal() as stop:
         # Imported inside the block: the import takes seconds, and a Ctrl-C meanwhile must
         # stop the demo like any other rather than abort the command.
@@ -49,8 +54,8 @@ def demo(keep: bool, fast: bool, directory: Path | None, timeout: float, output:
 
         story = sys.stdout if output == "text" else sys.stderr
         display = demos.Display(story, live=story.isatty())
-        options = demos.Options(directory=directory, keep=keep, fast=fast, timeout=timeout)
-        running = demos.Demo(options, display, stop)
+        settings = demos.Options(directory=directory, keep=keep, fast=fast, timeout=timeout)
+        running = demos.Demo(settings, display, stop)
         summary = running.run()
         try:
             if keep and summary.ok:

@@ -1,5 +1,6 @@
 """`gitfleet init DIR`: start a source repository as a copy of the example, committed once
-(`gitstore.scaffold` does the work)."""
+(`gitstore.scaffold` does the work). A DIR that is not new or empty, or cannot be made, is a
+usage error (exit 2); Git failing is exit 1."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ def init(directory: Path, output: str) -> None:
     committed, ready for `gitfleet validate --repo DIRECTORY`."""
     try:
         sha, branch, files = scaffolding.scaffold(directory)
+    except errors.UsageError as error:
+        raise click.UsageError(str(error)) from error
     except errors.GitfleetError as error:
         raise click.ClickException(str(error)) from error
     data = {"path": os.fspath(directory), "branch": branch, "commit": sha, "files": files}

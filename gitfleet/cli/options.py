@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from gitfleet import errors
-from gitfleet.gitstore import branchnames, clusterrepos, remote
+from gitfleet.gitstore import branchnames, clusterrepos, folder, remote
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,6 +35,19 @@ def branch_name(ctx: click.Context, param: click.Parameter, value: str | None) -
     if found is not None:
         raise click.BadParameter(found)
     return value
+
+
+def made_folder(value: str | Path | None, option: str) -> Path | None:
+    """The folder `option` names (None when it names none), made now with its parents, so
+    that one that cannot be made is a usage error before the command starts (`folder.make`)."""
+    if value is None:
+        return None
+    path = Path(value)
+    try:
+        folder.make(path, option)
+    except errors.UsageError as error:
+        raise click.UsageError(str(error)) from error
+    return path
 
 
 def repo_option_saying(text: str) -> Callable[[F], F]:

@@ -322,7 +322,7 @@ def reconcile(
         webhook=address,
         webhook_secret=secret,
         webhook_limits=limits,
-        cache=Path(cache) if cache else None,
+        cache=options.made_folder(cache or None, "--cache"),
         cluster_repos=cluster_repos,
         signing_key=Path(signing_key) if signing_key else None,
         source_signers=Path(verify_source_signers) if verify_source_signers else None,

@@ -5,7 +5,8 @@ it wrote (unless a user wrote over them) and the folder if it made it and left i
 clusters' CA, token and ports die with the process, so a kubeconfig left behind would only
 name a server that is gone (kind and minikube remove a deleted cluster's entry too);
 `--keep-kubeconfigs` leaves them. A port already in use is an error (exit 1) before anything
-is written.
+is written; a `--kubeconfig-dir` that cannot be made is a usage error (exit 2), once the
+clusters it would name are stopped again.
 
 `--clusters N` starts member1..memberN with the simulator's default nodes. `--from-repo P`
 starts one cluster per Cluster defined in the source at P, named after it, whose nodes add
@@ -125,6 +126,7 @@ def _serve(
         created = not directory.exists()
         paths: dict[str, Path] = {}
         try:
+            options.made_folder(directory, "--kubeconfig-dir")
             paths = fleet.write_kubeconfigs(directory)
             rows = [
                 {"name": name, "url": url, "kubeconfig": str(paths[name])}

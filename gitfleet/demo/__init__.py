@@ -37,7 +37,8 @@ the relay is a thread woken at once, so this is spent only when the failure had 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class Options:
     directory: Path | None = None
-    """Where to work (a new or empty folder); default: a new temporary folder."""
+    """Where to work: an empty folder (`gitfleet demo --dir` makes it, and refuses one that
+    is not empty); default: a new temporary folder."""
     keep: bool = False
     """Leave everything running (and the folder in place) until `close`."""
     fast: bool = False
@@ -137,8 +138,6 @@ class Demo:
     def _workspace(self) -> _workspace.Workspace:
         chosen = self.options.directory
         self.root = chosen if chosen is not None else Path(tempfile.mkdtemp(prefix="gitfleet-"))
-        if chosen is not None and chosen.exists() and any(chosen.iterdir()):
-            raise _scenario.Failed(f"{chosen}: not empty; choose a new or empty folder")
         return _workspace.Workspace.create(self.root)
 
     def run(self) -> Summary:

@@ -5,6 +5,9 @@ kind Render, and only `works/`, `bindings/` and `render.yaml` at its top): anyth
 refused, so a mistyped `--out` never deletes a user's files. The previous render is removed and
 the new one written; the folder itself must not be a symbolic link, and since every folder
 below it is created afresh, no write can follow a link out of it.
+
+`make` creates any folder a command line names (`--out`, `--cache`, `init DIR`, ...): one that
+cannot be made is a bad value of that option, a `UsageError` naming it and the system's reason.
 """
 
 from __future__ import annotations
@@ -44,11 +47,23 @@ def _is_previous_render(folder: Path) -> bool:
     return is_render_report(marker.read_bytes())
 
 
+def make(path: Path, option: str = "") -> None:
+    """Make the folder `path` names on the command line (`option`, when an option names it),
+    with its parents; `UsageError` naming it and the system's reason when it cannot be made
+    (a file in its way, no permission, a read-only file system), the command line's exit 2
+    as for click's own `--out FILE`."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        named = f"{option} {path}" if option else os.fspath(path)
+        raise UsageError(f"{named}: cannot create: {error.strerror or error}") from None
+
+
 def _prepare(folder: Path) -> None:
     if folder.is_symlink():
         raise UsageError(f"--out {folder}: is a symbolic link")
     if not folder.exists():
-        folder.mkdir(parents=True)
+        make(folder, "--out")
         return
     if not folder.is_dir():
         raise UsageError(f"--out {folder}: not a folder")

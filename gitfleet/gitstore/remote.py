@@ -74,7 +74,13 @@ class Mirror:
         digest = hashlib.sha256(self.url.encode()).hexdigest()[:16]
         self.path = cache / f"{digest}.git"
         if not (self.path / "HEAD").is_file():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:  # a file in the cache where a folder goes, say
+                reason = error.strerror or error
+                raise SourceError(
+                    Origin(url), f"cannot create a copy in {cache}: {reason}"
+                ) from None
             self._git_init()
         opened = repository.open_repository(self.path)
         if opened is None:

@@ -17,7 +17,7 @@ import yaml
 
 import gitfleet
 from gitfleet import errors
-from gitfleet.gitstore import identity
+from gitfleet.gitstore import folder, identity
 
 PACKAGED = "_examplerepo"
 """The example's folder inside an installed package."""
@@ -90,10 +90,11 @@ def _undo(directory: Path, existed: bool) -> None:
 
 def scaffold(directory: Path) -> tuple[str, str, list[str]]:
     """Copy the example into `directory` (new or empty) and commit it: (sha, branch, files).
-    `UsageError` for a directory that is not new or empty; `GitfleetError` when Git fails
-    (nothing is left behind)."""
+    `UsageError` for a directory that is not new or empty, or cannot be made; `GitfleetError`
+    when Git fails (nothing is left behind)."""
     _refuse_unless_empty(directory)
     existed = directory.exists()
+    folder.make(directory)
     try:
         shutil.copytree(example_repo(), directory, dirs_exist_ok=True)
         branch = _source_branch(directory)

@@ -4,8 +4,8 @@ Aspects covered:
 - the new repository holds exactly the example's files in one commit on the source branch,
   with a clean working tree; an existing empty directory is accepted;
 - `-o json` reports path, branch, commit and files;
-- a non-empty directory or a file is refused (exit 1) and left untouched; a missing
-  argument is a usage error (exit 2);
+- a non-empty directory or a file is refused as a usage error (exit 2, as for every folder
+  the command line names that cannot be used) and left untouched; so is a missing argument;
 - Git's configured identity is used when there is one, a fallback identity otherwise;
 - without git on PATH, init fails with exit 1 and leaves nothing behind;
 - the example is found both in a checkout and as packaged data (same files);
@@ -101,7 +101,7 @@ def test_init_refuses_occupied_paths(cli: Invoke, tmp_path: Path, prepare, messa
     prepare(target)
     before = files_under(tmp_path)
     result = cli("init", str(target))
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert message in result.stderr
     assert files_under(tmp_path) == before
     assert not (target / ".git").exists()
