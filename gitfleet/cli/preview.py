@@ -1,9 +1,10 @@
 """`gitfleet preview`: what merging a change would do to the fleet, for pull requests.
 
 Renders `--base` and `--head` (revisions of the repository `--repo`) and prints the placement
-and manifest diff: Markdown for a pull-request comment (at most GitHub's 65,536 characters,
-diffs cut first) or, with `--format json` (`-o json`), every detail with stable keys. The base
-is read from the rendered branch when it renders the base commit already. Exit 0 when the head
+and manifest diff: Markdown for a pull-request comment (at most GitHub's 65,536 characters or
+`--limit`, whatever the head holds: what does not fit is cut and counted) or, with `--format
+json` (`-o json`), every detail with stable keys. The base is read from the rendered branch
+when it renders the base commit already. Exit 0 when the head
 renders everything it asks for; 1 when it has errors or its render refuses manifests (a Secret
 in plain text, a name that cannot be a path, an override or a Lua script that fails, a
 manifest over 1 MiB, ...): they lead the output, with file and line; 2 on a usage error.
@@ -43,10 +44,10 @@ from gitfleet.preview import markdown, report
 )
 @click.option(
     "--limit",
-    type=click.IntRange(min=1000),
+    type=click.IntRange(min=markdown.MIN_LIMIT),
     default=markdown.LIMIT,
     show_default=True,
-    help="Most characters of Markdown (diffs are cut to fit).",
+    help="Most characters of Markdown (what does not fit is cut and counted).",
 )
 def preview(
     base: str, head: str, repo: str, rendered_branch: str | None, fmt: str, limit: int

@@ -6,8 +6,8 @@ run by `.github/workflows/preview.yml`. It talks to GitHub's REST API with the w
 (`GITHUB_TOKEN`), with nothing but the standard library: it lists the pull request's comments,
 updates the one that starts with the preview marker, or creates it. The repository, the pull
 request and the API address default to what GitHub Actions sets (`GITHUB_REPOSITORY`, the
-event file's `pull_request.number`, `GITHUB_API_URL`). A body over GitHub's limit (only
-possible when the placement table alone exceeds it) is cut with a note rather than refused.
+event file's `pull_request.number`, `GITHUB_API_URL`). A body over GitHub's limit (not one
+`gitfleet preview` writes, which keeps within it) is cut with a note rather than refused.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Aspects covered:
 - Markdown by default (the comment, marker first), exit 0; `--format json` and `-o json` print
   the same JSON object with stable keys;
 - a head with errors still prints the preview (errors first) and exits 1;
-- `--limit` bounds the Markdown; `--rendered-branch` names the branch to reuse;
+- `--limit` bounds the Markdown, also when the head's errors alone would be longer (names of
+  thousands of characters); `--rendered-branch` names the branch to reuse;
 - a missing --base or --head is a usage error (2); an unknown revision or a folder that is no
   repository is an input error (1, `path: message`).
 """
@@ -65,6 +66,26 @@ def test_limit_bounds_the_markdown(cli: Any, fleet_pr: Any) -> None:
     assert result.exit_code == 0
     assert len(result.stdout) <= 1200
     assert "| Deployment shop/web |" in result.stdout
+
+
+@pytest.mark.parametrize("limit", [None, "1000"])
+def test_limit_holds_whatever_the_errors(cli: Any, fleet_pr: Any, limit: str | None) -> None:
+    """A pull request adding 60 ConfigMaps with names of 6,000 characters: its errors alone
+    would take 370,000 characters."""
+    long = {
+        f"apps/long{i}.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "
+        f"{'x' * 3000}-{i}-{'y' * 3000}\n"
+        for i in range(60)
+    }
+    fleet_pr.commit(long, "long names")
+    given = ["--limit", limit] if limit else []
+    result = cli("preview", "--repo", str(fleet_pr.path), "--base", "main", "--head", "change",
+                 *given)  # fmt: skip
+    assert result.exit_code == 1
+    assert len(result.stdout) <= int(limit or 65536)
+    assert "#### Validation errors" in result.stdout
+    assert "apps/long0.yaml:4:3: error: ConfigMap default/xxx" in result.stdout
+    assert "**60 validation errors: nothing would be rendered**" in result.stdout
 
 
 def test_rendered_branch_option(cli: Any, fleet_pr: Any) -> None:
