@@ -854,14 +854,16 @@ def render(
     from render.yaml's `sourceCommit` and `status`, which name the inputs of a render that
     changes nothing) is not `changed` and holds the previous tree as it is; so is a render of
     the very source commit and cluster status the previous render was made from (unless
-    `full`, or failover watches the clusters' heartbeats), which computes nothing.
+    `full`, or failover watches the clusters' heartbeats), which computes nothing and reports
+    what the previous render refused and left unscheduled (render.yaml's lists), as computing
+    it would.
     """
     if not full and observed is None and _already_rendered(source, previous, status, renderer):
         assert previous is not None
         return RenderResult(
-            base=previous.files, changes=Folders(), changed=False, clusters={}, refusals=(),
-            diagnostics=(), source_commit=source.revision, placement=None,
-            unscheduled=previous.unscheduled,
+            base=previous.files, changes=Folders(), changed=False, clusters={},
+            refusals=recorded_refusals(previous.report), diagnostics=(),
+            source_commit=source.revision, placement=None, unscheduled=previous.unscheduled,
         )  # fmt: skip
     problems = validation.validate(source)
     if any(d.severity is diagnostic.Severity.ERROR for d in problems):

@@ -17,7 +17,9 @@ template's file and line with the scheduler's reason, listed under `unscheduled`
 and `-o json`), and keeps the clusters it had; the render is still made, and exits 3. So
 does a render that refuses a manifest for a cluster (a plain-text Secret, an override that
 does not apply): the cluster keeps the manifest it had, and the refusal is printed with the
-file and line to fix.
+file and line to fix. Both hold for a render that changes nothing, the same commit rendered
+again included: what the render on the branch refused and left unscheduled is read back from
+its render.yaml.
 
 A render builds only on renders: when the rendered branch or a cluster ref is at a commit that
 is not one (reset to a source commit, say), nothing is rendered and the error says how to
