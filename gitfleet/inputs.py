@@ -9,7 +9,8 @@ a plain folder has none of them: it renders from scratch, on the status the clus
 
 The rendered branch gitfleet.yaml names must also be one the repository can hold
 (`branch_checked`): that is an error of the source, at the setting, as any other. So must the
-refs written for each cluster (`cluster_refs_checked`), an error at each Cluster.
+refs written for each cluster (`cluster_refs_checked`), an error at each Cluster, and the source
+branch it names must exist (`source_branch_checked`, for `validate`: `render` cannot read it).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import dataclasses
 from collections.abc import Mapping
 
 from gitfleet import pipeline
+from gitfleet import source as sources
 from gitfleet.gitstore import branchnames, rendered, status, store
 from gitfleet.gitstore.repository import Repository
 from gitfleet.model import cluster, diagnostic, loaded
@@ -83,6 +85,22 @@ def branch_checked(
     error of the source."""
     found = branchnames.conflict(repo, source.config.rendered_branch, source_read(source, rev))
     return source if found is None else _at_rendered_branch(source, f"renderedBranch: {found}")
+
+
+def source_branch_checked(repo: Repository, source: loaded.LoadedSource) -> loaded.LoadedSource:
+    """`source`, with an error at gitfleet.yaml's sourceBranch when `repo` has no such branch,
+    which `render` stops at (`sources.missing_source_branch`): for `validate`, so that what
+    passes it renders. The branch HEAD names in a repository without commits yet is not
+    missing: the first commit makes it."""
+    branch = source.config.source_branch
+    ref = f"refs/heads/{branch}"
+    if branch is None or repo.commit_of(ref) is not None:
+        return source
+    code, head, _ = repo.run("symbolic-ref", "-q", "HEAD")
+    if code == 0 and head.decode().strip() == ref:
+        return source
+    problems = [*source.diagnostics, sources.missing_source_branch(source.config)]
+    return dataclasses.replace(source, diagnostics=tuple(diagnostic.sorted_diagnostics(problems)))
 
 
 def history_checked(repo: Repository, source: loaded.LoadedSource) -> loaded.LoadedSource:

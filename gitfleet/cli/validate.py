@@ -3,13 +3,14 @@
 Loads the source and validates it, then, when nothing is wrong with it, renders it in memory
 (from scratch, with the clusters as declared), for the errors only that finds (a Lua script
 failing on a template it interprets) and the manifests it would refuse: what passes renders.
-In a repository, so do a renderedBranch and the Clusters' Work refs it cannot hold (another
-branch is in the way), as `render` finds them (`inputs`). It reads what the user is working
-on, so a repository's working tree (the files a commit of everything would hold, uncommitted
-changes included) unless `--rev` names a commit; a bare repository at its source branch; any
-other folder as plain files. Which of these it read is said on stderr. Paths are printed as
-seen from the working directory (prefixed with `--repo` when it is not `.`), so editors and CI
-annotations can open them. `-o json` prints a list of {path, line, col, severity, message}.
+In a repository, so do a sourceBranch it does not have, and a renderedBranch and the Clusters'
+Work refs it cannot hold (another branch is in the way), as `render` finds them (`inputs`). It
+reads what the user is working on, so a repository's working tree (the files a commit of
+everything would hold, uncommitted changes included) unless `--rev` names a commit; a bare
+repository at its source branch; any other folder as plain files. Which of these it read is
+said on stderr. Paths are printed as seen from the working directory (prefixed with `--repo`
+when it is not `.`), so editors and CI annotations can open them. `-o json` prints a list of
+{path, line, col, severity, message}.
 Exit 0 when there is no error (warnings allowed), 1 on any error or when there is no source to
 read, 2 on a usage error (such as `--rev` with a plain folder).
 """
@@ -75,14 +76,16 @@ def _render_errors(
 
 def _branches_checked(loaded: source.LoadedSource, repo: str) -> source.LoadedSource:
     """`loaded`, with the errors `render` finds in its repository before rendering: a
-    renderedBranch, or a Cluster's Work ref, that another branch is in the way of; a rendered
-    branch or Work ref at a commit that is not a render. A plain folder has no branches."""
+    sourceBranch that does not exist; a renderedBranch, or a Cluster's Work ref, that another
+    branch is in the way of; a rendered branch or Work ref at a commit that is not a render. A
+    plain folder has no branches."""
     opened = repository.open_repository(Path(repo))
     if opened is None:
         return loaded
     try:
         clusters_checked = inputs.cluster_refs_checked(opened, loaded, statuses=False)
-        checked = inputs.branch_checked(opened, clusters_checked)
+        source_checked = inputs.source_branch_checked(opened, clusters_checked)
+        checked = inputs.branch_checked(opened, source_checked)
         return inputs.history_checked(opened, checked) if checked.ok else checked
     finally:
         opened.close()

@@ -54,7 +54,15 @@ from gitfleet.source import (
     _yaml,
 )
 
-__all__ = ["Document", "LoadedSource", "Role", "SourceConfig", "load", "settings"]
+__all__ = [
+    "Document",
+    "LoadedSource",
+    "Role",
+    "SourceConfig",
+    "load",
+    "missing_source_branch",
+    "settings",
+]
 
 _SUFFIXES = (".yaml", ".yml")
 _THIRD_PARTY_FILE = "customizations.yaml"
@@ -148,8 +156,23 @@ def _commit(
         return head, read
     commit = repo.commit_of(f"refs/heads/{branch}")
     if commit is None:
-        raise repo.fail(f"source branch {branch!r} (gitfleet.yaml) does not exist")
+        problem = missing_source_branch(read[0])
+        where = problem.origin
+        path = os.path.normpath(os.path.join(repo.display, where.path))
+        raise SourceError(dataclasses.replace(where, path=path), problem.message)
     return commit, None
+
+
+def missing_source_branch(settings: SourceConfig) -> diagnostic.Diagnostic:
+    """The error at gitfleet.yaml's sourceBranch when the repository has no such branch:
+    `render` reads it by default, and stops there (`validate` reports it too, so that what
+    passes renders)."""
+    branch = settings.source_branch
+    message = (
+        f"sourceBranch: branch {branch!r} does not exist: render reads it when no --rev is"
+        " given; create it, or name a branch that exists"
+    )
+    return diagnostic.error(settings.origin.at("sourceBranch"), message)
 
 
 def _read_one(

@@ -15,6 +15,8 @@ Aspects covered:
   source branch;
 - --rev with a plain folder is a usage error (exit 2); an unknown revision exits 1 with one
   located line on stderr;
+- a sourceBranch the repository does not have is an error at the setting (working tree and
+  --rev), where render stops too; the branch HEAD names before the first commit is not missing;
 - what render would stop at is an error here too: a Lua GetReplicas failing on a template
   (found by placing the templates), located at the script, once.
 """
@@ -189,6 +191,30 @@ def test_a_bare_repository_is_read_at_its_source_branch(
     result = cli("validate", "--repo", str(bare))
     assert (result.exit_code, result.stdout) == (0, "")
     assert result.stderr == f"checked commit {released[:12]} of {bare} (source branch release)\n"
+
+
+def test_a_source_branch_that_does_not_exist(cli: Invoke, git_repo: Any) -> None:
+    """render reads the sourceBranch when no --rev is given: a name the repository does not
+    have stops it, so validate says so, at the setting, whichever revision it checks."""
+    write(
+        git_repo.path, {**CLEAN, "gitfleet.yaml": "# the branch CI renders\nsourceBranch: main\n"}
+    )
+    unborn = cli("validate", "--repo", str(git_repo.path))
+    assert (unborn.exit_code, unborn.stdout) == (0, ""), unborn.output
+    git_repo.commit({"gitfleet.yaml": "# the branch CI renders\nsourceBranch: release\n"})
+    where = f"{git_repo.path}/gitfleet.yaml:2:1"
+    message = (
+        "sourceBranch: branch 'release' does not exist: render reads it when no --rev is given"
+    )
+    for rev in ([], ["--rev", "HEAD"]):
+        checked = cli("validate", "--repo", str(git_repo.path), *rev)
+        assert checked.exit_code == 1, checked.output
+        assert checked.stdout.startswith(f"{where}: error: {message}")
+    rendered = cli("render", "--repo", str(git_repo.path))
+    assert rendered.exit_code == 1
+    assert rendered.stderr.startswith(f"{where}: {message}")
+    git_repo.git("branch", "release")
+    assert cli("validate", "--repo", str(git_repo.path)).exit_code == 0
 
 
 def test_rev_of_a_plain_folder_is_a_usage_error(cli: Invoke, tmp_path: Path) -> None:
