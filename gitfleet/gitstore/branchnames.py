@@ -1,11 +1,14 @@
 """Which names a source or rendered branch may have, wherever they are given (gitfleet.yaml,
 `--branch`): one rule, so that a name refused in one place is refused in every other.
 
-A branch name is what `git check-ref-format` takes (the parts that matter here), not `HEAD`
-(a branch of that name makes HEAD ambiguous for every git command), and not among the refs
-gitfleet writes for each cluster, nor a folder above them: a render would overwrite a
-cluster's works ref or an agent's status with the whole rendered tree, or fail on the ref
-store's folders.
+A branch name is what `git check-ref-format` takes (the parts that matter here), and a
+branch's name, never a full ref: not one starting with `refs/` (`refs/heads/x` is written `x`;
+`refs/tags/v1`, `refs/stash`, `refs/notes/commits` or `refs/remotes/origin/main` are no
+branches, and a render would create or move them), not `HEAD` or `@`, which Git reads as HEAD
+(a branch `HEAD` makes HEAD ambiguous for every git command; one named `@` cannot be named by
+its name), and not among the refs gitfleet writes for each cluster, nor a folder above them:
+a render would overwrite a cluster's works ref or an agent's status with the whole rendered
+tree, or fail on the ref store's folders.
 
 Whether a valid name can be made depends on the repository too: Git keeps a branch as a file
 named after it, so `a/b` cannot be made while `a` or `a/b/c` exists (`conflict`); a render
@@ -32,12 +35,24 @@ from gitfleet.gitstore.repository import Repository
 _BAD_REF = re.compile(r"\.\.|@\{|//|[\x00-\x20~^:?*\[\\\x7f]|^[-/.]|/\.|[/.]$|\.lock$")
 """What `git check-ref-format` refuses in a branch name (the parts that matter here)."""
 _OWN_REFS = (rendered.CLUSTER_REFS, status.STATUS_REFS)
+_HEAD = ("HEAD", "@")
+"""Names Git reads as HEAD, whatever branch has them."""
+_FULL = "refs/"
+"""How a full ref name starts (a branch's: refs/heads/)."""
 
 
 def problem(name: str) -> str | None:
     """What is wrong with `name` as a branch gitfleet reads or renders onto (None: nothing)."""
-    if not name or name == "HEAD" or _BAD_REF.search(name):
+    if not name or name in _HEAD or _BAD_REF.search(name):
         return f"{name!r} is not a valid branch name"
+    if name.startswith(_FULL):
+        short = name.removeprefix(f"{_FULL}heads/")
+        if short != name and problem(short) is None:
+            return f"{name!r} is a full ref name: name the branch, {short!r}"
+        return (
+            f"{name!r} is a full ref name, not a branch name: give a branch's name (what follows"
+            " refs/heads/)"
+        )
     ref = rendered.branch_ref(name)
     if any(ref.startswith(own) or own.startswith(ref + "/") for own in _OWN_REFS):
         owned = " and ".join(f"{own}<cluster>" for own in _OWN_REFS)

@@ -1,12 +1,15 @@
 """A gitfleet.yaml whose renderedBranch, or a `--branch` / `--rendered-branch` option, names a
 ref gitfleet writes for another purpose never has a render overwrite it.
 
-Aspects covered: renderedBranch naming a cluster's ref (`gitfleet/works/<cluster>`, also
-spelt `refs/heads/...`), an agent's status ref, the folder above the cluster refs, or `HEAD`
-(a branch Git itself refuses to make, which would make `HEAD` ambiguous in every later Git
-command): `render`, typed from the folder above the repository, exits 1 with the error at
-gitfleet.yaml's line and leaves every ref where it was; the same names given on the command
-line to every command that takes a branch are usage errors (exit 2).
+Aspects covered: renderedBranch naming a cluster's ref (`gitfleet/works/<cluster>`), an
+agent's status ref, the folder above the cluster refs, `HEAD` or `@` (a branch Git itself
+refuses to make, which would make `HEAD` ambiguous in every later Git command, and a name Git
+reads as HEAD), or a full ref rather than a branch's name (`refs/heads/HEAD`, a branch spelt
+`refs/heads/...`, which names the branch to write instead, a tag, the stash, notes, a
+remote-tracking branch, which a render would create or move): `render`, typed from the folder
+above the repository, exits 1 with the error at gitfleet.yaml's line and leaves every ref
+where it was; the same names given on the command line to every command that takes a branch
+are usage errors (exit 2).
 
 A rendered branch the repository cannot hold, because another branch's name is a folder of its
 name or lies below it (`gitfleet/rendered` and `gitfleet/rendered/x`): from gitfleet.yaml,
@@ -29,23 +32,34 @@ SOURCE = yaml.safe_dump_all(
 )
 
 
+FULL_REF = "is a full ref name, not a branch name: give a branch's name (what follows refs/heads/)"
 CASES = [
     pytest.param("gitfleet/works/m1", "is not a branch of its own", id="a cluster's ref"),
-    pytest.param("refs/heads/gitfleet/works/m1", "is not a branch of its own", id="spelt as a ref"),
+    pytest.param("refs/heads/gitfleet/works/m1", FULL_REF, id="spelt as a ref"),
     pytest.param("gitfleet/status/m1", "is not a branch of its own", id="a status ref"),
     pytest.param("gitfleet/works", "is not a branch of its own", id="above the cluster refs"),
     pytest.param("HEAD", "is not a valid branch name", id="HEAD"),
+    pytest.param("@", "is not a valid branch name", id="@"),
+    pytest.param("refs/heads/HEAD", FULL_REF, id="HEAD spelt as a ref"),
+    pytest.param("refs/heads/rendered", "is a full ref name: name the branch, 'rendered'",
+                 id="a branch spelt as a ref"),
+    pytest.param("refs/tags/v1", FULL_REF, id="a tag"),
+]  # fmt: skip
+OTHER_REFS = [
+    pytest.param("refs/stash", FULL_REF, id="the stash"),
+    pytest.param("refs/notes/commits", FULL_REF, id="notes"),
+    pytest.param("refs/remotes/origin/main", FULL_REF, id="a remote-tracking branch"),
 ]
 
 
-@pytest.mark.parametrize(("branch", "message"), CASES)
+@pytest.mark.parametrize(("branch", "message"), CASES + OTHER_REFS)
 def test_render_refuses_a_branch_gitfleet_writes_otherwise(
     git_repo: GitRepo, cli: Invoke, monkeypatch: pytest.MonkeyPatch, branch: str, message: str
 ) -> None:
     git_repo.commit({"fleet.yaml": SOURCE})
     monkeypatch.chdir(git_repo.path.parent)
     assert cli("render", "--repo", "source").exit_code == 0
-    git_repo.commit({"gitfleet.yaml": f"renderedBranch: {branch}\n"})
+    git_repo.commit({"gitfleet.yaml": f"renderedBranch: '{branch}'\n"})
     refs = git_repo.git("for-each-ref", "--format=%(refname) %(objectname)")
     done = cli("render", "--repo", "source")
     assert done.exit_code == 1, done.output

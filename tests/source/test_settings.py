@@ -202,7 +202,7 @@ def test_patterns_leaving_the_source_are_refused(
         pytest.param("renderedBranch: gitfleet/works/edge\n", "1:1",
                      "is not a branch of its own: gitfleet writes refs/heads/gitfleet/works/"
                      "<cluster> and refs/heads/gitfleet/status/<cluster>", id="a cluster's ref"),
-        pytest.param("renderedBranch: refs/heads/gitfleet\n", "1:1", "is not a branch of its own",
+        pytest.param("renderedBranch: gitfleet\n", "1:1", "is not a branch of its own",
                      id="the folder of the cluster refs"),
         pytest.param("maxFileSize: -1\n", "1:1", "positive number of bytes", id="negative"),
         pytest.param("maxFileSize: 5MB\n", "1:1", "positive number of bytes", id="unit"),
@@ -269,6 +269,28 @@ def test_bad_settings_are_located(
     assert message in problem.message
     assert result.config.rendered_branch == loaded.DEFAULT_RENDERED_BRANCH
     assert result.config.default_namespace == "default"
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ("renderedBranch: refs/tags/v1", "'refs/tags/v1' is a full ref name, not a branch name"),
+        ("sourceBranch: refs/heads/x", "'refs/heads/x' is a full ref name: name the branch, 'x'"),
+        ("renderedBranch: '@'", "'@' is not a valid branch name"),
+    ],
+    ids=["a tag", "a branch spelt as a ref", "@, which Git reads as HEAD"],
+)
+def test_a_branch_is_named_by_its_name(load_folder: LoadFolder, setting: str, message: str) -> None:
+    """A branch setting names a branch, never a full ref (nor `@`, Git's HEAD): a render would
+    otherwise create or move a tag, the stash or notes."""
+    result = load_folder({"gitfleet.yaml": f"# settings\n{setting}\n"})
+    [problem] = result.diagnostics
+    key = setting.partition(":")[0]
+    assert str(problem).startswith(f"gitfleet.yaml:2:1: error: {key}: {message}")
+    assert (result.config.source_branch, result.config.rendered_branch) == (
+        None,
+        loaded.DEFAULT_RENDERED_BRANCH,
+    )
 
 
 def test_file_size_limit(folder: WriteFolder) -> None:
