@@ -2,7 +2,11 @@
 and the name rule of each built-in kind in pkg/apis/*/validation), plus the rule every name
 must meet to be a segment of a rendered path (`model.names`, the render stage's own).
 
-Names: apiVersion/kind, namespace and name are checked against `model.names`; the name of a
+apiVersion: `version` or `group/version`, as apimachinery's ParseGroupVersion reads it, the
+group a DNS-1123 subdomain and the version a DNS-1035 label, as a CustomResourceDefinition's
+must be: no part empty (`/v1`, `example.io/`), no other `/`, no space.
+
+Names: kind, namespace and name are checked against `model.names`; the name of a
 built-in kind also against its kind's rule (a DNS-1123 subdomain for most, a DNS-1123 label
 for a Namespace, a DNS-1035 label for a Service, 52 characters at most for a CronJob, whose
 Jobs add a suffix; admission webhook configurations are subdomains too, where RBAC objects
@@ -16,6 +20,7 @@ all. The same holds for the metadata of a pod template.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -37,6 +42,8 @@ _SUBDOMAIN_KINDS = {
                                      "MutatingWebhookConfiguration"),
 }  # fmt: skip
 _CRONJOB_NAME_LENGTH = 52
+_VERSION = re.compile(r"[a-z]([-a-z0-9]*[a-z0-9])?")
+_VERSION_LENGTH = 63
 
 
 def _cronjob_name(name: str) -> str | None:
@@ -55,12 +62,43 @@ NAME_RULES: dict[tuple[str, str], Callable[[str], str | None]] = {
 """The name rule of each built-in kind, by (group, kind)."""
 
 
+def api_version_problem(api_version: str) -> str | None:
+    """What an API server refuses in an apiVersion (None: nothing)."""
+    if api_version.count("/") > 1:
+        return (
+            f"unexpected GroupVersion string: {api_version!r} (an apiVersion is group/version, or"
+            " the version alone for the core group)"
+        )
+    group, slash, version = api_version.rpartition("/")
+    if slash and not group:
+        return (
+            f"{api_version!r} has an empty group: the core group's apiVersion is its version"
+            " alone, such as 'v1'"
+        )
+    problem = labelsyntax.dns1123_subdomain(group) if slash else None
+    if problem is not None:
+        return f"group {problem}"
+    if not version:
+        return f"{api_version!r} has no version after its group"
+    if len(version) > _VERSION_LENGTH or _VERSION.fullmatch(version) is None:
+        return (
+            f"version {version!r} must consist of at most {_VERSION_LENGTH} lower case"
+            " alphanumeric characters or '-', start with a letter and end with an alphanumeric"
+            " character (a DNS-1035 label)"
+        )
+    return None
+
+
 def identity(body: Mapping[str, Any], found: Problems) -> None:
     """apiVersion, kind, metadata.namespace and metadata.name (strings: the loader saw to it)."""
     api_version, kind = body["apiVersion"], body["kind"]
     metadata = body["metadata"]
     namespace, name = metadata.get("namespace") or "", metadata["name"]
-    problem = names.kind_problem(api_version, kind)
+    malformed = api_version_problem(api_version)
+    if malformed is not None:
+        found.append((("apiVersion",), malformed))
+    # the group is the apiVersion's: as part of a folder name only when that is well formed
+    problem = names.kind_problem(api_version if malformed is None else "", kind)
     if problem is not None:
         found.append((("kind",), problem))
     problem = names.namespace_problem(namespace)

@@ -13,6 +13,9 @@ Aspects covered:
 - workloads and Services: replicas (an int32 of 0 or more), selectors, ports; a Job's counts
   and limits (integers; parallelism and completions int32s of 0 or more) and manualSelector
   (a boolean), also in a CronJob's job template;
+- apiVersion: what the API server's reading refuses (`group/version` or a version alone: no
+  empty part as in `/v1`, `/` or `example.io/`, no other `/`, a group that is a DNS-1123
+  subdomain, a version that is a DNS-1035 label, without spaces), at the apiVersion;
 - names: what render refuses (non-ASCII, too long, kinds and namespaces that cannot be a
   folder), and each built-in kind's own rule (Deployment names are DNS subdomains, Service
   names DNS-1035 labels, Namespace names DNS labels, CronJob names 52 characters, webhook
@@ -224,6 +227,48 @@ def test_a_field_the_api_server_refuses(check: Check, text: str, where: str, mes
     assert len(found) == 1, found
     assert found[0].startswith(f"t.yaml:{where}: error: "), found[0]
     assert message in found[0], found[0]
+
+
+NS = "  namespace: shop\n"
+VERSION_RULE = (
+    "must consist of at most 63 lower case alphanumeric characters or '-', start with a letter"
+    " and end with an alphanumeric character (a DNS-1035 label)"
+)
+GROUP_VERSION = "(an apiVersion is group/version, or the version alone for the core group)"
+EMPTY_GROUP = "has an empty group: the core group's apiVersion is its version alone, such as 'v1'"
+
+
+@pytest.mark.parametrize(
+    ("api_version", "message"),
+    [
+        ('"/v1"', f"'/v1' {EMPTY_GROUP}"),
+        ('"/"', f"'/' {EMPTY_GROUP}"),
+        ('"example.io/"', "'example.io/' has no version after its group"),
+        ('" v1"', f"version ' v1' {VERSION_RULE}"),
+        ("example.io/V1", f"version 'V1' {VERSION_RULE}"),
+        ("example.io//v1", f"unexpected GroupVersion string: 'example.io//v1' {GROUP_VERSION}"),
+        ("a/b/c", f"unexpected GroupVersion string: 'a/b/c' {GROUP_VERSION}"),
+        ("Example.io/v1", "group 'Example.io' must consist of lower case alphanumeric characters,"
+         " '-' or '.', and start and end with an alphanumeric character"),
+    ],
+    ids=["empty group", "a slash alone", "empty version", "a space", "upper case version",
+         "two slashes", "three parts", "group"],
+)  # fmt: skip
+def test_an_api_version_the_api_server_refuses(
+    check: Check, api_version: str, message: str
+) -> None:
+    """apimachinery reads `version` or `group/version`; an empty part, another `/` or a part
+    that is no DNS name is an error at the apiVersion, as it is a request no server takes."""
+    found = check({"t.yaml": doc("Widget", NS, api_version)})
+    assert found == [f"t.yaml:1:1: error: Widget shop/web: apiVersion: {message}"]
+
+
+def test_a_malformed_api_version_and_a_bad_kind_are_both_reported(check: Check) -> None:
+    """The apiVersion's group is reported at the apiVersion, once; the kind still at the kind."""
+    found = check({"t.yaml": doc("Bad_Kind", NS, "Example.io/")})
+    assert [line.split(": error: ")[0] for line in found] == ["t.yaml:1:1", "t.yaml:2:1"], found
+    assert "apiVersion: group 'Example.io' must consist of" in found[0]
+    assert "kind: kind 'bad_kind' is not a DNS-1035 label" in found[1]
 
 
 def test_every_problem_is_reported(check: Check) -> None:
