@@ -272,6 +272,14 @@ def foreign_refs(repo: Repository, branch: str) -> list[str]:
     return _RENDERS.foreign(repo, commits)
 
 
+def clusters_without_ref(repo: Repository, tip: Tip) -> list[str]:
+    """The clusters of the render at `tip` (its `works/<cluster>` folders) whose ref does not
+    exist, sorted: deleted since the render was published (to start it over, or as the way out
+    of a ref that was not at a render). One ref listing; the tip already knows its folders."""
+    present = {ref[len(CLUSTER_REFS) :] for ref in refs.ref_names(repo, CLUSTER_REFS)}
+    return sorted(tip.base.folder(WORKS).folders - present)
+
+
 _NAMED = 5
 """Refs an error names; it counts the others."""
 

@@ -7,7 +7,10 @@ compare-and-swap. A commit with errors is not rendered: the rendered branch keep
 render and the error (file and line) goes to the log and to the reconciler's status ref. Nor is
 anything rendered while the rendered branch or a cluster ref is at a commit that is not a render
 (`rendered.foreign_refs`): the error, saying how to recover, goes to the log and the status ref
-once, and every look checks again, so the render follows as soon as the ref is fixed.
+once, and every look checks again, so the render follows as soon as the ref is fixed. A cluster
+ref deleted while the branch renders the source commit (plainly, or as the way out of a ref not
+at a render) makes that commit render again, which writes the ref back: every look lists the
+cluster refs for that, so it does not wait for the next source commit.
 
 Publishing can lose a race: someone (another reconciler, a person) moved the rendered branch
 since it was read. The render is then made again on top of the new tip, never over it; if the
@@ -198,8 +201,9 @@ class Reconciler:
         named `gitfleet/works`, say): rendered again once no branch is."""
         self._blocked_on: str | None = None
         """A source commit the last look could not render for a ref not at a render: once the
-        ref is fixed, it is published even if the branch renders it (a deleted cluster ref
-        comes back)."""
+        ref is fixed, it is published even if the branch renders it (a cluster ref pointed
+        back at another render gets the tip's folder; a deleted one comes back in any case,
+        `_ref_lost`)."""
         self._state = reconciler_state.ReconcilerState(
             source_branch=self.source_branch, rendered_branch=self._branch, updated=""
         )
@@ -264,7 +268,11 @@ class Reconciler:
         if self._copies is not None:
             self._copies.new_look()
             self._copies.fetch_status(commit, self._clusters)
-        idle = self._handled == (commit, self._tip_commit()) and not self._unblocked()
+        idle = (
+            self._handled == (commit, self._tip_commit())
+            and not self._unblocked()
+            and (self._failed == commit or not self._ref_lost(commit))  # invalid: not again
+        )
         if idle and not self._failover_due() and not self._retry.due(bool(self._state.unscheduled)):
             outcome = Outcome.IDLE
             self._roll(commit)
@@ -299,6 +307,17 @@ class Reconciler:
     def _tip_commit(self) -> str | None:
         found = refs.read_ref(self.repo, rendered.branch_ref(self._branch))
         return found.commit if found is not None else None
+
+    def _ref_lost(self, commit: str, tip: rendered.Tip | None = None) -> bool:
+        """Whether the rendered branch's tip (`tip`, else read) renders `commit` and a cluster
+        of it has no ref (deleted, as the way out of a ref not at a render or to start it
+        over): a render of the same commit then writes the ref again (in a progressive
+        rollout, the rollout releases it at once, as a cluster with no ref). One ref listing
+        a look (the tip is kept once read)."""
+        tip = tip or rendered.read_tip(self.repo, self._branch)
+        if tip is None or tip.source_commit != commit:
+            return False
+        return bool(rendered.clusters_without_ref(self.repo, tip))
 
     def _unblocked(self) -> bool:
         """Whether the commit that failed for branches in the way of its refs can now be
@@ -367,6 +386,7 @@ class Reconciler:
                 and loaded_source.ok  # a branch may have got in the way since its render
                 and tip.source_commit == commit
                 and self._blocked_on != commit
+                and not self._ref_lost(commit, tip)
                 and not self._failover_due(snapshot)
                 and not self._retry.due(bool(kept), found.snapshot)  # the tip's own list
             ):

@@ -7,6 +7,10 @@ Aspects covered:
 - `--once` exits 1 on an invalid commit (the error's file and line are logged; a tree that
   cannot be read as a source too, the last render kept), on an unreachable remote (the
   reason on stderr) and on a missing source branch;
+- a cluster ref deleted after its render (plainly, or as the way out of a ref not at a render,
+  which `--once` reports blocked with exit 1) is written again by the next `--once` of the
+  same source commit, parentless and holding the render's folder, the rendered branch left
+  where it is; locally and on a remote URL;
 - without `--branch`, the source branch is gitfleet.yaml's `sourceBranch`; `--branch` wins;
 - `--cluster-repos` copies each cluster's works ref to its own repository; a cluster whose
   repository is missing is logged and does not fail the look; a template without `{cluster}`
@@ -108,6 +112,40 @@ def test_once_without_the_source_branch_exits_1(cli: Any, fleet_repo: Any) -> No
     result = cli("reconcile", "--repo", str(fleet_repo.path), "--branch", "nope", "--once")
     assert result.exit_code == 1
     assert " no-source " in result.stdout
+
+
+@pytest.mark.parametrize("remote", [False, True], ids=["local", "remote URL"])
+@pytest.mark.parametrize("blocked", [False, True], ids=["deleted", "blocked, then deleted"])
+def test_once_writes_a_deleted_cluster_ref_again(
+    cli: Any, fleet_repo: Any, bare_remote: Path, tmp_path: Path, remote: bool, blocked: bool
+) -> None:
+    """The source did not change, so the rendered branch already renders it; the ref is still
+    written again, or the cluster's pull agent would have nothing to apply until the next
+    source commit."""
+    fleet_repo.git("push", "-q", "origin", "main")
+    holder = bare_remote if remote else fleet_repo.path
+    where = ["--repo", bare_remote.as_uri(), "--cache", str(tmp_path / "cache")]
+    once = [*(where if remote else ["--repo", str(fleet_repo.path)]), "--once"]
+    assert cli("reconcile", *once).exit_code == 0
+    ref = "refs/heads/gitfleet/works/aws-euw1"
+    tip = run_git("rev-parse", "gitfleet/rendered", cwd=holder)
+    if blocked:
+        run_git("update-ref", ref, "main", cwd=holder)
+        result = cli("reconcile", *once)
+        assert result.exit_code == 1 and " blocked " in result.stdout
+    run_git("update-ref", "-d", ref, cwd=holder)
+    result = cli("reconcile", *once)
+    assert result.exit_code == 0, result.output
+    assert " unchanged " in result.stdout.splitlines()[-1]
+    assert run_git("rev-parse", "gitfleet/rendered", cwd=holder) == tip
+    assert run_git("log", "-1", "--format=%P", ref, cwd=holder) == ""
+    folder = "works/aws-euw1"
+    assert run_git("rev-parse", f"{ref}:{folder}", cwd=holder) == run_git(
+        "rev-parse", f"{tip}:{folder}", cwd=holder
+    )
+    trailers = run_git("log", "-1", "--format=%(trailers:only)", ref, cwd=holder)
+    assert "Gitfleet-Cluster: aws-euw1" in trailers and "Gitfleet-Sync-Mode: Push" in trailers
+    assert cli("reconcile", *once).stdout.split(" ")[1] == "up-to-date"
 
 
 @pytest.mark.parametrize(

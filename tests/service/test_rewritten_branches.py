@@ -14,7 +14,9 @@ Aspects covered:
   commit): nothing is built on it; the look is blocked, logged once and recorded in the status
   ref with the way out, and the reconciler stays up; once the ref is deleted the next look
   renders a new, parentless history (the rendered branch) or brings the ref back (a cluster);
-  a commit whose source has errors is invalid all the same, with its errors.
+  a commit whose source has errors is invalid all the same, with its errors;
+- a cluster ref deleted while the reconciler runs, the source unchanged: its next look writes
+  it again (parentless), and the looks after that are idle.
 """
 
 from __future__ import annotations
@@ -158,3 +160,23 @@ def test_a_blocked_service_stays_up(fleet: Fleet, start: Start) -> None:
     fleet.git("update-ref", "-d", RENDERED)
     wait_for(lambda: fleet.rendered_source() == pushed, "a new history once the ref is gone")
     assert running.thread.is_alive() and not running.find("error")
+
+
+def test_a_cluster_ref_deleted_while_running_comes_back(fleet: Fleet) -> None:
+    """A look with nothing new still lists the cluster refs: the ref is written again without
+    waiting for a source commit (its pull agent has nothing to apply meanwhile)."""
+    service = reconciler.Reconciler(reconciler.Settings(repo=str(fleet.remote)), lambda e: None)
+    try:
+        assert service.cycle() is reconciler.Outcome.RENDERED
+        tip = fleet.ref(RENDERED)
+        assert service.cycle() is reconciler.Outcome.IDLE
+        fleet.git("update-ref", "-d", CLUSTER)
+        assert service.cycle() is reconciler.Outcome.UNCHANGED
+        assert service.cycle() is reconciler.Outcome.IDLE
+    finally:
+        service.close()
+    assert fleet.ref(RENDERED) == tip
+    assert fleet.git("log", "-1", "--format=%P", CLUSTER) == ""
+    assert fleet.git("rev-parse", f"{CLUSTER}:works/aws-euw1") == fleet.git(
+        "rev-parse", f"{RENDERED}:works/aws-euw1"
+    )
