@@ -11,6 +11,10 @@ each round — and hands every new rendered commit (`fleet.resolve`) to one `wor
 cluster, which syncs and reports its cluster, again every `interval` and at once on a new
 rendered commit, with backoff after failures: a cluster that is down never delays the others.
 
+A Push cluster that left the fleet (its Cluster deleted from the source) is served until its
+status ref says it converged on its ref's leaving commit, which has no files: that prunes what
+gitfleet made there (`fleet.Departures`). Every look lists the cluster refs for it.
+
 `PushAgent.once()` syncs the current rendered commit to every Push cluster in parallel, writes
 their status refs and returns each cluster's result. `stop()` (SIGTERM) makes every worker give up
 at its next request boundary: a half-done sync is abandoned cleanly (the inventory already
@@ -130,6 +134,9 @@ class PushAgent:
         self.branch = rendered.branch_ref(settings.branch or self.repo.rendered_branch())
         self.current: fleet.Round | None = None
         self.workers: dict[str, worker.ClusterWorker] = {}
+        self.departures = fleet.Departures(
+            self.repo.path, settings.kubeconfig_dir, settings.allowed_signers
+        )
 
     def stop(self) -> None:
         """Stop every worker at its next request boundary, and the loop (from any thread: the
@@ -140,7 +147,8 @@ class PushAgent:
             each.halt()
 
     def _resolve(self) -> fleet.Round | None:
-        """The round of the branch's tip (the current one if the tip did not move)."""
+        """The round of the branch's tip (the current one if neither the tip, nor a cluster
+        ref it follows, nor the clusters that left and are still to be served changed)."""
         try:
             self.repo.refresh()
             tip = self.repo.repo.commit_of(self.branch)
@@ -155,13 +163,18 @@ class PushAgent:
                 )
                 refusal = verify.check(self.repo.repo, tip, allowed, cluster=None)
                 current = dataclasses.replace(round_, refusal=refusal)
-            if not current.per_cluster:
+            if current.per_cluster:
+                commits = fleet.cluster_commits(self.repo.repo, current)
+                held = {n: r.rendered.commit for n, r in current.released.items()}
+                if current is not self.current or commits != held:
+                    current = fleet.released(self.repo.repo, current, commits, allowed)
+            left = self.departures.find(self.repo.repo, current)
+            if left == current.left:
                 return current
-            commits = fleet.cluster_commits(self.repo.repo, current)
-            held = {n: r.rendered.commit for n, r in current.released.items()}
-            if current is self.current and commits == held:
-                return current
-            return fleet.released(self.repo.repo, current, commits, allowed)
+            for name in sorted(left.keys() - current.left.keys()):
+                commit = left[name].round.rendered.commit
+                log.info("cluster %s left the fleet: applying %s, which has no files", name, commit)
+            return dataclasses.replace(current, left=left)
         except errors.GitfleetError as exc:
             log.warning("cannot read %s: %s", self.branch, exc)
             return self.current
@@ -184,8 +197,8 @@ class PushAgent:
         )
 
     def _staff(self, round_: fleet.Round) -> None:
-        """One worker per target of `round_`; workers of clusters that left stop."""
-        wanted = {t.name: t for t in round_.targets}
+        """One worker per cluster `round_` serves; workers of the others stop."""
+        wanted = {t.name: t for t in round_.served}
         for name in sorted(set(self.workers) - set(wanted)):
             leaving = self.workers.pop(name)
             leaving.halt()

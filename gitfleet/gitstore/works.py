@@ -11,10 +11,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
-from gitfleet.gitstore import objects, rendered, tree
+from gitfleet.gitstore import objects, refs, rendered, tree
 from gitfleet.gitstore.repository import Repository
 
 WORKS = rendered.WORKS
+EMPTY_TREES = frozenset(objects.tree_object([], fmt).id for fmt in objects.FORMATS.values())
+"""The id of the tree with nothing in it, in each object format."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -50,6 +52,17 @@ def read_commit(repo: Repository, rev: str) -> RenderedCommit:
     names = [p.decode("utf-8", "replace") for p in out.split(b"\0") if p]
     clusters = tuple(sorted(p.removeprefix(WORKS + "/") for p in names))
     return RenderedCommit(commit=commit, trailers=objects.trailers_of(data), clusters=clusters)
+
+
+def emptied(repo: Repository) -> dict[str, str]:
+    """Each cluster whose ref is at a commit with no files, with that commit: what a render
+    gives a cluster that left the fleet (`rendered.publish`), so that its agent prunes from a
+    complete, empty desired state. One ref listing."""
+    return {
+        ref[len(rendered.CLUSTER_REFS) :]: state.commit
+        for ref, state in refs.list_refs(repo, rendered.CLUSTER_REFS).items()
+        if state.tree in EMPTY_TREES
+    }
 
 
 def cluster_folder(repo: Repository, commit: str, cluster: str) -> ClusterFolder:

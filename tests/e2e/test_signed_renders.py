@@ -23,6 +23,9 @@ Aspects covered:
 - a rollback: both refs moved back to an older signed render (of the same history, or its
   first, parentless commit) is refused (`Rollback`), also by agents started afresh (from the
   status ref; the pull agent with an empty cache), and a newer render is applied again;
+- a Push cluster that left the fleet: its ref's leaving commit is checked as a pull agent
+  checks its ref (a render signed by a key no longer allowed is refused, nothing pruned), and
+  once allowed, it is applied, which deletes what gitfleet made there;
 - what goes forward is applied: successive renders (some never seen by the agents), a cluster
   added later, a cluster ref deleted and written again, and `render --new-history` after the
   refs were reset; a cluster ref's commits chain on each other.
@@ -113,9 +116,15 @@ class Fleet:
         return found
 
     def commit(
-        self, replicas: int, *, sign_with: str | None = None, clusters: tuple[str, ...] = CLUSTERS
+        self,
+        replicas: int,
+        *,
+        sign_with: str | None = None,
+        clusters: tuple[str, ...] = CLUSTERS,
+        message: str = "",
     ) -> str:
-        self.repo.commit({"fleet.yaml": _source(replicas, clusters)}, f"web: {replicas} replicas")
+        text = message or f"web: {replicas} replicas"
+        self.repo.commit({"fleet.yaml": _source(replicas, clusters)}, text)
         if sign_with is not None:
             key = Path("keys", sign_with).resolve()
             self.git("-c", "gpg.format=ssh", "-c", f"user.signingKey={key}",
@@ -123,10 +132,16 @@ class Fleet:
         return self.git("rev-parse", "HEAD")
 
     def render(
-        self, replicas: int, key: str | None, *options: str, clusters: tuple[str, ...] = CLUSTERS
+        self,
+        replicas: int,
+        key: str | None,
+        *options: str,
+        clusters: tuple[str, ...] = CLUSTERS,
+        message: str = "",
     ) -> None:
-        """Commit the source and render it, a minute after the last render."""
-        self.commit(replicas, clusters=clusters)
+        """Commit the source (with `message`, if given) and render it, a minute after the last
+        render."""
+        self.commit(replicas, clusters=clusters, message=message)
         self.renders += 1
         for who, value in (("NAME", "reconciler"), ("EMAIL", "reconciler@fleet"),
                            ("DATE", f"@{START + 60 * self.renders} +0000")):  # fmt: skip
@@ -428,3 +443,20 @@ def test_what_goes_forward_is_applied(fleet: Fleet, make_sim_cluster: SimFactory
     assert [fleet.git("log", "--format=%P", ref) for ref in (BRANCH, Q1)] == ["", ""]
     assert _converged(fleet.agents()) == {"p1": True, "q1": True}
     assert (fleet.replicas("p1"), fleet.replicas("q1")) == (9, 9)
+
+
+def test_a_push_cluster_that_left_is_pruned_from_its_signed_ref(fleet: Fleet) -> None:
+    fleet.render(4, key="old")
+    assert _converged(fleet.agents()) == {"p1": True, "q1": True}
+    retire = "retire p1\n\nGitfleet-Allow-Prune: all"
+    fleet.render(4, key="old", clusters=("q1",), message=retire)
+    leaving = fleet.git("rev-parse", rendered.cluster_ref("p1"))
+    assert fleet.signature(leaving) == "G reconciler@fleet"
+    refused = fleet.agents(allowed="new-only")["p1"]
+    assert refused.exit_code == 1
+    assert fleet.works_report("p1")["refused"] == "UntrustedSigner"
+    assert fleet.replicas("p1") == 4
+    assert _converged(fleet.agents()) == {"p1": True, "q1": True}
+    assert fleet.replicas("p1") is None
+    report = fleet.works_report("p1")
+    assert (report["renderedCommit"], report["converged"]) == (leaving, True)
