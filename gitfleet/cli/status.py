@@ -15,7 +15,9 @@ scheduler's reason. With `--cluster-repos TEMPLATE` (a repository per
 cluster), each cluster's status ref is first fetched from its own repository into the one read.
 With a progressive rollout, the phase and each wave (its clusters, its phase, what it waits
 for) come before the clusters, and a cluster whose ref the rollout holds back shows `(held)`
-after SYNCED, which is then about the render released to it (`waiting` in JSON).
+after SYNCED, which is then about the render released to it (`waiting` in JSON). A cluster that
+left the fleet shows `(left)` after SYNCED, which then says whether its agent deleted what
+gitfleet made there (`left` in JSON); until it did, the problems say so.
 `-o json` prints the same, with each resource's aggregated status and its items as Karmada's
 ResourceBinding status holds them, the reconciler's status file under `reconciler` (null
 without one) and the rollout's under `rollout` (null without one). Exit 0 whatever the fleet's
@@ -125,9 +127,24 @@ def _rollout(state: rollout.State) -> list[str]:
 
 
 def _sync_cells(c: ClusterRow) -> list[str]:
-    """SYNCED (marked `(held)` when a rollout holds the cluster's ref back), DRIFTED, ERRORS."""
-    synced = _yes_no(c.synced) + (" (held)" if c.waiting else "")
+    """SYNCED (marked `(held)` when a rollout holds the cluster's ref back, `(left)` when the
+    cluster left the fleet), DRIFTED, ERRORS."""
+    synced = _yes_no(c.synced) + (" (held)" if c.waiting else "") + (" (left)" if c.left else "")
     return [synced, str(c.drifted), str(len(c.errors))]
+
+
+def _cluster_problems(c: ClusterRow) -> list[str]:
+    """Its readiness when not Ready (not for a cluster that left the fleet and was pruned:
+    no agent reports for it any more), and, for one that left, that it is not pruned yet."""
+    if c.left and c.synced:
+        return []
+    found = [f"{c.name}: {c.ready}: {c.message}"] if c.ready != "True" else []
+    if c.left:
+        found.append(
+            f"{c.name}: left the fleet (no Cluster in the source), not pruned yet: its agent"
+            " has not applied the emptied folder of its works ref"
+        )
+    return found
 
 
 def human(view: FleetView) -> str:
@@ -174,7 +191,7 @@ def human(view: FleetView) -> str:
     lines += _table(header, resources) if resources else ["no resources"]
     if view.autoscalers:
         lines += ["", *(autoscaling.decision_line(a) for a in view.autoscalers)]
-    problems = [f"{c.name}: {c.ready}: {c.message}" for c in view.clusters if c.ready != "True"]
+    problems = [p for c in view.clusters for p in _cluster_problems(c)]
     problems += [p for c in view.clusters for p in _capacity_problem(c)]
     problems += [f"{c.name}: {e}" for c in view.clusters for e in c.errors]
     problems += [f"{r.key}: {r.error}" for r in view.resources if r.error]

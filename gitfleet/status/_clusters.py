@@ -6,7 +6,9 @@ of the rendered branch: the one a push agent synced from, or, for a pull agent, 
 the cluster's own ref, the render that wrote the commit it applied. `current`: the folder the
 agent applied is the one the rendered branch's tip has for the cluster, or, for a cluster whose
 ref a progressive rollout holds back (`waiting` says for what), the one its ref has: a held
-cluster is waiting, not failing. `synced` (SYNCED): it is
+cluster is waiting, not failing. A cluster that left the fleet (`left`: its Cluster is gone
+from the source, and its ref holds the folder-less commit a render leaves it) is current once
+its agent applied that commit, which prunes what gitfleet made there. `synced` (SYNCED): it is
 current and the agent's last sync of it had no error (every manifest applied, nothing left
 undeleted, the report readable); a cluster that applied the latest render with errors is not
 synced. A cluster whose agent refused the rendered commit it reports (`refused`: its signature
@@ -68,9 +70,12 @@ class ClusterRow:
     waiting: str = ""
     """A rollout holds its ref back from the tip's render: what it waits for; `current` and
     `synced` are then about the render released to it."""
+    left: bool = False
+    """It left the fleet: `current` and `synced` are about the emptied folder of its ref
+    (synced: everything gitfleet made there is pruned)."""
 
     def to_json(self) -> dict[str, Any]:
-        """`waiting` only for a cluster a rollout holds back."""
+        """`waiting` only for a cluster a rollout holds back, `left` only for one that left."""
         found: dict[str, Any] = {
             "name": self.name,
             "mode": self.mode,
@@ -93,6 +98,8 @@ class ClusterRow:
         }
         if self.waiting:
             found["waiting"] = self.waiting
+        if self.left:
+            found["left"] = True
         return found
 
 
@@ -132,6 +139,8 @@ class Applied:
     commit is not in the repository)."""
     waiting: str = ""
     """What the rollout holding its ref back waits for ("": its ref has the tip's folder)."""
+    left: bool = False
+    """It left the fleet: the tip has no folder for it, and its ref is emptied."""
 
 
 def row(
@@ -172,6 +181,7 @@ def row(
         refused=report.refused,
         capacity=capacity.of(report.status),
         waiting=applied.waiting,
+        left=applied.left,
     )
 
 

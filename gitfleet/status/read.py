@@ -10,7 +10,9 @@ not known; without a render there are no resources, only the clusters (declared 
 A cluster's applied folder is `current` when the tree its reported commit holds at
 `works/<cluster>` is the tip's (None when that commit is not in the repository); the rendered
 commit it applied is the one it reported, or for a commit of the cluster's own ref (a pull
-agent's), the render that wrote it (`applied`).
+agent's), the render that wrote it (`applied`). A cluster that left the fleet (neither in the
+source nor in the tip, its ref at the commit with no files a render leaves it) is marked so:
+for it, having applied that commit, which pruned everything, is current.
 
 The reconciler's own status ref is read apart (`reconciler_state`), as it stands: it says how
 far the reconciler got, which may be past the tip (a source commit that did not validate).
@@ -26,7 +28,7 @@ import yaml
 
 from gitfleet import autoscaling, errors, inputs, rollout, source
 from gitfleet import status as fleet_status
-from gitfleet.gitstore import clusterrepos, lookup, refs, rendered, repository, status
+from gitfleet.gitstore import clusterrepos, lookup, refs, rendered, repository, status, works
 from gitfleet.interpreter import Interpreter
 from gitfleet.model import loaded, yamllimits
 from gitfleet.model.template import RawObject, ResourceKey
@@ -85,12 +87,14 @@ def applied(
     tip: rendered.Tip | None,
     found: Mapping[str, reports.ClusterReport],
     waiting: Mapping[str, tuple[str | None, str]] | None = None,
+    left: frozenset[str] = frozenset(),
 ) -> dict[str, fleet_status.Applied]:
     """Per cluster that reported, the rendered branch's commit whose folder it applied, and
     whether that folder is the tip's. A push agent reports that commit itself; a pull agent
     reports a commit of the cluster's own ref, which was written by the oldest render of the
     same source commit that has the same folder. `waiting`: the clusters a rollout holds
-    back, with their ref's folder and what the rollout waits for."""
+    back, with their ref's folder and what the rollout waits for; `left`: the clusters that
+    left the fleet (the tip has no folder for them, so applying the emptied one is current)."""
     held = {n: folder for n, (folder, _) in (waiting or {}).items()}
     is_current = current(repo, tip, found, held)
     wanted = {n: found[n].rendered_commit for n in is_current}
@@ -112,7 +116,10 @@ def applied(
     why = {n: text for n, (_, text) in (waiting or {}).items()}
     return {
         n: fleet_status.Applied(
-            rendered_commit=resolved.get(n, ""), current=is_current.get(n), waiting=why.get(n, "")
+            rendered_commit=resolved.get(n, ""),
+            current=is_current.get(n),
+            waiting=why.get(n, ""),
+            left=n in left,
         )
         for n in sorted(set(is_current) | set(why))
     }
@@ -133,6 +140,12 @@ def held_back(
             text = wave.waiting_for or f"wave {wave.name} ({wave.phase})"
             found[name] = (ref, text)
     return found
+
+
+def _left_the_fleet(repo: repository.Repository, fleet: Mapping[str, str]) -> frozenset[str]:
+    """The clusters that left the fleet: not in `fleet` (the tip's folders and the source's
+    Clusters), with their ref at the commit with no files a render leaves them."""
+    return frozenset(works.emptied(repo)) - frozenset(fleet)
 
 
 def _ref_folders(repo: repository.Repository) -> dict[str, str | None]:
@@ -222,7 +235,9 @@ def read(
             bindings=_bindings(repo, tip) if tip is not None else [],
             reports_by_cluster=found,
             modes=modes,
-            applied=applied(repo, tip, found, held_back(repo, tip, rolling)),
+            applied=applied(
+                repo, tip, found, held_back(repo, tip, rolling), _left_the_fleet(repo, modes)
+            ),
             templates=templates,
             interp=interp,
             now=now,

@@ -1,15 +1,15 @@
 """A Push cluster that leaves the fleet (its Cluster deleted from the source), end to end: a real
-source repository, `gitfleet render`, simulated member clusters and `gitfleet agent push
---once`, all through the command line, and a push agent running on a thread.
+source repository, `gitfleet render`, simulated member clusters, `gitfleet agent push --once`
+and `gitfleet status`, all through the command line, and a push agent running on a thread.
 
 Aspects covered:
 - deleted in a commit with `Gitfleet-Allow-Prune: all`, its render gives the cluster's ref one
   commit with no files: the push agent applies it (its kubeconfig found through the secretRef
   of the Cluster it had), so everything gitfleet made there is deleted, and the status ref
-  says it converged on that commit; the next `--once` leaves it alone (not one request to
-  it);
+  says it converged on that commit; `gitfleet status` shows it synced and `left`, with nothing
+  to fix; the next `--once` leaves it alone (not one request to it);
 - deleted without the trailer: the prune guard refuses (exit 1, nothing deleted, the refusal
-  reported);
+  reported), and `gitfleet status` says it left and is not pruned yet;
 - of clusters leaving together, a Pull cluster is left to its pull agent, even with a
   kubeconfig in the folder, and a Push cluster without a kubeconfig there is left as it is;
 - a running agent prunes a cluster that left, then stops serving it while it goes on serving
@@ -40,6 +40,7 @@ Invoke = Callable[..., Any]
 """The `cli` fixture: runs `gitfleet ARGS...` in-process, returns click's Result."""
 CLUSTERS = ("m1", "m2", "m3", "m4")
 RETIRE = "Gitfleet-Allow-Prune: all"
+FRESH = ("--grace", "1e9")
 
 
 def _cluster_file(name: str) -> str:
@@ -111,6 +112,13 @@ class Fleet:
         found: dict[str, Any] = yaml.safe_load(text)
         return found
 
+    def status(self) -> tuple[dict[str, dict[str, Any]], str]:
+        """`gitfleet status`: its rows by cluster (-o json), and its text."""
+        shown = self.cli("status", "--repo", str(self.repo.path), *FRESH)
+        done = self.cli("status", "--repo", str(self.repo.path), "-o", "json", *FRESH)
+        assert shown.exit_code == 0 and done.exit_code == 0, done.output
+        return {c["name"]: c for c in json.loads(done.output)["clusters"]}, shown.output
+
 
 @pytest.fixture(name="fleet")
 def fleet_fixture(git_repo: Any, cli: Invoke, make_sim_cluster: SimFactory) -> Fleet:
@@ -137,6 +145,10 @@ def test_a_push_cluster_that_left_is_pruned_once(fleet: Fleet) -> None:
     assert fleet.settings("m2") is not None
     works = fleet.works("m1")
     assert (works["renderedCommit"], works["converged"], works["manifests"]) == (leaving, True, [])
+    rows, shown = fleet.status()
+    assert (rows["m1"]["left"], rows["m1"]["synced"], rows["m1"]["mode"]) == (True, True, "")
+    assert "left" not in rows["m2"]
+    assert "yes (left)" in shown and "not pruned" not in shown
     fleet.members["m1"].cluster.reset_requests()
     assert fleet.synced() == {"m2": 0, "m4": 0}
     assert fleet.members["m1"].cluster.requests.by_verb == {}
@@ -150,6 +162,10 @@ def test_the_prune_guard_holds_for_a_cluster_that_left(fleet: Fleet) -> None:
     assert "refusing to delete all 2 objects" in row["error"]
     assert fleet.settings("m1") is not None
     assert "refusing to delete" in fleet.works("m1")["error"]
+    rows, shown = fleet.status()
+    assert (rows["m1"]["left"], rows["m1"]["synced"]) == (True, False)
+    assert "m1: left the fleet (no Cluster in the source), not pruned yet" in shown
+    assert "no (left)" in shown
 
 
 def test_only_push_clusters_with_a_kubeconfig_are_pruned(fleet: Fleet) -> None:
