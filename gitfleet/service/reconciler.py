@@ -268,12 +268,17 @@ class Reconciler:
         if self._copies is not None:
             self._copies.new_look()
             self._copies.fetch_status(commit, self._clusters)
+        tip = rendered.read_tip(self.repo, self._branch)
         idle = (
-            self._handled == (commit, self._tip_commit())
+            self._handled == (commit, tip.commit if tip is not None else None)
             and not self._unblocked()
-            and (self._failed == commit or not self._ref_lost(commit))  # invalid: not again
+            and (self._failed == commit or not self._ref_lost(commit, tip))  # invalid: not again
         )
-        if idle and not self._failover_due() and not self._retry.due(bool(self._state.unscheduled)):
+        if (
+            idle
+            and not self._failover_due(tip)
+            and not self._retry.due(bool(self._state.unscheduled))
+        ):
             outcome = Outcome.IDLE
             self._roll(commit)
             self._copy_works(commit)
@@ -293,11 +298,12 @@ class Reconciler:
             self._record(self._state, dict(self._state.timings))
         return outcome
 
-    def _failover_due(self, snapshot: failover.Observed | None = None) -> bool:
-        """Whether time or the agents' reports may change the render of the tip's source
-        (`observed.FailoverWatch`), or the FederatedHPAs are due for an evaluation
+    def _failover_due(
+        self, tip: rendered.Tip | None, snapshot: failover.Observed | None = None
+    ) -> bool:
+        """Whether time or the agents' reports may change the render of the rendered branch's
+        `tip` (`observed.FailoverWatch`), or the FederatedHPAs are due for an evaluation
         (`autoscaler.AutoscaleWatch`)."""
-        tip = rendered.read_tip(self.repo, self._branch)
         return self._failover.due(tip, self._render_report, snapshot) or self._autoscale.due()
 
     def _render_report(self, tip: rendered.Tip) -> Mapping[str, object]:
@@ -308,13 +314,11 @@ class Reconciler:
         found = refs.read_ref(self.repo, rendered.branch_ref(self._branch))
         return found.commit if found is not None else None
 
-    def _ref_lost(self, commit: str, tip: rendered.Tip | None = None) -> bool:
-        """Whether the rendered branch's tip (`tip`, else read) renders `commit` and a cluster
-        of it has no ref (deleted, as the way out of a ref not at a render or to start it
-        over): a render of the same commit then writes the ref again (in a progressive
-        rollout, the rollout releases it at once, as a cluster with no ref). One ref listing
-        a look (the tip is kept once read)."""
-        tip = tip or rendered.read_tip(self.repo, self._branch)
+    def _ref_lost(self, commit: str, tip: rendered.Tip | None) -> bool:
+        """Whether the rendered branch's `tip` renders `commit` and a cluster of it has no ref
+        (deleted, as the way out of a ref not at a render or to start it over): a render of
+        the same commit then writes the ref again (in a progressive rollout, the rollout
+        releases it at once, as a cluster with no ref). One ref listing a look."""
         if tip is None or tip.source_commit != commit:
             return False
         return bool(rendered.clusters_without_ref(self.repo, tip))
@@ -387,7 +391,7 @@ class Reconciler:
                 and tip.source_commit == commit
                 and self._blocked_on != commit
                 and not self._ref_lost(commit, tip)
-                and not self._failover_due(snapshot)
+                and not self._failover_due(tip, snapshot)
                 and not self._retry.due(bool(kept), found.snapshot)  # the tip's own list
             ):
                 self._rendered_source(loaded_source)
