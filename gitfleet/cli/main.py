@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import sys
+import signal
 
 import click
 
@@ -50,12 +50,21 @@ class LazyGroup(suggest.SuggestingGroup):
     def invoke(self, ctx: click.Context) -> object:
         """Ctrl-C before a command installs its own stop handling (while it loads, or in a
         command that has none) ends it as a shell reports it, exit 130, not click's "Aborted!"
-        and exit 1, which scripts cannot tell from a failure."""
-        try:
-            return super().invoke(ctx)
-        except KeyboardInterrupt:
-            click.echo("\ninterrupted", err=True)
-            raise click.exceptions.Exit(signals.STOPPED) from None
+        and exit 1, which scripts cannot tell from a failure; so does one whose
+        KeyboardInterrupt was lost on the way (`signals.interrupts_remembered`)."""
+        with signals.interrupts_remembered():
+            try:
+                result = super().invoke(ctx)
+            except KeyboardInterrupt:
+                pass
+            except BaseException:
+                if not signals.interrupted():
+                    raise
+            else:
+                if not signals.interrupted():
+                    return result
+        click.echo("\ninterrupted", err=True)
+        raise click.exceptions.Exit(signals.STOPPED)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -65,5 +74,10 @@ def cli() -> None:
 
 
 def main() -> None:
+    """Run the command line. Once it has ended, with its exit code settled, Ctrl-C is ignored:
+    it could only turn that code into a traceback from the interpreter's shutdown."""
     collector.tune()
-    sys.exit(cli.main(standalone_mode=True))
+    try:
+        cli.main(standalone_mode=True)
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -42,7 +42,7 @@ from typing import Any
 import click
 
 from gitfleet import __version__, collector, inputs, pipeline, source
-from gitfleet.cli import options, progress
+from gitfleet.cli import options, progress, signals
 from gitfleet.cli import output as out
 from gitfleet.errors import GitfleetError, InputError, RefConflictError, UsageError
 from gitfleet.gitstore import branchnames, folder, objects, rendered, repository, signing
@@ -113,6 +113,7 @@ def run(
             result = pipeline.render(loaded, found.previous, found.status, full=full, now=found.now)
             if not result.ok:
                 return Outcome(result, found.branch, None, False, out_dir)
+            signals.checkpoint()
             if out_dir is not None:
                 step(f"writing {out_dir}")
                 folder.write(out_dir, _materialise(repo, result.files))

@@ -1,5 +1,12 @@
 """Stopping long-running commands cleanly on SIGINT or SIGTERM.
 
+Commands without a stop handler of their own end on Ctrl-C through KeyboardInterrupt, as by
+default, but the signal is also remembered (`interrupts_remembered`): Python drops a
+KeyboardInterrupt raised inside a finalizer (GitPython closes its git processes in `__del__`),
+and a library's broad `except` may catch one, after which the command would go on, publish and
+exit 0. A command checks (`checkpoint`) before a step that cannot be undone, and ends with exit
+130 when a signal came at all.
+
 The stop handler does not run inside the signal handler but on a thread of its own, woken
 through `signal.set_wakeup_fd`, because a signal handler runs only in the main thread, between
 two bytecodes:
@@ -15,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
@@ -27,6 +35,55 @@ HEARD_SECONDS = 1.0
 STOPPED = 130
 """The exit code of a command stopped before its end, as a shell reports a command ended by
 Ctrl-C."""
+
+
+class _Interrupts:
+    """Whether SIGINT came in the current `interrupts_remembered` block. A plain attribute, not
+    an `Event`: setting one takes a lock, which the signal handler could find held."""
+
+    heard = False
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    _Interrupts.heard = True
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def interrupts_remembered() -> Iterator[None]:
+    """SIGINT raises KeyboardInterrupt and is remembered while the block runs (see the module);
+    the previous handler comes back afterwards. Signals reach only the main thread's handler, so
+    elsewhere the block changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _Interrupts.heard = False
+    previous = signal.signal(signal.SIGINT, _interrupt)
+    report = sys.unraisablehook
+
+    def dropped(unraisable: sys.UnraisableHookArgs) -> None:
+        """A lost KeyboardInterrupt is heard all the same: its traceback is noise."""
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            report(unraisable)
+
+    sys.unraisablehook = dropped
+    try:
+        yield
+    finally:
+        sys.unraisablehook = report
+        signal.signal(signal.SIGINT, previous)
+
+
+def interrupted() -> bool:
+    """Whether SIGINT came in the current `interrupts_remembered` block, even one whose
+    KeyboardInterrupt was lost."""
+    return _Interrupts.heard
+
+
+def checkpoint() -> None:
+    """Raise KeyboardInterrupt when SIGINT came, before a step that cannot be undone."""
+    if _Interrupts.heard:
+        raise KeyboardInterrupt
 
 
 def _heard(signum: int, frame: FrameType | None) -> None:

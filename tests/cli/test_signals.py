@@ -1,7 +1,11 @@
 """`signals.on_stop_signal`: SIGINT and SIGTERM reach the stop handler whatever the main thread
-is doing.
+is doing; `signals.interrupts_remembered`: a SIGINT whose KeyboardInterrupt was lost still
+stops the command.
 
 Aspects covered:
+- a KeyboardInterrupt raised inside a finalizer (which Python drops) or caught by a broad
+  `except` is still heard, and `checkpoint` raises it again; a later block starts unheard and
+  the previous handler comes back;
 - a signal the kernel hands to another thread (as it does to a thread starting a subprocess)
   still stops a main thread blocked in `Event.wait`;
 - every SIGINT or SIGTERM calls the handler, none raises KeyboardInterrupt or ends the process,
@@ -13,6 +17,8 @@ from __future__ import annotations
 import signal
 import threading
 import time
+
+import pytest
 
 from gitfleet.cli import signals
 
@@ -52,3 +58,33 @@ def test_every_signal_calls_the_handler_and_everything_is_put_back() -> None:
     signal.set_wakeup_fd(wakeup_after)
     assert wakeup_after == wakeup_before
     assert not [t for t in threading.enumerate() if t.name == "gitfleet-signals"]
+
+
+class _InterruptedWhenCollected:
+    """Ctrl-C at the moment Python runs a finalizer, as GitPython's close its git processes."""
+
+    def __del__(self) -> None:
+        signal.raise_signal(signal.SIGINT)
+
+
+def test_an_interrupt_lost_in_a_finalizer_is_heard_without_a_traceback(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with signals.interrupts_remembered():
+        _InterruptedWhenCollected()
+        assert signals.interrupted()
+        with pytest.raises(KeyboardInterrupt):
+            signals.checkpoint()
+    assert "KeyboardInterrupt" not in capsys.readouterr().err
+
+
+def test_an_interrupt_caught_on_the_way_is_heard_and_a_later_block_starts_unheard() -> None:
+    before = signal.getsignal(signal.SIGINT)
+    with signals.interrupts_remembered():
+        with pytest.raises(KeyboardInterrupt):  # as a broad `except` would catch it
+            signal.raise_signal(signal.SIGINT)
+        assert signals.interrupted()
+    assert signal.getsignal(signal.SIGINT) is before
+    with signals.interrupts_remembered():
+        assert not signals.interrupted()
+        signals.checkpoint()
