@@ -249,6 +249,7 @@ def place(
     unchanged: detector.Unchanged | None = None,
     settle: bool = False,
     cluster_taints: taintpolicy.Managed | None = None,
+    seen: Iterable[detection.Seen] = (),
 ) -> Placement:
     """Detect, schedule and distribute dependencies for one source revision.
 
@@ -269,7 +270,8 @@ def place(
     defaults): it lowers the previous bindings before they are scheduled (`_lowered`).
     The ClusterTaintPolicies then taint the clusters, starting from the taints they left in
     the previous render (`cluster_taints`), at the snapshot's time (else `now`); when that
-    changes any taint, every binding is placed again.
+    changes any taint, every binding is placed again. `seen` is what the previous render
+    recorded of the templates its bindings do not record (see `detector.detect`).
     """
     clusters = effective_clusters(objs.clusters, cluster_status)
     failing = None
@@ -290,7 +292,7 @@ def place(
     if failing is not None:
         unchanged = _quiet(unchanged, failing)
     fleet = scheduler.ClusterIndex(clusters)
-    first = _Round(objs, interp, fleet, now)
+    first = _Round(objs, interp, fleet, now, tuple(seen))
     lowering = _descheduling(observed, deschedule)
     start = previous or {}
     if lowering is not None:
@@ -350,8 +352,10 @@ class _Round:
         interp: interpreter.Interpreter,
         fleet: scheduler.ClusterIndex,
         now: str | None,
+        seen: tuple[detection.Seen, ...] = (),
     ) -> None:
         self.objs, self.interp, self.fleet, self.now = objs, interp, fleet, now
+        self.seen = seen
         self.kept: set[int] = set()
         self.schedules: list[Scheduled] = []
         self.final: tuple[Binding, ...] = ()
@@ -363,7 +367,7 @@ class _Round:
         failing: failover.Failover | None,
         lowering: descheduler.Descheduler | None = None,
     ) -> None:
-        self.found = detector.detect(self.objs, self.interp, previous, unchanged)
+        self.found = detector.detect(self.objs, self.interp, previous, unchanged, self.seen)
         reused = detection.Outcome.UNCHANGED
         self.kept = {id(d.binding) for d in self.found.decisions if d.outcome is reused}
         prior = _ref_map(previous.values())
@@ -438,6 +442,13 @@ class PreviousRender:
     def cluster_taints(self) -> taintpolicy.Managed:
         """The taints ClusterTaintPolicies left on the clusters (render.yaml's section)."""
         return taintpolicy.from_json(self.report.get(taintpolicy.SECTION))
+
+    @property
+    def seen(self) -> tuple[detection.Seen, ...]:
+        """What render.yaml's `seen` says of the templates its bindings do not record."""
+        items = self.report.get(rendering.SEEN)
+        found = (detection.Seen.from_json(i) for i in (items or ()))
+        return tuple(s for s in found if s is not None) if isinstance(items, list) else ()
 
     @property
     def unscheduled(self) -> tuple[rendering.Unscheduled, ...]:
@@ -906,6 +917,7 @@ def render(
         failover=summary.section if summary is not None else None,
         observed_at=observed.at if observed is not None else None,
         cluster_taints=taintpolicy.to_json(placement.cluster_taints),
+        seen=[s.to_json() for s in placement.detection.seen],
     )
     tree = _with_autoscalers(rendering.render(plan), scaled)
     result = _result(source, previous, placement, tree, warnings)
@@ -1034,6 +1046,7 @@ def _place(
         unchanged=unchanged,
         settle=True,
         cluster_taints=taints,
+        seen=previous.seen if previous else (),
     )
 
 

@@ -128,8 +128,15 @@ def _previous_index(previous: Mapping[ResourceKey, Binding]) -> dict[tuple[str, 
     return {(b.KIND, b.namespace, b.name): b for b in previous.values()}
 
 
-def _claims_of(template: ResourceTemplate, previous: Binding | None) -> tuple[_claim.Claim, ...]:
+def _claims_of(
+    template: ResourceTemplate, previous: Binding | None, before: detection.Seen | None
+) -> tuple[_claim.Claim, ...]:
+    """The claims the template came with: its own, else the lazy claim the previous render
+    recorded (newer than its binding, which a Lazy policy leaves alone), else its binding's."""
     found = _claim.read(template.labels, template.metadata.get("annotations") or {})
+    if not found and before is not None and before.claim is not None:
+        ref = before.claim
+        found = (_claim.Claim(ref.kind, ref.namespace, ref.name, ""),)
     if not found and previous is not None:
         found = _claim.read(previous.metadata.labels or {}, previous.metadata.annotations or {})
     return found
@@ -180,7 +187,14 @@ class _Detector:
         self.interp = interp
         self.diagnostics = diagnostics
 
-    def decide(self, template: ResourceTemplate, previous: Binding | None) -> detection.Decision:
+    def decide(
+        self,
+        template: ResourceTemplate,
+        previous: Binding | None,
+        before: detection.Seen | None = None,
+    ) -> detection.Decision:
+        """The decision for one template; `before` is what the previous render recorded of it
+        when its binding does not (`detection.Seen`)."""
         reason = _filter.skip_reason(template)
         base = detection.Decision(
             key=template.key, origin=template.origin, outcome=Outcome.SKIPPED, message=reason or ""
@@ -191,7 +205,7 @@ class _Detector:
                 return dataclasses.replace(base, message=message, binding=previous)
             return base
         seen = _with_recorded_claim(template, previous)
-        claim_ref, claimer, dropped, cleaned = self._holding_claim(seen, previous)
+        claim_ref, claimer, dropped, cleaned = self._holding_claim(seen, previous, before)
         pps = (
             self.source.namespace_policies.get(template.namespace, ()) if template.namespace else ()
         )
@@ -200,16 +214,21 @@ class _Detector:
         base = dataclasses.replace(base, claim=claim_ref, candidates=candidates)
         if winner is None:
             return self._unmatched(template, previous, base, dropped)
+        if before is not None:
+            seen_digest: str | None = before.digest
+        else:
+            seen_digest = previous.spec.resource.resource_version if previous else None
         return self._apply(
             template,
             previous,
             winner,
             dataclasses.replace(base, winner=detection.PolicyRef.of(winner)),
             dropped,
+            seen_digest,
         )
 
     def _holding_claim(
-        self, template: ResourceTemplate, previous: Binding | None
+        self, template: ResourceTemplate, previous: Binding | None, before: detection.Seen | None
     ) -> tuple[detection.PolicyRef | None, Policy | None, str, frozenset[str]]:
         """The claim the template came with, the policy still holding it (None when none does),
         why each claim read before it was dropped, and the claim labels that cleaning them up
@@ -219,7 +238,7 @@ class _Detector:
         first: detection.PolicyRef | None = None
         dropped = []
         cleaned: set[str] = set()
-        for claim in _claims_of(template, previous):
+        for claim in _claims_of(template, previous, before):
             ref = detection.PolicyRef(claim.kind, claim.namespace, claim.name)
             first = first or ref
             claimer = self.source.claimed(claim)
@@ -281,7 +300,14 @@ class _Detector:
         winner: Policy,
         base: detection.Decision,
         dropped: str,
+        seen_digest: str | None,
     ) -> detection.Decision:
+        """Build the winner's binding, unless the winner activates lazily and the template is as
+        the previous render saw it (`seen_digest`): Karmada's detector then only claims the
+        template, after a change of policies, and leaves its binding, if any, as it was
+        (ApplyPolicy on a change not made by the template's user). A claim taken over from
+        another policy is the exception: cleaning up that claim is a change of the template,
+        which Karmada does not tell from its user's."""
         ref = detection.PolicyRef.of(winner)
         missing = self.source.missing_overrides(winner)
         if missing:
@@ -292,16 +318,19 @@ class _Detector:
             return self._kept(base, previous, Outcome.WAITING, message)
         if (
             winner.spec.activation_preference == policy.ActivationPreference.LAZY
-            and previous is not None
-            and base.claim == ref
-            and previous.spec.resource.resource_version == _binding.digest(template)
+            and base.claim in (None, ref)
+            and seen_digest == _binding.digest(template)
         ):
-            return self._kept(
-                base,
-                previous,
-                Outcome.LAZY,
-                f"{ref} activates lazily and the template is unchanged: binding kept as it was",
-            )
+            if previous is None:
+                message = (
+                    f"{ref} activates lazily: it claims the template and builds no binding "
+                    "until the template changes"
+                )
+            else:
+                message = (
+                    f"{ref} activates lazily and the template is unchanged: binding kept as it was"
+                )
+            return self._kept(base, previous, Outcome.LAZY, message)
         try:
             built = _binding.build(
                 template, winner, self.interp, self.source.priority_classes, previous
@@ -344,11 +373,32 @@ def _resolve_collisions(
     return out
 
 
+def _seen(
+    template: ResourceTemplate, decision: detection.Decision, before: detection.Seen | None
+) -> detection.Seen | None:
+    """What the next render must know of `template` that its binding does not say (see
+    `detection.Seen`): None when a binding built from the template as it is records it."""
+    if decision.outcome in (Outcome.APPLIED, Outcome.SKIPPED):
+        return None
+    if decision.outcome in (Outcome.UNCHANGED, Outcome.WAITING):
+        return before  # a waiting template is not processed: Karmada retries its own event
+    digest = _binding.digest(template)
+    claim = decision.winner if decision.outcome is Outcome.LAZY else None
+    built = decision.binding
+    if built is not None and built.spec.resource.resource_version == digest:
+        labels, annotations = built.metadata.labels or {}, built.metadata.annotations or {}
+        claims = [(c.kind, c.namespace, c.name) for c in _claim.read(labels, annotations)]
+        if claim is None or claims[:1] == [(claim.kind, claim.namespace, claim.name)]:
+            return None
+    return detection.Seen(template.key, digest, claim)
+
+
 def detect(
     objs: objects.ObjectSet,
     interp: interpreter.Interpreter,
     previous: Mapping[ResourceKey, Binding] | None = None,
     unchanged: Unchanged | None = None,
+    seen: Iterable[detection.Seen] = (),
 ) -> detection.Detection:
     """Match every template of `objs` against its policies and build the bindings.
 
@@ -358,7 +408,8 @@ def detect(
     still the template's binding because nothing it was made from changed (Karmada's detector
     sees no event then): it is kept as it is, without matching policies again. Only when no
     policy waits for its dependentOverrides, as such a policy warns about every template it
-    wins. Pure and deterministic.
+    wins. `seen` is what the previous render recorded of the templates its bindings do not
+    record as they were (`Detection.seen`), which Lazy policies read. Pure and deterministic.
     """
     diagnostics: list[diagnostic.Diagnostic] = []
     templates = _unique_templates(objs, diagnostics)
@@ -367,6 +418,7 @@ def detect(
     detector = _Detector(source, interp, diagnostics)
     if unchanged is not None and source.waiting():
         unchanged = None
+    seen_before = {s.key: s for s in seen}
     decisions = []
     for template in templates:
         old = index.get(_binding.identity(template))
@@ -375,8 +427,11 @@ def detect(
         if old is not None and unchanged is not None and unchanged(template, old):
             decisions.append(detection.Decision.unchanged(template, old))
             continue
-        decisions.append(detector.decide(template, old))
+        decisions.append(detector.decide(template, old, seen_before.get(template.key)))
     decisions = _resolve_collisions(decisions, diagnostics)
+    records = (
+        _seen(t, d, seen_before.get(t.key)) for t, d in zip(templates, decisions, strict=True)
+    )
     bindings = sorted(
         (d.binding for d in decisions if d.binding is not None),
         key=lambda b: (b.KIND, b.namespace, b.name),
@@ -391,6 +446,7 @@ def detect(
         auto_namespaces=tuple(t.key for t in auto),
         held_namespaces=tuple(t.key for t in templates if _filter.held_namespace(t)),
         diagnostics=tuple(diagnostic.sorted_diagnostics(diagnostics)),
+        seen=tuple(r for r in records if r is not None),
     )
 
 

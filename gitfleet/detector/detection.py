@@ -153,6 +153,61 @@ class Decision:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Seen:
+    """A template as a render saw it, where no binding built from it then records it (no
+    policy selected it, its binding was kept as it was, or none could be built): its digest,
+    and the Lazy policy that claimed it without building its binding.
+
+    Karmada's detector tells a change of a template by its user, which refreshes the binding,
+    from a change of its policies, which a Lazy policy does not pass on until the next one. A
+    render sees only states, so it compares the template with what the previous render saw:
+    the template its fresh binding was built from, or this record. render.yaml lists the
+    records under `seen`; the claim lives here because Karmada writes it on the template, and
+    gitfleet, which never writes to the source, has no binding to keep it on."""
+
+    key: ResourceKey
+    digest: str
+    claim: PolicyRef | None = None
+
+    def to_json(self) -> dict[str, object]:
+        found: dict[str, object] = {
+            "resource": {
+                "apiVersion": self.key.api_version,
+                "kind": self.key.kind,
+                "namespace": self.key.namespace,
+                "name": self.key.name,
+            },
+            "digest": self.digest,
+        }
+        if self.claim is not None:
+            found["claimedBy"] = {
+                "kind": self.claim.kind,
+                "namespace": self.claim.namespace,
+                "name": self.claim.name,
+            }
+        return found
+
+    @classmethod
+    def from_json(cls, item: object) -> Seen | None:
+        """An entry of render.yaml's `seen` (None: not one)."""
+        if not isinstance(item, dict):
+            return None
+        resource, digest, claim = item.get("resource"), item.get("digest"), item.get("claimedBy")
+        fields = ("apiVersion", "kind", "namespace", "name")
+        if not isinstance(resource, dict) or not isinstance(digest, str):
+            return None
+        found = [resource.get(f) for f in fields]
+        if not all(isinstance(f, str) for f in found):
+            return None
+        ref = None
+        if isinstance(claim, dict):
+            kind, namespace, name = (claim.get(f) for f in ("kind", "namespace", "name"))
+            if isinstance(kind, str) and isinstance(namespace, str) and isinstance(name, str):
+                ref = PolicyRef(kind, namespace, name)
+        return cls(ResourceKey(*(str(f) for f in found)), digest, ref)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Detection:
     """The detector's result: bindings for the scheduler, decisions for `explain`.
 
@@ -168,6 +223,8 @@ class Detection:
     auto_namespaces: tuple[ResourceKey, ...] = ()
     held_namespaces: tuple[ResourceKey, ...] = ()
     diagnostics: tuple[diagnostic.Diagnostic, ...] = ()
+    seen: tuple[Seen, ...] = ()
+    """What the next render needs to know of the templates no fresh binding records."""
 
     @property
     def unmatched(self) -> tuple[Decision, ...]:

@@ -53,6 +53,7 @@ dump_yaml = _yaml.dump
 read_own_yaml = _yamlread.load
 ReadMemo = _yamlread.Memo
 RENDER_FILE = _paths.RENDER_FILE
+SEEN = _report.SEEN
 WORKS = _paths.WORKS
 KUSTOMIZATION = _paths.KUSTOMIZATION
 Inputs = _inputs.Inputs
@@ -115,6 +116,8 @@ class Plan:
     """When the cluster status used was observed (render.yaml's `observedAt`)."""
     cluster_taints: Mapping[str, Any] | None = None
     """render.yaml's `clusterTaints`: the taints ClusterTaintPolicies added."""
+    seen: Sequence[Mapping[str, Any]] = ()
+    """render.yaml's `seen`: the detector's record of the templates no fresh binding records."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -279,6 +282,7 @@ def render(plan: Plan) -> Tree:
         failover=plan.failover,
         observed_at=plan.observed_at,
         cluster_taints=plan.cluster_taints,
+        seen=plan.seen,
     )
     settled.files.setdefault("", {})[_paths.RENDER_FILE] = _yaml.dump(report)
     files = Folders(settled.files)

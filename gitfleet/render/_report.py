@@ -27,6 +27,8 @@ from gitfleet.render import _paths, _unscheduled, _work, _yaml
 
 API_VERSION = "gitfleet.io/v1alpha1"
 KIND = "Render"
+SEEN = "seen"
+"""render.yaml's section of the templates no fresh binding records."""
 _NAMESPACE_FOLDER = f"{_paths.CLUSTER_SCOPE}/Namespace.{_paths.CORE_GROUP}/"
 
 
@@ -73,9 +75,11 @@ def render_file(
     failover: Mapping[str, Any] | None = None,
     observed_at: str | None = None,
     cluster_taints: Mapping[str, Any] | None = None,
+    seen: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """render.yaml's document; `observedAt` and `failover` only when failover ran,
-    `clusterTaints` only when ClusterTaintPolicies tainted a cluster."""
+    `clusterTaints` only when ClusterTaintPolicies tainted a cluster, `seen` only when the
+    detector recorded a template there (see `detector.detection.Seen`)."""
     doc = {
         "apiVersion": API_VERSION,
         "kind": KIND,
@@ -102,4 +106,6 @@ def render_file(
         doc["failover"] = dict(failover)
     if cluster_taints:
         doc["clusterTaints"] = dict(cluster_taints)
+    if seen:
+        doc[SEEN] = [dict(s) for s in seen]
     return doc

@@ -20,14 +20,16 @@ def interp_fixture() -> interpreter.Interpreter:
 
 @pytest.fixture(name="detect")
 def detect_fixture(interp: interpreter.Interpreter) -> Detect:
-    """`detect(docs, previous=None)`: the detector on these documents."""
+    """`detect(docs, previous=None, seen=())`: the detector on these documents, after a
+    previous render (a detection: its bindings and what it saw; or bindings, with `seen`)."""
 
     def run(
         docs: Iterable[Doc],
         previous: detection.Detection | Iterable[detection.Binding] | None = None,
+        seen: Iterable[detection.Seen] = (),
     ) -> detection.Detection:
         if isinstance(previous, detection.Detection):
-            previous = previous.bindings
-        return detector.detect(object_set(docs), interp, previous_map(previous))
+            previous, seen = previous.bindings, previous.seen
+        return detector.detect(object_set(docs), interp, previous_map(previous), seen=seen)
 
     return run

@@ -284,6 +284,88 @@ def test_lazy_policy_edits_wait_for_a_template_change(detect: Detect) -> None:
     assert b.spec.placement.cluster_affinity.cluster_names == ("b",)
 
 
+LAZY_B = make_policy("lazy", ALL, activationPreference="Lazy", **PLACE_B)
+WEB_EDITED = make_deployment("web", replicas=5, labels={"app": "web"})
+
+
+def test_a_lazy_policy_after_its_template_claims_it_and_waits_for_a_change(
+    detect: Detect,
+) -> None:
+    """HandlePropagationPolicyCreationOrUpdate enqueues the waiting template as a change by
+    Karmada; ApplyPolicy claims it and builds no binding (Karmada's e2e: a Lazy policy created
+    after its resource propagates nothing until the resource is updated)."""
+    before = detect([WEB])
+    assert [(s.key.name, s.claim) for s in before.seen] == [("web", None)]
+    claimed = detect([WEB, LAZY_B], before)
+    decision = decision_of(claimed)
+    assert decision.outcome == detection.Outcome.LAZY
+    assert decision.binding is None and claimed.bindings == ()
+    assert [str(s.claim) for s in claimed.seen] == ["PropagationPolicy shop/lazy"]
+    still = detect([WEB, LAZY_B, make_policy("better", BY_NAME, priority=9)], claimed)
+    assert decision_of(still).outcome == detection.Outcome.LAZY
+    assert str(decision_of(still).claim) == "PropagationPolicy shop/lazy", "the claim sticks"
+    edited = detect([WEB_EDITED, LAZY_B], still)
+    assert decision_of(edited).outcome == detection.Outcome.APPLIED
+    assert binding_of(edited).spec.replicas == 5
+    assert edited.seen == ()
+
+
+def test_a_template_new_with_or_after_its_lazy_policy_propagates_at_once(detect: Detect) -> None:
+    """OnAdd enqueues a new template as its user's change: ApplyPolicy builds the binding."""
+    assert decision_of(detect([WEB, LAZY_B])).outcome == detection.Outcome.APPLIED
+    before = detect([LAZY_B])
+    assert decision_of(detect([WEB, LAZY_B], before)).outcome == detection.Outcome.APPLIED
+
+
+def test_a_template_new_while_its_lazy_policy_waits_propagates_once_it_may(
+    detect: Detect,
+) -> None:
+    """propagateResource returns an error while the dependentOverrides are missing, and the
+    template's own event is retried until they exist: as its user's change."""
+    waiting = make_policy("lazy", ALL, activationPreference="Lazy", dependentOverrides=["tune"])
+    held = detect([WEB, waiting])
+    assert decision_of(held).outcome == detection.Outcome.WAITING
+    tune = {
+        "apiVersion": "policy.karmada.io/v1alpha1",
+        "kind": "OverridePolicy",
+        "metadata": {"name": "tune", "namespace": "shop"},
+        "spec": {"resourceSelectors": [ALL]},
+    }
+    assert decision_of(detect([WEB, waiting, tune], held)).outcome == detection.Outcome.APPLIED
+    seen_first = detect([WEB])
+    held_after = detect([WEB, waiting], seen_first)
+    later = detect([WEB, waiting, tune], held_after)
+    assert decision_of(later).outcome == detection.Outcome.LAZY, "the policy's retry is Karmada's"
+
+
+def test_a_lazy_policy_taking_an_orphan_leaves_its_binding(detect: Detect) -> None:
+    """The orphan waits after its claimer's deletion; the Lazy policy's creation claims it as a
+    change by Karmada, and its binding (placement and schedule) stays as it was, even for a
+    template edited while orphaned, until the next edit."""
+    placed = scheduled(detect([WEB, make_policy("old", ALL, **PLACE_A)]), "a")
+    orphaned = detect([WEB_EDITED], previous=placed)
+    assert decision_of(orphaned).outcome == detection.Outcome.ORPHANED
+    taken = detect([WEB_EDITED, LAZY_B], orphaned)
+    decision = decision_of(taken)
+    assert decision.outcome == detection.Outcome.LAZY
+    assert binding_of(taken) == binding_of(orphaned)
+    assert binding_of(taken).spec.replicas != 5, "built before the edit, and left so"
+    assert [str(s.claim) for s in taken.seen] == ["PropagationPolicy shop/lazy"]
+
+
+def test_a_lazy_successor_of_a_deleted_claimer_applies_at_once(detect: Detect) -> None:
+    """handlePolicyDeletion removes the claim from the template: an update that leaves it
+    unclaimed, which OnUpdate enqueues as a change by its user, so the Lazy policy that matches
+    next builds its binding."""
+    before = detect([WEB, make_policy("old", ALL, priority=5, **PLACE_A), LAZY_B])
+    assert winner_of(before) == "PropagationPolicy/old"
+    after = detect([WEB, LAZY_B], before)
+    assert decision_of(after).outcome == detection.Outcome.APPLIED
+    b = binding_of(after)
+    assert b.spec.placement is not None and b.spec.placement.cluster_affinity is not None
+    assert b.spec.placement.cluster_affinity.cluster_names == ("b",)
+
+
 def test_missing_dependent_overrides_hold_the_policy_back(detect: Detect) -> None:
     """propagateResource: IsDependentOverridesPresent must hold before applying."""
     waiting = make_policy("p", ALL, dependentOverrides=["tune"])

@@ -18,7 +18,9 @@ Aspects covered:
   Karmada's event; explain says where the dependency goes; Abort alone is warned as not
   honoured;
 - namespace management: a Namespace a ClusterPropagationPolicy places still goes everywhere,
-  with a warning, until labelled skip-auto-propagation.
+  with a warning, until labelled skip-auto-propagation;
+- lazy activation: a Lazy policy committed after its template propagates nothing, and says so
+  in explain, until the template is next edited; its edits then wait for the next one.
 """
 
 from __future__ import annotations
@@ -548,3 +550,34 @@ def test_a_namespace_placed_by_a_policy_is_synced_everywhere_unless_labelled(
     git_repo.commit({"ns.yaml": labelled})
     assert _render(cli)["diagnostics"] == []
     assert _works(git_repo) == {f"works/member1/{namespace}"}
+
+
+def test_a_lazy_policy_reaches_an_existing_template_at_its_next_edit(
+    cli: Invoke, git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    nginx = _NGINX_WITHOUT_REPLICAS.replace("spec:\n", "spec:\n  replicas: 2\n", 1)
+    git_repo.commit({"clusters.yaml": _clusters("member1", "member2"), "nginx.yaml": nginx})
+    _in_repo(git_repo, monkeypatch)
+    _render(cli)
+    lazy = _WEIGHTED.replace("spec:\n", "spec:\n  activationPreference: Lazy\n", 1)
+    git_repo.commit({"policy.yaml": lazy})
+    _render(cli)
+    assert _works(git_repo) == set()
+    explained = cli("explain", "deployment", "nginx")
+    assert (
+        "outcome: lazy: PropagationPolicy default/nginx-propagation activates lazily: it "
+        "claims the template and builds no binding until the template changes" in explained.output
+    )
+    git_repo.commit({"nginx.yaml": nginx.replace("replicas: 2", "replicas: 4")})
+    _render(cli)
+    assert _placed(git_repo, "default/Deployment.apps/nginx.yaml") == {
+        "member1": 2,
+        "member2": 2,
+    }
+    duplicated = lazy.replace("Divided", "Duplicated")
+    git_repo.commit({"policy.yaml": duplicated})
+    _render(cli)
+    assert _placed(git_repo, "default/Deployment.apps/nginx.yaml") == {
+        "member1": 2,
+        "member2": 2,
+    }, "a Lazy policy's edit waits for the template's next edit"
