@@ -95,7 +95,16 @@ def _binding_json(b: detection.Binding) -> dict[str, Any]:
         "scheduled": _scheduled_condition(b),
         "descheduled": _descheduled(b),
         "lastScheduledTime": b.status.last_scheduled_time,
+        "dispatchingSuspended": _suspended(b),
     }
+
+
+def _suspended(b: detection.Binding) -> list[str]:
+    """The clusters of the binding whose Work its suspension leaves as it was."""
+    suspension = b.spec.suspension
+    if suspension is None:
+        return []
+    return [t.name for t in b.spec.clusters if suspension.suspends_dispatching_to(t.name)]
 
 
 def bindings_of(
@@ -276,6 +285,11 @@ def _binding_lines(b: dict[str, Any]) -> list[str]:
         lines.append(f"lowered by the descheduler at {lowered['time']}: {lowered['message']}")
     clusters = ", ".join(f"{t['name']}={t['replicas']}" for t in b["clusters"]) or "none"
     lines.append(f"clusters: {clusters}")
+    if b["dispatchingSuspended"]:
+        lines.append(
+            f"dispatching suspended to {', '.join(b['dispatchingSuspended'])} (the policy's "
+            "suspension): they keep the manifests they were last sent"
+        )
     if b["lastScheduledTime"]:
         lines.append(f"last scheduled: {b['lastScheduledTime']}")
     for s in b["requiredBy"]:

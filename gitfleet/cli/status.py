@@ -200,6 +200,12 @@ def human(view: FleetView) -> str:
         for r in view.resources
         if r.scheduled is not None and r.scheduled.status == "False"
     ]
+    problems += [
+        f"{r.key}: dispatching suspended to {', '.join(r.suspended)}: they keep the manifests "
+        "they were last sent"
+        for r in view.resources
+        if r.suspended
+    ]
     problems += [f"note: {n}" for n in view.notes]
     if problems:  # each one line, whatever an agent wrote in it (a path, a name)
         lines += ["", *(shown(p) for p in problems)]

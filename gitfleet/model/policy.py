@@ -306,6 +306,13 @@ class Suspension:
         None, doc="Suspend dispatching to some clusters."
     )
 
+    def suspends_dispatching_to(self, cluster: str) -> bool:
+        """Whether the cluster's Work is left as it was (Karmada: shouldSuspendDispatching)."""
+        if self.dispatching:
+            return True
+        on = self.dispatching_on_clusters
+        return on is not None and cluster in on.cluster_names
+
 
 @meta.frozen
 class SchedulePriority:

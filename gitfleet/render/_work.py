@@ -237,17 +237,6 @@ def _int32(value: int) -> int:
     return (value + (1 << 31)) % (1 << 32) - (1 << 31)
 
 
-def _suspended(spec: work.ResourceBindingSpec, name: str) -> bool:
-    """shouldSuspendDispatching."""
-    suspension = spec.suspension
-    if suspension is None:
-        return False
-    if suspension.dispatching:
-        return True
-    on = suspension.dispatching_on_clusters
-    return on is not None and name in on.cluster_names
-
-
 def _conflict_resolution(doc: dict[str, Any], binding: Binding) -> str:
     own = (doc.get("metadata") or {}).get("annotations") or {}
     value = own.get(CONFLICT_RESOLUTION_ANNOTATION)
@@ -547,7 +536,7 @@ def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -
     suspension = binding.spec.suspension
     for target in targets:
         member = ctx.clusters.get(target.name)
-        if suspension is not None and _suspended(binding.spec, target.name):
+        if suspension is not None and suspension.suspends_dispatching_to(target.name):
             kept.append(target.name)
             continue
         if member is None:

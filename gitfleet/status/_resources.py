@@ -17,6 +17,9 @@ it is healthy, and its status aggregated as Karmada's status controllers aggrega
 A binding the scheduler could not place says so by its Scheduled condition (status False, the
 scheduler's reason and message), shown with the row.
 
+A cluster whose dispatching the binding's suspension stops keeps the manifest it was last
+sent (the Work is left as it was); the row names those clusters.
+
 Replicas: desired is what the schedule gave the clusters (for Duplicated, each cluster's full
 count); ready is the aggregated `readyReplicas`, else the sum the clusters reported. Health is
 gitfleet's summary, not Karmada's: Unhealthy when any cluster says so, Healthy when every
@@ -56,6 +59,9 @@ class ResourceRow:
     scheduled: meta.Condition | None = None
     """The binding's Scheduled condition: False says why the scheduler could not place it (it
     keeps the clusters it had)."""
+    suspended: tuple[str, ...] = ()
+    """The clusters whose dispatching the policy suspends: they keep the manifest they were
+    last sent, whatever `desired` counts for them."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -75,6 +81,7 @@ class ResourceRow:
                 if self.scheduled is not None
                 else None
             ),
+            "dispatchingSuspended": list(self.suspended),
         }
 
 
@@ -176,6 +183,11 @@ def row(
         status=status,
         error=problem,
         scheduled=next((c for c in binding.status.conditions if c.type == "Scheduled"), None),
+        suspended=tuple(
+            name
+            for name in clusters
+            if spec.suspension is not None and spec.suspension.suspends_dispatching_to(name)
+        ),
     )
 
 

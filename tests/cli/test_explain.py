@@ -10,7 +10,7 @@ template of a kind of the same name still explained; `-o json` with stable keys;
 attached and the workloads a dependency follows; the namespace controller; exit codes (not in the
 source, not propagated, load errors, unknown kind, --rev of a plain folder); "did you mean" for a
 mistyped kind, name or namespace; plain folders and Git revisions; without -n, the namespace is the
-source's defaultNamespace.
+source's defaultNamespace; clusters whose dispatching the policy suspends.
 """
 
 from __future__ import annotations
@@ -279,6 +279,26 @@ def test_git_revisions(cli: Any, git_repo: Any) -> None:
     assert "east: ClusterAffinity" in now.output
     then = cli("explain", "deploy/web", "-n", "shop", "--repo", str(git_repo.path), "--rev", first)
     assert "clusters: east=2, west=2" in then.output
+
+
+def test_suspended_dispatching_is_said(cli: Any, tmp_path: Path) -> None:
+    """The schedule moves on, but the suspended clusters keep what they were last sent."""
+    suspended = make_policy(
+        "web",
+        selector(name="web"),
+        suspension={"dispatchingOnClusters": {"clusterNames": ["west"]}},
+    )
+    source = str(write(tmp_path / "src", {**FILES, "policies/web.yaml": [suspended]}))
+    human = cli("explain", "deploy/web", "-n", "shop", "--repo", source).output
+    assert "clusters: east=4, west=4" in human
+    assert (
+        "dispatching suspended to west (the policy's suspension): they keep the manifests they "
+        "were last sent"
+    ) in human.splitlines()
+    found = json.loads(
+        cli("explain", "deploy/web", "-n", "shop", "--repo", source, "-o", "json").output
+    )
+    assert [b["dispatchingSuspended"] for b in found["bindings"]] == [["west"]]
 
 
 def test_without_namespace_looks_in_the_source_default(cli: Any, tmp_path: Path) -> None:

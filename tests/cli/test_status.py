@@ -8,6 +8,7 @@ Aspects covered:
 - a render that changes a cluster's folder makes its report not synced; a render that leaves it
   alone does not;
 - heartbeats older than `--grace` make clusters Unknown;
+- a policy suspending dispatching to one cluster: the resource names it, in both forms;
 - a reported commit holding a line break of any kind is shown as written, not known to be synced;
 - a repository holding only the rendered branch and the status refs: the view is built with
   the built-in rules and says so; nothing rendered yet lists the clusters that reported;
@@ -130,6 +131,20 @@ def test_human(fleet: GitRepo, cli: Invoke) -> None:
     assert lines[6].split() == ["RESOURCE", "CLUSTERS", "SCHEDULED", "READY", "HEALTH", "APPLIED"]
     assert lines[7].split() == ["Deployment/shop/web", "2", "yes", "3/8", "Unknown", "1/2"]
     assert "m2: Unknown: its agent has not reported yet" in lines
+
+
+def test_a_suspended_cluster_is_named(fleet: GitRepo, cli: Invoke) -> None:
+    docs = make_push_and_pull("m1", "m2", replicas=6)
+    docs[-1]["spec"]["suspension"] = {"dispatchingOnClusters": {"clusterNames": ["m2"]}}
+    fleet.commit({"fleet.yaml": yaml.safe_dump_all(docs)})
+    assert cli("render", "--repo", str(fleet.path)).exit_code == 0
+    (web,) = _json(cli, str(fleet.path), *FRESH)["resources"]
+    assert web["dispatchingSuspended"] == ["m2"]
+    lines = _human(cli, fleet)
+    assert (
+        "Deployment/shop/web: dispatching suspended to m2: they keep the manifests they were "
+        "last sent"
+    ) in lines
 
 
 def test_synced_follows_the_clusters_folder(fleet: GitRepo, cli: Invoke) -> None:
