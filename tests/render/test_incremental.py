@@ -160,6 +160,19 @@ def _apply(source: Source, change: tuple[str, str, int]) -> None:
         team = f"team{number % 2}"  # not defined: each cluster gets a generated Namespace
         source.files[path][0]["metadata"]["namespace"] = team
         source.files[f"teams/{team}.yaml"] = [make_policy("all", selector(), namespace=team)]
+    elif what == "lazy" and "policy.yaml" in source.files:
+        spec = source.files["policy.yaml"][0]["spec"]
+        spec.pop("activationPreference", None)
+        if number % 2:
+            spec["activationPreference"] = "Lazy"
+    elif what == "policy gone or back":
+        if "policy.yaml" in source.files:
+            source.files.pop("policy.yaml")
+        else:
+            lazy = {"activationPreference": "Lazy"} if number % 2 else {}
+            source.files["policy.yaml"] = [
+                make_policy("all", selector(), selector("ConfigMap", "v1"), **lazy)
+            ]
     elif what == "relabel":
         for c in source.files["clusters.yaml"]:
             if c["metadata"]["name"] == CLUSTERS[number % len(CLUSTERS)]:
@@ -169,7 +182,7 @@ def _apply(source: Source, change: tuple[str, str, int]) -> None:
 CHANGES = st.tuples(
     st.sampled_from(
         ["add or edit", "delete", "rename", "move", "placement", "override", "no override",
-         "cluster", "relabel", "namespace", "nothing"]
+         "cluster", "relabel", "namespace", "lazy", "policy gone or back", "nothing"]
     ),
     st.sampled_from(NAMES),
     st.integers(min_value=0, max_value=7),
