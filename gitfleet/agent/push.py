@@ -36,8 +36,9 @@ import yaml
 
 from gitfleet import errors
 from gitfleet.agent import apply, fleet, kube, verify, worker
-from gitfleet.gitstore import lineage, remote, rendered, repository, status, tree
+from gitfleet.gitstore import branchnames, lineage, remote, rendered, repository, status, tree
 from gitfleet.model import loaded, yamllimits
+from gitfleet.model.origin import Origin
 from gitfleet.monitor import health, metrics
 
 log = logging.getLogger(__name__)
@@ -99,7 +100,8 @@ class _Repo:
         return self.mirror.push if self.mirror is not None else None
 
     def rendered_branch(self) -> str:
-        """gitfleet.yaml's renderedBranch at HEAD, else the default."""
+        """gitfleet.yaml's renderedBranch at HEAD, else the default; `InputError` for a name
+        no render is made on (a tag, `HEAD`, a cluster's ref), as render refuses it."""
         head = self.repo.commit_of("HEAD")
         entry = tree.find(self.repo, head, loaded.CONFIG_FILE) if head else None
         if entry is None or entry.kind is not tree.EntryKind.FILE:
@@ -109,7 +111,14 @@ class _Repo:
         except (yaml.YAMLError, errors.GitfleetError):
             return loaded.DEFAULT_RENDERED_BRANCH
         branch = settings.get("renderedBranch") if isinstance(settings, dict) else None
-        return branch if isinstance(branch, str) and branch else loaded.DEFAULT_RENDERED_BRANCH
+        if not isinstance(branch, str) or not branch:
+            return loaded.DEFAULT_RENDERED_BRANCH
+        wrong = branchnames.problem(branch)
+        if wrong is not None:  # no render is made there: the agent would watch a ref at random
+            raise errors.InputError(
+                Origin(loaded.CONFIG_FILE), f"renderedBranch at HEAD: {wrong}; render refuses it"
+            )
+        return branch
 
 
 class PushAgent:

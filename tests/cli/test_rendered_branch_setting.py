@@ -8,8 +8,8 @@ reads as HEAD), or a full ref rather than a branch's name (`refs/heads/HEAD`, a 
 `refs/heads/...`, which names the branch to write instead, a tag, the stash, notes, a
 remote-tracking branch, which a render would create or move): `render`, typed from the folder
 above the repository, exits 1 with the error at gitfleet.yaml's line and leaves every ref
-where it was; the same names given on the command line to every command that takes a branch
-are usage errors (exit 2).
+where it was, and so does `agent push` reading it at HEAD (it applies nothing); the same
+names given on the command line to every command that takes a branch are usage errors (exit 2).
 
 A rendered branch the repository cannot hold, because another branch's name is a folder of its
 name or lies below it (`gitfleet/rendered` and `gitfleet/rendered/x`): from gitfleet.yaml,
@@ -65,6 +65,20 @@ def test_render_refuses_a_branch_gitfleet_writes_otherwise(
     assert done.exit_code == 1, done.output
     assert "Traceback" not in done.output
     assert f"gitfleet.yaml:1:1: error: renderedBranch: '{branch}' {message}" in done.output
+    assert git_repo.git("for-each-ref", "--format=%(refname) %(objectname)") == refs
+
+
+@pytest.mark.parametrize(("branch", "message"), CASES)
+def test_the_push_agent_refuses_the_rendered_branch_render_refuses(
+    git_repo: GitRepo, cli: Invoke, monkeypatch: pytest.MonkeyPatch, branch: str, message: str
+) -> None:
+    git_repo.commit({"fleet.yaml": SOURCE, "gitfleet.yaml": f"renderedBranch: '{branch}'\n"})
+    monkeypatch.chdir(git_repo.path.parent)
+    refs = git_repo.git("for-each-ref", "--format=%(refname) %(objectname)")
+    done = cli("agent", "push", "--once", "--kubeconfig-dir", ".", "--repo", "source")
+    assert done.exit_code == 1, done.output
+    assert "Traceback" not in done.output
+    assert f"gitfleet.yaml: renderedBranch at HEAD: '{branch}' {message}" in done.output
     assert git_repo.git("for-each-ref", "--format=%(refname) %(objectname)") == refs
 
 
