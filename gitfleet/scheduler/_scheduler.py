@@ -13,10 +13,12 @@ A failure keeps the previous result. This is gitfleet's one deliberate departure
 Karmada here: when no cluster passes the filters (FitError, reason NoClusterFit) Karmada
 patches an empty result and so removes the workload from every cluster; in GitOps a typo in a
 policy must never do that, so the binding only gets Scheduled=False with Karmada's reason and
-message. Other failures (Unschedulable, SchedulerError) keep the result in Karmada too. With
-`clusterAffinities` the terms are tried in order from the one in use (from the first after a
-triggered reschedule); the first that schedules wins and its name is recorded; when all fail
-the name stays.
+message, and the annotation `CLEARED`. The next schedules start from the state Karmada is in,
+the empty result (a Divided workload's replicas no longer add up, so it is scheduled again;
+no cluster is kept by locality, taints or served APIs), until one succeeds. Other failures
+(Unschedulable, SchedulerError) keep the result in Karmada too. With `clusterAffinities` the
+terms are tried in order from the one in use (from the first after a triggered reschedule);
+the first that schedules wins and its name is recorded; when all fail the name stays.
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ B = TypeVar("B", work.ResourceBinding, work.ClusterResourceBinding)
 SCHEDULED = "Scheduled"
 SUCCESS_REASON = "Success"
 SUCCESS_MESSAGE = "Binding has been scheduled successfully."
+CLEARED = "gitfleet.io/result-cleared"
+"""Annotation ("true") on a binding that keeps clusters Karmada's result no longer has: a
+schedule found no cluster that fits, and none has succeeded since."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -54,18 +59,27 @@ class _State:
     """What Karmada would read from etcd: the binding with its last result and status."""
 
     spec: work.ResourceBindingSpec
+    """With Karmada's result in `clusters`: empty after a NoClusterFit (`CLEARED`)."""
     status: work.ResourceBindingStatus
     annotations: dict[str, str]
+    kept: tuple[work.TargetCluster, ...]
+    """The result gitfleet keeps while no schedule succeeds."""
 
 
 def _state(
     binding: B, previous: work.ResourceBinding | work.ClusterResourceBinding | None
 ) -> _State:
     if previous is None:
-        return _State(binding.spec, binding.status, dict(binding.metadata.annotations or {}))
+        annotations = dict(binding.metadata.annotations or {})
+        kept = binding.spec.clusters
+        spec = binding.spec
+        if annotations.get(CLEARED) == "true":
+            spec = dataclasses.replace(spec, clusters=())
+        return _State(spec, binding.status, annotations, kept)
+    cleared = (previous.metadata.annotations or {}).get(CLEARED) == "true"
     spec = dataclasses.replace(
         binding.spec,
-        clusters=previous.spec.clusters,
+        clusters=() if cleared else previous.spec.clusters,
         reschedule_triggered_at=binding.spec.reschedule_triggered_at
         or previous.spec.reschedule_triggered_at,
         graceful_eviction_tasks=binding.spec.graceful_eviction_tasks
@@ -75,7 +89,10 @@ def _state(
     applied = (previous.metadata.annotations or {}).get(_reschedule.APPLIED_PLACEMENT)
     if applied is not None:
         annotations[_reschedule.APPLIED_PLACEMENT] = applied
-    return _State(spec, previous.status, annotations)
+    annotations.pop(CLEARED, None)
+    if cleared:
+        annotations[CLEARED] = "true"
+    return _State(spec, previous.status, annotations, previous.spec.clusters)
 
 
 def schedule(
@@ -99,12 +116,12 @@ def schedule(
     applied = state.annotations.get(_reschedule.APPLIED_PLACEMENT, "")
     decision = _reschedule.decide(spec, status, doc, applied, fleet)
     if not decision.reschedule:
-        kept = _rebuild(binding, state, spec.clusters, state.annotations, status)
+        kept = _rebuild(binding, state, state.kept, state.annotations, status)
         report = diagnosis.Diagnosis(
             resource=spec.resource,
             rescheduled=False,
             decision=decision.reason,
-            result=spec.clusters,
+            result=state.kept,
         )
         return Outcome(kept, report, False, None)
     fresh = _reschedule.reschedule_required(
@@ -180,6 +197,9 @@ def _finish(
     annotations = state.annotations
     if failure is None or failure.no_cluster_fits:
         annotations = {**annotations, _reschedule.APPLIED_PLACEMENT: placement_text or ""}
+        annotations.pop(CLEARED, None)
+    if failure is not None and failure.no_cluster_fits:
+        annotations[CLEARED] = "true"
     if failure is None:
         result = attempts[-1].result or ()
         condition = meta.Condition(
@@ -192,7 +212,7 @@ def _finish(
             or _latest(status.last_scheduled_time, spec.reschedule_triggered_at),
         )
     else:
-        result = spec.clusters
+        result = state.kept
         condition = meta.Condition(
             type=SCHEDULED, status="False", reason=failure.reason, message=failure.message
         )
