@@ -204,6 +204,16 @@ DEFAULT_RESOURCE_MODELS = (
 """The models Karmada gives a Cluster created without any (SetDefaultClusterResourceModels)."""
 
 
+def stored_zones(spec: ClusterSpec) -> tuple[str, ...]:
+    """The zones Karmada stores for a Cluster, which its scheduler and override manager read:
+    `zones`, or, when only the deprecated `zone` is written, that zone, which the API server
+    moves into `zones` on every create and update (pkg/registry/cluster/strategy.go
+    Canonicalize, pkg/apis/cluster/mutation migrateZoneToZones)."""
+    if spec.zone and not spec.zones:
+        return (spec.zone,)
+    return spec.zones
+
+
 def standard_resource_models(models: tuple[ResourceModel, ...]) -> tuple[ResourceModel, ...]:
     """The resource models Karmada stores for a Cluster declaring `models`, which its webhook
     validates and its estimator reads (pkg/registry/cluster/strategy.go PrepareForCreate,

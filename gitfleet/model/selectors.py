@@ -103,13 +103,14 @@ def cluster_fields(c: cluster.Cluster) -> dict[str, str]:
 
 
 def field_selector_matches(selector: policy.FieldSelector, c: cluster.Cluster) -> bool:
-    """Zone expressions test `spec.zones` as written; provider/region use label semantics on
+    """Zone expressions test the zones Karmada stores (`spec.zones`, or the deprecated
+    `spec.zone` moved there), compared as written; provider/region use label semantics on
     the spec, after Kubernetes' conversion of them, which refuses a value that is no label
     value (then the selector matches no cluster)."""
     fields = cluster_fields(c)
     for expr in selector.match_expressions:
         if expr.key == ZONE_FIELD:
-            if not _zones_match(expr, c.spec.zones):
+            if not _zones_match(expr, cluster.stored_zones(c.spec)):
                 return False
         elif not _converts(expr) or not _requirement_matches(
             expr.key, expr.operator, expr.values, fields

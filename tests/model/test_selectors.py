@@ -1,7 +1,8 @@
 """Selector matching as Karmada's pkg/util/selector.go: label selectors (nil vs empty, invalid
-requirements match nothing), cluster affinity (exclude wins, zones, provider/region NotIn on
-unset fields, a label selector metav1.LabelSelectorAsSelector refuses matches nothing) and
-resource selector implicit priority (such a selector is a mismatch unless a name decides)."""
+requirements match nothing), cluster affinity (exclude wins, zones, a lone deprecated `zone`
+among them, provider/region NotIn on unset fields, a label selector
+metav1.LabelSelectorAsSelector refuses matches nothing) and resource selector implicit
+priority (such a selector is a mismatch unless a name decides)."""
 
 from typing import Any
 
@@ -188,6 +189,14 @@ BARE = make_cluster("bare")
 )
 def test_cluster_matches(c: cluster.Cluster, doc: dict[str, Any], expected: bool) -> None:
     assert selectors.cluster_matches(c, affinity(doc)) is expected
+
+
+@pytest.mark.parametrize(("operator", "expected"), [("In", True), ("NotIn", False)])
+def test_a_lone_deprecated_zone_is_one_of_the_zones(operator: str, expected: bool) -> None:
+    """Karmada's API server moves a `zone` written without `zones` into `zones`."""
+    expression = {"key": "zone", "operator": operator, "values": ["b"]}
+    doc = {"fieldSelector": {"matchExpressions": [expression]}}
+    assert selectors.cluster_matches(make_cluster("z", zone="b"), affinity(doc)) is expected
 
 
 def test_resource_selector_priority() -> None:

@@ -54,6 +54,7 @@ def make_cluster(
     region: str = "",
     provider: str = "",
     zones: Iterable[str] = (),
+    zone: str = "",
     taints: Iterable[Doc] = (),
     apis: list[Doc] | None = None,
     complete_apis: bool = False,
@@ -70,6 +71,8 @@ def make_cluster(
         spec["provider"] = provider
     if zones:
         spec["zones"] = list(zones)
+    if zone:
+        spec["zone"] = zone
     if taints:
         spec["taints"] = list(taints)
     if resource_models:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from gitfleet.model import policy
+from gitfleet.model import cluster, policy
 from gitfleet.scheduler import framework
 
 NAME = "SpreadConstraint"
@@ -32,7 +32,7 @@ class SpreadConstraint:
                 return framework.unschedulable("cluster(s) did not have provider property")
             if by == policy.SpreadFieldValue.REGION and not cluster_spec.region:
                 return framework.unschedulable("cluster(s) did not have region property")
-            if by == policy.SpreadFieldValue.ZONE and not cluster_spec.zones:
+            if by == policy.SpreadFieldValue.ZONE and not cluster.stored_zones(cluster_spec):
                 return framework.unschedulable("cluster(s) did not have zones property")
         return framework.SUCCESS
 

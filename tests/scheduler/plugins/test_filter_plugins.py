@@ -9,7 +9,8 @@ Aspects covered:
   first untolerated taint;
 - ClusterAffinity: clusterAffinity, the clusterAffinities term in use, overflow affinities for
   workloads only, no affinity;
-- SpreadConstraint: provider/region/zones must be set when spread by;
+- SpreadConstraint: provider/region/zones must be set when spread by (a lone deprecated
+  `zone` is stored as a zone);
 - ClusterEviction: a cluster being evicted from takes nothing new;
 - verdict keys: bindings that differ only in what a plugin does not read share its key, and a
   difference it reads gives another key.
@@ -290,6 +291,7 @@ def test_cluster_affinity(
             id="spread by region - region missing",
         ),
         pytest.param("zone", {"zones": ["eu-1"]}, OK, id="spread by zone - zones present"),
+        pytest.param("zone", {"zone": "eu-1"}, OK, id="spread by zone - a lone deprecated zone"),
         pytest.param(
             "zone",
             {},
