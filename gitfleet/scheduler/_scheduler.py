@@ -115,12 +115,15 @@ def schedule(
     doc, text = fleet.placement_document(spec.placement)
     applied = state.annotations.get(_reschedule.APPLIED_PLACEMENT, "")
     decision = _reschedule.decide(spec, status, doc, applied, fleet)
+    reason = decision.reason
+    if state.annotations.get(CLEARED) == "true":
+        reason += " (no cluster fit since the last success: Karmada's result is empty)"
     if not decision.reschedule:
         kept = _rebuild(binding, state, state.kept, state.annotations, status)
         report = diagnosis.Diagnosis(
             resource=spec.resource,
             rescheduled=False,
-            decision=decision.reason,
+            decision=reason,
             result=state.kept,
         )
         return Outcome(kept, report, False, None)
@@ -129,8 +132,8 @@ def schedule(
     )
     if not spec.placement.cluster_affinities:
         attempt = core.run(spec, status, fleet, placement_text=text, fresh=fresh)
-        return _finish(binding, state, [attempt], text, attempt.error, decision.reason, now)
-    return _schedule_with_affinities(binding, state, fleet, text, fresh, decision.reason, now)
+        return _finish(binding, state, [attempt], text, attempt.error, reason, now)
+    return _schedule_with_affinities(binding, state, fleet, text, fresh, reason, now)
 
 
 def reads_capacity(binding: work.ResourceBinding | work.ClusterResourceBinding) -> bool:

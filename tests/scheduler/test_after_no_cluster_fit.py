@@ -10,7 +10,8 @@ Aspects covered:
   result to scale from nor preferred by locality;
 - the kept clusters stay in the binding while schedules keep failing, NoClusterFit or
   Unschedulable, and are replaced at the first success, which drops the marker;
-- every clusterAffinities term failing to fit clears Karmada's result as well.
+- every clusterAffinities term failing to fit clears Karmada's result as well;
+- `explain` says why the schedule reads an empty result.
 """
 
 from __future__ import annotations
@@ -96,6 +97,10 @@ def test_the_schedule_after_it_divides_afresh() -> None:
     outcome = schedule(binding, fleet, cleared, now=NOW)
     assert outcome.error is None
     assert targets(outcome.binding.spec.clusters) == {"a": 2, "b": 4}
+    assert outcome.diagnosis.decision == (
+        "placement changed since the last schedule "
+        "(no cluster fit since the last success: Karmada's result is empty)"
+    )
     assert CLEARED not in (outcome.binding.metadata.annotations or {})
 
 
