@@ -118,6 +118,11 @@ def schedule(
     reason = decision.reason
     if state.annotations.get(CLEARED) == "true":
         reason += " (no cluster fit since the last success: Karmada's result is empty)"
+        kept_spec = dataclasses.replace(spec, clusters=state.kept)
+        if not decision.reschedule and _reschedule.replicas_changed(kept_spec):
+            # A Divided workload scaled to 0: Karmada's empty result adds up and stays; the
+            # kept clusters do not, so schedule to replace them (as Karmada's would be).
+            decision = _reschedule.Decision(True, reason)
     if not decision.reschedule:
         kept = _rebuild(binding, state, state.kept, state.annotations, status)
         report = diagnosis.Diagnosis(

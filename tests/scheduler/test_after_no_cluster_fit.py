@@ -11,6 +11,8 @@ Aspects covered:
 - the kept clusters stay in the binding while schedules keep failing, NoClusterFit or
   Unschedulable, and are replaced at the first success, which drops the marker;
 - every clusterAffinities term failing to fit clears Karmada's result as well;
+- a Divided workload scaled to 0 meanwhile: Karmada has nothing to schedule and runs it
+  nowhere, and the kept clusters go;
 - `explain` says why the schedule reads an empty result.
 """
 
@@ -147,3 +149,18 @@ def test_every_affinity_term_failing_to_fit_clears_as_well() -> None:
     assert joined.error is None
     assert targets(joined.binding.spec.clusters) == {"y": 2}
     assert joined.binding.status.scheduler_observed_affinity_name == "second"
+
+
+def test_a_workload_scaled_to_zero_meanwhile_leaves_the_kept_clusters() -> None:
+    """Karmada's empty result adds up to 0 replicas, so Karmada schedules nothing and the
+    workload runs nowhere; the kept clusters would run it, so they are replaced."""
+    first = schedule(
+        make_binding(replicas=6, requests={"cpu": "1"}, placement=_placement(["a"])),
+        _fleet(a=10),
+        now=NOW,
+    ).binding
+    cleared = _no_fit(first, _fleet(a=10))
+    binding = make_binding(requests={"cpu": "1"}, placement=_placement(["gone"]))
+    outcome = schedule(binding, _fleet(a=10, gone=10), cleared, now=NOW)
+    assert outcome.rescheduled and outcome.error is None
+    assert targets(outcome.binding.spec.clusters) == {}
