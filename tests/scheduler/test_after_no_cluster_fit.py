@@ -68,6 +68,17 @@ def _fleet(**cpus: int) -> list[cluster.Cluster]:
     ]
 
 
+def _cleared_on_a(fleet: list[cluster.Cluster]) -> work.ResourceBinding:
+    """6 replicas placed on cluster a, then kept there by a placement nothing matches."""
+    first = schedule(
+        make_binding(replicas=6, requests={"cpu": "1"}, placement=_placement(["a"])),
+        fleet,
+        now=NOW,
+    ).binding
+    assert targets(first.spec.clusters) == {"a": 6}
+    return _no_fit(first, fleet)
+
+
 def _no_fit(previous: work.ResourceBinding, fleet: list[cluster.Cluster]) -> work.ResourceBinding:
     """`previous` scheduled again with a placement no cluster of `fleet` matches."""
     placement = {"clusterAffinity": {"clusterNames": ["gone"]}, "replicaScheduling": dynamic()}
@@ -88,13 +99,7 @@ def test_the_schedule_after_it_divides_afresh() -> None:
     """Karmada's result is empty: 6 replicas are divided by capacity (a 2 : b 4), not kept
     where they ran (a 6), which the previous result would give."""
     fleet = _fleet(a=10, b=20)
-    first = schedule(
-        make_binding(replicas=6, requests={"cpu": "1"}, placement=_placement(["a"])),
-        fleet,
-        now=NOW,
-    ).binding
-    assert targets(first.spec.clusters) == {"a": 6}
-    cleared = _no_fit(first, fleet)
+    cleared = _cleared_on_a(fleet)
     binding = make_binding(replicas=6, requests={"cpu": "1"}, placement=_placement(["a", "b"]))
     outcome = schedule(binding, fleet, cleared, now=NOW)
     assert outcome.error is None
@@ -109,12 +114,7 @@ def test_the_schedule_after_it_divides_afresh() -> None:
 def test_kept_clusters_last_through_other_failures() -> None:
     """NoClusterFit, then Unschedulable (too few CPUs): the binding still shows a; when the
     capacity comes, Karmada schedules from its empty result (its replicas do not add up)."""
-    first = schedule(
-        make_binding(replicas=6, requests={"cpu": "1"}, placement=_placement(["a"])),
-        _fleet(a=10),
-        now=NOW,
-    ).binding
-    cleared = _no_fit(first, _fleet(a=10))
+    cleared = _cleared_on_a(_fleet(a=10))
     short = make_binding(replicas=6, requests={"cpu": "1"}, placement=_placement(["b"]))
     failed = schedule(short, _fleet(a=10, b=2), cleared, now=NOW)
     assert failed.error is not None and "not enough" in failed.error
@@ -154,12 +154,7 @@ def test_every_affinity_term_failing_to_fit_clears_as_well() -> None:
 def test_a_workload_scaled_to_zero_meanwhile_leaves_the_kept_clusters() -> None:
     """Karmada's empty result adds up to 0 replicas, so Karmada schedules nothing and the
     workload runs nowhere; the kept clusters would run it, so they are replaced."""
-    first = schedule(
-        make_binding(replicas=6, requests={"cpu": "1"}, placement=_placement(["a"])),
-        _fleet(a=10),
-        now=NOW,
-    ).binding
-    cleared = _no_fit(first, _fleet(a=10))
+    cleared = _cleared_on_a(_fleet(a=10))
     binding = make_binding(requests={"cpu": "1"}, placement=_placement(["gone"]))
     outcome = schedule(binding, _fleet(a=10, gone=10), cleared, now=NOW)
     assert outcome.rescheduled and outcome.error is None
