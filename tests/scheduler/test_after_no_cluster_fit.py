@@ -13,18 +13,25 @@ Aspects covered:
 - every clusterAffinities term failing to fit clears Karmada's result as well;
 - a Divided workload scaled to 0 meanwhile: Karmada has nothing to schedule and runs it
   nowhere, and the kept clusters go;
-- `explain` says why the schedule reads an empty result.
+- `explain` says why the schedule reads an empty result;
+- property: once the placement fits again, the result is the one a first schedule of the
+  same binding on the same clusters gives, whatever the kept clusters were.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 import yaml
 from builders import DYNAMIC_WEIGHT, make_cluster, make_deployment, make_policy, selector
 from conftest import GitRepo, Invoke
+from hypothesis import given, settings
 from scheduler_builders import dynamic, make_binding, summary, targets
 from scheduler_builders import make_cluster as scheduler_cluster
+from test_scheduling_properties import scenarios
 
-from gitfleet.model import cluster, work
+from gitfleet.model import cluster, policy, work
 from gitfleet.scheduler import schedule
 
 NOW = "2026-05-01T10:00:00Z"
@@ -159,3 +166,27 @@ def test_a_workload_scaled_to_zero_meanwhile_leaves_the_kept_clusters() -> None:
     outcome = schedule(binding, _fleet(a=10, gone=10), cleared, now=NOW)
     assert outcome.rescheduled and outcome.error is None
     assert targets(outcome.binding.spec.clusters) == {}
+
+
+@settings(max_examples=100, deadline=None)
+@given(scenarios())
+def test_a_schedule_after_no_cluster_fit_is_a_first_schedule(
+    scenario: tuple[list[cluster.Cluster], work.ResourceBinding],
+) -> None:
+    clusters, binding = scenario
+    placement = binding.spec.placement
+    assert placement is not None
+    nowhere = policy.ClusterAffinity(cluster_names=("gone",))
+    unfit = _with(binding, placement=dataclasses.replace(placement, cluster_affinity=nowhere))
+    cleared = schedule(unfit, clusters, binding, now=NOW)
+    assert cleared.error is not None
+    again = schedule(binding, clusters, cleared.binding, now=NOW)
+    first = schedule(_with(binding, clusters=()), clusters, now=NOW)
+    assert (again.error is None) == (first.error is None)
+    if first.error is None:
+        assert again.binding.spec.clusters == first.binding.spec.clusters
+
+
+def _with(binding: work.ResourceBinding, **spec: Any) -> work.ResourceBinding:
+    """`binding` with some fields of its spec replaced."""
+    return dataclasses.replace(binding, spec=dataclasses.replace(binding.spec, **spec))
