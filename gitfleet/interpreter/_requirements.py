@@ -192,7 +192,10 @@ def _toleration(raw: Any, path: Path) -> meta.Toleration:
 
 
 def _node_selector(raw: dict[str, Any], path: Path) -> meta.NodeSelector:
+    """Go's NodeSelector: terms absent (or null) are a nil slice, apart from an empty list."""
     key = (*path, "nodeSelectorTerms")
+    if raw.get("nodeSelectorTerms") is None:
+        return meta.NodeSelector()
     terms = _fields.array(raw.get("nodeSelectorTerms"), key)
     return meta.NodeSelector(
         node_selector_terms=tuple(_term(t, (*key, i)) for i, t in enumerate(terms))

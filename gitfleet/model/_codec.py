@@ -193,10 +193,17 @@ hint); each entry holds its JSON value, so that the id stays its own."""
 
 
 class _Decoder:
-    def __init__(self, origin: Origin, lenient: bool = False, shared: Shared | None = None) -> None:
+    def __init__(
+        self,
+        origin: Origin,
+        lenient: bool = False,
+        shared: Shared | None = None,
+        zeros: bool = False,
+    ) -> None:
         self.origin = origin
         self.lenient = lenient
         self.shared = shared
+        self.zeros = zeros
 
     def fail(self, path: tuple[PathKey, ...], message: str) -> SchemaError:
         where = ".".join(str(p) for p in path) or "document"
@@ -261,6 +268,20 @@ class _Decoder:
             raise self.fail(path, f"expected {_describe(hint)}, got {_type_name(value)}")
         return value
 
+    def zero(self, hint: Any, path: tuple[PathKey, ...]) -> Any:
+        """Go's zero value of a missing field, where `zeros` asks for encoding/json's reading
+        (a nested object is itself all zero values); otherwise the field is an error."""
+        shape = _shape(hint)[0]
+        if not self.zeros or shape in (_Shape.ANY, _Shape.UNION, _Shape.ENUM):
+            raise self.fail(path, "required field is missing")
+        if shape is _Shape.OBJECT:
+            return self.object(typing.cast(type, hint), {}, path)
+        if shape is _Shape.TUPLE:
+            return ()
+        if shape is _Shape.DICT:
+            return {}
+        return hint()
+
     def union(
         self, hint: Any, members: tuple[Any, ...], value: Any, path: tuple[PathKey, ...]
     ) -> Any:
@@ -286,7 +307,7 @@ class _Decoder:
             raw = value.get(f.json)
             if raw is None:
                 if f.required:
-                    raise self.fail((*path, f.json), "required field is missing")
+                    kwargs[f.attr] = self.zero(f.hint, (*path, f.json))
                 continue
             kwargs[f.attr] = self.value(f.hint, raw, (*path, f.json))
             problem = f.rule.problem(raw) if f.rule is not None else None
@@ -303,13 +324,16 @@ def decode(
     ignore: frozenset[str] = frozenset(),
     lenient: bool = False,
     shared: Shared | None = None,
+    zeros: bool = False,
 ) -> Any:
     """Build `cls` from a document; raises `SchemaError` at the first problem, located.
-    `lenient` skips unknown fields, as Go's encoding/json does (for values scripts compute).
-    `shared` is a memo of documents decoded together: a JSON object or array that is the very
-    same object in several of them (a reader that reads equal text once) is decoded once."""
+    `lenient` skips unknown fields, as Go's encoding/json does (for values scripts compute);
+    `zeros` gives a missing required field Go's zero value, as encoding/json does, where
+    otherwise it is an error. `shared` is a memo of documents decoded together: a JSON object
+    or array that is the very same object in several of them (a reader that reads equal text
+    once) is decoded once."""
     body = {k: v for k, v in doc.items() if k not in ignore}
-    return _Decoder(origin, lenient, shared).object(cls, body, ())
+    return _Decoder(origin, lenient, shared, zeros).object(cls, body, ())
 
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})

@@ -106,7 +106,11 @@ class NodeSelectorTerm:
 class NodeSelector:
     """Terms of which at least one must match."""
 
-    node_selector_terms: tuple[NodeSelectorTerm, ...] = field()
+    node_selector_terms: tuple[NodeSelectorTerm, ...] | None = field(
+        None,
+        doc="The terms; none (Go's nil) when the affinity names none, which a script sees as "
+        "no field where an empty list is an empty table.",
+    )
 
 
 @frozen

@@ -60,7 +60,7 @@ def status_item(value: Any, origin: Origin) -> StatusItem:
         raise SchemaError(origin.at("health"), f"health: expected string, got {kind}")
     rest = {k: v for k, v in value.items() if k != "health"}
     item: work.AggregatedStatusItem = _codec.decode(
-        work.AggregatedStatusItem, {"clusterName": "", **rest}, origin, lenient=True
+        work.AggregatedStatusItem, rest, origin, lenient=True, zeros=True
     )
     doc: StatusItem = _codec.encode(item)
     if health:

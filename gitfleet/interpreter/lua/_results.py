@@ -3,7 +3,8 @@
 Karmada: pkg/resourceinterpreter/customized/declarative/luavm/lua.go (one function per
 operation) and lua_convert.go. A table result goes through JSON (sandbox.lua), the repair of
 empty tables (`_convert.decode`) and Go's lenient decoding into the target type: unknown
-fields are ignored, a missing field is its zero value, a value of the wrong type is an error.
+fields are ignored, a missing field is its zero value (an expression of a node claim without
+`key` has an empty one), a value of the wrong type is an error.
 Quantities are stored as Go prints a parsed Quantity: in canonical form (`"1500m"`), or as
 written when apimachinery keeps the text (`"2.048"`, `_quantity.printed`).
 """
@@ -59,7 +60,7 @@ def _decode(cls: type, doc: Any, what: str) -> Any:
     if not isinstance(doc, dict):
         raise ResultError(f"{what}: expected an object, got {_kind(doc)}")
     try:
-        return _codec.decode(cls, doc, UNKNOWN, lenient=True)
+        return _codec.decode(cls, doc, UNKNOWN, lenient=True, zeros=True)
     except SchemaError as e:
         raise ResultError(f"{what}: {e.message}") from None
 
@@ -119,8 +120,6 @@ def components(results: Sequence[Result]) -> list[work.Component]:
         raise ResultError("components: expected an array, got object")
     out = []
     for i, item in enumerate(doc):
-        if isinstance(item, dict):
-            item = {"name": "", "replicas": 0, **item}
         component = _decode(work.Component, item, f"components[{i}]")
         _replica_count(component.replicas, f"components[{i}].replicas")
         out.append(_printed_requests(component, nested=True))
@@ -164,8 +163,6 @@ def dependencies(results: Sequence[Result]) -> list[config.DependentObjectRefere
         raise ResultError("dependencies: expected an array, got object")
     out = []
     for i, item in enumerate(doc):
-        if isinstance(item, dict):
-            item = {"apiVersion": "", "kind": "", **item}
         out.append(_decode(config.DependentObjectReference, item, f"dependencies[{i}]"))
     return out
 
