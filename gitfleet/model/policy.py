@@ -428,7 +428,7 @@ class LabelAnnotationOverrider:
     """Adds, removes or replaces labels or annotations."""
 
     operator: OverriderOperator = field(doc="add, remove or replace.")
-    value: dict[str, str] | None = field(None, doc="Keys and values.")
+    value: dict[str, str] = field(doc="Keys and values (required, also to remove).")
 
 
 @meta.frozen

@@ -27,7 +27,7 @@ def ops(
     manifest: dict[str, Any], overrider: policy.LabelAnnotationOverrider, field: str
 ) -> list[_patch.Op]:
     """The patch one labels (`field="labels"`) or annotations overrider makes."""
-    values = overrider.value or {}
+    values = overrider.value
     metadata = manifest.get("metadata")
     existing = _string_map(metadata.get(field)) if isinstance(metadata, dict) else None
     result = []

@@ -5,7 +5,7 @@ RecordAppliedOverrides).
 
 Each is a JSON array of `{"policyName", "overriders"}`, stably sorted by policy name, absent
 when nothing was applied. `overriders` is Karmada's Overriders struct as Go encodes it: fields
-in struct order, empty lists left out, a label map or raw value written `null` when absent,
+in struct order, empty lists left out, a raw value written `null` when absent,
 maps with sorted keys, HTML-safe escaping.
 """
 

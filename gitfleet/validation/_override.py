@@ -93,17 +93,17 @@ def _overriders(overriders: policy.Overriders, base: Keys, checks: _Checks) -> N
             where = (*base, "imageOverrider", index, "predicate", "path")
             _pointer(report, where, image.predicate.path)
     for index, labels in enumerate(overriders.labels_overrider):
-        for key, value in (labels.value or {}).items():
+        for key, value in labels.value.items():
             problem = labelsyntax.qualified_name(key) or labelsyntax.label_value(value)
             if problem:
                 checks.problem((*base, "labelsOverrider", index, "value", key), problem, _REFUSED)
     for index, annotation in enumerate(overriders.annotations_overrider):
         where = (*base, "annotationsOverrider", index, "value")
-        for key in annotation.value or {}:
+        for key in annotation.value:
             problem = _syntax.annotation_key(key)
             if problem:
                 checks.problem((*where, key), problem, _REFUSED)
-        problem = _syntax.annotations_size(annotation.value or {})
+        problem = _syntax.annotations_size(annotation.value)
         if problem:
             checks.problem(where, problem, _REFUSED)
     for index, field in enumerate(overriders.field_overrider):

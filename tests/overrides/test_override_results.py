@@ -165,7 +165,7 @@ def test_record_annotations(workload: Any, make_cluster: Any, make_policy: Any) 
                         "argsOverrider": [
                             {"containerName": "c0", "operator": "add", "value": ["-v"]}
                         ],
-                        "labelsOverrider": [{"operator": "remove"}],
+                        "labelsOverrider": [{"operator": "remove", "value": {}}],
                         "fieldOverrider": [],
                     }
                 }
@@ -183,7 +183,7 @@ def test_record_annotations(workload: Any, make_cluster: Any, make_policy: Any) 
             '{"predicate":{"path":"/spec/template/spec/containers/0/image"},'
             '"component":"Tag","operator":"replace","value":"2"}],'
             '"argsOverrider":[{"containerName":"c0","operator":"add","value":["-v"]}],'
-            '"labelsOverrider":[{"operator":"remove","value":null}]}},'
+            '"labelsOverrider":[{"operator":"remove","value":{}}]}},'
             '{"policyName":"zeta","overriders":{"plaintext":['
             '{"path":"/spec/x","operator":"add","value":{"y":[0.5],"z":1}},'
             '{"path":"/spec/x","operator":"remove","value":null}],'

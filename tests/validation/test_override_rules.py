@@ -3,7 +3,8 @@
 Aspects covered (pkg/util/validation/validation.go ValidateOverrideSpec and below):
 - deprecated targetCluster/overriders next to overrideRules (a deprecated fieldOverrider
   alone does not count, as in Karmada);
-- labels and annotations: key and value syntax (annotation keys of any case);
+- labels and annotations: key and value syntax (annotation keys of any case); a `value`,
+  which Karmada's CRD requires (kubectl apply refuses the policy without one);
 - JSON pointers: image predicate paths, fieldOverrider fieldPath and subPath, plaintext paths;
 - fieldOverrider: json XOR yaml; add/replace need a value, remove takes none;
 - command/args overriders: add or remove only;
@@ -82,6 +83,11 @@ CASES = [
         "{operator: add, value: {team: shop}}", "{operator: add, value: {team: 'shop floor'}}",
         "25:37", RULE + "labelsOverrider.0.value.team: 'shop floor' must be empty or consist",
         id="label value",
+    ),
+    pytest.param(
+        "{operator: add, value: {team: shop}}", "{operator: add}",
+        "25:13", RULE + "labelsOverrider.0.value: required field is missing",
+        id="label overrider without value",
     ),
     pytest.param(
         "{example.com/owner: shop}", "{/owner: shop}",
