@@ -19,29 +19,23 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Invoke
+from tests.interpreter.lua.conftest import customization_yaml
 
-RIC = """\
-apiVersion: config.karmada.io/v1alpha1
-kind: ResourceInterpreterCustomization
-metadata: {name: pools}
-spec:
-  target: {apiVersion: apps.example.io/v1, kind: Pool}
-  customizations:
-    replicaResource:
-      luaScript: |
+RIC = customization_yaml(
+    ("apps.example.io/v1", "Pool"),
+    replicaResource="""
         local kube = require("kube")
         function GetReplicas(obj)
           if obj.spec.claim then return obj.spec.replicas, obj.spec.claim end
           return obj.spec.replicas, kube.accuratePodRequirements(obj.spec.template)
-        end
-    statusReflection:
-      luaScript: |
+        end""",
+    statusReflection="""
         local kube = require("kube")
         function ReflectStatus(obj)
           local hard = kube.accuratePodRequirements(obj.spec.template).nodeClaim.hardNodeAffinity
           return {terms = type(hard.nodeSelectorTerms)}
-        end
-"""
+        end""",
+)
 
 AFFINITY = "{nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: REQUIRED}}"
 POOL = (
