@@ -20,7 +20,9 @@ Then, as `kubectl apply` and the API server would:
 - a Namespace is labelled `kubernetes.io/metadata.name` with its own name (Kubernetes'
   NamespaceDefaultLabelName, on since 1.21 and locked on since 1.22), so that a policy or an
   override selecting a Namespace by that label finds it, and its manifest carries it as
-  Karmada's Work does.
+  Karmada's Work does;
+- a custom resource whose CRD is in the source gets the defaults the CRD's schema declares
+  (`crddefaults`), which interpreters, overrides and its manifests then see, as in Karmada.
 """
 
 from __future__ import annotations
@@ -29,14 +31,14 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gitfleet.model import diagnostic, meta
+from gitfleet.model import crddefaults, diagnostic, meta
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawMeta, RawObject, ResourceTemplate
 
 NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 DEFAULT_NAMESPACE = "default"
 """kubectl's namespace when its context names none; `defaultNamespace`'s default."""
-CRD_GROUP = "apiextensions.k8s.io"
+CRD_GROUP = crddefaults.CRD_GROUP
 
 CLUSTER_SCOPED: frozenset[tuple[str, str]] = frozenset(
     {
@@ -129,12 +131,7 @@ ordinary, not worth a warning."""
 def crd_scopes(templates: Iterable[ResourceTemplate]) -> dict[tuple[str, str], bool]:
     """(group, kind) -> namespaced, from the CustomResourceDefinitions among the templates."""
     scopes: dict[tuple[str, str], bool] = {}
-    for t in templates:
-        if t.kind != "CustomResourceDefinition" or t.key.group != CRD_GROUP:
-            continue
-        spec = t.body.get("spec")
-        if not isinstance(spec, dict):
-            continue
+    for spec in crddefaults.crd_specs(templates):
         names = spec.get("names")
         group, scope = spec.get("group"), spec.get("scope")
         if not isinstance(names, dict) or not isinstance(group, str):
@@ -155,11 +152,14 @@ def effective(
     order, and the warnings that raised; objects that need no change are returned as they are."""
     objects = list(items)
     crds = crd_scopes(o for o in objects if isinstance(o, ResourceTemplate))
+    defaults = crddefaults.schemas(o for o in objects if isinstance(o, ResourceTemplate))
     warnings: list[diagnostic.Diagnostic] = []
     out: list[Obj] = []
     for obj in objects:
         if isinstance(obj, ResourceTemplate):
-            placed = _template(obj, crds, default_namespace, warnings)
+            placed = crddefaults.defaulted(
+                _template(obj, crds, default_namespace, warnings), defaults
+            )
             labelled = namespace_labelled(placed.body)
             out.append(
                 placed if labelled is placed.body else ResourceTemplate(labelled, placed.origin)
