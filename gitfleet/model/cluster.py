@@ -26,10 +26,12 @@ class SyncMode(enum.StrEnum):
 
 @meta.frozen
 class LocalSecretReference:
-    """A Secret in the control plane."""
+    """A Secret in the control plane. Its namespace and name are names, as Kubernetes has
+    them, never paths: `gitfleet agent push` reads the kubeconfig
+    `<kubeconfig-dir>/<namespace>/<name>.yaml`, which must stay inside that folder."""
 
-    namespace: str = field(doc="Namespace of the Secret.")
-    name: str = field(doc="Name of the Secret.")
+    namespace: str = field(doc="Namespace of the Secret.", rule=rules.dns1123_label())
+    name: str = field(doc="Name of the Secret.", rule=rules.dns1123_subdomain())
 
 
 @meta.frozen

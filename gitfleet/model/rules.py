@@ -96,3 +96,15 @@ def dns1123_label(max_length: int = 63) -> Rule:
             "'-', starting and ending with an alphanumeric character"
         ),
     )
+
+
+def dns1123_subdomain() -> Rule:
+    """Kubernetes' DNS-1123 subdomain (IsDNS1123Subdomain): the name of most objects."""
+    return Rule(
+        pattern=r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
+        max_length=253,
+        means=(
+            "a DNS-1123 subdomain: at most 253 lower case alphanumeric characters, '-' or '.',"
+            " starting and ending with an alphanumeric character"
+        ),
+    )

@@ -2,6 +2,8 @@
 
 Aspects covered:
 - the name: a DNS-1123 label of at most 48 characters;
+- secretRef: a namespace and a Secret name, never a path: `agent push` reads the kubeconfig
+  `<kubeconfig-dir>/<namespace>/<name>.yaml`, which must not leave that folder;
 - apiEndpoint: a URL with a host, without user, query or fragment; proxyURL schemes;
 - provider, region and zones are label values; zone and zones do not mix;
 - taints: key syntax, effect NoSchedule or NoExecute (not PreferNoSchedule), unique by key
@@ -30,6 +32,15 @@ CASES = [
     pytest.param(
         "  name: member1\n", "  name: " + "m" * 49 + "\n", "4:3",
         "is not a DNS-1123 label: at most 48", id="name length",
+    ),
+    pytest.param(
+        "    namespace: karmada-cluster\n", "    namespace: ../elsewhere\n", "11:5",
+        "spec.secretRef.namespace: '../elsewhere' is not a DNS-1123 label", id="secret namespace",
+    ),
+    pytest.param(
+        "    name: member1\n", "    name: ../../../etc/kube\n", "12:5",
+        "spec.secretRef.name: '../../../etc/kube' is not a DNS-1123 subdomain",
+        id="secret name",
     ),
     pytest.param(
         "https://10.0.0.1:6443", "https://admin@10.0.0.1:6443", "9:3",
