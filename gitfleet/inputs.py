@@ -20,7 +20,7 @@ from collections.abc import Mapping
 
 from gitfleet import pipeline
 from gitfleet import source as sources
-from gitfleet.gitstore import branchnames, rendered, status, store
+from gitfleet.gitstore import branchnames, rendered, signing, status, store
 from gitfleet.gitstore.repository import Repository
 from gitfleet.model import cluster, diagnostic, loaded
 from gitfleet.model.origin import UNKNOWN, Origin
@@ -43,18 +43,29 @@ class Inputs:
     """The source commit's time (RFC 3339)."""
 
 
-def previous_of(repo: Repository, tip: rendered.Tip | None) -> pipeline.PreviousRender | None:
+def previous_of(
+    repo: Repository, tip: rendered.Tip | None, signer: signing.Signer | None = None
+) -> pipeline.PreviousRender | None:
     """The tip as the next render reads it (its bindings and render.yaml); none when the
-    branch is at a commit that is not a render, which nothing builds on."""
+    branch is at a commit that is not a render, which nothing builds on. For a render to be
+    signed by `signer`, a tip its key did not sign is not `trusted`."""
     if tip is None or not tip.is_render:
         return None
     fmt = store.object_format(repo)
-    return pipeline.read_previous(tip.commit, tip.files, rendered.reader(repo, tip), fmt.name)
+    found = pipeline.read_previous(tip.commit, tip.files, rendered.reader(repo, tip), fmt.name)
+    if signer is not None and not signer.signed(repo, tip.commit):
+        return dataclasses.replace(found, trusted=False)
+    return found
 
 
-def read(repo: Repository | None, source: loaded.LoadedSource, branch: str | None = None) -> Inputs:
+def read(
+    repo: Repository | None,
+    source: loaded.LoadedSource,
+    branch: str | None = None,
+    signer: signing.Signer | None = None,
+) -> Inputs:
     """The inputs of a render of `source` onto `branch` (default: the source's rendered branch)
-    of `repo` (None: the source is a plain folder)."""
+    of `repo` (None: the source is a plain folder), to be signed by `signer` if any."""
     target = branch or source.config.rendered_branch
     if repo is None or source.revision is None:
         return Inputs(branch=target)
@@ -63,7 +74,7 @@ def read(repo: Repository | None, source: loaded.LoadedSource, branch: str | Non
     return Inputs(
         branch=target,
         tip=tip,
-        previous=previous_of(repo, tip),
+        previous=previous_of(repo, tip, signer),
         status=reported,
         snapshot=snapshot,
         now=repo.commit_time(source.revision),

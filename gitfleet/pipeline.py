@@ -432,6 +432,9 @@ class PreviousRender:
     complete: bool = True
     """Whether every file under `bindings/` was read back as a binding of its own, and every
     cluster's folder holds as many files as render.yaml says it was given."""
+    trusted: bool = True
+    """Whether its files may be reused unread: not so when the render is to be signed and the
+    signer's key did not sign this commit (`render` then renders every binding again)."""
 
     @property
     def source_commit(self) -> str | None:
@@ -860,6 +863,9 @@ def render(
     With `measured` too (the agents' measurements of FederatedHPA targets), the FederatedHPAs
     are evaluated at `observed.at`; without, their last decisions stand (`_autoscale`).
 
+    A previous render that is not `trusted` is read as ever (its schedule results), but none
+    of its files are reused: the render is `full`.
+
     Any error in the source (loading or validation) renders nothing: the result is not `ok`
     and carries the located errors. A render whose files equal the previous render's (apart
     from render.yaml's `sourceCommit` and `status`, which name the inputs of a render that
@@ -869,6 +875,7 @@ def render(
     what the previous render refused and left unscheduled (render.yaml's lists), as computing
     it would.
     """
+    full = full or (previous is not None and not previous.trusted)
     if not full and observed is None and _already_rendered(source, previous, status, renderer):
         assert previous is not None
         return RenderResult(

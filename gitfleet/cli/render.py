@@ -101,8 +101,9 @@ def run(
     try:
         if repo is not None and out_dir is None:
             loaded = _branch_checked(repo, loaded, branch, rev)
+        signer = signing.Signer(Path(signing_key)) if signing_key else None
         step("reading the previous render and the clusters' status")
-        found = inputs.read(repo, loaded, branch)
+        found = inputs.read(repo, loaded, branch, signer)
         foreign: list[str] = []
         if repo is not None and out_dir is None and loaded.ok:
             foreign = rendered.foreign_refs(repo, found.branch)
@@ -129,7 +130,7 @@ def run(
                 version=__version__,
                 tip=found.tip,
                 new_history=new_history,
-                signer=signing.Signer(Path(signing_key)) if signing_key else None,
+                signer=signer,
                 hold_clusters=loaded.config.rollout is not None,
                 sync_modes=result.sync_modes,
             )

@@ -22,6 +22,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 import os
+import subprocess
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -74,6 +76,24 @@ class Signer:
         if strip_signature(data) != unsigned.data:
             raise repo.fail(f"git signed {made} with content other than gitfleet's commit")
         return objects.GitObject(objects.COMMIT, data, made)
+
+    def signed(self, repo: Repository, commit: str) -> bool:
+        """Whether `commit` bears a good signature by this very key. A signer reuses nothing
+        of a commit it did not sign (`inputs.previous_of`): an edit amended into a render
+        keeps the render's trailers, and reused unread, it would come out signed."""
+        public = subprocess.run(
+            ["ssh-keygen", "-y", "-f", os.path.abspath(self.key)],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            check=False,
+        )
+        key = public.stdout.decode(errors="replace").split()[:2]
+        if public.returncode != 0 or len(key) != 2:
+            return False  # signing fails too, and says why
+        with tempfile.TemporaryDirectory() as folder:
+            allowed = Path(folder, "allowed_signers")
+            allowed.write_text(f'gitfleet namespaces="git" {" ".join(key)}\n', encoding="utf-8")
+            return verify(repo, commit, allowed).trusted
 
 
 def strip_signature(data: bytes) -> bytes:

@@ -381,7 +381,7 @@ class Reconciler:
         if foreign:
             raise rendered.history_error(foreign)
         for _ in range(MAX_CONFLICTS):
-            found = inputs.read(self.repo, loaded_source, self._branch)
+            found = inputs.read(self.repo, loaded_source, self._branch, self._signer)
             tip = found.tip
             snapshot = self._failover.observe(tip)
             kept = found.previous.unscheduled if found.previous is not None else ()

@@ -11,6 +11,8 @@ Aspects covered:
 - a cluster ref and the rendered branch tampered with after a signed render (an unsigned
   commit, a commit signed by a stranger's key) are refused and reported, and the clusters keep
   what ran; a signed render afterwards is applied again;
+- an edit amended into the signed tip (the render's trailers kept) is never signed by the next
+  render, even where that render's inputs did not change: it renders every binding again;
 - key rotation: with the old and the new key allowed, renders signed by either are applied;
   once the old key is removed from the list, a render signed by it is refused
   (`UntrustedSigner`);
@@ -122,9 +124,10 @@ class Fleet:
         sign_with: str | None = None,
         clusters: tuple[str, ...] = CLUSTERS,
         message: str = "",
+        extra: dict[str, str] | None = None,
     ) -> str:
         text = message or f"web: {replicas} replicas"
-        self.repo.commit({"fleet.yaml": _source(replicas, clusters)}, text)
+        self.repo.commit({"fleet.yaml": _source(replicas, clusters), **(extra or {})}, text)
         if sign_with is not None:
             key = Path("keys", sign_with).resolve()
             self.git("-c", "gpg.format=ssh", "-c", f"user.signingKey={key}",
@@ -246,9 +249,10 @@ def test_an_unsigned_render_is_refused_by_both_agents_and_reported(fleet: Fleet)
     }
 
 
-def _tamper(fleet: Fleet, ref: str, replicas: int, *config: str) -> None:
+def _tamper(fleet: Fleet, ref: str, replicas: int, *config: str, amend: bool = False) -> None:
     """What someone with write access but no reconciler key can do: change the replicas in
-    every manifest of `ref` and force-push a new commit (signed with `config`, if any)."""
+    every manifest of `ref` and force-push a new commit (signed with `config`, if any), or
+    with `amend`, the ref's commit changed in place (its message and trailers kept)."""
     work = Path("attacker")
     if not work.exists():
         subprocess.run(["git", "clone", "-q", "remote.git", str(work)], check=True)
@@ -263,7 +267,10 @@ def _tamper(fleet: Fleet, ref: str, replicas: int, *config: str) -> None:
         doc = yaml.safe_load(path.read_text())
         doc["spec"]["replicas"] = replicas
         path.write_text(yaml.safe_dump(doc))
-    git(*config, "commit", "-q", "-a", "-m", "more replicas")
+    if amend:
+        git(*config, "commit", "-q", "-a", "--amend", "--no-edit")
+    else:
+        git(*config, "commit", "-q", "-a", "-m", "more replicas")
     git("push", "-q", "-f", "origin", f"HEAD:{ref}")
 
 
@@ -460,3 +467,33 @@ def test_a_push_cluster_that_left_is_pruned_from_its_signed_ref(fleet: Fleet) ->
     assert fleet.replicas("p1") is None
     report = fleet.works_report("p1")
     assert (report["renderedCommit"], report["converged"]) == (leaving, True)
+
+
+def test_an_edit_amended_into_the_tip_is_never_signed_by_the_next_render(fleet: Fleet) -> None:
+    """The amended tip still reads as a render (its trailers), so the next render builds on
+    it; were it to take over the files of every binding whose inputs did not change, the
+    edit would come out signed by the reconciler, and q1's pull agent, whose own ref was never
+    touched, would apply it."""
+    reconcile = ("reconcile", "--repo", "remote.git", "--once", "--no-watch",
+                 "--signing-key", "keys/old")  # fmt: skip
+    fleet.commit(4)
+    fleet.git("push", "-q", "origin", "main")
+    assert fleet.cli(*reconcile).exit_code == 0
+    assert _converged(fleet.agents()) == {"p1": True, "q1": True}
+    _tamper(fleet, BRANCH, 40, amend=True)
+    refused = fleet.agents()
+    assert _converged(refused) == {"p1": False, "q1": True}
+    assert _refused({"p1": refused["p1"]}) == {"p1": "UnsignedRender"}
+
+    api = yaml.safe_dump(make_deployment(name="api", replicas=1))
+    fleet.commit(4, extra={"api.yaml": api}, message="add api")
+    fleet.git("push", "-q", "origin", "main")
+    done = fleet.cli(*reconcile)
+    assert done.exit_code == 0, done.output
+    fleet.git("fetch", "-q", "origin", f"+{BRANCH}:{BRANCH}")
+    web = fleet.git("show", f"{BRANCH}:works/q1/shop/Deployment.apps/web.yaml")
+    assert yaml.safe_load(web)["spec"]["replicas"] == 4
+    assert fleet.signature(BRANCH) == "G reconciler@fleet"
+    assert fleet.pull("q1").exit_code == 0
+    api_applied = fleet.members["q1"].objects.get("apps/v1", "Deployment", "api", "shop")
+    assert (fleet.replicas("q1"), api_applied is not None) == (4, True)
