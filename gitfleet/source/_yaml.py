@@ -264,7 +264,29 @@ def _merged(value: nodes.Node) -> Iterator[tuple[nodes.Node, nodes.Node]]:
             yield key_node, value_node
 
 
+_MARKS = (
+    (b"\xff\xfe\0\0", "UTF-32"),
+    (b"\0\0\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"),
+    (b"\xfe\xff", "UTF-16"),
+)
+"""Byte order marks of the encodings editors and shells write besides UTF-8 (PowerShell's
+`>` writes UTF-16), longest first: UTF-32's little-endian mark starts as UTF-16's."""
+_LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+"""How a Git LFS pointer starts: what a commit holds for a file tracked by LFS."""
+
+
 def _decode(data: bytes) -> tuple[str | None, Problem | None]:
+    encoding = next((name for mark, name in _MARKS if data.startswith(mark)), None)
+    if encoding is not None:
+        return None, Problem(1, 1, f"file is {encoding} text, not UTF-8: save it as UTF-8")
+    if data.startswith(_LFS_POINTER):
+        return None, Problem(
+            1,
+            1,
+            "file is a Git LFS pointer, not YAML: gitfleet reads what the commit holds and"
+            " never fetches LFS content; keep YAML files out of LFS (.gitattributes)",
+        )
     nul = data.find(b"\0")
     if nul >= 0:
         line, col = _limits.position(data[:nul].decode("utf-8", "replace"), nul)

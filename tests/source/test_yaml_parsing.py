@@ -7,7 +7,8 @@ Aspects covered:
   `<<` may be set again; merge precedence (own keys, then earlier sources);
 - unknown and Python tags are refused where they are written;
 - a refused document does not hide the documents after it; a syntax error ends the file;
-- NUL bytes and invalid UTF-8 are refused before parsing, located;
+- NUL bytes and invalid UTF-8 are refused before parsing, located; a UTF-16 or UTF-32 file
+  (by its byte order mark) and a Git LFS pointer are refused, saying what they are;
 - nesting beyond the bound is refused before composing (100,000 `[`, deep block nesting),
   while deep but legal files still load;
 - alias bombs and self-referencing aliases are refused where they go over; ordinary anchors
@@ -129,7 +130,15 @@ def test_a_syntax_error_ends_the_file() -> None:
     [
         pytest.param(b"a: 1\nb: x\x00y\n", (2, 5), "binary file (NUL byte) is not YAML", id="NUL"),
         pytest.param(b"a: 1\nb: caf\xe9\n", (2, 7), "file is not UTF-8 text", id="latin-1"),
-        pytest.param(b"\xff\xfea\x00:\x00", (1, 4), "binary file", id="UTF-16"),
+        pytest.param(b"\xff\xfea\x00:\x00", (1, 1), "file is UTF-16 text, not UTF-8", id="UTF-16"),
+        pytest.param(b"\xfe\xff\x00a\x00:", (1, 1), "file is UTF-16 text", id="UTF-16BE"),
+        pytest.param(b"\xff\xfe\x00\x00a\x00\x00\x00", (1, 1), "file is UTF-32 text", id="UTF-32"),
+        pytest.param(
+            b"version https://git-lfs.github.com/spec/v1\noid sha256:4d7a21\nsize 12345\n",
+            (1, 1),
+            "file is a Git LFS pointer, not YAML",
+            id="LFS pointer",
+        ),
     ],
 )
 def test_bytes_that_are_not_text(data: bytes, where: tuple[int, int], message: str) -> None:
