@@ -147,27 +147,34 @@ class FolderFiles:
     def _wanted(self, path: str) -> bool:
         return self.listed is None or path in self.listed or path in self._above
 
-    def _walk(self, folder: str, skip: Skip) -> Iterator[Entry]:
-        directory = self.root / folder if folder else self.root
-        try:
-            listing = sorted(os.scandir(directory), key=lambda e: e.name)
-        except OSError as exc:
-            raise SourceError(Origin(folder or "."), f"cannot list folder: {exc.strerror}") from exc
-        for item in listing:
-            path = f"{folder}/{item.name}" if folder else item.name
-            if item.is_dir(follow_symlinks=False):
-                if self.listed is not None and path in self.listed:
-                    yield Entry(path, Kind.SUBMODULE)
-                elif self._wanted(path) and item.name != ".git" and not skip(path):
-                    yield from self._walk(path, skip)
-                continue
-            special = not (item.is_symlink() or item.is_file(follow_symlinks=False))
-            entry = _entry(directory / item.name, path) if special or self._wanted(path) else None
-            if entry is not None:
-                yield entry
+    def _walk(self, skip: Skip) -> Iterator[Entry]:
+        """Every entry below the root, in no particular order. Folders wait on a stack rather
+        than on the call stack: a pull request can nest them deeper than Python recurses."""
+        folders = [""]
+        while folders:
+            folder = folders.pop()
+            directory = self.root / folder if folder else self.root
+            try:
+                listing = list(os.scandir(directory))
+            except OSError as exc:
+                where = Origin(folder or ".")
+                raise SourceError(where, f"cannot list folder: {exc.strerror}") from exc
+            for item in listing:
+                path = f"{folder}/{item.name}" if folder else item.name
+                if item.is_dir(follow_symlinks=False):
+                    if self.listed is not None and path in self.listed:
+                        yield Entry(path, Kind.SUBMODULE)
+                    elif self._wanted(path) and item.name != ".git" and not skip(path):
+                        folders.append(path)
+                    continue
+                special = not (item.is_symlink() or item.is_file(follow_symlinks=False))
+                wanted = special or self._wanted(path)
+                entry = _entry(directory / item.name, path) if wanted else None
+                if entry is not None:
+                    yield entry
 
     def entries(self, skip: Skip) -> list[Entry]:
-        return self._not_ignored(sorted(self._walk("", skip), key=lambda e: e.path))
+        return self._not_ignored(sorted(self._walk(skip), key=lambda e: e.path))
 
     def _not_ignored(self, found: list[Entry]) -> list[Entry]:
         """`found` without the special files of a working tree that git ignores."""

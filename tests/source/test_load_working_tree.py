@@ -10,6 +10,8 @@ Aspects covered:
   maxFileSize, symbolic links reported and never followed, also a link that replaced a tracked
   file's folder (never read through), a nested repository reported as not read;
 - a repository with no commit yet is read; a linked worktree is read as its own working tree;
+- folders nested deeper than Python's call stack (1,100 deep) are read, in a working tree and
+  in a plain folder;
 - `--rev` still reads a commit; a bare repository, having no working tree, is read at a commit.
 """
 
@@ -114,6 +116,44 @@ def test_a_nested_repository_is_not_read(git_repo: Any) -> None:
     assert names(result) == ["a"]
     assert problems(result) == ["vendor: warning: submodule is not read"]
     assert all(d.severity is diagnostic.Severity.WARNING for d in result.diagnostics)
+
+
+def _nest(top: Path, depth: int, name: str) -> None:
+    """`top/a/a/.../a/x.yaml`, `depth` folders deep, made a folder at a time (pathlib and
+    os.makedirs recurse once per missing parent)."""
+    folder = top
+    for _ in range(depth):
+        folder = folder / "a"
+        folder.mkdir()
+    (folder / "x.yaml").write_text(config_map(name))
+
+
+def _unnest(top: Path) -> None:
+    """Remove what `_nest` made, deepest first (shutil.rmtree, which cleans up after the
+    tests, recurses once per folder too)."""
+    folders = [top / "a"]
+    while (folders[-1] / "a").is_dir():
+        folders.append(folders[-1] / "a")
+    (folders[-1] / "x.yaml").unlink()
+    for folder in reversed(folders):
+        folder.rmdir()
+
+
+def test_folders_nested_deeper_than_the_call_stack(git_repo: Any, tmp_path: Path) -> None:
+    """Paths may nest a folder a thousand times over (`a/a/a/...`, within the system's limit on
+    a path's length): a pull request's working tree holding one is read as any other."""
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    try:
+        _nest(git_repo.path, 1100, "deep")
+        git_repo.commit({})
+        assert names(load(git_repo.path)) == ["deep"]
+        _nest(plain, 1100, "plain")
+        assert names(source.load(plain)) == ["plain"]
+    finally:
+        for top in (git_repo.path, plain):
+            if (top / "a").exists():
+                _unnest(top)
 
 
 def test_a_repository_without_commits(git_repo: Any) -> None:
