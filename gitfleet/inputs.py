@@ -47,13 +47,13 @@ def previous_of(
     repo: Repository, tip: rendered.Tip | None, signer: signing.Signer | None = None
 ) -> pipeline.PreviousRender | None:
     """The tip as the next render reads it (its bindings and render.yaml); none when the
-    branch is at a commit that is not a render, which nothing builds on. For a render to be
-    signed by `signer`, a tip its key did not sign is not `trusted`."""
+    branch is at a commit that is not a render, which nothing builds on. A tip amended by hand
+    is not `trusted`, nor, for a render to be signed by `signer`, one its key did not sign."""
     if tip is None or not tip.is_render:
         return None
     fmt = store.object_format(repo)
     found = pipeline.read_previous(tip.commit, tip.files, rendered.reader(repo, tip), fmt.name)
-    if signer is not None and not signer.signed(repo, tip.commit):
+    if tip.amended or (signer is not None and not signer.signed(repo, tip.commit)):
         return dataclasses.replace(found, trusted=False)
     return found
 

@@ -433,8 +433,9 @@ class PreviousRender:
     """Whether every file under `bindings/` was read back as a binding of its own, and every
     cluster's folder holds as many files as render.yaml says it was given."""
     trusted: bool = True
-    """Whether its files may be reused unread: not so when the render is to be signed and the
-    signer's key did not sign this commit (`render` then renders every binding again)."""
+    """Whether its files may be reused unread: not so when the commit was amended by hand, or
+    when the render is to be signed and the signer's key did not sign this commit (`render`
+    then renders every binding again)."""
 
     @property
     def source_commit(self) -> str | None:

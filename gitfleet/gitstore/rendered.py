@@ -46,6 +46,10 @@ CARRIED_TRAILERS = (ALLOW_PRUNE_TRAILER,)
 """Trailers of the source commit copied onto the rendered and per-cluster commits, so that an
 agent which can read only its own cluster's ref still sees them."""
 RENDER_TRAILER = "Gitfleet-Render"
+TREE_TRAILER = "Gitfleet-Tree"
+"""The rendered branch's commit names its own tree: a commit amended by hand keeps the render's
+message, trailers included, but not its tree, and the next render then reuses none of its
+files (`Tip.amended`)."""
 CLUSTER_TRAILER = "Gitfleet-Cluster"
 SYNC_MODE_TRAILER = "Gitfleet-Sync-Mode"
 
@@ -93,6 +97,12 @@ class Tip:
     @property
     def is_render(self) -> bool:
         return is_render(self.trailers)
+
+    @property
+    def amended(self) -> bool:
+        """Whether the commit names a tree other than its own (`TREE_TRAILER`; a render made
+        before the trailer names none)."""
+        return self.trailers.get(TREE_TRAILER, self.tree) != self.tree
 
 
 def _make_tip(commit: str, tree: str, data: bytes, base: objects.Base) -> Tip:
@@ -474,7 +484,7 @@ def publish(
             [parent.commit] if parent else [],
             who,
             message or f"render {source_commit}",
-            trailers,
+            [*trailers, (TREE_TRAILER, built.id)],
             fmt,
         )
         new_objects.append(made)

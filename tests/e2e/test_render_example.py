@@ -2,7 +2,8 @@
 
 Aspects covered:
 - the rendered branch and one ref per cluster, each holding only its cluster's folder, with
-  the Source-Commit and Gitfleet-Render trailers; replicas, overrides and labels per cluster;
+  the Source-Commit and Gitfleet-Render trailers (the branch also Gitfleet-Tree, its tree);
+  replicas, overrides and labels per cluster;
 - rendering again makes no commit; `--full` gives the same tree; `--out` writes the same
   files, byte for byte, every time;
 - a deleted template removes its files, and the output says which;
@@ -41,7 +42,12 @@ def test_render_commits_the_fleet(cli: Invoke, fleet: GitRepo) -> None:
     assert report["created"] and report["sourceCommit"] == source
     assert fleet.git("rev-parse", BRANCH) == report["commit"]
     trailers = fleet.git("log", "-1", "--format=%(trailers:only)", BRANCH).splitlines()
-    assert trailers == [f"Source-Commit: {source}", "Gitfleet-Render: 0.1.0"]
+    tree = fleet.git("rev-parse", f"{BRANCH}^{{tree}}")
+    assert trailers == [
+        f"Source-Commit: {source}",
+        "Gitfleet-Render: 0.1.0",
+        f"Gitfleet-Tree: {tree}",
+    ]
     for name in CLUSTERS:
         ref = f"refs/heads/gitfleet/works/{name}"
         listed = fleet.git("ls-tree", "-r", "--name-only", ref).splitlines()

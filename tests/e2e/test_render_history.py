@@ -3,6 +3,8 @@
 Aspects covered (through the CLI):
 - the rendered branch reset to a source commit, or a hand-made commit on top of a render:
   render exits 1 naming the ref and the ways out, and moves no ref;
+- a hand edit amended into a render (its message, and so its trailers, kept): the next render
+  reuses none of its files, and the edit is rendered over as a full render would;
 - a cluster ref reset to a source commit: the same, naming that ref; a source with errors
   reports its errors instead (nothing would be rendered either way);
 - `--new-history` gives the branch a parentless render, rendered from scratch: the same tree
@@ -21,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import GitRepo, Invoke
+from conftest import GitRepo, Invoke, git
 
 RENDERED = "refs/heads/gitfleet/rendered"
 CLUSTER = "refs/heads/gitfleet/works/aws-euw1"
@@ -77,6 +79,25 @@ def test_a_hand_made_commit_on_the_branch_is_refused(cli: Invoke, rendered_fleet
     result = render(cli, rendered_fleet)
     assert result.exit_code == 1 and f"{RENDERED} is at a commit" in result.stderr
     assert rendered_fleet.git("rev-parse", RENDERED) == edit
+
+
+def test_an_edit_amended_into_a_render_is_rendered_over(
+    cli: Invoke, rendered_fleet: GitRepo, tmp_path: Path
+) -> None:
+    web = "works/aws-euw1/shop/Deployment.apps/web.yaml"
+    rendered_web = rendered_fleet.git("show", f"{RENDERED}:{web}")
+    edit = tmp_path / "edit"
+    git(tmp_path, "clone", "-q", "-b", "gitfleet/rendered", str(rendered_fleet.path), str(edit))
+    (edit / web).write_text(rendered_web.replace("replicas: 1\n", "replicas: 99\n") + "\n")
+    git(edit, "commit", "-q", "-a", "--amend", "--no-edit")
+    git(edit, "push", "-q", "-f", "origin", "gitfleet/rendered")
+    assert "replicas: 99" in rendered_fleet.git("show", f"{RENDERED}:{web}")
+    inference = (rendered_fleet.path / "apps/ml/inference.yaml").read_text()
+    scaled = inference.replace("replicas: 2", "replicas: 3")  # web's inputs stay as they were
+    rendered_fleet.commit({"apps/ml/inference.yaml": scaled})
+    result = render(cli, rendered_fleet)
+    assert result.exit_code == 0, result.output
+    assert rendered_fleet.git("show", f"{RENDERED}:{web}") == rendered_web
 
 
 def test_new_history_replaces_the_branch(cli: Invoke, rendered_fleet: GitRepo) -> None:

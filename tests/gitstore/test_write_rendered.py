@@ -3,7 +3,8 @@
 Aspects covered:
 - the first publication creates the branch and one ref per cluster, each holding only its own
   `works/<cluster>/` folder, every commit with the Source-Commit and Gitfleet-Render trailers,
-  a cluster ref's commit also with Gitfleet-Cluster naming its cluster;
+  the branch's commit also with Gitfleet-Tree naming its own tree, a cluster ref's commit
+  also with Gitfleet-Cluster naming its cluster;
 - the tip reads back: trailers, every file's blob id, contents on demand;
 - the same files again make no commit and move no ref;
 - a change commits on top of the tip and moves only the changed cluster's ref;
@@ -51,7 +52,8 @@ def test_first_publication(repo: repository.Repository) -> None:
     ]
     rendering = [f"Source-Commit: {1:040x}", "Gitfleet-Render: 0.1.0"]
     trailers = git(repo, "log", "-1", "--format=%(trailers:only)", done.commit)
-    assert trailers.splitlines() == rendering
+    tree = git(repo, "rev-parse", f"{done.commit}^{{tree}}")
+    assert trailers.splitlines() == [*rendering, f"Gitfleet-Tree: {tree}"]
     for name, commit in done.clusters.items():
         trailers = git(repo, "log", "-1", "--format=%(trailers:only)", commit)
         assert trailers.splitlines() == [*rendering, f"Gitfleet-Cluster: {name}"]
