@@ -90,7 +90,6 @@ class ClusterRemote:
         settings: Sequence[tuple[str, str]] = (),
     ) -> None:
         """`settings`: more git configuration for the copy (the credential)."""
-        self.url = url
         self.cluster = cluster
         self.works_ref = works_ref
         self.status_ref = status.status_ref(cluster)
@@ -116,7 +115,7 @@ class ClusterRemote:
 
     def open(self) -> repository.Repository:
         """A handle of the copy for one thread."""
-        return repository.Repository(self.path, self.url)
+        return repository.Repository(self.path, self.mirror.shown)
 
     # ---- running git ---------------------------------------------------------------------
 
@@ -139,7 +138,9 @@ class ClusterRemote:
     def _check(self, done: subprocess.CompletedProcess[bytes], what: str) -> bytes:
         if done.returncode != 0:
             message = done.stderr.decode(errors="replace").strip().splitlines()
-            raise SourceError(Origin(self.url), f"{what}: {message[-1] if message else '?'}")
+            raise SourceError(
+                Origin(self.mirror.shown), f"{what}: {message[-1] if message else '?'}"
+            )
         return done.stdout
 
     def _fetch(self, *args: str, stdin: bytes | None = None) -> int:

@@ -160,7 +160,7 @@ class PullAgent:
             tips = self.remote.tips()
             self._fetch_status(tips.status)
             if tips.works is None:
-                return self._keep(f"{ref} does not exist on {self.settings.url} yet")
+                return self._keep(f"{ref} does not exist on {self.remote.mirror.shown} yet")
             fetched = self.remote.fetch_works(tips.works)
         except errors.SourceError as exc:
             if self.current is None:  # a start with the remote away: the copy's last commit
@@ -237,7 +237,7 @@ class PullAgent:
         error includes a failed look. `step` is told what is being done (a progress line on a
         terminal)."""
         say = step or (lambda text: None)
-        say(f"fetching {self.settings.works_ref} from {self.settings.url}")
+        say(f"fetching {self.settings.works_ref} from {self.remote.mirror.shown}")
         self.look()
         if self.current is None:
             return None

@@ -69,7 +69,7 @@ def _copy_one(repo: Repository, template: str, cluster: str) -> Outcome:
     if there == local.commit:
         return Outcome(cluster, Copy.UP_TO_DATE)
     if there is not None and repo.commit_of(there) is None:
-        return Outcome(cluster, Copy.UNKNOWN, f"{url} holds {there}")
+        return Outcome(cluster, Copy.UNKNOWN, f"{remote.shown(url)} holds {there}")
     if there is not None and _is_ancestor(repo, local.commit, there):
         return Outcome(cluster, Copy.AHEAD)
     lease = f"--force-with-lease={ref}:{there or ''}"

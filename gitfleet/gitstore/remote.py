@@ -51,6 +51,22 @@ def locate(location: str) -> str:
     return location
 
 
+def shown(location: str) -> str:
+    """`location` as messages and logs show it: a URL's user information, where a token or a
+    password goes (`https://user:TOKEN@host/fleet.git`), replaced by `***`, as git leaves it
+    out of its own messages. Logs and reports reach more people than the credential should."""
+    if "://" not in location:
+        return location
+    try:
+        parsed = urllib.parse.urlsplit(location)
+    except ValueError:
+        return location.partition("://")[0] + "://***"
+    _, at, host = parsed.netloc.rpartition("@")
+    if not at:
+        return location
+    return urllib.parse.urlunsplit(parsed._replace(netloc=f"***@{host}"))
+
+
 def tip(repo: repository.Repository, url: str, ref: str) -> str | None:
     """The commit `ref` (a full ref name, or HEAD) names in the repository at `url`, None when
     it names none; `SourceError` when `url` cannot be reached (with git's first line: the
@@ -58,7 +74,8 @@ def tip(repo: repository.Repository, url: str, ref: str) -> str | None:
     code, out, err = repo.run("ls-remote", "--end-of-options", url, ref)
     if code != 0:
         lines = err.decode(errors="replace").strip().splitlines()
-        raise repo.fail(f"cannot reach {url}: {lines[0] if lines else f'git exited {code}'}")
+        why = lines[0] if lines else f"git exited {code}"
+        raise repo.fail(f"cannot reach {shown(url)}: {why}")
     for line in repository.output_lines(out):
         oid, _, name = line.partition("\t")
         if name == ref:
@@ -71,6 +88,7 @@ class Mirror:
 
     def __init__(self, url: str, cache: Path) -> None:
         self.url = locate(url)
+        self.shown = shown(self.url)
         digest = hashlib.sha256(self.url.encode()).hexdigest()[:16]
         self.path = cache / f"{digest}.git"
         if not (self.path / "HEAD").is_file():
@@ -79,12 +97,12 @@ class Mirror:
             except OSError as error:  # a file in the cache where a folder goes, say
                 reason = error.strerror or error
                 raise SourceError(
-                    Origin(url), f"cannot create a copy in {cache}: {reason}"
+                    Origin(self.shown), f"cannot create a copy in {cache}: {reason}"
                 ) from None
             self._git_init()
         opened = repository.open_repository(self.path)
         if opened is None:
-            raise SourceError(Origin(url), f"cannot create a copy in {self.path}")
+            raise SourceError(Origin(self.shown), f"cannot create a copy in {self.path}")
         self.repo = opened
 
     def _git_init(self) -> None:
@@ -96,7 +114,7 @@ class Mirror:
         )
         if done.returncode != 0:
             message = done.stderr.decode(errors="replace").strip()
-            raise SourceError(Origin(self.url), f"cannot create a copy: {message}")
+            raise SourceError(Origin(self.shown), f"cannot create a copy: {message}")
 
     def fetch(self) -> None:
         """Bring the copy's branches in line with the remote's."""
@@ -105,7 +123,7 @@ class Mirror:
         )
         if code != 0:
             message = err.decode(errors="replace").strip()
-            raise SourceError(Origin(self.url), f"cannot fetch: {message}")
+            raise SourceError(Origin(self.shown), f"cannot fetch: {message}")
 
     def push(self, ref: str, new: str, expected: str | None, *, thin: bool = True) -> None:
         """Set the remote's `ref` to `new` (an object of the copy) if it is still at `expected`
@@ -131,9 +149,9 @@ class Mirror:
             message = (out + err).decode(errors="replace").strip()
             names = ", ".join(m.ref for m in moves)
             if any(marker in message for marker in _REJECTED):
-                raise RefConflictError(f"{names} moved on {self.url}; fetch and try again")
+                raise RefConflictError(f"{names} moved on {self.shown}; fetch and try again")
             blocked = refs.blocked_move(self.repo, moves)  # the copy has the remote's branches
-            raise SourceError(Origin(self.url), blocked or f"cannot push {names}: {message}")
+            raise SourceError(Origin(self.shown), blocked or f"cannot push {names}: {message}")
         for m in moves:
             now = refs.read_ref(self.repo, m.ref)
             at = now.commit if now else None

@@ -54,7 +54,7 @@ from gitfleet.errors import (
     RefConflictError,
     UsageError,
 )
-from gitfleet.gitstore import branchnames, refs, rendered, repository, signing
+from gitfleet.gitstore import branchnames, refs, remote, rendered, repository, signing
 from gitfleet.model import diagnostic, loaded
 from gitfleet.model.origin import Origin
 from gitfleet.monitor import health, metrics
@@ -700,7 +700,7 @@ class Reconciler:
             self._emit(
                 "started",
                 "",
-                repo=self.target.location,
+                repo=remote.shown(self.target.location),
                 branch=self._source_branch,
                 interval=self.settings.interval,
                 watch=watch is not None,

@@ -4,11 +4,14 @@ Aspects covered:
 - which locations are remote; how git is given each (a local path made absolute, a URL as
   written, a `file://` URL naming a host refused);
 - fetching brings the remote's branches (and drops deleted ones);
-- pushing a ref by compare-and-swap: created, replaced, and refused when the remote moved.
+- pushing a ref by compare-and-swap: created, replaced, and refused when the remote moved;
+- a URL's user information (a token, a password) is never shown: not in the errors of
+  `reconcile` and of the agents when the remote cannot be reached, nor in the reconciler's log.
 """
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +60,40 @@ def test_locations_as_git_takes_them(
 def test_a_file_url_naming_a_host_is_refused() -> None:
     with pytest.raises(UsageError, match="file:///path/to/repo"):
         remote.locate("file://fleet.git")
+
+
+SHOWN = {
+    "https://x:T0KEN@h.example/f.git": "https://***@h.example/f.git",
+    "https://T0KEN@h.example:8443/f": "https://***@h.example:8443/f",
+    "https://h.example/f.git": "https://h.example/f.git",
+    "git@h.example:f.git": "git@h.example:f.git",
+    "../fleet.git": "../fleet.git",
+}
+"""Locations as messages show them: a token as user name or password, none, no URL at all."""
+
+
+@pytest.mark.parametrize(("location", "expected"), SHOWN.items())
+def test_locations_as_shown(location: str, expected: str) -> None:
+    assert remote.shown(location) == expected
+
+
+def test_no_message_shows_a_token(cli: Any, tmp_path: Path) -> None:
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    url = f"http://gitfleet:T0KEN@127.0.0.1:{port}/fleet.git"
+    shown = f"http://***@127.0.0.1:{port}/fleet.git"
+    (tmp_path / "kube").mkdir()
+    runs = [
+        ("reconcile", "--repo", url, "--once", "--cache", str(tmp_path / "cache")),
+        ("agent", "push", "--repo", url, "--kubeconfig-dir", str(tmp_path / "kube"),
+         "--cache-dir", str(tmp_path / "cache"), "--once"),
+    ]  # fmt: skip
+    for args in runs:
+        done = cli(*args)
+        assert done.exit_code == 1, done.output
+        assert "T0KEN" not in done.output
+        assert shown in done.output
 
 
 def test_fetch_and_push(git_repo: GitRepo, bare_remote: Path, tmp_path: Path) -> None:
