@@ -262,7 +262,12 @@ class Reconciler:
         commit = self.repo.commit_of(self._source_ref)
         if commit is None:
             if self._handled != ("", None):
-                self._emit("no-source", "", branch=self.source_branch)
+                message = (
+                    f"the source branch {self.source_branch!r} does not exist: push it, or name"
+                    " the branch to render (--branch, or sourceBranch in gitfleet.yaml on the"
+                    " default branch)"
+                )
+                self._refuse_once("", message, timings, "no-source", branch=self.source_branch)
                 self._handled = ("", None)
             return Outcome.NO_SOURCE
         if self._copies is not None:

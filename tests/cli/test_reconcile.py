@@ -6,7 +6,8 @@ Aspects covered:
 - `--once` on a remote URL mirrors it into `--cache` and pushes the render back;
 - `--once` exits 1 on an invalid commit (the error's file and line are logged; a tree that
   cannot be read as a source too, the last render kept), on an unreachable remote (the
-  reason on stderr) and on a missing source branch;
+  reason on stderr) and on a missing source branch, which is said and recorded as the last
+  error, shown by `gitfleet status` (a repository whose branch is `master`, say);
 - a cluster ref deleted after its render (plainly, or as the way out of a ref not at a render,
   which `--once` reports blocked with exit 1) is written again by the next `--once` of the
   same source commit, parentless and holding the render's folder, the rendered branch left
@@ -111,7 +112,10 @@ def test_once_on_a_tree_that_cannot_be_read_records_it(cli: Any, fleet_repo: Any
 def test_once_without_the_source_branch_exits_1(cli: Any, fleet_repo: Any) -> None:
     result = cli("reconcile", "--repo", str(fleet_repo.path), "--branch", "nope", "--once")
     assert result.exit_code == 1
-    assert " no-source " in result.stdout
+    line = result.stdout.splitlines()[-1]
+    assert " no-source " in line and "the source branch 'nope' does not exist" in line
+    shown = cli("status", "--repo", str(fleet_repo.path))
+    assert "last error: the source branch 'nope' does not exist" in shown.stdout, shown.output
 
 
 @pytest.mark.parametrize("remote", [False, True], ids=["local", "remote URL"])
