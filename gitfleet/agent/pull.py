@@ -160,7 +160,7 @@ class PullAgent:
             tips = self.remote.tips()
             self._fetch_status(tips.status)
             if tips.works is None:
-                return self._keep(f"{ref} does not exist on {self.remote.mirror.shown} yet")
+                return self._keep(f"{ref} does not exist on {self.remote.mirror.shown}")
             fetched = self.remote.fetch_works(tips.works)
         except errors.SourceError as exc:
             if self.current is None:  # a start with the remote away: the copy's last commit
@@ -185,7 +185,9 @@ class PullAgent:
             log.info("cluster %s: status ref not brought in: %s", self.name, exc)
 
     def _keep(self, problem: str) -> bool:
-        kept = self.current.rendered.commit if self.current else "nothing"
+        """Say why the desired state stays as it was: the commit this agent applied, or, before
+        it applied one, whatever the cluster runs (an earlier agent's work included)."""
+        kept = self.current.rendered.commit if self.current else "what the cluster runs"
         self.error = f"{problem}; keeping {kept}"
         return False
 

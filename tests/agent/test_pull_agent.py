@@ -13,7 +13,8 @@ Aspects covered:
 - a status ref another writer moved after the agent looked is replaced (the push is retried
   with a fresh lease);
 - no Work ref yet is no desired state; a shared branch without the cluster's folder is not
-  taken for an empty one;
+  taken for an empty one; a Work ref deleted after a sync is none either, and a restarted
+  agent says it keeps what the cluster runs;
 - the running agent applies new commits as they come, backs off while the remote is away,
   and stops when asked;
 - settings: cluster names, the repository URL per cluster, which refs are fetched sparsely.
@@ -242,6 +243,23 @@ def test_nothing_rendered_yet(remote: Remote, tmp_path: Path, member: RunningSim
     finally:
         agent.close()
     assert remote.status_commit("m1") is None
+
+
+def test_a_deleted_ref_keeps_what_the_cluster_runs(
+    remote: Remote, tmp_path: Path, member: RunningSim
+) -> None:
+    remote.publish({"m1": app()})
+    assert _once(remote, tmp_path) is not None
+    remote.git("update-ref", "-d", rendered.cluster_ref("m1"))
+    agent = _agent(remote, tmp_path)
+    try:
+        assert agent.once() is None
+        assert agent.error.endswith(
+            f"does not exist on {remote.url}; keeping what the cluster runs"
+        )
+    finally:
+        agent.close()
+    assert _live(member, "Deployment", "web") is not None
 
 
 def test_a_shared_branch_without_the_folder_is_not_an_empty_one(
