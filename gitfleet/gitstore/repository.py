@@ -33,8 +33,14 @@ def output_lines(out: bytes) -> list[str]:
 def safe_environment(git_dir: Path) -> dict[str, str]:
     """Environment for git processes working on `git_dir`. The path is made absolute: git runs
     in whatever folder its caller chose (gitpython: the work tree), not necessarily the one a
-    relative `git_dir` was given from."""
-    env = {"GIT_DIR": os.path.abspath(git_dir), "GIT_CONFIG_COUNT": str(len(SAFE_CONFIG))}
+    relative `git_dir` was given from. Objects are read as their ids name them, never through
+    `refs/replace/`: anyone who can push can push such a ref, and a commit checked (its
+    signature, its Source-Commit) would otherwise be read with other trees and files."""
+    env = {
+        "GIT_DIR": os.path.abspath(git_dir),
+        "GIT_NO_REPLACE_OBJECTS": "1",
+        "GIT_CONFIG_COUNT": str(len(SAFE_CONFIG)),
+    }
     for index, (key, value) in enumerate(SAFE_CONFIG):
         env[f"GIT_CONFIG_KEY_{index}"] = key
         env[f"GIT_CONFIG_VALUE_{index}"] = value

@@ -13,6 +13,8 @@ Aspects covered:
   what ran; a signed render afterwards is applied again;
 - an edit amended into the signed tip (the render's trailers kept) is never signed by the next
   render, even where that render's inputs did not change: it renders every binding again;
+- a replacement pushed as `refs/replace/<blob>` for a signed render's manifest is not read:
+  the agent reads the repository by its path, and applies the signed content;
 - key rotation: with the old and the new key allowed, renders signed by either are applied;
   once the old key is removed from the list, a render signed by it is refused
   (`UntrustedSigner`);
@@ -497,3 +499,22 @@ def test_an_edit_amended_into_the_tip_is_never_signed_by_the_next_render(fleet: 
     assert fleet.pull("q1").exit_code == 0
     api_applied = fleet.members["q1"].objects.get("apps/v1", "Deployment", "api", "shop")
     assert (fleet.replicas("q1"), api_applied is not None) == (4, True)
+
+
+def test_a_replacement_object_is_never_read_for_a_signed_one(fleet: Fleet) -> None:
+    """Git reads an object through `refs/replace/` by default, and a host lets anyone who can
+    push push such a ref: the push agent, reading `remote.git` by its path, would check the
+    signed commit and apply the replacement's content."""
+    fleet.render(4, key="old")
+    web = f"{BRANCH}:works/p1/shop/Deployment.apps/web.yaml"
+    signed = fleet.git("--git-dir=../remote.git", "rev-parse", web)
+    text = fleet.git("--git-dir=../remote.git", "cat-file", "blob", signed)
+    doc = yaml.safe_load(text)
+    doc["spec"]["replicas"] = 40
+    Path("forged.yaml").write_text(yaml.safe_dump(doc))
+    forged = fleet.git(
+        "--git-dir=../remote.git", "hash-object", "-w", str(Path("forged.yaml").resolve())
+    )
+    fleet.git("--git-dir=../remote.git", "update-ref", f"refs/replace/{signed}", forged)
+    assert _converged(fleet.agents()) == {"p1": True, "q1": True}
+    assert (fleet.replicas("p1"), fleet.replicas("q1")) == (4, 4)
