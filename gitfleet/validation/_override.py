@@ -11,7 +11,9 @@ its leading `/` to the field named by all but its first segment, `~2` as a key o
 which is never what was meant), and overriders that can be seen to change what an object is
 are refused (`_identity`). The deprecated spec-level overriders are checked like a rule, but
 Karmada's webhook checks only the overrideRules: there its checks are warnings saying what then
-happens (`_Checks`), and gitfleet's own rules stay errors.
+happens (`_Checks`), and gitfleet's own rules stay errors. Next to overrideRules they are not
+checked at all: Karmada ignores them then (the fieldOverrider its webhook lets through gets a
+warning saying so).
 """
 
 from __future__ import annotations
@@ -41,8 +43,13 @@ def check(obj: Override, report: _report.Report) -> None:
         report.error(("spec", "overriders"), "cannot be used together with overrideRules")
     for keys, affinity in _affinity.override_affinities(spec):
         _affinity.cluster_affinity(report, keys, affinity)
-    ignored = "ignored, as overrideRules are set" if spec.override_rules else ""
-    _overriders(spec.overriders, ("spec", "overriders"), _Checks(report, deprecated=ignored))
+    if not spec.override_rules:
+        _overriders(spec.overriders, ("spec", "overriders"), _Checks(report, deprecated=True))
+    elif spec.overriders.field_overrider:
+        report.warning(
+            ("spec", "overriders", "fieldOverrider"),
+            "ignored, as overrideRules are set (as Karmada ignores the deprecated overriders)",
+        )
     for index, rule in enumerate(spec.override_rules):
         keys = ("spec", "overrideRules", index, "overriders")
         _overriders(rule.overriders, keys, _Checks(report))
@@ -51,20 +58,18 @@ def check(obj: Override, report: _report.Report) -> None:
 class _Checks:
     """The checks of Karmada's webhook on one set of overriders: a problem is an error. The
     deprecated spec-level overriders it does not check: there a problem is a warning saying
-    what then happens (`deprecated`, or each problem's own outcome when empty), as Karmada
-    (and the overrides stage) apply them like a rule, or ignore them next to overrideRules."""
+    what then happens, as Karmada (and the overrides stage) apply them like a rule."""
 
-    def __init__(self, report: _report.Report, *, deprecated: str | None = None) -> None:
+    def __init__(self, report: _report.Report, *, deprecated: bool = False) -> None:
         self.report = report
         self.deprecated = deprecated
 
     def problem(self, keys: Keys, message: str, outcome: str) -> None:
-        if self.deprecated is None:
+        if not self.deprecated:
             self.report.error(keys, message)
             return
-        happens = self.deprecated or outcome
         self.report.warning(
-            keys, f"{message} (Karmada does not check the deprecated overriders): {happens}"
+            keys, f"{message} (Karmada does not check the deprecated overriders): {outcome}"
         )
 
 

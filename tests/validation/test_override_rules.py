@@ -125,14 +125,15 @@ def test_annotation_keys_are_checked_lower_cased(check: Check) -> None:
     assert found == []
 
 
-def test_deprecated_field_overrider_may_stay_next_to_rules(check: Check) -> None:
-    """Karmada applies the rules only; the deprecated overriders are never checked."""
-    deprecated = "  overriders:\n    fieldOverrider:\n      - fieldPath: /data/x\n"
+@pytest.mark.parametrize("path", ["/data/x", "/metadata/name"])
+def test_deprecated_field_overrider_may_stay_next_to_rules(check: Check, path: str) -> None:
+    """Karmada applies the rules only; the deprecated overriders are then never checked, nor
+    applied, however they would change the object."""
+    deprecated = f"  overriders:\n    fieldOverrider:\n      - fieldPath: {path}\n"
     found = check(variant(WEB, "  overrideRules:\n", deprecated + "  overrideRules:\n"))
     assert found == [
-        f"{WEB}:13:9: warning: OverridePolicy shop/web: spec.overriders.fieldOverrider.0: set "
-        "json or yaml (Karmada does not check the deprecated overriders): ignored, as "
-        "overrideRules are set"
+        f"{WEB}:12:5: warning: OverridePolicy shop/web: spec.overriders.fieldOverrider: "
+        "ignored, as overrideRules are set (as Karmada ignores the deprecated overriders)"
     ]
 
 
