@@ -211,6 +211,8 @@ class KubeClient:
                         )
                 except (config.ConfigException, yaml.YAMLError, *_UNREADABLE) as exc:
                     raise ConfigurationError(_unusable(self.kubeconfig, exc)) from exc
+                if not configuration.verify_ssl:
+                    _unverified(self.name)
                 configuration.retries = 0  # retries are ours, with backoff
                 configuration.connection_pool_maxsize = self._pool_size
                 api = client.ApiClient(configuration)
@@ -413,6 +415,20 @@ _MISSHAPEN = (TypeError, KeyError, AttributeError)
 _UNREADABLE = (OSError, ValueError, *_MISSHAPEN)
 """What loading a kubeconfig raises, besides the client's ConfigException and YAML errors, for
 a file that is missing, unreadable or not shaped like a kubeconfig."""
+
+
+def _unverified(cluster: str) -> None:
+    """Say once per client that a kubeconfig turned certificate checks off
+    (`insecure-skip-tls-verify`), instead of urllib3's warning on every request, which it
+    repeats without end (hundreds a sync) and which names no cluster. kubectl says nothing."""
+    import urllib3
+
+    urllib3.disable_warnings(urllib3.exceptions.InsecureRequestWarning)
+    log.warning(
+        "cluster %s: its kubeconfig sets insecure-skip-tls-verify: the API server's"
+        " certificate is not checked",
+        cluster,
+    )
 
 
 def _unusable(kubeconfig: Path, cause: Exception) -> str:

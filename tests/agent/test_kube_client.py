@@ -9,7 +9,9 @@ Aspects covered:
 - a cluster nobody listens for is a ClusterAPIError without a code, after the attempts;
 - a set stop event ends the retries at once;
 - the discovery cache is one temporary folder per client, whatever number of attempts it
-  took, removed when the client closes: after a sync, and after an unreachable cluster.
+  took, removed when the client closes: after a sync, and after an unreachable cluster;
+- a kubeconfig with `insecure-skip-tls-verify` works, and says so once, naming the cluster,
+  not in a warning of urllib3's on every request.
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ import http.server
 import json
 import tempfile
 import threading
+import warnings
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from builders import make_configmap
 from simfixture import RunningSim
 
@@ -232,3 +236,27 @@ def test_the_discovery_cache_is_removed_on_close(
     assert len(_discovery_folders(temp)) == 1
     client.close()
     assert _discovery_folders(temp) == []
+
+
+def test_an_insecure_kubeconfig_is_said_once(
+    sim_cluster: RunningSim, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    config = yaml.safe_load(sim_cluster.kubeconfig.read_text(encoding="utf-8"))
+    server = config["clusters"][0]["cluster"]
+    del server["certificate-authority-data"]
+    server["insecure-skip-tls-verify"] = True
+    insecure = tmp_path / "insecure.yaml"
+    insecure.write_text(yaml.safe_dump(config), encoding="utf-8")
+    client = kube.KubeClient(insecure, name="member1", retry=kube.NO_WAIT)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            for _ in range(3):
+                assert client.get(CONFIGMAPS, "shop", "c") is None
+    finally:
+        client.close()
+    assert [str(w.message) for w in caught] == []
+    said = [r.getMessage() for r in caplog.records if "insecure-skip-tls-verify" in r.getMessage()]
+    assert said == [
+        "cluster member1: its kubeconfig sets insecure-skip-tls-verify: the API server's"
+        " certificate is not checked"
+    ]
