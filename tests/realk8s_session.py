@@ -113,6 +113,23 @@ def external() -> Path | None:
     return Path(chosen) if chosen else None
 
 
+def member_kubeconfig(request: pytest.FixtureRequest, folder: Path, cluster: str) -> Path:
+    """An administrator's kubeconfig of a member, for a fixture parametrized with
+    `SERVER_KINDS`: a simulated cluster claiming the real tier's version (its kubeconfig
+    written into `folder`, stopped after the test), or the tier's server `cluster`."""
+    if request.param == "sim":
+        from gitfleet import sim
+
+        member = sim.SimCluster("alpha", kubernetes_version=realk8s.KUBERNETES_VERSION)
+        member.start()
+        request.addfinalizer(member.stop)
+        kubeconfig = folder / "alpha.yaml"
+        member.kubeconfig(kubeconfig)
+        return kubeconfig
+    tier: Kubeconfig = request.getfixturevalue("real_tier")
+    return tier(cluster, "admin")
+
+
 @pytest.fixture(name="real_tier", scope="session")
 def real_tier_fixture(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory

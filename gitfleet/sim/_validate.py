@@ -3,7 +3,7 @@
 labels and annotations (qualified keys, string values), workload selectors that must match
 their pod template, rolling update parameters beside a Deployment's Recreate or a StatefulSet's
 OnDelete strategy, pods' containers and Services' ports, CRD names and scopes, Secret data that
-must be base64.
+must be base64, ConfigMaps whose values weigh more than 1 MiB.
 
 A failure is one 422 Invalid Status listing every cause. Full schema validation is left out.
 """
@@ -240,6 +240,21 @@ def _secret_causes(obj: _json.Obj) -> Causes:
     return causes
 
 
+CONFIGMAP_MAX = 1024 * 1024
+"""The most a ConfigMap's values may weigh together (`data` as UTF-8, `binaryData` decoded; keys
+not counted), as Kubernetes' MaxSecretSize bounds them."""
+
+
+def _configmap_causes(obj: _json.Obj) -> Causes:
+    data, binary = obj.get("data"), obj.get("binaryData")
+    total = sum(len(str(v).encode("utf-8")) for v in data.values()) if isinstance(data, dict) else 0
+    if isinstance(binary, dict):
+        total += sum(len(base64.b64decode(str(v))) for v in binary.values())
+    if total <= CONFIGMAP_MAX:
+        return []
+    return [("[]", f"Too long: must have at most {CONFIGMAP_MAX} bytes")]
+
+
 def validate(resource: _resources.ResourceType, obj: _json.Obj) -> None:
     """Raise 422 Invalid listing every problem of `obj`, or return."""
     metadata = obj.get("metadata") or {}
@@ -262,5 +277,7 @@ def validate(resource: _resources.ResourceType, obj: _json.Obj) -> None:
         causes += _crd_causes(obj)
     elif key == ("", "secrets"):
         causes += _secret_causes(obj)
+    elif key == ("", "configmaps") and resource.builtin:
+        causes += _configmap_causes(obj)
     if causes:
         raise _errors.invalid(resource.group, resource.kind, name, causes)

@@ -27,6 +27,8 @@ Aspects covered:
 - an apply without fieldManager: 422 on PatchOptions;
 - a change refused for several causes (an immutable ConfigMap's data and `immutable`): the
   causes listed in the details, the message `... is invalid: [cause1, cause2]`;
+- a ConfigMap's values weigh at most 1 MiB together (`data` and decoded `binaryData`, keys
+  not counted): one byte more is 422 Invalid on the field `[]`;
 - a PersistentVolumeClaim's spec changed: refused with go-cmp's report of the two specs
   over many lines (the new value `-`, the old `+`), a changed volume mode also on its own;
 - a patch whose result has a value of the wrong type: 422 Invalid on the field `patch`, no
@@ -46,6 +48,7 @@ Aspects covered:
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 from collections.abc import Iterator
@@ -54,11 +57,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import realk8s
 import realk8s_session
 import yaml
 
-from gitfleet import errors, sim
+from gitfleet import errors
 from gitfleet.agent import drift, kube, native_defaults
 from gitfleet.sim import _quantity
 
@@ -71,15 +73,7 @@ SERVICE = kube.ResourceType("v1", "Service", "services", namespaced=True)
 def member_kubeconfig_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     """An administrator's kubeconfig of a member: a simulated cluster claiming the real tier's
     version, or a server of the tier."""
-    if request.param == "sim":
-        cluster = sim.SimCluster("alpha", kubernetes_version=realk8s.KUBERNETES_VERSION)
-        cluster.start()
-        request.addfinalizer(cluster.stop)
-        kubeconfig = tmp_path / "alpha.yaml"
-        cluster.kubeconfig(kubeconfig)
-        return kubeconfig
-    tier: realk8s_session.Kubeconfig = request.getfixturevalue("real_tier")
-    return tier(realk8s_session.CLUSTERS[0], "admin")
+    return realk8s_session.member_kubeconfig(request, tmp_path, realk8s_session.CLUSTERS[0])
 
 
 @pytest.fixture(name="member")
@@ -463,6 +457,37 @@ def test_a_change_refused_for_several_causes(member: kube.KubeClient) -> None:
                 {"reason": "FieldValueForbidden", "message": forbidden, "field": "immutable"},
                 {"reason": "FieldValueForbidden", "message": forbidden, "field": "data"},
             ],
+        },
+    )
+
+
+def test_a_configmap_over_one_mib(member: kube.KubeClient) -> None:
+    path = f"/api/v1/namespaces/{NAMESPACE}/configmaps"
+    half = 512 * 1024
+    binary = base64.b64encode(b"b" * half).decode()
+
+    def create(name: str, text: int) -> tuple[int, Any]:
+        config = {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": name, "namespace": NAMESPACE},
+            "data": {"text": "a" * text},
+            "binaryData": {"bytes": binary},
+        }
+        return _answer(member, "POST", path, body=config)
+
+    assert create("full", half)[0] == 201
+    code, body = create("over", half + 1)
+    too_long = "Too long: must have at most 1048576 bytes"
+    assert code == 422
+    assert body == _failure(
+        422,
+        f'ConfigMap "over" is invalid: []: {too_long}',
+        reason="Invalid",
+        details={
+            "name": "over",
+            "kind": "ConfigMap",
+            "causes": [{"reason": "FieldValueTooLong", "message": too_long, "field": "[]"}],
         },
     )
 
