@@ -58,12 +58,13 @@ def _live(
     """Every wanted cluster read live where it can be; the others from their reports."""
     from gitfleet.search import live  # the kubernetes client: only for --live
 
-    names = sorted(n for n in set(fleet.modes) | set(fleet.reports) if query.wants_cluster(n))
+    names = sorted(n for n in set(fleet.clusters) | set(fleet.reports) if query.wants_cluster(n))
     found: list[search.Found] = []
     notes: list[str] = []
     read_live: set[str] = set()
     for name in names:
-        outcome = live.read(name, fleet.modes.get(name, ""), kubeconfig_dir, query, label_selector)
+        member = fleet.clusters.get(name)
+        outcome = live.read(name, member, kubeconfig_dir, query, label_selector)
         if outcome.fallback:
             notes.append(f"{name}: shown as last reported ({outcome.fallback})")
         else:
@@ -76,7 +77,7 @@ def _clusters(spelled: Sequence[str], fleet: read.Fleet) -> list[str]:
     """The clusters asked for (repeated or comma-separated); those the fleet does not know
     fail, each with the closest known name."""
     asked = [c.strip() for each in spelled for c in each.split(",") if c.strip()]
-    known = sorted(set(fleet.modes) | set(fleet.reports))
+    known = sorted(set(fleet.clusters) | set(fleet.reports))
     unknown = [c for c in asked if c not in known]
     if unknown:
         hints = [
@@ -152,7 +153,8 @@ def _query(
     "kubeconfig_dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="With --live: a kubeconfig per Push cluster, <dir>/<cluster>.yaml.",
+    help="With --live: the push agent's kubeconfigs, <dir>/<cluster>.yaml (or"
+    " <dir>/<namespace>/<name>.yaml of a Cluster's secretRef).",
 )
 @options.cluster_repos_option(
     "fetch each cluster's status ref from there into the repository first."

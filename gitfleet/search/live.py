@@ -1,5 +1,7 @@
 """`gitfleet get --live`: a kind's objects read now from a Push cluster's API server, through
-its kubeconfig (`<dir>/<cluster>.yaml`, the push agent's), as karmadactl reads members through
+the kubeconfig the push agent uses from the same folder (`<dir>/<namespace>/<name>.yaml` of
+the Cluster's `spec.secretRef` when that file exists, else `<dir>/<cluster>.yaml`:
+`fleet.kubeconfig_for`), as karmadactl reads members through
 Karmada's cluster proxy. Pull clusters cannot be reached from outside by design, and a Push
 cluster that does not answer is no reason to show nothing: both are left to their reports,
 with the reason (`Outcome.fallback`).
@@ -14,7 +16,8 @@ import dataclasses
 from pathlib import Path
 
 from gitfleet import errors, search
-from gitfleet.agent import kube
+from gitfleet.agent import fleet, kube
+from gitfleet.model import cluster as clusters
 
 RETRY = kube.Retry(attempts=2, base=0.2, cap=0.2, timeout=(3.0, 15.0))
 """A command waits for an answer a few seconds, not as patiently as an agent."""
@@ -39,14 +42,20 @@ def _version(client: kube.KubeClient, group: str) -> str:
 
 
 def read(
-    cluster: str, mode: str, kubeconfig_dir: Path, query: search.Query, label_selector: str
+    cluster: str,
+    member: clusters.Cluster | None,
+    kubeconfig_dir: Path,
+    query: search.Query,
+    label_selector: str,
 ) -> Outcome:
-    """The cluster's objects of the kind asked for, annotated with the cluster."""
-    if mode == "Pull":
+    """The cluster's objects of the kind asked for, annotated with the cluster (`member`: its
+    Cluster in the source, None when the source does not declare it)."""
+    if member is not None and member.spec.sync_mode == "Pull":
         return Outcome(fallback="a Pull cluster is not reachable from here")
-    kubeconfig = kubeconfig_dir / f"{cluster}.yaml"
-    if not kubeconfig.is_file():
-        return Outcome(fallback=f"no kubeconfig {kubeconfig}")
+    target = fleet.kubeconfig_for(kubeconfig_dir, member, cluster)
+    kubeconfig = target.kubeconfig
+    if kubeconfig is None:
+        return Outcome(fallback=target.problem)
     client = kube.KubeClient(kubeconfig, name=cluster, retry=RETRY)
     try:
         rtype = client.resource_type(_version(client, query.group), query.kind)

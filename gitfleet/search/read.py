@@ -1,7 +1,8 @@
 """What `gitfleet get` reads from a repository: every cluster's last report (its status ref,
 first fetched from the cluster's own repository with `cluster_repos`), and from the source
 commit (gitfleet.yaml's source branch, else HEAD) the kinds it defines (for KIND's
-spellings), each Cluster's sync mode (who can be asked live) and the default namespace. A
+spellings), each Cluster (its sync mode says who can be asked live, its `secretRef` where its
+kubeconfig is) and the default namespace. A
 source that cannot be read is a note, not a failure: the reports alone still say what runs
 where.
 """
@@ -13,7 +14,7 @@ from collections.abc import Mapping
 
 from gitfleet import errors, source
 from gitfleet.gitstore import clusterrepos, repository
-from gitfleet.model import loaded, scope
+from gitfleet.model import cluster, loaded, scope
 from gitfleet.model.template import ResourceTemplate
 from gitfleet.status import read, reports
 
@@ -21,8 +22,8 @@ from gitfleet.status import read, reports
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class Fleet:
     reports: Mapping[str, reports.ClusterReport]
-    modes: Mapping[str, str]
-    """Each cluster the source declares, its sync mode (Push or Pull)."""
+    clusters: Mapping[str, cluster.Cluster]
+    """Each Cluster the source declares, by name."""
     templates: tuple[ResourceTemplate, ...] = ()
     default_namespace: str = scope.DEFAULT_NAMESPACE
     notes: tuple[str, ...] = ()
@@ -40,14 +41,14 @@ def fleet(path: str, *, cluster_repos: str | None = None) -> Fleet:
         except errors.GitfleetError as exc:
             notes.append(f"source not read: {exc}")
             src = None
-        modes = {c.name: str(c.spec.sync_mode) for c in src.objects.clusters} if src else {}
+        clusters = {c.name: c for c in src.objects.clusters} if src else {}
         if cluster_repos is not None:
-            names = set(modes) | set(read.reports_of(repo))
+            names = set(clusters) | set(read.reports_of(repo))
             failed = clusterrepos.fetch_status(repo, cluster_repos, sorted(names))
             notes += [f"status of {c} not fetched: {why}" for c, why in failed.items()]
         return Fleet(
             reports=read.reports_of(repo),
-            modes=modes,
+            clusters=clusters,
             templates=tuple(src.objects.templates) if src else (),
             default_namespace=src.config.default_namespace if src else scope.DEFAULT_NAMESPACE,
             notes=tuple(notes),

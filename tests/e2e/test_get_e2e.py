@@ -209,8 +209,32 @@ def test_live_reads_push_clusters_and_leaves_pull_ones_to_their_reports(fleet: F
     )
     assert "stray" not in fleet.get("deploy", "-n", "shop").stdout
     missing = fleet.get("deploy", "-n", "shop", "--live", "--kubeconfig-dir", "nowhere")
-    assert "note: p1: shown as last reported (no kubeconfig nowhere/p1.yaml)" in missing.stderr
+    expected = "no kubeconfig for cluster p1: expected nowhere/p1.yaml"
+    assert f"note: p1: shown as last reported ({expected})" in missing.stderr
     assert len(_rows(missing.stdout)) == 7
+
+
+def test_live_finds_a_kubeconfig_where_the_push_agent_does(
+    fleet: Fleet, cli: Any, tmp_path: Path
+) -> None:
+    """A Cluster with `spec.secretRef` is read through `<dir>/<namespace>/<name>.yaml`, the
+    file the push agent takes from the same folder."""
+    source = yaml.safe_load_all(fleet.repo.git("show", "main:fleet.yaml"))
+    docs = list(source)
+    p1 = next(d for d in docs if d["kind"] == "Cluster" and d["metadata"]["name"] == "p1")
+    p1["spec"]["secretRef"] = {"namespace": "karmada-cluster", "name": "p1-secret"}
+    fleet.repo.commit({"fleet.yaml": yaml.safe_dump_all(docs)}, "p1 by its secret")
+    fleet.repo.git("push", "-q", "origin", "main")
+    folder = tmp_path / "credentials"
+    (folder / "karmada-cluster").mkdir(parents=True)
+    (folder / "karmada-cluster" / "p1-secret.yaml").write_bytes(
+        fleet.members["p1"].kubeconfig.read_bytes()
+    )
+    (folder / "p2.yaml").write_bytes(fleet.members["p2"].kubeconfig.read_bytes())
+    fleet.members["p1"].objects.put(make_deployment("stray", replicas=1))
+    done = fleet.get("deploy", "-n", "shop", "--live", "--kubeconfig-dir", str(folder))
+    assert ["stray", "p1"] in [r[:2] for r in _rows(done.stdout)]
+    assert "p1: shown as last reported" not in done.stderr
 
 
 @pytest.mark.parametrize(
