@@ -284,7 +284,7 @@ def ready_is(operator: str, *statuses: str) -> Doc:
 
 def make_size_bomb(configmap: str, part: int, namespace: str = "shop") -> Doc:
     """An OverridePolicy adding 400 KiB to ConfigMap `configmap` under `data.k<part>`: each
-    file stays under a source's size limit, and three make the manifest over 1 MiB."""
+    file stays under a source's size limit, and four make the manifest over 1.5 MiB."""
     value = "x" * (400 * 1024)
     return {
         "apiVersion": "policy.karmada.io/v1alpha1",

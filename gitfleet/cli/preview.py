@@ -7,7 +7,7 @@ json` (`-o json`), every detail with stable keys. The base is read from the rend
 when it renders the base commit already. Exit 0 when the head
 renders everything it asks for; 1 when it has errors or its render refuses manifests (a Secret
 in plain text, a name that cannot be a path, an override or a Lua script that fails, a
-manifest over 1 MiB, ...): they lead the output, with file and line; 2 on a usage error.
+manifest over 1.5 MiB, ...): they lead the output, with file and line; 2 on a usage error.
 """
 
 from __future__ import annotations

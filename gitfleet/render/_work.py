@@ -44,7 +44,7 @@ clusters receive it.
 
 A failure for one cluster (an override that cannot apply or would change what the object is, a
 replica the interpreter cannot revise, a manifest its API server would refuse, such as a label
-an override made a number (the context's `check`, validate's own rule), a manifest over 1 MiB,
+an override made a number (the context's `check`, validate's own rule), a manifest over 1.5 MiB,
 a path that cannot be built) refuses that cluster's manifest only, located at the file and
 line to fix, and the cluster keeps what the previous render gave it.
 A Secret is refused on every cluster unless its template opts in to being written in plain text.
@@ -72,7 +72,10 @@ Check = Callable[[RawObject], Sequence[tuple[tuple[str | int, ...], str]]]
 Divide = Callable[[int, Sequence[tuple[str, int]], str], Sequence[tuple[str, int]]]
 """Karmada's Webster division: (total, [(cluster, weight)], template uid) -> [(cluster, n)]."""
 
-MAX_MANIFEST_BYTES = 1024 * 1024
+MAX_MANIFEST_BYTES = 1536 * 1024
+"""The most a manifest may weigh: what a member stores of one object (etcd's default request
+limit, 1.5 MiB). A ConfigMap or Secret may hold 1 MiB of values, so its manifest may be over
+1 MiB and still be applied; past 1.5 MiB no default cluster takes it (a patch bomb)."""
 MANAGED_BY_LABEL = "gitfleet.io/managed-by"
 MANAGED_BY = "gitfleet"
 CLUSTER_LABEL = "gitfleet.io/cluster"

@@ -7,7 +7,7 @@ Aspects covered:
   leaves the other writer's commit in place;
 - a Secret template is refused (with its file and line, `validate` exiting 1 and `render` 3)
   unless it opts in, and then written;
-- a manifest over 1 MiB after overrides is refused, located at the template (exit 3);
+- a manifest over 1.5 MiB after overrides is refused, located at the template (exit 3);
 - names that cannot be paths (spaces, non-ASCII, too long) fail validation, each located, so
   nothing is rendered and nothing is written outside the rendered tree;
 - YAML 1.1 and 1.2 readers read the rendered strings as the source meant them;
@@ -134,12 +134,12 @@ def test_secrets(cli: Invoke, fleet: GitRepo, annotations: dict[str, str], writt
 
 def test_manifest_bomb_is_refused(cli: Invoke, fleet: GitRepo) -> None:
     config = _doc("ConfigMap", "big", {"data": {"a": "b"}}, labels={"extra": "yes"})
-    bombs = {f"extras/bomb-{i}.yaml": json.dumps(make_size_bomb("big", i)) for i in range(3)}
+    bombs = {f"extras/bomb-{i}.yaml": json.dumps(make_size_bomb("big", i)) for i in range(4)}
     fleet.commit({"extras/policy.yaml": POLICY, "extras/big.yaml": config, **bombs})
     result = cli("render", "--repo", str(fleet.path), "-o", "json")
     assert result.exit_code == 3, result.output
     (refused,) = json.loads(result.output)["refused"]
-    assert refused["cluster"] == "aws-euw1" and "over the limit of 1048576" in refused["message"]
+    assert refused["cluster"] == "aws-euw1" and "over the limit of 1572864" in refused["message"]
     assert refused["path"] == "extras/big.yaml"
     assert CONFIG.format("big") not in fleet.git("ls-tree", "-r", "--name-only", BRANCH)
 

@@ -3,7 +3,7 @@
 Aspects covered (each through the CLI, over a real repository holding the example fleet):
 - every kind of manifest a render refuses (a Secret in plain text, an override that does not
   apply, a cluster override that does not apply to a Namespace, a Lua ReviseReplica that fails,
-  a manifest over 1 MiB after overrides) leads the comment under "Refused manifests" with its
+  a manifest over 1.5 MiB after overrides) leads the comment under "Refused manifests" with its
   file and line, counts in the summary line, is listed under `refused` in the JSON with `ok`
   false, and makes the exit status 1;
 - a refusal the base has too is marked as such, and still fails the check (merging leaves it);
@@ -103,7 +103,7 @@ FAILING_LUA = (
 
 
 PROMO = EXTRAS.format(name="promo")
-BOMBS = {f"policies/bomb-{i}.yaml": json.dumps(make_size_bomb("promo", i)) for i in range(3)}
+BOMBS = {f"policies/bomb-{i}.yaml": json.dumps(make_size_bomb("promo", i)) for i in range(4)}
 CASES = [
     pytest.param(
         {"apps/shop/creds.yaml": SECRET}, (),
@@ -131,7 +131,7 @@ CASES = [
         {"apps/shop/extras.yaml": PROMO, **BOMBS},
         (),
         ("apps/shop/extras.yaml", 1, "aws-euw1", "ConfigMap/shop/promo", "over the limit of"),
-        id="manifest over 1 MiB",
+        id="manifest over 1.5 MiB",
     ),
 ]  # fmt: skip
 

@@ -12,7 +12,8 @@ Aspects covered:
 - dependencies follow their workload to its clusters;
 - a failing override refuses that cluster's manifest only, located at the policy, and the
   cluster keeps its previous manifest;
-- a Secret is refused unless its template opts in; a manifest over 1 MiB is refused;
+- a Secret is refused unless its template opts in; a manifest over 1.5 MiB is refused,
+  one of a ConfigMap holding 1 MiB of values is not;
 - suspended dispatching writes nothing new and keeps what the cluster had;
 - clusters sharing overrides share one build, even when the manifest holds text like the
   label filled in per cluster.
@@ -285,15 +286,24 @@ def test_secrets_need_an_explicit_opt_in(
         assert all(b"hunter2" not in bytes(c) for c in written_files)
 
 
-def test_manifest_over_one_mebibyte_is_refused(render_docs: Render) -> None:
+def test_manifest_over_one_and_a_half_mebibyte_is_refused(render_docs: Render) -> None:
     chunk = "x" * (200 * 1024)
     path = "/spec/template/spec/containers/0/args"
-    bomb = {"overriders": {"plaintext": [{"path": path, "operator": "add", "value": [chunk] * 6}]}}
+    bomb = {"overriders": {"plaintext": [{"path": path, "operator": "add", "value": [chunk] * 8}]}}
     docs = [*CLUSTERS, NS, make_deployment(), make_policy("web"), _override("bomb", [bomb])]
     result = render_docs(docs)
     assert not any(p.startswith("works/") and p.endswith("/web.yaml") for p in result.files)
     assert {r.cluster for r in result.refusals} == {"east", "west", "eu1"}
-    assert all("over the limit of 1048576" in r.message for r in result.refusals)
+    assert all("over the limit of 1572864" in r.message for r in result.refusals)
+
+
+def test_a_configmap_of_one_mebibyte_is_rendered(render_docs: Render) -> None:
+    """Kubernetes takes up to 1 MiB of values in a ConfigMap: its manifest is more than that."""
+    config = make_object("v1", "ConfigMap", "full", "shop")
+    config["data"] = {"blob": "x" * (1024 * 1024)}
+    result = render_docs([*CLUSTERS, NS, config, make_policy("full", selector("ConfigMap", "v1"))])
+    assert not result.refusals
+    assert _path("east", "full", "ConfigMap.core") in result.files
 
 
 def test_suspended_dispatching_keeps_what_clusters_have(render_docs: Render) -> None:
