@@ -434,8 +434,8 @@ def _unverified(cluster: str) -> None:
 def _unusable(kubeconfig: Path, cause: Exception) -> str:
     if kubeconfig == IN_CLUSTER:
         return (
-            f"no kubeconfig given and no service account at {IN_CLUSTER} (not running in a "
-            f"pod?): {cause}"
+            f"no kubeconfig given (--kubeconfig or $KUBECONFIG) and no service account at"
+            f" {IN_CLUSTER} (not running in a pod?): {cause}"
         )
     if isinstance(cause, _MISSHAPEN):
         return (

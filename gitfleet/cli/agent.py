@@ -284,12 +284,7 @@ def _passed_on(ctx: click.Context) -> tuple[str, ...]:
     help="The repository's URL; {cluster} in it stands for the cluster's name.",
 )
 @click.option("--cluster", default=None, help="The name of the cluster this agent runs in.")
-@click.option(
-    "--kubeconfig",
-    type=click.Path(dir_okay=False, exists=True),
-    default=None,
-    help="The cluster's kubeconfig (default: the pod's service account).",
-)
+@options.kubeconfig_option("the cluster")
 @click.option(
     "--ref",
     default=None,
@@ -357,7 +352,7 @@ def pull(
     settings = pull.Settings(
         repo=repo,
         cluster=cluster,
-        kubeconfig=Path(kubeconfig) if kubeconfig else None,
+        kubeconfig=options.kubeconfig(kubeconfig),
         ref=ref,
         pace=worker.Pace(interval=interval, heartbeat=heartbeat),
         cache_dir=options.made_folder(cache_dir or None, "--cache-dir"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -145,6 +146,27 @@ def signing_key_option(func: F) -> F:
         help="SSH private key file: sign every commit written with it (Git's SSH signatures;"
         f" default: ${SIGNING_KEY_ENV}).",
     )(func)
+
+
+KUBECONFIG_ENV = "KUBECONFIG"
+
+
+def kubeconfig_option(of: str) -> Callable[[F], F]:
+    """`--kubeconfig FILE`, kubectl's option; without it, `kubeconfig` takes $KUBECONFIG."""
+    return click.option(
+        "--kubeconfig",
+        type=click.Path(dir_okay=False, exists=True),
+        default=None,
+        help=f"Kubeconfig of {of} (default: ${KUBECONFIG_ENV}, as kubectl reads it, else the"
+        " pod's service account).",
+    )
+
+
+def kubeconfig(given: str | None) -> Path | None:
+    """The kubeconfig to use: `--kubeconfig`, else $KUBECONFIG (several files separated by
+    ':', merged as kubectl merges them), else None for the pod's service account."""
+    chosen = given or os.environ.get(KUBECONFIG_ENV, "")
+    return Path(chosen) if chosen else None
 
 
 def allowed_signers_option(option: str, env: str, text: str) -> Callable[[F], F]:

@@ -91,7 +91,7 @@ def _election(elect: bool, once: bool, **given: Any) -> lease.LeaseSettings | No
         namespace=given.pop("lease_namespace"),
         name=given.pop("lease_name"),
         **({"identity": identity} if identity else {}),
-        kubeconfig=Path(kubeconfig) if kubeconfig else None,
+        kubeconfig=options.kubeconfig(kubeconfig),
         lease_duration=given.pop("lease_duration"),
         renew_deadline=given.pop("renew_deadline"),
         retry_period=given.pop("retry_period"),
@@ -244,12 +244,7 @@ def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, i
 @click.option(
     "--lease-name", default="gitfleet-reconciler", show_default=True, help="Name of the Lease."
 )
-@click.option(
-    "--kubeconfig",
-    type=click.Path(dir_okay=False, exists=True),
-    default=None,
-    help="Kubeconfig of the cluster holding the Lease (default: the pod's service account).",
-)
+@options.kubeconfig_option("the cluster holding the Lease")
 @click.option(
     "--lease-identity",
     default=None,

@@ -6,6 +6,8 @@ Aspects covered:
 - `agent pull --once` without a usable kubeconfig (none given outside a pod, credentials the
   cluster refuses, a file that is not a kubeconfig) exits 1, says why, and writes no status
   ref, so the reconciler judges nothing and moves nothing;
+- without `--kubeconfig`, `$KUBECONFIG` is read as kubectl reads it: several files merged,
+  relative paths from each file's folder; `--kubeconfig` comes first;
 - `agent push --once` with no kubeconfig for one cluster: that cluster reports nothing, the
   other converges and reports, exit 1;
 - `agent pull --once` for a Push cluster (its ref's commit says so) applies nothing, writes
@@ -18,6 +20,7 @@ Aspects covered:
 
 from __future__ import annotations
 
+import base64
 import time
 from pathlib import Path
 from typing import Any
@@ -117,7 +120,7 @@ def _yaml_but_no_kubeconfig(fleet: Fleet, tmp_path: Path) -> list[str]:
 @pytest.mark.parametrize(
     ("options", "says"),
     [
-        pytest.param(lambda fleet, tmp: [], "no kubeconfig given and no service account",
+        pytest.param(lambda fleet, tmp: [], "no kubeconfig given (--kubeconfig or $KUBECONFIG)",
                      id="no kubeconfig outside a pod"),
         pytest.param(_wrong_token, "Unauthorized", id="credentials refused"),
         pytest.param(_not_a_kubeconfig, "cannot read kubeconfig", id="not a kubeconfig"),
@@ -126,8 +129,9 @@ def _yaml_but_no_kubeconfig(fleet: Fleet, tmp_path: Path) -> list[str]:
     ],
 )  # fmt: skip
 def test_a_misconfigured_pull_agent_reports_nothing(
-    fleet: Fleet, tmp_path: Path, options: Any, says: str
+    fleet: Fleet, tmp_path: Path, options: Any, says: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.delenv("KUBECONFIG", raising=False)
     done = fleet.pull(*options(fleet, tmp_path))
     assert done.exit_code == 1
     assert "the agent cannot use its access to the cluster, so it reports nothing" in done.output
@@ -135,6 +139,31 @@ def test_a_misconfigured_pull_agent_reports_nothing(
     assert fleet.status_ref("q1") == ""
     assert fleet.reconcile(time.time()) is reconciler.Outcome.UP_TO_DATE
     assert not (fleet.render_report().get("failover") or {}).get("clusters")
+
+
+def test_kubeconfig_is_taken_from_the_environment_as_kubectl_takes_it(
+    fleet: Fleet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --kubeconfig, $KUBECONFIG: several files separated by ':', merged as kubectl
+    merges them (a file missing is skipped; the first to set a name or current-context wins),
+    each file's relative paths read from its own folder."""
+    data = fleet.members["q1"].cluster.kubeconfig_data()
+    server = data["clusters"][0]["cluster"]
+    certs = tmp_path / "clusters" / "certs"
+    certs.mkdir(parents=True)
+    (certs / "ca.crt").write_bytes(base64.b64decode(server.pop("certificate-authority-data")))
+    server["certificate-authority"] = "certs/ca.crt"
+    users = tmp_path / "users.yaml"
+    users.write_text(yaml.safe_dump({"users": data.pop("users")}))
+    (tmp_path / "clusters" / "config.yaml").write_text(yaml.safe_dump(data))
+    merged = [tmp_path / "missing.yaml", tmp_path / "clusters" / "config.yaml", users]
+    monkeypatch.setenv("KUBECONFIG", ":".join(str(p) for p in merged))
+    done = fleet.pull()
+    assert done.exit_code == 0, done.output
+    assert fleet.members["q1"].objects.get("apps/v1", "Deployment", "web", "shop") is not None
+    monkeypatch.setenv("KUBECONFIG", str(tmp_path / "missing.yaml"))
+    given = fleet.pull("--kubeconfig", str(fleet.members["q1"].kubeconfig))
+    assert given.exit_code == 0, given.output
 
 
 def test_a_push_cluster_without_kubeconfig_reports_nothing(fleet: Fleet, tmp_path: Path) -> None:
