@@ -13,8 +13,10 @@ wide` adds kubectl's wide columns; `-o json` / `-o yaml` print a kubectl List wh
 
 `--live` reads Push clusters now, through the kubeconfigs in `--kubeconfig-dir` (`search.live`);
 Pull clusters, and Push clusters that cannot be read, are shown as last reported, each with a
-note on stderr saying so and why. Nothing found: kubectl's "No resources found" on stderr, exit
-0; NAME found nowhere, an unknown KIND or cluster or a selector that does not parse: exit 1.
+note on stderr saying so and why. Nothing found: kubectl's "No resources found" on stderr (with
+the namespace, for a namespaced kind), exit 0; a cluster-scoped kind has no NAMESPACE column
+under `-A`, as in kubectl. NAME found nowhere, an unknown KIND or cluster or a selector that
+does not parse: exit 1.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import click
 from gitfleet import errors, search
 from gitfleet.cli import kinds, options
 from gitfleet.cli import output as out
-from gitfleet.model import labelquery
+from gitfleet.model import labelquery, scope
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import ResourceTemplate
 from gitfleet.search import columns, read
@@ -71,6 +73,20 @@ def _live(
             read_live.add(name)
             found += outcome.found
     return search.merged(found, search.reported(fleet.reports, query, skip=read_live)), notes
+
+
+def _namespaced(query: search.Query, fleet: read.Fleet, found: Sequence[search.Found]) -> bool:
+    """Whether the kind asked for is namespaced: Kubernetes' built-in scopes and the source's
+    CRDs say it, else the objects found (a kind none of them defines, such as a custom
+    resource whose CRD is installed another way); kubectl then prints no NAMESPACE column and
+    no namespace in "No resources found"."""
+    key = (query.group, query.kind)
+    known = scope.crd_scopes(fleet.templates).get(key)
+    if known is not None:
+        return known
+    if key in scope.CLUSTER_SCOPED:
+        return False
+    return not found or any((f.obj.get("metadata") or {}).get("namespace") for f in found)
 
 
 def _clusters(spelled: Sequence[str], fleet: read.Fleet) -> list[str]:
@@ -214,8 +230,9 @@ def get(
     if output in ("json", "yaml"):
         out.emit(search.as_list(found), output, "")
         return
+    namespaced = _namespaced(query, fleet, found)
     if not found:
-        where = "" if all_namespaces else f" in {query.namespace} namespace"
+        where = f" in {query.namespace} namespace" if namespaced and not all_namespaces else ""
         click.echo(f"No resources found{where}.", err=True)
         return
     table = columns.rows(
@@ -224,6 +241,6 @@ def get(
         query.kind,
         now=now,
         wide=output == "wide",
-        all_namespaces=all_namespaces,
+        all_namespaces=all_namespaces and namespaced,
     )
     click.echo(columns.layout(table), nl=False)

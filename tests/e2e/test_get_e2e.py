@@ -8,7 +8,8 @@ Aspects covered:
   (`deploy`, `deployments.apps`, `Deployment`), a NAME narrows to one object, given as
   `KIND NAME` or `KIND/NAME` as kubectl takes both;
 - `-l` in kubectl's selector syntax, `--cluster` (and karmadactl's `-C a,b`; an unknown
-  cluster is an error naming the closest), `-n`, `-A` (NAMESPACE first), `-o wide`
+  cluster is an error naming the closest), `-n`, `-A` (NAMESPACE first, for a namespaced kind
+  only; "No resources found" names no namespace for a cluster-scoped one), `-o wide`
   (containers, images, selector), a Service's columns;
 - `-o json`: a kubectl List, each item annotated with its cluster and holding the labels and
   status reported, byte-identical from one run to the next; `-o yaml` the same List;
@@ -155,6 +156,14 @@ def test_selectors_clusters_and_namespaces(fleet: Fleet) -> None:
     assert [r[:2] for r in two[1:]] == [["api", "p2"], ["api", "q1"]]
     unknown = fleet.get("deploy", "-n", "shop", "--clusters", "p1,q11,zz", code=1)
     assert unknown.stderr == "error: clusters don't exist: q11,zz; did you mean 'q1' for 'q11'?\n"
+
+
+def test_a_cluster_scoped_kind_has_no_namespace(fleet: Fleet) -> None:
+    everywhere = _rows(fleet.get("ns", "-A", "--cluster", "p1").stdout)
+    assert everywhere[0][:2] == ["NAME", "CLUSTER"]
+    assert ["shop", "p1"] in [r[:2] for r in everywhere[1:]]
+    assert fleet.get("namespaces", "-l", "x=y").stderr == "No resources found.\n"
+    assert fleet.get("clusterroles", "-n", "shop").stderr == "No resources found.\n"
 
 
 def test_wide_and_service_columns(fleet: Fleet) -> None:
