@@ -216,6 +216,7 @@ class KubeClient:
                 configuration.retries = 0  # retries are ours, with backoff
                 configuration.connection_pool_maxsize = self._pool_size
                 api = client.ApiClient(configuration)
+                _bounded(api, self.retry.timeout)
                 try:
                     self._dynamic = dynamic.DynamicClient(  # type: ignore[no-untyped-call]
                         api, cache_file=str(Path(self._cache_dir) / "discovery.json")
@@ -415,6 +416,21 @@ _MISSHAPEN = (TypeError, KeyError, AttributeError)
 _UNREADABLE = (OSError, ValueError, *_MISSHAPEN)
 """What loading a kubeconfig raises, besides the client's ConfigException and YAML errors, for
 a file that is missing, unreadable or not shaped like a kubeconfig."""
+
+
+def _bounded(api: Any, timeout: tuple[float, float]) -> None:
+    """Make every request of `api` wait at most `timeout` (connect, read) when it names none.
+    The DynamicClient's own discovery requests (made when it is created, and when its cache
+    is refreshed) name none, and urllib3 then waits without end: an API server that accepts
+    connections but does not answer (a stopped or overloaded process, a proxy holding the
+    connection) kept `agent push --once` waiting for as long as it did not answer."""
+    send = api.rest_client.request
+
+    def request(method: str, url: str, *args: Any, **options: Any) -> Any:
+        options["_request_timeout"] = options.get("_request_timeout") or timeout
+        return send(method, url, *args, **options)
+
+    api.rest_client.request = request
 
 
 def _unverified(cluster: str) -> None:

@@ -7,6 +7,8 @@ Aspects covered:
 - 503 and 429 are retried until an answer comes; a 500 that lasts gives up after the
   configured attempts; a 422 is not retried;
 - a cluster nobody listens for is a ClusterAPIError without a code, after the attempts;
+- so is one that accepts connections and never answers (a stopped or overloaded server),
+  within the attempts' timeouts, discovery included;
 - a set stop event ends the retries at once;
 - the discovery cache is one temporary folder per client, whatever number of attempts it
   took, removed when the client closes: after a sync, and after an unreachable cluster;
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import socket
 import tempfile
 import threading
 import warnings
@@ -79,14 +82,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(name="flaky")
-def flaky_fixture(tmp_path: Path) -> Iterator[tuple[_Flaky, kube.KubeClient]]:
-    server = _Flaky()
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    config = tmp_path / "flaky.yaml"
-    url = f"http://127.0.0.1:{server.server_address[1]}"
-    config.write_text(
+def _kubeconfig(path: Path, url: str) -> Path:
+    """A kubeconfig for the server at `url`, with a token."""
+    path.write_text(
         json.dumps(
             {
                 "apiVersion": "v1",
@@ -98,6 +96,15 @@ def flaky_fixture(tmp_path: Path) -> Iterator[tuple[_Flaky, kube.KubeClient]]:
             }
         )
     )
+    return path
+
+
+@pytest.fixture(name="flaky")
+def flaky_fixture(tmp_path: Path) -> Iterator[tuple[_Flaky, kube.KubeClient]]:
+    server = _Flaky()
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    config = _kubeconfig(tmp_path / "flaky.yaml", f"http://127.0.0.1:{server.server_address[1]}")
     client = kube.KubeClient(config, retry=kube.Retry(attempts=3, base=0, cap=0))
     yield server, client
     client.close()
@@ -260,3 +267,33 @@ def test_an_insecure_kubeconfig_is_said_once(
         "cluster member1: its kubeconfig sets insecure-skip-tls-verify: the API server's"
         " certificate is not checked"
     ]
+
+
+def test_a_server_that_never_answers_times_out(tmp_path: Path) -> None:
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)  # the kernel accepts connections; nobody answers them
+    config = _kubeconfig(tmp_path / "hung.yaml", f"https://127.0.0.1:{listener.getsockname()[1]}")
+    retry = kube.Retry(attempts=2, base=0, cap=0, timeout=(0.5, 0.5))
+    client = kube.KubeClient(config, name="hung", retry=retry)
+    raised: list[BaseException] = []
+
+    def check() -> None:
+        try:
+            client.check_access()
+        except errors.ClusterAPIError as exc:
+            raised.append(exc)
+
+    waiting = threading.Thread(target=check, daemon=True)
+    waiting.start()
+    waiting.join(20)
+    try:
+        assert not waiting.is_alive(), "still waiting for a server that never answers"
+        (error,) = raised
+        assert isinstance(error, errors.ClusterAPIError) and error.code == 0
+        assert "cannot reach cluster hung" in str(error)
+    finally:
+        client.stop.set()
+        listener.close()
+        if not waiting.is_alive():
+            client.close()
