@@ -16,6 +16,7 @@ The kubernetes package is imported only when a client is made: it takes a second
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import logging
@@ -198,19 +199,26 @@ class KubeClient:
                 # carries as data (the loader writes them to files); `close` removes it.
                 if self._cache_dir is None:
                     self._cache_dir = tempfile.mkdtemp(prefix="gitfleet-discovery-")
+                failed: list[str] = []
                 try:
                     if self.kubeconfig == IN_CLUSTER:
                         config.load_incluster_config(  # type: ignore[no-untyped-call]
                             client_configuration=configuration
                         )
                     else:
-                        config.load_kube_config(  # type: ignore[no-untyped-call]
-                            config_file=str(self.kubeconfig),
-                            client_configuration=configuration,
-                            temp_file_path=self._cache_dir,
-                        )
+                        with _plugin_failures() as failed:
+                            config.load_kube_config(  # type: ignore[no-untyped-call]
+                                config_file=str(self.kubeconfig),
+                                client_configuration=configuration,
+                                temp_file_path=self._cache_dir,
+                            )
                 except (config.ConfigException, yaml.YAMLError, *_UNREADABLE) as exc:
                     raise ConfigurationError(_unusable(self.kubeconfig, exc)) from exc
+                if failed:
+                    raise ConfigurationError(
+                        f"cannot read kubeconfig {self.kubeconfig}: its credential plugin"
+                        f" (exec) gave no credentials: {failed[0]}"
+                    )
                 if not configuration.verify_ssl:
                     _unverified(self.name)
                 configuration.retries = 0  # retries are ours, with backoff
@@ -416,6 +424,33 @@ _MISSHAPEN = (TypeError, KeyError, AttributeError)
 _UNREADABLE = (OSError, ValueError, *_MISSHAPEN)
 """What loading a kubeconfig raises, besides the client's ConfigException and YAML errors, for
 a file that is missing, unreadable or not shaped like a kubeconfig."""
+
+
+@contextlib.contextmanager
+def _plugin_failures() -> Iterator[list[str]]:
+    """What the client's kubeconfig loader says went wrong while it runs in this thread. It
+    reports an exec credential plugin that fails (a command not found, output without a
+    token) with `logging.error` on the root logger and goes on without credentials: requests
+    then go out anonymous and come back 401 or 403 about `system:anonymous`, and the plugin's
+    failure was one stray `ERROR:root:` line. Its messages are kept here instead, not printed
+    (the root logger holds a handler meanwhile, so that logging does not configure itself)."""
+    found: list[str] = []
+    thread = threading.get_ident()
+
+    def keep(record: logging.LogRecord) -> bool:
+        ours = record.thread == thread and "kubernetes" in record.pathname
+        if ours and record.levelno >= logging.ERROR:
+            found.append(record.getMessage())
+        return not ours
+
+    root, holder = logging.getLogger(), logging.NullHandler()
+    root.addFilter(keep)
+    root.addHandler(holder)
+    try:
+        yield found
+    finally:
+        root.removeHandler(holder)
+        root.removeFilter(keep)
 
 
 def _bounded(api: Any, timeout: tuple[float, float]) -> None:

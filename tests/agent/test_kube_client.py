@@ -12,6 +12,9 @@ Aspects covered:
 - a set stop event ends the retries at once;
 - the discovery cache is one temporary folder per client, whatever number of attempts it
   took, removed when the client closes: after a sync, and after an unreachable cluster;
+- a kubeconfig whose exec credential plugin fails (not found, or no token in its output) is
+  unusable, with the plugin's failure as the reason (not the server's 401 to the anonymous
+  requests the client would send), and nothing is printed through the root logger;
 - a kubeconfig with `insecure-skip-tls-verify` works, and says so once, naming the cluster,
   not in a warning of urllib3's on every request.
 """
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import logging
 import socket
 import tempfile
 import threading
@@ -297,3 +301,37 @@ def test_a_server_that_never_answers_times_out(tmp_path: Path) -> None:
         listener.close()
         if not waiting.is_alive():
             client.close()
+
+
+@pytest.mark.parametrize(
+    ("plugin", "says"),
+    [
+        pytest.param("no-such-plugin", "No such file or directory: 'no-such-plugin'", id="missing"),
+        pytest.param("true", "", id="no token in its output"),
+    ],
+)
+def test_a_failing_credential_plugin_is_the_reason(
+    sim_cluster: RunningSim, tmp_path: Path, plugin: str, says: str
+) -> None:
+    config = yaml.safe_load(sim_cluster.kubeconfig.read_text(encoding="utf-8"))
+    config["users"][0]["user"] = {
+        "exec": {
+            "apiVersion": "client.authentication.k8s.io/v1beta1",
+            "command": plugin,
+            "interactiveMode": "Never",
+        }
+    }
+    path = tmp_path / "exec.yaml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    handlers = list(logging.getLogger().handlers)
+    client = kube.KubeClient(path, name="member1", retry=kube.NO_WAIT)
+    try:
+        with pytest.raises(kube.ConfigurationError) as raised:
+            client.check_access()
+    finally:
+        client.close()
+    assert f"cannot read kubeconfig {path}: its credential plugin (exec) gave no credentials" in (
+        str(raised.value)
+    )
+    assert says in str(raised.value)
+    assert logging.getLogger().handlers == handlers
