@@ -633,8 +633,18 @@ class _Sync:
             log.warning("cluster %s: %s", self.work.cluster, exc)
 
     def _established(self, rtype: kube.ResourceType, name: str) -> bool:
+        """Whether the CRD is Established; a CRD whose names the server refused (another CRD
+        of its group has one of them) never will be, and fails at once with the server's
+        words rather than after the wait."""
         crd = self.client.get(rtype, "", name) or {}
         conditions = (crd.get("status") or {}).get("conditions") or []
+        for condition in conditions:
+            if condition.get("type") == "NamesAccepted" and condition.get("status") == "False":
+                why = condition.get("message") or condition.get("reason") or "no reason given"
+                raise errors.ClusterAPIError(
+                    f"CustomResourceDefinition {name} cannot be Established: its names are not"
+                    f" accepted ({condition.get('reason', '')}): {why}"
+                )
         return any(c.get("type") == "Established" and c.get("status") == "True" for c in conditions)
 
     # ---- prune -------------------------------------------------------------------------

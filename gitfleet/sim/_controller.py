@@ -243,26 +243,61 @@ class Controller:
         existing = _json.dig(crd, "status", "conditions") or []
         now = self.registry.now()
         established: _json.Obj = _json.clone(crd)
+        conflict = self._names_conflict(crd)
+        if conflict is None:
+            accepted = _json.clone(spec.get("names") or {})
+            names = ("True", "NoConflicts", "no conflicts found")
+            ready = ("True", "InitialNamesAccepted", "the initial names have been accepted")
+        else:
+            accepted = _json.clone(_json.dig(crd, "status", "acceptedNames") or {})
+            names = ("False", *conflict)
+            ready = ("False", "NotAccepted", "not all names are accepted")
         established["status"] = {
-            "acceptedNames": _json.clone(spec.get("names") or {}),
+            "acceptedNames": accepted,
             "conditions": [
-                _workloads.condition(
-                    existing, "NamesAccepted", "True", "NoConflicts", "no conflicts found", now
-                ),
-                _workloads.condition(
-                    existing,
-                    "Established",
-                    "True",
-                    "InitialNamesAccepted",
-                    "the initial names have been accepted",
-                    now,
-                ),
+                _workloads.condition(existing, "NamesAccepted", *names, now),
+                _workloads.condition(existing, "Established", *ready, now),
             ],
             "storedVersions": sorted(
                 set(_json.dig(crd, "status", "storedVersions") or []) | set(storage)
             ),
         }
         self.registry.save(crd_type, established)
+
+    def _names_conflict(self, crd: _json.Obj) -> tuple[str, str] | None:
+        """(reason, message) when a name of `crd` is one another CRD of its group was given
+        (its accepted names; singular and listKind defaulted from the kind), as the API
+        server's naming controller says it: each name checked in turn, the last conflict found
+        the one said; None when there is none."""
+        spec = crd.get("spec") or {}
+        names = spec.get("names") or {}
+        kind = str(names.get("kind") or "")
+        wanted = {
+            "PluralConflict": [names.get("plural")],
+            "SingularConflict": [names.get("singular") or kind.lower()],
+            "ShortNamesConflict": list(names.get("shortNames") or []),
+            "KindConflict": [kind],
+            "ListKindConflict": [names.get("listKind") or kind + "List"],
+        }
+        resources: set[object] = set()
+        kinds: set[object] = set()
+        for other in self.store.list(*_CRDS):
+            if other is crd or other["metadata"]["name"] == crd["metadata"]["name"]:
+                continue
+            if (other.get("spec") or {}).get("group") != spec.get("group"):
+                continue
+            taken = _json.dig(other, "status", "acceptedNames") or {}
+            taken_kind = str(taken.get("kind") or "")
+            singular = taken.get("singular") or taken_kind.lower()
+            resources |= {taken.get("plural"), singular, *taken.get("shortNames", [])}
+            kinds |= {taken_kind, taken.get("listKind") or taken_kind + "List"}
+        found = None
+        for reason, values in wanted.items():
+            used = kinds if reason in ("KindConflict", "ListKindConflict") else resources
+            clash = next((v for v in values if v and v in used), None)
+            if clash is not None:
+                found = (reason, f'"{clash}" is already in use')
+        return found
 
     def _collect_garbage(self, gone: set[str]) -> None:
         """Delete objects whose owners are all gone, one of them just now (background

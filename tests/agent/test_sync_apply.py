@@ -10,6 +10,8 @@ Aspects covered:
 - order: Namespaces and CRDs first (a custom resource of a CRD created in the same sync is
   applied), webhook configurations last;
 - one bad object (its namespace does not exist) fails alone, the others are applied;
+- a CRD whose names the server refuses (another CRD of its group has them) fails at once with
+  the server's reason, not after waiting for it to be Established, and the others go on;
 - an incomplete Work set writes nothing and reports its problems;
 - health and reflected status come from the interpreter, Lua customizations included;
 - Retain keeps the member's replicas of a Deployment labelled retain-replicas;
@@ -19,9 +21,10 @@ Aspects covered:
 from __future__ import annotations
 
 import threading
+import time
 
 import workfiles
-from agent.agent_kit import CLUSTER, Sync, work_set
+from agent.agent_kit import CLUSTER, FAST, Sync, work_set
 from builders import make_configmap, make_deployment, make_object
 from simfixture import WIDGETS_CRD, RunningSim
 
@@ -144,6 +147,38 @@ def test_one_failing_object_does_not_stop_the_others(sync: Sync, sim_cluster: Ru
     assert by_name["web"].action is apply.Action.CREATED
     assert not result.converged
     assert sim_cluster.objects.get("apps/v1", "Deployment", "web", "shop") is not None
+
+
+def _crd(plural: str, kind: str) -> dict[str, object]:
+    return {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": f"{plural}.names.example.com"},
+        "spec": {
+            "group": "names.example.com",
+            "scope": "Namespaced",
+            "names": {"kind": kind, "plural": plural},
+            "versions": [
+                {"name": "v1", "served": True, "storage": True,
+                 "schema": {"openAPIV3Schema": {"type": "object"}}}
+            ],
+        },
+    }  # fmt: skip
+
+
+def test_a_crd_whose_names_are_in_use_fails_at_once(sync: Sync) -> None:
+    assert sync([_crd("gizmos", "Gizmo")]).converged
+    started = time.monotonic()
+    result = sync([_crd("gizmos", "Gizmo"), _crd("gadgets", "Gizmo"), NAMESPACE])
+    assert time.monotonic() - started < FAST.wait_timeout
+    by_name = _by_name(result)
+    refused = by_name["gadgets.names.example.com"]
+    assert refused.action is apply.Action.FAILED
+    assert refused.message == (
+        "CustomResourceDefinition gadgets.names.example.com cannot be Established: its names"
+        ' are not accepted (ListKindConflict): "GizmoList" is already in use'
+    )
+    assert by_name["shop"].action is apply.Action.CREATED
 
 
 def test_an_incomplete_work_set_writes_nothing(

@@ -27,6 +27,8 @@ Aspects covered:
 - an apply without fieldManager: 422 on PatchOptions;
 - a change refused for several causes (an immutable ConfigMap's data and `immutable`): the
   causes listed in the details, the message `... is invalid: [cause1, cause2]`;
+- a CRD naming a kind another CRD of its group has: NamesAccepted False with the last
+  conflict found (its list kind), Established False, NotAccepted;
 - a ConfigMap's values weigh at most 1 MiB together (`data` and decoded `binaryData`, keys
   not counted): one byte more is 422 Invalid on the field `[]`;
 - a PersistentVolumeClaim's spec changed: refused with go-cmp's report of the two specs
@@ -459,6 +461,49 @@ def test_a_change_refused_for_several_causes(member: kube.KubeClient) -> None:
             ],
         },
     )
+
+
+def test_a_crd_whose_names_are_in_use(member: kube.KubeClient) -> None:
+    crds = kube.ResourceType(
+        "apiextensions.k8s.io/v1", "CustomResourceDefinition", "customresourcedefinitions", False
+    )
+
+    def crd(plural: str) -> dict[str, Any]:
+        return {
+            "apiVersion": crds.api_version,
+            "kind": crds.kind,
+            "metadata": {"name": f"{plural}.names.answers.example.com"},
+            "spec": {
+                "group": "names.answers.example.com",
+                "scope": "Namespaced",
+                "names": {"kind": "Gizmo", "plural": plural},
+                "versions": [
+                    {"name": "v1", "served": True, "storage": True,
+                     "schema": {"openAPIV3Schema": {"type": "object"}}}
+                ],
+            },
+        }  # fmt: skip
+
+    member.apply(crds, crd("gizmos"), manager="first")
+    _conditions(member, crds, "gizmos.names.answers.example.com")
+    member.apply(crds, crd("gadgets"), manager="first")
+    assert _conditions(member, crds, "gadgets.names.answers.example.com") == [
+        ("NamesAccepted", "False", "ListKindConflict", '"GizmoList" is already in use'),
+        ("Established", "False", "NotAccepted", "not all names are accepted"),
+    ]
+
+
+def _conditions(
+    client: kube.KubeClient, crds: kube.ResourceType, name: str
+) -> list[tuple[str, str, str, str]]:
+    """A CRD's conditions once the server judged its names (type, status, reason, message)."""
+    deadline = time.monotonic() + 10
+    while True:
+        found = (client.get(crds, "", name) or {}).get("status", {}).get("conditions") or []
+        judged = any(c["type"] == "NamesAccepted" for c in found)
+        if judged or time.monotonic() > deadline:
+            return [(c["type"], c["status"], c["reason"], c["message"]) for c in found]
+        time.sleep(0.1)
 
 
 def test_a_configmap_over_one_mib(member: kube.KubeClient) -> None:
