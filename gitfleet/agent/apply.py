@@ -126,7 +126,9 @@ class ObjectResult:
     health: work.ResourceHealth = work.ResourceHealth.UNKNOWN
     status: Any = None
     observed: Obj | None = None
-    """The fields of the live object a report keeps (`observed`), None when not read back."""
+    """The fields of the live object a report keeps (`observed`), None when not read back;
+    kept for a failed write too, of the object gitfleet applied before, which stays as it was
+    (`gitfleet get` lists it, as kubectl does)."""
     unschedulable: tuple[replicas.Pending, ...] = ()
     """A Deployment's pods waiting for a node, by since when (`unschedulable`)."""
     metrics: Obj | None = None
@@ -415,6 +417,7 @@ class _Sync:
                     manifest
                 )
         writes: list[_Write] = []
+        listed: dict[identity.ObjectRef, Obj] = {}
         for (api_version, kind), manifests in sorted(by_kind.items()):
             try:
                 rtype = self._resolve(api_version, kind)
@@ -422,6 +425,9 @@ class _Sync:
             except errors.ClusterAPIError as exc:
                 self._fail_all((m.ref for m in manifests), str(exc))
                 continue
+            for m in manifests:
+                if (m.ref.namespace, m.ref.name) in live:
+                    listed[m.ref] = live[(m.ref.namespace, m.ref.name)]
             planned = [
                 self._plan(m, rtype, configs[m.ref], live.get((m.ref.namespace, m.ref.name)), held)
                 for m in manifests
@@ -433,6 +439,8 @@ class _Sync:
             self.results[ref] = result
             if obj is not None:
                 self.live[ref] = obj
+            elif result.action is Action.FAILED and ref in listed:
+                self.live[ref] = listed[ref]  # refused: the object stays as gitfleet left it
         if phase is order.Phase.FOUNDATION:
             self._settle_crds([w.manifest.ref for w in writes])
 
@@ -784,7 +792,9 @@ class _Sync:
                 self.live[ref] = obj
         for key, result in list(self.results.items()):
             seen = self.live.get(key)
-            if result.applied and seen is not None:
+            if result.action is Action.FAILED and seen is not None:
+                self.results[key] = dataclasses.replace(result, observed=observed.fields(seen))
+            elif result.applied and seen is not None:
                 found_health, status = health.observe(self.interpreter, seen)
                 self.results[key] = dataclasses.replace(
                     result,

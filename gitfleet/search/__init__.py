@@ -108,14 +108,15 @@ def reported(
     found_reports: Mapping[str, reports.ClusterReport], query: Query, *, skip: Iterable[str] = ()
 ) -> list[Found]:
     """The objects of the kind asked for that each cluster (but those in `skip`) last reported
-    applied, sorted by namespace, name and cluster."""
+    applied, or there all the same (a refused write leaves what gitfleet applied before, and
+    the report keeps its fields), sorted by namespace, name and cluster."""
     skipped = set(skip)
     found = [
         Found(cluster=name, obj=annotated(_object(m), name))
         for name, report in found_reports.items()
         if query.wants_cluster(name) and name not in skipped
         for m in report.manifests
-        if m.applied and m.key.group == query.group and m.key.kind == query.kind
+        if (m.applied or m.observed) and m.key.group == query.group and m.key.kind == query.kind
     ]
     return sorted((f for f in found if query.matches(f.obj)), key=lambda f: f.sort_key)
 

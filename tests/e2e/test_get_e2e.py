@@ -13,6 +13,8 @@ Aspects covered:
   (containers, images, selector), a Service's columns;
 - `-o json`: a kubectl List, each item annotated with its cluster and holding the labels and
   status reported, byte-identical from one run to the next; `-o yaml` the same List;
+- an object whose change its cluster refuses (a Deployment's selector, immutable) is listed
+  all the same, as it runs there unchanged;
 - `--live`: Push clusters read through their kubeconfigs (an object nobody applied shows with
   ADOPTION N), the Pull cluster shown as last reported with a note saying so;
 - bad input: an unknown kind (with a suggestion), one of Karmada's own kinds (said so), a
@@ -178,6 +180,27 @@ def test_wide_and_service_columns(fleet: Fleet) -> None:
     assert (cells[0], cells[1], cells[2], cells[4], cells[5]) == (
         "web", "p1", "ClusterIP", "<none>", "80/TCP"
     )  # fmt: skip
+
+
+def test_an_object_whose_change_is_refused_is_still_listed(fleet: Fleet) -> None:
+    docs = list(yaml.safe_load_all(fleet.repo.git("show", "main:fleet.yaml")))
+    web = next(d for d in docs if d["kind"] == "Deployment" and d["metadata"]["name"] == "web")
+    web["spec"]["selector"]["matchLabels"]["app"] = "web-2"
+    web["spec"]["template"]["metadata"]["labels"]["app"] = "web-2"
+    fleet.repo.commit({"fleet.yaml": yaml.safe_dump_all(docs)}, "web: a new selector")
+    assert fleet.cli("render", "--repo", str(fleet.repo.path)).exit_code == 0
+    fleet.repo.git("push", "-q", "origin", "main", "+refs/heads/gitfleet/*:refs/heads/gitfleet/*")
+    push = fleet.cli(
+        "agent", "push", "--repo", f"file://{fleet.remote}", "--kubeconfig-dir",
+        str(fleet.kubeconfigs), "--cache-dir", str(fleet.cache / "push"), "--once",
+    )  # fmt: skip
+    assert push.exit_code == 1 and "1 failed" in push.output
+    rows = _rows(fleet.get("deploy", "web", "-n", "shop", "-o", "wide").stdout)
+    assert [(r[0], r[1], r[-2]) for r in rows[1:]] == [
+        ("web", "p1", "app=web"),
+        ("web", "p2", "app=web"),
+        ("web", "q1", "app=web"),
+    ]
 
 
 def test_json_is_a_list_annotated_with_clusters_and_stable(fleet: Fleet) -> None:
