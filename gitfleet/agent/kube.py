@@ -145,12 +145,16 @@ def api_error(exc: Any, what: str) -> errors.ClusterAPIError:
     status = _status_of(exc.body)
     code = int(exc.status or 0)
     message = str(status.get("message") or exc.reason or f"HTTP {code}")
-    line = messages.one_line(message, messages.MAX_BYTES // 2)
+    line = messages.one_line(message, messages.MAX_BYTES // 2, keep_end=KEPT_END)
     if line != message:
         log.info("%s: the server's whole message: %s", what, message)
     cls = _ERRORS.get(code, errors.ClusterAPIError)
     return cls(f"{what}: {line}", status, code)
 
+
+KEPT_END = 160
+"""How much of the end of a server's message a cut keeps: where apimachinery says what is
+wrong, after the value it quotes (a Job's whole pod template as Go prints it, some 2 KiB)."""
 
 _ERRORS: dict[int, type[errors.ClusterAPIError]] = {
     401: ConfigurationError,

@@ -12,6 +12,8 @@ Aspects covered:
 - a set stop event ends the retries at once;
 - the discovery cache is one temporary folder per client, whatever number of attempts it
   took, removed when the client closes: after a sync, and after an unreachable cluster;
+- a refusal longer than a report keeps is cut in its middle: what the server says of the
+  field comes first, its verdict (`field is immutable`) last, the quoted value cut;
 - a kubeconfig whose exec credential plugin fails (not found, or no token in its output) is
   unusable, with the plugin's failure as the reason (not the server's 401 to the anonymous
   requests the client would send), and nothing is printed through the root logger;
@@ -335,3 +337,22 @@ def test_a_failing_credential_plugin_is_the_reason(
     )
     assert says in str(raised.value)
     assert logging.getLogger().handlers == handlers
+
+
+def test_a_long_refusal_keeps_its_verdict() -> None:
+    from kubernetes.client.exceptions import ApiException
+
+    template = "core.PodTemplateSpec{ObjectMeta:v1.ObjectMeta{" + 'Name:"", ' * 300 + "}}"
+    message = (
+        f'Job.batch "once" is invalid: spec.template: Invalid value: {template}: field is immutable'
+    )
+    body = {"kind": "Status", "code": 422, "reason": "Invalid", "message": message}
+    exc = ApiException(status=422, reason="Unprocessable Entity", body=json.dumps(body))
+    error = kube.api_error(exc, "applying Job team/once")
+    text = str(error)
+    assert text.startswith(
+        'applying Job team/once: Job.batch "once" is invalid: spec.template: Invalid value: core.'
+    )
+    assert text.endswith("}}: field is immutable") and "…" in text
+    assert len(text.encode()) < len(message)
+    assert error.status == body

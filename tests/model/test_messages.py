@@ -2,7 +2,8 @@
 
 Aspects covered: a message of one line is kept; one of many lines is its first line and how
 many follow (blank lines around it not counted, every kind of line break counted); a line
-beyond the byte bound is cut at a character, ending with `…`, the count of lines kept; a
+beyond the byte bound is cut at a character, ending with `…` (or keeping its end after it, when
+asked), the count of lines kept; a
 blank message is empty; control characters (a NUL, a terminal's escape) are written escaped,
 and the bound holds for the escaped line.
 """
@@ -36,6 +37,23 @@ from gitfleet.model import messages
 )
 def test_one_line(text: str, limit: int, expected: str) -> None:
     line = messages.one_line(text, limit)
+    assert line == expected
+    assert len(line.encode()) <= limit
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "keep", "expected"),
+    [
+        pytest.param("a" * 30 + ": immutable", 22, 9, "aaaaaaaaaa…immutable", id="end kept"),
+        pytest.param("a" * 30 + ": immutable\nmore", 40, 9,
+                     "aaaaaaaaaaaaa…immutable (+1 more line)", id="end kept, count kept"),
+        pytest.param("a" * 10 + "é" * 10, 12, 4, "aaaaa…éé", id="end cut at a character"),
+        pytest.param("short: immutable", 100, 9, "short: immutable", id="not cut"),
+        pytest.param("a" * 30, 5, 20, "a…a", id="the end takes half the room at most"),
+    ],
+)  # fmt: skip
+def test_one_line_keeping_its_end(text: str, limit: int, keep: int, expected: str) -> None:
+    line = messages.one_line(text, limit, keep_end=keep)
     assert line == expected
     assert len(line.encode()) <= limit
     assert len(line.splitlines()) <= 1
