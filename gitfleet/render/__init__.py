@@ -200,7 +200,14 @@ def _namespaces_of(
     plan: Plan, wanted: Mapping[str, set[str]], before: Folders[str]
 ) -> list[Output]:
     by_key = {t.key: t for t in plan.templates}
-    auto = [by_key[k] for k in plan.auto_namespaces if k in by_key]
+    # Karmada's detector writes a claim on the stored Namespace, which its namespace sync
+    # controller sends everywhere: where no binding places it, it carries the claim too.
+    bound = {resource_key(b): b for b in plan.bindings}
+    auto = [
+        _work.claimed(by_key[k], bound[k]) if k in bound else by_key[k]
+        for k in plan.auto_namespaces
+        if k in by_key
+    ]
     defined = {t.name for t in plan.templates if t.kind == "Namespace" and t.api_version == "v1"}
     previous = plan.previous
     reusable = previous is not None and plan.inputs.reusable and not plan.full

@@ -4,14 +4,16 @@ does not define, generated where they are needed.
 
 Karmada (pkg/controllers/namespace/namespace_sync_controller.go) sends every Namespace of its
 control plane to every cluster, except reserved ones, `default`, and those labelled to skip;
-the detector lists those (`auto_namespaces`). In Karmada a namespaced template cannot exist
-without its Namespace; in a Git repository it can, so a cluster that receives a namespaced
-manifest whose namespace the source does not define at all gets a generated one (with the
-cluster override policies applied, as any synced Namespace), annotated so that agents can tell
-it from a defined one. A namespace the source defines is never generated, even where it is not
-sent (a policy chose other clusters, or it is labelled to skip propagation): that is the
-user's choice. `default` exists on every cluster and is never generated (Karmada's detector
-never propagates templates of the other namespaces every cluster has, `kube-*`).
+the detector lists those (`auto_namespaces`). One a policy also claims carries the claim
+everywhere, as Karmada's detector writes it on the stored Namespace. In Karmada a namespaced
+template cannot exist without its Namespace; in a Git repository it can, so a cluster that
+receives a namespaced manifest whose namespace the source does not define at all gets a
+generated one (with the cluster override policies applied, as any synced Namespace), annotated
+so that agents can tell it from a defined one. A namespace the source defines is never
+generated, even where it is not sent (a policy chose other clusters, or it is labelled to skip
+propagation): that is the user's choice. `default` exists on every cluster and is never
+generated (Karmada's detector never propagates templates of the other namespaces every cluster
+has, `kube-*`).
 
 Each Namespace is built once per group of clusters with the same overrides
 (`_work.NamespaceBuilds`): a fleet of thousands of clusters does not build it thousands of

@@ -504,9 +504,15 @@ def _message(error: errors.GitfleetError) -> str:
     )
 
 
+def claimed(template: ResourceTemplate, binding: Binding) -> ResourceTemplate:
+    """The template as Karmada stores it once its binding's policy claimed it (`_claimed`):
+    what its binding's manifests, and a Namespace's everywhere else, are made from."""
+    return ResourceTemplate(cast(RawObject, _claimed(template.body, binding)), template.origin)
+
+
 def render_binding(template: ResourceTemplate, binding: Binding, ctx: Context) -> Output:
     """Every target cluster's manifest of `binding` (see the module)."""
-    template = ResourceTemplate(cast(RawObject, _claimed(template.body, binding)), template.origin)
+    template = claimed(template, binding)
     targets = target_clusters(binding.spec)
     names = tuple(t.name for t in targets)
     resource = str(template.key)

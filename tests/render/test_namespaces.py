@@ -210,3 +210,31 @@ def test_a_held_namespace_goes_with_its_template(render_docs: Render) -> None:
     assert HELD_PATH.format("east") in branch.files
     branch.commit(render_docs(list(CLUSTERS), branch.previous()))
     assert not [p for p in branch.files if "team-a" in p]
+
+
+CPP_ID_LABEL = "clusterpropagationpolicy.karmada.io/permanent-id"
+CPP_NAME_ANNOTATION = "clusterpropagationpolicy.karmada.io/name"
+
+
+def test_a_synced_namespace_carries_the_claim_of_the_policy_that_also_places_it(
+    render_docs: Render,
+) -> None:
+    """Karmada's detector writes a policy's claim on the Namespace it stores, and its namespace
+    sync controller sends that stored Namespace everywhere: the clusters the policy does not
+    place it on get the claim too, as the policy's own cluster does."""
+    policy = {
+        "apiVersion": "policy.karmada.io/v1alpha1",
+        "kind": "ClusterPropagationPolicy",
+        "metadata": {"name": "team-a"},
+        "spec": {
+            "resourceSelectors": [{"apiVersion": "v1", "kind": "Namespace", "name": "team-a"}],
+            "placement": ONLY_WEST,
+        },
+    }
+    result = render_docs([*CLUSTERS, _team_a(), policy])
+    placed = manifest(result, HELD_PATH.format("west"))["metadata"]
+    synced = manifest(result, HELD_PATH.format("east"))["metadata"]
+    assert synced["annotations"][CPP_NAME_ANNOTATION] == "team-a"
+    assert synced["labels"][CPP_ID_LABEL] == placed["labels"][CPP_ID_LABEL]
+    # what the binding controller writes is not there: no binding sent it
+    assert "clusterresourcebinding.karmada.io/name" not in synced["annotations"]
