@@ -49,10 +49,19 @@ def _int32(report: _report.Report, keys: Keys, value: int) -> None:
 def check_selectors_namespace(
     selectors: tuple[policy.ResourceSelector, ...], namespace: str, report: _report.Report
 ) -> None:
-    """A namespaced policy selects only in its own namespace (validateResourceSelectors)."""
+    """A namespaced policy selects only in its own namespace (validateResourceSelectors). A
+    label selector next to a name is ignored, as Karmada matches such a selector by the name
+    alone (ResourceSelectorPriority): a warning says so, whether it could match or not."""
     for index, selector in enumerate(selectors):
         keys = ("spec", "resourceSelectors", index, "labelSelector")
-        _affinity.label_selector(report, keys, selector.label_selector, policy_api=True)
+        if selector.name and selector.label_selector is not None:
+            message = (
+                "ignored: a selector with a name selects the template of that name whatever "
+                "its labels"
+            )
+            report.warning(keys, message)
+        else:
+            _affinity.label_selector(report, keys, selector.label_selector, policy_api=True)
         if namespace and selector.namespace and selector.namespace != namespace:
             message = f"must be the policy's own namespace {namespace!r}, or empty"
             report.error(("spec", "resourceSelectors", index, "namespace"), message)

@@ -3,7 +3,8 @@
 Aspects covered (pkg/util/validation/validation.go, after the webhook's defaults):
 - resource selectors: at least one; a PropagationPolicy's selectors stay in its namespace
   (empty is fine); names required with preemption; a label selector Kubernetes cannot convert
-  is a warning (Karmada takes it, and it matches nothing);
+  is a warning (Karmada takes it, and it matches nothing); one next to a name is a warning
+  that it is ignored;
 - placement: clusterAffinity XOR clusterAffinities; field selector keys and operators (In
   or NotIn without values a warning saying what the affinity then matches);
   affinity names (label keys of 1..32 characters, unique); overflow affinities only with
@@ -393,3 +394,22 @@ def test_zone_and_provider_spreads_only_filter(check: Check, field: str) -> None
         f"spec.placement.spreadConstraints.0.spreadByField: only a filter: Karmada's scheduler "
         f"keeps the clusters that have a {field} and spreads by cluster and region only"
     ]
+
+
+@pytest.mark.parametrize(
+    "selector",
+    [
+        pytest.param("{}", id="matching every template"),
+        pytest.param("\n        matchLabels: {-app: web}", id="one Kubernetes cannot convert"),
+    ],
+)
+def test_a_label_selector_next_to_a_name_is_ignored(check: Check, selector: str) -> None:
+    """Karmada matches a selector with a name by the name alone (ResourceSelectorPriority):
+    its label selector, convertible or not, changes nothing, and the warning says so rather
+    than that the selector matches nothing."""
+    named = "      name: web\n"
+    found = check(variant(WEB, named, f"{named}      labelSelector: {selector}\n"))
+    assert [line.partition(": warning: ")[2] for line in found] == [
+        "PropagationPolicy shop/web: spec.resourceSelectors.0.labelSelector: ignored: a selector "
+        "with a name selects the template of that name whatever its labels"
+    ], found
