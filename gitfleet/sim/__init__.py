@@ -14,9 +14,10 @@ Tests, benchmarks and `gitfleet demo` use it where a kube-apiserver cannot run:
         cluster.set_fault(Fault.UNREACHABLE)
         assert cluster.requests.writes == 0
 
-This package imports nothing else of gitfleet but `gitfleet.kubemodels` (which imports nothing
-of gitfleet), and never the kubernetes client: of the kubernetes package it reads only the
-models' descriptions of the built-in kinds (`_schemas`).
+This package imports nothing else of gitfleet but `gitfleet.kubemodels` and
+`gitfleet.kubedefaults` (which import nothing of gitfleet; the latter is the table of defaults
+a server fills in, which gitfleet's stages may share), and never the kubernetes client: of the
+kubernetes package it reads only the models' descriptions of the built-in kinds (`_schemas`).
 """
 
 from gitfleet.sim._cluster import ListenError, Objects, RequestCounts, SimCluster, SimFleet

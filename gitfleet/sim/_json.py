@@ -1,12 +1,16 @@
 """JSON values as the simulated API server keeps them: plain dicts, lists and scalars.
 
 Every object crosses the store boundary as a private copy, so a caller mutating what it got
-back can never change what another request or the controller sees.
+back can never change what another request or the controller sees. `dig` and `ensure` are the
+defaults table's walks (`gitfleet.kubedefaults`), which the server's defaulting runs too.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from gitfleet.kubedefaults import dig as dig
+from gitfleet.kubedefaults import ensure as ensure
 
 Obj = dict[str, Any]
 """A Kubernetes object (or any JSON object) as decoded from the wire."""
@@ -19,24 +23,3 @@ def clone(value: Any) -> Any:
     if isinstance(value, list):
         return [clone(item) for item in value]
     return value
-
-
-def dig(obj: Obj, *keys: str) -> Any:
-    """`obj[k1][k2]...`, or None as soon as a level is missing or not an object."""
-    value: Any = obj
-    for key in keys:
-        if not isinstance(value, dict):
-            return None
-        value = value.get(key)
-    return value
-
-
-def ensure(obj: Obj, *keys: str) -> Obj:
-    """The nested object at `keys`, created (as {}) where missing."""
-    for key in keys:
-        child = obj.get(key)
-        if not isinstance(child, dict):
-            child = {}
-            obj[key] = child
-        obj = child
-    return obj

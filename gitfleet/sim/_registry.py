@@ -19,11 +19,11 @@ from typing import Any
 
 import yaml
 
+from gitfleet import kubedefaults
 from gitfleet.sim import (
     _apply_keys,
     _conversion,
     _decoding,
-    _defaults,
     _errors,
     _immutable,
     _json,
@@ -250,7 +250,7 @@ class Registry:
     def _prepare(
         self, resource: _resources.ResourceType, obj: _json.Obj, old: _json.Obj | None
     ) -> None:
-        _defaults.apply_defaults(resource.group, resource.plural, obj)
+        kubedefaults.apply_defaults(resource.group, resource.plural, obj)
         _validate.validate(resource, obj)
         if old is not None:
             _immutable.check(resource, old, obj, _apply_keys.release(self.kubernetes_version))

@@ -1,25 +1,52 @@
 """Defaults a real API server fills in on every write, for the built-in kinds clients apply
-most. They make the stored object differ from what was sent, as on a real cluster, so a
-client that compares its manifest with the live object field by field sees the difference
-here first. Only a common subset of Kubernetes' `SetDefaults_*` functions is modelled.
+most (Kubernetes: pkg/apis/{core,apps,batch,...}/v1/defaults.go, the `SetDefaults_*`
+functions, plus the empty structs Go always writes out). They make the stored object differ
+from what was sent, as on a real cluster, so a client that compares its manifest with the
+live object field by field sees the difference here first. Only a common subset is modelled.
+
+This module imports nothing of gitfleet, so the simulated member cluster, which stands alone,
+and gitfleet's own stages can share one table of what a server stores.
 """
 
 from __future__ import annotations
 
 import base64
 from collections.abc import Callable
+from typing import Any
 
-from gitfleet.sim import _json
+Obj = dict[str, Any]
+"""A Kubernetes object as decoded JSON, defaulted in place."""
 
-Defaulter = Callable[[_json.Obj], None]
+Defaulter = Callable[[Obj], None]
 
 
-def _set(obj: _json.Obj, key: str, value: object) -> None:
+def dig(obj: Obj, *keys: str) -> Any:
+    """`obj[k1][k2]...`, or None as soon as a level is missing or not an object."""
+    value: Any = obj
+    for key in keys:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value
+
+
+def ensure(obj: Obj, *keys: str) -> Obj:
+    """The nested object at `keys`, created (as {}) where missing."""
+    for key in keys:
+        child = obj.get(key)
+        if not isinstance(child, dict):
+            child = {}
+            obj[key] = child
+        obj = child
+    return obj
+
+
+def _set(obj: Obj, key: str, value: object) -> None:
     if obj.get(key) is None:
         obj[key] = value
 
 
-def _container(container: _json.Obj) -> None:
+def _container(container: Obj) -> None:
     image = str(container.get("image", ""))
     latest = ":" not in image.rpartition("/")[2] or image.endswith(":latest")
     _set(container, "imagePullPolicy", "Always" if latest else "IfNotPresent")
@@ -31,7 +58,7 @@ def _container(container: _json.Obj) -> None:
             _set(port, "protocol", "TCP")
 
 
-def pod_spec(spec: _json.Obj) -> None:
+def pod_spec(spec: Obj) -> None:
     _set(spec, "restartPolicy", "Always")
     _set(spec, "dnsPolicy", "ClusterFirst")
     _set(spec, "schedulerName", "default-scheduler")
@@ -43,34 +70,34 @@ def pod_spec(spec: _json.Obj) -> None:
                 _container(container)
 
 
-def pod_template(template: _json.Obj) -> None:
+def pod_template(template: Obj) -> None:
     """A pod template: its spec's defaults, and the `creationTimestamp: null` a real server
     writes into every embedded ObjectMeta (a zero time that Go's JSON does not leave out)."""
-    _json.ensure(template, "metadata").setdefault("creationTimestamp", None)
-    pod_spec(_json.ensure(template, "spec"))
+    ensure(template, "metadata").setdefault("creationTimestamp", None)
+    pod_spec(ensure(template, "spec"))
 
 
-def _template(obj: _json.Obj) -> None:
-    template = _json.dig(obj, "spec", "template")
+def _template(obj: Obj) -> None:
+    template = dig(obj, "spec", "template")
     if isinstance(template, dict):
         pod_template(template)
 
 
-def _rolling_update(spec: _json.Obj, key: str, limits: dict[str, object]) -> None:
+def _rolling_update(spec: Obj, key: str, limits: dict[str, object]) -> None:
     """A Deployment's or DaemonSet's strategy, defaulted field by field: an empty one, or one
     naming only some of its parts, gets the rest (`strategy: {}` is RollingUpdate with its
     limits, as `kubectl create deployment` sends it)."""
-    strategy = _json.ensure(spec, key)
+    strategy = ensure(spec, key)
     if not strategy.get("type"):
         strategy["type"] = "RollingUpdate"
     if strategy["type"] == "RollingUpdate":
-        rolling = _json.ensure(strategy, "rollingUpdate")
+        rolling = ensure(strategy, "rollingUpdate")
         for name, value in limits.items():
             _set(rolling, name, value)
 
 
-def _deployment(obj: _json.Obj) -> None:
-    spec = _json.ensure(obj, "spec")
+def _deployment(obj: Obj) -> None:
+    spec = ensure(obj, "spec")
     _set(spec, "replicas", 1)
     _set(spec, "revisionHistoryLimit", 10)
     _set(spec, "progressDeadlineSeconds", 600)
@@ -78,12 +105,12 @@ def _deployment(obj: _json.Obj) -> None:
     _template(obj)
 
 
-def _statefulset(obj: _json.Obj) -> None:
-    spec = _json.ensure(obj, "spec")
+def _statefulset(obj: Obj) -> None:
+    spec = ensure(obj, "spec")
     _set(spec, "replicas", 1)
     _set(spec, "revisionHistoryLimit", 10)
     _set(spec, "podManagementPolicy", "OrderedReady")
-    strategy = _json.ensure(spec, "updateStrategy")
+    strategy = ensure(spec, "updateStrategy")
     if not strategy.get("type"):
         strategy["type"] = "RollingUpdate"
         _set(strategy, "rollingUpdate", {})
@@ -93,73 +120,73 @@ def _statefulset(obj: _json.Obj) -> None:
     _template(obj)
 
 
-def _replicaset(obj: _json.Obj) -> None:
-    _set(_json.ensure(obj, "spec"), "replicas", 1)
+def _replicaset(obj: Obj) -> None:
+    _set(ensure(obj, "spec"), "replicas", 1)
     _template(obj)
 
 
-def _daemonset(obj: _json.Obj) -> None:
-    spec = _json.ensure(obj, "spec")
+def _daemonset(obj: Obj) -> None:
+    spec = ensure(obj, "spec")
     _set(spec, "revisionHistoryLimit", 10)
     _rolling_update(spec, "updateStrategy", {"maxUnavailable": 1, "maxSurge": 0})
     _template(obj)
 
 
-def _job(obj: _json.Obj) -> None:
-    spec = _json.ensure(obj, "spec")
+def _job(obj: Obj) -> None:
+    spec = ensure(obj, "spec")
     _set(spec, "completions", 1)
     _set(spec, "parallelism", 1)
     _set(spec, "backoffLimit", 6)
     _set(spec, "completionMode", "NonIndexed")
     _set(spec, "suspend", False)
-    template = _json.ensure(spec, "template")
-    _set(_json.ensure(template, "spec"), "restartPolicy", "Never")
+    template = ensure(spec, "template")
+    _set(ensure(template, "spec"), "restartPolicy", "Never")
     _template(obj)
 
 
-def _cronjob(obj: _json.Obj) -> None:
-    spec = _json.ensure(obj, "spec")
+def _cronjob(obj: Obj) -> None:
+    spec = ensure(obj, "spec")
     _set(spec, "concurrencyPolicy", "Allow")
     _set(spec, "suspend", False)
     _set(spec, "successfulJobsHistoryLimit", 3)
     _set(spec, "failedJobsHistoryLimit", 1)
-    jobs = _json.ensure(spec, "jobTemplate")
-    _json.ensure(jobs, "metadata").setdefault("creationTimestamp", None)
-    template = _json.dig(jobs, "spec", "template")
+    jobs = ensure(spec, "jobTemplate")
+    ensure(jobs, "metadata").setdefault("creationTimestamp", None)
+    template = dig(jobs, "spec", "template")
     if isinstance(template, dict):
         pod_template(template)
 
 
-def _pod(obj: _json.Obj) -> None:
-    pod_spec(_json.ensure(obj, "spec"))
+def _pod(obj: Obj) -> None:
+    pod_spec(ensure(obj, "spec"))
 
 
-def _ingress(obj: _json.Obj) -> None:
-    _set(_json.ensure(obj, "status"), "loadBalancer", {})  # a struct always written out
+def _ingress(obj: Obj) -> None:
+    _set(ensure(obj, "status"), "loadBalancer", {})  # a struct always written out
 
 
-def _claim(obj: _json.Obj) -> None:
-    _set(_json.ensure(obj, "spec"), "volumeMode", "Filesystem")
+def _claim(obj: Obj) -> None:
+    _set(ensure(obj, "spec"), "volumeMode", "Filesystem")
 
 
-def _volume_attachment(obj: _json.Obj) -> None:
-    _set(_json.ensure(obj, "status"), "attached", False)  # a bool Go writes out when false
+def _volume_attachment(obj: Obj) -> None:
+    _set(ensure(obj, "status"), "attached", False)  # a bool Go writes out when false
 
 
-def _pod_template(obj: _json.Obj) -> None:
-    pod_template(_json.ensure(obj, "template"))
+def _pod_template(obj: Obj) -> None:
+    pod_template(ensure(obj, "template"))
 
 
-def _csi_driver(obj: _json.Obj) -> None:
-    spec = _json.ensure(obj, "spec")
+def _csi_driver(obj: Obj) -> None:
+    spec = ensure(obj, "spec")
     _set(spec, "attachRequired", True)
     _set(spec, "podInfoOnMount", False)
     _set(spec, "volumeLifecycleModes", ["Persistent"])
     _set(spec, "fsGroupPolicy", "ReadWriteOnceWithFSType")
 
 
-def _service(obj: _json.Obj) -> None:
-    spec = _json.ensure(obj, "spec")
+def _service(obj: Obj) -> None:
+    spec = ensure(obj, "spec")
     _set(spec, "type", "ClusterIP")
     _set(spec, "sessionAffinity", "None")
     if spec["type"] != "ExternalName":
@@ -170,30 +197,30 @@ def _service(obj: _json.Obj) -> None:
         if isinstance(port, dict):
             _set(port, "protocol", "TCP")
             _set(port, "targetPort", port.get("port"))
-    status = _json.ensure(obj, "status")
+    status = ensure(obj, "status")
     _set(status, "loadBalancer", {})  # an empty struct the server always writes out
 
 
-def _secret(obj: _json.Obj) -> None:
+def _secret(obj: Obj) -> None:
     """`stringData` is write-only: the server folds it into `data`."""
     _set(obj, "type", "Opaque")
     plain = obj.pop("stringData", None)
     if isinstance(plain, dict) and plain:
-        data = _json.ensure(obj, "data")
+        data = ensure(obj, "data")
         for key, value in plain.items():
             data[key] = base64.b64encode(str(value).encode()).decode()
 
 
-def _namespace(obj: _json.Obj) -> None:
-    _set(_json.ensure(obj, "spec"), "finalizers", ["kubernetes"])
-    labels = _json.ensure(obj, "metadata", "labels")
+def _namespace(obj: Obj) -> None:
+    _set(ensure(obj, "spec"), "finalizers", ["kubernetes"])
+    labels = ensure(obj, "metadata", "labels")
     labels["kubernetes.io/metadata.name"] = obj["metadata"]["name"]
 
 
-def _horizontal_pod_autoscaler(obj: _json.Obj) -> None:
+def _horizontal_pod_autoscaler(obj: Obj) -> None:
     """autoscaling/v2's defaults: one replica at least, and 80% CPU when no metric is given
     (which is how a v1 object without targetCPUUtilizationPercentage reads back 80)."""
-    spec = _json.ensure(obj, "spec")
+    spec = ensure(obj, "spec")
     _set(spec, "minReplicas", 1)
     if not spec.get("metrics"):
         target = {"type": "Utilization", "averageUtilization": 80}
@@ -220,7 +247,7 @@ DEFAULTERS: dict[tuple[str, str], Defaulter] = {
 }
 
 
-def apply_defaults(group: str, plural: str, obj: _json.Obj) -> None:
+def apply_defaults(group: str, plural: str, obj: Obj) -> None:
     """Fill in `obj`'s defaults in place."""
     defaulter = DEFAULTERS.get((group, plural))
     if defaulter is not None:
