@@ -46,9 +46,18 @@ def _set(obj: Obj, key: str, value: object) -> None:
         obj[key] = value
 
 
+def _tag(image: str) -> str:
+    """An image reference's tag as the server reads it to choose a pull policy: `latest` when
+    it names neither a tag nor a digest, none when it names only a digest."""
+    name, at, _ = image.partition("@")
+    last = name.rpartition("/")[2]
+    if ":" in last:
+        return last.rpartition(":")[2]
+    return "" if at else "latest"
+
+
 def _container(container: Obj) -> None:
-    image = str(container.get("image", ""))
-    latest = ":" not in image.rpartition("/")[2] or image.endswith(":latest")
+    latest = _tag(str(container.get("image", ""))) == "latest"
     _set(container, "imagePullPolicy", "Always" if latest else "IfNotPresent")
     _set(container, "terminationMessagePath", "/dev/termination-log")
     _set(container, "terminationMessagePolicy", "File")
