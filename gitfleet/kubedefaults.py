@@ -1,11 +1,16 @@
 """Defaults a real API server fills in on every write, for the built-in kinds clients apply
-most (Kubernetes: pkg/apis/{core,apps,batch,...}/v1/defaults.go, the `SetDefaults_*`
-functions, plus the empty structs Go always writes out). They make the stored object differ
-from what was sent, as on a real cluster, so a client that compares its manifest with the
-live object field by field sees the difference here first. Only a common subset is modelled.
+and Karmada users override most (Kubernetes: pkg/apis/{core,apps,batch,...}/v1/defaults.go,
+the `SetDefaults_*` functions, plus the empty structs Go always writes out). Only a common
+subset is modelled.
 
-This module imports nothing of gitfleet, so the simulated member cluster, which stands alone,
-and gitfleet's own stages can share one table of what a server stores.
+Two readers share this one table, so they cannot disagree about what a server stores: the
+simulated member cluster (`gitfleet.sim`), which stores objects as a real server would, so a
+client that compares its manifest with the live object field by field sees the difference
+there first; and the override stage (`gitfleet.overrides`), which fills in a default only
+where an overrider's path needs it, as Karmada's override manager finds it in the object its
+API server stored.
+
+This module imports nothing of gitfleet: the simulated cluster stands alone.
 """
 
 from __future__ import annotations
@@ -236,28 +241,48 @@ def _horizontal_pod_autoscaler(obj: Obj) -> None:
         spec["metrics"] = [{"type": "Resource", "resource": {"name": "cpu", "target": target}}]
 
 
-DEFAULTERS: dict[tuple[str, str], Defaulter] = {
-    ("apps", "deployments"): _deployment,
-    ("apps", "statefulsets"): _statefulset,
-    ("apps", "replicasets"): _replicaset,
-    ("apps", "daemonsets"): _daemonset,
-    ("batch", "jobs"): _job,
-    ("batch", "cronjobs"): _cronjob,
-    ("", "pods"): _pod,
-    ("", "podtemplates"): _pod_template,
-    ("", "persistentvolumeclaims"): _claim,
-    ("networking.k8s.io", "ingresses"): _ingress,
-    ("storage.k8s.io", "volumeattachments"): _volume_attachment,
-    ("storage.k8s.io", "csidrivers"): _csi_driver,
-    ("", "services"): _service,
-    ("", "secrets"): _secret,
-    ("", "namespaces"): _namespace,
-    ("autoscaling", "horizontalpodautoscalers"): _horizontal_pod_autoscaler,
+_KINDS: tuple[tuple[str, str, str, str, Defaulter], ...] = (
+    ("apps", "v1", "Deployment", "deployments", _deployment),
+    ("apps", "v1", "StatefulSet", "statefulsets", _statefulset),
+    ("apps", "v1", "ReplicaSet", "replicasets", _replicaset),
+    ("apps", "v1", "DaemonSet", "daemonsets", _daemonset),
+    ("batch", "v1", "Job", "jobs", _job),
+    ("batch", "v1", "CronJob", "cronjobs", _cronjob),
+    ("", "v1", "Pod", "pods", _pod),
+    ("", "v1", "PodTemplate", "podtemplates", _pod_template),
+    ("", "v1", "PersistentVolumeClaim", "persistentvolumeclaims", _claim),
+    ("networking.k8s.io", "v1", "Ingress", "ingresses", _ingress),
+    ("storage.k8s.io", "v1", "VolumeAttachment", "volumeattachments", _volume_attachment),
+    ("storage.k8s.io", "v1", "CSIDriver", "csidrivers", _csi_driver),
+    ("", "v1", "Service", "services", _service),
+    ("", "v1", "Secret", "secrets", _secret),
+    ("", "v1", "Namespace", "namespaces", _namespace),
+    (
+        "autoscaling",
+        "v2",
+        "HorizontalPodAutoscaler",
+        "horizontalpodautoscalers",
+        _horizontal_pod_autoscaler,
+    ),
+)
+"""(group, version, kind, plural, defaulter) of each kind with defaults here. The defaults are
+those of the version named; a server keeps every version of a kind in one form, so the
+simulated cluster applies them whatever version a client wrote."""
+
+_BY_RESOURCE: dict[tuple[str, str], Defaulter] = {(g, p): d for g, _, _, p, d in _KINDS}
+_BY_KIND: dict[tuple[str, str], Defaulter] = {
+    (f"{g}/{v}" if g else v, k): d for g, v, k, _, d in _KINDS
 }
 
 
 def apply_defaults(group: str, plural: str, obj: Obj) -> None:
-    """Fill in `obj`'s defaults in place."""
-    defaulter = DEFAULTERS.get((group, plural))
+    """Fill in `obj`'s defaults in place, as the server of `group`'s `plural` stores it."""
+    defaulter = _BY_RESOURCE.get((group, plural))
     if defaulter is not None:
         defaulter(obj)
+
+
+def for_kind(api_version: str, kind: str) -> Defaulter | None:
+    """The defaulter of objects written as `api_version` `kind`, None for a kind (or version)
+    without defaults here."""
+    return _BY_KIND.get((api_version, kind))

@@ -2,11 +2,12 @@
 key (Karmada: pkg/util/overridemanager/overridemanager.go applyFieldOverriders).
 
 The value at `fieldPath` (a JSON pointer, read as go-openapi/jsonpointer reads it) must be a
-string. With `yaml` operations it is read as YAML, patched, and written back as Karmada's
-YAML (`_goyaml`); else with `json` operations it is patched as JSON and written back compact,
+string; one the template leaves to the API server's defaults is filled in first (`_defaults`).
+With `yaml` operations it is read as YAML, patched, and written back as Karmada's YAML
+(`_goyaml`); else with `json` operations it is patched as JSON and written back compact,
 keeping its key order, the text of untouched numbers and strings, and the keys of objects no
-operation's path went through (`_gojson`); an overrider
-with neither empties the field, as Karmada does. The result replaces the string in place.
+operation's path went through (`_gojson`); an overrider with neither empties the field, as
+Karmada does. The result replaces the string in place.
 
 json-patch v5 patches only containers: the document (the YAML read as JSON) must be an object,
 an array or null, and a JSON array must start at the text's first character (v5 reads anything
@@ -23,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from gitfleet.model import policy, yamllimits
-from gitfleet.overrides import _gojson, _goyaml, _patch
+from gitfleet.overrides import _defaults, _gojson, _goyaml, _patch
 
 NIL_ARRAY = object()
 """The document after a `replace` of the whole of it with null: json-patch v5's nil array."""
@@ -135,7 +136,9 @@ def ops(manifest: dict[str, Any], overrider: policy.FieldOverrider) -> list[_pat
     try:
         text = _patch.resolve(manifest, path)
     except _patch.Failure as failure:
-        raise _patch.Failure(("fieldPath",), failure.message) from failure
+        if not _defaults.fill(manifest, "replace", path):
+            raise _patch.Failure(("fieldPath",), failure.message) from failure
+        text = _patch.resolve(manifest, path)
     if not isinstance(text, str):
         raise _patch.Failure(("fieldPath",), f'the value at "{path}" is not a string')
     pointer = _patch.canonical_pointer(manifest, path)

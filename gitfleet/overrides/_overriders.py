@@ -8,6 +8,8 @@ re-raised with `keys` locating the entry inside the block (`("plaintext", 2, "pa
 entry that changes what the object is (`template.identity_change`: an image predicate or a
 field document reaching its name, a plaintext path to its kind...) is such a failure too, at
 that entry (for the plaintext patch, the first entry whose path reaches an identity field).
+An operation that needs a field the template leaves to the API server's defaults gets that
+default first (`_defaults`), as it would find it in the object Karmada's API server stored.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from functools import partial
 from typing import Any
 
 from gitfleet.model import policy, template
-from gitfleet.overrides import _commandargs, _field, _image, _metadata, _patch
+from gitfleet.overrides import _commandargs, _defaults, _field, _image, _metadata, _patch
 
 Build = Callable[[dict[str, Any], Any], list[_patch.Op]]
 
@@ -48,12 +50,12 @@ def apply(manifest: dict[str, Any], overriders: policy.Overriders) -> dict[str, 
             except _patch.Failure as failure:
                 raise _patch.Failure((name, index, *failure.keys), failure.message) from failure
             try:
-                doc = _patch.apply(doc, ops)
+                doc = _patch.apply(doc, ops, _defaults.fill)
             except _patch.Failure as failure:
                 raise _patch.Failure((name, index), failure.message) from failure
             _same_object(identity, doc, (name, index))
     try:
-        doc = _patch.apply(doc, plaintext_ops(overriders))
+        doc = _patch.apply(doc, plaintext_ops(overriders), _defaults.fill)
     except _patch.Failure as failure:
         raise _patch.Failure(("plaintext", failure.keys[0], "path"), failure.message) from failure
     if not isinstance(doc, dict):

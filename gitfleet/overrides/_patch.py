@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import jsonpatch
@@ -161,15 +161,22 @@ def explain(doc: Any, op: str, path: str) -> str:
     return f'cannot {op} "{path}"'
 
 
-def apply(doc: Any, ops: Sequence[Op]) -> Any:
+Fill = Callable[[Any, str, str], bool]
+"""Fills in, in a document, what an operation (`op`, canonical `path`) that failed needs;
+True when it did, so the operation is worth trying again."""
+
+
+def apply(doc: Any, ops: Sequence[Op], fill: Fill | None = None) -> Any:
     """Apply `ops` in order to `doc` (modified in place) and return the resulting document.
-    Values are copied in, never shared. Raises `Failure((index,), message)`."""
+    Values are copied in, never shared. An operation that fails is tried once more after
+    `fill` fills something in (only then: a patch that applies costs nothing more). Raises
+    `Failure((index,), message)`, explaining the failure in `doc` as it was before `fill`."""
     for index, op in enumerate(ops):
         path = op.path
         kind = op.op
         if path.startswith("//") and not path.startswith("///"):
             try:
-                apply(copy.deepcopy(doc), [dataclasses.replace(op, path=path[1:])])
+                apply(copy.deepcopy(doc), [dataclasses.replace(op, path=path[1:])], fill)
             except Failure as failure:
                 raise Failure((index,), failure.message) from None
             continue
@@ -183,7 +190,13 @@ def apply(doc: Any, ops: Sequence[Op]) -> Any:
         try:
             doc = jsonpatch.JsonPatch.operations[kind](operation).apply(doc)
         except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException) as error:
-            raise Failure((index,), explain(doc, op.op, op.path)) from error
+            message = explain(doc, op.op, op.path)
+            if fill is None or not fill(doc, kind, path):
+                raise Failure((index,), message) from error
+            try:
+                doc = jsonpatch.JsonPatch.operations[kind](operation).apply(doc)
+            except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException):
+                raise Failure((index,), message) from error
     return doc
 
 

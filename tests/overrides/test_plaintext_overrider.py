@@ -109,9 +109,9 @@ def test_plaintext(
             id="replace needs the target",
         ),
         pytest.param(
-            _plain(("add", "/spec/x", 1), ("remove", "/status/loadBalancer", None)),
+            _plain(("add", "/spec/x", 1), ("remove", "/status/conditions", None)),
             1,
-            'cannot remove "/status/loadBalancer": the document root has no field "status"',
+            'cannot remove "/status/conditions": the document root has no field "status"',
             id="remove needs the target",
         ),
         pytest.param(
