@@ -70,6 +70,46 @@ def _container(container: Obj) -> None:
     for port in container.get("ports") or []:
         if isinstance(port, dict):
             _set(port, "protocol", "TCP")
+    for name in ("livenessProbe", "readinessProbe", "startupProbe"):
+        probe = container.get(name)
+        if isinstance(probe, dict):
+            _probe(probe)
+    lifecycle = container.get("lifecycle")
+    for hook in lifecycle.values() if isinstance(lifecycle, dict) else ():
+        if isinstance(hook, dict) and isinstance(hook.get("httpGet"), dict):
+            _http_get(hook["httpGet"])
+
+
+def _probe(probe: Obj) -> None:
+    """A probe's timings: an int32 the server reads as unset when 0, so 0 is defaulted too."""
+    for name, value in (
+        ("timeoutSeconds", 1),
+        ("periodSeconds", 10),
+        ("successThreshold", 1),
+        ("failureThreshold", 3),
+    ):
+        if not probe.get(name):
+            probe[name] = value
+    if isinstance(probe.get("httpGet"), dict):
+        _http_get(probe["httpGet"])
+
+
+def _http_get(action: Obj) -> None:
+    if not action.get("path"):
+        action["path"] = "/"
+    if not action.get("scheme"):
+        action["scheme"] = "HTTP"
+
+
+_FILE_MODE = 0o644
+"""The mode of the files a secret, configMap, downwardAPI or projected volume holds, unless
+the volume names one."""
+
+
+def _volume(volume: Obj) -> None:
+    for source in ("secret", "configMap", "downwardAPI", "projected"):
+        if isinstance(volume.get(source), dict):
+            _set(volume[source], "defaultMode", _FILE_MODE)
 
 
 def pod_spec(spec: Obj) -> None:
@@ -82,6 +122,9 @@ def pod_spec(spec: Obj) -> None:
         for container in spec.get(field) or []:
             if isinstance(container, dict):
                 _container(container)
+    for volume in spec.get("volumes") or []:
+        if isinstance(volume, dict):
+            _volume(volume)
 
 
 def pod_template(template: Obj) -> None:
@@ -148,7 +191,8 @@ def _daemonset(obj: Obj) -> None:
 
 def _job(obj: Obj) -> None:
     spec = ensure(obj, "spec")
-    _set(spec, "completions", 1)
+    if spec.get("completions") is None and spec.get("parallelism") is None:
+        spec["completions"] = 1  # one pod to succeed; a parallel Job leaves it unset
     _set(spec, "parallelism", 1)
     _set(spec, "backoffLimit", 6)
     _set(spec, "completionMode", "NonIndexed")

@@ -4,9 +4,9 @@ whose override manager patches the object its API server stored with Kubernetes'
 Aspects covered:
 - a plaintext `replace` or `remove` of a defaulted field, and an `add` under a defaulted
   parent, get the server's default for the first missing key of the path (the whole
-  `strategy` of a Deployment, a container's `imagePullPolicy`), then apply, for Deployments,
-  StatefulSets, DaemonSets, Jobs, CronJobs, Pods and Services; a fieldOverrider's `fieldPath`
-  too;
+  `strategy` of a Deployment, a container's `imagePullPolicy`, a probe's period, a volume's
+  mode), then apply, for Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, Pods and
+  Services; a fieldOverrider's `fieldPath` too;
 - nothing else is defaulted: the manifest keeps every other field as written, and a path the
   server does not default (or a kind without defaults here) still fails, with the same message;
 - in a render from a real repository: an OverridePolicy replacing `imagePullPolicy` and
@@ -132,6 +132,30 @@ def _service(**spec: Any) -> Doc:
             "/spec/jobTemplate/spec/template/spec",
             {"containers": [{"name": "c0", "image": "nginx:1.25"}]},
             id="remove a CronJob pod's dns policy",
+        ),
+        pytest.param(
+            workload("Deployment", {"name": "c0", "image": "a:1", "readinessProbe": {"exec": {}}}),
+            _plain(("replace", "/spec/template/spec/containers/0/readinessProbe/periodSeconds", 5)),
+            "/spec/template/spec/containers/0/readinessProbe",
+            {"exec": {}, "periodSeconds": 5},
+            id="replace a probe's period",
+        ),
+        pytest.param(
+            {
+                **workload("Deployment"),
+                "spec": {
+                    "template": {
+                        "spec": {
+                            "containers": [{"name": "c0", "image": "a:1"}],
+                            "volumes": [{"name": "v", "secret": {"secretName": "s"}}],
+                        }
+                    }
+                },
+            },
+            _plain(("replace", "/spec/template/spec/volumes/0/secret/defaultMode", 0o400)),
+            "/spec/template/spec/volumes/0/secret",
+            {"secretName": "s", "defaultMode": 0o400},
+            id="replace a secret volume's mode",
         ),
         pytest.param(
             workload("Pod"),
