@@ -275,7 +275,9 @@ def render(plan: Plan) -> Tree:
     refusals = sorted(
         into.refusals, key=lambda r: (r.origin.path, r.origin.line, r.resource, r.cluster)
     )
-    unscheduled = _unscheduled.unscheduled(plan.bindings, {t.key: t for t in plan.templates})
+    unscheduled = _unscheduled.unscheduled(
+        plan.bindings, {t.key: t for t in plan.templates}, frozenset(plan.auto_namespaces)
+    )
     report = _report.render_file(
         source_commit=plan.source_commit,
         renderer=plan.renderer,

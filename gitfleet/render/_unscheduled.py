@@ -11,7 +11,7 @@ A binding never scheduled therefore runs nowhere.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from gitfleet.model import loaded, work
@@ -32,15 +32,20 @@ class Unscheduled:
     reason: str
     message: str
     clusters: tuple[str, ...] = ()
+    synced: bool = False
+    """A Namespace the namespace controller sends to every cluster all the same."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        found = {
             **_work.located(self.origin),
             "resource": self.resource,
             "reason": self.reason,
             "message": self.message,
             "clusters": list(self.clusters),
         }
+        if self.synced:
+            found["syncedEverywhere"] = True
+        return found
 
     @classmethod
     def from_json(cls, item: Any) -> Unscheduled | None:
@@ -63,14 +68,16 @@ class Unscheduled:
             text("reason"),
             text("message"),
             tuple(str(c) for c in clusters) if isinstance(clusters, list) else (),
+            item.get("syncedEverywhere") is True,
         )
 
     def __str__(self) -> str:
-        stays = (
-            f"it stays on {', '.join(self.clusters)} (the previous result)"
-            if self.clusters
-            else "it runs on no cluster"
-        )
+        if self.synced:
+            stays = "the namespace controller sends it to every cluster all the same"
+        elif self.clusters:
+            stays = f"it stays on {', '.join(self.clusters)} (the previous result)"
+        else:
+            stays = "it runs on no cluster"
         return self.origin.says(
             f"warning: {self.resource} is not scheduled ({self.reason}): "
             f"{self.message.rstrip('.')}; {stays}"
@@ -80,16 +87,19 @@ class Unscheduled:
 def unscheduled(
     bindings: Iterable[work.ResourceBinding | work.ClusterResourceBinding],
     templates: Mapping[ResourceKey, ResourceTemplate],
+    synced: Collection[ResourceKey] = (),
 ) -> tuple[Unscheduled, ...]:
     """The bindings whose Scheduled condition is False, located at their templates (at the
-    binding when its template is not at hand), sorted by file and line."""
+    binding when its template is not at hand), sorted by file and line; `synced` are the
+    Namespaces the namespace controller sends everywhere whatever their schedule."""
     found = []
     for binding in bindings:
         condition = next((c for c in binding.status.conditions if c.type == SCHEDULED), None)
         if condition is None or condition.status != "False":
             continue
         r = binding.spec.resource
-        template = templates.get(ResourceKey(r.api_version, r.kind, r.namespace, r.name))
+        key = ResourceKey(r.api_version, r.kind, r.namespace, r.name)
+        template = templates.get(key)
         found.append(
             Unscheduled(
                 template.origin if template is not None else binding.origin,
@@ -97,6 +107,7 @@ def unscheduled(
                 condition.reason,
                 condition.message,
                 tuple(t.name for t in binding.spec.clusters),
+                key in synced,
             )
         )
     return tuple(sorted(found, key=lambda u: (u.origin.path, u.origin.line, u.resource)))

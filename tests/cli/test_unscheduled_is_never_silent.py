@@ -7,7 +7,8 @@ Aspects covered:
   under `unscheduled`; render.yaml lists and counts it; a render that changes nothing exits 3
   again (the resource is still not placed); `--out` exits 3 too;
 - no cluster fits after a good render (NoClusterFit): the binding keeps its previous clusters,
-  and the warning says so;
+  and the warning says so; for a Namespace, that the namespace controller sends it to every
+  cluster all the same (render.yaml marks it `syncedEverywhere`), never that it runs nowhere;
 - `gitfleet status` shows the resource not scheduled, with the reason (human and `-o json`);
 - `gitfleet reconcile --once` renders, exits 0, and records the resources in its status ref,
   which `gitfleet status` shows;
@@ -20,7 +21,15 @@ import json
 from pathlib import Path
 
 import yaml
-from builders import DYNAMIC_WEIGHT, make_cluster, make_deployment, make_policy, selector
+from builders import (
+    DYNAMIC_WEIGHT,
+    make_cluster,
+    make_cluster_policy,
+    make_deployment,
+    make_object,
+    make_policy,
+    selector,
+)
 from conftest import GitRepo, Invoke
 from status.status_kit import report_no_room
 
@@ -82,6 +91,28 @@ def test_no_cluster_fits_keeps_the_previous_clusters(
     assert "Deployment shop/web is not scheduled (NoClusterFit)" in result.output
     assert "it stays on east, west (the previous result)" in result.output
     assert git_repo.git("ls-tree", "-r", "--name-only", "gitfleet/rendered", "works/east/shop")
+
+
+def test_an_unscheduled_namespace_is_still_synced_everywhere(
+    cli: Invoke, git_repo: GitRepo, elsewhere: Path
+) -> None:
+    files = _source({"clusterAffinity": {"clusterNames": ["east", "west"]}})
+    nowhere = {"clusterAffinity": {"clusterNames": ["north"]}}
+    team = [
+        make_object("v1", "Namespace", "team"),
+        make_cluster_policy("team", selector("Namespace", "v1", name="team"), placement=nowhere),
+    ]
+    git_repo.commit({**files, "team.yaml": yaml.safe_dump_all(team, sort_keys=False)})
+    result = cli("render", "--repo", "../source")
+    assert result.exit_code == 3, result.output
+    assert "Namespace team is not scheduled (NoClusterFit)" in result.output
+    assert "the namespace controller sends it to every cluster all the same" in result.output
+    assert "it runs on no cluster" not in result.output
+    report = yaml.safe_load(git_repo.git("show", "gitfleet/rendered:render.yaml"))
+    (listed,) = report["unscheduled"]
+    assert (listed["resource"], listed["syncedEverywhere"]) == ("Namespace team", True)
+    works = git_repo.git("ls-tree", "-r", "--name-only", "gitfleet/rendered", "works")
+    assert "works/east/_cluster/Namespace.core/team.yaml" in works.splitlines()
 
 
 def test_status_shows_the_reason(cli: Invoke, git_repo: GitRepo, elsewhere: Path) -> None:
