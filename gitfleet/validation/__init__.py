@@ -19,6 +19,7 @@ from gitfleet.validation import (
     _autoscaling,
     _bundled,
     _cluster,
+    _crd_names,
     _customization,
     _manifest,
     _override,
@@ -119,4 +120,5 @@ def validate(source: loaded.LoadedSource) -> list[diagnostic.Diagnostic]:
     found += _manifest.check(source.objects.templates) + _rollout.check(source)
     customizations = (*source.objects.customizations, *source.third_party_customizations)
     found += _bundled.check(source.objects.templates, customizations)
+    found += _crd_names.check(source.objects.templates)
     return diagnostic.sorted_diagnostics(found)
