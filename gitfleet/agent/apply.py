@@ -290,7 +290,7 @@ class _Sync:
                 shown += f"; and {more} more"
             return self._stopped(f"the Work directory did not load completely: {shown}")
         try:
-            held, exists = inventory.read(self.client)
+            held, exists = inventory.read(self.client, work_set.cluster)
         except (errors.ClusterAPIError, inventory.InventoryError) as exc:
             return self._stopped(str(exc))
         configs = {

@@ -158,10 +158,25 @@ def configmap(inventory: Inventory, cluster: str) -> dict[str, Any]:
     }
 
 
-def read(client: kube.KubeClient) -> tuple[Inventory, bool]:
-    """The cluster's inventory and whether its ConfigMap exists (empty when it does not)."""
+def read(client: kube.KubeClient, cluster: str | None = None) -> tuple[Inventory, bool]:
+    """The cluster's inventory and whether its ConfigMap exists (empty when it does not).
+    With `cluster`, `InventoryError` when the inventory was written for another cluster: the
+    kubeconfig reaches another member's API server (a file copied or mixed up), and syncing
+    both there would have two agents undo each other's work and report one cluster as the
+    other."""
     found = client.get(CONFIGMAP, NAMESPACE, NAME)
-    return (EMPTY, False) if found is None else (decode(found), True)
+    if found is None:
+        return EMPTY, False
+    owner = ((found.get("metadata") or {}).get("annotations") or {}).get(stamp.CLUSTER_LABEL)
+    if cluster is not None and isinstance(owner, str) and owner and owner != cluster:
+        raise InventoryError(
+            f"this API server runs cluster {owner!r}, not {cluster!r}: its ConfigMap "
+            f"{NAMESPACE}/{NAME} was written for {owner!r}, so the kubeconfig for {cluster!r} "
+            f"reaches another member; nothing is applied. If {cluster!r} is {owner!r} renamed, "
+            f"annotate the ConfigMap {stamp.CLUSTER_LABEL}={cluster} (kubectl annotate "
+            "--overwrite) to hand it over"
+        )
+    return decode(found), True
 
 
 def write(client: kube.KubeClient, inventory: Inventory, cluster: str, *, exists: bool) -> None:

@@ -10,6 +10,9 @@ Aspects covered:
   relative paths from each file's folder; `--kubeconfig` comes first;
 - `agent push --once` with no kubeconfig for one cluster: that cluster reports nothing, the
   other converges and reports, exit 1;
+- `agent push --once` with a cluster's kubeconfig copied from another member's: the API server
+  it reaches holds the other cluster's inventory, so nothing is applied there, the error says
+  whose it is and how to hand it over after a rename, exit 1; with the right file it converges;
 - `agent pull --once` for a Push cluster (its ref's commit says so) applies nothing, writes
   no status ref and exits 1 saying why; once the Cluster is made Pull (a commit of the mode
   alone), it converges;
@@ -177,6 +180,24 @@ def test_a_push_cluster_without_kubeconfig_reports_nothing(fleet: Fleet, tmp_pat
     everyone = fleet.push(fleet.kubeconfigs)
     assert everyone.exit_code == 0, everyone.output
     assert fleet.status_ref("p1") != ""
+
+
+def test_a_kubeconfig_reaching_another_members_server_applies_nothing(
+    fleet: Fleet, tmp_path: Path
+) -> None:
+    own = ("--kubeconfig", str(fleet.members["q1"].kubeconfig))
+    assert fleet.pull(*own).exit_code == 0
+    mixed_up = tmp_path / "kube"
+    mixed_up.mkdir()
+    (mixed_up / "p1.yaml").write_text(fleet.members["q1"].kubeconfig.read_text())
+    done = fleet.push(mixed_up)
+    assert done.exit_code == 1, done.output
+    assert "p1: NOT converged" in done.output
+    assert "this API server runs cluster 'q1', not 'p1'" in done.output
+    assert "gitfleet.io/cluster=p1" in done.output
+    again = fleet.pull(*own)
+    assert again.exit_code == 0, "q1 still converges: nothing of p1 was applied there"
+    assert fleet.push(fleet.kubeconfigs).exit_code == 0
 
 
 def test_an_unreachable_cluster_fails_over_after_the_threshold(fleet: Fleet) -> None:
