@@ -95,16 +95,8 @@ def _binding_json(b: detection.Binding) -> dict[str, Any]:
         "scheduled": _scheduled_condition(b),
         "descheduled": _descheduled(b),
         "lastScheduledTime": b.status.last_scheduled_time,
-        "dispatchingSuspended": _suspended(b),
+        "dispatchingSuspended": list(b.spec.dispatching_suspended(t.name for t in b.spec.clusters)),
     }
-
-
-def _suspended(b: detection.Binding) -> list[str]:
-    """The clusters of the binding whose Work its suspension leaves as it was."""
-    suspension = b.spec.suspension
-    if suspension is None:
-        return []
-    return [t.name for t in b.spec.clusters if suspension.suspends_dispatching_to(t.name)]
 
 
 def bindings_of(

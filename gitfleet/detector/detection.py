@@ -136,12 +136,7 @@ class Decision:
 
     def to_json(self) -> dict[str, object]:
         return {
-            "resource": {
-                "apiVersion": self.key.api_version,
-                "kind": self.key.kind,
-                "namespace": self.key.namespace,
-                "name": self.key.name,
-            },
+            "resource": self.key.to_json(),
             "origin": str(self.origin),
             "outcome": str(self.outcome),
             "message": self.message,
@@ -170,15 +165,7 @@ class Seen:
     claim: PolicyRef | None = None
 
     def to_json(self) -> dict[str, object]:
-        found: dict[str, object] = {
-            "resource": {
-                "apiVersion": self.key.api_version,
-                "kind": self.key.kind,
-                "namespace": self.key.namespace,
-                "name": self.key.name,
-            },
-            "digest": self.digest,
-        }
+        found: dict[str, object] = {"resource": self.key.to_json(), "digest": self.digest}
         if self.claim is not None:
             found["claimedBy"] = {
                 "kind": self.claim.kind,
@@ -192,19 +179,19 @@ class Seen:
         """An entry of render.yaml's `seen` (None: not one)."""
         if not isinstance(item, dict):
             return None
-        resource, digest, claim = item.get("resource"), item.get("digest"), item.get("claimedBy")
-        fields = ("apiVersion", "kind", "namespace", "name")
-        if not isinstance(resource, dict) or not isinstance(digest, str):
-            return None
-        found = [resource.get(f) for f in fields]
-        if not all(isinstance(f, str) for f in found):
+        key, digest, claim = (
+            ResourceKey.from_json(item.get("resource")),
+            item.get("digest"),
+            item.get("claimedBy"),
+        )
+        if key is None or not isinstance(digest, str):
             return None
         ref = None
         if isinstance(claim, dict):
             kind, namespace, name = (claim.get(f) for f in ("kind", "namespace", "name"))
             if isinstance(kind, str) and isinstance(namespace, str) and isinstance(name, str):
                 ref = PolicyRef(kind, namespace, name)
-        return cls(ResourceKey(*(str(f) for f in found)), digest, ref)
+        return cls(key, digest, ref)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -27,13 +27,19 @@ Schemas = dict[tuple[str, str, str], Mapping[str, Any]]
 """(group, version, kind) -> the version's openAPIV3Schema."""
 
 
+def crds(templates: Iterable[ResourceTemplate]) -> Iterator[ResourceTemplate]:
+    """The CustomResourceDefinitions among the templates."""
+    return (
+        t for t in templates if t.kind == "CustomResourceDefinition" and t.key.group == CRD_GROUP
+    )
+
+
 def crd_specs(templates: Iterable[ResourceTemplate]) -> Iterator[dict[str, Any]]:
     """The `spec` of each CustomResourceDefinition among the templates (one that is an object)."""
-    for t in templates:
-        if t.kind == "CustomResourceDefinition" and t.key.group == CRD_GROUP:
-            spec = t.body.get("spec")
-            if isinstance(spec, dict):
-                yield spec
+    for t in crds(templates):
+        spec = t.body.get("spec")
+        if isinstance(spec, dict):
+            yield spec
 
 
 def schemas(templates: Iterable[ResourceTemplate]) -> Schemas:

@@ -50,6 +50,24 @@ class ResourceKey:
         where = f"{self.namespace}/" if self.namespace else ""
         return f"{self.kind}/{where}{self.name}"
 
+    def to_json(self) -> dict[str, str]:
+        return {
+            "apiVersion": self.api_version,
+            "kind": self.kind,
+            "namespace": self.namespace,
+            "name": self.name,
+        }
+
+    @classmethod
+    def from_json(cls, item: Any) -> ResourceKey | None:
+        """The key `to_json` wrote (None: not one)."""
+        if not isinstance(item, dict):
+            return None
+        found = [item.get(f) for f in ("apiVersion", "kind", "namespace", "name")]
+        if not all(isinstance(f, str) for f in found):
+            return None
+        return cls(*(str(f) for f in found))
+
 
 @dataclasses.dataclass(frozen=True, slots=True, weakref_slot=True)
 class ResourceTemplate:

@@ -9,6 +9,7 @@ result back (Karmada keeps the same state in etcd).
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from typing import Any
 
 from gitfleet.model import meta, policy
@@ -159,6 +160,11 @@ class ResourceBindingSpec:
     preserve_resources_on_deletion: bool | None = field(None)
     schedule_priority: BindingSchedulePriority | None = field(None)
     workload_affinity_groups: WorkloadAffinityGroups | None = field(None)
+
+    def dispatching_suspended(self, clusters: Iterable[str]) -> tuple[str, ...]:
+        """Of `clusters`, those whose Work the suspension leaves as it was."""
+        held = self.suspension
+        return tuple(c for c in clusters if held is not None and held.suspends_dispatching_to(c))
 
 
 @meta.frozen

@@ -183,11 +183,7 @@ def row(
         status=status,
         error=problem,
         scheduled=next((c for c in binding.status.conditions if c.type == "Scheduled"), None),
-        suspended=tuple(
-            name
-            for name in clusters
-            if spec.suspension is not None and spec.suspension.suspends_dispatching_to(name)
-        ),
+        suspended=spec.dispatching_suspended(clusters),
     )
 
 

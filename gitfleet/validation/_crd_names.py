@@ -40,14 +40,10 @@ def _claims(names: dict[str, Any]) -> Iterator[_Claim]:
 
 
 def check(templates: Iterable[ResourceTemplate]) -> list[diagnostic.Diagnostic]:
-    crds = [
-        t
-        for t in templates
-        if t.kind == "CustomResourceDefinition" and t.key.group == crddefaults.CRD_GROUP
-    ]
     taken: dict[tuple[str, str, str], ResourceTemplate] = {}
     found = []
-    for crd in sorted(crds, key=lambda t: (t.origin.path, t.origin.line, t.origin.col)):
+    written = lambda t: (t.origin.path, t.origin.line, t.origin.col)  # noqa: E731
+    for crd in sorted(crddefaults.crds(templates), key=written):
         spec = crd.body.get("spec")
         group = spec.get("group") if isinstance(spec, dict) else None
         names = spec.get("names") if isinstance(spec, dict) else None
