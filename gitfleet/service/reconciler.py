@@ -299,7 +299,9 @@ class Reconciler:
             if outcome is not Outcome.STOPPED:
                 self.counts.renders.labels(str(outcome)).inc()
                 self.counts.render_duration.observe(sum(timings.values()))
-        if self._cluster_repo_errors() != self._state.cluster_repos:
+        if self._cluster_repo_errors() != self._state.cluster_repos or (
+            outcome is Outcome.IDLE and not reconciler_state.present(self.repo)
+        ):
             self._record(self._state, dict(self._state.timings))
         return outcome
 

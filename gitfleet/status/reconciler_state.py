@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from gitfleet import render as rendering
-from gitfleet.gitstore import signing, status
+from gitfleet.gitstore import refs, signing, status
 from gitfleet.gitstore.repository import Repository
 from gitfleet.model import diagnostic, yamllimits
 
@@ -235,6 +235,12 @@ def read(repo: Repository) -> tuple[ReconcilerState | None, str | None]:
     """The state on the reconciler's status ref and that ref's commit (None, None: absent)."""
     data, commit = status.read_file(repo, NAME, FILE)
     return (load(data) if data is not None else None), commit
+
+
+def present(repo: Repository) -> bool:
+    """Whether the status ref exists: one ref lookup, nothing read, so an idle look can tell
+    that someone deleted it."""
+    return refs.read_ref(repo, status.status_ref(NAME)) is not None
 
 
 def write(

@@ -7,7 +7,8 @@ Aspects covered:
   good render, and the same commit is not rendered again at the next look;
 - a fixing commit renders, and the recorded error is cleared;
 - the status ref is one parentless commit, replaced at each write, naming the rendered commit
-  in its `Rendered-Commit` trailer.
+  in its `Rendered-Commit` trailer; deleted while the reconciler is idle, it is written again
+  at the next look, and a present one is left alone.
 """
 
 from __future__ import annotations
@@ -68,3 +69,22 @@ def test_status_ref_is_one_parentless_commit_naming_the_render(fleet: Fleet) -> 
     trailer = fleet.git("log", "-1", "--format=%(trailers:key=Rendered-Commit,valueonly)", STATUS)
     assert trailer.strip() == fleet.ref("gitfleet/rendered")
     assert fleet.git("ls-tree", "--name-only", STATUS) == "reconciler.yaml"
+
+
+def test_a_status_ref_deleted_while_idle_is_written_again(fleet: Fleet) -> None:
+    logged: list[events.Event] = []
+    service = reconciler.Reconciler(reconciler.Settings(repo=str(fleet.remote)), logged.append)
+    try:
+        assert service.cycle() is reconciler.Outcome.RENDERED
+        before = fleet.reconciler_state()
+        fleet.git("update-ref", "-d", STATUS)
+        assert fleet.ref(STATUS) is None
+        assert service.cycle() is reconciler.Outcome.IDLE
+        again = fleet.reconciler_state()
+        first_idle = fleet.ref(STATUS)
+        assert service.cycle() is reconciler.Outcome.IDLE
+    finally:
+        service.close()
+    assert (again.last_seen, again.last_rendered) == (before.last_seen, before.last_rendered)
+    assert fleet.ref(STATUS) == first_idle  # a present ref is left alone
+    assert [e.name for e in logged].count("rendered") == 1

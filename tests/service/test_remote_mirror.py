@@ -99,3 +99,17 @@ def test_lease_refuses_a_push_over_someone_elses_commit(fleet: Fleet, tmp_path: 
     tip = fleet.ref("gitfleet/rendered")
     assert fleet.git("rev-parse", f"{tip}^") == foreign[0]
     assert fleet.rendered_source() == pushed
+
+
+def test_a_status_ref_deleted_on_the_remote_is_pushed_again(fleet: Fleet, tmp_path: Path) -> None:
+    service = reconciler.Reconciler(remote_settings(fleet.url, tmp_path / "cache"), lambda e: None)
+    status = "refs/heads/gitfleet/status/_reconciler"
+    try:
+        assert service.cycle() is reconciler.Outcome.RENDERED
+        rendered = fleet.reconciler_state().last_rendered
+        fleet.git("update-ref", "-d", status)
+        assert service.cycle() is reconciler.Outcome.IDLE
+    finally:
+        service.close()
+    assert fleet.ref(status) is not None
+    assert fleet.reconciler_state().last_rendered == rendered
