@@ -19,6 +19,7 @@ import dataclasses
 from collections.abc import Mapping
 
 from gitfleet import pipeline
+from gitfleet import render as rendering
 from gitfleet import source as sources
 from gitfleet.gitstore import branchnames, rendered, signing, status, store
 from gitfleet.gitstore.repository import Repository
@@ -53,9 +54,31 @@ def previous_of(
         return None
     fmt = store.object_format(repo)
     found = pipeline.read_previous(tip.commit, tip.files, rendered.reader(repo, tip), fmt.name)
-    if tip.amended or (signer is not None and not signer.signed(repo, tip.commit)):
+    if signer is not None and not signer.signed(repo, tip.commit):
+        signed = _last_signed(repo, tip, signer)
+        vouched = None
+        if signed is not None:
+            vouched = rendering.Vouched(signed.files, found.files, rendered.reader(repo, signed))
+        return dataclasses.replace(found, trusted=False, vouched=vouched)
+    if tip.amended:
         return dataclasses.replace(found, trusted=False)
     return found
+
+
+SIGNED_DEPTH = 16
+"""How many commits below a tip its signer's key did not sign are looked at for one it did."""
+
+
+def _last_signed(
+    repo: Repository, tip: rendered.Tip, signer: signing.Signer
+) -> rendered.Tip | None:
+    """The newest render below `tip` that `signer`'s key signed (as made: not amended), None
+    when the key signed none of the last `SIGNED_DEPTH` commits (signing was just turned on,
+    or the key changed: the files are then kept as the tip has them)."""
+    for below in rendered.renders_below(repo, tip, SIGNED_DEPTH):
+        if not below.amended and signer.signed(repo, below.commit):
+            return below
+    return None
 
 
 def read(

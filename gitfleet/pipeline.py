@@ -436,6 +436,9 @@ class PreviousRender:
     """Whether its files may be reused unread: not so when the commit was amended by hand, or
     when the render is to be signed and the signer's key did not sign this commit (`render`
     then renders every binding again)."""
+    vouched: rendering.Vouched | None = None
+    """When the signer's key did not sign it, the newest render below it that the key did:
+    the files a render keeps (refused, suspended, evicting) are taken from there."""
 
     @property
     def source_commit(self) -> str | None:
@@ -757,6 +760,7 @@ def _previous_for_render(previous: PreviousRender) -> rendering.Previous:
         bindings=previous.bindings,
         refusals={k: tuple(v) for k, v in refusals.items()},
         complete=previous.complete,
+        vouched=previous.vouched,
     )
 
 

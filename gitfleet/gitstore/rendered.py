@@ -30,7 +30,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import SupportsBytes
 
@@ -201,13 +201,30 @@ def read_tip(repo: Repository, branch: str) -> Tip | None:
     if state is None:
         return None
     tip = _TIPS.get(repo, state.commit)
-    if tip is not None:
-        return tip
-    data = repo.read([state.commit], objects.COMMIT).get(state.commit, b"")
-    base = _listing(repo, state.commit, state.tree)
-    tip = _make_tip(state.commit, state.tree, data, base)
-    _TIPS.put(repo, tip)
+    if tip is None:
+        tip = _read_commit(repo, state.commit, state.tree)
+        _TIPS.put(repo, tip)
     return tip
+
+
+def _read_commit(repo: Repository, commit: str, tree: str) -> Tip:
+    data = repo.read([commit], objects.COMMIT).get(commit, b"")
+    return _make_tip(commit, tree, data, _listing(repo, commit, tree))
+
+
+def renders_below(repo: Repository, tip: Tip, limit: int) -> Iterator[Tip]:
+    """The renders down `tip`'s first parents, newest first, at most `limit` commits deep
+    (each read whole, as a tip: for the rare look below a tip that cannot be trusted)."""
+    code, out, _ = repo.run(
+        "rev-list", "--first-parent", f"--max-count={limit}", "--format=%T", f"{tip.commit}^"
+    )
+    if code != 0:
+        return  # a parentless tip
+    words = out.decode().split()  # "commit <id>" then its tree id, for each commit
+    for commit, tree in zip(words[1::3], words[2::3], strict=True):
+        below = _read_commit(repo, commit, tree)
+        if below.is_render:
+            yield below
 
 
 def read_files(repo: Repository, tip: Tip, wanted: Callable[[str], bool]) -> dict[str, bytes]:

@@ -10,7 +10,9 @@ by the deterministic YAML writer (`_yaml`) at a path built from checked names (`
 
 It does no I/O and reads nothing of the previous render but what the plan hands it: the paths
 the previous tree has (a refused or suspended manifest keeps its previous file, if any, and so
-does a cluster a binding is being evicted from while the eviction task lasts) and,
+does a cluster a binding is being evicted from while the eviction task lasts; below a tip
+the signing key did not sign, as the newest render it signed has it, read through the plan's
+`Vouched`) and,
 for incremental renders, the digests of their inputs the previous bindings carry (`_inputs`):
 a binding the placement reused as it was, or whose files' inputs are unchanged, keeps its
 previous files without being rendered again, and so do Namespaces while the inputs every
@@ -61,6 +63,7 @@ Recorded = _inputs.Recorded
 TEMPLATE_ANNOTATION = _inputs.TEMPLATE_ANNOTATION
 target_clusters = _work.target_clusters
 owns = _tree.owns
+Vouched = _tree.Vouched
 render_binding = _work.render_binding
 
 
@@ -82,6 +85,9 @@ class Previous:
     complete: bool = True
     """Whether every binding of the previous tree was read back (`bindings`): if not, a
     file may belong to none of them, and the render settles every folder whole."""
+    vouched: Vouched | None = None
+    """For a signed render on a tip its key did not sign, the signed render its kept files
+    are taken from (None: they are kept as the tip has them)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -253,7 +259,7 @@ def render(plan: Plan) -> Tree:
     before = plan.previous.files if plan.previous is not None else Folders[str]()
     previous = plan.previous
     exact = previous is None or plan.full or not plan.inputs.reusable or not previous.complete
-    into = _tree.Collected(exact)
+    into = _tree.Collected(exact, vouched=previous.vouched if previous is not None else None)
     _bindings(plan, into)
     settled = _tree.Settled(plan.context.clusters, into, before)
     inner = settled.by_cluster

@@ -23,7 +23,7 @@ goes, so whatever the previous tree holds, the result is the tree a full render 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from gitfleet.model import work
 from gitfleet.model.folders import Folders
@@ -48,6 +48,30 @@ def owns(folder: str) -> bool:
     )
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Vouched:
+    """The newest render below the previous tip that the render's signing key signed, when
+    the tip itself is not one (an edit amended into it by hand): a previous file is kept only
+    as that render has it, so that a refused, suspended or evicting cluster never gets an edit
+    signed. What agents that check signatures may run is what signed renders held."""
+
+    files: Mapping[str, str]
+    """Blob id of each of its files, by path."""
+    tip: Folders[str]
+    """Blob id of each file of the previous tip, by folder."""
+    read: Callable[[Sequence[str]], Mapping[str, bytes]]
+    """The contents of its files at the paths given."""
+
+    def kept(self, folder: str, name: str) -> bytes | bool:
+        """What keeping `folder/name` takes: True when the tip's file is the signed one,
+        False when the signed render has none there (the file goes), else its content."""
+        path = f"{folder}/{name}"
+        signed = self.files.get(path)
+        if signed is None or self.tip.folder(folder).get(name) == signed:
+            return signed is not None
+        return self.read([path])[path]
+
+
 @dataclasses.dataclass(slots=True)
 class Collected:
     """The tree as the bindings and Namespaces make it, folder by folder: new files, and the
@@ -64,6 +88,7 @@ class Collected:
     """Paths inside a cluster's folder, of bindings rendered again or gone."""
     folders: dict[tuple[str, str], str] = dataclasses.field(default_factory=dict)
     """Each cluster's folders, made once: (cluster, folder inside its folder) to path."""
+    vouched: Vouched | None = None
 
     def folder(self, cluster: str, inner: str) -> str:
         found = self.folders.get((cluster, inner))
@@ -78,7 +103,12 @@ class Collected:
         found.setdefault(name, data)
 
     def keep(self, folder: str, name: str) -> None:
-        if name not in self.files.get(folder, ()):
+        if name in self.files.get(folder, ()):
+            return
+        kept = True if self.vouched is None else self.vouched.kept(folder, name)
+        if isinstance(kept, bytes):
+            self.write(folder, name, kept)
+        elif kept:
             found = self.kept.get(folder)
             if found is None:
                 found = self.kept[folder] = set()

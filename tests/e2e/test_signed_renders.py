@@ -13,6 +13,8 @@ Aspects covered:
   what ran; a signed render afterwards is applied again;
 - an edit amended into the signed tip (the render's trailers kept) is never signed by the next
   render, even where that render's inputs did not change: it renders every binding again;
+  a file the render keeps (a suspended cluster's) is the newest signed render's below the
+  edit (a forged render on top, an amended one), and, with signing just turned on, the tip's;
 - a replacement pushed as `refs/replace/<blob>` for a signed render's manifest is not read:
   the agent reads the repository by its path, and applies the signed content;
 - key rotation: with the old and the new key allowed, renders signed by either are applied;
@@ -251,10 +253,13 @@ def test_an_unsigned_render_is_refused_by_both_agents_and_reported(fleet: Fleet)
     }
 
 
-def _tamper(fleet: Fleet, ref: str, replicas: int, *config: str, amend: bool = False) -> None:
+def _tamper(
+    fleet: Fleet, ref: str, replicas: int, *config: str, amend: bool = False, forge: bool = False
+) -> None:
     """What someone with write access but no reconciler key can do: change the replicas in
     every manifest of `ref` and force-push a new commit (signed with `config`, if any), or
-    with `amend`, the ref's commit changed in place (its message and trailers kept)."""
+    with `amend`, the ref's commit changed in place (its message and trailers kept), or with
+    `forge`, a new commit on top with the message and trailers of the ref's."""
     work = Path("attacker")
     if not work.exists():
         subprocess.run(["git", "clone", "-q", "remote.git", str(work)], check=True)
@@ -271,6 +276,8 @@ def _tamper(fleet: Fleet, ref: str, replicas: int, *config: str, amend: bool = F
         path.write_text(yaml.safe_dump(doc))
     if amend:
         git(*config, "commit", "-q", "-a", "--amend", "--no-edit")
+    elif forge:
+        git(*config, "commit", "-q", "-a", "-C", "HEAD")
     else:
         git(*config, "commit", "-q", "-a", "-m", "more replicas")
     git("push", "-q", "-f", "origin", f"HEAD:{ref}")
@@ -499,6 +506,60 @@ def test_an_edit_amended_into_the_tip_is_never_signed_by_the_next_render(fleet: 
     assert fleet.pull("q1").exit_code == 0
     api_applied = fleet.members["q1"].objects.get("apps/v1", "Deployment", "api", "shop")
     assert (fleet.replicas("q1"), api_applied is not None) == (4, True)
+
+
+@pytest.mark.parametrize("how", ["forge", "amend"])
+def test_a_kept_file_is_the_last_signed_render_s_not_an_edit_s(fleet: Fleet, how: str) -> None:
+    """A suspended cluster keeps its previous manifest, as Karmada leaves its Work alone. When
+    the previous tip is an edit (a commit made to read as a render, or one amended in place),
+    the file kept must be the one of the newest render below it that the key signed, or the
+    edit comes out signed for q1's pull agent. An amended render is itself gone from the
+    branch's history: its signed parent is what is kept then."""
+    reconcile = ("reconcile", "--repo", "remote.git", "--once", "--no-watch",
+                 "--signing-key", "keys/old")  # fmt: skip
+    for replicas in (3, 4):
+        fleet.commit(replicas)
+        fleet.git("push", "-q", "origin", "main")
+        assert fleet.cli(*reconcile).exit_code == 0
+    assert _converged(fleet.agents()) == {"p1": True, "q1": True}
+    _tamper(fleet, BRANCH, 40, amend=how == "amend", forge=how == "forge")
+    signed = 4 if how == "forge" else 3
+
+    docs = list(yaml.safe_load_all(_source(5, CLUSTERS)))
+    policy = next(d for d in docs if d["kind"] == "PropagationPolicy")
+    policy["spec"]["suspension"] = {"dispatchingOnClusters": {"clusterNames": ["q1"]}}
+    fleet.repo.commit({"fleet.yaml": yaml.safe_dump_all(docs)}, "suspend q1")
+    fleet.git("push", "-q", "origin", "main")
+    done = fleet.cli(*reconcile)
+    assert done.exit_code == 0, done.output
+    fleet.git("fetch", "-q", "origin", f"+{BRANCH}:{BRANCH}")
+    for cluster, replicas in (("p1", 5), ("q1", signed)):
+        web = fleet.git("show", f"{BRANCH}:works/{cluster}/shop/Deployment.apps/web.yaml")
+        assert yaml.safe_load(web)["spec"]["replicas"] == replicas, cluster
+    assert fleet.signature(BRANCH) == "G reconciler@fleet"
+    assert fleet.pull("q1").exit_code == 0
+    assert fleet.replicas("q1") == signed
+    made = fleet.git("rev-parse", BRANCH)
+    assert fleet.cli(*reconcile).exit_code == 0
+    fleet.git("fetch", "-q", "origin", f"+{BRANCH}:{BRANCH}")
+    assert fleet.git("rev-parse", BRANCH) == made
+
+
+def test_signing_turned_on_keeps_a_suspended_cluster_s_file(fleet: Fleet) -> None:
+    """No render below the tip bears the new key's signature: the suspended cluster keeps its
+    file as the tip has it (dropping it would delete what runs there)."""
+    fleet.render(3, key=None)
+    fleet.render(4, key=None)
+    docs = list(yaml.safe_load_all(_source(5, CLUSTERS)))
+    policy = next(d for d in docs if d["kind"] == "PropagationPolicy")
+    policy["spec"]["suspension"] = {"dispatchingOnClusters": {"clusterNames": ["q1"]}}
+    fleet.repo.commit({"fleet.yaml": yaml.safe_dump_all(docs)}, "suspend q1")
+    done = fleet.cli("render", "--repo", "source", "--signing-key", "keys/old")
+    assert done.exit_code == 0, done.output
+    assert fleet.signature(BRANCH) == "G reconciler@fleet"
+    for cluster, replicas in (("p1", 5), ("q1", 4)):
+        web = fleet.git("show", f"{BRANCH}:works/{cluster}/shop/Deployment.apps/web.yaml")
+        assert yaml.safe_load(web)["spec"]["replicas"] == replicas, cluster
 
 
 def test_a_replacement_object_is_never_read_for_a_signed_one(fleet: Fleet) -> None:
