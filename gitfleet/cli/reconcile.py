@@ -4,9 +4,9 @@
 mirrored into a cache folder and pushed back to with a lease. It looks at the source at start,
 then on every trigger: polling every `--interval` seconds, the source ref of a local repository
 moving (unless `--no-watch`), and signed push events on `--webhook HOST:PORT` from GitHub,
-GitLab or Gitea (the secret from `$GITFLEET_WEBHOOK_SECRET` or `--webhook-secret-file`), whose
-limits on each client (`--webhook-max-body`, `--webhook-timeout`, `--webhook-max-connections`)
-docs/security.md lists.
+GitLab, Gitea or Bitbucket (the secret from `$GITFLEET_WEBHOOK_SECRET` or
+`--webhook-secret-file`), whose limits on each client (`--webhook-max-body`, `--webhook-timeout`,
+`--webhook-max-connections`) docs/security.md lists.
 It logs one line per event (`-o json`: one JSON object per line) and runs until SIGTERM or
 SIGINT, which end it cleanly with exit 0.
 

@@ -73,7 +73,7 @@ class Endpoint:
             return Reply(405, "only POST (and GET /healthz)")
         provider = webhook.identify(headers)
         if provider is None:
-            return self.reject(400, "no GitHub, GitLab or Gitea event", peer)
+            return self.reject(400, "no GitHub, GitLab, Gitea or Bitbucket event", peer)
         if not webhook.verify_headers(provider, headers, self.secret):
             return self.reject(401, "missing or wrong signature", peer, headers)
         length = headers.get("content-length", "")
@@ -91,10 +91,12 @@ class Endpoint:
         delivery = webhook.delivery_of(provider, headers)
         if not self.replays.admit(replay.keys_of(provider, delivery, body), self.clock()):
             return self.reject(409, "delivery already accepted", peer, headers)
-        push = webhook.push_of(provider, headers, body)
-        if push is None or push.ref != self.source_ref:
-            ref = push.ref if push else None
-            self._log("webhook-ignored", push.after if push else "", **_origin(headers), ref=ref)
+        pushes = webhook.pushes_of(provider, headers, body)
+        push = next((p for p in pushes if p.ref == self.source_ref), None)
+        if push is None:
+            ref = ",".join(p.ref for p in pushes) or None
+            after = pushes[0].after if pushes else ""
+            self._log("webhook-ignored", after, **_origin(headers), ref=ref)
             return Reply(200, "ignored")
         self._log("webhook", push.after, **_origin(headers), ref=push.ref)
         self.wake.poke("webhook")

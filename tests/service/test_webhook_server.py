@@ -2,8 +2,9 @@
 
 Aspects covered:
 - a signed push to the source branch is accepted (202) and wakes the reconciler, logged with
-  the pushed commit and the delivery id; so are GitLab's token and Gitea's signature, and a
-  chunked body, and a client that waits for `100 Continue`;
+  the pushed commit and the delivery id; so are GitLab's token, Gitea's signature and
+  Bitbucket's (Data Center and Cloud, whose pushes move several refs), and a chunked body, and
+  a client that waits for `100 Continue`;
 - a wrong or missing signature is refused (401), logged, and wakes nothing;
 - a request from no known host is refused (400); a push to another branch and a ping are
   acknowledged (200) and wake nothing;
@@ -22,6 +23,9 @@ import pytest
 from service.webhook_client import (
     COMMIT,
     Served,
+    bitbucket,
+    bitbucket_cloud_body,
+    bitbucket_data_center_body,
     chunk,
     gitea,
     github,
@@ -36,15 +40,21 @@ from gitfleet.service import server, webhook
 
 
 @pytest.mark.parametrize(
-    "headers",
+    ("headers", "body"),
     [
-        pytest.param(github(push_body(), delivery="d-1"), id="github"),
-        pytest.param(gitlab(delivery="d-1"), id="gitlab"),
-        pytest.param(gitea(push_body(), delivery="d-1"), id="gitea"),
+        pytest.param(github(push_body(), delivery="d-1"), push_body(), id="github"),
+        pytest.param(gitlab(delivery="d-1"), push_body(), id="gitlab"),
+        pytest.param(gitea(push_body(), delivery="d-1"), push_body(), id="gitea"),
+        pytest.param(bitbucket(bitbucket_data_center_body(), delivery="d-1"),
+                     bitbucket_data_center_body(), id="bitbucket data center"),
+        pytest.param({**bitbucket(bitbucket_cloud_body(), "repo:push"), "X-Request-UUID": "d-1"},
+                     bitbucket_cloud_body(), id="bitbucket cloud"),
     ],
-)
-def test_genuine_push_wakes_the_reconciler(served: Served, headers: dict[str, str]) -> None:
-    assert served.post(headers, push_body()) == (202, "accepted\n")
+)  # fmt: skip
+def test_genuine_push_wakes_the_reconciler(
+    served: Served, headers: dict[str, str], body: bytes
+) -> None:
+    assert served.post(headers, body) == (202, "accepted\n")
     assert served.wake.wait(0) == ("webhook",)
     [event] = served.events
     assert (event.name, event.source, event.fields["delivery"]) == ("webhook", COMMIT, "d-1")
@@ -63,6 +73,11 @@ def test_genuine_push_wakes_the_reconciler(served: Served, headers: dict[str, st
         ),
         pytest.param(gitlab(b"guess"), id="gitlab wrong token"),
         pytest.param({"X-Gitea-Event": "push"}, id="gitea unsigned"),
+        pytest.param({"X-Event-Key": "repo:refs_changed"}, id="bitbucket unsigned"),
+        pytest.param(
+            {**bitbucket(push_body()), "X-Hub-Signature": webhook.sign_gitea(b"x", push_body())},
+            id="bitbucket signature without its prefix",
+        ),
     ],
 )
 def test_bad_signature_is_refused_and_logged(served: Served, headers: dict[str, str]) -> None:
@@ -71,6 +86,9 @@ def test_bad_signature_is_refused_and_logged(served: Served, headers: dict[str, 
     assert served.wake.wait(0) == ()
     assert served.names() == ["webhook-rejected"]
     assert served.events[0].fields["status"] == 401
+
+
+DEV = bitbucket_data_center_body("refs/heads/dev")
 
 
 @pytest.mark.parametrize(
@@ -85,8 +103,11 @@ def test_bad_signature_is_refused_and_logged(served: Served, headers: dict[str, 
             id="another branch",
         ),
         pytest.param(github(b"{}", "ping"), b"{}", 200, "webhook-ignored", id="ping"),
+        pytest.param(bitbucket(DEV), DEV, 200, "webhook-ignored", id="bitbucket: tag, dev"),
+        pytest.param(bitbucket(b"{}", "diagnostics:ping"), b"{}", 200, "webhook-ignored",
+                     id="bitbucket test connection"),
     ],
-)
+)  # fmt: skip
 def test_requests_that_wake_nothing(
     served: Served, headers: dict[str, str], body: bytes, status: int, event: str
 ) -> None:

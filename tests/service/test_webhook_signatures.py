@@ -1,11 +1,13 @@
-"""Webhook requests from GitHub, GitLab and Gitea: which host, genuine or not, what moved.
+"""Webhook requests from GitHub, GitLab, Gitea and Bitbucket: which host, genuine or not, what
+moved.
 
 Aspects covered:
 - each host is recognised by its event header; Gitea first, although it also sends GitHub's;
 - a correct signature (GitHub, Gitea: HMAC-SHA256 of the body) or token (GitLab) verifies;
   a wrong one, one for another body, a missing one, one that is not ASCII, or another
   host's header does not;
-- a push payload gives its ref and new commit; other events and broken bodies give none.
+- a push payload gives its ref and new commit (Bitbucket's, every branch and tag it moved, not
+  a deleted branch); other events and broken bodies give none.
 """
 
 from __future__ import annotations
@@ -29,6 +31,26 @@ def gitlab(token: bytes = SECRET, event: str = "Push Hook") -> dict[str, str]:
     return {"X-Gitlab-Event": event, "X-Gitlab-Token": token.decode()}
 
 
+def bitbucket(
+    body: bytes = BODY, secret: bytes = SECRET, event: str = "repo:refs_changed"
+) -> dict[str, str]:
+    return {"X-Event-Key": event, "X-Hub-Signature": webhook.sign_bitbucket(secret, body)}
+
+
+DATA_CENTER = json.dumps({"changes": [
+    {"refId": "refs/heads/main", "toHash": "a" * 40, "type": "UPDATE"},
+    {"refId": "refs/tags/v2", "toHash": "c" * 40, "type": "ADD"},
+    {"refId": 7, "toHash": "d" * 40},
+    "not a change",
+]}).encode()  # fmt: skip
+CLOUD = json.dumps({"push": {"changes": [
+    {"new": {"type": "branch", "name": "main", "target": {"hash": "a" * 40}}},
+    {"new": None, "old": {"type": "branch", "name": "gone"}},
+    {"new": {"type": "tag", "name": "v2", "target": {"hash": "c" * 40}}},
+    {"new": {"type": "branch", "name": "dev", "target": {}}},
+]}}).encode()  # fmt: skip
+
+
 def gitea(body: bytes = BODY, secret: bytes = SECRET) -> dict[str, str]:
     return {
         "X-Gitea-Event": "push",
@@ -45,6 +67,7 @@ def gitea(body: bytes = BODY, secret: bytes = SECRET) -> dict[str, str]:
         pytest.param(gitlab(), webhook.Provider.GITLAB, id="gitlab"),
         pytest.param(gitea(), webhook.Provider.GITEA, id="gitea sends github headers too"),
         pytest.param({"x-github-event": "push"}, webhook.Provider.GITHUB, id="lowercase header"),
+        pytest.param(bitbucket(), webhook.Provider.BITBUCKET, id="bitbucket"),
         pytest.param({"Content-Type": "application/json"}, None, id="no event header"),
     ],
 )
@@ -79,6 +102,13 @@ def test_identify(headers: dict[str, str], provider: webhook.Provider | None) ->
                      False, id="gitea signature not ascii"),
         pytest.param(webhook.Provider.GITLAB, gitlab("jeton-été".encode()), BODY, False,
                      id="gitlab token not ascii"),
+        pytest.param(webhook.Provider.BITBUCKET, bitbucket(), BODY, True, id="bitbucket signed"),
+        pytest.param(webhook.Provider.BITBUCKET, bitbucket(secret=b"x"), BODY, False,
+                     id="bitbucket wrong secret"),
+        pytest.param(webhook.Provider.BITBUCKET, {**bitbucket(), "X-Hub-Signature": BARE}, BODY,
+                     False, id="bitbucket signature without its prefix"),
+        pytest.param(webhook.Provider.BITBUCKET, {"X-Event-Key": "repo:push", **github()}, BODY,
+                     False, id="bitbucket with only github's signature"),
     ],
 )  # fmt: skip
 def test_verify(provider: webhook.Provider, headers: dict[str, str], body: bytes, ok: bool) -> None:
@@ -110,5 +140,34 @@ def test_push_of(
     body: bytes,
     expected: tuple[str, str] | None,
 ) -> None:
-    push = webhook.push_of(provider, headers, body)
-    assert (None if push is None else (push.ref, push.after)) == expected
+    pushes = webhook.pushes_of(provider, headers, body)
+    assert [(p.ref, p.after) for p in pushes] == ([expected] if expected else [])
+
+
+@pytest.mark.parametrize(
+    ("event", "body", "expected"),
+    [
+        pytest.param("repo:refs_changed", DATA_CENTER,
+                     [("refs/heads/main", "a" * 40), ("refs/tags/v2", "c" * 40)], id="data center"),
+        pytest.param("repo:push", CLOUD, [("refs/heads/main", "a" * 40)], id="cloud"),
+        pytest.param("repo:refs_changed", CLOUD, [], id="cloud's body for data center's event"),
+        pytest.param("diagnostics:ping", DATA_CENTER, [], id="test connection"),
+        pytest.param("repo:push", b'{"push": {"changes": {}}}', [], id="changes not a list"),
+        pytest.param("repo:push", BODY, [], id="a github body"),
+    ],
+)  # fmt: skip
+def test_bitbucket_pushes(event: str, body: bytes, expected: list[tuple[str, str]]) -> None:
+    pushes = webhook.pushes_of(webhook.Provider.BITBUCKET, bitbucket(body, event=event), body)
+    assert [(p.ref, p.after) for p in pushes] == expected
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        pytest.param({"X-Request-Id": "a-1"}, "a-1", id="data center"),
+        pytest.param({"X-Request-UUID": "{b-2}", "X-Hook-UUID": "{hook}"}, "{b-2}", id="cloud"),
+        pytest.param({}, None, id="none"),
+    ],
+)
+def test_bitbucket_delivery(headers: dict[str, str], expected: str | None) -> None:
+    assert webhook.delivery_of(webhook.Provider.BITBUCKET, headers) == expected

@@ -1,5 +1,5 @@
 """A webhook server on 127.0.0.1 for tests, and clients for it: well-behaved (http.client,
-signed the way GitHub, GitLab and Gitea sign) and raw sockets for clients that misbehave.
+signed the way GitHub, GitLab, Gitea and Bitbucket sign) and raw sockets for clients that misbehave.
 The fixtures that start the server are in conftest.py."""
 
 from __future__ import annotations
@@ -42,6 +42,36 @@ def gitea(body: bytes, delivery: str | None = None) -> dict[str, str]:
     headers = {"X-Gitea-Event": "push", "X-Gitea-Signature": webhook.sign_gitea(SECRET, body)}
     if delivery is not None:
         headers["X-Gitea-Delivery"] = delivery
+    return headers
+
+
+def bitbucket_data_center_body(ref: str = SOURCE_REF, after: str = COMMIT) -> bytes:
+    """Bitbucket Data Center's `repo:refs_changed` payload: a tag pushed with the branch."""
+    changes = [
+        {"ref": {"id": "refs/tags/v1", "type": "TAG"}, "refId": "refs/tags/v1",
+         "fromHash": "0" * 40, "toHash": "c" * 40, "type": "ADD"},
+        {"ref": {"id": ref, "displayId": ref.rpartition("/")[2], "type": "BRANCH"},
+         "refId": ref, "fromHash": "a" * 40, "toHash": after, "type": "UPDATE"},
+    ]  # fmt: skip
+    return json.dumps({"eventKey": "repo:refs_changed", "changes": changes}).encode()
+
+
+def bitbucket_cloud_body(branch: str = "main", after: str = COMMIT) -> bytes:
+    """Bitbucket Cloud's `repo:push` payload: a branch deleted, then `branch` moved."""
+    changes = [
+        {"new": None, "old": {"type": "branch", "name": "gone"}},
+        {"new": {"type": "branch", "name": branch, "target": {"hash": after}}},
+    ]
+    return json.dumps({"push": {"changes": changes}, "repository": {"name": "fleet"}}).encode()
+
+
+def bitbucket(
+    body: bytes, event: str = "repo:refs_changed", delivery: str | None = None
+) -> dict[str, str]:
+    """Bitbucket's headers for `body`, signed with SECRET (Data Center's delivery header)."""
+    headers = {"X-Event-Key": event, "X-Hub-Signature": webhook.sign_bitbucket(SECRET, body)}
+    if delivery is not None:
+        headers["X-Request-Id"] = delivery
     return headers
 
 
