@@ -113,6 +113,11 @@ class ScalingRules:
         doc="Limits on the change per period; Kubernetes' when left out, never none.",
         rule=rules.Rule(min_items=1),
     )
+    tolerance: meta.Quantity | None = field(
+        None,
+        doc="Not read, as Karmada's controller does not read it: both directions scale with"
+        " the fleet-wide tolerance (autoscaling.tolerance in gitfleet.yaml, 0.1).",
+    )
 
 
 @meta.frozen

@@ -7,7 +7,9 @@ each metric naming the one source its type says (an `external` source next to it
 there, and only warned about here), a
 resource target with a utilization or an average value (not both), the sources of the metric
 types gitfleet does not read (Pods, Object, ContainerResource: names, targets), and scaling
-rules with at least one policy, windows up to an hour and periods up to half an hour. The
+rules with at least one policy, windows up to an hour and periods up to half an hour (a
+direction's `tolerance`, which Karmada's CRD takes as a quantity and its controller never
+reads, is a warning). The
 bounds a single field keeps (minReplicas, maxReplicas, policy values) are rules of the model.
 
 Across objects: a target that is no template of the source in the FederatedHPA's namespace is
@@ -208,6 +210,17 @@ def _rules(rules: autoscaling.ScalingRules, keys: tuple[str, ...], report: _repo
                 (*keys, "policies", index, "periodSeconds"),
                 f"must be less than or equal to {MAX_PERIOD_SECONDS}",
             )
+    if rules.tolerance is not None:
+        try:
+            quantity.parse(str(rules.tolerance))
+        except ValueError as error:
+            report.error((*keys, "tolerance"), str(error))
+            return
+        report.warning(
+            (*keys, "tolerance"),
+            "ignored, as Karmada's FederatedHPA controller ignores it: both directions scale"
+            " with the fleet-wide tolerance (autoscaling.tolerance in gitfleet.yaml, 0.1)",
+        )
 
 
 def across(

@@ -11,6 +11,7 @@ Aspects covered:
   both; unknown types and External (Karmada takes none); Pods/Object warned as not read;
   their sources checked all the same (names, targets), as Karmada's webhook does;
 - behaviour: windows up to 3600 s, periods 1 to 1800 s, policy types and selectPolicy values;
+  a direction's tolerance taken as a quantity, and warned as not read;
 - through `gitfleet validate` as a user types it, a Karmada sample without a namespace: exit 1
   and `path:line:col:` for an error.
 """
@@ -181,6 +182,27 @@ def test_an_external_source_next_to_a_resource_metric_is_ignored(check: Check) -
         "hpa.yaml:21:7: warning: FederatedHPA default/nginx: spec.metrics.0.external: ignored: "
         "a Resource metric reads its resource source only"
     ]
+
+
+@pytest.mark.parametrize("value", ["'0.05'", "0", "'-1'"])
+def test_a_direction_s_tolerance_is_taken_and_ignored(check: Check, value: str) -> None:
+    """Karmada's CRD takes `tolerance` (Kubernetes' HPA behaviour type has it) as a quantity;
+    its controller never reads it, so neither does gitfleet, and says so."""
+    window = "      stabilizationWindowSeconds: 10\n"
+    text = HPA.replace(window, f"{window}      tolerance: {value}\n")
+    found = check({"app.yaml": TARGET, "hpa.yaml": text})
+    assert found == [
+        "hpa.yaml:15:7: warning: FederatedHPA default/nginx: spec.behavior.scaleDown.tolerance: "
+        "ignored, as Karmada's FederatedHPA controller ignores it: both directions scale with "
+        "the fleet-wide tolerance (autoscaling.tolerance in gitfleet.yaml, 0.1)"
+    ]
+
+
+def test_a_tolerance_that_is_no_quantity_is_refused(check: Check) -> None:
+    window = "      stabilizationWindowSeconds: 10\n"
+    text = HPA.replace(window, f"{window}      tolerance: 5%\n")
+    found = check({"app.yaml": TARGET, "hpa.yaml": text})
+    assert [d.split(": error: ")[0] for d in found if ": error: " in d] == ["hpa.yaml:15:7"]
 
 
 def test_a_karmada_sample_is_valid(check: Check) -> None:
