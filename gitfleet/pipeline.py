@@ -52,6 +52,7 @@ from gitfleet.model import (
 from gitfleet.model.folders import Folders
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawObject, ResourceKey, ResourceTemplate
+from gitfleet.scheduler import modeling as scheduler_modeling
 from gitfleet.scheduler import webster as scheduler_webster
 
 Binding = detection.Binding
@@ -117,17 +118,33 @@ def merge_status(
     return dataclasses.replace(declared, **changes)
 
 
+def _graded(member: cluster.Cluster, status: cluster.ClusterStatus) -> cluster.ClusterStatus:
+    """`status` with the nodes its agent reported counted per grade of the Cluster's resource
+    models (`scheduler.modeling`), as Karmada's cluster status controller fills
+    `allocatableModelings` in; a report without them keeps its summary as it is."""
+    summary = status.resource_summary
+    if summary is None or summary.node_available is None:
+        return status
+    graded = scheduler_modeling.allocatable_modelings(
+        member.spec.resource_models, summary.node_available
+    )
+    return dataclasses.replace(
+        status, resource_summary=dataclasses.replace(summary, allocatable_modelings=graded)
+    )
+
+
 def effective_clusters(
     clusters: Iterable[cluster.Cluster],
     cluster_status: Mapping[str, cluster.ClusterStatus] | None = None,
 ) -> tuple[cluster.Cluster, ...]:
     """The clusters with their reported status merged in, sorted by name (a cluster with no
-    report is the declared one itself)."""
+    report is the declared one itself), the nodes each agent reported graded against the
+    Cluster's resource models."""
     reported = cluster_status or {}
     return tuple(
         c
         if c.name not in reported
-        else dataclasses.replace(c, status=merge_status(c.status, reported[c.name]))
+        else dataclasses.replace(c, status=_graded(c, merge_status(c.status, reported[c.name])))
         for c in sorted(clusters, key=lambda c: c.name)
     )
 

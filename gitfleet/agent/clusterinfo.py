@@ -6,7 +6,10 @@ summary the scheduler divides replicas by:
 - allocatable: the sum of every node's `status.allocatable`;
 - allocated: the requests of pods bound to a node and not finished (Succeeded/Failed), plus
   their count as `pods`;
-- allocating: the requests of pods not bound yet, plus their count.
+- allocating: the requests of pods not bound yet, plus their count;
+- beside the summary, what each node has available (`node_available`: its allocatable less
+  the requests of its pods), which the render grades against the Cluster's resource models
+  into `allocatableModelings`, as Karmada's controller grades its nodes.
 
 A pod's requests are its containers' requests added up, init containers counted as a running
 maximum, plus its overhead (pkg/util/resource.go AddPodRequest; as there, the init-container
@@ -45,6 +48,7 @@ SUMMARY_CONDITION = capacity.SUMMARY_CONDITION
 SUMMARY_COLLECTED, SUMMARY_UNAVAILABLE = capacity.SUMMARY_COLLECTED, capacity.SUMMARY_UNAVAILABLE
 _NATIVE = ("cpu", "memory", "pods", "ephemeral-storage")
 _BINARY = frozenset({"memory", "ephemeral-storage"})
+_NANOS_PER_UNIT, _NANOS_PER_MILLI = 10**9, 10**6
 
 
 def _scalar(name: str) -> bool:
@@ -124,23 +128,96 @@ def allocatable(nodes: Iterable[Mapping[str, Any]]) -> dict[str, meta.Quantity] 
     return {name: str(q) for name, q in sorted(sums.items())} or None
 
 
+def _bound(pod: Mapping[str, Any]) -> str | None:
+    """The node a pod holds resources on: the one it is bound to, unless it has finished."""
+    node = (pod.get("spec") or {}).get("nodeName")
+    if not node or (pod.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
+        return None
+    return str(node)
+
+
 def resource_summary(
     nodes: Sequence[Mapping[str, Any]], pods: Sequence[Mapping[str, Any]]
 ) -> cluster.ResourceSummary:
     allocated, allocating = _Resources(), _Resources()
     for pod in pods:
         spec = pod.get("spec") or {}
-        phase = (pod.get("status") or {}).get("phase")
         if not spec.get("nodeName"):
             allocating.add_pod(spec)
             allocating.add({"pods": 1})
-        elif phase not in ("Succeeded", "Failed"):
+        elif _bound(pod) is not None:
             allocated.add_pod(spec)
             allocated.add({"pods": 1})
     return cluster.ResourceSummary(
         allocatable=allocatable(nodes),
         allocating=allocating.listed(),
         allocated=allocated.listed(),
+        node_available=node_available(nodes, pods),
+    )
+
+
+def _available(node: Mapping[str, Any], used: _Resources | None) -> dict[str, int] | None:
+    """What `node` has available in nanounits (getNodeAvailable): its allocatable less what
+    its pods request, for the resources it lists; None when its pods leave it no room for
+    another pod."""
+    offered: dict[str, int] = {}
+    for name, raw in ((node.get("status") or {}).get("allocatable") or {}).items():
+        try:
+            offered[name] = quantity.parse(raw).nanos
+        except quantity.QuantityError:
+            continue
+    requested = {k: v for k, v in (used.amounts if used else {}).items() if v > 0}
+    if not requested:
+        return offered
+    if quantity.Quantity(offered.get("pods", 0)).value() - requested.get("pods", 0) <= 0:
+        return None
+    for name, amount in requested.items():
+        if name in offered:
+            offered[name] -= amount * (_NANOS_PER_MILLI if name == "cpu" else _NANOS_PER_UNIT)
+    return offered
+
+
+def _name(obj: Mapping[str, Any]) -> str:
+    return str((obj.get("metadata") or {}).get("name", ""))
+
+
+def _printed(name: str, nanos: int) -> meta.Quantity:
+    binary = name in _BINARY or name.startswith("hugepages-")
+    fmt = quantity.Format.BINARY_SI if binary else quantity.Format.DECIMAL_SI
+    return quantity.canonical(nanos, fmt)
+
+
+def node_available(
+    nodes: Sequence[Mapping[str, Any]], pods: Sequence[Mapping[str, Any]]
+) -> tuple[cluster.NodeAvailable, ...]:
+    """What each node has available, nodes with the same resources counted once, for the
+    render to grade against the Cluster's resource models (`scheduler.modeling`), as
+    Karmada's cluster status controller does (getAllocatableModelings).
+
+    Every node counts, Ready or not; a pod counts on the node it is bound to unless it has
+    finished, its requests added up as for `allocated` (in the order the pods are listed). The
+    nodes are taken in name order, the order the API lists them in, and, as Karmada's
+    controller stops at the first node whose pods leave no room for another pod, the nodes
+    from that one on are not reported (Karmada takes them in its informer's order, which is
+    not fixed). Resources with nothing available are left out: grading reads an absent one
+    as zero."""
+    used: dict[str, _Resources] = {}
+    for pod in pods:
+        bound = _bound(pod)
+        if bound is not None:
+            held = used.setdefault(bound, _Resources())
+            held.add_pod(pod.get("spec") or {})
+            held.add({"pods": 1})
+    counted: dict[tuple[tuple[str, int], ...], int] = {}
+    for node in sorted(nodes, key=_name):
+        available = _available(node, used.get(_name(node)))
+        if available is None:
+            break
+        key = tuple(sorted((k, v) for k, v in available.items() if v != 0))
+        counted[key] = counted.get(key, 0) + 1
+    return tuple(
+        cluster.NodeAvailable(count=count, resources={k: _printed(k, v) for k, v in key} or None)
+        for key, count in sorted(counted.items())
     )
 
 

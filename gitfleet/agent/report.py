@@ -5,7 +5,9 @@ The ref `refs/heads/gitfleet/status/<cluster>` holds two files (DESIGN.md sectio
 - `cluster.yaml`: `cluster`, `heartbeatTime`, `renderedCommit`, and `status` — a Karmada
   ClusterStatus (`kubernetesVersion`, `apiEnablements`, `conditions` with `Ready`,
   `nodeSummary`, `resourceSummary` with `allocatable`, `allocating`, `allocated`), in
-  Karmada's field names, so it decodes as `model.cluster.ClusterStatus`;
+  Karmada's field names, so it decodes as `model.cluster.ClusterStatus`; and beside it
+  `nodeAvailable`, each distinct `resources` a node has available with the `count` of nodes
+  that have it (`agent.clusterinfo.node_available`);
 - `works.yaml`: `cluster`, `renderedCommit`, `sourceCommit`, `converged`, the `error` that
   stopped the sync if any, and `manifests`: for each file of the Work directory its `path`,
   `apiVersion`, `kind`, `namespace`, `name`, whether it is `applied`, its `health` (Healthy,
@@ -41,7 +43,7 @@ import yaml
 
 from gitfleet.agent import apply, identity
 from gitfleet.gitstore import status
-from gitfleet.model import cluster, messages, meta, work, yamllimits
+from gitfleet.model import cluster, messages, work, yamllimits
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +141,7 @@ def cluster_document(
         "cluster": name,
         HEARTBEAT_KEY: heartbeat,
         "renderedCommit": rendered_commit,
-        "status": meta.to_doc(observed),
+        **status.cluster_document(observed),
     }
 
 

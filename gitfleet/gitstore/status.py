@@ -21,6 +21,7 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import yaml
 
@@ -171,6 +172,8 @@ def _move_local(repo: Repository) -> MoveRef:
 
 CLUSTER_FILE = "cluster.yaml"
 """The file of a status ref with the cluster's own status (written by `agent.report`)."""
+NODE_AVAILABLE = "nodeAvailable"
+"""The key of `cluster.yaml` beside `status` with what the nodes have available."""
 
 
 def decode_cluster_status(data: bytes | None, where: str) -> cluster.ClusterStatus | None:
@@ -193,6 +196,12 @@ def decode_cluster_status(data: bytes | None, where: str) -> cluster.ClusterStat
         return None
     if not _quantities_parse(decoded):
         return None
+    summary = decoded.resource_summary
+    nodes = _node_available(doc.get(NODE_AVAILABLE), where)
+    if summary is not None and nodes is not None:
+        decoded = dataclasses.replace(
+            decoded, resource_summary=dataclasses.replace(summary, node_available=nodes)
+        )
     conditions = tuple(
         dataclasses.replace(
             c,
@@ -203,6 +212,37 @@ def decode_cluster_status(data: bytes | None, where: str) -> cluster.ClusterStat
         for c in decoded.conditions
     )
     return dataclasses.replace(decoded, conditions=conditions)
+
+
+def _node_available(raw: object, where: str) -> tuple[cluster.NodeAvailable, ...] | None:
+    """The nodes' available resources a `cluster.yaml` holds beside its status; None when it
+    holds none (a report of an earlier agent) or they do not decode or parse: the cluster is
+    then estimated from its summary alone, as before agents reported them."""
+    if not isinstance(raw, list):
+        return None
+    try:
+        found = tuple(
+            _codec.decode(cluster.NodeAvailable, item, Origin(where), lenient=True)
+            for item in raw
+            if isinstance(item, dict)
+        )
+        for group in found:
+            for value in (group.resources or {}).values():
+                quantity.parse(value)
+    except (SchemaError, quantity.QuantityError):
+        return None
+    return found if len(found) == len(raw) else None
+
+
+def cluster_document(observed: cluster.ClusterStatus) -> dict[str, Any]:
+    """The part of a `cluster.yaml` that `decode_cluster_status` reads: `status`, Karmada's
+    ClusterStatus, and beside it `nodeAvailable`, the nodes' available resources when the
+    summary has them."""
+    doc: dict[str, Any] = {"status": meta.to_doc(observed)}
+    summary = observed.resource_summary
+    if summary is not None and summary.node_available is not None:
+        doc[NODE_AVAILABLE] = [meta.to_doc(group) for group in summary.node_available]
+    return doc
 
 
 def _quantities_parse(status: cluster.ClusterStatus) -> bool:
@@ -225,9 +265,9 @@ def read_cluster_status(repo: Repository) -> tuple[str, dict[str, cluster.Cluste
     """Every cluster's last reported status, by cluster name, and the id of this snapshot.
 
     A report that does not decode is left out, and its cluster is scheduled on what the
-    source declares. The id is `sha256:` of the statuses as canonical JSON: the same statuses
-    give the same id however often they were reported, so renders from equal inputs name
-    equal snapshots."""
+    source declares. The id is `sha256:` of the statuses (with their nodes' available
+    resources) as canonical JSON: the same statuses give the same id however often they were
+    reported, so renders from equal inputs name equal snapshots."""
     found = {}
     for name, report in read_all(repo).items():
         where = f"{status_ref(name)}:{CLUSTER_FILE}"
@@ -235,7 +275,7 @@ def read_cluster_status(repo: Repository) -> tuple[str, dict[str, cluster.Cluste
         if decoded is not None:
             found[name] = decoded
     text = json.dumps(
-        {name: meta.to_doc(value) for name, value in found.items()},
+        {name: cluster_document(value) for name, value in found.items()},
         sort_keys=True,
         separators=(",", ":"),
     )

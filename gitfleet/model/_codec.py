@@ -58,9 +58,10 @@ def field(
     return dataclasses.field(default=default, metadata=metadata)
 
 
-def internal(default: Any) -> Any:
-    """A field that is not part of the document (e.g. the origin)."""
-    return dataclasses.field(default=default, compare=False, repr=False, metadata={_SKIP: True})
+def internal(default: Any, *, compare: bool = False) -> Any:
+    """A field that is not part of the document (e.g. the origin); `compare`: whether two
+    objects that differ in it differ (an origin does not make a different object)."""
+    return dataclasses.field(default=default, compare=compare, repr=False, metadata={_SKIP: True})
 
 
 def _camel(name: str) -> str:

@@ -10,7 +10,7 @@ import dataclasses
 import enum
 
 from gitfleet.model import meta, rules
-from gitfleet.model._codec import field
+from gitfleet.model._codec import field, internal
 from gitfleet.model.origin import Origin
 
 API_VERSION = "cluster.karmada.io/v1alpha1"
@@ -126,6 +126,20 @@ class AllocatableModeling:
 
 
 @meta.frozen
+class NodeAvailable:
+    """Nodes that have the same resources available: their allocatable less the requests of
+    the pods bound to them (Karmada: pkg/controllers/status getNodeAvailable). Not part of
+    Karmada's ClusterStatus: an agent reports these beside it (`nodeAvailable` in its
+    cluster.yaml), and the render grades them against the Cluster's resource models
+    (`model.modeling`), as Karmada's cluster status controller grades each node."""
+
+    count: int = field(doc="Number of such nodes.", rule=rules.Rule(minimum=1))
+    resources: dict[str, meta.Quantity] | None = field(
+        None, doc="What each of them has available, by resource; an absent one is zero."
+    )
+
+
+@meta.frozen
 class ResourceSummary:
     """Capacity: allocatable, allocated and allocating resources."""
 
@@ -141,6 +155,10 @@ class ResourceSummary:
     allocatable_modelings: tuple[AllocatableModeling, ...] = field(
         (), doc="Nodes per resource model grade."
     )
+    node_available: tuple[NodeAvailable, ...] | None = internal(None, compare=True)
+    """The nodes' available resources an agent reported with this summary (None: it reported
+    none, as an agent before them did); the render grades them into `allocatable_modelings`.
+    Never part of a Cluster's document: a source cannot declare them."""
 
 
 @meta.frozen

@@ -7,9 +7,9 @@ bindings against the same clusters, pass a `ClusterIndex` built once instead of 
 Modules: `framework` (plugin interfaces, results, registry, errors), `plugins` (the in-tree
 filter and score plugins), `core` (find feasible, prioritize, select, assign), `spread`
 (candidates and spread constraints), `assignment` (replica strategies), `webster` (division),
-`estimator` (available replicas), `index` (per-render caches), `diagnosis`
-(what `explain` prints), `_steady` (a schedule that changed nothing keeps its time). The
-stage is pure: no I/O, clock or randomness.
+`estimator` (available replicas), `modeling` (nodes per resource model grade), `index`
+(per-render caches), `diagnosis` (what `explain` prints), `_steady` (a schedule that changed
+nothing keeps its time). The stage is pure: no I/O, clock or randomness.
 """
 
 from gitfleet.scheduler._scheduler import Outcome, reads_capacity, schedule

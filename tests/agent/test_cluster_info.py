@@ -10,6 +10,12 @@ Aspects covered:
 - CompleteResourceSummary says whether nodes and pods were collected; a cluster without nodes
   is reported as empty (zero nodes, nothing allocatable), not as unknown. (An agent that may
   not list nodes: tests/agent/test_capacity_on_real_servers.py.)
+- what each node has available (Karmada getNodeAvailable, getAllocatableModelings: the cases
+  of TestGetNodeAvailable keep their numbers): allocatable less the requests of the pods
+  bound to it and not finished, for the resources it lists; a node without pods as it is;
+  nodes from the first one (by name) left no room for a pod on are not reported; equal
+  nodes counted once, nothing-available resources left out; a cluster that does not answer
+  keeps the nodes of its last report with the rest.
 """
 
 from __future__ import annotations
@@ -91,6 +97,55 @@ def test_pod_requests() -> None:
     assert summary.allocatable is None
 
 
+def _node(name: str, **allocatable: str) -> dict[str, Any]:
+    return {"metadata": {"name": name}, "status": {"allocatable": allocatable}}
+
+
+def _pod(node: str, phase: str = "Running", **requests: str) -> dict[str, Any]:
+    return {
+        "spec": {"nodeName": node, "containers": [{"resources": {"requests": requests}}]},
+        "status": {"phase": phase},
+    }
+
+
+def _available(nodes: list[dict[str, Any]], pods: list[dict[str, Any]]) -> list[Any]:
+    found = clusterinfo.resource_summary(nodes, pods).node_available
+    return [(g.count, g.resources) for g in found or ()]
+
+
+def test_what_each_node_has_available() -> None:
+    nodes = [
+        _node("n3", cpu="4", memory="16Gi", pods="110"),
+        _node("n1", cpu="4", memory="16Gi", pods="110"),
+        _node("n2", cpu="4", memory="16Gi", pods="110"),
+        _node("n4", cpu="2", memory="1Gi"),
+    ]
+    pods = [
+        _pod("n1", cpu="1500u", memory="1Gi", **{"example.com/gpu": "1"}),
+        _pod("n1", cpu="500m"),
+        _pod("n2", "Succeeded", cpu="4"),
+        _pod("elsewhere", cpu="1"),
+        {"spec": {"containers": [{"resources": {"requests": {"cpu": "2"}}}]}},
+    ]
+    assert _available(nodes, pods) == [
+        (1, {"cpu": "2", "memory": "1Gi"}),
+        (1, {"cpu": "3498m", "memory": "15Gi", "pods": "108"}),
+        (2, {"cpu": "4", "memory": "16Gi", "pods": "110"}),
+    ]
+
+
+def test_a_node_without_room_for_a_pod_ends_the_count() -> None:
+    """TestGetNodeAvailable: 10 pods allowed, 9 bound leave one; 11 bound leave none."""
+    nodes = [_node("a", pods="10"), _node("b", pods="10"), _node("c", pods="10")]
+    nine = [_pod("a") for _ in range(9)]
+    assert _available(nodes, nine) == [(1, {"pods": "1"}), (2, {"pods": "10"})]
+    eleven = [_pod("b") for _ in range(11)]
+    assert _available(nodes, eleven) == [(1, {"pods": "10"})]
+    unlisted = [_node("a", cpu="2")]
+    assert _available(unlisted, [_pod("a", cpu="1")]) == [], "a node listing no pods has no room"
+    assert _available(unlisted, []) == [(1, {"cpu": "2"})], "unless no pod is bound to it"
+
+
 def test_an_unreachable_cluster_keeps_its_last_report(sim_cluster: RunningSim) -> None:
     client = kube.KubeClient(sim_cluster.kubeconfig, retry=kube.NO_WAIT)
     try:
@@ -104,6 +159,8 @@ def test_an_unreachable_cluster_keeps_its_last_report(sim_cluster: RunningSim) -
     assert condition.last_transition_time == T2
     assert away.kubernetes_version == first.kubernetes_version
     assert away.resource_summary == first.resource_summary
+    assert first.resource_summary is not None
+    assert [g.count for g in first.resource_summary.node_available or ()] == [3]
     kept = [(c.type, c.status, c.reason) for c in away.conditions[1:]]
     assert kept == [(clusterinfo.SUMMARY_CONDITION, "False", clusterinfo.SUMMARY_UNAVAILABLE)]
 

@@ -17,7 +17,9 @@ Aspects covered:
   reused only once it has settled (a binding the scheduler would still reorder is placed
   again); a change of the shared inputs (a cluster, a status, failover with an unhealthy
   cluster) places every binding again, and a new status alone makes no commit; a new
-  capacity alone places again only the bindings whose schedule reads it.
+  capacity alone places again only the bindings whose schedule reads it, and nodes reported
+  with other resources only when one of them changes grade (the render grades them into
+  `allocatableModelings`).
 """
 
 from __future__ import annotations
@@ -386,6 +388,37 @@ def test_a_new_capacity_places_again_only_what_reads_it(
     assert result.placement is not None
     assert [s.binding.name for s in result.placement.schedules] == placed_again
     full = pipeline.render(source.loaded(), branch.previous(), _capacity("4"), full=True)
+    assert _materialise(branch, result) == _materialise(branch, full)
+
+
+def _nodes(*cpus: str) -> dict[str, model_cluster.ClusterStatus]:
+    """Nodes of 64Gi with these CPUs available, under an unchanging summary."""
+    nodes = tuple(
+        model_cluster.NodeAvailable(count=1, resources={"cpu": cpu, "memory": "64Gi"})
+        for cpu in cpus
+    )
+    offered = {"cpu": "16", "memory": "128Gi", "pods": "220"}
+    summary = model_cluster.ResourceSummary(allocatable=offered, node_available=nodes)
+    return {"east": model_cluster.ClusterStatus(resource_summary=summary)}
+
+
+@pytest.mark.parametrize(
+    ("cpus", "placed_again"),
+    [(("5", "3"), []), (("9", "3"), ["web-deployment"])],
+    ids=["nodes within their grades", "a node in another grade"],
+)
+def test_node_resources_place_again_only_when_a_grade_changes(
+    cpus: tuple[str, ...], placed_again: list[str]
+) -> None:
+    """By Karmada's default models 4 and 5 CPUs (with 64Gi) are grade 3, 9 CPUs grade 4."""
+    source, branch = _start(), Branch()
+    _apply(source, ("placement", "web", 0))
+    branch.commit(pipeline.render(source.loaded(), None, _nodes("4", "3")))
+    source.revision += 1
+    result = pipeline.render(source.loaded(), branch.previous(), _nodes(*cpus))
+    assert result.placement is not None
+    assert [s.binding.name for s in result.placement.schedules] == placed_again
+    full = pipeline.render(source.loaded(), branch.previous(), _nodes(*cpus), full=True)
     assert _materialise(branch, result) == _materialise(branch, full)
 
 

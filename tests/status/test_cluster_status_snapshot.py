@@ -5,12 +5,16 @@ Aspects covered:
 - every cluster's reported ClusterStatus by name; the reconciler's own ref and reports that do
   not decode are left out;
 - the snapshot id names the statuses, not the reports: a heartbeat alone does not change it,
-  a changed status does;
+  a changed status does, and so do changed node resources (`nodeAvailable`) alone;
+- the nodes' available resources are read back as written; ones that do not decode or parse
+  are left out, the rest of the status kept;
 - a render records which clusters' status came from their agents, and reported status
   supersedes the declared one (a cluster reported not to serve Deployments gets none).
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import yaml
 from builders import make_cluster, make_deployment, make_object, make_policy
@@ -66,6 +70,38 @@ def test_the_snapshot_id_names_the_statuses(git_repo: GitRepo) -> None:
     assert first.startswith("sha256:")
     assert first == beat
     assert len({empty, first, changed}) == 3
+
+
+def _with_nodes(*groups: tuple[int, str]) -> cluster.ClusterStatus:
+    nodes = tuple(cluster.NodeAvailable(count=n, resources={"cpu": cpu}) for n, cpu in groups)
+    summary = cluster.ResourceSummary(allocatable={"cpu": "12"}, node_available=nodes)
+    return dataclasses.replace(ready_status(), resource_summary=summary)
+
+
+def test_node_resources_are_part_of_the_status(git_repo: GitRepo) -> None:
+    git_repo.commit({"a.yaml": "a: 1\n"})
+    path = str(git_repo.path)
+    three = _with_nodes((3, "4"))
+    _write(path, "m1", report_files("m1", status=three))
+    first, found = _snapshot(path)
+    assert found == {"m1": three}
+    moved = _with_nodes((1, "3"), (1, "4"), (1, "5"))
+    _write(path, "m1", report_files("m1", status=moved))
+    second, found = _snapshot(path)
+    assert found == {"m1": moved}
+    assert first != second
+
+
+def test_node_resources_that_do_not_decode_are_left_out(git_repo: GitRepo) -> None:
+    git_repo.commit({"a.yaml": "a: 1\n"})
+    path = str(git_repo.path)
+    files = report_files("m1", status=_with_nodes((3, "4")))
+    doc = yaml.safe_load(files[report.CLUSTER_FILE])
+    for broken in ([{"count": 0}], [{"count": 1, "resources": {"cpu": "lots"}}], "3 nodes"):
+        doc[status.NODE_AVAILABLE] = broken
+        _write(path, "m1", {**files, report.CLUSTER_FILE: yaml.safe_dump(doc).encode()})
+        _, found = _snapshot(path)
+        assert found["m1"].resource_summary == cluster.ResourceSummary(allocatable={"cpu": "12"})
 
 
 def test_a_render_uses_the_reported_status(git_repo: GitRepo, cli: Invoke) -> None:
