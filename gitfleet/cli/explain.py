@@ -4,7 +4,8 @@ Loads the source, runs the placement half of the pipeline and prints, for one re
 that claims it (with file and line) and why every other candidate lost; the binding; each filter's
 verdict per cluster, the scores and the replica arithmetic, and where a cluster's capacity held
 fewer replicas than wanted, whether it reported itself empty or its capacity is the last known or
-the declared one (not collected now); the Scheduled condition; when the descheduler last lowered the
+the declared one (not collected now), or the grades of its resource models its nodes fall in
+when those made the estimate; the Scheduled condition; when the descheduler last lowered the
 schedule, and why; the dependencies that followed it (or the workloads it followed). KIND is spelled
 as kubectl accepts it: kind, plural or short name, any case, optionally qualified by group
 (`deployments.apps`, `deploy.v1.apps`), and the resource as `KIND/NAME` or `KIND NAME`. Exit 1 when
@@ -36,7 +37,7 @@ from gitfleet.gitstore import repository
 from gitfleet.model import _codec, capacity, cluster, diagnostic, work
 from gitfleet.model.origin import Origin, shown
 from gitfleet.model.template import ResourceKey, ResourceTemplate
-from gitfleet.scheduler import core
+from gitfleet.scheduler import core, estimator
 from gitfleet.scheduler.plugins import api_enablement
 
 
@@ -123,7 +124,7 @@ def _limits(
     is an empty cluster, not a failure; a summary not collected now is the last known or the
     declared one (`summary`: whether there is any, declared or reported)."""
     limits: dict[str, dict[str, Any]] = {}
-    summaries = {c.name: c.status.resource_summary is not None for c in placement.clusters}
+    members = {c.name: c for c in placement.clusters}
     for b in found:
         outcome = placement.outcome(detection.BindingRef.of(b))
         if outcome is None or not core.asks_estimator(b.spec):
@@ -132,14 +133,36 @@ def _limits(
             for c in attempt.candidates:
                 if c.available >= b.spec.replicas or c.name in limits:
                     continue
+                member = members.get(c.name)
                 limits[c.name] = {
                     "cluster": c.name,
                     "replicas": b.spec.replicas,
                     "available": c.available,
-                    "summary": summaries.get(c.name, False),
+                    "summary": member is not None and member.status.resource_summary is not None,
+                    "models": _models(member, b.spec.replica_requirements),
                     **capacity.of(reported.get(c.name)).to_json(),
                 }
     return [limits[name] for name in sorted(limits)]
+
+
+def _models(
+    member: cluster.Cluster | None, requirements: work.ReplicaRequirements | None
+) -> list[dict[str, int]] | None:
+    """The nodes per grade the estimate packed replicas onto when it came from the cluster's
+    resource models (None: from its summary)."""
+    if member is None or not estimator.by_resource_models(member, requirements):
+        return None
+    summary = member.status.resource_summary
+    modelings = summary.allocatable_modelings if summary is not None else ()
+    return [{"grade": m.grade, "count": m.count} for m in modelings if m.count]
+
+
+def _graded(models: list[dict[str, int]]) -> str:
+    if not models:
+        return "no node in any grade"
+    return ", ".join(
+        f"{m['count']} node{'s' if m['count'] != 1 else ''} in grade {m['grade']}" for m in models
+    )
 
 
 def _unknown_apis_line(clusters: list[str]) -> str:
@@ -158,13 +181,16 @@ def _unknown_apis_line(clusters: list[str]) -> str:
 
 
 def _limit_line(limit: dict[str, Any]) -> str | None:
-    """Why a cluster's capacity is what it is, unless its agent collected it just now."""
+    """Why a cluster's capacity is what it is: its resource models' grades when its agent
+    collected its nodes just now, else where its summary comes from when not collected now."""
     fits = f"capacity: {limit['cluster']} fits {limit['available']} of {limit['replicas']} replicas"
     why = f" ({limit['reason']}): {limit['message']}" if limit["reason"] else ""
     nodes = limit["nodes"]
     source = capacity.Source(limit["source"])
     if source is capacity.Source.EMPTY:
         return f"{fits}: it reported no nodes (an empty cluster)"
+    if source is capacity.Source.COLLECTED and limit["models"] is not None:
+        return f"{fits} by its resource models: {_graded(limit['models'])}"
     if source is capacity.Source.LAST_KNOWN:
         counted = f", {nodes['ready']}/{nodes['total']} nodes" if nodes is not None else ""
         return f"{fits} by its last known summary{counted}: not collected now{why}"

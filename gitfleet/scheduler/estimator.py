@@ -264,6 +264,14 @@ def _model_nodes(c: cluster.Cluster) -> list[tuple[_Resources, int]] | None:
     return [(templates[g], counts[g]) for g in sorted(templates) if counts.get(g, 0)]
 
 
+def by_resource_models(c: cluster.Cluster, requirements: work.ReplicaRequirements | None) -> bool:
+    """Whether the general estimator answers for `c` by packing replicas onto the virtual nodes
+    of its resource models (else by its summary, or by its pods left alone), for `explain`
+    to say so."""
+    found = Capacity(c)
+    return requirements is not None and found.allowed_pods > 0 and found.model_nodes is not None
+
+
 def max_available_replicas(
     c: cluster.Cluster, requirements: work.ReplicaRequirements | None
 ) -> int:

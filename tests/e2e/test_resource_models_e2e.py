@@ -11,7 +11,7 @@ Aspects covered:
 - the agent reports each node's available resources beside its status (`nodeAvailable`);
 - a Deployment of 14 such replicas divided by available replicas goes 6 to m1 and 8 to m2,
   as Karmada's general estimator counts them from `allocatableModelings`, and `explain`
-  (before the render that places it) shows those estimates;
+  (before the render that places it) shows those estimates and the grades they come from;
 - a report without `nodeAvailable` (an earlier agent's) is estimated from its summary, as
   before: the next such Deployment goes 8 to m1 and 6 to m2.
 """
@@ -93,11 +93,19 @@ def test_agents_nodes_are_graded_by_resource_models(
     (schedule,) = json.loads(explained.output)["schedules"]
     candidates = [c for attempt in schedule["attempts"] for c in attempt["candidates"]]
     assert {c["name"]: c["available"] for c in candidates} == {"m1": 6, "m2": 8}
+    explained = cli("explain", "Deployment/web", "-n", "shop", "--repo", ".")
+    assert [line for line in explained.output.splitlines() if line.startswith("capacity:")] == [
+        "capacity: m1 fits 6 of 14 replicas by its resource models: 3 nodes in grade 2",
+        "capacity: m2 fits 8 of 14 replicas by its resource models: 1 node in grade 4",
+    ]
     assert cli("render", "--repo", ".").exit_code == 0
     assert _scheduled(git_repo, "web") == {"m1": 6, "m2": 8}
 
     _without_nodes(git_repo, "m1")
     git_repo.commit({"api.yaml": _workload("api")}, "api")
+    explained = cli("explain", "Deployment/api", "-n", "shop", "--repo", ".", "-o", "json")
+    limits = {c["cluster"]: c["models"] for c in json.loads(explained.output)["capacity"]}
+    assert limits == {"m1": None, "m2": [{"grade": 4, "count": 1}]}
     assert cli("render", "--repo", ".").exit_code == 0
     assert _scheduled(git_repo, "api") == {"m1": 8, "m2": 6}
     assert _scheduled(git_repo, "web") == {"m1": 6, "m2": 8}
