@@ -131,7 +131,7 @@ class NodeAvailable:
     the pods bound to them (Karmada: pkg/controllers/status getNodeAvailable). Not part of
     Karmada's ClusterStatus: an agent reports these beside it (`nodeAvailable` in its
     cluster.yaml), and the render grades them against the Cluster's resource models
-    (`model.modeling`), as Karmada's cluster status controller grades each node."""
+    (`scheduler.modeling`), as Karmada's cluster status controller grades each node."""
 
     count: int = field(doc="Number of such nodes.", rule=rules.Rule(minimum=1))
     resources: dict[str, meta.Quantity] | None = field(
