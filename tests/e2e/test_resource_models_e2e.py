@@ -2,18 +2,20 @@
 Git repository, two simulated member clusters, `gitfleet render`, `gitfleet agent push
 --once` and `gitfleet explain`, as a user types them.
 
-m1 has three nodes of 4 CPUs and 16Gi, m2 one of 8 CPUs and 64Gi; neither Cluster writes
-resource models, so Karmada's nine default grades apply. Per node, m1's are in grade 2
-(2 CPUs, 16Gi: 2 replicas of 1 CPU and 1Gi each, 6 in all; its summary would say 12) and m2's
-in grade 4 (8 CPUs, 64Gi: 8 replicas).
+m1 has three nodes of 4 CPUs and 16Gi, one of them running a pod of 1 CPU and 1Gi; m2 has one
+node of 8 CPUs and 64Gi. Neither Cluster writes resource models, so Karmada's nine default
+grades apply: m1's idle nodes are in grade 2 (2 CPUs, 16Gi: room for 2 replicas of 1 CPU and
+1Gi each), its busy one in grade 1 (1 CPU, 4Gi: 1 replica), 5 in all where its summary holds
+11; m2's node is in grade 4 (8 CPUs, 64Gi: 8 replicas).
 
 Aspects covered:
-- the agent reports each node's available resources beside its status (`nodeAvailable`);
-- a Deployment of 14 such replicas divided by available replicas goes 6 to m1 and 8 to m2,
+- the agent reports what each node has available beside its status (`nodeAvailable`): the
+  busy node less its pod's requests, the two idle ones as one entry;
+- a Deployment of 13 such replicas divided by available replicas goes 5 to m1 and 8 to m2,
   as Karmada's general estimator counts them from `allocatableModelings`, and `explain`
   (before the render that places it) shows those estimates and the grades they come from;
 - a report without `nodeAvailable` (an earlier agent's) is estimated from its summary, as
-  before: the next such Deployment goes 8 to m1 and 6 to m2.
+  before: the next such Deployment goes 8 to m1 and 5 to m2.
 """
 
 from __future__ import annotations
@@ -34,12 +36,17 @@ GitRepo = Any
 Invoke = Any
 
 
-def _workload(name: str) -> str:
-    """A Deployment of 14 replicas of 1 CPU and 1Gi, divided over m1 and m2 by available
-    replicas."""
-    deployment = make_deployment(name, replicas=14, cpu="1")
+def _deployment(name: str, replicas: int, namespace: str = "shop") -> dict[str, Any]:
+    """A Deployment of replicas of 1 CPU and 1Gi."""
+    deployment = make_deployment(name, namespace, replicas, cpu="1")
     container = deployment["spec"]["template"]["spec"]["containers"][0]
     container["resources"]["requests"]["memory"] = "1Gi"
+    return deployment
+
+
+def _workload(name: str) -> str:
+    """A Deployment of 13 replicas divided over m1 and m2 by available replicas."""
+    deployment = _deployment(name, 13)
     placement = {"clusterAffinity": {"clusterNames": ["m1", "m2"]}, **DYNAMIC_WEIGHT}
     policy = make_policy(name, selector(name=name), placement=placement)
     return yaml.safe_dump_all([deployment, policy])
@@ -74,8 +81,11 @@ def test_agents_nodes_are_graded_by_resource_models(
     cli: Invoke,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    make_sim_cluster("m1")
+    m1 = make_sim_cluster("m1")
     make_sim_cluster("m2", nodes=1, node_allocatable={"cpu": "8", "memory": "64Gi", "pods": "110"})
+    m1.objects.put({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "batch"}})
+    m1.objects.put(_deployment("batch", 1, namespace="batch"))
+    m1.cluster.settle()
     namespace = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}}
     docs = [make_cluster("m1"), make_cluster("m2"), namespace]
     git_repo.commit({"fleet.yaml": yaml.safe_dump_all(docs)}, "clusters")
@@ -84,22 +94,27 @@ def test_agents_nodes_are_graded_by_resource_models(
     assert cli("render", "--repo", ".").exit_code == 0
     assert cli(*agent, "--once").exit_code == 0
     report = yaml.safe_load(git_repo.git("show", f"{status.status_ref('m1')}:cluster.yaml"))
-    node = {"cpu": "4", "ephemeral-storage": "100Gi", "memory": "16Gi", "pods": "110"}
-    assert report[status.NODE_AVAILABLE] == [{"count": 3, "resources": node}]
+    idle = {"cpu": "4", "ephemeral-storage": "100Gi", "memory": "16Gi", "pods": "110"}
+    busy = {**idle, "cpu": "3", "memory": "15Gi", "pods": "109"}
+    assert report[status.NODE_AVAILABLE] == [
+        {"count": 1, "resources": busy},
+        {"count": 2, "resources": idle},
+    ]
 
     git_repo.commit({"web.yaml": _workload("web")}, "web")
     explained = cli("explain", "Deployment/web", "-n", "shop", "--repo", ".", "-o", "json")
     assert explained.exit_code == 0, explained.output
     (schedule,) = json.loads(explained.output)["schedules"]
     candidates = [c for attempt in schedule["attempts"] for c in attempt["candidates"]]
-    assert {c["name"]: c["available"] for c in candidates} == {"m1": 6, "m2": 8}
+    assert {c["name"]: c["available"] for c in candidates} == {"m1": 5, "m2": 8}
     explained = cli("explain", "Deployment/web", "-n", "shop", "--repo", ".")
     assert [line for line in explained.output.splitlines() if line.startswith("capacity:")] == [
-        "capacity: m1 fits 6 of 14 replicas by its resource models: 3 nodes in grade 2",
-        "capacity: m2 fits 8 of 14 replicas by its resource models: 1 node in grade 4",
+        "capacity: m1 fits 5 of 13 replicas by its resource models: 1 node in grade 1,"
+        " 2 nodes in grade 2",
+        "capacity: m2 fits 8 of 13 replicas by its resource models: 1 node in grade 4",
     ]
     assert cli("render", "--repo", ".").exit_code == 0
-    assert _scheduled(git_repo, "web") == {"m1": 6, "m2": 8}
+    assert _scheduled(git_repo, "web") == {"m1": 5, "m2": 8}
 
     _without_nodes(git_repo, "m1")
     git_repo.commit({"api.yaml": _workload("api")}, "api")
@@ -107,5 +122,5 @@ def test_agents_nodes_are_graded_by_resource_models(
     limits = {c["cluster"]: c["models"] for c in json.loads(explained.output)["capacity"]}
     assert limits == {"m1": None, "m2": [{"grade": 4, "count": 1}]}
     assert cli("render", "--repo", ".").exit_code == 0
-    assert _scheduled(git_repo, "api") == {"m1": 8, "m2": 6}
-    assert _scheduled(git_repo, "web") == {"m1": 6, "m2": 8}
+    assert _scheduled(git_repo, "api") == {"m1": 8, "m2": 5}
+    assert _scheduled(git_repo, "web") == {"m1": 5, "m2": 8}
