@@ -12,7 +12,8 @@ Aspects covered:
   not list nodes: tests/agent/test_capacity_on_real_servers.py.)
 - what each node has available (Karmada getNodeAvailable, getAllocatableModelings: the cases
   of TestGetNodeAvailable keep their numbers): allocatable less the requests of the pods
-  bound to it and not finished, for the resources it lists; a node without pods as it is;
+  bound to it and not finished, for the resources it lists (below zero when they request
+  more than it offers); a node without pods as it is;
   nodes from the first one (by name) left no room for a pod on are not reported; equal
   nodes counted once, nothing-available resources left out; a cluster that does not answer
   keeps the nodes of its last report with the rest.
@@ -124,13 +125,15 @@ def test_what_each_node_has_available() -> None:
         _pod("n1", cpu="1500u", memory="1Gi", **{"example.com/gpu": "1"}),
         _pod("n1", cpu="500m"),
         _pod("n2", "Succeeded", cpu="4"),
+        _pod("n3", memory="17Gi"),
         _pod("elsewhere", cpu="1"),
         {"spec": {"containers": [{"resources": {"requests": {"cpu": "2"}}}]}},
     ]
     assert _available(nodes, pods) == [
         (1, {"cpu": "2", "memory": "1Gi"}),
         (1, {"cpu": "3498m", "memory": "15Gi", "pods": "108"}),
-        (2, {"cpu": "4", "memory": "16Gi", "pods": "110"}),
+        (1, {"cpu": "4", "memory": "-1Gi", "pods": "109"}),
+        (1, {"cpu": "4", "memory": "16Gi", "pods": "110"}),
     ]
 
 

@@ -85,7 +85,7 @@ def test_node_resources_are_part_of_the_status(git_repo: GitRepo) -> None:
     _write(path, "m1", report_files("m1", status=three))
     first, found = _snapshot(path)
     assert found == {"m1": three}
-    moved = _with_nodes((1, "3"), (1, "4"), (1, "5"))
+    moved = _with_nodes((1, "-500m"), (1, "4"), (1, "5"))
     _write(path, "m1", report_files("m1", status=moved))
     second, found = _snapshot(path)
     assert found == {"m1": moved}
