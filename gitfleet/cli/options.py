@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 import click
 
 from gitfleet import errors
-from gitfleet.gitstore import branchnames, clusterrepos, folder, remote
+from gitfleet.gitstore import branchnames, clusterrepos, folder, remote, repository
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -51,6 +51,11 @@ def made_folder(value: str | Path | None, option: str) -> Path | None:
     return path
 
 
+def _repo_path(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A repository's `.git` given for `--repo` names the repository, as it does for git."""
+    return repository.work_tree_of(value) or value
+
+
 def repo_option_saying(text: str) -> Callable[[F], F]:
     """`--repo P` (default `.`); `text` says what the command reads there."""
     return click.option(
@@ -59,6 +64,7 @@ def repo_option_saying(text: str) -> Callable[[F], F]:
         default=".",
         show_default=True,
         type=click.Path(),
+        callback=_repo_path,
         help=text,
     )
 

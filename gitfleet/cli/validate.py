@@ -41,7 +41,8 @@ def _what_was_read(loaded: source.LoadedSource, repo: str, rev: str | None) -> s
     if loaded.working_tree:
         return f"the working tree of {repo} (uncommitted changes included)"
     if loaded.revision is None:
-        return f"the folder {repo}"
+        hint = repository.inside_repository(repo)
+        return f"the folder {repo}" + (f" as plain files; {hint}" if hint else "")
     branch = loaded.config.source_branch
     named = f"--rev {rev}" if rev else f"source branch {branch}" if branch else "HEAD"
     return f"commit {loaded.revision[:12]} of {repo} ({named})"

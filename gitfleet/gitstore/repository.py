@@ -244,14 +244,35 @@ def not_a_repository(path: str | os.PathLike[str], message: str = NOT_A_REPOSITO
         return SourceError(
             Origin(where), "not a folder" if os.path.exists(where) else "no such folder"
         )
+    hint = inside_repository(where)
+    return SourceError(Origin(where), f"{message}; {hint}" if hint else message)
+
+
+def inside_repository(path: str | os.PathLike[str]) -> str | None:
+    """`it is inside the repository at TOP (--repo TOP)` when the folder `path` lies in a
+    repository's work tree below its top (where `git` itself would work, and gitfleet reads
+    only the folder, or nothing), TOP as seen from the current directory when `path` is
+    relative; None otherwise. The one hint every command gives for a --repo that is not a
+    repository's top."""
+    where = os.fspath(path)
     inside = Path(os.path.abspath(where))
     top = next((p for p in inside.parents if (p / ".git").exists() and find_git_dir(p)), None)
     if top is None:
-        return SourceError(Origin(where), message)
+        return None
     named = os.fspath(top) if os.path.isabs(where) else os.path.relpath(top)
-    return SourceError(
-        Origin(where), f"{message}; it is inside the repository at {named} (--repo {named})"
-    )
+    return f"it is inside the repository at {named} (--repo {named})"
+
+
+def work_tree_of(path: str) -> str | None:
+    """The work tree `path` is the `.git` of (`fleet` for `fleet/.git`), as `path` spells it;
+    None for any other path. Git reads such a path as that repository (`git -C fleet/.git log`):
+    read as a bare repository instead, it would lose the work tree and put `.git` in every path
+    a message prints."""
+    normal = os.path.normpath(path)
+    if os.path.basename(normal) != ".git":
+        return None
+    parent = os.path.dirname(normal) or "."
+    return parent if find_git_dir(Path(parent)) is not None else None
 
 
 def open_repository(path: str | os.PathLike[str]) -> Repository | None:

@@ -12,7 +12,10 @@ Aspects covered:
 - render, status, get, preview, `reconcile --once` and `agent push --once` given a folder inside
   the repository (by `--repo`, or as the current folder) exit 1 naming the `--repo` of its top,
   a `--repo` that does not exist as no such folder, and one that is a file as not a folder (the
-  same exit status: the same kind of mistake);
+  same exit status: the same kind of mistake); validate given such a folder checks it as
+  plain files and says so, with the same hint;
+- `--repo fleet/.git` is the repository `fleet`: validate, render and explain read its work
+  tree or commits and name files without `.git/`;
 - interpret with relative `-f` and `--desired-file`;
 - `agent push --once` (relative `--repo`, `--kubeconfig-dir`, `--cache-dir`) and `agent pull
   --once` (relative `--repo`, `--kubeconfig`, `--cache-dir`) against simulated clusters: both
@@ -211,6 +214,50 @@ def test_a_folder_inside_the_repository_names_its_top(
     a_file = cli(*args, "--repo", "a-file")
     assert a_file.exit_code == 1, a_file.output
     assert "a-file: not a folder" in a_file.stderr
+
+
+def test_validate_in_a_folder_of_the_repository_says_what_it_checked(
+    fleet: Path, cli: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """validate reads a folder below a repository's top as plain files (it may be what the
+    user wants checked), and says so with the hint the commands that need the top give."""
+    (fleet / "apps").mkdir()
+    (fleet / "apps" / "web.yaml").write_text(NGINX_DEPLOYMENT)
+    named = cli("validate", "--repo", f"{REPO}/apps")
+    assert named.exit_code == 0, named.output
+    assert named.stderr == (
+        f"checked the folder {REPO}/apps as plain files; it is inside the repository at"
+        f" {REPO} (--repo {REPO})\n"
+    )
+    monkeypatch.chdir(fleet / "apps")
+    here = cli("validate")
+    assert here.exit_code == 0, here.output
+    assert here.stderr == (
+        "checked the folder . as plain files; it is inside the repository at .. (--repo ..)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(("validate",), id="validate"),
+        pytest.param(("validate", "--rev", "main"), id="validate --rev"),
+        pytest.param(("render",), id="render"),
+        pytest.param(("render", "--out", "out"), id="render --out"),
+        pytest.param(("explain", "Deployment/nginx"), id="explain"),
+    ],
+)
+def test_a_repositorys_git_folder_names_the_repository(
+    fleet: Path, cli: Invoke, args: tuple[str, ...]
+) -> None:
+    """`--repo fleet/.git` (a path completion often ends there) is the repository `fleet`, as
+    it is for git: its work tree, its branches, and paths printed without `.git/` in them."""
+    (fleet / "deployment.yaml").write_text(NGINX_DEPLOYMENT.replace("replicas: 2", "replicas: -2"))
+    git(fleet, "commit", "-q", "-am", "negative replicas")
+    done = cli(*args, "--repo", f"{REPO}/.git/")
+    assert done.exit_code == 1, done.output
+    assert ".git" not in done.output
+    assert f"{REPO}/deployment.yaml:" in done.output
 
 
 def test_interpret_reads_relative_files(fleet: Path, cli: Invoke) -> None:
