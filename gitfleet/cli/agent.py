@@ -192,7 +192,7 @@ def _logging(once: bool, log_format: str, allowed_signers: str | None) -> None:
     "--kubeconfig-dir",
     "kubeconfig_dir",
     required=True,
-    type=click.Path(file_okay=False, exists=True),
+    type=options.ReadPath(file_okay=False),
     help="Folder of kubeconfigs: <cluster>.yaml, or <namespace>/<name>.yaml of a secretRef.",
 )
 @click.option(
@@ -293,7 +293,7 @@ def _passed_on(ctx: click.Context) -> tuple[str, ...]:
 )
 @click.option(
     "--credentials",
-    type=click.Path(file_okay=False, exists=True),
+    type=options.ReadPath(file_okay=False),
     default=None,
     help="Folder holding the Git credential: password (and username), or ssh-privatekey and"
     " known_hosts.",

@@ -167,7 +167,7 @@ def _query(
 @click.option(
     "--kubeconfig-dir",
     "kubeconfig_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=options.ReadPath(file_okay=False, path_type=Path),
     default=None,
     help="With --live: the push agent's kubeconfigs, <dir>/<cluster>.yaml (or"
     " <dir>/<namespace>/<name>.yaml of a Cluster's secretRef).",

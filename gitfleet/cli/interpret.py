@@ -34,7 +34,7 @@ TEST_CASE_OBJECTS = ("desiredObj", "observedObj")
 """The objects a test case of Karmada's interpreter test data holds (`testdata/*-test.yaml`)."""
 
 
-_OBJECT_FILE = click.Path(exists=True, dir_okay=False, allow_dash=True)
+_OBJECT_FILE = options.ReadPath(dir_okay=False, allow_dash=True)
 
 
 @click.command()
@@ -43,7 +43,7 @@ _OBJECT_FILE = click.Path(exists=True, dir_okay=False, allow_dash=True)
     "--file",
     "path",
     required=True,
-    type=click.Path(exists=True),
+    type=options.ReadPath(),
     help="Customizations: a YAML file, or a folder in Karmada's third-party layout.",
 )
 @click.option("--check", is_flag=True, help="Compile every script and check its function.")

@@ -28,6 +28,38 @@ class FiniteFloatRange(click.FloatRange):
         return number
 
 
+class PathError(click.ClickException):
+    """A path the command line names for the command to read that is not there, or not the
+    kind asked for: invalid input, exit 1, as `--repo` and `--rev` fail and as kubectl fails
+    on `-f nowhere.yaml`; said as `OPTION PATH: problem`, not as click's usage error (exit 2),
+    which is for a command line that cannot mean anything."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.format_message(), err=True)
+
+
+class ReadPath(click.Path):
+    """`click.Path(exists=True)` whose failures are `PathError`s."""
+
+    def __init__(self, *, file_okay: bool = True, dir_okay: bool = True, **kwargs: Any) -> None:
+        super().__init__(exists=True, file_okay=file_okay, dir_okay=dir_okay, **kwargs)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as error:
+            option = param.opts[0] if param is not None and param.opts else "path"
+            raise PathError(f"{option} {os.fsdecode(value)}: {self._problem(value)}") from error
+
+    def _problem(self, value: Any) -> str:
+        wanted = "file" if not self.dir_okay else "folder" if not self.file_okay else ""
+        if not os.path.exists(value):
+            return f"no such {wanted or 'file or folder'}"
+        if wanted and os.path.isdir(value) != (wanted == "folder"):
+            return f"not a {wanted}"
+        return "cannot be read: permission denied"
+
+
 def branch_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A `--branch` checked as gitfleet.yaml's branches are (`gitstore.branchnames`): a
     render onto `gitfleet/works/<cluster>` would overwrite that cluster's ref with every
@@ -147,7 +179,7 @@ def signing_key_option(func: F) -> F:
         "--signing-key",
         "signing_key",
         envvar=SIGNING_KEY_ENV,
-        type=click.Path(dir_okay=False, exists=True),
+        type=ReadPath(dir_okay=False),
         default=None,
         help="SSH private key file: sign every commit written with it (Git's SSH signatures;"
         f" default: ${SIGNING_KEY_ENV}).",
@@ -161,7 +193,7 @@ def kubeconfig_option(of: str) -> Callable[[F], F]:
     """`--kubeconfig FILE`, kubectl's option; without it, `kubeconfig` takes $KUBECONFIG."""
     return click.option(
         "--kubeconfig",
-        type=click.Path(dir_okay=False, exists=True),
+        type=ReadPath(dir_okay=False),
         default=None,
         help=f"Kubeconfig of {of} (default: ${KUBECONFIG_ENV}, as kubectl reads it, else the"
         " pod's service account).",
@@ -180,7 +212,7 @@ def allowed_signers_option(option: str, env: str, text: str) -> Callable[[F], F]
     return click.option(
         option,
         envvar=env,
-        type=click.Path(dir_okay=False, exists=True),
+        type=ReadPath(dir_okay=False),
         default=None,
         help=f"{text} (an ssh-keygen allowed signers file; default: ${env}).",
     )

@@ -169,7 +169,7 @@ def _webhook(address: str | None, secret_file: str | None) -> tuple[tuple[str, i
 @click.option("--webhook", default=None, metavar="HOST:PORT", help="Serve push webhooks here.")
 @click.option(
     "--webhook-secret-file",
-    type=click.Path(dir_okay=False, exists=True),
+    type=options.ReadPath(dir_okay=False),
     default=None,
     help=f"File holding the webhook secret (default: ${SECRET_ENV}).",
 )

@@ -26,6 +26,7 @@ from gitfleet import errors
 from gitfleet.cli import options, signals
 from gitfleet.cli import output as out
 from gitfleet.demo import simulated
+from gitfleet.model.origin import Origin
 
 ClusterPlan = simulated.ClusterPlan
 plans_from_repo = simulated.plans_from_repo
@@ -88,7 +89,7 @@ def sim(
             out.fail_input(error)
             return
         if not plans:
-            raise click.UsageError(f"{repo} defines no Cluster")
+            out.fail_input(errors.InputError(Origin(repo), "defines no Cluster"))
     else:
         assert count is not None
         plans = [ClusterPlan(f"member{n}", {}) for n in range(1, count + 1)]

@@ -431,9 +431,6 @@ USAGE = [
         id="status of a desired object",
     ),
     pytest.param(
-        ["--operation", "Retain", "--desired-file", "absent.yaml"], "does not exist", id="no file"
-    ),
-    pytest.param(
         ["--operation", "ReviseReplica", "--desired-file", "pool.yaml", "--desired-replica",
          "9223372036854775808"],
         "is not in the range", id="replicas past int64",

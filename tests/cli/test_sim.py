@@ -6,8 +6,8 @@ exit 0; stopping removes the kubeconfigs and the folder it made (not a user's fi
 kubeconfigs` keeps them); --from-repo starts one cluster per Cluster of a source folder, named
 after it, whose nodes add up to the declared capacity, carry its region and zone and report
 its declared Kubernetes version; -o json; usage errors (neither or both of --clusters and
---from-repo, a source without Clusters, ports past 65535) exit 2; a port already in use is a
-one-line error, exit 1.
+--from-repo, ports past 65535) exit 2; a source without Clusters, and a port already in use,
+are one-line errors, exit 1.
 """
 
 from __future__ import annotations
@@ -207,10 +207,10 @@ def test_cluster_source_must_be_given_once(cli: Any, tmp_path: Path, args: list[
     assert "--clusters or --from-repo" in result.output
 
 
-def test_source_without_clusters_is_a_usage_error(cli: Any, tmp_path: Path) -> None:
+def test_source_without_clusters_is_invalid_input(cli: Any, tmp_path: Path) -> None:
     (tmp_path / "app.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n")
     result = cli("sim", "--from-repo", str(tmp_path), "--kubeconfig-dir", str(tmp_path / "k"))
-    assert result.exit_code == 2
+    assert result.exit_code == 1
     assert "defines no Cluster" in result.output
 
 

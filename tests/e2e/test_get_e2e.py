@@ -240,8 +240,9 @@ def test_live_reads_push_clusters_and_leaves_pull_ones_to_their_reports(fleet: F
         done.stderr
     )
     assert "stray" not in fleet.get("deploy", "-n", "shop").stdout
-    missing = fleet.get("deploy", "-n", "shop", "--live", "--kubeconfig-dir", "nowhere")
-    expected = "no kubeconfig for cluster p1: expected nowhere/p1.yaml"
+    Path("empty").mkdir()
+    missing = fleet.get("deploy", "-n", "shop", "--live", "--kubeconfig-dir", "empty")
+    expected = "no kubeconfig for cluster p1: expected empty/p1.yaml"
     assert f"note: p1: shown as last reported ({expected})" in missing.stderr
     assert len(_rows(missing.stdout)) == 7
 
