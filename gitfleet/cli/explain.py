@@ -224,6 +224,13 @@ def _unknown_apis(placement: pipeline.Placement, found: Iterable[detection.Bindi
     return sorted(names)
 
 
+def _problems(
+    placement: pipeline.Placement, template: ResourceTemplate
+) -> list[diagnostic.Diagnostic]:
+    """The problems found in the template's file."""
+    return [d for d in placement.diagnostics if d.origin.path == template.origin.path]
+
+
 def report(
     placement: pipeline.Placement,
     template: ResourceTemplate,
@@ -256,9 +263,7 @@ def report(
         ],
         "namespaceSync": [c.name for c in placement.clusters] if auto else None,
         "refused": [r.to_json() for r in refused],
-        "diagnostics": [
-            d.to_json() for d in placement.diagnostics if d.origin.path == template.origin.path
-        ],
+        "diagnostics": [d.to_json() for d in _problems(placement, template)],
     }
 
 
@@ -392,12 +397,7 @@ def human(
     if data["namespaceSync"] is not None:
         names = ", ".join(data["namespaceSync"]) or "none"
         lines.append(f"namespace controller: sent to every cluster ({names})")
-    lines.extend(
-        Origin(out.path_from_here(d["path"], repo), d["line"], d["col"]).says(
-            f"{d['severity']}: {d['message']}"
-        )
-        for d in data["diagnostics"]
-    )
+    lines.extend(str(out.problem_from_here(d, repo)) for d in _problems(placement, template))
     return "\n".join(lines) + "\n"
 
 
@@ -433,7 +433,7 @@ def _load(repo: str, rev: str | None) -> source.LoadedSource:
     if not loaded.ok:
         for d in loaded.diagnostics:
             if d.severity is diagnostic.Severity.ERROR:
-                click.echo(str(d), err=True)
+                click.echo(str(out.problem_from_here(d, repo)), err=True)
         sys.exit(1)
     return loaded
 

@@ -12,6 +12,7 @@ from typing import Any, NoReturn, Protocol, TypeVar
 import click
 
 from gitfleet.errors import InputError
+from gitfleet.model import diagnostic
 from gitfleet.model.origin import Origin
 
 
@@ -57,6 +58,12 @@ def origin_from_here(origin: Origin, repo: str) -> Origin:
     """`origin` with its file as seen from the current folder (`path_from_here`)."""
     path = path_from_here(origin.path, repo)
     return origin if path == origin.path else dataclasses.replace(origin, path=path)
+
+
+def problem_from_here(problem: diagnostic.Diagnostic, repo: str) -> diagnostic.Diagnostic:
+    """`problem` with its file, and every file its message names ("first defined at ..."),
+    as seen from the current folder."""
+    return problem.moved(lambda origin: origin_from_here(origin, repo))
 
 
 def seen_from_here(item: Located, repo: str) -> Located:

@@ -214,7 +214,7 @@ def _seen_from_here(outcome: Outcome, repo: str) -> Outcome:
     result = outcome.result
     shown = dataclasses.replace(
         result,
-        diagnostics=tuple(out.seen_from_here(d, repo) for d in result.diagnostics),
+        diagnostics=tuple(out.problem_from_here(d, repo) for d in result.diagnostics),
         refusals=tuple(out.seen_from_here(r, repo) for r in result.refusals),
         unscheduled=tuple(out.seen_from_here(u, repo) for u in result.unscheduled),
     )

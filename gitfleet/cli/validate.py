@@ -115,7 +115,7 @@ def validate(repo: str, rev: str | None, output: str) -> None:
     problems = validation.validate(_branches_checked(loaded, repo))
     if not any(d.severity is diagnostic.Severity.ERROR for d in problems):
         problems = diagnostic.sorted_diagnostics([*problems, *_render_errors(loaded, problems)])
-    found = [out.seen_from_here(d, repo) for d in problems]
+    found = [out.problem_from_here(d, repo) for d in problems]
     human = "".join(f"{d}\n" for d in found)
     out.emit([d.to_json() for d in found], output, human)
     click.echo(f"checked {_what_was_read(loaded, repo, rev)}", err=True)

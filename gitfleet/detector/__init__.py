@@ -117,7 +117,7 @@ def _unique_templates(
         first = seen.get(t.key)
         if first is not None:
             diagnostics.append(
-                diagnostic.error(t.origin, f"{t.key} is already defined at {first.origin}")
+                diagnostic.error(t.origin, f"{t.key} is already defined at ", first.origin)
             )
             continue
         seen[t.key] = t

@@ -60,9 +60,10 @@ def check(templates: Iterable[ResourceTemplate]) -> list[diagnostic.Diagnostic]:
             diagnostic.warning(
                 crd.origin,
                 f"CustomResourceDefinition {crd.name}: the {which} name {name!r} is already "
-                f"in use in group {group} by CustomResourceDefinition {first.name} "
-                f"({first.origin}): the API server never establishes this one, and its "
-                "custom resources are refused",
+                f"in use in group {group} by CustomResourceDefinition {first.name} (",
+                first.origin,
+                "): the API server never establishes this one, and its custom resources are"
+                " refused",
             )
         )
     return found

@@ -52,8 +52,8 @@ def check(customizations: Sequence[Customization]) -> list[diagnostic.Diagnostic
             if earlier is not customization:
                 message = (
                     f"{target.api_version} {target.kind} already has this operation from "
-                    f"ResourceInterpreterCustomization {earlier.name} ({earlier.origin})"
+                    f"ResourceInterpreterCustomization {earlier.name} ("
                 )
-                report.error(("spec", "customizations", operation), message)
+                report.error(("spec", "customizations", operation), message, earlier.origin, ")")
         found += report.diagnostics
     return found

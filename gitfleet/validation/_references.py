@@ -64,8 +64,8 @@ def duplicates(items: Iterable[Obj]) -> list[diagnostic.Diagnostic]:
     for obj in ordered:
         earlier = first.setdefault(_identity(obj), obj)
         if earlier is not obj:
-            message = f"duplicate {loaded.subject(obj)}: first defined at {earlier.origin}"
-            found.append(diagnostic.error(obj.origin, message))
+            message = f"duplicate {loaded.subject(obj)}: first defined at "
+            found.append(diagnostic.error(obj.origin, message, earlier.origin))
     return found
 
 

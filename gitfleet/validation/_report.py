@@ -24,14 +24,14 @@ class Report:
         self.subject = subject
         self.diagnostics: list[diagnostic.Diagnostic] = []
 
-    def _text(self, keys: Keys, message: str) -> str:
-        return (
-            f"{self.subject}: {dotted(keys)}: {message}" if keys else f"{self.subject}: {message}"
-        )
+    def _prefix(self, keys: Keys) -> str:
+        return f"{self.subject}: {dotted(keys)}: " if keys else f"{self.subject}: "
 
-    def error(self, keys: Keys, message: str) -> None:
-        self.diagnostics.append(diagnostic.error(self.origin.at(*keys), self._text(keys, message)))
+    def error(self, keys: Keys, *message: diagnostic.Part) -> None:
+        """An error at the field `keys`; the message may name other places (`diagnostic.said`)."""
+        found = diagnostic.error(self.origin.at(*keys), self._prefix(keys), *message)
+        self.diagnostics.append(found)
 
-    def warning(self, keys: Keys, message: str) -> None:
-        text = self._text(keys, message)
-        self.diagnostics.append(diagnostic.warning(self.origin.at(*keys), text))
+    def warning(self, keys: Keys, *message: diagnostic.Part) -> None:
+        found = diagnostic.warning(self.origin.at(*keys), self._prefix(keys), *message)
+        self.diagnostics.append(found)

@@ -8,7 +8,8 @@ Aspects covered:
   my-fleet`), in processes;
 - validate, render (onto the branch, and `--out DIR`), explain, status, preview and
   `reconcile --once`, each with a relative `--repo`; render names a bad file as seen from the
-  current folder, as validate does (`-o json` as the source names it, as render.yaml does);
+  current folder, as validate does (`-o json` as the source names it, as render.yaml does), and
+  so do both of them the file a message names besides (a duplicate's first definition);
 - render, status, get, preview, `reconcile --once` and `agent push --once` given a folder inside
   the repository (by `--repo`, or as the current folder) exit 1 naming the `--repo` of its top,
   a `--repo` that does not exist as no such folder, and one that is a file as not a folder (the
@@ -152,6 +153,48 @@ def test_render_names_a_file_as_seen_from_here(
     listed = cli("render", "--repo", REPO, *out, "-o", "json")
     [error] = json.loads(listed.stdout)["diagnostics"]
     assert error["path"] == "deployment.yaml"
+
+
+CRD = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: {name}.example.com
+spec:
+  group: example.com
+  names: {{kind: {kind}, plural: foos}}
+  scope: Namespaced
+  versions:
+    - {{name: v1, served: true, storage: true, schema: {{openAPIV3Schema: {{type: object}}}}}}
+"""
+
+
+@pytest.mark.parametrize(
+    "args", [("validate",), ("render",), ("render", "--out", "out")], ids=" ".join
+)
+def test_a_message_names_the_first_definition_as_seen_from_here(
+    fleet: Path, cli: Invoke, args: tuple[str, ...]
+) -> None:
+    """A message naming a second file (where a duplicate was first defined) names it as it
+    names the file it is about: both from the current folder."""
+    (fleet / "web.yaml").write_text(NGINX_DEPLOYMENT)
+    (fleet / "customization.yaml").write_text(CUSTOMIZATION)
+    (fleet / "customization-2.yaml").write_text(CUSTOMIZATION.replace("-example", "-other"))
+    (fleet / "crds.yaml").write_text(
+        CRD.format(name="foos", kind="Foo") + "---\n" + CRD.format(name="bars", kind="Bar")
+    )
+    git(fleet, "add", "-A")
+    git(fleet, "commit", "-q", "-m", "twice")
+    done = cli(*args, "--repo", REPO)
+    assert done.exit_code == 1, done.output
+    lines = done.output.splitlines()
+    assert (
+        f"{REPO}/web.yaml:1:1: error: duplicate Deployment default/nginx: first defined at"
+        f" {REPO}/deployment.yaml:1:1"
+    ) in lines
+    first_customization = f"declarative-configuration-example ({REPO}/customization.yaml:1:1)"
+    assert any(line.endswith(first_customization) for line in lines)
+    assert f"CustomResourceDefinition foos.example.com ({REPO}/crds.yaml:1:1): " in done.output
 
 
 def test_explain_names_files_as_seen_from_here(rendered_fleet: Path, cli: Invoke) -> None:

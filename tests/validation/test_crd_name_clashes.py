@@ -58,7 +58,7 @@ def _warnings(
             _crd("gadgets", "Gadget"),
             _crd("gizmos", "Gadget"),
             "the kind name 'Gadget' is already in use in group example.com by "
-            "CustomResourceDefinition gadgets.example.com (crds/0.yaml:1:1)",
+            "CustomResourceDefinition gadgets.example.com (fleet/crds/0.yaml:1:1)",
             id="the same kind",
         ),
         pytest.param(
