@@ -1,22 +1,30 @@
-"""`gitfleet get KIND [NAME]`: a kind's objects in every member cluster, as their agents last
-reported them (karmada-search, printed as `karmadactl get` prints it).
+"""`gitfleet get KIND[,KIND...] [NAME...]`: kinds' objects in every member cluster, as their
+agents last reported them (karmada-search, printed as `karmadactl get` prints it).
 
 KIND is spelled as kubectl accepts it (`kinds.resolve`): kind, plural or short name, any case,
-optionally group-qualified, and one object as `KIND NAME` or `KIND/NAME`; the kinds known are
-Kubernetes' own, those the source defines or uses and those the agents reported. `-n` (default: the
-source's `defaultNamespace`, else `default`) or `-A`, `-l` in kubectl's selector syntax, `--cluster`
-(repeatable; also karmadactl's `-C`/`--clusters`, comma-separated) narrow the list: a cluster the
-source does not declare and no agent reported is an error, as karmadactl's is. The table has
-kubectl's columns for the kind with CLUSTER after NAME and ADOPTION last (`search.columns`); `-o
-wide` adds kubectl's wide columns; `-o json` / `-o yaml` print a kubectl List whose items carry
-`resource.karmada.io/cached-from-cluster`.
+optionally group-qualified; the kinds known are Kubernetes' own, those the source defines or
+uses and those the agents reported. The arguments are read as kubectl reads them
+(`kinds.requested`): kinds separated by commas, then names (each asked of each kind), or
+`KIND/NAME` pairs. `-n` (default: the source's `defaultNamespace`, else `default`) or `-A`, `-l`
+in kubectl's selector syntax, `--cluster` (repeatable; also karmadactl's `-C`/`--clusters`,
+comma-separated) narrow the list: a cluster the source does not declare and no agent reported
+is an error, as karmadactl's is. Each kind gets a table with kubectl's columns for it, CLUSTER
+after NAME and ADOPTION last (`search.columns`), in the order asked; with several kinds, a
+blank line between tables and each name prefixed with its kind, as kubectl prints them. `-o
+wide` adds kubectl's wide columns, `--show-labels` LABELS, `--no-headers` drops the headers;
+`-o json` / `-o yaml` print one kubectl List whose items carry
+`resource.karmada.io/cached-from-cluster`, the JSON in kubectl's bytes (`output.
+dump_kubectl_json`); `-o name` names each object once, `deployment.apps/web`, however many
+clusters run it (karmadactl repeats it per cluster): names to hand to another command, the
+table saying where each runs.
 
 `--live` reads Push clusters now, through the kubeconfigs in `--kubeconfig-dir` (`search.live`);
 Pull clusters, and Push clusters that cannot be read, are shown as last reported, each with a
 note on stderr saying so and why. Nothing found: kubectl's "No resources found" on stderr (with
-the namespace, for a namespaced kind), exit 0; a cluster-scoped kind has no NAMESPACE column
-under `-A`, as in kubectl. NAME found nowhere, an unknown KIND or cluster or a selector that
-does not parse: exit 1.
+the namespace, for a namespaced kind) under a table's output, exit 0; a cluster-scoped kind has
+no NAMESPACE column under `-A`, as in kubectl. A NAME found nowhere is said on stderr after
+what was found (`deployments.apps "web" not found in any cluster`), exit 1, as kubectl does; an
+unknown KIND or cluster or a selector that does not parse: exit 1.
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ from gitfleet import errors, search
 from gitfleet.cli import kinds, options
 from gitfleet.cli import output as out
 from gitfleet.model import labelquery, scope
-from gitfleet.model.origin import Origin
+from gitfleet.model.origin import Origin, shown
 from gitfleet.model.template import ResourceTemplate
 from gitfleet.search import columns, read
 from gitfleet.status import reports
@@ -105,36 +113,98 @@ def _clusters(spelled: Sequence[str], fleet: read.Fleet) -> list[str]:
     return asked
 
 
-def _query(
-    token: str,
-    name: str,
+def _queries(
+    asked: Sequence[kinds.Requested],
     fleet: read.Fleet,
     namespace: str,
     all_namespaces: bool,
     selector: str,
     clusters: Sequence[str],
-) -> search.Query:
+) -> list[search.Query]:
+    """One query per kind asked for, in the order typed; two spellings of one kind (`deploy,
+    deployments`) are one query, with the names asked of either."""
     templates = [*fleet.templates, *_reported_kinds(fleet.reports)]
-    try:
-        group, kind = kinds.resolve(token, templates)
-    except errors.UsageError as exc:
-        _fail(str(exc))
     try:
         parsed = labelquery.parse(selector)
     except ValueError as exc:
         _fail(f"-l {selector!r}: {exc}")
-    return search.Query(
-        group=group,
-        kind=kind,
-        name=name,
-        namespace=None if all_namespaces else (namespace or fleet.default_namespace),
-        selector=parsed,
-        clusters=frozenset(clusters),
+    names: dict[kinds.GroupKind, set[str]] = {}
+    for token, given in asked:
+        try:
+            names.setdefault(kinds.resolve(token, templates), set()).update(given)
+        except errors.UsageError as exc:
+            _fail(str(exc))
+    return [
+        search.Query(
+            group=group,
+            kind=kind,
+            names=frozenset(wanted),
+            namespace=None if all_namespaces else (namespace or fleet.default_namespace),
+            selector=parsed,
+            clusters=frozenset(clusters),
+        )
+        for (group, kind), wanted in names.items()
+    ]
+
+
+def _missing(query: search.Query, found: Sequence[search.Found]) -> list[str]:
+    """kubectl's NotFound for each name asked of the kind that no cluster has."""
+    seen = {(f.obj.get("metadata") or {}).get("name") for f in found}
+    where = ", ".join(sorted(query.clusters)) or "any cluster"
+    return [
+        f'{kinds.resource(query.group, query.kind)} "{name}" not found in {where}'
+        for name in sorted(query.names - seen)
+    ]
+
+
+def _names(listed: Sequence[tuple[search.Query, list[search.Found]]]) -> str:
+    """`-o name`: each object once, as kubectl names it (`deployment.apps/web`), however many
+    clusters run it: names to hand to the next command (the table's CLUSTER column says where
+    each runs); the same line once per cluster, as karmadactl prints it, would say nothing more."""
+    lines = (
+        f"{kinds.qualified(q.group, q.kind)}/{(f.obj.get('metadata') or {}).get('name', '')}"
+        for q, found in listed
+        for f in found
     )
+    return "".join(f"{shown(line)}\n" for line in dict.fromkeys(lines))
+
+
+def _tables(
+    listed: Sequence[tuple[search.Query, list[search.Found]]],
+    fleet: read.Fleet,
+    *,
+    wide: bool,
+    all_namespaces: bool,
+    headers: bool,
+    show_labels: bool,
+) -> str:
+    """kubectl's tables, one per kind with objects, in the order asked; with several kinds
+    asked for, each name is prefixed with its kind (`deployment.apps/web`) and the tables
+    are separated by a blank line (not without headers, as kubectl does)."""
+    now = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
+    several = len(listed) > 1
+    printed = []
+    for query, found in listed:
+        if not found:
+            continue
+        table = columns.rows(
+            found,
+            query.group,
+            query.kind,
+            now=now,
+            wide=wide,
+            all_namespaces=all_namespaces and _namespaced(query, fleet, found),
+            prefix=f"{kinds.qualified(query.group, query.kind)}/" if several else "",
+            show_labels=show_labels,
+        )
+        printed.append(columns.layout(table if headers else table[1:]))
+    return ("\n" if headers else "").join(printed)
 
 
 @click.command("get")
-@click.argument("resource", nargs=-1, required=True, metavar="KIND [NAME] | KIND/NAME")
+@click.argument(
+    "resource", nargs=-1, required=True, metavar="KIND[,KIND...] [NAME...] | KIND/NAME..."
+)
 @options.repo_option_saying(
     "The Git repository: its status refs, and its source at the source branch of "
     "gitfleet.yaml, else HEAD."
@@ -179,11 +249,13 @@ def _query(
     "-o",
     "--output",
     "output",
-    type=click.Choice(["text", "wide", "json", "yaml"]),
+    type=click.Choice(["text", "wide", "json", "yaml", "name"]),
     default="text",
     show_default=True,
-    help="Output format.",
+    help="Output format (name: each object once, as kind/name).",
 )
+@click.option("--no-headers", "no_headers", is_flag=True, help="Print the tables without headers.")
+@click.option("--show-labels", "show_labels", is_flag=True, help="Add each object's labels, last.")
 def get(
     resource: tuple[str, ...],
     repo: str,
@@ -195,10 +267,12 @@ def get(
     kubeconfig_dir: Path | None,
     cluster_repos: str | None,
     output: str,
+    no_headers: bool,
+    show_labels: bool,
 ) -> None:
-    """List KIND's objects in every member cluster (karmada-search)."""
+    """List each KIND's objects in every member cluster (karmada-search)."""
     try:
-        kind, name = kinds.kind_and_name(resource)
+        asked = kinds.requested(resource)
     except errors.UsageError as error:
         raise click.UsageError(str(error)) from error
     if all_namespaces and namespace:
@@ -207,7 +281,6 @@ def get(
         raise click.UsageError("--live needs --kubeconfig-dir")
     if kubeconfig_dir is not None and not live:
         raise click.UsageError("--kubeconfig-dir is only used with --live")
-    now = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
     try:
         fleet = read.fleet(repo, cluster_repos=cluster_repos)
     except errors.InputError as error:
@@ -215,32 +288,44 @@ def get(
     except errors.GitfleetError as error:
         _fail(str(error))
     wanted = _clusters(clusters, fleet)
-    query = _query(kind, name, fleet, namespace, all_namespaces, selector, wanted)
+    queries = _queries(asked, fleet, namespace, all_namespaces, selector, wanted)
     notes = list(fleet.notes)
-    if live:
-        assert kubeconfig_dir is not None
-        found, fallbacks = _live(fleet, query, kubeconfig_dir, selector)
-        notes += fallbacks
-    else:
-        found = search.reported(fleet.reports, query)
-    for note in notes:
+    listed: list[tuple[search.Query, list[search.Found]]] = []
+    for query in queries:
+        if live:
+            assert kubeconfig_dir is not None
+            found, fallbacks = _live(fleet, query, kubeconfig_dir, selector)
+            notes += fallbacks
+        else:
+            found = search.reported(fleet.reports, query)
+        listed.append((query, found))
+    for note in dict.fromkeys(notes):
         click.echo(f"note: {note}", err=True)
-    if name and not found:
-        _fail(f"{query.kind} {name!r} not found in any cluster")
-    if output in ("json", "yaml"):
-        out.emit(search.as_list(found), output, "")
-        return
-    namespaced = _namespaced(query, fleet, found)
-    if not found:
-        where = f" in {query.namespace} namespace" if namespaced and not all_namespaces else ""
+    items = [f for _, found in listed for f in found]
+    if output == "json":
+        click.echo(out.dump_kubectl_json(search.as_list(items)), nl=False)
+    elif output == "yaml":
+        out.emit(search.as_list(items), output, "")
+    elif output == "name":
+        click.echo(_names(listed), nl=False)
+    elif items:
+        click.echo(
+            _tables(
+                listed,
+                fleet,
+                wide=output == "wide",
+                all_namespaces=all_namespaces,
+                headers=not no_headers,
+                show_labels=show_labels,
+            ),
+            nl=False,
+        )
+    missing = [line for query, found in listed for line in _missing(query, found)]
+    for line in missing:
+        click.echo(f"error: {shown(line)}", err=True)
+    if missing:
+        sys.exit(1)
+    if not items and output in ("text", "wide"):
+        namespaced = any(_namespaced(q, fleet, []) for q in queries)
+        where = f" in {queries[0].namespace} namespace" if namespaced and not all_namespaces else ""
         click.echo(f"No resources found{where}.", err=True)
-        return
-    table = columns.rows(
-        found,
-        query.group,
-        query.kind,
-        now=now,
-        wide=output == "wide",
-        all_namespaces=all_namespaces and namespaced,
-    )
-    click.echo(columns.layout(table), nl=False)

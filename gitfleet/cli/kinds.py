@@ -154,26 +154,58 @@ def _refuse_karmada_kind(word: str, groups: set[str]) -> None:
 
 def kind_and_name(args: Sequence[str]) -> tuple[str, str]:
     """KIND and NAME ("" when not given) from the arguments, spelled either way kubectl takes
-    them: `KIND NAME` or `KIND/NAME`; `UsageError`, with kubectl's reasons, for anything else."""
+    them: `KIND NAME` or `KIND/NAME`; `UsageError`, with kubectl's reasons, for anything else
+    (`requested`'s, or several kinds or names)."""
     if not args:
         raise errors.UsageError("expected KIND/NAME or KIND NAME")
-    if len(args) > 2:
+    found = requested(args)
+    if len(found) > 1 or len(found[0][1]) > 1:
         raise errors.UsageError(f"expected KIND/NAME or KIND NAME, got {' '.join(args)!r}")
-    if len(args) == 2:
-        if any("/" in arg for arg in args):
-            raise errors.UsageError(
-                "there is no need to give the kind as a separate argument with KIND/NAME"
-                f" (e.g. {args[0].partition('/')[0]}/NAME, not {' '.join(args)})"
-            )
-        return args[0], args[1]
-    kind, slash, name = args[0].partition("/")
-    if not slash:
-        return kind, ""
-    if "/" in name:
-        raise errors.UsageError(f"{args[0]!r}: KIND/NAME may not have more than one slash")
-    if not kind or not name:
-        raise errors.UsageError(f"{args[0]!r}: KIND/NAME must have both a kind and a name")
-    return kind, name
+    kind, names = found[0]
+    return kind, names[0] if names else ""
+
+
+Requested = tuple[str, tuple[str, ...]]
+"""A KIND as typed and the NAMEs asked of it (none: every object)."""
+
+
+def requested(args: Sequence[str]) -> list[Requested]:
+    """The kinds and names `kubectl get` reads from its arguments, in the order typed: `KIND`,
+    `KIND NAME...`, `KIND,KIND... [NAME...]` (each name of each kind) or `KIND/NAME...`, a
+    kind given twice asked once; `UsageError`, with kubectl's reasons, for anything else."""
+    if not args:
+        raise errors.UsageError("expected KIND, KIND NAME... or KIND/NAME...")
+    slashed = [arg for arg in args if "/" in arg]
+    if slashed and len(slashed) < len(args):
+        raise errors.UsageError(
+            "there is no need to give the kind as a separate argument with KIND/NAME"
+            f" (e.g. {slashed[0].partition('/')[0]}/NAME, not {' '.join(args)})"
+        )
+    found: dict[str, list[str]] = {}
+    if slashed:
+        for arg in args:
+            kind, _, name = arg.partition("/")
+            if "/" in name:
+                raise errors.UsageError(f"{arg!r}: KIND/NAME may not have more than one slash")
+            if not kind or not name:
+                raise errors.UsageError(f"{arg!r}: KIND/NAME must have both a kind and a name")
+            if "," in kind:
+                raise errors.UsageError(f"{arg!r}: KIND/NAME must have a single kind")
+            names = found.setdefault(kind, [])
+            names += [] if name in names else [name]
+        return [(kind, tuple(names)) for kind, names in found.items()]
+    return [(kind, tuple(dict.fromkeys(args[1:]))) for kind in dict.fromkeys(args[0].split(","))]
+
+
+def qualified(group: str, kind: str) -> str:
+    """How kubectl names a kind before an object's name (`deployment.apps/web`, `service/web`)."""
+    return f"{kind.lower()}.{group}" if group else kind.lower()
+
+
+def resource(group: str, kind: str) -> str:
+    """How kubectl names a kind's resource in its messages (`deployments.apps`, `services`)."""
+    plural = next((p for g, k, p, _ in BUILTIN if (g, k) == (group, kind)), guess_plural(kind))
+    return f"{plural}.{group}" if group else plural
 
 
 def did_you_mean(close: Iterable[str], option: str = "") -> str:

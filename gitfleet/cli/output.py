@@ -28,6 +28,20 @@ def dump_json(data: Any) -> str:
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
+_GO_ESCAPED = str.maketrans(
+    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+
+
+def dump_kubectl_json(data: Any) -> str:
+    """JSON as kubectl prints it (`-o json` of `get`, which mirrors kubectl's): keys sorted,
+    four spaces of indent, and the characters Go's encoder escapes (`<`, `>`, `&`, the line
+    and paragraph separators) escaped as it does, so that the bytes match what kubectl prints
+    of the same object. They can stand only inside strings, where the escape means the same."""
+    text = json.dumps(data, indent=4, sort_keys=True, ensure_ascii=False)
+    return text.translate(_GO_ESCAPED) + "\n"
+
+
 def emit(data: Any, output: str, human: str) -> None:
     """Print `data` as JSON/YAML, or the human text."""
     if output == "json":

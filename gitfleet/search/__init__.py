@@ -39,7 +39,8 @@ class Query:
 
     group: str
     kind: str
-    name: str = ""
+    names: frozenset[str] = frozenset()
+    """Empty: every name."""
     namespace: str | None = None
     """None: every namespace (and cluster-scoped objects)."""
     selector: meta.LabelSelector = EVERYTHING
@@ -51,7 +52,7 @@ class Query:
 
     def matches(self, obj: Mapping[str, Any]) -> bool:
         metadata = obj.get("metadata") or {}
-        if self.name and metadata.get("name") != self.name:
+        if self.names and metadata.get("name") not in self.names:
             return False
         namespace = metadata.get("namespace") or ""
         if self.namespace is not None and namespace and namespace != self.namespace:
@@ -125,11 +126,20 @@ def merged(*found: Sequence[Found]) -> list[Found]:
     return sorted((f for part in found for f in part), key=lambda f: f.sort_key)
 
 
+def _without_managed_fields(obj: Obj) -> Obj:
+    """`obj` as kubectl prints it without `--show-managed-fields`: no `metadata.managedFields`
+    (an object read live has them; a report keeps none)."""
+    metadata = obj.get("metadata")
+    if not isinstance(metadata, Mapping) or "managedFields" not in metadata:
+        return obj
+    return {**obj, "metadata": {k: v for k, v in metadata.items() if k != "managedFields"}}
+
+
 def as_list(found: Sequence[Found]) -> Obj:
     """A kubectl List of the objects (`-o json`, `-o yaml`)."""
     return {
         "apiVersion": "v1",
         "kind": "List",
         "metadata": {"resourceVersion": ""},
-        "items": [f.obj for f in found],
+        "items": [_without_managed_fields(f.obj) for f in found],
     }

@@ -325,6 +325,11 @@ def age(obj: Mapping[str, Any], now: datetime.datetime) -> str:
     return _since(obj, now, "metadata", "creationTimestamp") or UNKNOWN
 
 
+def labels(obj: Mapping[str, Any]) -> str:
+    """LABELS as kubectl prints them: `key=value` sorted by key, `<none>` without any."""
+    return _map_selector(_dig(obj, "metadata", "labels"))
+
+
 def rows(
     found: Sequence[search.Found],
     group: str,
@@ -333,18 +338,24 @@ def rows(
     now: datetime.datetime,
     wide: bool = False,
     all_namespaces: bool = False,
+    prefix: str = "",
+    show_labels: bool = False,
 ) -> list[list[str]]:
-    """The header, then a row per object."""
+    """The header, then a row per object; `prefix` before each name (kubectl's `deployment.apps/`
+    when several kinds were asked for), LABELS last with `show_labels`."""
     middle, cells, extra, extra_cells = PRINTERS.get((group, kind), DEFAULT)
     adoption = wide or (group, kind) != ("", "Pod")
     header = ["NAME", "CLUSTER", *middle, "AGE", *(extra if wide else ())]
     header += ["ADOPTION"] if adoption else []
+    header += ["LABELS"] if show_labels else []
     table = [(["NAMESPACE"] if all_namespaces else []) + header]
     for f in found:
         metadata = f.obj.get("metadata") or {}
-        row = [str(metadata.get("name", "")), f.cluster, *cells(f.obj, now), age(f.obj, now)]
+        name = prefix + str(metadata.get("name", ""))
+        row = [name, f.cluster, *cells(f.obj, now), age(f.obj, now)]
         row += extra_cells(f.obj, now) if wide else []
         row += ["Y" if f.adopted else "N"] if adoption else []
+        row += [labels(f.obj)] if show_labels else []
         table.append(([str(metadata.get("namespace") or "")] if all_namespaces else []) + row)
     return table
 

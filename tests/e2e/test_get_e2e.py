@@ -11,27 +11,35 @@ Aspects covered:
   cluster is an error naming the closest), `-n`, `-A` (NAMESPACE first, for a namespaced kind
   only; "No resources found" names no namespace for a cluster-scoped one), `-o wide`
   (containers, images, selector), a Service's columns;
+- several kinds (`deploy,svc`, in the order asked; one kind spelled twice asked once) print a
+  table each, a blank line between, names prefixed with their kind; several names (`KIND A B`,
+  `KIND/A KIND/B`, `KIND,KIND A`), a name found nowhere said after what was found, exit 1;
+  `-o name` (each object once), `--no-headers` (no blank lines either), `--show-labels`;
 - `-o json`: a kubectl List, each item annotated with its cluster and holding the labels and
-  status reported, byte-identical from one run to the next; `-o yaml` the same List;
+  status reported, byte-identical from one run to the next, and to kubectl's output of the same
+  objects read live, the annotation aside; `-o yaml` the same List;
 - an object whose change its cluster refuses (a Deployment's selector, immutable) is listed
   all the same, as it runs there unchanged;
 - `--live`: Push clusters read through their kubeconfigs (an object nobody applied shows with
   ADOPTION N), the Pull cluster shown as last reported with a note saying so;
 - bad input: an unknown kind (with a suggestion), one of Karmada's own kinds (said so), a
-  selector that does not parse, a NAME found nowhere, a folder that is not a repository: exit 1
-  with a message; conflicting flags, or `KIND/NAME` with two slashes or after a KIND: exit 2.
+  selector that does not parse, a NAME found nowhere, an empty kind in a list, a folder that is
+  not a repository: exit 1 with a message; conflicting flags, or `KIND/NAME` with two slashes,
+  no name, several kinds, or beside a bare KIND or NAME: exit 2.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from builders import make_cluster, make_deployment, make_object, make_policy, selector
-from simfixture import RunningSim, SimFactory, make_sim_cluster_fixture
+from simfixture import KUBECTL, RunningSim, SimFactory, make_sim_cluster_fixture, needs_kubectl
 
 __all__ = ["make_sim_cluster_fixture"]
 
@@ -182,6 +190,72 @@ def test_wide_and_service_columns(fleet: Fleet) -> None:
     )  # fmt: skip
 
 
+def test_several_kinds_print_one_table_each(fleet: Fleet) -> None:
+    """As kubectl prints `get deploy,svc`: a table per kind in the order asked, a blank line
+    between, each name prefixed with its kind; one kind spelled twice is asked once."""
+    tables = fleet.get("deploy,svc", "-n", "shop").stdout.split("\n\n")
+    assert len(tables) == 2
+    deployments, services = (_rows(t) for t in tables)
+    assert deployments[0] == [
+        "NAME", "CLUSTER", "READY", "UP-TO-DATE", "AVAILABLE", "AGE", "ADOPTION"
+    ]  # fmt: skip
+    assert [r[:2] for r in deployments[1:3]] == [
+        ["deployment.apps/api", "p1"], ["deployment.apps/api", "p2"]
+    ]  # fmt: skip
+    assert services[0][:3] == ["NAME", "CLUSTER", "TYPE"]
+    assert [r[:2] for r in services[1:]] == [["service/web", c] for c in ("p1", "p2", "q1")]
+    reversed_order = fleet.get("svc,deploy", "-n", "shop", "--cluster", "p1").stdout
+    assert [t.splitlines()[1].split()[0] for t in reversed_order.split("\n\n")] == [
+        "service/web", "deployment.apps/api"
+    ]  # fmt: skip
+    same = _rows(fleet.get("deploy,deployments.apps", "-n", "shop", "--cluster", "p1").stdout)
+    assert [r[0] for r in same[1:]] == ["api", "web"]
+    none_of_one = fleet.get("deploy,ing", "-n", "shop", "--cluster", "p1").stdout
+    assert [r[0] for r in _rows(none_of_one)[1:]] == ["deployment.apps/api", "deployment.apps/web"]
+    assert fleet.get("ing,pvc", "-n", "shop").stderr == "No resources found in shop namespace.\n"
+
+
+def test_several_names(fleet: Fleet) -> None:
+    """`KIND NAME NAME`, `KIND/NAME KIND/NAME` and `KIND,KIND NAME` as kubectl reads them; a
+    name found nowhere is said on stderr after what was found, exit 1."""
+    two = _rows(fleet.get("deploy", "web", "api", "-n", "shop", "--cluster", "p1").stdout)
+    assert [r[0] for r in two[1:]] == ["api", "web"]
+    slashed = fleet.get("deploy/web", "svc/web", "-n", "shop", "--cluster", "p1").stdout
+    assert [_rows(t)[1][0] for t in slashed.split("\n\n")] == [
+        "deployment.apps/web", "service/web"
+    ]  # fmt: skip
+    both = fleet.get("deploy,svc", "web", "-n", "shop", "--cluster", "q1").stdout
+    assert [_rows(t)[1][0] for t in both.split("\n\n")] == ["deployment.apps/web", "service/web"]
+    partly = fleet.get("deploy", "web", "nope", "-n", "shop", "--cluster", "p1", code=1)
+    assert [r[0] for r in _rows(partly.stdout)[1:]] == ["web"]
+    assert partly.stderr == 'error: deployments.apps "nope" not found in p1\n'
+    nowhere = fleet.get("svc/nope", "deploy/gone", "-n", "shop", code=1)
+    assert nowhere.stdout == ""
+    assert nowhere.stderr == (
+        'error: services "nope" not found in any cluster\n'
+        'error: deployments.apps "gone" not found in any cluster\n'
+    )
+
+
+def test_names_headers_and_labels(fleet: Fleet) -> None:
+    """`-o name` names each object once (a name to hand to another command: the clusters are
+    the table's business); `--no-headers` drops the header rows and the blank lines between
+    tables, as kubectl does; `--show-labels` adds LABELS last."""
+    names = fleet.get("deploy,svc", "-n", "shop", "-o", "name")
+    assert names.stdout == "deployment.apps/api\ndeployment.apps/web\nservice/web\n"
+    assert fleet.get("ing", "-n", "shop", "-o", "name").output == ""
+    bare = fleet.get("deploy,svc", "-n", "shop", "--cluster", "p1", "--no-headers").stdout
+    assert [line.split()[0] for line in bare.splitlines()] == [
+        "deployment.apps/api", "deployment.apps/web", "service/web"
+    ]  # fmt: skip
+    labelled = _rows(fleet.get("deploy", "web", "-n", "shop", "--show-labels", "-C", "p2").stdout)
+    assert labelled[0][-2:] == ["ADOPTION", "LABELS"]
+    assert labelled[1][-1].startswith(
+        "app=web,gitfleet.io/cluster=p2,gitfleet.io/managed-by=gitfleet,"
+    )
+    assert labelled[1][-1].endswith(",tier=front")
+
+
 def test_an_object_whose_change_is_refused_is_still_listed(fleet: Fleet) -> None:
     docs = list(yaml.safe_load_all(fleet.repo.git("show", "main:fleet.yaml")))
     web = next(d for d in docs if d["kind"] == "Deployment" and d["metadata"]["name"] == "web")
@@ -206,6 +280,7 @@ def test_an_object_whose_change_is_refused_is_still_listed(fleet: Fleet) -> None
 def test_json_is_a_list_annotated_with_clusters_and_stable(fleet: Fleet) -> None:
     first = fleet.get("deploy", "-n", "shop", "-o", "json").stdout
     assert fleet.get("deploy", "-n", "shop", "-o", "json").stdout == first
+    assert first.startswith('{\n    "apiVersion": "v1",\n    "items": [\n        {\n')
     listed = json.loads(first)
     assert (listed["apiVersion"], listed["kind"]) == ("v1", "List")
     items = listed["items"]
@@ -247,6 +322,27 @@ def test_live_reads_push_clusters_and_leaves_pull_ones_to_their_reports(fleet: F
     assert len(_rows(missing.stdout)) == 7
 
 
+@needs_kubectl
+def test_json_is_kubectls_byte_for_byte(fleet: Fleet, tmp_path: Path) -> None:
+    """`get --live -o json` of one cluster prints what `kubectl get -o json` prints there (four
+    spaces of indent, keys sorted, `<`, `>` and `&` escaped as Go escapes them, no
+    managedFields), the cluster's annotation aside."""
+    stray = make_deployment("stray", replicas=1)
+    stray["metadata"]["annotations"] = {"note": "<a&b> é"}
+    fleet.members["p1"].objects.put(stray)
+    kubectl = subprocess.run(
+        [str(KUBECTL), "--kubeconfig", str(fleet.kubeconfigs / "p1.yaml"), "get", "deploy",
+         "-n", "shop", "-o", "json"],
+        capture_output=True, text=True, env={"HOME": str(tmp_path)}, check=True, timeout=60,
+    ).stdout  # fmt: skip
+    args = ("deploy", "-n", "shop", "--live", "--kubeconfig-dir", str(fleet.kubeconfigs))
+    ours = fleet.get(*args, "--cluster", "p1", "-o", "json").stdout
+    assert '"note": "\\u003ca\\u0026b\\u003e é"' in ours
+    cached = re.compile(r',\n *"resource\.karmada\.io/cached-from-cluster": "p1"')
+    assert len(cached.findall(ours)) == 3
+    assert cached.sub("", ours) == kubectl
+
+
 def test_live_finds_a_kubeconfig_where_the_push_agent_does(
     fleet: Fleet, cli: Any, tmp_path: Path
 ) -> None:
@@ -281,6 +377,11 @@ def test_live_finds_a_kubeconfig_where_the_push_agent_does(
         pytest.param(("deploy", "--live"), 2, "--kubeconfig-dir", id="live without dir"),
         pytest.param(("deploy/web/x",), 2, "more than one slash", id="two slashes"),
         pytest.param(("deploy", "deploy/web"), 2, "no need to give the kind", id="kind twice"),
+        pytest.param(("deploy/web", "api"), 2, "no need to give the kind", id="a name alone"),
+        pytest.param(("deploy,svc/web",), 2, "must have a single kind", id="kinds/NAME"),
+        pytest.param(("deploy/",), 2, "must have both a kind and a name", id="no name"),
+        pytest.param(("deploy,",), 1, "unknown kind ''", id="an empty kind"),
+        pytest.param(("deploy,deploymnts",), 1, "did you mean deployment", id="one unknown"),
     ],
 )
 def test_bad_input(fleet: Fleet, args: tuple[str, ...], code: int, message: str) -> None:

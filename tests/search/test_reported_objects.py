@@ -54,7 +54,8 @@ def test_an_old_report_still_reads() -> None:
     ("query", "expected"),
     [
         pytest.param(_query(namespace="other"), [], id="another namespace"),
-        pytest.param(_query(name="nope"), [], id="another name"),
+        pytest.param(_query(names=frozenset({"nope"})), [], id="another name"),
+        pytest.param(_query(names=frozenset({"nope", "web"})), ["m1", "m2"], id="one of names"),
         pytest.param(_query(clusters=frozenset({"m2"})), ["m2"], id="one cluster"),
         pytest.param(_query(selector=labelquery.parse("app")), [], id="labels not reported"),
         pytest.param(_query(selector=labelquery.parse("!app")), ["m1", "m2"], id="absent label"),
