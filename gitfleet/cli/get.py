@@ -13,8 +13,8 @@ after NAME and ADOPTION last (`search.columns`), in the order asked; with severa
 blank line between tables and each name prefixed with its kind, as kubectl prints them. `-o
 wide` adds kubectl's wide columns, `--show-labels` LABELS, `--no-headers` drops the headers;
 `-o json` / `-o yaml` print one kubectl List whose items carry
-`resource.karmada.io/cached-from-cluster`, the JSON in kubectl's bytes (`output.
-dump_kubectl_json`); `-o name` names each object once, `deployment.apps/web`, however many
+`resource.karmada.io/cached-from-cluster`, in kubectl's bytes (`output.dump_kubectl_json`,
+`output.dump_kubectl_yaml`); `-o name` names each object once, `deployment.apps/web`, however many
 clusters run it (karmadactl repeats it per cluster): names to hand to another command, the
 table saying where each runs.
 
@@ -305,7 +305,7 @@ def get(
     if output == "json":
         click.echo(out.dump_kubectl_json(search.as_list(items)), nl=False)
     elif output == "yaml":
-        out.emit(search.as_list(items), output, "")
+        click.echo(out.dump_kubectl_yaml(search.as_list(items)), nl=False)
     elif output == "name":
         click.echo(_names(listed), nl=False)
     elif items:

@@ -42,6 +42,26 @@ def dump_kubectl_json(data: Any) -> str:
     return text.translate(_GO_ESCAPED) + "\n"
 
 
+def dump_kubectl_yaml(data: Any) -> str:
+    """YAML as kubectl prints it (`-o yaml` of `get`): keys sorted, and strings quoted as Go's
+    encoder quotes them where PyYAML would use single quotes: one of several lines as a literal
+    block, one that would read as another type unquoted (`"1"`, `"true"`, a timestamp) in
+    double quotes; single quotes stay for one that only cannot stand plain (`'a: b'`)."""
+    import yaml  # only here: most commands never print YAML
+
+    class Dumper(yaml.SafeDumper):
+        def choose_scalar_style(self) -> str:
+            style: str = super().choose_scalar_style()
+            event, analysis = self.event, self.analysis
+            if style != "'" or not isinstance(event, yaml.ScalarEvent) or analysis is None:
+                return style
+            if "\n" in event.value and analysis.allow_block:
+                return "|"
+            return style if event.implicit[0] else '"'
+
+    return yaml.dump(data, Dumper=Dumper, sort_keys=True, allow_unicode=True)
+
+
 def emit(data: Any, output: str, human: str) -> None:
     """Print `data` as JSON/YAML, or the human text."""
     if output == "json":

@@ -323,24 +323,36 @@ def test_live_reads_push_clusters_and_leaves_pull_ones_to_their_reports(fleet: F
 
 
 @needs_kubectl
-def test_json_is_kubectls_byte_for_byte(fleet: Fleet, tmp_path: Path) -> None:
-    """`get --live -o json` of one cluster prints what `kubectl get -o json` prints there (four
-    spaces of indent, keys sorted, `<`, `>` and `&` escaped as Go escapes them, no
-    managedFields), the cluster's annotation aside."""
+def test_json_and_yaml_are_kubectls_byte_for_byte(fleet: Fleet, tmp_path: Path) -> None:
+    """`get --live -o json` (and `-o yaml`) of one cluster prints what `kubectl get` prints
+    there: four spaces of indent, keys sorted, `<`, `>` and `&` escaped as Go escapes them, no
+    managedFields; strings quoted as Go's YAML encoder quotes them; the cluster's annotation
+    aside."""
     stray = make_deployment("stray", replicas=1)
-    stray["metadata"]["annotations"] = {"note": "<a&b> é"}
+    stray["metadata"]["annotations"] = {
+        "note": "<a&b> é", "lines": "one\ntwo\n", "count": "0123", "spaced": "a: b", "yes": "on"
+    }  # fmt: skip
     fleet.members["p1"].objects.put(stray)
-    kubectl = subprocess.run(
-        [str(KUBECTL), "--kubeconfig", str(fleet.kubeconfigs / "p1.yaml"), "get", "deploy",
-         "-n", "shop", "-o", "json"],
-        capture_output=True, text=True, env={"HOME": str(tmp_path)}, check=True, timeout=60,
-    ).stdout  # fmt: skip
     args = ("deploy", "-n", "shop", "--live", "--kubeconfig-dir", str(fleet.kubeconfigs))
-    ours = fleet.get(*args, "--cluster", "p1", "-o", "json").stdout
-    assert '"note": "\\u003ca\\u0026b\\u003e é"' in ours
-    cached = re.compile(r',\n *"resource\.karmada\.io/cached-from-cluster": "p1"')
-    assert len(cached.findall(ours)) == 3
-    assert cached.sub("", ours) == kubectl
+    printed = {}
+    for output, cached in [
+        ("json", re.compile(r',\n *"resource\.karmada\.io/cached-from-cluster": "p1"')),
+        ("yaml", re.compile(r"\n *resource\.karmada\.io/cached-from-cluster: p1(?=\n)")),
+    ]:
+        kubectl = subprocess.run(
+            [str(KUBECTL), "--kubeconfig", str(fleet.kubeconfigs / "p1.yaml"), "get", "deploy",
+             "-n", "shop", "-o", output],
+            capture_output=True, text=True, env={"HOME": str(tmp_path)}, check=True, timeout=60,
+        ).stdout  # fmt: skip
+        ours = fleet.get(*args, "--cluster", "p1", "-o", output).stdout
+        assert len(cached.findall(ours)) == 3
+        assert cached.sub("", ours) == kubectl
+        printed[output] = ours
+    assert '"note": "\\u003ca\\u0026b\\u003e é"' in printed["json"]
+    assert all(
+        line in printed["yaml"]
+        for line in ('count: "0123"\n', "lines: |\n", "spaced: 'a: b'\n", '"yes": "on"\n')
+    )
 
 
 def test_live_finds_a_kubeconfig_where_the_push_agent_does(
