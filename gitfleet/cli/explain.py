@@ -424,12 +424,18 @@ def _render_inputs(path: str, loaded: source.LoadedSource) -> inputs.Inputs:
 
 
 def _load(repo: str, rev: str | None) -> source.LoadedSource:
+    """The source; a folder below a repository's top is read as plain files, which explains
+    its templates without the policies and clusters beside it: a note says so, with the
+    `--repo` of the top, as validate says it."""
     try:
         loaded = source.load(repo, rev)
     except errors.UsageError as error:
         raise click.UsageError(str(error)) from error
     except errors.InputError as error:
         out.fail_input(error)
+    hint = repository.inside_repository(repo) if loaded.revision is None else None
+    if hint:
+        click.echo(f"note: read the folder {repo} as plain files; {hint}", err=True)
     if not loaded.ok:
         for d in loaded.diagnostics:
             if d.severity is diagnostic.Severity.ERROR:

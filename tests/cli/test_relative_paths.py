@@ -13,8 +13,8 @@ Aspects covered:
 - render, status, get, preview, `reconcile --once` and `agent push --once` given a folder inside
   the repository (by `--repo`, or as the current folder) exit 1 naming the `--repo` of its top,
   a `--repo` that does not exist as no such folder, and one that is a file as not a folder (the
-  same exit status: the same kind of mistake); validate given such a folder checks it as
-  plain files and says so, with the same hint;
+  same exit status: the same kind of mistake); validate and explain given such a folder read
+  it as plain files and say so, with the same hint;
 - `--repo fleet/.git` is the repository `fleet`: validate, render and explain read its work
   tree or commits and name files without `.git/`;
 - interpret with relative `-f` and `--desired-file`;
@@ -259,11 +259,12 @@ def test_a_folder_inside_the_repository_names_its_top(
     assert "a-file: not a folder" in a_file.stderr
 
 
-def test_validate_in_a_folder_of_the_repository_says_what_it_checked(
+def test_validate_and_explain_in_a_folder_of_the_repository_say_what_they_read(
     fleet: Path, cli: Invoke, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """validate reads a folder below a repository's top as plain files (it may be what the
-    user wants checked), and says so with the hint the commands that need the top give."""
+    """validate and explain read a folder below a repository's top as plain files (it may be
+    what the user wants checked), and say so with the hint the commands that need the top
+    give."""
     (fleet / "apps").mkdir()
     (fleet / "apps" / "web.yaml").write_text(NGINX_DEPLOYMENT)
     named = cli("validate", "--repo", f"{REPO}/apps")
@@ -277,6 +278,10 @@ def test_validate_in_a_folder_of_the_repository_says_what_it_checked(
     assert here.exit_code == 0, here.output
     assert here.stderr == (
         "checked the folder . as plain files; it is inside the repository at .. (--repo ..)\n"
+    )
+    explained = cli("explain", "deploy/nginx")
+    assert explained.stderr.startswith(
+        "note: read the folder . as plain files; it is inside the repository at .. (--repo ..)\n"
     )
 
 
