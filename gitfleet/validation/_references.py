@@ -51,10 +51,17 @@ def policies(found: objects.ObjectSet) -> Iterator[Policy]:
     yield from found.cluster_override_policies
 
 
+def _api_version(obj: Obj) -> str:
+    return obj.api_version if isinstance(obj, template.ResourceTemplate) else obj.API_VERSION
+
+
 def _identity(obj: Obj) -> tuple[str, str, str, str]:
-    if isinstance(obj, template.ResourceTemplate):
-        return obj.api_version, obj.kind, obj.namespace, obj.name
-    return obj.API_VERSION, obj.KIND, obj.namespace, obj.name
+    """An object's identity in an API server: its group, not its version, so that a kind
+    written in two versions of one group (`autoscaling/v1` and `autoscaling/v2`) is one
+    object, as the API server serves one object in every version of its group."""
+    group = template.ResourceKey(_api_version(obj), "", "", "").group
+    kind = obj.kind if isinstance(obj, template.ResourceTemplate) else obj.KIND
+    return group, kind, obj.namespace, obj.name
 
 
 def duplicates(items: Iterable[Obj]) -> list[diagnostic.Diagnostic]:
@@ -64,7 +71,11 @@ def duplicates(items: Iterable[Obj]) -> list[diagnostic.Diagnostic]:
     for obj in ordered:
         earlier = first.setdefault(_identity(obj), obj)
         if earlier is not obj:
-            message = f"duplicate {loaded.subject(obj)}: first defined at "
+            versions = _api_version(obj), _api_version(earlier)
+            also = ""
+            if versions[0] != versions[1]:
+                also = f" ({versions[0]} and {versions[1]} are versions of one object)"
+            message = f"duplicate {loaded.subject(obj)}{also}: first defined at "
             found.append(diagnostic.error(obj.origin, message, earlier.origin))
     return found
 

@@ -2,7 +2,8 @@
 
 Aspects covered:
 - duplicates: an error at the later definition naming the first, for templates and Karmada
-  objects; a namespaced policy without a namespace is the one in `default`;
+  objects; a namespaced policy without a namespace is the one in `default`; one kind and name
+  in two versions of its group is one object;
 - a policy that selects no template is a warning (name, label selector, kind, namespace);
   an override policy without selectors selects every template;
 - a cluster name that no Cluster defines is a warning, wherever it is written;
@@ -35,6 +36,22 @@ def test_duplicate_templates_and_policies(check: Check) -> None:
         "first defined at apps/copy.yaml:1:1",
         "policies/web.yaml:1:1: error: duplicate PropagationPolicy shop/web: "
         "first defined at policies/web-copy.yaml:1:1",  # the first by path
+    ]
+
+
+def test_one_object_in_two_versions_of_its_group_is_a_duplicate(check: Check) -> None:
+    """The API server holds one object whatever version it is written in: two templates of
+    one group, kind and name would be applied over each other."""
+    hpa = (
+        "apiVersion: autoscaling/{}\nkind: HorizontalPodAutoscaler\nmetadata: {{name: web}}\n"
+        "spec: {{scaleTargetRef: {{apiVersion: apps/v1, kind: Deployment, name: web}},"
+        " maxReplicas: 3}}\n"
+    )
+    other_group = hpa.format("v1").replace("autoscaling/v1", "example.com/v1")
+    found = check({"a.yaml": hpa.format("v1"), "b.yaml": hpa.format("v2"), "c.yaml": other_group})
+    assert [d for d in found if ": error: " in d] == [
+        "b.yaml:1:1: error: duplicate HorizontalPodAutoscaler default/web (autoscaling/v2 and "
+        "autoscaling/v1 are versions of one object): first defined at a.yaml:1:1"
     ]
 
 
