@@ -618,7 +618,9 @@ class Controller:
         self.registry.save(resource, changed)
 
     def _volume(self, resource: _resources.ResourceType, volume: _json.Obj) -> None:
-        if _json.dig(volume, "status", "phase"):
+        """Binds a claim, and makes a volume available, that is still in the `Pending` phase
+        the server's defaults give it."""
+        if _json.dig(volume, "status", "phase") not in (None, "", "Pending"):
             return
         changed: _json.Obj = _json.clone(volume)
         if resource.plural == "persistentvolumes":

@@ -5,8 +5,10 @@ Aspects covered:
 - a plaintext `replace` or `remove` of a defaulted field, and an `add` under a defaulted
   parent, get the server's default for the first missing key of the path (the whole
   `strategy` of a Deployment, a container's `imagePullPolicy`, a probe's period, a volume's
-  mode), then apply, for Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, Pods and
-  Services; a fieldOverrider's `fieldPath` too;
+  mode, a StatefulSet's claim retention, a Job's pod replacement policy, a ClientIP
+  Service's affinity timeout, an env field reference's version), then apply, for
+  Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, Pods and Services; a
+  fieldOverrider's `fieldPath` too;
 - nothing else is defaulted: the manifest keeps every other field as written, and a path the
   server does not default (or a kind without defaults here) still fails, with the same message;
 - in a render from a real repository: an OverridePolicy replacing `imagePullPolicy` and
@@ -30,6 +32,7 @@ from tests.overrides.conftest import apply_block, pointer_get, workload
 Doc = dict[str, Any]
 
 IMAGE_PULL = "/spec/template/spec/containers/0/imagePullPolicy"
+FIELD_REF = {"fieldRef": {"fieldPath": "metadata.name"}}
 
 
 def _plain(*ops: tuple[str, str, Any]) -> Doc:
@@ -192,6 +195,67 @@ def test_defaulted_field_is_found(
 ) -> None:
     result = apply_block(manifest, overriders)
     assert pointer_get(result, pointer) == expected
+
+
+RETENTION = "/spec/persistentVolumeClaimRetentionPolicy"
+AFFINITY = "/spec/sessionAffinityConfig"
+ENV_REF = "/spec/template/spec/containers/0/env/0/valueFrom/fieldRef"
+WITH_ENV = workload(
+    "Deployment", {"name": "c0", "image": "a:1", "env": [{"name": "N", "valueFrom": FIELD_REF}]}
+)
+
+
+@pytest.mark.parametrize(
+    ("manifest", "path", "value", "parent", "expected"),
+    [
+        pytest.param(
+            workload("StatefulSet"),
+            f"{RETENTION}/whenScaled",
+            "Delete",
+            RETENTION,
+            {"whenDeleted": "Retain", "whenScaled": "Delete"},
+            id="statefulset claim retention",
+        ),
+        pytest.param(
+            workload("Job"),
+            "/spec/podReplacementPolicy",
+            "Failed",
+            "/spec/podReplacementPolicy",
+            "Failed",
+            id="job pod replacement",
+        ),
+        pytest.param(
+            _service(sessionAffinity="ClientIP"),
+            f"{AFFINITY}/clientIP/timeoutSeconds",
+            60,
+            AFFINITY,
+            {"clientIP": {"timeoutSeconds": 60}},
+            id="service client ip timeout",
+        ),
+        pytest.param(
+            _service(type="LoadBalancer"),
+            "/spec/allocateLoadBalancerNodePorts",
+            False,
+            "/spec/allocateLoadBalancerNodePorts",
+            False,
+            id="load balancer node ports",
+        ),
+        pytest.param(
+            WITH_ENV,
+            f"{ENV_REF}/apiVersion",
+            "v2",
+            ENV_REF,
+            {"fieldPath": "metadata.name", "apiVersion": "v2"},
+            id="env field reference",
+        ),
+    ],
+)
+def test_current_defaults_are_found(
+    manifest: Doc, path: str, value: Any, parent: str, expected: Any
+) -> None:
+    """Defaults a current API server sets that the table once lacked."""
+    result = apply_block(manifest, _plain(("replace", path, value)))
+    assert pointer_get(result, parent) == expected
 
 
 def test_nothing_else_is_defaulted() -> None:
