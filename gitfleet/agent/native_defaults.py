@@ -24,9 +24,10 @@ it first, as the server would, so gitfleet owns the `data` keys the object keeps
 
 from __future__ import annotations
 
-import base64
 import copy
 from typing import Any
+
+from gitfleet import kubedefaults
 
 Obj = dict[str, Any]
 
@@ -144,13 +145,6 @@ def fill(manifest: Obj) -> Obj:
         for name, value in quantities.items():
             if _numeric(value):
                 quantities[name] = repr(value)
-    plain = _string_data(filled)
-    if plain is not None:
-        del filled["stringData"]
-        given = filled.get("data")
-        data: Obj = given if isinstance(given, dict) else {}
-        for key, value in plain.items():
-            data[key] = base64.b64encode(str(value).encode()).decode()
-        if data:
-            filled["data"] = data
+    if _string_data(filled) is not None:
+        kubedefaults.fold_string_data(filled)
     return filled

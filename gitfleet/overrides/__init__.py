@@ -31,7 +31,7 @@ from gitfleet.errors import OverrideError
 from gitfleet.model import cluster, policy
 from gitfleet.model.origin import UNKNOWN, PathKey
 from gitfleet.model.template import RawObject, ResourceTemplate
-from gitfleet.overrides import _overriders, _patch, _record, _selection
+from gitfleet.overrides import _defaults, _overriders, _patch, _record, _selection
 
 AppliedOverride = _record.AppliedOverride
 APPLIED_OVERRIDES = _record.APPLIED_OVERRIDES
@@ -82,6 +82,8 @@ def _apply_matches(
     template: ResourceTemplate,
     target: cluster.Cluster,
 ) -> dict[str, Any]:
+    if matches:
+        _defaults.stored_secret(doc)
     for match in matches:
         try:
             doc = _overriders.apply(doc, match.rule.overriders)

@@ -8,6 +8,9 @@ first key of the operation's path (its parent's, for `add`) that the manifest la
 value the server would store there (`kubedefaults`, the table the simulated cluster stores
 with), provided that value holds the rest of the path. The operation is then tried again.
 
+A Secret's `stringData` is different: the server stores none, having folded it into `data`,
+so every overrider of a Secret sees it folded (`stored_secret`), not only one that fails.
+
 The defaults are computed from the manifest as the earlier overriders left it, not from the
 template Karmada stored; they differ only where an earlier overrider changed a field a default
 depends on (an image's tag, for a pull policy) and a later one needs that default.
@@ -68,3 +71,11 @@ def _holds(value: Any, tokens: list[str]) -> bool:
         else:
             return False
     return True
+
+
+def stored_secret(doc: dict[str, Any]) -> None:
+    """Fold a `v1` Secret's `stringData` into its `data`, in place, as the object Karmada's
+    API server stored has it: a `replace /data/x` then finds `x`, and a member's server gets
+    no `stringData` that would win over the overridden `data`."""
+    if (doc.get("apiVersion"), doc.get("kind")) == ("v1", "Secret"):
+        kubedefaults.fold_string_data(doc)

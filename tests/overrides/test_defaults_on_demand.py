@@ -9,6 +9,9 @@ Aspects covered:
   Service's affinity timeout, an env field reference's version), then apply, for
   Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, Pods and Services; a
   fieldOverrider's `fieldPath` too;
+- a Secret written with `stringData` is overridden as stored, its `stringData` folded into
+  `data` (a plaintext or fieldOverrider `replace /data/x` finds `x`; a `/stringData` path
+  fails, as in Karmada);
 - nothing else is defaulted: the manifest keeps every other field as written, and a path the
   server does not default (or a kind without defaults here) still fails, with the same message;
 - in a render from a real repository: an OverridePolicy replacing `imagePullPolicy` and
@@ -256,6 +259,52 @@ def test_current_defaults_are_found(
     """Defaults a current API server sets that the table once lacked."""
     result = apply_block(manifest, _plain(("replace", path, value)))
     assert pointer_get(result, parent) == expected
+
+
+def _secret(**fields: Any) -> Doc:
+    return {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {"name": "db", "namespace": "default"},
+        **fields,
+    }
+
+
+B64_SECRET = "c2VjcmV0"  # "secret"
+B64_OTHER = "b3RoZXI="  # "other"
+
+
+@pytest.mark.parametrize(
+    ("overriders", "expected"),
+    [
+        pytest.param(
+            _plain(("replace", "/data/password", B64_OTHER)),
+            {"password": B64_OTHER, "user": "YWRtaW4="},
+            id="plaintext replace",
+        ),
+        pytest.param(
+            {"fieldOverrider": [{"fieldPath": "/data/password"}]},
+            {"password": "", "user": "YWRtaW4="},
+            id="fieldOverrider path",
+        ),
+        pytest.param(
+            _plain(("add", "/data/extra", B64_OTHER)),
+            {"password": B64_SECRET, "user": "YWRtaW4=", "extra": B64_OTHER},
+            id="plaintext add",
+        ),
+    ],
+)
+def test_secret_string_data_is_overridden_as_stored(overriders: Doc, expected: Doc) -> None:
+    written = _secret(stringData={"password": "secret", "user": "admin"})
+    result = apply_block(written, overriders)
+    assert "stringData" not in result
+    assert result["data"] == expected
+
+
+def test_secret_string_data_path_fails_as_in_karmada() -> None:
+    written = _secret(stringData={"password": "secret"})
+    with pytest.raises(OverrideError, match='the document root has no field "stringData"'):
+        apply_block(written, _plain(("replace", "/stringData/password", "other")))
 
 
 def test_nothing_else_is_defaulted() -> None:
