@@ -56,6 +56,14 @@ def qualified_name(value: str) -> str | None:
     return None
 
 
+def overrider_key(key: str) -> str:
+    """The label or annotation key a labelsOverrider's or annotationsOverrider's operation on
+    `key` reaches: Karmada escapes only the key's `/` into the JSON-patch path, and its
+    json-patch reads `~1` and `~0` back as `/` and `~`, so a key holding those sequences
+    reaches another key."""
+    return key.replace("/", "~1").replace("~1", "/").replace("~0", "~")
+
+
 def label_value(value: str) -> str | None:
     if len(value) > 63:
         return f"{value!r} must be no more than 63 characters"

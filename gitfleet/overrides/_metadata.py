@@ -7,13 +7,20 @@ number, a `null` written by a plaintext overrider) is not: `remove` and `replace
 every key, as they skip keys the map does not have; `add` first sets the map to an empty one
 (dropping what it held) whenever it is not a map of strings, absent included, and adds nothing
 when `metadata` itself is not an object. The value is ignored for `remove`.
+
+Karmada escapes only a key's `/` (as `~1`) into the operation's path, not its `~`, as neither
+a label nor an annotation key may hold one. Its webhook refuses such keys in overrideRules but
+does not check the deprecated spec-level overriders, where a key holding `~0` or `~1` therefore
+reaches its json-patch as written, which reads it as `~` or `/`: `example.com~1tier` adds the
+label `example.com/tier` (`labelsyntax.overrider_key`). The path generated here names that
+same key, as a pointer that escapes it fully.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from gitfleet.model import policy
+from gitfleet.model import labelsyntax, policy
 from gitfleet.overrides import _patch
 
 
@@ -43,5 +50,6 @@ def ops(
         values = {key: value for key, value in values.items() if key in (existing or {})}
     operator = str(overrider.operator)
     for key in sorted(values):
-        result.append(_patch.Op(operator, f"/metadata/{field}/{_patch.escape(key)}", values[key]))
+        token = _patch.escape(labelsyntax.overrider_key(key))
+        result.append(_patch.Op(operator, f"/metadata/{field}/{token}", values[key]))
     return result

@@ -72,6 +72,19 @@ class _Checks:
             keys, f"{message} (Karmada does not check the deprecated overriders): {outcome}"
         )
 
+    def written_key(self, keys: Keys, key: str) -> str:
+        """The label or annotation key to check for `key`: the webhook checks it as written;
+        unchecked, a key holding `~1` or `~0` reaches another key, which a warning names."""
+        written = labelsyntax.overrider_key(key)
+        if not self.deprecated or written == key:
+            return key
+        self.report.warning(
+            keys,
+            "Karmada's overriders escape only / into the JSON-patch path, which reads ~1 and ~0"
+            f" back: this sets {written!r}",
+        )
+        return written
+
 
 def _has_deprecated_overriders(overriders: policy.Overriders) -> bool:
     """Karmada's emptyOverrides, negated: fieldOverrider does not count."""
@@ -99,13 +112,15 @@ def _overriders(overriders: policy.Overriders, base: Keys, checks: _Checks) -> N
             _pointer(report, where, image.predicate.path)
     for index, labels in enumerate(overriders.labels_overrider):
         for key, value in labels.value.items():
-            problem = labelsyntax.qualified_name(key) or labelsyntax.label_value(value)
+            where = (*base, "labelsOverrider", index, "value", key)
+            written = checks.written_key(where, key)
+            problem = labelsyntax.qualified_name(written) or labelsyntax.label_value(value)
             if problem:
-                checks.problem((*base, "labelsOverrider", index, "value", key), problem, _REFUSED)
+                checks.problem(where, problem, _REFUSED)
     for index, annotation in enumerate(overriders.annotations_overrider):
         where = (*base, "annotationsOverrider", index, "value")
         for key in annotation.value:
-            problem = _syntax.annotation_key(key)
+            problem = _syntax.annotation_key(checks.written_key((*where, key), key))
             if problem:
                 checks.problem((*where, key), problem, _REFUSED)
         problem = _syntax.annotations_size(annotation.value)

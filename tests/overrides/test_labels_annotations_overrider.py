@@ -1,8 +1,9 @@
 """labelsOverrider and annotationsOverrider: add creates the map (and metadata) when missing,
-replace and remove skip absent keys, remove ignores the value, `/` and `~` in keys are escaped
-in the generated JSON pointer, an empty value changes nothing, entries apply one after another;
-a map holding something other than strings (left by a plaintext overrider) is no map to them:
-add starts it anew, replace and remove change nothing.
+replace and remove skip absent keys, remove ignores the value, a key reaches what Karmada's
+patch reaches (only its `/` escaped into the path, so a key holding `~1` or `~0` adds the key
+with `/` or `~`), an empty value changes nothing, entries apply one after another; a map
+holding something other than strings (left by a plaintext overrider) is no map to them: add
+starts it anew, replace and remove change nothing.
 """
 
 from __future__ import annotations
@@ -93,7 +94,14 @@ def _manifest(**metadata: Any) -> dict[str, Any]:
             {"annotationsOverrider": [{"operator": "replace", "value": {"a~b": "2"}}]},
             "annotations",
             {"a~b": "2"},
-            id="tilde in a key is escaped",
+            id="a tilde alone in a key stays",
+        ),
+        pytest.param(
+            {"labels": {"a": "1"}},
+            {"labelsOverrider": [{"operator": "add", "value": {"x.io~1tier": "web", "b~0c": "2"}}]},
+            "labels",
+            {"a": "1", "x.io/tier": "web", "b~c": "2"},
+            id="a key holding ~1 or ~0 adds what the patch reads",
         ),
         pytest.param(
             {"labels": {"a": "1"}},

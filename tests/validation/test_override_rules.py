@@ -180,6 +180,27 @@ def test_deprecated_overriders_karmada_does_not_check_are_warnings(check: Check)
     assert all(": warning: " in line for line in found), found
 
 
+def test_deprecated_overrider_keys_are_checked_as_written(check: Check) -> None:
+    """A deprecated labels overrider's key holding `~1` reaches the label the JSON patch reads
+    it as (Karmada escapes only `/` into the path): a warning names it, and that label is the
+    one checked (valid here); in overrideRules the webhook refuses the key as written."""
+    rules = FLEET[WEB][FLEET[WEB].index("  overrideRules:\n") :]
+    deprecated = (
+        "  targetCluster: {clusterNames: [member1]}\n  overriders:\n"
+        "    labelsOverrider:\n      - {operator: add, value: {x.io~1tier: web}}\n"
+    )
+    found = check({**FLEET, WEB: FLEET[WEB].replace(rules, deprecated)})
+    assert [line.split(": ", 4)[1:] for line in found] == [
+        ["warning", "OverridePolicy shop/web", "spec.overriders.labelsOverrider.0.value.x.io~1tier",
+         "Karmada's overriders escape only / into the JSON-patch path, which reads ~1 and ~0 "
+         "back: this sets 'x.io/tier'"],
+    ]  # fmt: skip
+    ruled = "  overrideRules:\n    - overriders:\n        labelsOverrider:\n"
+    ruled += "          - {operator: add, value: {x.io~1tier: web}}\n"
+    found = check({**FLEET, WEB: FLEET[WEB].replace(rules, ruled)})
+    assert [line.split(": ", 2)[1] for line in found] == ["error"], found
+
+
 def test_deprecated_overriders_keep_gitfleets_own_rules(check: Check) -> None:
     """Pointers that are no JSON pointer, and changes to what an object is, are refused in
     every form (docs/karmada-compatibility.md says why)."""
