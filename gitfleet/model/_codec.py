@@ -23,7 +23,8 @@ from gitfleet.model.origin import Origin, PathKey
 from gitfleet.model.rules import Rule
 
 JSON = Any
-"""Any JSON value: kept as loaded, never mutated."""
+"""Any JSON value: kept as loaded (but for numbers Karmada's API server would store as floats,
+`_stored_json`), never mutated."""
 
 _JSON_NAME = "json"
 _DOC = "doc"
@@ -193,6 +194,23 @@ Shared = dict[tuple[int, Any], tuple[Any, Any]]
 hint); each entry holds its JSON value, so that the id stays its own."""
 
 
+def _stored_json(value: Any) -> Any:
+    """`value` as Karmada's API server stores a free-form JSON field of its objects (an
+    overrider's value, a status): its JSON decoding keeps a whole number that fits an
+    int64 and makes any other number a float64, so 18446744073709551615 is stored as
+    18446744073709551616. The value itself when nothing changes, else a changed copy."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if -_INT64 <= value < _INT64 else float(value)
+    if isinstance(value, dict):
+        items = {k: _stored_json(v) for k, v in value.items()}
+        same = all(items[k] is v for k, v in value.items())
+        return value if same else items
+    if isinstance(value, list):
+        listed = [_stored_json(v) for v in value]
+        return value if all(a is b for a, b in zip(listed, value, strict=True)) else listed
+    return value
+
+
 class _Decoder:
     def __init__(
         self,
@@ -226,7 +244,7 @@ class _Decoder:
     def fresh(self, hint: Any, value: Any, path: tuple[PathKey, ...]) -> Any:
         shape, args = _shape(hint)
         if shape is _Shape.ANY:
-            return value
+            return _stored_json(value)
         if shape is _Shape.UNION:
             return self.union(hint, args, value, path)
         if shape is _Shape.OBJECT:

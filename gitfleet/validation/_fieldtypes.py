@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from gitfleet.model import gofloat
 from gitfleet.model.origin import PathKey
 
 Keys = tuple[PathKey, ...]
@@ -61,16 +62,17 @@ MAX_INT32 = 2**31 - 1
 
 def count(keys: Keys, value: Any, found: Problems) -> None:
     """A non-negative int32 field (a workload's replicas, a Job's parallelism): the API server
-    cannot decode a larger number into the field and refuses a negative one."""
+    cannot decode a larger number into the field and refuses a negative one. A float (an
+    overrider's number beyond an int64, stored as one) is shown as Go writes it."""
     before = len(found)
     integer(keys, value, found)
     if len(found) > before:
         return
-    number = int(value)
-    if number < 0:
-        found.append((keys, f"must be 0 or more, not {number}"))
-    elif number > MAX_INT32:
-        found.append((keys, f"must be at most {MAX_INT32} (int32), not {number}"))
+    shown = gofloat.format_float(value) if isinstance(value, float) else str(value)
+    if value < 0:
+        found.append((keys, f"must be 0 or more, not {shown}"))
+    elif value > MAX_INT32:
+        found.append((keys, f"must be at most {MAX_INT32} (int32), not {shown}"))
 
 
 def boolean(keys: Keys, value: Any, found: Problems) -> None:

@@ -159,7 +159,7 @@ CASES = [
                  "spec.replicas: must be at most 2147483647 (int32), not 2147483648",
                  id="replicas past int32"),
     pytest.param(doc("Deployment", f"spec: {{replicas: {10**29}}}\n", "apps/v1"), "5:8",
-                 "spec.replicas: must be at most 2147483647 (int32), not 9999999999999999",
+                 "spec.replicas: must be at most 2147483647 (int32), not 1e+29",
                  id="replicas past int64"),
     pytest.param(doc("Job", "spec: {completions: 1, parallelism: 3e10}\n", "batch/v1"), "5:24",
                  "spec.parallelism: must be at most 2147483647 (int32), not 30000000000",
