@@ -133,10 +133,13 @@ class ObjectResult:
     """A Deployment's pods waiting for a node, by since when (`unschedulable`)."""
     metrics: Obj | None = None
     """The pods of a FederatedHPA's target as measured (`metrics`), None for other objects."""
+    terminating: bool = False
+    """The live object is being deleted (`health.terminating`): not applied, whatever was
+    written."""
 
     @property
     def applied(self) -> bool:
-        return self.action in APPLIED
+        return self.action in APPLIED and not self.terminating
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -796,9 +799,12 @@ class _Sync:
                 self.results[key] = dataclasses.replace(result, observed=observed.fields(seen))
             elif result.applied and seen is not None:
                 found_health, status = health.observe(self.interpreter, seen)
+                deleting = health.terminating(seen)
                 self.results[key] = dataclasses.replace(
                     result,
-                    health=found_health,
+                    health=work.ResourceHealth.UNKNOWN if deleting else found_health,
+                    terminating=bool(deleting),
+                    message=deleting or result.message,
                     status=status,
                     observed=observed.fields(seen),
                     unschedulable=self._unschedulable(key, seen),

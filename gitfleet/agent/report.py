@@ -10,11 +10,12 @@ The ref `refs/heads/gitfleet/status/<cluster>` holds two files (DESIGN.md sectio
   that have it (`agent.clusterinfo.node_available`);
 - `works.yaml`: `cluster`, `renderedCommit`, `sourceCommit`, `converged`, the `error` that
   stopped the sync if any, and `manifests`: for each file of the Work directory its `path`,
-  `apiVersion`, `kind`, `namespace`, `name`, whether it is `applied`, its `health` (Healthy,
-  Unhealthy, Unknown), the `status` the interpreter reflects, `observed`: the few fields of
-  the live object `gitfleet get` prints (`agent.observed`: labels, creation time, replicas,
-  selector, containers' images, a Service's addresses), the `message` of a failure (as every
-  message here, one bounded line: `model.messages`), the fields found `drifted` by this sync
+  `apiVersion`, `kind`, `namespace`, `name`, whether it is `applied` (not while the member is
+  deleting it: `agent.health.terminating`), its `health` (Healthy, Unhealthy, Unknown), the
+  `status` the interpreter reflects, `observed`: the few fields of the live object
+  `gitfleet get` prints (`agent.observed`: labels, creation time, replicas, selector,
+  containers' images, a Service's addresses), the `message` of a failure (as every message
+  here, one bounded line: `model.messages`), the fields found `drifted` by this sync
   and, for a FederatedHPA's target, the `metrics` of its pods (`agent.podmetrics`), and for
   an Unhealthy object `unhealthySince`: the time of the first report that found it Unhealthy,
   carried over while it stays so (what application failover measures its toleration against);
