@@ -16,14 +16,10 @@ Sync = Callable[..., apply.SyncResult]
 
 
 def work_set(
-    docs: Iterable[dict[str, Any]],
-    *,
-    commit: str = "r1",
-    allow_prune: bool = False,
-    cluster: str = CLUSTER,
+    docs: Iterable[dict[str, Any]], *, commit: str = "r1", allow_prune: bool = False
 ) -> workdir.WorkSet:
-    """`cluster`'s Work set of `docs`, rendered at `commit` from source commit `s-<commit>`."""
-    files = workfiles.work_files({cluster: list(docs)})
+    """member1's Work set of `docs`, rendered at `commit` from source commit `s-<commit>`."""
+    files = workfiles.work_files({CLUSTER: list(docs)})
     return workdir.parse(
-        cluster, files, rendered_commit=commit, source_commit=f"s-{commit}", allow_prune=allow_prune
+        CLUSTER, files, rendered_commit=commit, source_commit=f"s-{commit}", allow_prune=allow_prune
     )

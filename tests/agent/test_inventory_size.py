@@ -41,11 +41,16 @@ def _many(count: int) -> inventory.Inventory:
 
 @pytest.fixture(name="member", params=realk8s_session.SERVER_KINDS)
 def member_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[kube.KubeClient]:
-    """An administrator's client of a simulated member, or of a server of the tier."""
+    """An administrator's client of a simulated member, or of a server of the tier (whose
+    inventory is deleted afterwards: the tier's servers are shared, and an inventory written
+    for another cluster name makes agents refuse them)."""
     kubeconfig = realk8s_session.member_kubeconfig(request, tmp_path, realk8s_session.CLUSTERS[-1])
     client = kube.KubeClient(kubeconfig, retry=kube.NO_WAIT)
-    yield client
-    client.close()
+    try:
+        yield client
+    finally:
+        client.delete(inventory.CONFIGMAP, inventory.NAMESPACE, inventory.NAME)
+        client.close()
 
 
 def test_a_small_inventory_is_text_and_a_large_one_packed() -> None:

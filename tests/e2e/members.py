@@ -118,7 +118,9 @@ def real_members(
     add_nodes: bool,
 ) -> Members:
     """Members already running; `kubeconfig(cluster, user)` writes a kubeconfig for a user
-    ("admin", or a service account's user name). Each gets the pull agent's printed RBAC and,
+    ("admin", or a service account's user name). Each gets the pull agent's printed RBAC
+    (applied, as an operator applies it: the tier's servers are shared, and another test may
+    have applied it before) and,
     with `add_nodes` (servers without kubelets), its simulated twin's nodes."""
     members = Members("real", folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -128,8 +130,8 @@ def real_members(
             _add_nodes(members, plan)
         for doc in agent_rbac(plan.name):
             namespace = (doc.get("metadata") or {}).get("namespace")
-            members.resource(plan.name, doc["apiVersion"], doc["kind"]).create(
-                body=doc, namespace=namespace
+            members.resource(plan.name, doc["apiVersion"], doc["kind"]).server_side_apply(
+                body=doc, namespace=namespace, field_manager="operator"
             )
         members.agent_kubeconfigs[plan.name] = kubeconfig(plan.name, AGENT_ACCOUNT.user)
     return members
