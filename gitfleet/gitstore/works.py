@@ -74,7 +74,9 @@ def cluster_folder(repo: Repository, commit: str, cluster: str) -> ClusterFolder
 
     entries = [e for e in tree.walk(repo, commit, skip) if e.path.startswith(base + "/")]
     files = [e for e in entries if e.kind is tree.EntryKind.FILE]
-    problems = tuple(f"{e.path}: {e.kind} is not read" for e in entries if e not in files)
+    problems = tuple(
+        f"{e.path}: {e.kind} is not read" for e in entries if e.kind is not tree.EntryKind.FILE
+    )
     return ClusterFolder(files=tree.read_blobs(repo, files), problems=problems)
 
 
