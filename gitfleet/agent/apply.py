@@ -793,6 +793,14 @@ class _Sync:
         for fetched in self._parallel(tasks):
             for ref, obj in fetched:
                 self.live[ref] = obj
+        deployments = {
+            key: seen
+            for key, result in self.results.items()
+            if result.applied
+            and (key.api_version, key.kind) == unschedulable.DEPLOYMENT
+            and (seen := self.live.get(key)) is not None
+        }
+        pending = unschedulable.find_all(self.client, deployments)
         for key, result in list(self.results.items()):
             seen = self.live.get(key)
             if result.action is Action.FAILED and seen is not None:
@@ -807,14 +815,9 @@ class _Sync:
                     message=deleting or result.message,
                     status=status,
                     observed=observed.fields(seen),
-                    unschedulable=self._unschedulable(key, seen),
+                    unschedulable=pending.get(key, ()),
                     metrics=podmetrics.measure(self.client, seen),
                 )
-
-    def _unschedulable(self, ref: identity.ObjectRef, seen: Obj) -> tuple[replicas.Pending, ...]:
-        if (ref.api_version, ref.kind) != unschedulable.DEPLOYMENT:
-            return ()
-        return unschedulable.find(self.client, seen)
 
     def _fetch(
         self, api_version: str, kind: str, refs: list[identity.ObjectRef]

@@ -12,18 +12,21 @@ descheduler decides which have waited longer than its threshold (`gitfleet.desch
 
 Only Deployments with fewer ready replicas than desired are looked at: Karmada's descheduler
 asks only about clusters where that is so. Other kinds are never counted (the estimator
-refuses them).
+refuses them). `find_all` reads a namespace holding several such Deployments with one list of
+its ReplicaSets and one of its pods, each Deployment then taking those its selector matches,
+as the estimator reads them from its informer's cache: a sync of thousands of Deployments
+that are not ready makes a few requests, not two per Deployment.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from gitfleet import errors
 from gitfleet.agent import kube
-from gitfleet.model import labelquery, replicas
+from gitfleet.model import labelquery, replicas, selectors
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +34,9 @@ Obj = dict[str, Any]
 DEPLOYMENT = ("apps/v1", "Deployment")
 HASH_LABEL = "pod-template-hash"
 FINISHED = ("Succeeded", "Failed")
+_SHARED_LIST_AT = 2
+"""From this many Deployments short of ready in one namespace on, list the namespace's
+ReplicaSets and pods once for all of them."""
 _EPOCH = "1970-01-01T00:00:00Z"
 """The transition time of a condition that has none (Go's zero time is older still)."""
 
@@ -139,3 +145,48 @@ def find(client: kube.KubeClient, deployment: Obj) -> tuple[replicas.Pending, ..
         log.warning("counting unschedulable pods of %s: %s", kube.describe(deployment), exc)
         return ()
     return pending(deployment, replica_sets, pods)
+
+
+Key = TypeVar("Key", bound=Hashable)
+
+
+def _matching(selector: str, objects: Sequence[Obj]) -> list[Obj]:
+    """The objects whose labels `selector` (a label selector's text) matches, as the server
+    filters a list by it."""
+    wanted = labelquery.parse(selector)
+    return [
+        obj
+        for obj in objects
+        if selectors.label_selector_matches(wanted, _at(obj, "metadata", "labels") or {})
+    ]
+
+
+def find_all(
+    client: kube.KubeClient, deployments: Mapping[Key, Obj]
+) -> dict[Key, tuple[replicas.Pending, ...]]:
+    """`find` of each live Deployment, by its key; a namespace holding `_SHARED_LIST_AT` or
+    more of them short of ready is listed once for them all (see the module)."""
+    by_namespace: dict[str, list[Key]] = {}
+    for key, deployment in deployments.items():
+        if short_of_ready(deployment):
+            namespace = _at(deployment, "metadata", "namespace") or ""
+            by_namespace.setdefault(namespace, []).append(key)
+    found: dict[Key, tuple[replicas.Pending, ...]] = {}
+    for namespace, keys in sorted(by_namespace.items()):
+        if len(keys) < _SHARED_LIST_AT:
+            found.update((key, find(client, deployments[key])) for key in keys)
+            continue
+        try:
+            rs_type = client.resource_type("apps/v1", "ReplicaSet")
+            pod_type = client.resource_type("v1", "Pod")
+            replica_sets = client.list_objects(rs_type, namespace=namespace)
+            pods = client.list_objects(pod_type, namespace=namespace)
+        except errors.ClusterAPIError as exc:
+            log.warning("counting unschedulable pods in namespace %s: %s", namespace, exc)
+            continue
+        for key in keys:
+            selector = _selector(deployments[key])
+            found[key] = pending(
+                deployments[key], _matching(selector, replica_sets), _matching(selector, pods)
+            )
+    return found

@@ -6,6 +6,8 @@ Aspects covered:
   with the time their PodScheduled condition turned False (Unschedulable), and the sync's
   report carries them under `unschedulable`, which reads back through `status.reports`
   together with the ready count; a Deployment with every replica ready is not looked at;
+- Deployments short of ready that share a namespace are each given their own pods, read with
+  one list of the namespace's ReplicaSets and one of its pods, however many there are;
 - pods count only through the Deployment's new ReplicaSet: the oldest it controls whose
   template equals the Deployment's, the pod-template-hash label aside; pods of another
   ReplicaSet, of no controller, and finished pods do not count;
@@ -126,6 +128,30 @@ def test_a_cluster_too_small_reports_its_pending_pods(make_sim_cluster: SimFacto
     files = {"works.yaml": report.encode(report.works_document(result))}
     (back,) = [m for m in reports.decode("member1", files).manifests if m.key.kind == "Deployment"]
     assert back.replicas == replicas.WorkloadReplicas(ready=2, unschedulable=found.unschedulable)
+
+
+def test_deployments_of_one_namespace_share_one_list(make_sim_cluster: SimFactory) -> None:
+    sim = make_sim_cluster(CLUSTER, nodes=1, node_allocatable=SMALL_NODE)
+    namespace = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}}
+    names = [f"web-{n}" for n in range(6)]
+    manifests = [namespace, *(deployment(n, "shop", replicas=2, cpu="300m") for n in names)]
+    client = kube.KubeClient(sim.kubeconfig, name=CLUSTER, retry=kube.NO_WAIT)
+    try:
+        apply.sync(client, work_set(manifests), options=FAST)
+        sim.cluster.reset_requests()
+        result = apply.sync(client, work_set(manifests), options=FAST)
+    finally:
+        client.close()
+    lists = sim.cluster.requests["list"]
+    waiting: dict[str, list[str]] = {n: [] for n in names}
+    for each in sim.objects.list("v1", "Pod", "shop"):
+        for c in each["status"].get("conditions", []):
+            if c["type"] == "PodScheduled" and c["status"] == "False":
+                waiting[each["metadata"]["labels"]["app"]].append(c["lastTransitionTime"])
+    found = {o.ref.name: o.unschedulable for o in result.objects if o.ref.kind == "Deployment"}
+    assert found == {n: replicas.bounded(waiting[n]) for n in names}
+    assert sum(len(w) for w in waiting.values()) == 9
+    assert lists <= 4
 
 
 def test_a_ready_deployment_is_not_looked_at(sync: Sync) -> None:
