@@ -6,9 +6,11 @@ block sequences under their key, `{}` and `[]`, plain scalars that no reader typ
 than the writer meant, double-quoted strings with a fixed set of escapes, literal blocks with
 an explicit chomping indicator, and explicit `? ` keys. This reader takes exactly that subset
 and returns None for anything else, so the caller falls back to a full YAML reader (a file
-edited by hand, a render from another version). Every scalar must be spelled exactly as the
-writer spells its value (a plain string the writer would quote is refused), so plain scalars
-mean what the writer meant: `null`, `true`, `false`, integers, floats, otherwise strings.
+edited by hand, a render from another version). Every scalar, keys included, must be spelled
+exactly as the writer spells its value (a plain string the writer would quote is refused), so
+plain scalars mean what the writer meant: `null`, `true`, `false`, integers, floats, otherwise
+strings, and a key is the string it reads as (`yes:`, `1:` or `&a k:` are left to the full
+reader, which reads a boolean, a number or an anchor there).
 """
 
 from __future__ import annotations
@@ -142,16 +144,21 @@ def _entry(line: str) -> tuple[int, str, Any] | None:
         return None
     cut = content.find(": ")
     if cut < 0:
-        if content.endswith(":"):
+        if content.endswith(":") and _plain_key(content[:-1]):
             return len(line) - len(content), content[:-1], _NESTED
         return None
-    text = content[cut + 2 :]
-    if text in ("{}", "[]") or text.startswith("|"):
+    text, key = content[cut + 2 :], content[:cut]
+    if text in ("{}", "[]") or text.startswith("|") or not _plain_key(key):
         return None
     try:
-        return len(line) - len(content), content[:cut], _scalar(text)
+        return len(line) - len(content), key, _scalar(text)
     except _Unreadable:
         return None
+
+
+def _plain_key(key: str) -> bool:
+    """Whether the writer writes the string `key` plain, as it stands."""
+    return _yaml.scalar_text(key) == key
 
 
 class _Reader:
@@ -230,7 +237,8 @@ class _Reader:
             rest = following[1][1:]
         elif content.startswith('"'):
             key, rest = _quoted(content)
-            if not rest.startswith(":"):
+            written = _yaml.quoted(key) if "\n" in key else _yaml.scalar_text(key)
+            if not rest.startswith(":") or written != content[: len(content) - len(rest)]:
                 raise _Unreadable
             rest = rest[1:]
         else:
@@ -241,6 +249,8 @@ class _Reader:
                 key, rest = content[:-1], ""
             else:
                 key, rest = content[:cut], content[cut + 1 :]
+            if not _plain_key(key):
+                raise _Unreadable
         if not isinstance(key, str) or key in found:
             raise _Unreadable
         found[key] = self.child(key, lambda: self.value(rest, indent))

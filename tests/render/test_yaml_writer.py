@@ -14,7 +14,8 @@ Aspects covered:
 - property: any JSON value reads back equal through the loader's reader (pyyaml with go-yaml
   v2's rules), PyYAML's safe loader, ruamel.yaml's YAML 1.2 safe loader and the render's own
   fast reader of what it wrote, and dumping is independent of key insertion order;
-- the fast reader refuses YAML outside the writer's subset (the caller then reads it fully);
+- the fast reader refuses YAML outside the writer's subset (the caller then reads it fully),
+  keys included: one a YAML reader reads as other than its text, or spelled otherwise;
 - documents read together with a shared memo read back the same values, a block they share
   (same text at the same depth) being one object, never confused with the same text elsewhere;
   documents that differ from one read before only in scalar values (read against it) read
@@ -390,6 +391,14 @@ def test_a_block_documents_share_is_read_once() -> None:
         pytest.param("- 1\n", id="not a mapping"),
         pytest.param("a: >\n  folded\n", id="folded block"),
         pytest.param('a: "open\n', id="unclosed quote"),
+        pytest.param("yes: 1\n", id="key read as a boolean"),
+        pytest.param("1: a\n", id="key read as a number"),
+        pytest.param("null:\n  a: 1\n", id="key read as null"),
+        pytest.param("&x a: 1\n", id="anchored key"),
+        pytest.param("!!str a: 1\n", id="tagged key"),
+        pytest.param("a:\n  on: 1\n", id="nested key read as a boolean"),
+        pytest.param('"a": 1\n', id="key the writer writes plain"),
+        pytest.param("a:\n- yes: 1\n", id="item key read as a boolean"),
     ],
 )
 def test_fast_reader_refuses_other_yaml(text: str) -> None:
