@@ -28,7 +28,9 @@ after a refusal) is where a restarted agent takes up its check that it never goe
 
 A report is written only when it says something new: when either file changed (the heartbeat
 time aside), or when the last heartbeat is older than the heartbeat interval. A fresh agent
-compares with what the ref already holds, so restarting writes nothing new.
+compares with what the ref already holds, so restarting writes nothing new (but once, after a
+report in the layout older agents wrote, PyYAML's: the files are now written as rendered files
+are, `status.encode_file`).
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ import yaml
 
 from gitfleet.agent import apply, identity
 from gitfleet.gitstore import status
-from gitfleet.model import cluster, messages, work, yamllimits
+from gitfleet.model import cluster, messages, work
 
 log = logging.getLogger(__name__)
 
@@ -147,14 +149,14 @@ def cluster_document(
 
 
 def encode(doc: Mapping[str, Any]) -> bytes:
-    return yaml.safe_dump(dict(doc), sort_keys=True, allow_unicode=True).encode()
+    return status.encode_file(doc)
 
 
 def _decode(data: bytes | None) -> dict[str, Any]:
     if not data:
         return {}
     try:
-        found = yamllimits.load(data)
+        found = status.decode_file(data)
     except yaml.YAMLError:
         return {}
     return found if isinstance(found, dict) else {}

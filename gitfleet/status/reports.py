@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from gitfleet.gitstore import status
-from gitfleet.model import cluster, messages, meta, replicas, times, work, yamllimits
+from gitfleet.model import cluster, messages, meta, replicas, times, work
 from gitfleet.model.template import ResourceKey
 
 WORKS_FILE = "works.yaml"
@@ -99,7 +99,7 @@ def _document(data: bytes | None, name: str, problems: list[str]) -> dict[str, A
     if data is None:
         return {}
     try:
-        doc = yamllimits.load(data)
+        doc = status.decode_file(data)
     except yaml.YAMLError as exc:
         problems.append(f"{name}: not valid YAML: {exc}".replace("\n", " "))
         return {}

@@ -11,7 +11,12 @@ Aspects covered:
 - an Unhealthy object's `unhealthySince` is the time of the first report that found it so,
   kept while it stays Unhealthy (a report written for other reasons keeps it; the agent
   resuming from the stored report keeps it), and starts anew after it was Healthy or Unknown;
-  `gitfleet status` reads it back.
+  `gitfleet status` reads it back;
+- the files are written as rendered files are (keys sorted, strings quoted only where a YAML
+  reader would read something else) and read back the same by PyYAML, and by `gitfleet
+  status` whichever way a report was written: one an older agent wrote with PyYAML's own
+  writer, one with a value JSON cannot hold (an infinite float a Lua rule made);
+- an agent resuming from a report an older agent wrote takes up its heartbeat and status.
 """
 
 from __future__ import annotations
@@ -168,3 +173,58 @@ def test_unhealthy_since_is_kept_while_the_object_stays_unhealthy() -> None:
     assert _since(stored) == ["2026-03-01T12:00:00Z"]
     (found,) = reports.decode("m1", stored).manifests
     assert found.unhealthy_since == "2026-03-01T12:00:00Z"
+
+
+def _older(files: Mapping[str, bytes]) -> dict[str, bytes]:
+    """`files` as agents wrote them with PyYAML's writer."""
+    return {
+        name: yaml.safe_dump(yaml.safe_load(data), sort_keys=True, allow_unicode=True).encode()
+        for name, data in files.items()
+    }
+
+
+def test_reports_are_written_as_rendered_files_are() -> None:
+    store = _Store()
+    odd = {"on": "yes", "when": "2026-01-01T00:00:00Z", "text": "a: b\nsecond line\n"}
+    result = _result(error="refused: 'x'")
+    result = dataclasses.replace(
+        result, objects=(dataclasses.replace(result.objects[0], status=odd),)
+    )
+    report.Reporter("m1", store, heartbeat=60).report(
+        result, STATUS, now=1767225600, timestamp="2026-01-01T00:00:00Z"
+    )
+    written = store.written[0]
+    works = written[report.WORKS_FILE].decode()
+    assert '    "on": "yes"\n' in works
+    assert '    when: "2026-01-01T00:00:00Z"\n' in works
+    assert "    text: |\n      a: b\n      second line\n" in works
+    assert "error: \"refused: 'x'\"\n" in works
+    assert yaml.safe_load(works) == report.works_document(result, at="2026-01-01T00:00:00Z")
+    older = reports.decode("m1", _older(written))
+    assert reports.decode("m1", written) == older
+    assert older.manifests[0].status == odd and older.problems == ()
+
+
+def test_a_value_json_cannot_hold_is_still_written() -> None:
+    store = _Store()
+    result = _result()
+    endless = dataclasses.replace(result.objects[0], status={"ratio": float("inf")})
+    report.Reporter("m1", store, heartbeat=60).report(
+        dataclasses.replace(result, objects=(endless,)), STATUS, now=1000, timestamp="t1"
+    )
+    (found,) = reports.decode("m1", store.written[0]).manifests
+    assert found.status == {"ratio": float("inf")}
+
+
+def test_an_agent_resumes_from_a_report_an_older_agent_wrote() -> None:
+    written: list[Mapping[str, bytes]] = []
+    applied = dataclasses.replace(_result(), rendered_commit="a" * 40)
+    report.Reporter("m1", lambda files, _: written.append(files), heartbeat=60).report(
+        applied, STATUS, now=1767225600, timestamp="2026-01-01T00:00:00Z"
+    )
+    older = _older(written[0])
+    assert older != written[0]
+    resumed = report.Reporter.resume("m1", _Store(), 60, older)
+    assert resumed.last_beat == 1767225600
+    assert resumed.remembered_status() == STATUS
+    assert report.last_applied(older) == report.last_applied(written[0]) == "a" * 40

@@ -150,7 +150,7 @@ def test_a_report_holding_such_a_scalar_is_ignored(
 def test_a_plain_scalar_is_text_in_a_report(rendered: GitRepo, cli: Invoke, text: str) -> None:
     files = report_files("m1", rendered_commit=_ref(rendered, "gitfleet/works/m1"))
     summary = files["cluster.yaml"].replace(
-        f"heartbeatTime: '{NOW}'".encode(), b"heartbeatTime: " + text.encode()
+        f'heartbeatTime: "{NOW}"'.encode(), b"heartbeatTime: " + text.encode()
     )
     assert summary != files["cluster.yaml"]
     _report(rendered.path, {**files, "cluster.yaml": summary})
