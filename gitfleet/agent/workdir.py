@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from gitfleet import render
 from gitfleet.agent import identity
 from gitfleet.gitstore import rendered
 from gitfleet.model import yamllimits
@@ -113,8 +114,13 @@ class _UniqueKeys(yaml.CSafeLoader):
 
 
 def _parse_file(path: str, parts: list[str], data: bytes) -> tuple[Manifest | None, str]:
+    """The file's manifest, or why it is not one. A file as the render writes it is read by
+    the render's own reader, which takes nothing else (a key twice included); any other is
+    read by YAML's loader."""
+    own = render.read_own_yaml(data) if data else None
     try:
-        docs = [d for d in yamllimits.load_all(data, _UniqueKeys) if d is not None]
+        found = [own] if own is not None else yamllimits.load_all(data, _UniqueKeys)
+        docs = [d for d in found if d is not None]
     except yaml.YAMLError as exc:
         return None, f"{path}: not valid YAML: {exc}".replace("\n", " ")
     if len(docs) != 1:
