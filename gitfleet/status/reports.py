@@ -79,6 +79,16 @@ class ClusterReport:
     """Leftovers whose deletion failed, each `Kind/namespace/name: message`."""
     problems: tuple[str, ...] = ()
     """What could not be read."""
+    _by_key: dict[ResourceKey, ManifestReport] = dataclasses.field(
+        init=False, repr=False, compare=False
+    )
+    """The first manifest of each key: `status` looks up every resource in every cluster."""
+
+    def __post_init__(self) -> None:
+        by_key: dict[ResourceKey, ManifestReport] = {}
+        for each in self.manifests:
+            by_key.setdefault(each.key, each)
+        object.__setattr__(self, "_by_key", by_key)
 
     @property
     def ready(self) -> str | None:
@@ -92,7 +102,7 @@ class ClusterReport:
         return next((c for c in conditions if c.type == "Ready"), None)
 
     def manifest(self, key: ResourceKey) -> ManifestReport | None:
-        return next((m for m in self.manifests if m.key == key), None)
+        return self._by_key.get(key)
 
 
 def _document(data: bytes | None, name: str, problems: list[str]) -> dict[str, Any]:
