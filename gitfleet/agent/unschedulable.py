@@ -15,7 +15,8 @@ asks only about clusters where that is so. Other kinds are never counted (the es
 refuses them). `find_all` reads a namespace holding several such Deployments with one list of
 its ReplicaSets and one of its pods, each Deployment then taking those its selector matches,
 as the estimator reads them from its informer's cache: a sync of thousands of Deployments
-that are not ready makes a few requests, not two per Deployment.
+that are not ready makes a few requests, not two per Deployment (and each Deployment looks only
+at the objects its ReplicaSets control, not at every pod of the namespace).
 """
 
 from __future__ import annotations
@@ -184,9 +185,27 @@ def find_all(
         except errors.ClusterAPIError as exc:
             log.warning("counting unschedulable pods in namespace %s: %s", namespace, exc)
             continue
+        sets_of, pods_of = _by_controller(replica_sets), _by_controller(pods)
         for key in keys:
-            selector = _selector(deployments[key])
-            found[key] = pending(
-                deployments[key], _matching(selector, replica_sets), _matching(selector, pods)
-            )
+            deployment = deployments[key]
+            selector = _selector(deployment)
+            owned = _matching(selector, sets_of.get(_at(deployment, "metadata", "uid") or "", []))
+            theirs = {
+                id(pod): pod
+                for rs in owned
+                for pod in pods_of.get(_at(rs, "metadata", "uid") or "", [])
+            }
+            found[key] = pending(deployment, owned, _matching(selector, list(theirs.values())))
+    return found
+
+
+def _by_controller(objects: Sequence[Obj]) -> dict[str, list[Obj]]:
+    """The objects by the uid of their controller (`pending` looks at no others)."""
+    found: dict[str, list[Obj]] = {}
+    for obj in objects:
+        for owner in _at(obj, "metadata", "ownerReferences") or []:
+            if isinstance(owner, Mapping) and owner.get("controller") is True:
+                uid = owner.get("uid")
+                if isinstance(uid, str):
+                    found.setdefault(uid, []).append(obj)
     return found
