@@ -23,7 +23,7 @@ The ref `refs/heads/gitfleet/status/<cluster>` holds two files (DESIGN.md sectio
   rendered commit was not applied at all (see `verify`), with `lastAppliedCommit`, the one
   the cluster keeps.
 
-What the report names as applied (`last_applied`: `renderedCommit`, or `lastAppliedCommit`
+What the report names as applied (`Reporter.last_applied`: `renderedCommit`, or `lastAppliedCommit`
 after a refusal) is where a restarted agent takes up its check that it never goes backwards.
 
 A report is written only when it says something new: when either file changed (the heartbeat
@@ -71,9 +71,9 @@ def _since_key(fields: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(str(fields.get(k, "")) for k in ("apiVersion", "kind", "namespace", "name"))
 
 
-def unhealthy_since(works: bytes | None) -> Since:
-    """The `unhealthySince` times a works.yaml holds."""
-    entries = _decode(works).get("manifests")
+def _since_in(works: Mapping[str, Any]) -> Since:
+    """The `unhealthySince` times of a works.yaml's document."""
+    entries = works.get("manifests")
     return {
         _since_key(e): e["unhealthySince"]
         for e in (entries if isinstance(entries, list) else [])
@@ -162,10 +162,8 @@ def _decode(data: bytes | None) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
-def last_applied(files: Mapping[str, bytes]) -> str | None:
-    """The commit a status ref's report says was applied last, None when it names none."""
-    doc = _decode(files.get(WORKS_FILE))
-    found = doc.get("lastAppliedCommit" if doc.get("refused") else "renderedCommit")
+def _applied_in(works: Mapping[str, Any]) -> str | None:
+    found = works.get("lastAppliedCommit" if works.get("refused") else "renderedCommit")
     return found if isinstance(found, str) and _COMMIT_ID.fullmatch(found) else None
 
 
@@ -185,6 +183,21 @@ class Reporter:
     last: Mapping[str, bytes] = dataclasses.field(default_factory=dict)
     """What the status ref holds (as written last, or read at start)."""
     last_beat: float | None = None
+    _works: tuple[bytes | None, Mapping[str, Any]] = dataclasses.field(
+        init=False, repr=False, compare=False, default_factory=lambda: (None, {})
+    )
+    """`last`'s works.yaml and its document: a works.yaml of thousands of manifests is read
+    once, not at every report; one the reporter wrote is never read back."""
+
+    def _last_works(self) -> Mapping[str, Any]:
+        data = self.last.get(WORKS_FILE)
+        if self._works[0] is not data:
+            self._works = (data, _decode(data))
+        return self._works[1]
+
+    def last_applied(self) -> str | None:
+        """The commit the last report says was applied last, None when it names none."""
+        return _applied_in(self._last_works())
 
     def due(self, now: float) -> bool:
         return self.last_beat is None or now - self.last_beat >= self.heartbeat
@@ -199,8 +212,8 @@ class Reporter:
     ) -> bool:
         """Write the report of `result` and `observed` if it is new or the heartbeat is due;
         whether it was written."""
-        since = unhealthy_since(self.last.get(WORKS_FILE))
-        works = encode(works_document(result, since, timestamp))
+        document = works_document(result, _since_in(self._last_works()), timestamp)
+        works = encode(document)
         summary = cluster_document(
             self.name, observed, heartbeat=timestamp, rendered_commit=result.rendered_commit
         )
@@ -212,7 +225,7 @@ class Reporter:
             return False
         files = {CLUSTER_FILE: encode(summary), WORKS_FILE: works}
         self.write(files, result.rendered_commit)
-        self.last, self.last_beat = files, now
+        self.last, self.last_beat, self._works = files, now, (works, document)
         return True
 
     def remembered_status(self) -> cluster.ClusterStatus | None:

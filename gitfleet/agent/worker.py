@@ -110,7 +110,7 @@ class ClusterWorker:
         if self.reporter.last_beat is not None:
             self.counts.heartbeat(self.name, self.reporter.last_beat)
         self.follows = follows
-        self.applied = report.last_applied(stored.files if stored else {})
+        self.applied = self.reporter.last_applied()
         """The rendered commit last applied: no commit that does not follow it is."""
         self._history: tuple[tuple[str, str | None], verify.Refusal | None] | None = None
         self.thread: threading.Thread | None = None
