@@ -23,8 +23,9 @@ The ref `refs/heads/gitfleet/status/<cluster>` holds two files (DESIGN.md sectio
   rendered commit was not applied at all (see `verify`), with `lastAppliedCommit`, the one
   the cluster keeps.
 
-What the report names as applied (`Reporter.last_applied`: `renderedCommit`, or `lastAppliedCommit`
-after a refusal) is where a restarted agent takes up its check that it never goes backwards.
+What the report names as applied (`Reporter.last_applied`: `renderedCommit`, or
+`lastAppliedCommit` after a refusal) is where a restarted agent takes up its check that it
+never goes backwards.
 
 A report is written only when it says something new: when either file changed (the heartbeat
 time aside), or when the last heartbeat is older than the heartbeat interval. A fresh agent

@@ -31,13 +31,13 @@ from typing import Any
 
 import yaml
 
+from gitfleet import render
 from gitfleet.errors import RefConflictError, SchemaError
 from gitfleet.gitstore import objects, refs, rendered, signing, store
 from gitfleet.gitstore.repository import Repository
 from gitfleet.interpreter import _quantity as quantity
 from gitfleet.model import _codec, cluster, messages, meta, names, yamllimits
 from gitfleet.model.origin import Origin
-from gitfleet.render import dump_yaml, read_own_yaml
 
 STATUS_REFS = "refs/heads/gitfleet/status/"
 RENDERED_TRAILER = "Rendered-Commit"
@@ -187,14 +187,14 @@ def encode_file(doc: Mapping[str, Any]) -> bytes:
     """A status file's bytes. A value JSON cannot hold (a float a Lua customization made
     infinite, a non-string key) is written by PyYAML instead, as agents always wrote them."""
     try:
-        return dump_yaml(doc)
+        return render.dump_yaml(doc)
     except (TypeError, ValueError):
         return yaml.safe_dump(dict(doc), sort_keys=True, allow_unicode=True).encode()
 
 
 def decode_file(data: bytes) -> Any:
     """The document of a status file, as `yamllimits.load` reads it (the same errors)."""
-    found = read_own_yaml(data) if data else None
+    found = render.read_own_yaml(data) if data else None
     return found if found is not None else yamllimits.load(data)
 
 
