@@ -16,10 +16,14 @@ Sync = Callable[..., apply.SyncResult]
 
 
 def work_set(
-    docs: Iterable[dict[str, Any]], *, commit: str = "r1", allow_prune: bool = False
+    docs: Iterable[dict[str, Any]],
+    *,
+    commit: str = "r1",
+    allow_prune: bool = False,
+    cluster: str = CLUSTER,
 ) -> workdir.WorkSet:
-    """member1's Work set of `docs`, rendered at `commit` from source commit `s-<commit>`."""
-    files = workfiles.work_files({CLUSTER: list(docs)})
+    """`cluster`'s Work set of `docs`, rendered at `commit` from source commit `s-<commit>`."""
+    files = workfiles.work_files({cluster: list(docs)})
     return workdir.parse(
-        CLUSTER, files, rendered_commit=commit, source_commit=f"s-{commit}", allow_prune=allow_prune
+        cluster, files, rendered_commit=commit, source_commit=f"s-{commit}", allow_prune=allow_prune
     )

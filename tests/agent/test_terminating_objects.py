@@ -14,6 +14,7 @@ Terminating until they are removed):
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections.abc import Iterator
 
@@ -25,7 +26,7 @@ from simfixture import RunningSim
 from status.status_kit import binding, ready_status
 
 from gitfleet import status
-from gitfleet.agent import apply, inventory, kube, report
+from gitfleet.agent import apply, inventory, kube, report, stamp
 from gitfleet.interpreter import Interpreter
 from gitfleet.model import work
 from gitfleet.status import reports
@@ -41,18 +42,29 @@ HOLDING = "holding"
 """The namespace of the ConfigMap held by a finalizer: its own, on the shared real tier."""
 
 
+@dataclasses.dataclass(frozen=True)
+class Member:
+    client: kube.KubeClient
+    cluster: str
+    """The name its agent syncs as."""
+
+
 @pytest.fixture(name="member", params=realk8s_session.SERVER_KINDS)
-def member_fixture(request: pytest.FixtureRequest) -> Iterator[kube.KubeClient]:
+def member_fixture(request: pytest.FixtureRequest) -> Iterator[Member]:
     """An administrator's client of a simulated member, then of a real API server. The real
-    tier serves the whole session, so the inventory the sync writes there goes afterwards:
-    an agent of the tier's cluster would refuse a server whose inventory another name wrote."""
+    tier serves the whole session: the sync there takes the name the server's inventory was
+    written for when another test synced there first, as that member's agent would, and its
+    first sync may prune what that test left; the inventory goes afterwards, so that the
+    tier's next test finds none."""
     if request.param == "sim":
         kubeconfig = request.getfixturevalue("sim_cluster").kubeconfig
     else:
         kubeconfig = request.getfixturevalue("real_tier")(REAL_CLUSTER, "admin")
     client = kube.KubeClient(kubeconfig, name=CLUSTER, retry=kube.NO_WAIT)
+    held = client.get(inventory.CONFIGMAP, inventory.NAMESPACE, inventory.NAME)
+    notes = (held or {}).get("metadata", {}).get("annotations") or {}
     try:
-        yield client
+        yield Member(client, notes.get(stamp.CLUSTER_LABEL, CLUSTER))
     finally:
         client.delete(inventory.CONFIGMAP, inventory.NAMESPACE, inventory.NAME)
         client.close()
@@ -138,24 +150,24 @@ def _finalize(client: kube.KubeClient, finalizers: list[str]) -> None:
     client.apply(CONFIGMAPS, body, manager="holder")
 
 
-def test_terminating_then_gone_then_created_again(member: kube.KubeClient) -> None:
-    client = member
+def test_terminating_then_gone_then_created_again(member: Member) -> None:
+    client = member.client
     docs = [make_object("v1", "Namespace", HOLDING), make_configmap(namespace=HOLDING)]
-    ours = work_set(docs)
+    ours = work_set(docs, cluster=member.cluster, allow_prune=True)  # what others left there
     first = apply.sync(client, ours, options=FAST)
     assert _named(first, "settings").applied, first
     _finalize(client, [HOLD])
     client.delete(CONFIGMAPS, HOLDING, "settings")
     held = client.get(CONFIGMAPS, HOLDING, "settings")
     assert held is not None and held["metadata"].get("deletionTimestamp")
-    result = apply.sync(client, work_set(docs, commit="r2"), options=FAST)
+    result = apply.sync(client, work_set(docs, commit="r2", cluster=member.cluster), options=FAST)
     settings = _named(result, "settings")
     assert (settings.applied, settings.health) == (False, work.ResourceHealth.UNKNOWN)
     assert f"held by finalizers {HOLD}" in settings.message
     assert not result.converged
     _finalize(client, [])
     assert client.get(CONFIGMAPS, HOLDING, "settings") is None
-    again = apply.sync(client, work_set(docs, commit="r3"), options=FAST)
+    again = apply.sync(client, work_set(docs, commit="r3", cluster=member.cluster), options=FAST)
     settings = _named(again, "settings")
     assert settings.action is apply.Action.CREATED
     assert (settings.applied, settings.health) == (True, work.ResourceHealth.HEALTHY)
