@@ -217,7 +217,11 @@ def _tables(
     help="Namespace (default: defaultNamespace in gitfleet.yaml, else default).",
 )
 @click.option(
-    "-A", "--all-namespaces", "all_namespaces", is_flag=True, help="List every namespace."
+    "-A",
+    "--all-namespaces",
+    "all_namespaces",
+    is_flag=True,
+    help="List every namespace (-n is then ignored, as kubectl ignores it).",
 )
 @click.option("-l", "--selector", "selector", default="", help="Label selector (kubectl's syntax).")
 @click.option(
@@ -275,8 +279,6 @@ def get(
         asked = kinds.requested(resource)
     except errors.UsageError as error:
         raise click.UsageError(str(error)) from error
-    if all_namespaces and namespace:
-        raise click.UsageError("-n and -A cannot be used together")
     if live and kubeconfig_dir is None:
         raise click.UsageError("--live needs --kubeconfig-dir")
     if kubeconfig_dir is not None and not live:

@@ -162,6 +162,8 @@ def test_selectors_clusters_and_namespaces(fleet: Fleet) -> None:
     everywhere = _rows(fleet.get("deploy", "-A", "--cluster", "q1").stdout)
     assert everywhere[0][:3] == ["NAMESPACE", "NAME", "CLUSTER"]
     assert [r[:3] for r in everywhere[1:]] == [["shop", "api", "q1"], ["shop", "web", "q1"]]
+    ignored = fleet.get("deploy", "-A", "-n", "elsewhere", "--cluster", "q1")  # as kubectl does
+    assert _rows(ignored.stdout) == everywhere
     two = _rows(fleet.get("deploy", "api", "-n", "shop", "-C", "q1,p2").stdout)
     assert [r[:2] for r in two[1:]] == [["api", "p2"], ["api", "q1"]]
     unknown = fleet.get("deploy", "-n", "shop", "--clusters", "p1,q11,zz", code=1)
@@ -385,7 +387,6 @@ def test_live_finds_a_kubeconfig_where_the_push_agent_does(
         pytest.param(("pp",), 1, "one of Karmada's own kinds", id="a Karmada kind"),
         pytest.param(("deploy", "-l", "a in b"), 1, "unable to parse", id="bad selector"),
         pytest.param(("deploy", "nope", "-n", "shop"), 1, "not found", id="name found nowhere"),
-        pytest.param(("deploy", "-A", "-n", "shop"), 2, "cannot be used together", id="-n -A"),
         pytest.param(("deploy", "--live"), 2, "--kubeconfig-dir", id="live without dir"),
         pytest.param(("deploy/web/x",), 2, "more than one slash", id="two slashes"),
         pytest.param(("deploy", "deploy/web"), 2, "no need to give the kind", id="kind twice"),
