@@ -7,7 +7,8 @@ after `ready_delay` seconds (and finishes Job pods after as long again), the nam
 controller (a deleted namespace stays Terminating while its contents are deleted, which
 starts `namespace_cleanup_delay` seconds later, then goes), the CRD controller
 (Established; deleting a CRD deletes its objects), the garbage collector (owner references),
-service load balancers and volume binding, and the per-namespace `default` ServiceAccount.
+service load balancers, the endpoints and EndpointSlice controllers (`_endpoints`), volume
+binding, and the per-namespace `default` ServiceAccount.
 
 `step()` runs after every write, in the writing request (so with `ready_delay=0` a client
 reading after its write sees the outcome), and from a thread for timers. The caller holds
@@ -22,6 +23,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 
 from gitfleet.sim import (
+    _endpoints,
     _errors,
     _json,
     _managed,
@@ -44,6 +46,9 @@ _POD_NETWORK = (10 << 24) | (244 << 16)
 _LOAD_BALANCER_NETWORK = (172 << 24) | (18 << 16) | (200 << 8)
 _CRDS = ("apiextensions.k8s.io", "customresourcedefinitions")
 _PODS = ("", "pods")
+_SERVICES = ("", "services")
+_ENDPOINTS = ("", "endpoints")
+_ENDPOINT_SLICES = ("discovery.k8s.io", "endpointslices")
 _NAMESPACES = ("", "namespaces")
 
 
@@ -112,6 +117,7 @@ class Controller:
         namespaces: dict[str, None] = {}
         crds: dict[str, None] = {}
         gone: set[str] = set()
+        routed: dict[str, set[str]] = {}  # namespaces whose endpoints change: Services gone
         schedule = False
         for event in events:
             metadata = event.obj["metadata"]
@@ -119,6 +125,10 @@ class Controller:
             kind = (event.group, event.plural)
             if event.type == _store.DELETED:
                 gone.add(metadata.get("uid", ""))
+            if kind in (_PODS, _SERVICES):
+                deleted = routed.setdefault(namespace, set())
+                if kind == _SERVICES and event.type == _store.DELETED:
+                    deleted.add(name)
             if kind in _workloads.HASH_LABEL or kind == _PODS:
                 if kind in _workloads.HASH_LABEL:
                     workloads[(event.group, event.plural, namespace, name)] = None
@@ -149,6 +159,8 @@ class Controller:
             self._workload(group, plural, namespace, name)
         if schedule:
             self._schedule()
+        for namespace, deleted in sorted(routed.items()):
+            self._endpoints(namespace, deleted)
 
     def _after_change(self, kind: tuple[str, str], namespace: str, name: str) -> None:
         obj = self.store.get(*kind, namespace, name)
@@ -615,6 +627,48 @@ class Controller:
         address = _registry.ipv4(_LOAD_BALANCER_NETWORK + self._next_balancer_ip)
         self._next_balancer_ip += 1
         changed["status"] = {"loadBalancer": {"ingress": [{"ip": address, "ipMode": "VIP"}]}}
+        self.registry.save(resource, changed)
+
+    def _endpoints(self, namespace: str, deleted: set[str]) -> None:
+        """Each Service's Endpoints and EndpointSlice in `namespace` as its pods are now;
+        the Endpoints of a deleted Service go (its slice goes with it: the Service owns it)."""
+        for name in sorted(deleted):
+            if self.store.get(*_ENDPOINTS, namespace, name) is not None:
+                self.registry.delete(self._builtin(*_ENDPOINTS), namespace, name)
+        pods = self.store.list(*_PODS, namespace)
+        slices = self.store.list(*_ENDPOINT_SLICES, namespace)
+        for service in self.store.list(*_SERVICES, namespace):
+            if not _endpoints.served(service):
+                continue
+            name = service["metadata"]["name"]
+            chosen = _endpoints.selected(service, pods)
+            self._controlled(self._builtin(*_ENDPOINTS), _endpoints.endpoints(service, chosen))
+            owned = [
+                s["metadata"]["name"]
+                for s in slices
+                if _json.dig(s, "metadata", "labels", _endpoints.SERVICE_NAME_LABEL) == name
+                and _json.dig(s, "metadata", "labels", _endpoints.MANAGED_BY_LABEL)
+                == _endpoints.MANAGED_BY
+            ]
+            slice_name = owned[0] if owned else f"{name}-{self.registry.random_suffix()}"
+            doc = _endpoints.endpoint_slice(service, chosen, slice_name)
+            self._controlled(self._builtin(*_ENDPOINT_SLICES), doc)
+
+    def _controlled(self, resource: _resources.ResourceType, doc: _json.Obj) -> None:
+        """Create `doc`, or make the stored object say what it says (its metadata kept but for
+        labels, every other field as `doc` has it)."""
+        metadata = doc["metadata"]
+        live = self.store.get(
+            resource.group, resource.plural, metadata["namespace"], metadata["name"]
+        )
+        if live is None:
+            self._create(resource, doc)
+            return
+        changed: _json.Obj = {"metadata": _json.clone(live["metadata"])}
+        changed.update({k: _json.clone(v) for k, v in doc.items() if k != "metadata"})
+        changed["metadata"].pop("labels", None)
+        if metadata.get("labels"):
+            changed["metadata"]["labels"] = dict(metadata["labels"])
         self.registry.save(resource, changed)
 
     def _volume(self, resource: _resources.ResourceType, volume: _json.Obj) -> None:

@@ -11,7 +11,8 @@ pods by its uid (the labels prefixed too from 1.27); pods that
 do not fit stay Pending with PodScheduled False/Unschedulable (its transition time kept
 across attempts) and the workload unready; a pod delay, waited for
 with `settle` or seen through a watch;
-LoadBalancer Services get an ingress address; claims get Bound.
+LoadBalancer Services get an ingress address; claims get Bound (Services' endpoints:
+test_endpoints.py).
 """
 
 from __future__ import annotations
