@@ -35,6 +35,7 @@ from typing import Any
 import yaml
 from click.testing import CliRunner
 
+from bench.bench_apply import workloads
 from gitfleet import collector, sim
 from gitfleet.agent import kube
 from gitfleet.cli import main as cli_main
@@ -44,35 +45,6 @@ NAMESPACES = 6
 NOOP_BUDGET = 5.0
 STATUS_BUDGET = 2.0
 CLUSTER = "member1"
-
-
-def _templates() -> list[dict[str, Any]]:
-    docs: list[dict[str, Any]] = []
-    for i in range(TEMPLATES):
-        metadata = {"name": f"app-{i}", "namespace": f"ns-{i % NAMESPACES}"}
-        if i % 4:
-            docs.append(
-                {"apiVersion": "v1", "kind": "ConfigMap", "metadata": metadata,
-                 "data": {"i": str(i)}}
-            )  # fmt: skip
-            continue
-        labels = {"app": f"app-{i}"}
-        docs.append(
-            {
-                "apiVersion": "apps/v1",
-                "kind": "Deployment",
-                "metadata": metadata,
-                "spec": {
-                    "replicas": 1,
-                    "selector": {"matchLabels": labels},
-                    "template": {
-                        "metadata": {"labels": labels},
-                        "spec": {"containers": [{"name": "main", "image": "nginx"}]},
-                    },
-                },
-            }
-        )
-    return docs
 
 
 _POLICY = """\
@@ -126,7 +98,7 @@ def _source(folder: Path) -> None:
     )
     apps = folder / "apps"
     apps.mkdir()
-    (apps / "all.yaml").write_text(yaml.safe_dump_all(_templates()))
+    (apps / "all.yaml").write_text(yaml.safe_dump_all(workloads(TEMPLATES, NAMESPACES)))
     _git(folder, "add", "-A")
     _git(folder, "commit", "-qm", "source")
 
@@ -228,7 +200,8 @@ def main() -> None:
             for n in range(NAMESPACES)
         ]
         with _cluster("floor", tmp / "floor.yaml"):
-            baseline = _baseline(tmp / "floor.yaml", [*namespaces, *_templates()])
+            objects = [*namespaces, *workloads(TEMPLATES, NAMESPACES)]
+            baseline = _baseline(tmp / "floor.yaml", objects)
         with _cluster(CLUSTER, kubeconfigs / f"{CLUSTER}.yaml") as writes:
             push = ("agent", "push", "--repo", str(repo), "--kubeconfig-dir", str(kubeconfigs),
                     "--once")  # fmt: skip

@@ -36,13 +36,12 @@ ROUNDS = 30
 TARGET_P99 = 2.0
 
 
-def _manifests() -> list[dict[str, Any]]:
-    docs: list[dict[str, Any]] = [
-        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": f"ns-{n}"}}
-        for n in range(NAMESPACES)
-    ]
-    for i in range(MANIFESTS - NAMESPACES):
-        metadata = {"name": f"app-{i}", "namespace": f"ns-{i % NAMESPACES}"}
+def workloads(count: int, namespaces: int) -> list[dict[str, Any]]:
+    """`count` objects spread over `namespaces` namespaces (`ns-<n>`): three ConfigMaps for
+    every one-replica Deployment."""
+    docs: list[dict[str, Any]] = []
+    for i in range(count):
+        metadata = {"name": f"app-{i}", "namespace": f"ns-{i % namespaces}"}
         if i % 4:
             docs.append(
                 {
@@ -70,6 +69,14 @@ def _manifests() -> list[dict[str, Any]]:
             }
         )
     return docs
+
+
+def _manifests() -> list[dict[str, Any]]:
+    namespaces: list[dict[str, Any]] = [
+        {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": f"ns-{n}"}}
+        for n in range(NAMESPACES)
+    ]
+    return namespaces + workloads(MANIFESTS - NAMESPACES, NAMESPACES)
 
 
 def _files(cluster: str, docs: list[dict[str, Any]]) -> dict[str, bytes]:
