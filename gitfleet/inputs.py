@@ -55,7 +55,9 @@ def previous_of(
     fmt = store.object_format(repo)
     found = pipeline.read_previous(tip.commit, tip.files, rendered.reader(repo, tip), fmt.name)
     if signer is not None and not signer.signed(repo, tip.commit):
-        signed = _last_signed(repo, tip, signer)
+        signed = rendered.last_render_below(
+            repo, tip, SIGNED_DEPTH, lambda commit: signer.signed(repo, commit)
+        )
         vouched = None
         if signed is not None:
             vouched = rendering.Vouched(signed.files, found.files, rendered.reader(repo, signed))
@@ -66,19 +68,9 @@ def previous_of(
 
 
 SIGNED_DEPTH = 16
-"""How many commits below a tip its signer's key did not sign are looked at for one it did."""
-
-
-def _last_signed(
-    repo: Repository, tip: rendered.Tip, signer: signing.Signer
-) -> rendered.Tip | None:
-    """The newest render below `tip` that `signer`'s key signed (as made: not amended), None
-    when the key signed none of the last `SIGNED_DEPTH` commits (signing was just turned on,
-    or the key changed: the files are then kept as the tip has them)."""
-    for below in rendered.renders_below(repo, tip, SIGNED_DEPTH):
-        if not below.amended and signer.signed(repo, below.commit):
-            return below
-    return None
+"""How many commits below a tip its signer's key did not sign are looked at for one it did.
+When the key signed none of them (signing was just turned on, or the key changed), kept files
+stay as the tip has them."""
 
 
 def read(

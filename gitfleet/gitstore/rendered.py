@@ -30,7 +30,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import SupportsBytes
 
@@ -100,9 +100,13 @@ class Tip:
 
     @property
     def amended(self) -> bool:
-        """Whether the commit names a tree other than its own (`TREE_TRAILER`; a render made
-        before the trailer names none)."""
-        return self.trailers.get(TREE_TRAILER, self.tree) != self.tree
+        return _amended(self.trailers, self.tree)
+
+
+def _amended(trailers: Mapping[str, str], tree: str) -> bool:
+    """Whether a commit names a tree other than its own (`TREE_TRAILER`; a render made before
+    the trailer names none)."""
+    return trailers.get(TREE_TRAILER, tree) != tree
 
 
 def _make_tip(commit: str, tree: str, data: bytes, base: objects.Base) -> Tip:
@@ -201,30 +205,35 @@ def read_tip(repo: Repository, branch: str) -> Tip | None:
     if state is None:
         return None
     tip = _TIPS.get(repo, state.commit)
-    if tip is None:
-        tip = _read_commit(repo, state.commit, state.tree)
-        _TIPS.put(repo, tip)
+    if tip is not None:
+        return tip
+    data = repo.read([state.commit], objects.COMMIT).get(state.commit, b"")
+    tip = _make_tip(state.commit, state.tree, data, _listing(repo, state.commit, state.tree))
+    _TIPS.put(repo, tip)
     return tip
 
 
-def _read_commit(repo: Repository, commit: str, tree: str) -> Tip:
-    data = repo.read([commit], objects.COMMIT).get(commit, b"")
-    return _make_tip(commit, tree, data, _listing(repo, commit, tree))
-
-
-def renders_below(repo: Repository, tip: Tip, limit: int) -> Iterator[Tip]:
-    """The renders down `tip`'s first parents, newest first, at most `limit` commits deep
-    (each read whole, as a tip: for the rare look below a tip that cannot be trusted)."""
+def last_render_below(
+    repo: Repository, tip: Tip, limit: int, accept: Callable[[str], bool]
+) -> Tip | None:
+    """The newest render down `tip`'s first parents, at most `limit` commits deep, that is not
+    amended and that `accept` takes (by commit id), read whole; None when there is none. The
+    commits are read in one batch, and only the chosen one's folders are listed: this is the
+    rare look below a tip that cannot be trusted."""
     code, out, _ = repo.run(
         "rev-list", "--first-parent", f"--max-count={limit}", "--format=%T", f"{tip.commit}^"
     )
     if code != 0:
-        return  # a parentless tip
+        return None  # a parentless tip
     words = out.decode().split()  # "commit <id>" then its tree id, for each commit
-    for commit, tree in zip(words[1::3], words[2::3], strict=True):
-        below = _read_commit(repo, commit, tree)
-        if below.is_render:
-            yield below
+    below = list(zip(words[1::3], words[2::3], strict=True))
+    messages = repo.read([commit for commit, _ in below], objects.COMMIT)
+    for commit, tree in below:
+        data = messages.get(commit, b"")
+        trailers = objects.trailers_of(data)
+        if is_render(trailers) and not _amended(trailers, tree) and accept(commit):
+            return _make_tip(commit, tree, data, _listing(repo, commit, tree))
+    return None
 
 
 def read_files(repo: Repository, tip: Tip, wanted: Callable[[str], bool]) -> dict[str, bytes]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from gitfleet.model import diagnostic, loaded, meta, objects, policy, selectors, template
+from gitfleet.model import diagnostic, loaded, meta, names, objects, policy, selectors, template
 from gitfleet.validation import _affinity, _report
 
 Obj = meta.ApiObject | template.ResourceTemplate
@@ -59,9 +59,8 @@ def _identity(obj: Obj) -> tuple[str, str, str, str]:
     """An object's identity in an API server: its group, not its version, so that a kind
     written in two versions of one group (`autoscaling/v1` and `autoscaling/v2`) is one
     object, as the API server serves one object in every version of its group."""
-    group = template.ResourceKey(_api_version(obj), "", "", "").group
     kind = obj.kind if isinstance(obj, template.ResourceTemplate) else obj.KIND
-    return group, kind, obj.namespace, obj.name
+    return names.group_of(_api_version(obj)), kind, obj.namespace, obj.name
 
 
 def duplicates(items: Iterable[Obj]) -> list[diagnostic.Diagnostic]:
