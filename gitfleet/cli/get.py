@@ -13,10 +13,12 @@ after NAME and ADOPTION last (`search.columns`), in the order asked; with severa
 blank line between tables and each name prefixed with its kind, as kubectl prints them. `-o
 wide` adds kubectl's wide columns, `--show-labels` LABELS, `--no-headers` drops the headers;
 `-o json` / `-o yaml` print one kubectl List whose items carry
-`resource.karmada.io/cached-from-cluster`, in kubectl's bytes (`output.dump_kubectl_json`,
-`output.dump_kubectl_yaml`); `-o name` names each object once, `deployment.apps/web`, however many
-clusters run it (karmadactl repeats it per cluster): names to hand to another command, the
-table saying where each runs.
+`resource.karmada.io/cached-from-cluster` (the object itself for one name of one kind found in
+one cluster, as karmadactl prints it), in kubectl's bytes (`output.dump_kubectl_json`,
+`output.dump_kubectl_yaml`); `-o jsonpath=...` and `-o custom-columns=...` (and their `-file`
+forms) print the same through kubectl's templates (`printformat`); `-o name` names each object
+once, `deployment.apps/web`, however many clusters run it (karmadactl repeats it per cluster):
+names to hand to another command, the table saying where each runs.
 
 `--live` reads Push clusters now, through the kubeconfigs in `--kubeconfig-dir` (`search.live`);
 Pull clusters, and Push clusters that cannot be read, are shown as last reported, each with a
@@ -39,7 +41,7 @@ from typing import NoReturn
 import click
 
 from gitfleet import errors, search
-from gitfleet.cli import kinds, options
+from gitfleet.cli import kinds, options, printformat
 from gitfleet.cli import output as out
 from gitfleet.model import labelquery, scope
 from gitfleet.model.origin import Origin, shown
@@ -201,6 +203,19 @@ def _tables(
     return ("\n" if headers else "").join(printed)
 
 
+def _templated(
+    output: printformat.Format, printed: search.Obj, allow_missing: bool, *, headers: bool
+) -> str:
+    """`-o jsonpath=...` or `-o custom-columns=...` of what is printed; exit 1 with kubectl's
+    message when the template or spec cannot be used."""
+    try:
+        if output.name.startswith("jsonpath"):
+            return printformat.print_jsonpath(output, printed, allow_missing=allow_missing)
+        return printformat.print_custom_columns(output, printed, headers=headers)
+    except printformat.FormatError as error:
+        _fail(str(error))
+
+
 @click.command("get")
 @click.argument(
     "resource", nargs=-1, required=True, metavar="KIND[,KIND...] [NAME...] | KIND/NAME..."
@@ -253,10 +268,21 @@ def _tables(
     "-o",
     "--output",
     "output",
-    type=click.Choice(["text", "wide", "json", "yaml", "name"]),
+    type=printformat.OutputFormat(),
     default="text",
     show_default=True,
-    help="Output format (name: each object once, as kind/name).",
+    help="Output format (name: each object once, as kind/name; jsonpath=TEMPLATE,"
+    " jsonpath-as-json=TEMPLATE, jsonpath-file=FILE, custom-columns=HEADER:PATH,...,"
+    " custom-columns-file=FILE, as kubectl reads them).",
+)
+@click.option(
+    "--allow-missing-template-keys",
+    "allow_missing",
+    type=bool,
+    default=True,
+    show_default=True,
+    help="With -o jsonpath: a field a template names and an object lacks prints nothing"
+    " (false: an error).",
 )
 @click.option("--no-headers", "no_headers", is_flag=True, help="Print the tables without headers.")
 @click.option("--show-labels", "show_labels", is_flag=True, help="Add each object's labels, last.")
@@ -270,7 +296,8 @@ def get(
     live: bool,
     kubeconfig_dir: Path | None,
     cluster_repos: str | None,
-    output: str,
+    output: printformat.Format,
+    allow_missing: bool,
     no_headers: bool,
     show_labels: bool,
 ) -> None:
@@ -304,18 +331,22 @@ def get(
     for note in dict.fromkeys(notes):
         click.echo(f"note: {note}", err=True)
     items = [f for _, found in listed for f in found]
-    if output == "json":
-        click.echo(out.dump_kubectl_json(search.as_list(items)), nl=False)
-    elif output == "yaml":
-        click.echo(out.dump_kubectl_yaml(search.as_list(items)), nl=False)
-    elif output == "name":
+    single = len(asked) == 1 and len(asked[0][1]) == 1
+    printed = search.printed(items, single=single)
+    if output.name == "json":
+        click.echo(out.dump_kubectl_json(printed), nl=False)
+    elif output.name == "yaml":
+        click.echo(out.dump_kubectl_yaml(printed), nl=False)
+    elif output.name == "name":
         click.echo(_names(listed), nl=False)
+    elif output.name in printformat.TEMPLATED:
+        click.echo(_templated(output, printed, allow_missing, headers=not no_headers), nl=False)
     elif items:
         click.echo(
             _tables(
                 listed,
                 fleet,
-                wide=output == "wide",
+                wide=output.name == "wide",
                 all_namespaces=all_namespaces,
                 headers=not no_headers,
                 show_labels=show_labels,
@@ -327,7 +358,7 @@ def get(
         click.echo(f"error: {shown(line)}", err=True)
     if missing:
         sys.exit(1)
-    if not items and output in ("text", "wide"):
+    if not items and output.name in ("text", "wide"):
         namespaced = any(_namespaced(q, fleet, []) for q in queries)
         where = f" in {queries[0].namespace} namespace" if namespaced and not all_namespaces else ""
         click.echo(f"No resources found{where}.", err=True)

@@ -33,13 +33,21 @@ _GO_ESCAPED = str.maketrans(
 )
 
 
+def go_json(data: Any, indent: int | None = None) -> str:
+    """JSON as Go's encoder writes it: keys sorted, compact or indented by `indent` spaces,
+    and the characters it escapes (`<`, `>`, `&`, the line and paragraph separators) escaped
+    as it does. They can stand only inside strings, where the escape means the same."""
+    separators = (",", ":") if indent is None else (",", ": ")
+    text = json.dumps(
+        data, indent=indent, separators=separators, sort_keys=True, ensure_ascii=False
+    )
+    return text.translate(_GO_ESCAPED)
+
+
 def dump_kubectl_json(data: Any) -> str:
-    """JSON as kubectl prints it (`-o json` of `get`, which mirrors kubectl's): keys sorted,
-    four spaces of indent, and the characters Go's encoder escapes (`<`, `>`, `&`, the line
-    and paragraph separators) escaped as it does, so that the bytes match what kubectl prints
-    of the same object. They can stand only inside strings, where the escape means the same."""
-    text = json.dumps(data, indent=4, sort_keys=True, ensure_ascii=False)
-    return text.translate(_GO_ESCAPED) + "\n"
+    """JSON as kubectl prints it (`-o json` of `get`, which mirrors kubectl's), four spaces of
+    indent, so that the bytes match what kubectl prints of the same object."""
+    return go_json(data, indent=4) + "\n"
 
 
 def dump_kubectl_yaml(data: Any) -> str:

@@ -135,7 +135,16 @@ def _without_managed_fields(obj: Obj) -> Obj:
     return {**obj, "metadata": {k: v for k, v in metadata.items() if k != "managedFields"}}
 
 
-def as_list(found: Sequence[Found]) -> Obj:
+def printed(found: Sequence[Found], *, single: bool) -> Obj:
+    """What `-o json`, `-o yaml` and the templates print: the object itself when one name of
+    one kind was asked (`single`) and one object found, else a kubectl List of them all
+    (karmadactl's printGeneric: one object in each of two clusters is a List)."""
+    if single and len(found) == 1:
+        return _without_managed_fields(found[0].obj)
+    return _as_list(found)
+
+
+def _as_list(found: Sequence[Found]) -> Obj:
     """A kubectl List of the objects (`-o json`, `-o yaml`)."""
     return {
         "apiVersion": "v1",

@@ -324,6 +324,97 @@ def test_live_reads_push_clusters_and_leaves_pull_ones_to_their_reports(fleet: F
     assert len(_rows(missing.stdout)) == 7
 
 
+def test_one_name_in_one_cluster_is_printed_alone(fleet: Fleet) -> None:
+    one = json.loads(
+        fleet.get("deploy", "web", "-n", "shop", "--cluster", "p1", "-o", "json").stdout
+    )
+    assert (one["kind"], one["metadata"]["name"]) == ("Deployment", "web")
+    assert (
+        yaml.safe_load(fleet.get("deploy/web", "-n", "shop", "-C", "p1", "-o", "yaml").stdout)
+        == one
+    )
+    everywhere = fleet.get("deploy", "web", "-n", "shop", "-o", "jsonpath={.kind}").stdout
+    assert everywhere == "List"
+    two_names = fleet.get(
+        "deploy", "web", "api", "-n", "shop", "-C", "p1", "-o", "jsonpath={.kind}"
+    )
+    assert two_names.stdout == "List"
+
+
+def test_jsonpath_and_custom_columns(fleet: Fleet, tmp_path: Path) -> None:
+    where = (
+        "-o=jsonpath={range .items[*]}{.metadata.name}@"
+        '{.metadata.annotations.resource\\.karmada\\.io/cached-from-cluster}{"\\n"}{end}'
+    )
+    printed = fleet.get("deploy", "-n", "shop", where).stdout
+    assert printed == "".join(f"{n}@{c}\n" for n in ("api", "web") for c in ("p1", "p2", "q1"))
+    ready = fleet.get(
+        "deploy", "web", "-n", "shop", "-C", "q1", "-o", "jsonpath={.status.readyReplicas}"
+    )
+    assert ready.stdout == "2"
+    as_json = fleet.get(
+        "deploy", "-n", "shop", "-C", "p2", "-o", "jsonpath-as-json={.items[*].metadata.name}"
+    )
+    assert json.loads(as_json.stdout) == ["api", "web"]
+    cluster = ".metadata.annotations.resource\\.karmada\\.io/cached-from-cluster"
+    spec = f"NAME:.metadata.name,CLUSTER:{cluster}"
+    table = fleet.get(
+        "deploy", "-n", "shop", "-l", "tier=front", "-o", f"custom-columns={spec},X:.nothing"
+    )
+    assert _rows(table.stdout) == [
+        ["NAME", "CLUSTER", "X"],
+        *(["web", c, "<none>"] for c in ("p1", "p2", "q1")),
+    ]
+    bare = fleet.get(
+        "deploy", "-n", "shop", "-C", "p1", "--no-headers", "-o", "custom-columns=N:metadata.name"
+    )
+    assert bare.stdout == "api\nweb\n"
+    template = tmp_path / "columns.txt"
+    template.write_text("NAME  REPLICAS\n.metadata.name  {.spec.replicas}\n")
+    from_file = fleet.get(
+        "deploy", "-n", "shop", "-C", "p1", "-o", f"custom-columns-file={template}"
+    )
+    assert _rows(from_file.stdout) == [["NAME", "REPLICAS"], ["api", "1"], ["web", "2"]]
+    strict = fleet.get(
+        "deploy",
+        "-n",
+        "shop",
+        "-o",
+        "jsonpath={.nothing}",
+        "--allow-missing-template-keys=false",
+        code=1,
+    )
+    assert "nothing is not found" in strict.stderr
+
+
+@needs_kubectl
+def test_templates_print_what_kubectl_prints(fleet: Fleet, tmp_path: Path) -> None:
+    """`-o jsonpath` and `-o custom-columns` of one cluster read live, beside kubectl's."""
+    args = (
+        "deploy",
+        "-n",
+        "shop",
+        "--live",
+        "--kubeconfig-dir",
+        str(fleet.kubeconfigs),
+        "--cluster",
+        "p1",
+    )
+    for output in (
+        "jsonpath={range .items[*]}{.metadata.name}:{.spec.replicas}:{.metadata.labels}"
+        '{"\\n"}{end}',
+        "jsonpath={.items[0].spec.template.spec.containers[0]}",
+        "custom-columns=NAME:.metadata.name,IMAGES:.spec.template.spec.containers[*].image,"
+        "LABELS:.metadata.labels,NONE:.spec.nothing,REPLICAS:{.spec.replicas}",
+    ):
+        kubectl = subprocess.run(
+            [str(KUBECTL), "--kubeconfig", str(fleet.kubeconfigs / "p1.yaml"), "get", "deploy",
+             "-n", "shop", "-o", output],
+            capture_output=True, text=True, env={"HOME": str(tmp_path)}, check=True, timeout=60,
+        ).stdout  # fmt: skip
+        assert fleet.get(*args, "-o", output).stdout == kubectl
+
+
 @needs_kubectl
 def test_json_and_yaml_are_kubectls_byte_for_byte(fleet: Fleet, tmp_path: Path) -> None:
     """`get --live -o json` (and `-o yaml`) of one cluster prints what `kubectl get` prints
@@ -395,6 +486,35 @@ def test_live_finds_a_kubeconfig_where_the_push_agent_does(
         pytest.param(("deploy/",), 2, "must have both a kind and a name", id="no name"),
         pytest.param(("deploy,",), 1, "unknown kind ''", id="an empty kind"),
         pytest.param(("deploy,deploymnts",), 1, "did you mean deployment", id="one unknown"),
+        pytest.param(
+            ("deploy", "-o", "jsonpath={.x"),
+            1,
+            "error parsing jsonpath {.x, unclosed action",
+            id="jsonpath",
+        ),
+        pytest.param(
+            ("deploy", "-o", "jsonpath={.items[9]}"),
+            1,
+            "array index out of bounds: index 9",
+            id="index",
+        ),
+        pytest.param(("deploy", "-o", "jsonpath="), 1, "no template given", id="no template"),
+        pytest.param(
+            ("deploy", "-o", "custom-columns=NAME"),
+            1,
+            "expected <header>:<json-path-expr>",
+            id="columns",
+        ),
+        pytest.param(
+            ("deploy", "-o", "custom-columns=N:{.a}{.b}"), 1, "unexpected path string", id="path"
+        ),
+        pytest.param(
+            ("deploy", "-o", "jsonpath-file=absent.txt"),
+            1,
+            "error reading template absent.txt",
+            id="file",
+        ),
+        pytest.param(("deploy", "-o", "table"), 2, "unable to match a printer", id="format"),
     ],
 )
 def test_bad_input(fleet: Fleet, args: tuple[str, ...], code: int, message: str) -> None:
