@@ -26,6 +26,23 @@ COMMANDS = {
     "status": "gitfleet.cli.status:status",
     "demo": "gitfleet.cli.demo:demo",
 }
+SUMMARIES = {
+    "agent": "Apply rendered manifests to member clusters and report their status.",
+    "demo": "Run gitfleet end to end on simulated clusters: render, apply, change, fail over.",
+    "explain": "Why KIND/NAME went where it went: policy, filters, scores, replicas, dependencies.",
+    "get": "List each KIND's objects in every member cluster (karmada-search).",
+    "init": "Create a source repository in DIRECTORY (new or empty): a copy of the example"
+    " fleet, committed, ready for `gitfleet validate --repo DIRECTORY`.",
+    "interpret": "Run a ResourceInterpreterCustomization on objects, as karmadactl interpret does.",
+    "preview": "Placement and manifest diff between two source revisions.",
+    "reconcile": "Render every new commit of the source branch onto the rendered branch.",
+    "render": "Render a source commit onto the rendered branch, or into a folder with --out.",
+    "sim": "Start simulated member clusters on 127.0.0.1 until interrupted.",
+    "status": "Show the fleet: clusters and resources, as the agents report them.",
+    "validate": "Check a source repository: YAML, schemas, and Karmada's rules.",
+}
+"""Each command's short help, as its own docstring begins: `gitfleet --help` lists the commands
+without importing them (all of them would take a second); a test holds the two equal."""
 
 
 def _available(name: str) -> bool:
@@ -46,6 +63,19 @@ class LazyGroup(suggest.SuggestingGroup):
         command = getattr(importlib.import_module(module), attr)
         assert isinstance(command, click.Command)
         return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's command list, from `SUMMARIES` rather than from the commands themselves."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = [
+            (name, click.Command(name, help=SUMMARIES[name]).get_short_help_str(limit))
+            for name in names
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> object:
         """Ctrl-C before a command installs its own stop handling (while it loads, or in a

@@ -3,18 +3,24 @@
 Aspects covered:
 - every option a help text names (`--rev`, `--out`, ...) is one the command has (but for
   another command's quoted line, as in init's "ready for `gitfleet validate --repo DIR`");
-- the commands that read a source say which commit, branch or files they read.
+- the commands that read a source say which commit, branch or files they read;
+- `gitfleet --help` lists each command with the start of its own help, without importing any
+  command (a fresh interpreter shows which modules it loaded).
 """
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import click
 import pytest
 
-from gitfleet.cli.main import cli
+from gitfleet.cli.main import COMMANDS as MODULES
+from gitfleet.cli.main import SUMMARIES, cli
 
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
 OTHER_COMMAND = re.compile(r"`gitfleet [^`]*`")
@@ -63,3 +69,27 @@ def test_help_names_only_options_the_command_has(path: str) -> None:
 )
 def test_help_says_what_is_read(path: str, says: str) -> None:
     assert says in " ".join(_help(path).split())
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_the_listing_summarises_each_command_as_its_help_does(name: str) -> None:
+    assert SUMMARIES[name] == COMMANDS[f"gitfleet {name}"].get_short_help_str(limit=10**6)
+
+
+def test_the_listing_loads_no_command() -> None:
+    script = (
+        "import json, sys\n"
+        "from gitfleet.cli.main import cli\n"
+        "try:\n"
+        "    cli.main(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    listing, _, loaded = done.stdout.rstrip("\n").rpartition("\n")
+    assert all(f"  {name} " in listing for name in MODULES)
+    commands = {spec.partition(":")[0] for spec in MODULES.values()}
+    assert commands.isdisjoint(json.loads(loaded))
