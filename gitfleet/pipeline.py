@@ -821,6 +821,12 @@ def _context(
     def override(manifest: RawObject, target: cluster.Cluster) -> RawObject:
         return overrider.apply(manifest, target).manifest
 
+    def author(
+        manifest: RawObject, target: cluster.Cluster, keys: tuple[str | int, ...]
+    ) -> tuple[Origin, str] | None:
+        found = overrider.author(manifest, target, keys)
+        return (found.origin, found.policy) if found is not None else None
+
     def divide(
         total: int, weights: Sequence[tuple[str, int]], uid: str
     ) -> Sequence[tuple[str, int]]:
@@ -834,6 +840,7 @@ def _context(
         divide=divide,
         group=lambda member: groups[member.name],
         check=validation.manifest_problems,
+        author=author,
     )
 
 

@@ -29,7 +29,7 @@ from typing import Any, cast
 
 from gitfleet.errors import OverrideError
 from gitfleet.model import cluster, policy
-from gitfleet.model.origin import UNKNOWN, PathKey
+from gitfleet.model.origin import UNKNOWN, Origin, PathKey
 from gitfleet.model.template import RawObject, ResourceTemplate
 from gitfleet.overrides import _defaults, _overriders, _patch, _record, _selection
 
@@ -76,19 +76,53 @@ def _error(
     )
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Author:
+    """An override rule that wrote a field: where it is, and its policy, named."""
+
+    origin: Origin
+    policy: str
+
+
+_ABSENT = object()
+
+
+def _value_at(doc: Any, keys: Sequence[PathKey]) -> Any:
+    for key in keys:
+        held = isinstance(doc, dict) and isinstance(key, str) and key in doc
+        listed = isinstance(doc, list) and isinstance(key, int) and 0 <= key < len(doc)
+        if not (held or listed):
+            return _ABSENT
+        doc = doc[key]
+    return doc
+
+
+@dataclasses.dataclass(slots=True)
+class _Watch:
+    """A field followed through the overrides, and the last rule that changed it."""
+
+    keys: Sequence[PathKey]
+    author: Author | None = None
+
+
 def _apply_matches(
     doc: dict[str, Any],
     matches: Sequence[_selection.Match],
     template: ResourceTemplate,
     target: cluster.Cluster,
+    watch: _Watch | None,
 ) -> dict[str, Any]:
     if matches:
         _defaults.stored_secret(doc)
     for match in matches:
+        before = _value_at(doc, watch.keys) if watch is not None else None
         try:
             doc = _overriders.apply(doc, match.rule.overriders)
         except _patch.Failure as failure:
             raise _error(match, failure, template, target) from failure
+        if watch is not None and _value_at(doc, watch.keys) != before:
+            origin = match.policy.origin.at(*match.rule.keys)
+            watch.author = Author(origin, _describe(match.policy))
     return doc
 
 
@@ -104,13 +138,7 @@ class Overrides:
 
     def apply(self, manifest: RawObject, target: cluster.Cluster) -> Overridden:
         """`manifest` as `target` receives it; raises `OverrideError` (see the module)."""
-        template = ResourceTemplate(manifest, UNKNOWN)
-        doc: dict[str, Any] = _patch.plain(manifest)
-        cluster_matches = self._catalog.cluster_matches(template, target)
-        doc = _apply_matches(doc, cluster_matches, template, target)
-        overridden = ResourceTemplate(cast(RawObject, doc), UNKNOWN)
-        namespaced_matches = self._catalog.namespaced_matches(overridden, target)
-        doc = _apply_matches(doc, namespaced_matches, template, target)
+        doc, cluster_matches, namespaced_matches = self._run(manifest, target, None)
         return Overridden(
             manifest=cast(RawObject, doc),
             applied_cluster_overrides=tuple(
@@ -120,6 +148,28 @@ class Overrides:
                 AppliedOverride(m.policy.name, m.rule.overriders) for m in namespaced_matches
             ),
         )
+
+    def author(
+        self, manifest: RawObject, target: cluster.Cluster, keys: Sequence[PathKey]
+    ) -> Author | None:
+        """The rule that last changed the field at `keys` of `manifest` for `target` (None:
+        none did, the value is the manifest's own): where a field the member's API server would
+        refuse came from, so that the refusal points at the override that wrote it."""
+        watch = _Watch(keys)
+        self._run(manifest, target, watch)
+        return watch.author
+
+    def _run(
+        self, manifest: RawObject, target: cluster.Cluster, watch: _Watch | None
+    ) -> tuple[dict[str, Any], tuple[_selection.Match, ...], tuple[_selection.Match, ...]]:
+        template = ResourceTemplate(manifest, UNKNOWN)
+        doc: dict[str, Any] = _patch.plain(manifest)
+        cluster_matches = self._catalog.cluster_matches(template, target)
+        doc = _apply_matches(doc, cluster_matches, template, target, watch)
+        overridden = ResourceTemplate(cast(RawObject, doc), UNKNOWN)
+        namespaced_matches = self._catalog.namespaced_matches(overridden, target)
+        doc = _apply_matches(doc, namespaced_matches, template, target, watch)
+        return doc, cluster_matches, namespaced_matches
 
 
 _last: list[tuple[tuple[int, ...], tuple[object, ...], Overrides]] = []

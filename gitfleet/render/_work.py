@@ -67,6 +67,9 @@ from gitfleet.render import _json, _paths, _prune, _yaml
 Binding = work.ResourceBinding | work.ClusterResourceBinding
 Override = Callable[[RawObject, cluster.Cluster], RawObject]
 """A manifest as one cluster receives it after the (Cluster)OverridePolicies."""
+Author = Callable[[RawObject, cluster.Cluster, tuple[str | int, ...]], tuple[Origin, str] | None]
+"""The override rule that wrote a field of a manifest for one cluster, if one did: where it is,
+and its policy, named."""
 Check = Callable[[RawObject], Sequence[tuple[tuple[str | int, ...], str]]]
 """What a member's API server would refuse in a manifest: (field path, message) each."""
 Divide = Callable[[int, Sequence[tuple[str, int]], str], Sequence[tuple[str, int]]]
@@ -174,6 +177,7 @@ class Context:
     divide: Divide
     group: Callable[[cluster.Cluster], Hashable] = lambda member: member.name
     check: Check = lambda manifest: ()
+    author: Author = lambda manifest, member, keys: None
 
 
 def target_clusters(spec: work.ResourceBindingSpec) -> list[work.TargetCluster]:
@@ -369,11 +373,15 @@ def _customized(
 
 def _overridden(doc: RawObject, member: cluster.Cluster, ctx: Context) -> RawObject:
     """`doc` after `member`'s overrides; raises what makes it a manifest to refuse."""
-    doc = ctx.override(doc, member)
-    found = ctx.check(doc)
+    overridden = ctx.override(doc, member)
+    found = ctx.check(overridden)
     if found:
-        raise _Refused(found[0][0], "; ".join(f"{_dotted(k)}: {m}" for k, m in found))
-    return doc
+        problems = "; ".join(f"{_dotted(k)}: {m}" for k, m in found)
+        author = ctx.author(doc, member, found[0][0])
+        if author is not None:
+            problems += f" (written by {author[1]})"
+        raise _Refused(found[0][0], problems, author[0] if author is not None else None)
+    return overridden
 
 
 def _dotted(keys: Sequence[str | int]) -> str:
@@ -384,9 +392,13 @@ class _Refused(errors.GitfleetError):
     """A manifest, as built for one cluster, that its API server would refuse; `keys` locate
     the first field at fault in the template."""
 
-    def __init__(self, keys: tuple[str | int, ...], problems: str) -> None:
+    def __init__(
+        self, keys: tuple[str | int, ...], problems: str, written_at: Origin | None = None
+    ) -> None:
         super().__init__(f"the manifest built for this cluster would be refused: {problems}")
         self.keys = keys
+        self.written_at = written_at
+        """The override rule that wrote the field, when one did: where the refusal points."""
 
 
 def _revises(template: ResourceTemplate, spec: work.ResourceBindingSpec, ctx: Context) -> bool:
@@ -491,6 +503,8 @@ class NamespaceBuilds:
 def _origin_of(template: ResourceTemplate, error: errors.GitfleetError) -> Origin:
     if isinstance(error, errors.InputError):
         return error.origin
+    if isinstance(error, _Refused) and error.written_at is not None:
+        return error.written_at
     if isinstance(error, (errors.InterpretError, _Refused)) and error.keys:
         return template.origin.at(*error.keys)
     return template.origin

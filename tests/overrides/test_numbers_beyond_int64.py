@@ -6,7 +6,8 @@ Aspects covered:
   18446744073709551615 (a uint64 to go-yaml) is that float in the policy, and reaches a
   fieldOverrider's JSON and YAML documents written as Go writes it; one that fits stays whole;
 - such a number where Kubernetes wants an int32 (`replicas: 1e30`) is refused by the render
-  with the file and line, naming the field, and no traceback.
+  at the override rule that wrote it, naming the field and the policy, and no traceback; the
+  last rule to change the field is the one named, not a later one that changed another.
 """
 
 from __future__ import annotations
@@ -102,8 +103,35 @@ def test_replicas_beyond_int32_are_refused(git_repo: GitRepo, cli: Invoke, tmp_p
     plaintext = "        plaintext: [{path: /spec/replicas, operator: replace, value: 1e30}]\n"
     code, output = _render(git_repo, cli, tmp_path, f"{deployment}---\n{POLICIES}{plaintext}")
     assert code != 0, output
+    rule_line = f"{deployment}---\n{POLICIES}".splitlines().index("    - overriders:") + 1
     assert (
-        "/fleet.yaml:6:3: Deployment/default/web on cluster member1: the manifest built for this"
-        " cluster would be refused: spec.replicas: must be at most 2147483647 (int32), not 1e+30"
+        f"/fleet.yaml:{rule_line}:7: Deployment/default/web on cluster member1: the manifest built"
+        " for this cluster would be refused: spec.replicas: must be at most 2147483647 (int32),"
+        " not 1e+30 (written by override policy default/big)"
     ) in output
     assert "Traceback" not in output
+
+
+def test_the_refusal_names_the_rule_that_wrote_the_field(
+    git_repo: GitRepo, cli: Invoke, tmp_path: Path
+) -> None:
+    """A cluster override policy writes the value, then an override policy changes another
+    field: the blame is the cluster policy's."""
+    written = builders.make_deployment("web", replicas=2)
+    del written["metadata"]["namespace"]
+    cluster_policy = """\
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterOverridePolicy
+metadata: {name: everywhere}
+spec:
+  overrideRules:
+    - overriders:
+        plaintext: [{path: /spec/replicas, operator: replace, value: 1e30}]
+"""
+    labels = "        labelsOverrider: [{operator: add, value: {tier: web}}]\n"
+    source = f"{yaml.safe_dump(written)}---\n{cluster_policy}---\n{POLICIES}{labels}"
+    code, output = _render(git_repo, cli, tmp_path, source)
+    assert code != 0, output
+    rule_line = source.splitlines().index("    - overriders:") + 1
+    assert f"/fleet.yaml:{rule_line}:7: Deployment/default/web on cluster member1" in output
+    assert "(written by cluster override policy everywhere)" in output
