@@ -6,7 +6,9 @@ touches is rendered again), compares the trees (`diff`) and returns a `result.Pr
 `markdown` turns into a pull-request comment and `report` into JSON. `github_comment` posts the
 comment. A head with errors (a tree that cannot be loaded included) is not rendered: the preview
 then carries its located errors. A head that renders carries what its render refuses, and
-which of those the base refuses too: merging it would leave those manifests unwritten. With a
+which of those the base refuses too: merging it would leave those manifests unwritten, and
+what it changes that no rendered file holds (`inputs`: Clusters, interpreter scripts and
+gitfleet.yaml's settings, which the agents and the reconciler read from the source). With a
 `rollout` section, the head's waves say which clusters the change reaches in which wave. A
 rendered branch that is not at a render is not read (the base is rendered from scratch).
 
@@ -25,7 +27,7 @@ from gitfleet import source
 from gitfleet.errors import InputError
 from gitfleet.gitstore import rendered, repository, store
 from gitfleet.model import diagnostic, loaded, rollout
-from gitfleet.preview import diff, result, sides
+from gitfleet.preview import diff, inputs, result, sides
 
 
 def _commit(repo: repository.Repository, rev: str) -> str:
@@ -78,6 +80,8 @@ def preview(
                 result.Side(head, head_commit, "none"),
             )
             return result.Preview(*sides_compared, (problem,), None)
+        say(f"loading {base}")
+        base_source = source.load(repo_path, base_commit)
         branch = rendered_branch or settings.rendered_branch
         tip = rendered.read_tip(repo, branch)
         if tip is not None and not tip.is_render:
@@ -87,7 +91,6 @@ def preview(
         else:
             on = sides.from_tip(tip) if tip is not None else None
             say(f"rendering {base}")
-            base_source = source.load(repo_path, base_commit)
             base_side, obtained = sides.render(repo, base_source, on, fmt), "render"
         say(f"rendering {head}")
         head_side = sides.render(repo, head_source, base_side, fmt)
@@ -115,6 +118,7 @@ def preview(
             refusals=sides.refusals(repo, head_side, fmt),
             base_refusals=sides.refusals(repo, base_side, fmt),
             waves=_waves(head_source, changes),
+            beyond=inputs.compare(base_source, head_source),
         )
     finally:
         repo.close()

@@ -2,7 +2,8 @@
 characters unless `--limit` says less).
 
 Order: validation errors, the manifests the head's render refuses (each with its file and line,
-marked when the base refuses it too), the summary line, the rollout plan, the placement table
+marked when the base refuses it too), the summary line, the changes no manifest shows
+(Clusters, interpreter scripts, settings: `inputs`), the rollout plan, the placement table
 (resources whose clusters or replicas change), resources added and removed, one folded
 `<details>` block per cluster with its manifest diffs, and last a note naming what did not fit.
 The first line is a hidden marker by which the comment is found again and updated rather than
@@ -14,8 +15,9 @@ listed problem or refusal to `MAX_ITEM`, a table cell to `MAX_CELL` (each keepin
 its end, the middle replaced by how many characters were cut), and at most `MAX_ERRORS` problems
 and as many refusals are listed. Room goes to what matters first: the title, the summary and
 the closing note are always there; then the problems and the refusals, as many as fit, then a
-count of the others; then the rollout plan and the tables, row by row; the diffs share what is
-left, each cluster an even share of it, and a diff cut short says so.
+count of the others; then the changes beyond the manifests, the same way; then the rollout
+plan and the tables, row by row; the diffs share what is left, each cluster an even share of
+it, and a diff cut short says so.
 """
 
 from __future__ import annotations
@@ -256,6 +258,14 @@ _REFUSED = (
     "#### Refused manifests\n\n"
     "Merging leaves these manifests unwritten (each cluster keeps what it has):\n\n"
 )
+_BEYOND = (
+    "#### Changes beyond the manifests\n\n"
+    "Merged, these change what the agents and the reconciler do, though no manifest above"
+    " shows it: a Push Cluster's `syncMode` and `secretRef` decide whether the push agent"
+    " serves it and with which kubeconfig; interpreter scripts run in the agents (Retain on"
+    " every apply, health and status on every report) and in the reconciler; gitfleet.yaml's"
+    " `sourceBranch` is the branch rendered once this is merged.\n\n"
+)
 _WAVES = (
     "#### Rollout\n\nMerged, the change reaches the clusters wave by wave:\n\n"
     "| wave | clusters that change | clusters unchanged |\n|---|---|---|\n"
@@ -278,7 +288,10 @@ def _sections(preview: result.Preview) -> tuple[list[_Section], list[_Section]]:
     if preview.changes is None:
         return problems, []
     changes, waves = preview.changes, preview.waves
+    beyond = [str(c) for c in preview.beyond]
     return problems, [
+        _Section(len(beyond), "changes beyond the manifests",
+                 lambda room: _listing(_BEYOND, beyond, room)),
         _Section(len(waves), "waves of the rollout plan",
                  lambda room: _table(_WAVES, _wave_rows(waves), room)),
         _Section(len(changes.moved), "placement changes",

@@ -1,6 +1,7 @@
 """The preview as data (`--format json`): stable keys, every diff whole. `ok` is false when the
 head has errors or its render refuses manifests (`refused`, each as render.yaml records it,
-with `onBase`: whether the base refuses it too)."""
+with `onBase`: whether the base refuses it too). `beyondManifests` lists what the head changes
+that no rendered file holds (`inputs`)."""
 
 from __future__ import annotations
 
@@ -56,6 +57,10 @@ def as_json(preview: result.Preview) -> dict[str, Any]:
         "added": [_placement(p) for p in changes.added] if changes else [],
         "removed": [_placement(p) for p in changes.removed] if changes else [],
         "clusters": {c.cluster: _cluster(c) for c in changes.clusters} if changes else {},
+        "beyondManifests": [
+            {"subject": c.subject, "change": c.change, "fields": list(c.fields)}
+            for c in preview.beyond
+        ],
     }
     if preview.waves:
         found["rollout"] = [

@@ -7,7 +7,7 @@ import dataclasses
 
 from gitfleet import render as rendering
 from gitfleet.model import diagnostic
-from gitfleet.preview import diff
+from gitfleet.preview import diff, inputs
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -54,6 +54,9 @@ class Preview:
     """The manifests the base's render refuses."""
     waves: tuple[Wave, ...] = ()
     """The head's rollout plan (empty without a `rollout` section)."""
+    beyond: tuple[inputs.InputChange, ...] = ()
+    """What the head changes that no rendered file holds (Clusters, interpreter scripts,
+    gitfleet.yaml's settings)."""
 
     @property
     def ok(self) -> bool:
@@ -73,6 +76,12 @@ class Preview:
             return f"{count} validation error{'s' if count != 1 else ''}: nothing would be rendered"
         assert self.changes is not None
         changes = diff.summary(self.changes)
+        if self.beyond:
+            count = len(self.beyond)
+            beyond = f"{count} change{'s' if count != 1 else ''} beyond the manifests"
+            changes = (
+                f"no manifest change, {beyond}" if self.changes.empty else (f"{changes}, {beyond}")
+            )
         if not self.refusals:
             return changes
         count = len(self.refusals)

@@ -97,7 +97,8 @@ def test_patterns_that_would_backtrack_for_hours(example_fleet: Any) -> None:
     )
     done = preview(example_fleet)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "**no change**" in done.stdout
+    assert "**no manifest change, 1 change beyond the manifests**" in done.stdout
+    assert '\ngitfleet.yaml: changed: exclude: [".github/**"] → [".github/**","*a*a' in done.stdout
 
 
 def test_a_character_class_that_is_not_one(example_fleet: Any) -> None:
@@ -169,7 +170,10 @@ def test_the_rendered_branch_read_is_the_bases(example_fleet: Any) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     shown = json.loads(done.stdout)
     assert shown["base"]["obtained"] == "rendered-branch"
-    assert shown["summary"] == "no change"
+    assert shown["moved"] == shown["added"] == shown["removed"] == []
+    assert shown["clusters"] == {}
+    [settings] = shown["beyondManifests"]
+    assert settings["fields"] == ['renderedBranch: "gitfleet/rendered" → "decoy"']
 
 
 def git_input(repo: Any, *args: str, text: str) -> str:

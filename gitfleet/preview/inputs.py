@@ -1,0 +1,194 @@
+"""What a change does beyond the rendered tree: the parts of the source that the agents and
+the reconciler read when they run, which no rendered file holds. Pure: it compares two loaded
+sources.
+
+A rendered tree shows what each cluster is sent, not how it is reached nor how what is sent
+is treated there. The push agent reads the source commit a render names: each Push Cluster's
+`syncMode` and `secretRef` decide whether it serves the cluster and with which kubeconfig
+(`agent.fleet.kubeconfig_for`), and the ResourceInterpreterCustomizations (and third-party
+rules) run in it, Retain on every apply and health and status on every report. gitfleet.yaml
+decides which branch the reconciler renders after a merge (`sourceBranch`), where it writes
+(`renderedBranch`), and when it fails over, deschedules and scales. A pull request changing only
+these renders the same tree, so the manifest diff alone would call it no change.
+
+Each change names its object (or `gitfleet.yaml`) and the fields that differ, a value shown
+when it is short (JSON, ASCII only: nothing in it can end a line or start a terminal escape).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from gitfleet.model import loaded, meta
+
+_DEPTH = 3
+"""Fields are compared this many levels down (`spec.customizations.retention`); a difference
+deeper than that is shown at this depth."""
+_SHORT = 80
+"""Characters of a value shown; a longer one is only said to differ."""
+_ABSENT = "(absent)"
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_./-]{1,63}")
+_SETTINGS = {
+    "include": "include",
+    "exclude": "exclude",
+    "source_branch": "sourceBranch",
+    "rendered_branch": "renderedBranch",
+    "max_file_size": "maxFileSize",
+    "max_source_size": "maxSourceSize",
+    "third_party_customizations": "thirdPartyCustomizations",
+    "failover": "failover",
+    "descheduler": "descheduler",
+    "autoscaling": "autoscaling",
+    "rollout": "rollout",
+    "default_namespace": "defaultNamespace",
+}
+"""gitfleet.yaml's keys by SourceConfig field; a field missing here is shown by its own name."""
+_SECTION_KEYS = {
+    "enabled": "enabled",
+    "heartbeat_grace_seconds": "heartbeatGracePeriod",
+    "failure_threshold_seconds": "clusterFailureThreshold",
+    "default_toleration_seconds": "defaultTolerationSeconds",
+    "purge_mode": "purgeMode",
+    "graceful_eviction_timeout_seconds": "gracefulEvictionTimeout",
+    "allow_no_execute_taint_policy": "allowNoExecuteTaintPolicy",
+    "interval_seconds": "deschedulingInterval",
+    "unschedulable_threshold_seconds": "unschedulableThreshold",
+    "sync_period_seconds": "syncPeriod",
+    "tolerance": "tolerance",
+    "downscale_stabilization_seconds": "downscaleStabilization",
+    "cpu_initialization_period_seconds": "cpuInitializationPeriod",
+    "initial_readiness_delay_seconds": "initialReadinessDelay",
+}
+"""The keys of the failover, descheduler and autoscaling sections, by settings field."""
+SETTINGS_FILE = loaded.CONFIG_FILE
+
+
+@dataclasses.dataclass(frozen=True, slots=True, order=True)
+class InputChange:
+    """One object (or gitfleet.yaml) that differs; `fields` say how."""
+
+    subject: str
+    """`Cluster aws-euw1`, `ResourceInterpreterCustomization widgets`, `gitfleet.yaml`."""
+    change: str
+    """`added`, `changed` or `removed`."""
+    fields: tuple[str, ...] = ()
+    """Each field that differs: `spec.secretRef.name: "a" → "b"`."""
+
+    def __str__(self) -> str:
+        said = f"{self.subject}: {self.change}"
+        return f"{said}: {'; '.join(self.fields)}" if self.fields else said
+
+
+def _key(key: Any) -> str:
+    text = str(key)
+    return text if _PLAIN_KEY.fullmatch(text) else json.dumps(text)
+
+
+_MISSING = object()
+"""A field one side does not have."""
+
+
+def _shown(value: Any) -> str | None:
+    """`value` as compact ASCII JSON, None when longer than `_SHORT`."""
+    if value is _MISSING:
+        return _ABSENT
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    return text if len(text) <= _SHORT else None
+
+
+def _differences(before: Any, after: Any, path: str, depth: int) -> Iterator[str]:
+    """Each field of two documents that differs, `depth` levels down at most."""
+    if before == after:
+        return
+    if depth > 0 and isinstance(before, dict) and isinstance(after, dict):
+        for key in sorted(before.keys() | after.keys(), key=str):
+            where = f"{path}.{_key(key)}" if path else _key(key)
+            yield from _differences(
+                before.get(key, _MISSING), after.get(key, _MISSING), where, depth - 1
+            )
+        return
+    old, new = _shown(before), _shown(after)
+    if old is not None and new is not None:
+        yield f"{path}: {old} → {new}"
+    elif before is _MISSING:
+        yield f"{path} added"
+    elif after is _MISSING:
+        yield f"{path} removed"
+    else:
+        yield f"{path} changed"
+
+
+def _objects(
+    kind: str, base: Iterable[meta.ApiObject], head: Iterable[meta.ApiObject]
+) -> list[InputChange]:
+    def by_name(objects: Iterable[meta.ApiObject]) -> dict[str, dict[str, Any]]:
+        found = {}
+        for obj in objects:
+            name = f"{obj.namespace}/{obj.name}" if obj.namespace else obj.name
+            doc = obj.to_doc()
+            found[name] = {k: v for k, v in doc.items() if k not in ("apiVersion", "kind")}
+        return found
+
+    before, after = by_name(base), by_name(head)
+    changes = []
+    for name in sorted(before.keys() | after.keys()):
+        subject = f"{kind} {_key(name)}"
+        if name not in before:
+            changes.append(InputChange(subject, "added"))
+        elif name not in after:
+            changes.append(InputChange(subject, "removed"))
+        elif before[name] != after[name]:
+            fields = tuple(_differences(before[name], after[name], "", _DEPTH))
+            changes.append(InputChange(subject, "changed", fields))
+    return changes
+
+
+def _plain(value: Any) -> Any:
+    """A setting as JSON values, without the places it was read from."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            _SECTION_KEYS.get(f.name, f.name): _plain(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if f.name != "origin"
+        }
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, enum.Enum):
+        return value.value
+    return value
+
+
+def _settings(base: loaded.SourceConfig, head: loaded.SourceConfig) -> list[InputChange]:
+    def plain(config: loaded.SourceConfig) -> Mapping[str, Any]:
+        return {
+            _SETTINGS.get(f.name, f.name): _plain(getattr(config, f.name))
+            for f in dataclasses.fields(config)
+            if f.name != "origin"
+        }
+
+    fields = tuple(_differences(plain(base), plain(head), "", 2))
+    return [InputChange(SETTINGS_FILE, "changed", fields)] if fields else []
+
+
+def compare(base: loaded.LoadedSource, head: loaded.LoadedSource) -> tuple[InputChange, ...]:
+    """What differs from `base` to `head` in the Clusters, the interpreter customizations (the
+    user's and the third-party rules) and gitfleet.yaml's settings."""
+    return (
+        *_settings(base.config, head.config),
+        *_objects("Cluster", base.objects.clusters, head.objects.clusters),
+        *_objects(
+            "ResourceInterpreterCustomization",
+            base.objects.customizations,
+            head.objects.customizations,
+        ),
+        *_objects(
+            "third-party rule",
+            base.third_party_customizations,
+            head.third_party_customizations,
+        ),
+    )

@@ -1,0 +1,150 @@
+"""A pull request that changes what the agents and the reconciler do without changing a rendered
+file is not previewed as "no change".
+
+Aspects covered:
+- a Push Cluster's `secretRef` pointed at another cluster's kubeconfig (the push agent would
+  apply its folder there), its `syncMode` turned to Pull (the push agent stops serving it), a
+  Retain script added (the push agent runs it on every apply), a third-party rule changed, and
+  gitfleet.yaml's `sourceBranch` changed (the branch rendered after the merge) are each listed
+  by object and field, in the comment and in JSON, and the summary counts them;
+- the settings are named as gitfleet.yaml names them, inside a section of a failover block;
+- a change that moves lines but changes no value (a comment added above a Cluster) lists
+  nothing, and neither does a change to a file gitfleet does not read;
+- what a pull request writes into those fields stays inside the comment's code block
+  (backticks, new lines, an @mention), each item bounded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import pytest
+from preview.preview_builders import preview_of
+from preview.preview_changes import on_branch
+
+from gitfleet import preview
+from gitfleet.preview import diff, inputs, markdown, report
+
+SECRET_REF = (
+    "clusters/aws-euw1.yaml",
+    "  syncMode: Push\n",
+    "  syncMode: Push\n  secretRef:\n    namespace: karmada-cluster\n    name: gcp-euw1-a\n",
+)
+TO_PULL = ("clusters/aws-euw1.yaml", "  syncMode: Push\n", "  syncMode: Pull\n")
+RETAIN = (
+    "interpreter/widget.yaml",
+    "    healthInterpretation:",
+    "    retention:\n      luaScript: |\n        function Retain(desiredObj, observedObj)\n"
+    '          desiredObj.spec.image = "evil/miner"\n          return desiredObj\n'
+    "        end\n    healthInterpretation:",
+)
+SOURCE_BRANCH = ("gitfleet.yaml", "sourceBranch: main", "sourceBranch: unreviewed")
+
+
+FAILOVER = (
+    "gitfleet.yaml",
+    "maxFileSize: 1Mi",
+    "maxFileSize: 512Ki\nfailover:\n  purgeMode: Directly\n  heartbeatGracePeriod: 5s\n",
+)
+CUSTOMIZATION = "ResourceInterpreterCustomization widgets.example.gitfleet.io"
+
+
+def _beyond(repo: Any) -> tuple[str, list[tuple[str, str, list[str]]], str]:
+    """The preview of `pr` against `main`, which must change no manifest: its summary, what it
+    lists beyond the manifests in JSON (subject, change, fields), and its comment."""
+    found = preview.preview(repo.path, "main", "pr")
+    assert found.changes is not None and found.changes.empty
+    listed = json.loads(json.dumps(report.as_json(found)))["beyondManifests"]
+    return (
+        found.summary,
+        [(c["subject"], c["change"], c["fields"]) for c in listed],
+        markdown.render(found),
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "subject", "fields"),
+    [
+        pytest.param(
+            SECRET_REF, "Cluster aws-euw1",
+            ['spec.secretRef: (absent) → {"name":"gcp-euw1-a","namespace":"karmada-cluster"}'],
+            id="another cluster's kubeconfig",
+        ),
+        pytest.param(TO_PULL, "Cluster aws-euw1", ['spec.syncMode: "Push" → "Pull"'],
+                     id="push cluster turned pull"),
+        pytest.param(RETAIN, CUSTOMIZATION, ["spec.customizations.retention added"],
+                     id="retain script run on every apply"),
+        pytest.param(SOURCE_BRANCH, "gitfleet.yaml", ['sourceBranch: "main" → "unreviewed"'],
+                     id="branch rendered after the merge"),
+        pytest.param(
+            FAILOVER, "gitfleet.yaml",
+            ["failover.heartbeatGracePeriod: 40 → 5",
+             'failover.purgeMode: "Gracefully" → "Directly"', "maxFileSize: 1048576 → 524288"],
+            id="settings inside a section",
+        ),
+    ],
+)  # fmt: skip
+def test_listed_by_object_and_field(
+    example_fleet: Any, change: tuple[str, str, str], subject: str, fields: list[str]
+) -> None:
+    on_branch(example_fleet, "pr", change)
+    summary, listed, text = _beyond(example_fleet)
+    assert summary == "no manifest change, 1 change beyond the manifests"
+    assert listed == [(subject, "changed", fields)]
+    assert "**no manifest change, 1 change beyond the manifests**" in text
+    assert f"#### Changes beyond the manifests\n\n{'Merged, these change what the agents'}" in text
+    assert f"\n{subject}: changed: {'; '.join(fields)}\n" in text
+
+
+def test_a_third_party_rule_changed(example_fleet: Any) -> None:
+    rule = "interpreter/widget.yaml"
+    folder = "thirdparty/example.gitfleet.io/v1alpha1/Widget/customizations.yaml"
+    text = (example_fleet.path / rule).read_text(encoding="utf-8")
+    example_fleet.commit(
+        {
+            folder: text,
+            rule: None,
+            "gitfleet.yaml": (example_fleet.path / "gitfleet.yaml").read_text(encoding="utf-8")
+            + "thirdPartyCustomizations: thirdparty\n",
+        },
+        "the widget rules as third-party rules",
+    )
+    on_branch(example_fleet, "pr", (folder, "return (status.readyReplicas or 0) >= wanted",
+                                    "return true"))  # fmt: skip
+    _, listed, _ = _beyond(example_fleet)
+    assert listed == [
+        (
+            "third-party rule widgets.example.gitfleet.io",
+            "changed",
+            ["spec.customizations.healthInterpretation changed"],
+        )
+    ]
+
+
+def test_moved_lines_and_unread_files_are_no_change(example_fleet: Any) -> None:
+    on_branch(example_fleet, "pr", ("clusters/aws-euw1.yaml", "# AWS", "# a comment\n\n# AWS"),
+              files={"README.md": "not read\n"})  # fmt: skip
+    found = preview.preview(example_fleet.path, "main", "pr")
+    assert found.beyond == ()
+    assert found.summary == "no change"
+    assert "beyond the manifests" not in markdown.render(found)
+
+
+def test_what_a_pull_request_writes_stays_in_the_code_block() -> None:
+    hostile = inputs.InputChange(
+        "Cluster aws-euw1", "changed", ('spec.proxyHeader: {"X":"```\\n@admin <img src=x>"}',)
+    )
+    long = inputs.InputChange("Cluster c", "changed", ("x" * 5_000,))
+    found = preview_of(diff.TreeDiff((), (), (), ()))
+    text = markdown.render(
+        dataclasses.replace(found, beyond=(hostile, long)), limit=markdown.MIN_LIMIT * 4
+    )
+    section = text.split("#### Changes beyond the manifests\n\n", 1)[1]
+    fence = "````"
+    assert section.split("\n\n", 1)[1].startswith(fence + "\n")
+    block = section.split(fence + "\n", 2)[1]
+    assert '@admin <img src=x>"}\nCluster c: changed: xxx' in block
+    assert "characters cut" in block
+    assert len(block.splitlines()[1]) <= markdown.MAX_ITEM
