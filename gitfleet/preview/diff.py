@@ -2,7 +2,9 @@
 changes or loses. Pure: it reads only the two trees it is given.
 
 Placement comes from the bindings (`bindings/<ns or _cluster>/<kind>.<group>/<name>.yaml`,
-whose `spec.clusters` is the schedule result); manifests from `works/<cluster>/...`. Files
+whose `spec.clusters` is the schedule result); manifests from `works/<cluster>/...`. A binding
+whose other fields change (its failover, its tolerations: what the reconciler does later, when
+a cluster or the application fails) is listed with those fields, even when no manifest moves. Files
 equal on both sides are never decoded, so a preview costs what the change costs, not what the
 fleet weighs. A cluster's `kustomization.yaml` only lists its files and is left out.
 """
@@ -11,7 +13,10 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from collections.abc import Mapping
+import json
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 import yaml
 
@@ -24,6 +29,15 @@ WORKS = "works/"
 BINDINGS = "bindings/"
 KUSTOMIZATION = "kustomization.yaml"
 CLUSTER_SCOPE = "_cluster"
+SHORT = 80
+"""Characters of a value `differences` shows; a longer one is only said to differ."""
+_ABSENT = "(absent)"
+_MISSING = object()
+"""A field one side does not have."""
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_./-]{1,63}")
+_SHOWN_ELSEWHERE = frozenset({"clusters", "replicas", "replicaRequirements", "resource"})
+"""Fields of a binding's spec a preview shows otherwise: its placement, and what the template
+gives (whose manifests show it)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True, order=True)
@@ -87,6 +101,17 @@ class Placement:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class BindingChange:
+    """A resource on both sides whose binding differs in more than where it places the
+    resource (its failover, its tolerations, its policy's placement, ...): what the reconciler
+    does with it later, when clusters fail or their status changes."""
+
+    resource: Resource
+    fields: tuple[str, ...]
+    """Each field of the binding's spec that differs (`differences`)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class FileChange:
     """One manifest of one cluster that differs; `diff` is a unified diff of its text."""
 
@@ -114,10 +139,51 @@ class TreeDiff:
     added: tuple[Placement, ...]
     removed: tuple[Placement, ...]
     clusters: tuple[ClusterChanges, ...]
+    bindings: tuple[BindingChange, ...] = ()
+    """Resources on both sides whose binding changes in more than its placement."""
 
     @property
     def empty(self) -> bool:
-        return not (self.moved or self.added or self.removed or self.clusters)
+        return not (self.moved or self.added or self.removed or self.clusters or self.bindings)
+
+
+def key(name: Any) -> str:
+    """A field's name (or an object's) as `differences` shows it: as written when it is a
+    plain name, else quoted (JSON, ASCII only)."""
+    text = str(name)
+    return text if _PLAIN_KEY.fullmatch(text) else json.dumps(text)
+
+
+def _shown(value: Any) -> str | None:
+    """`value` as compact ASCII JSON, None when longer than `SHORT`."""
+    if value is _MISSING:
+        return _ABSENT
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    return text if len(text) <= SHORT else None
+
+
+def differences(before: Any, after: Any, depth: int, path: str = "") -> Iterator[str]:
+    """Each field of two documents that differs, `depth` levels down at most: `a.b: 1 → 2`
+    when both values are short (ASCII JSON: nothing in it ends a line or starts a terminal
+    escape), else `a.b added`, `removed` or `changed`."""
+    if before == after:
+        return
+    if depth > 0 and isinstance(before, dict) and isinstance(after, dict):
+        for name in sorted(before.keys() | after.keys(), key=str):
+            where = f"{path}.{key(name)}" if path else key(name)
+            yield from differences(
+                before.get(name, _MISSING), after.get(name, _MISSING), depth - 1, where
+            )
+        return
+    old, new = _shown(before), _shown(after)
+    if old is not None and new is not None:
+        yield f"{path}: {old} → {new}"
+    elif before is _MISSING:
+        yield f"{path} added"
+    elif after is _MISSING:
+        yield f"{path} removed"
+    else:
+        yield f"{path} changed"
 
 
 def _changed_paths(base: Tree, head: Tree, prefix: str) -> list[str]:
@@ -125,8 +191,8 @@ def _changed_paths(base: Tree, head: Tree, prefix: str) -> list[str]:
     return sorted(p for p in paths if base.get(p) != head.get(p))
 
 
-def placement_of(data: bytes | None) -> dict[str, int | None]:
-    """`spec.clusters` of a rendered binding, by cluster name; {} when absent or unreadable."""
+def _spec(data: bytes | None) -> dict[str, Any]:
+    """`spec` of a rendered binding; {} when absent or unreadable."""
     if data is None:
         return {}
     try:
@@ -134,7 +200,16 @@ def placement_of(data: bytes | None) -> dict[str, int | None]:
     except yaml.YAMLError:
         return {}
     spec = doc.get("spec") if isinstance(doc, dict) else None
-    targets = spec.get("clusters") if isinstance(spec, dict) else None
+    return spec if isinstance(spec, dict) else {}
+
+
+def placement_of(data: bytes | None) -> dict[str, int | None]:
+    """`spec.clusters` of a rendered binding, by cluster name; {} when absent or unreadable."""
+    return _placement(_spec(data))
+
+
+def _placement(spec: dict[str, Any]) -> dict[str, int | None]:
+    targets = spec.get("clusters")
     found: dict[str, int | None] = {}
     for target in targets if isinstance(targets, list) else []:
         if isinstance(target, dict) and isinstance(target.get("name"), str):
@@ -143,20 +218,30 @@ def placement_of(data: bytes | None) -> dict[str, int | None]:
     return found
 
 
-def _placements(base: Tree, head: Tree) -> tuple[list[Placement], list[Placement], list[Placement]]:
-    moved, added, removed = [], [], []
+def _rest(spec: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in spec.items() if k not in _SHOWN_ELSEWHERE}
+
+
+def _placements(
+    base: Tree, head: Tree
+) -> tuple[list[Placement], list[Placement], list[Placement], list[BindingChange]]:
+    moved, added, removed, rebound = [], [], [], []
     for path in _changed_paths(base, head, BINDINGS):
-        change = Placement(
-            Resource.from_path(path), placement_of(base.get(path)), placement_of(head.get(path))
-        )
+        resource = Resource.from_path(path)
+        before, after = _spec(base.get(path)), _spec(head.get(path))
+        change = Placement(resource, _placement(before), _placement(after))
         if path not in base:
             added.append(change)
         elif path not in head:
             removed.append(change)
-        elif change.before != change.after:
-            moved.append(change)
-    key = lambda p: p.resource  # noqa: E731
-    return sorted(moved, key=key), sorted(added, key=key), sorted(removed, key=key)
+        else:
+            if change.before != change.after:
+                moved.append(change)
+            fields = tuple(differences(_rest(before), _rest(after), 2, "spec"))
+            if fields:
+                rebound.append(BindingChange(resource, fields))
+    by = lambda p: p.resource  # noqa: E731
+    return sorted(moved, key=by), sorted(added, key=by), sorted(removed, key=by), rebound
 
 
 def _text(data: bytes | None) -> list[str]:
@@ -193,12 +278,13 @@ def _clusters(base: Tree, head: Tree) -> list[ClusterChanges]:
 
 def compare(base: Tree, head: Tree) -> TreeDiff:
     """What changes from the `base` render to the `head` render."""
-    moved, added, removed = _placements(base, head)
+    moved, added, removed, rebound = _placements(base, head)
     return TreeDiff(
         moved=tuple(moved),
         added=tuple(added),
         removed=tuple(removed),
         clusters=tuple(_clusters(base, head)),
+        bindings=tuple(sorted(rebound, key=lambda b: b.resource)),
     )
 
 
@@ -233,4 +319,7 @@ def summary(result: TreeDiff) -> str:
         parts.append(
             f"{_plural(sum(changing), 'manifest')} {verb} on {_plural(len(changing), 'cluster')}"
         )
+    if result.bindings:
+        verb = "changes" if len(result.bindings) == 1 else "change"
+        parts.append(f"{_plural(len(result.bindings), 'binding')} {verb}")
     return ", ".join(parts) if parts else "no change"

@@ -12,27 +12,22 @@ decides which branch the reconciler renders after a merge (`sourceBranch`), wher
 these renders the same tree, so the manifest diff alone would call it no change.
 
 Each change names its object (or `gitfleet.yaml`) and the fields that differ, a value shown
-when it is short (JSON, ASCII only: nothing in it can end a line or start a terminal escape).
+when it is short (`diff.differences`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-import json
-import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from gitfleet.model import loaded, meta
+from gitfleet.preview import diff
 
 _DEPTH = 3
 """Fields are compared this many levels down (`spec.customizations.retention`); a difference
 deeper than that is shown at this depth."""
-_SHORT = 80
-"""Characters of a value shown; a longer one is only said to differ."""
-_ABSENT = "(absent)"
-_PLAIN_KEY = re.compile(r"[A-Za-z0-9_./-]{1,63}")
 _SETTINGS = {
     "include": "include",
     "exclude": "exclude",
@@ -84,45 +79,6 @@ class InputChange:
         return f"{said}: {'; '.join(self.fields)}" if self.fields else said
 
 
-def _key(key: Any) -> str:
-    text = str(key)
-    return text if _PLAIN_KEY.fullmatch(text) else json.dumps(text)
-
-
-_MISSING = object()
-"""A field one side does not have."""
-
-
-def _shown(value: Any) -> str | None:
-    """`value` as compact ASCII JSON, None when longer than `_SHORT`."""
-    if value is _MISSING:
-        return _ABSENT
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
-    return text if len(text) <= _SHORT else None
-
-
-def _differences(before: Any, after: Any, path: str, depth: int) -> Iterator[str]:
-    """Each field of two documents that differs, `depth` levels down at most."""
-    if before == after:
-        return
-    if depth > 0 and isinstance(before, dict) and isinstance(after, dict):
-        for key in sorted(before.keys() | after.keys(), key=str):
-            where = f"{path}.{_key(key)}" if path else _key(key)
-            yield from _differences(
-                before.get(key, _MISSING), after.get(key, _MISSING), where, depth - 1
-            )
-        return
-    old, new = _shown(before), _shown(after)
-    if old is not None and new is not None:
-        yield f"{path}: {old} → {new}"
-    elif before is _MISSING:
-        yield f"{path} added"
-    elif after is _MISSING:
-        yield f"{path} removed"
-    else:
-        yield f"{path} changed"
-
-
 def _objects(
     kind: str, base: Iterable[meta.ApiObject], head: Iterable[meta.ApiObject]
 ) -> list[InputChange]:
@@ -137,13 +93,13 @@ def _objects(
     before, after = by_name(base), by_name(head)
     changes = []
     for name in sorted(before.keys() | after.keys()):
-        subject = f"{kind} {_key(name)}"
+        subject = f"{kind} {diff.key(name)}"
         if name not in before:
             changes.append(InputChange(subject, "added"))
         elif name not in after:
             changes.append(InputChange(subject, "removed"))
         elif before[name] != after[name]:
-            fields = tuple(_differences(before[name], after[name], "", _DEPTH))
+            fields = tuple(diff.differences(before[name], after[name], _DEPTH))
             changes.append(InputChange(subject, "changed", fields))
     return changes
 
@@ -171,7 +127,7 @@ def _settings(base: loaded.SourceConfig, head: loaded.SourceConfig) -> list[Inpu
             if f.name != "origin"
         }
 
-    fields = tuple(_differences(plain(base), plain(head), "", 2))
+    fields = tuple(diff.differences(plain(base), plain(head), 2))
     return [InputChange(SETTINGS_FILE, "changed", fields)] if fields else []
 
 

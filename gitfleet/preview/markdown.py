@@ -4,7 +4,8 @@ characters unless `--limit` says less).
 Order: validation errors, the manifests the head's render refuses (each with its file and line,
 marked when the base refuses it too), the summary line, the changes no manifest shows
 (Clusters, interpreter scripts, settings: `inputs`), the rollout plan, the placement table
-(resources whose clusters or replicas change), resources added and removed, one folded
+(resources whose clusters or replicas change), the bindings that change otherwise (failover,
+tolerations), resources added and removed, one folded
 `<details>` block per cluster with its manifest diffs, and last a note naming what did not fit.
 The first line is a hidden marker by which the comment is found again and updated rather than
 posted twice.
@@ -98,6 +99,15 @@ def _placement_rows(moved: Iterable[diff.Placement]) -> Iterator[str]:
 def _resource_rows(items: Iterable[diff.Placement], side: str) -> Iterator[str]:
     for p in items:
         yield f"| {_cell(str(p.resource))} | {_cell(_where(getattr(p, side)))} |\n"
+
+
+def _binding_rows(bindings: Iterable[diff.BindingChange]) -> Iterator[str]:
+    """A binding's fields come from what a pull request wrote (a policy's cluster names, say):
+    inline code, which HTML, links and @mentions cannot leave, its `|` escaped as GitHub's
+    tables need even there."""
+    for b in bindings:
+        fields = _code("; ".join(b.fields), MAX_CELL).replace("|", "\\|")
+        yield f"| {_cell(str(b.resource))} | {fields} |\n"
 
 
 def _wave_rows(waves: Iterable[result.Wave]) -> Iterator[str]:
@@ -271,6 +281,11 @@ _WAVES = (
     "| wave | clusters that change | clusters unchanged |\n|---|---|---|\n"
 )
 _MOVED = "#### Placement changes\n\n| resource | clusters | replicas |\n|---|---|---|\n"
+_BINDINGS = (
+    "#### Binding changes\n\nBesides where these resources go, their bindings change: what"
+    " the reconciler does with them later (when a cluster or the application fails, when the"
+    " clusters' status changes).\n\n| resource | fields |\n|---|---|\n"
+)
 _ADDED = "#### Resources added\n\n| resource | clusters |\n|---|---|\n"
 _REMOVED = "#### Resources removed\n\n| resource | clusters |\n|---|---|\n"
 
@@ -296,6 +311,8 @@ def _sections(preview: result.Preview) -> tuple[list[_Section], list[_Section]]:
                  lambda room: _table(_WAVES, _wave_rows(waves), room)),
         _Section(len(changes.moved), "placement changes",
                  lambda room: _table(_MOVED, _placement_rows(changes.moved), room)),
+        _Section(len(changes.bindings), "binding changes",
+                 lambda room: _table(_BINDINGS, _binding_rows(changes.bindings), room)),
         _Section(len(changes.added), "resources added",
                  lambda room: _table(_ADDED, _resource_rows(changes.added, "after"), room)),
         _Section(len(changes.removed), "resources removed",

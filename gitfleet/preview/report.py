@@ -57,6 +57,11 @@ def as_json(preview: result.Preview) -> dict[str, Any]:
         "added": [_placement(p) for p in changes.added] if changes else [],
         "removed": [_placement(p) for p in changes.removed] if changes else [],
         "clusters": {c.cluster: _cluster(c) for c in changes.clusters} if changes else {},
+        "bindings": [
+            {"resource": _resource(b.resource), "fields": list(b.fields)} for b in changes.bindings
+        ]
+        if changes
+        else [],
         "beyondManifests": [
             {"subject": c.subject, "change": c.change, "fields": list(c.fields)}
             for c in preview.beyond

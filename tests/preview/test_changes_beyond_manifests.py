@@ -10,8 +10,11 @@ Aspects covered:
 - the settings are named as gitfleet.yaml names them, inside a section of a failover block;
 - a change that moves lines but changes no value (a comment added above a Cluster) lists
   nothing, and neither does a change to a file gitfleet does not read;
+- a policy's failover changes no manifest and moves nothing, but changes its bindings: each
+  is listed with the fields that differ, and the summary counts them;
 - what a pull request writes into those fields stays inside the comment's code block
-  (backticks, new lines, an @mention), each item bounded.
+  (backticks, new lines, an @mention), each item bounded, and a binding's fields stay inline
+  code in their table cell (`|` escaped).
 """
 
 from __future__ import annotations
@@ -121,6 +124,49 @@ def test_a_third_party_rule_changed(example_fleet: Any) -> None:
             ["spec.customizations.healthInterpretation changed"],
         )
     ]
+
+
+def test_a_policys_failover_changes_bindings_only(example_fleet: Any) -> None:
+    """Application failover that evicts at once: where the resources go now does not change,
+    what the reconciler does when they turn unhealthy does."""
+    failover = (
+        "policies/propagation/web.yaml",
+        "spec:\n  resourceSelectors:",
+        "spec:\n  propagateDeps: true\n  failover:\n    application:\n"
+        "      decisionConditions:\n        tolerationSeconds: 0\n      purgeMode: Directly\n"
+        "  resourceSelectors:",
+    )
+    on_branch(example_fleet, "pr", failover)
+    found = preview.preview(example_fleet.path, "main", "pr")
+    assert found.summary == "3 bindings change"
+    assert found.changes is not None and not found.changes.clusters
+    listed = {str(b.resource): b.fields for b in found.changes.bindings}
+    assert listed["Deployment shop/web"] == (
+        "spec.failover added",
+        "spec.propagateDeps: (absent) → true",
+    )
+    assert sorted(listed) == [
+        "ConfigMap shop/web-config",
+        "Deployment shop/web",
+        "Service shop/web",
+    ]
+    text = markdown.render(found)
+    assert (
+        "| Deployment shop/web | `spec.failover added; spec.propagateDeps: (absent) → true` |\n"
+    ) in text
+
+
+def test_a_binding_field_stays_inside_its_cell() -> None:
+    """A binding's fields hold what a policy says (cluster names, say): HTML, an @mention,
+    backticks and `|` stay inline code in their cell."""
+    resource = diff.Resource("Deployment", "shop", "web", "apps")
+    hostile = 'spec.placement: ["<img src=x>","@admin","a|b","`x`"]'
+    changes = diff.TreeDiff((), (), (), (), bindings=(diff.BindingChange(resource, (hostile,)),))
+    text = markdown.render(preview_of(changes))
+    assert (
+        '| Deployment shop/web | ``spec.placement: ["<img src=x>","@admin","a\\|b","`x`"]`` |'
+        in (text)
+    )
 
 
 def test_moved_lines_and_unread_files_are_no_change(example_fleet: Any) -> None:

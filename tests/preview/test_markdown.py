@@ -31,7 +31,7 @@ from preview.preview_builders import error, file_change, placement, preview_of, 
 
 from gitfleet import render as rendering
 from gitfleet.model.origin import Origin
-from gitfleet.preview import diff, markdown, result
+from gitfleet.preview import diff, inputs, markdown, result
 
 
 def test_marker_title_and_summary() -> None:
@@ -259,17 +259,25 @@ def _previews(draw: st.DrawFn) -> result.Preview:
     if draw(st.booleans()):
         messages = _many(draw, _HOSTILE) or ("",)
         return dataclasses.replace(found, errors=tuple(error("a.yaml", 1, m) for m in messages))
+    bindings = st.builds(
+        diff.BindingChange,
+        st.just(diff.Resource("Deployment", "shop", "web")),
+        st.lists(_HOSTILE, max_size=3).map(tuple),
+    )
     changes = diff.TreeDiff(
         _many(draw, _placements()), _many(draw, _placements()), _many(draw, _placements()),
-        _many(draw, _clusters()),
+        _many(draw, _clusters()), _many(draw, bindings),
     )  # fmt: skip
     refused = st.builds(rendering.Refusal, st.just(Origin("a.yaml", 1, 1)), _HOSTILE, _HOSTILE,
                         _HOSTILE)  # fmt: skip
     names = st.lists(_HOSTILE, max_size=4).map(lambda found: tuple(found * 10))
     waves = st.builds(result.Wave, _HOSTILE, names, names)
+    beyond = st.builds(inputs.InputChange, _HOSTILE, _HOSTILE,
+                       st.lists(_HOSTILE, max_size=3).map(tuple))  # fmt: skip
     return dataclasses.replace(
-        found, changes=changes, refusals=_many(draw, refused), waves=_many(draw, waves)
-    )
+        found, changes=changes, refusals=_many(draw, refused), waves=_many(draw, waves),
+        beyond=_many(draw, beyond),
+    )  # fmt: skip
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,

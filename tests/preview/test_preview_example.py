@@ -37,7 +37,7 @@ def test_comment_reads_well(example_fleet: Any) -> None:
         f"### gitfleet preview: `main` ({base}) → `change` ({head})",
         "",
         "**2 resources move, 1 resource added, 2 clusters gain 2 manifests, 2 lose 2, "
-        "3 manifests change on 3 clusters**",
+        "3 manifests change on 3 clusters, 1 binding changes**",
     ]
     assert (
         "#### Placement changes\n\n"
@@ -92,7 +92,7 @@ def test_head_with_errors_leads_with_them(example_fleet: Any) -> None:
 def test_json_form(example_fleet: Any) -> None:
     on_branch(example_fleet, "change", GATEWAY_EU_ONLY)
     data = report.as_json(preview.preview(example_fleet.path, "main", "change"))
-    assert data["summary"] == "1 resource moves, 2 clusters lose 2 manifests"
+    assert data["summary"] == "1 resource moves, 2 clusters lose 2 manifests, 1 binding changes"
     (moved,) = data["moved"]
     assert moved["resource"] == {"kind": "Deployment", "group": "apps",
                                  "namespace": "platform", "name": "gateway"}  # fmt: skip
@@ -102,6 +102,12 @@ def test_json_form(example_fleet: Any) -> None:
         "works/aws-use1-a/platform/Deployment.apps/gateway.yaml"
     ]
     assert data["base"]["obtained"] == "rendered-branch"
+    (binding,) = data["bindings"]
+    assert binding["resource"] == moved["resource"]
+    assert binding["fields"] == [
+        'spec.placement.clusterAffinity: {"labelSelector":{"matchLabels":{"env":"production"}}}'
+        ' → {"labelSelector":{"matchLabels":{"geo":"eu"}}}'
+    ]
 
 
 def test_no_change_between_equal_sources(example_fleet: Any) -> None:
