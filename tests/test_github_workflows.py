@@ -8,8 +8,11 @@ Aspects covered:
   pinned to a commit or tag: unset, a package index name (pinned to a version or not) or an
   unpinned URL fails the job before anything is installed, with a message saying what to set;
 - every command their steps run exists: each `gitfleet <command>` is a command of this
-  checkout and each `python -m <module>` a module here, and every option they pass is one the
-  command accepts;
+  checkout and each `python -I -m <module>` a module here, and every option they pass is one the
+  command accepts; every `python` runs isolated (`-I`): a pull request adding its own
+  gitfleet/preview/github_comment.py at its top does not get it run with the token;
+- what preview prints about a pull request is printed with the runner's workflow commands
+  stopped (a fresh token each run): a file named `::error title=…::….yaml` is no command;
 - run locally step by step as GitHub runs them (bash -e, `if:` conditions, `${{ }}` values,
   $GITHUB_OUTPUT), against bare repositories and a stand-in for GitHub's API:
   - preview.yml on a pull request posts one comment with the placement diff, and updates it
@@ -111,7 +114,7 @@ def invocations() -> list[tuple[str, list[str]]]:
         for step in steps(name):
             script = str(step.get("run", "")).replace("\\\n", " ")
             for words in (w for line in script.splitlines() for w in commands(line)):
-                module = words[:2] == ["python", "-m"] and words[2].startswith("gitfleet")
+                module = words[:3] == ["python", "-I", "-m"] and words[3].startswith("gitfleet")
                 if words[0] == "gitfleet" or module:
                     found.append((name, words))
     return found
@@ -124,10 +127,10 @@ def command_of(words: list[str]) -> tuple[click.Command, list[str]]:
         command = main.cli.get_command(click.Context(main.cli), words[1])
         assert command is not None, f"gitfleet {words[1]} is not built in this checkout"
         return command, words[2:]
-    module = __import__(words[2], fromlist=["main"])
+    module = __import__(words[3], fromlist=["main"])
     command = module.main
     assert isinstance(command, click.Command)
-    return command, words[3:]
+    return command, words[4:]
 
 
 def _options(command: click.Command) -> set[str]:
@@ -190,13 +193,28 @@ def test_gitfleet_install_must_be_a_pinned_git_url(value: str, accepted: bool) -
         assert "the name gitfleet on the package index is another project" in done.stdout
 
 
+@pytest.mark.parametrize("name", ["preview.yml", "render.yml"])
+def test_python_runs_isolated_from_the_checkout(name: str) -> None:
+    """The checkout is the pull request's (or the pushed branch's): `python -m pip` or
+    `python -m gitfleet...` run from it would import a pip/ or gitfleet/ folder it adds."""
+    found = [
+        words
+        for step in steps(name)
+        for line in str(step.get("run", "")).splitlines()
+        for words in commands(line)
+        if words[0] == "python"
+    ]
+    assert found
+    assert all(words[1] == "-I" for words in found), found
+
+
 def test_commands_exist_with_their_options() -> None:
     found = invocations()
     assert {
-        tuple(words[:2]) if words[0] == "gitfleet" else tuple(words[:3]) for _, words in found
+        tuple(words[:2]) if words[0] == "gitfleet" else tuple(words[:4]) for _, words in found
     } == {
         ("gitfleet", "preview"),
-        ("python", "-m", "gitfleet.preview.github_comment"),
+        ("python", "-I", "-m", "gitfleet.preview.github_comment"),
         ("gitfleet", "reconcile"),
     }
     for name, words in found:
@@ -218,6 +236,8 @@ class Runner:
     env: dict[str, str]
     ran: list[str] = dataclasses.field(default_factory=list)
     outputs: dict[str, dict[str, str]] = dataclasses.field(default_factory=dict)
+    logs: dict[str, str] = dataclasses.field(default_factory=dict)
+    """What each step printed (its standard output, then its standard error), by name."""
 
     def value(self, expression: str) -> str:
         """A `${{ }}` expression: a path, a 'literal', `a || b`, `a == b`, `a != b`, `a && b`."""
@@ -260,6 +280,7 @@ class Runner:
                 capture_output=True, text=True, check=False,
             )  # fmt: skip
             self.ran.append(step.get("name", step.get("id", "")))
+            self.logs[self.ran[-1]] = done.stdout + done.stderr
             if "id" in step:
                 pairs = (line.partition("=") for line in output.read_text().splitlines())
                 self.outputs[step["id"]] = {k: v for k, _, v in pairs}
@@ -283,7 +304,8 @@ def tools_fixture(tmp_path: Path) -> dict[str, str]:
     """An environment whose `gitfleet` and `python` are this checkout's, with its own HOME."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    for name, target in (("gitfleet", f'"{sys.executable}" -m gitfleet'),
+    # -P: as an installed console script, `gitfleet` imports nothing from the folder it runs in
+    for name, target in (("gitfleet", f'"{sys.executable}" -P -m gitfleet'),
                          ("python", f'"{sys.executable}"')):  # fmt: skip
         shim = bin_dir / name
         shim.write_text(f'#!/bin/sh\nexec {target} "$@"\n')
@@ -405,6 +427,59 @@ def test_preview_of_a_pull_request_with_refusals_posts_them_and_fails(
     body = comment["body"]
     assert body.index("#### Refused manifests") < body.index("**1 manifest refused, ")
     assert "apps/shop/creds.yaml:4:1: Secret/shop/creds: Secrets are not written" in body
+
+
+IMPOSTOR = """\
+import pathlib, sys
+pathlib.Path("impostor-ran").write_text("yes")
+sys.exit(0)
+"""
+
+
+def test_preview_imports_nothing_the_pull_request_adds(
+    origin: Path, tmp_path: Path, tools: dict[str, str], github: FakeGitHub
+) -> None:
+    """A pull request adding its own gitfleet/preview/github_comment.py at its top: the step
+    that holds the token with write access to pull requests runs the installed one."""
+    render_main(origin, tools)
+    workspace = checkout(origin, tmp_path)
+    for path in ("gitfleet/__init__.py", "gitfleet/preview/__init__.py"):
+        (workspace / path).parent.mkdir(parents=True, exist_ok=True)
+        (workspace / path).write_text("")
+    (workspace / "gitfleet/preview/github_comment.py").write_text(IMPOSTOR)
+    push_pull_request(workspace, "replicas: 6", "replicas: 9")
+    git("add", "-A", cwd=workspace)
+    git("commit", "-q", "-m", "an impostor", cwd=workspace)
+    runner = pull_request_runner(workspace, {**tools, "PYTHONPATH": ""}, github)
+    assert runner.run("preview.yml") == 0
+    assert not (workspace / "impostor-ran").exists()
+    (comment,) = github.comments
+    assert "**1 resource moves, 3 manifests change on 3 clusters**" in comment["body"]
+
+
+def test_what_preview_prints_is_no_workflow_command(
+    origin: Path, tmp_path: Path, tools: dict[str, str], github: FakeGitHub
+) -> None:
+    """A file named like a workflow command starts a line of the errors printed: the runner
+    must not take it for one (an annotation saying the check passed, a mask over the log)."""
+    workspace = checkout(origin, tmp_path)
+    name = "::error title=gitfleet::all checks passed.yaml"
+    (workspace / name).write_text("a: [\n")
+    git("add", "-A", cwd=workspace)
+    git("commit", "-q", "-m", "a file named like a command", cwd=workspace)
+    runner = pull_request_runner(workspace, tools, github)
+    assert runner.run("preview.yml") == 1
+    log = runner.logs[FAIL_STEP].splitlines()
+    printed = [i for i, line in enumerate(log) if line.lstrip().startswith(name)]
+    assert printed, runner.logs[FAIL_STEP]
+    stop, resume = log[0], log[-1]
+    token = stop.removeprefix("::stop-commands::")
+    assert stop != token and len(token) == 32
+    assert resume == f"::{token}::"
+    assert token not in (workspace / "preview.md").read_text()
+    other = pull_request_runner(workspace, tools, github)
+    assert other.run("preview.yml") == 1
+    assert other.logs[FAIL_STEP].splitlines()[0] != stop
 
 
 def push_runner(workspace: Path, tools: dict[str, str], branch: str, install: str) -> Runner:
