@@ -8,7 +8,8 @@ comment. A head with errors (a tree that cannot be loaded included) is not rende
 then carries its located errors. A head that renders carries what its render refuses, and
 which of those the base refuses too: merging it would leave those manifests unwritten, and
 what it changes that no rendered file holds (`inputs`: Clusters, interpreter scripts and
-gitfleet.yaml's settings, which the agents and the reconciler read from the source). With a
+gitfleet.yaml's settings, which the agents and the reconciler read from the source, and the
+change's commits whose message lifts the prune guard or skips the rollout's waves). With a
 `rollout` section, the head's waves say which clusters the change reaches in which wave. A
 rendered branch that is not at a render is not read (the base is rendered from scratch).
 
@@ -25,7 +26,7 @@ from collections.abc import Callable
 
 from gitfleet import source
 from gitfleet.errors import InputError
-from gitfleet.gitstore import rendered, repository, store
+from gitfleet.gitstore import objects, rendered, repository, store
 from gitfleet.model import diagnostic, loaded, rollout
 from gitfleet.preview import diff, inputs, result, sides
 
@@ -35,6 +36,33 @@ def _commit(repo: repository.Repository, rev: str) -> str:
     if found is None:
         raise repo.fail(f"unknown revision {rev!r}")
     return found
+
+
+CONTROL_TRAILERS = (rendered.ALLOW_PRUNE_TRAILER, rollout.TRAILER)
+"""Trailers of a source commit's message that change what its render does on the clusters:
+lifting the agents' prune guard, skipping the rollout's waves."""
+MAX_COMMITS = 1000
+"""Commits of the change whose messages are read for `CONTROL_TRAILERS`."""
+
+
+def _control_trailers(
+    repo: repository.Repository, base: str, head: str
+) -> tuple[inputs.InputChange, ...]:
+    """The commits of the change (those of `head` not in `base`, the newest `MAX_COMMITS`)
+    whose message carries a control trailer: merged as they are (rebased, fast-forwarded),
+    the newest becomes the source commit whose trailers the render and the agents obey."""
+    code, out, _ = repo.run("rev-list", f"--max-count={MAX_COMMITS}", head, f"^{base}", "--")
+    commits = repository.output_lines(out) if code == 0 else []
+    messages = repo.read(commits, objects.COMMIT)
+    found = []
+    for commit in commits:
+        trailers = objects.trailers_of(messages.get(commit, b""))
+        said = tuple(
+            f"{key}: {diff.key(trailers[key])}" for key in CONTROL_TRAILERS if key in trailers
+        )
+        if said:
+            found.append(inputs.InputChange(f"commit {commit[:12]}", "message carries", said))
+    return tuple(found)
 
 
 def _waves(head: loaded.LoadedSource, changes: diff.TreeDiff) -> tuple[result.Wave, ...]:
@@ -118,7 +146,10 @@ def preview(
             refusals=sides.refusals(repo, head_side, fmt),
             base_refusals=sides.refusals(repo, base_side, fmt),
             waves=_waves(head_source, changes),
-            beyond=inputs.compare(base_source, head_source),
+            beyond=(
+                *inputs.compare(base_source, head_source),
+                *_control_trailers(repo, base_commit, head_commit),
+            ),
         )
     finally:
         repo.close()

@@ -270,11 +270,14 @@ _REFUSED = (
 )
 _BEYOND = (
     "#### Changes beyond the manifests\n\n"
-    "Merged, these change what the agents and the reconciler do, though no manifest above"
+    "Merged, these change what the agents and the reconciler do, though no manifest diff"
     " shows it: a Push Cluster's `syncMode` and `secretRef` decide whether the push agent"
     " serves it and with which kubeconfig; interpreter scripts run in the agents (Retain on"
     " every apply, health and status on every report) and in the reconciler; gitfleet.yaml's"
-    " `sourceBranch` is the branch rendered once this is merged.\n\n"
+    " `sourceBranch` is the branch rendered once this is merged; a source commit's"
+    " `Gitfleet-Allow-Prune` lifts the agents' prune guard and `Gitfleet-Rollout: skip`"
+    " releases it to every cluster at once (check the message of the commit that merges"
+    " this, too).\n\n"
 )
 _WAVES = (
     "#### Rollout\n\nMerged, the change reaches the clusters wave by wave:\n\n"

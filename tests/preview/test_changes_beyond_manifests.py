@@ -10,6 +10,8 @@ Aspects covered:
 - the settings are named as gitfleet.yaml names them, inside a section of a failover block;
 - a change that moves lines but changes no value (a comment added above a Cluster) lists
   nothing, and neither does a change to a file gitfleet does not read;
+- a commit of the change whose message carries `Gitfleet-Allow-Prune` or
+  `Gitfleet-Rollout` (a trailer: not a title alone) is listed with it;
 - a policy's failover changes no manifest and moves nothing, but changes its bindings: each
   is listed with the fields that differ, and the summary counts them;
 - what a pull request writes into those fields stays inside the comment's code block
@@ -124,6 +126,26 @@ def test_a_third_party_rule_changed(example_fleet: Any) -> None:
             ["spec.customizations.healthInterpretation changed"],
         )
     ]
+
+
+def test_commits_whose_message_lifts_a_guard(example_fleet: Any) -> None:
+    """Rebased or fast-forwarded, the change's newest commit is the source commit whose
+    trailers the render and the agents obey."""
+    example_fleet.git("checkout", "-q", "-b", "pr", "main")
+    example_fleet.git("commit", "-q", "--allow-empty", "-m", "retire", "-m",
+                      "Gitfleet-Allow-Prune: all")  # fmt: skip
+    example_fleet.git("commit", "-q", "--allow-empty", "-m", "hurry", "-m",
+                      "Gitfleet-Rollout: skip\nSigned-off-by: someone")  # fmt: skip
+    example_fleet.git("commit", "-q", "--allow-empty", "-m", "Gitfleet-Rollout: skip")
+    hurry, retire = example_fleet.git("rev-parse", "HEAD~1", "HEAD~2").split()
+    example_fleet.git("checkout", "-q", "main")
+    summary, listed, text = _beyond(example_fleet)
+    assert summary == "no manifest change, 2 changes beyond the manifests"
+    assert listed == [
+        (f"commit {hurry[:12]}", "message carries", ["Gitfleet-Rollout: skip"]),
+        (f"commit {retire[:12]}", "message carries", ["Gitfleet-Allow-Prune: all"]),
+    ]
+    assert f"\ncommit {hurry[:12]}: message carries: Gitfleet-Rollout: skip\n" in text
 
 
 def test_a_policys_failover_changes_bindings_only(example_fleet: Any) -> None:
