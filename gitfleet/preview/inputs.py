@@ -9,7 +9,9 @@ is treated there. The push agent reads the source commit a render names: each Pu
 rules) run in it, Retain on every apply and health and status on every report. gitfleet.yaml
 decides which branch the reconciler renders after a merge (`sourceBranch`), where it writes
 (`renderedBranch`), and when it fails over, deschedules and scales. A pull request changing only
-these renders the same tree, so the manifest diff alone would call it no change.
+these renders the same tree, so the manifest diff alone would call it no change. So does a
+ClusterTaintPolicy whose conditions no cluster meets yet, or a FederatedHPA whose metrics ask
+for the replicas there are: they act later, when the clusters' and workloads' status moves.
 
 Each change names its object (or `gitfleet.yaml`) and the fields that differ, a value shown
 when it is short (`diff.differences`).
@@ -133,7 +135,9 @@ def _settings(base: loaded.SourceConfig, head: loaded.SourceConfig) -> list[Inpu
 
 def compare(base: loaded.LoadedSource, head: loaded.LoadedSource) -> tuple[InputChange, ...]:
     """What differs from `base` to `head` in the Clusters, the interpreter customizations (the
-    user's and the third-party rules) and gitfleet.yaml's settings."""
+    user's and the third-party rules), gitfleet.yaml's settings, and the objects that act on
+    what the clusters and the workloads report later: ClusterTaintPolicies (a taint when a
+    condition holds) and FederatedHPAs (replicas as metrics move)."""
     return (
         *_settings(base.config, head.config),
         *_objects("Cluster", base.objects.clusters, head.objects.clusters),
@@ -147,4 +151,10 @@ def compare(base: loaded.LoadedSource, head: loaded.LoadedSource) -> tuple[Input
             base.third_party_customizations,
             head.third_party_customizations,
         ),
+        *_objects(
+            "ClusterTaintPolicy",
+            base.objects.cluster_taint_policies,
+            head.objects.cluster_taint_policies,
+        ),
+        *_objects("FederatedHPA", base.objects.federated_hpas, head.objects.federated_hpas),
     )

@@ -7,6 +7,7 @@ Aspects covered:
   Retain script added (the push agent runs it on every apply), a third-party rule changed, and
   gitfleet.yaml's `sourceBranch` changed (the branch rendered after the merge) are each listed
   by object and field, in the comment and in JSON, and the summary counts them;
+- a ClusterTaintPolicy whose conditions no cluster meets yet is listed (it acts later);
 - the settings are named as gitfleet.yaml names them, inside a section of a failover block;
 - a change that moves lines but changes no value (a comment added above a Cluster) lists
   nothing, and neither does a change to a file gitfleet does not read;
@@ -67,6 +68,30 @@ def _beyond(repo: Any) -> tuple[str, list[tuple[str, str, list[str]]], str]:
         [(c["subject"], c["change"], c["fields"]) for c in listed],
         markdown.render(found),
     )
+
+
+TAINT_POLICY = """\
+apiVersion: policy.karmada.io/v1alpha1
+kind: ClusterTaintPolicy
+metadata:
+  name: detect-not-ready
+spec:
+  addOnConditions:
+    - conditionType: Ready
+      operator: NotIn
+      statusValues: ["True"]
+  taints:
+    - key: cluster.example.io/not-ready
+      effect: NoSchedule
+"""
+
+
+def test_a_taint_policy_no_cluster_meets_yet(example_fleet: Any) -> None:
+    """It taints a cluster, and moves what does not tolerate the taint, once one reports it
+    is not Ready: nothing moves now."""
+    on_branch(example_fleet, "pr", files={"policies/not-ready.yaml": TAINT_POLICY})
+    _, listed, _ = _beyond(example_fleet)
+    assert listed == [("ClusterTaintPolicy detect-not-ready", "added", [])]
 
 
 @pytest.mark.parametrize(
