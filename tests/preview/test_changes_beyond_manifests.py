@@ -27,6 +27,8 @@ import json
 from typing import Any
 
 import pytest
+import yaml
+from builders import make_taint_policy, ready_is
 from preview.preview_builders import preview_of
 from preview.preview_changes import on_branch
 
@@ -70,26 +72,12 @@ def _beyond(repo: Any) -> tuple[str, list[tuple[str, str, list[str]]], str]:
     )
 
 
-TAINT_POLICY = """\
-apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterTaintPolicy
-metadata:
-  name: detect-not-ready
-spec:
-  addOnConditions:
-    - conditionType: Ready
-      operator: NotIn
-      statusValues: ["True"]
-  taints:
-    - key: cluster.example.io/not-ready
-      effect: NoSchedule
-"""
-
-
 def test_a_taint_policy_no_cluster_meets_yet(example_fleet: Any) -> None:
     """It taints a cluster, and moves what does not tolerate the taint, once one reports it
     is not Ready: nothing moves now."""
-    on_branch(example_fleet, "pr", files={"policies/not-ready.yaml": TAINT_POLICY})
+    taint = ("cluster.example.io/not-ready", "NoSchedule")
+    policy = make_taint_policy("detect-not-ready", taint, add_on=ready_is("NotIn", "True"))
+    on_branch(example_fleet, "pr", files={"policies/not-ready.yaml": yaml.safe_dump(policy)})
     _, listed, _ = _beyond(example_fleet)
     assert listed == [("ClusterTaintPolicy detect-not-ready", "added", [])]
 
