@@ -4,10 +4,15 @@
 
 run by `.github/workflows/preview.yml`. It talks to GitHub's REST API with the workflow's token
 (`GITHUB_TOKEN`), with nothing but the standard library: it lists the pull request's comments,
-updates the one that starts with the preview marker, or creates it. The repository, the pull
-request and the API address default to what GitHub Actions sets (`GITHUB_REPOSITORY`, the
-event file's `pull_request.number`, `GITHUB_API_URL`). A body over GitHub's limit (not one
-`gitfleet preview` writes, which keeps within it) is cut with a note rather than refused.
+updates the one that starts with the preview marker and that the token's own user wrote, or
+creates it. Anyone can comment on a pull request, a comment that starts with the marker
+included: one by anybody else is never taken for the preview (updating it would fail, or put
+the preview under their name, and leave theirs the one a reviewer reads). The workflow's
+token comments as `github-actions[bot]`; with another token, name its user (`--author`).
+The repository, the pull request and the API address default to what GitHub Actions sets
+(`GITHUB_REPOSITORY`, the event file's `pull_request.number`, `GITHUB_API_URL`). A body over
+GitHub's limit (not one `gitfleet preview` writes, which keeps within it) is cut with a note
+rather than refused.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ import click
 from gitfleet.preview import markdown
 
 DEFAULT_API = "https://api.github.com"
+DEFAULT_AUTHOR = "github-actions[bot]"
+"""Who the workflow's token (`GITHUB_TOKEN`) comments as."""
 _NEXT = re.compile(r'<([^>]+)>;\s*rel="next"')
 _CUT_NOTE = "\n\n_Preview cut at GitHub's comment size limit; run `gitfleet preview` locally._\n"
 
@@ -84,11 +91,21 @@ def fit(body: str, limit: int = markdown.LIMIT) -> str:
     return body[: limit - len(_CUT_NOTE)] + _CUT_NOTE
 
 
-def upsert(client: Client, repo: str, number: int, body: str) -> tuple[str, str]:
-    """Update the pull request's preview comment, or create it: ("updated"|"created", URL)."""
+def _author(comment: dict[str, Any]) -> str:
+    user = comment.get("user")
+    login = user.get("login") if isinstance(user, dict) else None
+    return login if isinstance(login, str) else ""
+
+
+def upsert(
+    client: Client, repo: str, number: int, body: str, author: str = DEFAULT_AUTHOR
+) -> tuple[str, str]:
+    """Update the pull request's preview comment, the one `author` wrote, or create it:
+    ("updated"|"created", URL)."""
     body = fit(body)
     for comment in client.comments(repo, number):
-        if str(comment.get("body", "")).startswith(markdown.MARKER):
+        ours = _author(comment) == author
+        if ours and str(comment.get("body", "")).startswith(markdown.MARKER):
             reply, _ = client.request(
                 "PATCH", f"/repos/{repo}/issues/comments/{comment['id']}", {"body": body}
             )
@@ -129,7 +146,13 @@ def _event_number() -> int | None:
     show_envvar=True,
     help="API token (default: the GITHUB_TOKEN or GH_TOKEN environment variable).",
 )
-def main(body_file: Any, repo: str, number: int | None, api: str, token: str) -> None:
+@click.option(
+    "--author",
+    default=DEFAULT_AUTHOR,
+    show_default=True,
+    help="The login the token comments as: only its comment is ever updated.",
+)
+def main(body_file: Any, repo: str, number: int | None, api: str, token: str, author: str) -> None:
     """Create or update the pull request's gitfleet preview comment."""
     number = number or _event_number()
     if number is None:
@@ -137,7 +160,7 @@ def main(body_file: Any, repo: str, number: int | None, api: str, token: str) ->
     if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo):
         raise click.UsageError(f"--repo {repo!r}: expected OWNER/NAME")
     try:
-        done, url = upsert(Client(api, token), repo, number, body_file.read())
+        done, url = upsert(Client(api, token), repo, number, body_file.read(), author)
     except GitHubError as exc:
         click.echo(f"cannot post the preview: {exc}", err=True)
         sys.exit(1)

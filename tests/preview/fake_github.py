@@ -1,8 +1,9 @@
 """A stand-in for the part of GitHub's REST API the sticky comment uses, on 127.0.0.1.
 
 It serves the issue comments of one pull request (number 7 of REPO) in pages of PAGE, with
-GitHub's `Link: <...>; rel="next"` header, and records every request (method, path, headers
-in lower case) for the tests to check.
+GitHub's `Link: <...>; rel="next"` header, each naming its author as GitHub does (`user`:
+`login`, `type`); a comment it creates is the workflow token's (BOT). It records every request
+(method, path, headers in lower case) for the tests to check.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 
 REPO = "octo/fleet"
 PAGE = 2
+BOT = "github-actions[bot]"
+"""Who the workflow's token comments as."""
 
 
 class FakeGitHub:
@@ -33,7 +36,8 @@ class FakeGitHub:
         return f"http://{host!s}:{port}"
 
     def add(self, body: str, author: str = "someone") -> None:
-        self.comments.append({"id": 100 + len(self.comments), "body": body, "user": author})
+        user = {"login": author, "type": "Bot" if author.endswith("[bot]") else "User"}
+        self.comments.append({"id": 100 + len(self.comments), "body": body, "user": user})
 
     def _handler(self) -> type[http.server.BaseHTTPRequestHandler]:
         fake = self
@@ -71,7 +75,7 @@ class FakeGitHub:
             def do_POST(self) -> None:
                 body = self._record()
                 assert body is not None
-                fake.add(body["body"], "bot")
+                fake.add(body["body"], BOT)
                 made = fake.comments[-1]
                 self._send(201, {**made, "html_url": f"https://example/c/{made['id']}"})
 

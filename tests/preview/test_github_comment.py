@@ -3,6 +3,9 @@
 Aspects covered:
 - the first run creates the comment; later runs update that same comment, found by its
   marker across pages of comments (Link: rel="next"), and leave others' comments alone;
+- a comment starting with the marker that someone else wrote (anyone can comment on a pull
+  request) is neither updated nor taken for the preview: the token's own one is created, or
+  with `--author` the one that login wrote;
 - requests carry the token, GitHub's JSON media type and API version;
 - the pull request number comes from --pr or from the Actions event file;
 - a body without the marker gets it; one over the limit is cut with a note;
@@ -18,7 +21,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from preview.fake_github import REPO, FakeGitHub
+from preview.fake_github import BOT, REPO, FakeGitHub
 
 from gitfleet.preview import github_comment, markdown
 
@@ -58,6 +61,28 @@ def test_creates_then_updates_one_comment(github: FakeGitHub, tmp_path: Path) ->
     assert pages[-3:] == [f"/repos/{REPO}/issues/7/comments?per_page=100",
                           f"/repos/{REPO}/issues/7/comments?per_page=100&page=2",
                           f"/repos/{REPO}/issues/7/comments?per_page=100&page=3"]  # fmt: skip
+
+
+def test_a_marker_someone_else_wrote_is_not_the_preview(github: FakeGitHub, tmp_path: Path) -> None:
+    fake = f"{markdown.MARKER}\n### gitfleet preview: `main` → `pr`\n\n**no change**\n"
+    github.add(fake, "mallory")
+    done = post(github, tmp_path, f"{markdown.MARKER}\nreal\n", "--pr", "7")
+    assert done.output == "created https://example/c/101\n"
+    assert [(c["user"]["login"], c["body"]) for c in github.comments] == [
+        ("mallory", fake),
+        (BOT, f"{markdown.MARKER}\nreal\n"),
+    ]
+    assert "PATCH" not in {method for method, _, _ in github.requests}
+    again = post(github, tmp_path, f"{markdown.MARKER}\nagain\n", "--pr", "7")
+    assert again.output == "updated https://example/c/101\n"
+    assert github.comments[0]["body"] == fake
+
+
+def test_another_tokens_author(github: FakeGitHub, tmp_path: Path) -> None:
+    github.add(f"{markdown.MARKER}\nold\n", "fleet-bot")
+    done = post(github, tmp_path, "new\n", "--pr", "7", "--author", "fleet-bot")
+    assert done.output == "updated https://example/c/100\n"
+    assert github.comments[0]["body"] == f"{markdown.MARKER}\nnew\n"
 
 
 def test_requests_carry_token_and_api_headers(github: FakeGitHub, tmp_path: Path) -> None:
