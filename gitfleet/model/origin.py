@@ -51,17 +51,36 @@ class Origin:
         return f"{self}: {shown(text)}"
 
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_INVISIBLE = "\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+"""Characters that print as nothing yet change what is shown: zero-width ones, and the
+bidirectional controls that display a text in another order than it is read ("Trojan
+Source": `"\\u202erenim/live"` displays as `"evil/miner"`)."""
+_HIDDEN = re.compile(f"[{_INVISIBLE}]")
+_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{_INVISIBLE}]")
+
+
+def _escaped(found: re.Match[str]) -> str:
+    return found[0].encode("unicode_escape").decode("ascii")
 
 
 def shown(text: str) -> str:
     """`text` (a path, a message) as printed: a file name may hold any character but `/` (a
     pull request can add one holding a new line, or a terminal's escape sequence), so control
-    characters and line separators are written as Python escapes (`\\n`, `\\x1b`): one problem
-    stays one line, and nothing a name holds acts on a terminal or fakes a line of its own."""
+    characters, line separators and the invisible characters of `visible` are written as
+    Python escapes (`\\n`, `\\x1b`, `\\u202e`): one problem stays one line, and nothing a name
+    holds acts on a terminal, fakes a line of its own or shows as something it is not."""
     if _CONTROL.search(text) is None:
         return text
-    return _CONTROL.sub(lambda found: found[0].encode("unicode_escape").decode("ascii"), text)
+    return _CONTROL.sub(_escaped, text)
+
+
+def visible(text: str) -> str:
+    """`text` (lines of a manifest, say) with its zero-width characters and bidirectional
+    controls written as escapes (`\\u202e`), and nothing else changed: shown to a reviewer, it
+    reads in the order and with the characters it holds."""
+    if _HIDDEN.search(text) is None:
+        return text
+    return _HIDDEN.sub(_escaped, text)
 
 
 UNKNOWN = Origin("<unknown>")

@@ -27,6 +27,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
+from gitfleet.model import origin
 from gitfleet.preview import diff, result
 
 MARKER = "<!-- gitfleet-preview -->"
@@ -203,7 +204,7 @@ def _summary_of(cluster: diff.ClusterChanges) -> str:
 def _block(cluster: diff.ClusterChanges, budget: int) -> str | None:
     """The folded diff of one cluster in at most `budget` characters (None if even a cut one
     does not fit)."""
-    text = "".join(f.diff for f in cluster.files)
+    text = origin.visible("".join(f.diff for f in cluster.files))
     fence = "`" * max(3, _run(text) + 1)
     opening = f"<details><summary>{_summary_of(cluster)}</summary>\n\n{fence}diff\n"
     closing = f"{fence}\n\n</details>\n"

@@ -4,8 +4,9 @@ Aspects covered: a message of one line is kept; one of many lines is its first l
 many follow (blank lines around it not counted, every kind of line break counted); a line
 beyond the byte bound is cut at a character, ending with `…` (or keeping its end after it, when
 asked), the count of lines kept; a
-blank message is empty; control characters (a NUL, a terminal's escape) are written escaped,
-and the bound holds for the escaped line.
+blank message is empty; control characters (a NUL, a terminal's escape), bidirectional
+controls and zero-width characters (which show a text in another order, or hide part of it)
+are written escaped, and the bound holds for the escaped line.
 """
 
 from __future__ import annotations
@@ -33,6 +34,12 @@ from gitfleet.model import messages
         pytest.param(" \n\t\n", 1024, "", id="blank"),
         pytest.param("a\x00b \x1b[2J", 1024, "a\\x00b \\x1b[2J", id="control characters escaped"),
         pytest.param("\x1b" * 20, 10, "\\x1b\\x1…", id="cut once escaped"),
+        pytest.param(
+            "image: \u202erenim/live\u200b",
+            1024,
+            "image: \\u202erenim/live\\u200b",
+            id="bidirectional and zero-width characters escaped",
+        ),
     ],
 )
 def test_one_line(text: str, limit: int, expected: str) -> None:

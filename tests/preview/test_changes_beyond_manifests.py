@@ -15,6 +15,8 @@ Aspects covered:
   `Gitfleet-Rollout` (a trailer: not a title alone) is listed with it;
 - a policy's failover changes no manifest and moves nothing, but changes its bindings: each
   is listed with the fields that differ, and the summary counts them;
+- a manifest's bidirectional controls are written escaped in the comment (as read), kept in
+  JSON;
 - what a pull request writes into those fields stays inside the comment's code block
   (backticks, new lines, an @mention), each item bounded, and a binding's fields stay inline
   code in their table cell (`|` escaped).
@@ -202,6 +204,20 @@ def test_a_binding_field_stays_inside_its_cell() -> None:
         '| Deployment shop/web | ``spec.placement: ["<img src=x>","@admin","a\\|b","`x`"]`` |'
         in (text)
     )
+
+
+def test_a_manifest_shows_the_order_it_is_read_in(example_fleet: Any) -> None:
+    """Trojan Source: a value holding U+202E displays reversed. The comment writes it as its
+    escape, so what a reviewer reads is what the cluster gets; JSON keeps the value."""
+    value = "\u202erenim/live"
+    on_branch(
+        example_fleet, "pr", ("apps/shop/web.yaml", "\ndata:\n", f'\ndata:\n  IMAGE: "{value}"\n')
+    )
+    found = preview.preview(example_fleet.path, "main", "pr")
+    text = markdown.render(found)
+    assert '+  IMAGE: "\\u202erenim/live"\n' in text
+    assert "\u202e" not in text
+    assert value in report.as_json(found)["clusters"]["aws-euw1"]["diff"]
 
 
 def test_moved_lines_and_unread_files_are_no_change(example_fleet: Any) -> None:
