@@ -1,7 +1,8 @@
 """The preview as data (`--format json`): stable keys, every diff whole. `ok` is false when the
 head has errors or its render refuses manifests (`refused`, each as render.yaml records it,
-with `onBase`: whether the base refuses it too). `beyondManifests` lists what the head changes
-that no rendered file holds (`inputs`)."""
+with `onBase`: whether the base refuses it too). `bindings` lists the resources whose binding
+changes beyond their placement, and `beyondManifests` what the head changes that no rendered
+file holds (`inputs`)."""
 
 from __future__ import annotations
 
