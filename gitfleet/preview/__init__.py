@@ -146,9 +146,9 @@ def preview(
             refusals=sides.refusals(repo, head_side, fmt),
             base_refusals=sides.refusals(repo, base_side, fmt),
             waves=_waves(head_source, changes),
-            beyond=(
-                *inputs.compare(base_source, head_source),
+            beyond=(  # the few commits first: many objects changed cannot crowd them out
                 *_control_trailers(repo, base_commit, head_commit),
+                *inputs.compare(base_source, head_source),
             ),
         )
     finally:

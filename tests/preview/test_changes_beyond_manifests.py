@@ -8,11 +8,12 @@ Aspects covered:
   gitfleet.yaml's `sourceBranch` changed (the branch rendered after the merge) are each listed
   by object and field, in the comment and in JSON, and the summary counts them;
 - a ClusterTaintPolicy whose conditions no cluster meets yet is listed (it acts later);
-- the settings are named as gitfleet.yaml names them, inside a section of a failover block;
+- the settings are named as gitfleet.yaml names them, inside the failover section too;
 - a change that moves lines but changes no value (a comment added above a Cluster) lists
   nothing, and neither does a change to a file gitfleet does not read;
 - a commit of the change whose message carries `Gitfleet-Allow-Prune` or
-  `Gitfleet-Rollout` (a trailer: not a title alone) is listed with it;
+  `Gitfleet-Rollout` (a trailer: not a title alone) is listed with it, before any object
+  (many objects changed cannot push it out of the comment);
 - a policy's failover changes no manifest and moves nothing, but changes its bindings: each
   is listed with the fields that differ, and the summary counts them;
 - a manifest's bidirectional controls are written escaped in the comment (as read), kept in
@@ -30,7 +31,7 @@ from typing import Any
 
 import pytest
 import yaml
-from builders import make_taint_policy, ready_is
+from builders import make_federated_hpa, make_taint_policy, ready_is
 from preview.preview_builders import preview_of
 from preview.preview_changes import on_branch
 
@@ -152,15 +153,20 @@ def test_commits_whose_message_lifts_a_guard(example_fleet: Any) -> None:
     example_fleet.git("commit", "-q", "--allow-empty", "-m", "hurry", "-m",
                       "Gitfleet-Rollout: skip\nSigned-off-by: someone")  # fmt: skip
     example_fleet.git("commit", "-q", "--allow-empty", "-m", "Gitfleet-Rollout: skip")
-    hurry, retire = example_fleet.git("rev-parse", "HEAD~1", "HEAD~2").split()
+    hpas = {f"apps/hpa-{i}.yaml": yaml.safe_dump(make_federated_hpa(f"h{i}")) for i in range(150)}
+    example_fleet.commit(hpas, "many autoscalers")
+    hurry, retire = example_fleet.git("rev-parse", "HEAD~2", "HEAD~3").split()
     example_fleet.git("checkout", "-q", "main")
-    summary, listed, text = _beyond(example_fleet)
-    assert summary == "no manifest change, 2 changes beyond the manifests"
-    assert listed == [
-        (f"commit {hurry[:12]}", "message carries", ["Gitfleet-Rollout: skip"]),
-        (f"commit {retire[:12]}", "message carries", ["Gitfleet-Allow-Prune: all"]),
+    found = preview.preview(example_fleet.path, "main", "pr")
+    assert found.summary.endswith(", 152 changes beyond the manifests")
+    assert [(c.subject, c.fields) for c in found.beyond[:2]] == [
+        (f"commit {hurry[:12]}", ("Gitfleet-Rollout: skip",)),
+        (f"commit {retire[:12]}", ("Gitfleet-Allow-Prune: all",)),
     ]
+    text = markdown.render(found)
     assert f"\ncommit {hurry[:12]}: message carries: Gitfleet-Rollout: skip\n" in text
+    assert f"\ncommit {retire[:12]}: message carries: Gitfleet-Allow-Prune: all\n" in text
+    assert "\n... and 52 more\n" in text
 
 
 def test_a_policys_failover_changes_bindings_only(example_fleet: Any) -> None:
