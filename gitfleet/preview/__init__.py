@@ -7,9 +7,10 @@ touches is rendered again), compares the trees (`diff`) and returns a `result.Pr
 comment. A head with errors (a tree that cannot be loaded included) is not rendered: the preview
 then carries its located errors. A head that renders carries what its render refuses, and
 which of those the base refuses too: merging it would leave those manifests unwritten, and
-what it changes that no rendered file holds (`inputs`: Clusters, interpreter scripts and
-gitfleet.yaml's settings, which the agents and the reconciler read from the source, and the
-change's commits whose message lifts the prune guard or skips the rollout's waves). With a
+what it changes that no rendered file holds (`inputs`: Clusters, interpreter scripts,
+ClusterTaintPolicies, FederatedHPAs and gitfleet.yaml's settings, which the agents and the
+reconciler read from the source, and the change's commits whose message lifts the prune guard
+or skips the rollout's waves). With a
 `rollout` section, the head's waves say which clusters the change reaches in which wave. A
 rendered branch that is not at a render is not read (the base is rendered from scratch).
 

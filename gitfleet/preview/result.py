@@ -56,7 +56,8 @@ class Preview:
     """The head's rollout plan (empty without a `rollout` section)."""
     beyond: tuple[inputs.InputChange, ...] = ()
     """What the head changes that no rendered file holds (Clusters, interpreter scripts,
-    gitfleet.yaml's settings)."""
+    ClusterTaintPolicies, FederatedHPAs, gitfleet.yaml's settings), and its commits whose
+    message lifts the prune guard or skips the rollout."""
 
     @property
     def ok(self) -> bool:
