@@ -314,18 +314,16 @@ class Controller:
     def _collect_garbage(self, gone: set[str]) -> None:
         """Delete objects whose owners are all gone, one of them just now (background
         propagation, as the garbage collector does)."""
-        for group, plural in list(self.store.resources()):
-            resource = self._type(group, plural)
-            if resource is None:
+        dependents = sorted({key for uid in gone for key in self.store.dependents(uid)})
+        for key in dependents:
+            obj = self.store.get(*key)
+            resource = self._type(*key[:2])
+            if obj is None or resource is None:
                 continue
-            for obj in list(self.store.list(group, plural)):
-                owners = _json.dig(obj, "metadata", "ownerReferences") or []
-                uids = {o.get("uid") for o in owners}
-                orphaned = all(self.store.by_uid(u or "") is None for u in uids)
-                deleting = _json.dig(obj, "metadata", "deletionTimestamp")
-                if uids & gone and orphaned and not deleting:
-                    metadata = obj["metadata"]
-                    self.registry.delete(resource, metadata.get("namespace", ""), metadata["name"])
+            owners = _json.dig(obj, "metadata", "ownerReferences") or []
+            orphaned = all(self.store.by_uid(o.get("uid") or "") is None for o in owners)
+            if orphaned and not _json.dig(obj, "metadata", "deletionTimestamp"):
+                self.registry.delete(resource, key[2], key[3])
 
     # ---- workloads ---------------------------------------------------------------------
 
@@ -351,19 +349,29 @@ class Controller:
     def _pods_of(self, key: tuple[str, str], obj: _json.Obj) -> list[_json.Obj]:
         """The workload's pods: those it controls, or for a Deployment, those its ReplicaSets
         control."""
-        namespace, uid = obj["metadata"]["namespace"], obj["metadata"]["uid"]
-        owners = {uid}
+        owners = [obj]
         if key == _workloads.DEPLOYMENTS:
-            owners = {rs["metadata"]["uid"] for rs in self._replica_sets_of(obj)}
-        return [p for p in self.store.list(*_PODS, namespace) if _owner_uid(p) in owners]
+            owners = self._replica_sets_of(obj)
+        return self._controlled_by(_PODS, owners)
 
     def _replica_sets_of(self, deployment: _json.Obj) -> list[_json.Obj]:
-        namespace, uid = deployment["metadata"]["namespace"], deployment["metadata"]["uid"]
-        return [
-            rs
-            for rs in self.store.list(*_workloads.REPLICASETS, namespace)
-            if _owner_uid(rs) == uid
-        ]
+        return self._controlled_by(_workloads.REPLICASETS, [deployment])
+
+    def _controlled_by(self, kind: tuple[str, str], owners: list[_json.Obj]) -> list[_json.Obj]:
+        """The objects of `kind` in the owners' namespace whose controller is one of
+        `owners`, by name."""
+        if not owners:
+            return []
+        namespace = owners[0]["metadata"]["namespace"]
+        uids = {owner["metadata"]["uid"] for owner in owners}
+        keys = {
+            key
+            for uid in uids
+            for key in self.store.dependents(uid)
+            if key[:3] == (*kind, namespace)
+        }
+        found = (self.store.get(*key) for key in sorted(keys))
+        return [obj for obj in found if obj is not None and _owner_uid(obj) in uids]
 
     def _replica_sets(self, deployment: _json.Obj, revision: str) -> tuple[int, str]:
         """The Deployment controller's part (a rollout done at once): the ReplicaSet of the
@@ -635,11 +643,12 @@ class Controller:
         for name in sorted(deleted):
             if self.store.get(*_ENDPOINTS, namespace, name) is not None:
                 self.registry.delete(self._builtin(*_ENDPOINTS), namespace, name)
+        services = [s for s in self.store.list(*_SERVICES, namespace) if _endpoints.served(s)]
+        if not services:
+            return
         pods = self.store.list(*_PODS, namespace)
         slices = self.store.list(*_ENDPOINT_SLICES, namespace)
-        for service in self.store.list(*_SERVICES, namespace):
-            if not _endpoints.served(service):
-                continue
+        for service in services:
             name = service["metadata"]["name"]
             chosen = _endpoints.selected(service, pods)
             self._controlled(self._builtin(*_ENDPOINTS), _endpoints.endpoints(service, chosen))

@@ -549,17 +549,17 @@ class Registry:
 
     def _orphan(self, uid: str) -> None:
         """Remove owner references to `uid` (propagationPolicy Orphan)."""
-        for group, plural in list(self.store.resources()):
-            for obj in self.store.list(group, plural):
-                references = _json.dig(obj, "metadata", "ownerReferences") or []
-                kept = [r for r in references if r.get("uid") != uid]
-                if len(kept) != len(references):
-                    changed: _json.Obj = _json.clone(obj)
-                    if kept:
-                        changed["metadata"]["ownerReferences"] = kept
-                    else:
-                        del changed["metadata"]["ownerReferences"]
-                    self.store.put(group, plural, changed)
+        for key in self.store.dependents(uid):
+            obj = self.store.get(*key)
+            assert obj is not None, "dependents are stored objects"
+            references = obj["metadata"]["ownerReferences"]
+            kept = [r for r in references if r.get("uid") != uid]
+            changed: _json.Obj = _json.clone(obj)
+            if kept:
+                changed["metadata"]["ownerReferences"] = kept
+            else:
+                del changed["metadata"]["ownerReferences"]
+            self.store.put(key[0], key[1], changed)
 
     def save(self, resource: _resources.ResourceType, obj: _json.Obj) -> _json.Obj:
         """A controller write: stored only if it changes something; no field ownership."""

@@ -9,6 +9,11 @@ the stored objects: each version is held once, however many events name it (a cl
 thousands of pods otherwise holds every version twice over, up to the log's length).
 Versions of a group share storage: an object is kept once per (group, plural) and served
 with the apiVersion the client asked for (no conversion, like a CRD with `strategy: None`).
+
+Objects are kept by namespace, and the objects naming each owner uid in their
+ownerReferences are indexed, so that reading one namespace or one owner's dependents costs
+what it holds, not what the cluster holds; other indexes (`Index`) are kept up to date on
+every write for the same reason.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import dataclasses
 import itertools
 import threading
 from collections.abc import Iterator
+from typing import Protocol
 
 from gitfleet.sim import _json, _resources
 
@@ -41,6 +47,15 @@ class Event:
     old: _json.Obj | None
 
 
+class Index(Protocol):
+    """A view of the store kept up to date on every write (`Store.add_index`)."""
+
+    def changed(
+        self, group: str, plural: str, old: _json.Obj | None, new: _json.Obj | None
+    ) -> None:
+        """`old` (None: created) became `new` (None: removed)."""
+
+
 def key_of(group: str, plural: str, obj: _json.Obj) -> Key:
     metadata = obj.get("metadata") or {}
     return (group, plural, metadata.get("namespace", ""), metadata["name"])
@@ -53,8 +68,12 @@ class Store:
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
         self.catalog = _resources.catalog()
-        self._objects: dict[tuple[str, str], dict[tuple[str, str], _json.Obj]] = {}
+        self._objects: dict[tuple[str, str], dict[str, dict[str, _json.Obj]]] = {}
+        """Objects by (group, plural), then namespace, then name."""
         self._uids: dict[str, Key] = {}
+        self._dependents: dict[str, dict[Key, None]] = {}
+        """Keys of the objects naming each uid in their ownerReferences."""
+        self._indexes: list[Index] = []
         self._version = 0
         self._events: collections.deque[Event] = collections.deque(maxlen=history)
         self._changes: list[Event] = []
@@ -63,8 +82,16 @@ class Store:
     def resource_version(self) -> int:
         return self._version
 
+    def add_index(self, index: Index) -> None:
+        """Keep `index` up to date from now on, starting with every object stored."""
+        for (group, plural), namespaces in sorted(self._objects.items()):
+            for _, objects in sorted(namespaces.items()):
+                for _, obj in sorted(objects.items()):
+                    index.changed(group, plural, None, obj)
+        self._indexes.append(index)
+
     def get(self, group: str, plural: str, namespace: str, name: str) -> _json.Obj | None:
-        return self._objects.get((group, plural), {}).get((namespace, name))
+        return self._objects.get((group, plural), {}).get(namespace, {}).get(name)
 
     def by_uid(self, uid: str) -> _json.Obj | None:
         key = self._uids.get(uid)
@@ -73,11 +100,18 @@ class Store:
     def list(self, group: str, plural: str, namespace: str | None = None) -> list[_json.Obj]:
         """Objects of a resource in etcd order (namespace, then name); one namespace if given."""
         found = self._objects.get((group, plural), {})
+        chosen = sorted(found) if namespace is None else [namespace]
         return [
-            found[ns_name]
-            for ns_name in sorted(found)
-            if namespace is None or ns_name[0] == namespace
+            objects[name]
+            for ns in chosen
+            for objects in (found.get(ns, {}),)
+            for name in sorted(objects)
         ]
+
+    def dependents(self, uid: str) -> builtins.list[Key]:
+        """Keys of the objects naming `uid` as an owner, in (group, plural, namespace, name)
+        order."""
+        return sorted(self._dependents.get(uid, {}))
 
     def resources(self) -> Iterator[tuple[str, str]]:
         """(group, plural) of every resource holding objects."""
@@ -86,27 +120,44 @@ class Store:
     def put(self, group: str, plural: str, obj: _json.Obj) -> _json.Obj:
         """Store `obj` (taken over, not copied) under a new resourceVersion; returns it."""
         key = key_of(group, plural, obj)
-        objects = self._objects.setdefault((group, plural), {})
-        old = objects.get(key[2:])
+        objects = self._objects.setdefault((group, plural), {}).setdefault(key[2], {})
+        old = objects.get(key[3])
         self._version += 1
         obj["metadata"]["resourceVersion"] = str(self._version)
-        objects[key[2:]] = obj
+        objects[key[3]] = obj
         uid = obj["metadata"].get("uid")
         if uid:
             self._uids[uid] = key
+        self._index(key, old, obj)
         self._record(Event(self._version, MODIFIED if old else ADDED, group, plural, obj, old))
         return obj
 
     def remove(self, group: str, plural: str, namespace: str, name: str) -> _json.Obj | None:
         """Drop an object; the DELETED event carries a new resourceVersion, as etcd's does."""
-        obj = self._objects.get((group, plural), {}).pop((namespace, name), None)
+        namespaces = self._objects.get((group, plural), {})
+        obj = namespaces.get(namespace, {}).pop(name, None)
         if obj is None:
             return None
+        if not namespaces[namespace]:
+            del namespaces[namespace]
         self._uids.pop(obj["metadata"].get("uid", ""), None)
+        self._index((group, plural, namespace, name), obj, None)
         self._version += 1
         gone = {**obj, "metadata": {**obj["metadata"], "resourceVersion": str(self._version)}}
         self._record(Event(self._version, DELETED, group, plural, gone, None))
         return gone
+
+    def _index(self, key: Key, old: _json.Obj | None, new: _json.Obj | None) -> None:
+        before, after = _owner_uids(old), _owner_uids(new)
+        for uid in before - after:
+            dependents = self._dependents[uid]
+            del dependents[key]
+            if not dependents:
+                del self._dependents[uid]
+        for uid in after - before:
+            self._dependents.setdefault(uid, {})[key] = None
+        for index in self._indexes:
+            index.changed(key[0], key[1], old, new)
 
     def _record(self, event: Event) -> None:
         self._events.append(event)
@@ -146,3 +197,8 @@ class Store:
 
     def has_changes(self) -> bool:
         return bool(self._changes)
+
+
+def _owner_uids(obj: _json.Obj | None) -> set[str]:
+    references = _json.dig(obj or {}, "metadata", "ownerReferences") or []
+    return {r["uid"] for r in references if isinstance(r, dict) and isinstance(r.get("uid"), str)}
