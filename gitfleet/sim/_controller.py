@@ -20,13 +20,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable
-from fractions import Fraction
 
 from gitfleet.sim import (
     _endpoints,
     _errors,
     _json,
     _managed,
+    _placement,
     _pods,
     _registry,
     _resources,
@@ -72,6 +72,8 @@ class Controller:
         """Terminating namespaces whose contents the namespace controller is deleting."""
         self._next_pod_ip = 2
         self._next_balancer_ip = 1
+        self._placement = _placement.Placement()
+        self.store.add_index(self._placement)
 
     def pending(self) -> bool:
         """Whether anything is still to happen (unprocessed writes, pods due to start,
@@ -504,23 +506,19 @@ class Controller:
     # ---- scheduler and kubelet ---------------------------------------------------------
 
     def _schedule(self) -> None:
+        """Bind each pod due a try to the node it fits best (the node's usage grows as the
+        binding is stored), else say why it fits none; then start the kubelet's timer of
+        each pod newly bound."""
         resource = self._builtin(*_PODS)
         nodes = [
             n
             for n in self.store.list("", "nodes")
             if not _json.dig(n, "metadata", "deletionTimestamp")
         ]
-        pods = self.store.list(*_PODS)
-        used = _pods.usage(pods)
-        for pod in list(pods):
-            if not _pods.is_active(pod) or _json.dig(pod, "status", "phase") != "Pending":
-                continue
-            key = _store.key_of(*_PODS, pod)
-            node = _json.dig(pod, "spec", "nodeName")
-            if node:
-                self._timers.setdefault(key, time.monotonic() + self.ready_delay)
-                continue
-            chosen, why = _pods.choose_node(pod, nodes, used)
+        for key in self._placement.due():
+            pod = self.store.get(*key)
+            assert pod is not None, "the placement index holds stored pods only"
+            chosen, why = _pods.choose_node(pod, nodes, self._placement.used)
             changed: _json.Obj = _json.clone(pod)
             existing = _json.dig(pod, "status", "conditions") or []
             now = self.registry.now()
@@ -531,16 +529,16 @@ class Controller:
                     )
                 ]
                 self.registry.save(resource, changed)
+                self._placement.tried(key)
                 continue
             changed["spec"]["nodeName"] = chosen
             changed["status"]["conditions"] = [
                 _workloads.condition(existing, "PodScheduled", "True", "", "", now)
             ]
-            placed = used.setdefault(chosen, {})
-            for name, amount in {**_pods.requests(pod["spec"]), "pods": Fraction(1)}.items():
-                placed[name] = placed.get(name, Fraction(0)) + amount
             self.registry.save(resource, changed)
             self._timers[key] = time.monotonic() + self.ready_delay
+        for key in self._placement.newly_bound():
+            self._timers.setdefault(key, time.monotonic() + self.ready_delay)
 
     def _advance_pod(self, key: _store.Key) -> None:
         """The kubelet's part: a bound pod starts; a Job's running pod then succeeds."""

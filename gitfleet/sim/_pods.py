@@ -119,20 +119,6 @@ def choose_node(
     return (None, f"0/{len(nodes)} nodes are available: {reasons}.")
 
 
-def usage(pods: list[_json.Obj]) -> dict[str, dict[str, Fraction]]:
-    """Per node: the summed requests and the number of active pods bound to it."""
-    found: dict[str, dict[str, Fraction]] = {}
-    for pod in pods:
-        node = _json.dig(pod, "spec", "nodeName")
-        if not node or not is_active(pod):
-            continue
-        placed = found.setdefault(node, {})
-        for resource, amount in requests(pod.get("spec") or {}).items():
-            placed[resource] = placed.get(resource, Fraction(0)) + amount
-        placed["pods"] = placed.get("pods", Fraction(0)) + 1
-    return found
-
-
 def qos_class(spec: _json.Obj) -> str:
     """Guaranteed (every container's requests equal its limits, cpu and memory set),
     BestEffort (no requests or limits at all), else Burstable."""

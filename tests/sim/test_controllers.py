@@ -9,7 +9,8 @@ observedGeneration, Available/Progressing); scaling down; a template change repl
 pods; StatefulSet ordinal pods; a DaemonSet pod per node; a Job that completes, selecting its
 pods by its uid (the labels prefixed too from 1.27); pods that
 do not fit stay Pending with PodScheduled False/Unschedulable (its transition time kept
-across attempts) and the workload unready; a pod delay, waited for
+across attempts, its message following the room left) and the workload unready, and are
+bound once a node has room; a pod delay, waited for
 with `settle` or seen through a watch;
 LoadBalancer Services get an ingress address; claims get Bound (Services' endpoints:
 test_endpoints.py).
@@ -225,6 +226,36 @@ def test_freed_capacity_schedules_pending_pods(make_sim_cluster: Any) -> None:
     assert (
         sim.objects.get("apps/v1", "Deployment", "small", "default")["status"]["readyReplicas"] == 1
     )
+
+
+def _waiting_reason(sim: RunningSim, deployment_name: str) -> str:
+    (pod,) = [p for p in _pods(sim) if p["metadata"]["name"].startswith(f"{deployment_name}-")]
+    (condition,) = pod["status"]["conditions"]
+    return str(condition["message"])
+
+
+def test_why_a_pod_waits_follows_the_room_left(make_sim_cluster: Any) -> None:
+    sim = make_sim_cluster(nodes=1, node_allocatable={"cpu": "1", "memory": "1Gi", "pods": "2"})
+    sim.objects.put(deployment("first", replicas=1, cpu="500m"))
+    sim.objects.put(deployment("waiting", replicas=1, cpu="800m"))
+    assert _waiting_reason(sim, "waiting") == "0/1 nodes are available: Insufficient cpu."
+    sim.objects.put(deployment("second", replicas=1, cpu="100m"))
+    assert _waiting_reason(sim, "waiting") == (
+        "0/1 nodes are available: Insufficient cpu, Insufficient pods."
+    )
+
+
+def test_a_node_given_more_room_takes_a_waiting_pod(make_sim_cluster: Any) -> None:
+    sim = make_sim_cluster(nodes=1, node_allocatable={"cpu": "1", "memory": "1Gi", "pods": "10"})
+    sim.objects.put(deployment("big", replicas=1, cpu="2"))
+    (pod,) = _pods(sim)
+    assert pod["status"]["phase"] == "Pending"
+    (node,) = sim.objects.list("v1", "Node")
+    node["status"]["allocatable"]["cpu"] = "4"
+    sim.objects.put(node)
+    (pod,) = _pods(sim)
+    assert pod["spec"]["nodeName"] == node["metadata"]["name"]
+    assert sim.objects.get("apps/v1", "Deployment", "big", "default")["status"]["readyReplicas"]
 
 
 def test_pods_start_after_the_delay(make_sim_cluster: Any) -> None:
