@@ -3,7 +3,8 @@
 labels and annotations (qualified keys, string values), workload selectors that must match
 their pod template, rolling update parameters beside a Deployment's Recreate or a StatefulSet's
 OnDelete strategy, pods' containers and Services' ports, CRD names and scopes, Secret data that
-must be base64, ConfigMaps whose values weigh more than 1 MiB.
+must be base64, the keys of ConfigMaps' and Secrets' data, ConfigMaps whose values weigh more
+than 1 MiB.
 
 A failure is one 422 Invalid Status listing every cause. Full schema validation is left out.
 """
@@ -22,6 +23,7 @@ _LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _DNS1035 = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
 _QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 _LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+_CONFIG_KEY = re.compile(r"^[-._a-zA-Z0-9]+$")
 
 _SUBDOMAIN_RULE = (
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' "
@@ -42,6 +44,11 @@ _QUALIFIED_NAME_RULE = (
     "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and "
     "end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex "
     "used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+)
+_CONFIG_KEY_RULE = (
+    "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. "
+    "'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is "
+    "'[-._a-zA-Z0-9]+')"
 )
 """The API server's words (apimachinery's validation package), examples and regex included."""
 
@@ -230,8 +237,26 @@ def _crd_causes(obj: _json.Obj) -> Causes:
     return causes
 
 
-def _secret_causes(obj: _json.Obj) -> Causes:
+def _config_key_causes(obj: _json.Obj, field: str) -> Causes:
+    """The keys of `obj[field]` that are no config keys, as apimachinery's
+    `IsConfigMapKey` says it (each problem of a key a cause of its own)."""
     causes: Causes = []
+    for key in obj.get(field) or {}:
+        problems = []
+        if len(key) > 253:
+            problems.append("must be no more than 253 characters")
+        if not _CONFIG_KEY.match(key):
+            problems.append(_CONFIG_KEY_RULE)
+        if key in (".", ".."):
+            problems.append(f"must not be '{key}'")
+        elif key.startswith(".."):
+            problems.append("must not start with '..'")
+        causes += [(f"{field}[{key}]", f'Invalid value: "{key}": {p}') for p in problems]
+    return causes
+
+
+def _secret_causes(obj: _json.Obj) -> Causes:
+    causes = _config_key_causes(obj, "data")
     for key, value in (obj.get("data") or {}).items():
         try:
             base64.b64decode(str(value), validate=True)
@@ -246,13 +271,14 @@ not counted), as Kubernetes' MaxSecretSize bounds them."""
 
 
 def _configmap_causes(obj: _json.Obj) -> Causes:
+    causes = _config_key_causes(obj, "data") + _config_key_causes(obj, "binaryData")
     data, binary = obj.get("data"), obj.get("binaryData")
     total = sum(len(str(v).encode("utf-8")) for v in data.values()) if isinstance(data, dict) else 0
     if isinstance(binary, dict):
         total += sum(len(base64.b64decode(str(v))) for v in binary.values())
-    if total <= CONFIGMAP_MAX:
-        return []
-    return [("[]", f"Too long: must have at most {CONFIGMAP_MAX} bytes")]
+    if total > CONFIGMAP_MAX:
+        causes.append(("[]", f"Too long: must have at most {CONFIGMAP_MAX} bytes"))
+    return causes
 
 
 def validate(resource: _resources.ResourceType, obj: _json.Obj) -> None:
