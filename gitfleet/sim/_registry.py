@@ -499,16 +499,16 @@ class Registry:
         live = self.existing(resource, namespace, name)
         options = options or {}
         preconditions = options.get("preconditions") or {}
-        for field in ("uid", "resourceVersion"):
+        for field, word, what in _DELETE_PRECONDITIONS:
             wanted = preconditions.get(field)
             if wanted and wanted != live["metadata"].get(field):
+                # rest.BeforeDelete names the kind where other conflicts name the resource
                 raise _errors.conflict(
                     resource.group,
-                    resource.plural,
+                    resource.kind,
                     name,
-                    f"the {field} in the precondition ({wanted}) does not match the {field} in "
-                    f"record ({live['metadata'].get(field)}). The object might have been "
-                    "modified",
+                    f"the {word} in the precondition ({wanted}) does not match the {word} in "
+                    f"record ({live['metadata'].get(field)}). The object might have been {what}",
                 )
         if dry_run:
             return live, not self._blocked(resource, live)
@@ -573,6 +573,12 @@ class Registry:
         self.finish_if_released(resource, stored)
         return stored
 
+
+_DELETE_PRECONDITIONS = (
+    ("uid", "UID", "deleted and then recreated"),
+    ("resourceVersion", "ResourceVersion", "modified"),
+)
+"""A delete's preconditions: the field, as the refusal names it, and what it guesses."""
 
 _GO_REFUSES = {
     "NaN": "invalid character 'N' looking for beginning of value",
