@@ -463,7 +463,9 @@ class Api:
         limit = _integer(request.query.get("limit") or "0")
         if 0 < limit < len(objects):
             metadata["continue"] = _continue_token(_sort_key(objects[limit - 1]))
-            metadata["remainingItemCount"] = len(objects) - limit
+            if not (request.query.get("labelSelector") or request.query.get("fieldSelector")):
+                # etcd counts what is left only when no selector filters it
+                metadata["remainingItemCount"] = len(objects) - limit
             objects = objects[:limit]
         table_version = _tables.requested_version(request.headers.get("accept", ""))
         if table_version is not None:
@@ -511,20 +513,21 @@ class Api:
 
     # ---- writes ------------------------------------------------------------------------
 
-    def _manager(self, request: Request, verb: str) -> str:
+    def _manager(self, request: Request) -> str:
         """The field manager: `?fieldManager=`, else the User-Agent's product, as a real
-        server derives it (`OpenAPI-Generator/...` becomes `OpenAPI-Generator`)."""
+        server derives it (`OpenAPI-Generator/...` becomes `OpenAPI-Generator`), else
+        `unknown`."""
         given = request.query.get("fieldManager", "")
         if given:
             return given
         agent = request.headers.get("user-agent", "")
-        return agent.split("/", 1)[0] or f"unknown-{verb}"
+        return agent.split("/", 1)[0] or "unknown"
 
     def _write(self, verb: str, request: Request, target: _Target) -> Response:
         resource, registry = target.resource, self.registry
         dry_run = _dry_run(request, verb)
         write = _managed.Write(
-            manager=self._manager(request, verb),
+            manager=self._manager(request),
             api_version=resource.api_version(target.version),
             time=registry.now(),
             subresource=target.subresource,
@@ -551,25 +554,7 @@ class Api:
             return Response(200, self._present(target, obj), warnings)
         if verb == "patch":
             content_type = request.headers.get("content-type", "").split(";")[0].strip()
-            if content_type == "application/apply-patch+yaml" and not request.query.get(
-                "fieldManager"
-            ):
-                raise _errors.ApiError(
-                    422,
-                    'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is'
-                    " required for apply patch",
-                    details={
-                        "group": "meta.k8s.io",
-                        "kind": "PatchOptions",
-                        "causes": [
-                            {
-                                "reason": "FieldValueRequired",
-                                "message": "Required value: is required for apply patch",
-                                "field": "fieldManager",
-                            }
-                        ],
-                    },
-                )
+            _check_patch_options(content_type, request.query)
             obj, created = registry.patch(
                 resource,
                 target.version,
@@ -789,6 +774,21 @@ def _body(request: Request) -> Any:
     if content_type == _protobuf.CONTENT_TYPE:
         return _protobuf.decode(request.body)
     return _registry.decode_body(request.body)
+
+
+def _check_patch_options(content_type: str, query: Mapping[str, str]) -> None:
+    """apimachinery's ValidatePatchOptions: an apply names its field manager, and only an
+    apply may say `force` (even `force=false`)."""
+    if content_type == _patch.APPLY_PATCH:
+        causes = [] if query.get("fieldManager") else [("fieldManager", _MANAGER_REQUIRED)]
+    else:
+        causes = [("force", _FORCE_FORBIDDEN)] if "force" in query else []
+    if causes:
+        raise _errors.invalid("meta.k8s.io", "PatchOptions", "", causes)
+
+
+_MANAGER_REQUIRED = "Required value: is required for apply patch"
+_FORCE_FORBIDDEN = "Forbidden: may not be specified for non-apply patch"
 
 
 def _dry_run(request: Request, verb: str) -> bool:
