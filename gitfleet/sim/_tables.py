@@ -474,6 +474,38 @@ def _endpoints(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
     return [text, _created(obj, now)]
 
 
+def _at_most_three(shown: list[str]) -> str:
+    """listWithMoreString: three at most, then `+ N more...`; `<unset>` for none."""
+    text = ",".join(shown[:_SHOWN_ENDPOINTS])
+    if len(shown) > _SHOWN_ENDPOINTS:
+        return f"{text} + {len(shown) - _SHOWN_ENDPOINTS} more..."
+    return text or "<unset>"
+
+
+def _slice_port(port: _json.Obj) -> str:
+    if port.get("port") is not None:
+        return str(port["port"])
+    name = port.get("name")
+    return "*" if name is None else str(name)
+
+
+def _endpoint_slice(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
+    """printEndpointSlice: its address type, its ports (a port without a number by its name,
+    empty or not, else `*`) and its endpoints' addresses."""
+    ports = [_slice_port(port) for port in obj.get("ports") or []]
+    addresses = [
+        str(address)
+        for endpoint in obj.get("endpoints") or []
+        for address in endpoint.get("addresses") or []
+    ]
+    return [
+        obj.get("addressType", ""),
+        _at_most_three(ports),
+        _at_most_three(addresses),
+        _created(obj, now),
+    ]
+
+
 def _resource_quota(obj: _json.Obj, now: datetime.datetime) -> list[Any]:
     """printResourceQuota: `resource: used/hard` for each resource of status.hard, by name,
     those named `limits.*` in Limit and the others in Request."""
@@ -805,6 +837,35 @@ PRINTERS: dict[tuple[str, str], tuple[tuple[Column, ...], Cells]] = {
             AGE,
         ),
         _endpoints,
+    ),
+    ("discovery.k8s.io", "endpointslices"): (
+        (
+            Column(
+                "AddressType",
+                "string",
+                "addressType specifies the type of address carried by this EndpointSlice. All"
+                " addresses in this slice must be the same type. This field is immutable after"
+                " creation. The following address types are currently supported: * IPv4:"
+                " Represents an IPv4 Address. * IPv6: Represents an IPv6 Address. * FQDN:"
+                " Represents a Fully Qualified Domain Name.",
+            ),
+            Column(
+                "Ports",
+                "string",
+                "ports specifies the list of network ports exposed by each endpoint in this"
+                " slice. Each port must have a unique name. When ports is empty, it indicates"
+                " that there are no defined ports. When a port is defined with a nil port value,"
+                ' it indicates "all ports". Each slice may include a maximum of 100 ports.',
+            ),
+            Column(
+                "Endpoints",
+                "string",
+                "endpoints is a list of unique endpoints in this slice. Each slice may include"
+                " a maximum of 1000 endpoints.",
+            ),
+            AGE,
+        ),
+        _endpoint_slice,
     ),
     ("", "resourcequotas"): (
         (
