@@ -12,7 +12,8 @@ the kinds a GitOps user most often changes in place and then cannot (a 422 Inval
   `immutable` is true; a Secret's `type` always;
 - a PersistentVolumeClaim's spec, but for its storage request once bound and its volume
   name while unset (1.20's rules), and its volume mode also on its own;
-- a RoleBinding's or ClusterRoleBinding's `roleRef` (`cannot change roleRef`).
+- a RoleBinding's or ClusterRoleBinding's `roleRef` (`cannot change roleRef`, after the Go
+  dump of the new one).
 
 Values print as Go prints them where they are scalars or strings; the Go dump of a struct
 (a selector, a pod template) is left out of the message, but for a claim's spec, whose
@@ -66,6 +67,17 @@ def _go(value: Any) -> str:
 
 def _quoted_list(values: list[Any]) -> str:
     return "[]string{" + ", ".join(json.dumps(str(v)) for v in values) + "}"
+
+
+def _role_ref(binding: _json.Obj) -> str:
+    """A binding's roleRef as Go's %#v prints the API server's internal `rbac.RoleRef`."""
+    ref = binding.get("roleRef") or {}
+    fields = (("APIGroup", "apiGroup"), ("Kind", "kind"), ("Name", "name"))
+    return (
+        "rbac.RoleRef{"
+        + ", ".join(f"{go}:{_go(str(ref.get(key) or ''))}" for go, key in fields)
+        + "}"
+    )
 
 
 def _changed(old: _json.Obj, new: _json.Obj, *path: str) -> bool:
@@ -314,6 +326,6 @@ def check(
     elif key == ("", "persistentvolumeclaims"):
         causes += _claim(old, new)
     elif key in _BINDINGS and _changed(old, new, "roleRef"):
-        causes.append(("roleRef", "Invalid value: cannot change roleRef"))
+        causes.append(("roleRef", f"Invalid value: {_role_ref(new)}: cannot change roleRef"))
     if causes:
         raise _errors.invalid(resource.group, resource.kind, new["metadata"]["name"], causes)

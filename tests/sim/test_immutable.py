@@ -153,6 +153,7 @@ def _refusal(sim: RunningSim, path: str, patch: dict[str, Any]) -> tuple[int, st
             "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings/read",
             {"roleRef": {"kind": "ClusterRole", "name": "view"}},
             'RoleBinding.rbac.authorization.k8s.io "read" is invalid: roleRef: Invalid value: '
+            'rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"ClusterRole", Name:"view"}: '
             "cannot change roleRef",
             id="role binding roleRef",
         ),
