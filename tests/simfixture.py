@@ -325,6 +325,20 @@ def service(name: str, port: int = 80, namespace: str = "default", **spec: Any) 
     }
 
 
+def statefulset(name: str = "db") -> dict[str, Any]:
+    """A one-container StatefulSet (no replicas given), its pods labelled `app: <name>`."""
+    labels = {"app": name}
+    containers = [{"name": name, "image": "postgres"}]
+    template = {"metadata": {"labels": labels}, "spec": {"containers": containers}}
+    spec = {"serviceName": name, "selector": {"matchLabels": labels}, "template": template}
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "StatefulSet",
+        "metadata": {"name": name},
+        "spec": spec,
+    }
+
+
 def claim(name: str, namespace: str = "default", storage: str = "1Gi") -> dict[str, Any]:
     """A ReadWriteOnce PersistentVolumeClaim of `storage`."""
     return {

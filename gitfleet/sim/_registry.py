@@ -31,6 +31,7 @@ from gitfleet.sim import (
     _node_ports,
     _patch,
     _pods,
+    _releases,
     _resources,
     _store,
     _validate,
@@ -250,13 +251,22 @@ class Registry:
     def _prepare(
         self, resource: _resources.ResourceType, obj: _json.Obj, old: _json.Obj | None
     ) -> None:
+        sent_labels = dict(_json.dig(obj, "metadata", "labels") or {})
         kubedefaults.apply_defaults(resource.group, resource.plural, obj)
+        self._forget_later_fields(resource, obj, sent_labels)
         _validate.validate(resource, obj)
         if old is not None:
             _immutable.check(resource, old, obj, _apply_keys.release(self.kubernetes_version))
 
+    def _forget_later_fields(
+        self, resource: _resources.ResourceType, obj: _json.Obj, sent_labels: dict[str, Any]
+    ) -> None:
+        release = _apply_keys.release(self.kubernetes_version)
+        _releases.forget_later_fields((resource.group, resource.plural), obj, release, sent_labels)
+
     def _admit_create(self, resource: _resources.ResourceType, obj: _json.Obj) -> None:
-        """What admission and registry strategies add on create."""
+        """What admission and registry strategies add on create (what the claimed release
+        keeps of it)."""
         key = (resource.group, resource.plural)
         if key == ("", "services"):
             self._allocate_cluster_ip(obj)
@@ -271,6 +281,7 @@ class Registry:
             finalizers = obj["metadata"].setdefault("finalizers", [])
             if CRD_CLEANUP_FINALIZER not in finalizers:
                 finalizers.append(CRD_CLEANUP_FINALIZER)
+        self._forget_later_fields(resource, obj, _json.dig(obj, "metadata", "labels") or {})
 
     def _allocate_cluster_ip(self, obj: _json.Obj) -> None:
         spec = _json.ensure(obj, "spec")
