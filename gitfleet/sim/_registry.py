@@ -277,6 +277,9 @@ class Registry:
             obj["status"] = {"phase": "Pending", "qosClass": _pods.qos_class(obj["spec"])}
         elif key == _workloads.JOBS:
             _workloads.select_job_pods(obj, _apply_keys.release(self.kubernetes_version))
+        elif key == _workloads.STATEFULSETS:
+            # the strategy's empty status, whose `replicas` is no omitempty field
+            obj["status"] = {"replicas": 0}
         elif key == ("apiextensions.k8s.io", "customresourcedefinitions"):
             finalizers = obj["metadata"].setdefault("finalizers", [])
             if CRD_CLEANUP_FINALIZER not in finalizers:

@@ -2,7 +2,8 @@
 claims, as a real server of that release does (checked against 1.20.2): a Service's IP
 families and internal traffic policy, a Job's completion mode, `suspend` and pod replacement
 policy, a StatefulSet's claim retention policy, a Namespace's name label (one the writer sent
-is kept); the newest release keeps them all.
+is kept); the newest release keeps them all. A StatefulSet is created with `replicas: 0` in
+its status, as the strategy's empty status is written.
 """
 
 from __future__ import annotations
@@ -64,3 +65,9 @@ def test_the_namespace_name_label(make_sim_cluster: Any) -> None:
     assert _created(new, "/api/v1/namespaces", {"metadata": {"name": "a"}})["metadata"][
         "labels"
     ] == {label: "a"}
+
+
+def test_a_statefulset_is_created_with_no_replicas(make_sim_cluster: Any) -> None:
+    sim = make_sim_cluster(kubernetes_version="v1.20.2")
+    created = _created(sim, "/apis/apps/v1/namespaces/default/statefulsets", statefulset())
+    assert created["status"] == {"replicas": 0}
