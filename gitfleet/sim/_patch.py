@@ -5,8 +5,11 @@
   everything else, lists included, replaces;
 - strategic merge patch (`application/strategic-merge-patch+json`): a merge patch whose
   lists merge by key or as sets (see `_lists`), with the `$patch: replace|delete` and
-  `$deleteFromPrimitiveList/<field>` directives. `$setElementOrder` and `$retainKeys` are
-  accepted and ignored. Custom resources refuse it with 415, as a real server does.
+  `$deleteFromPrimitiveList/<field>` directives, and a merged list ordered as apimachinery's
+  normalizeElementOrder orders it (the patch's items in its order, those only in the object
+  placed among them by their order there: a new container goes first). `$setElementOrder`
+  and `$retainKeys` are accepted and ignored. Custom resources refuse it with 415, as a real
+  server does.
 
 Server-side apply merges with the same strategic rules (`merge`), then prunes (`_apply`).
 """
@@ -37,7 +40,8 @@ def patched(obj: _json.Obj, content_type: str, document: Any, *, builtin: bool =
         return json_patch(obj, document)
     if not isinstance(document, dict):
         raise _errors.bad_request("a merge patch must be a JSON object")
-    return merge(obj, document, strategic=content_type == STRATEGIC_PATCH, builtin=builtin)
+    strategic = content_type == STRATEGIC_PATCH
+    return merge(obj, document, strategic=strategic, builtin=builtin, patch_order=strategic)
 
 
 def json_patch(obj: _json.Obj, operations: Any) -> _json.Obj:
@@ -75,12 +79,16 @@ def merge(
     strategic: bool,
     builtin: bool = True,
     path: Sequence[str] = (),
+    patch_order: bool = False,
 ) -> Any:
     """`target` merged with `patch` (neither is changed). With `strategic`, lists merge by the
-    keys of `_lists` and directives apply; without, this is exactly RFC 7386."""
+    keys of `_lists` and directives apply, in the order a strategic merge patch leaves them
+    with `patch_order` (else the object's, new items last); without, this is exactly RFC
+    7386."""
     if not isinstance(patch, dict):
         if strategic and isinstance(patch, list) and isinstance(target, list):
-            return _merge_list(target, patch, builtin=builtin, path=path)
+            merged = _merge_list(target, patch, builtin=builtin, path=path, order=patch_order)
+            return _in_patch_order(merged, target, patch, path, builtin) if patch_order else merged
         return _json.clone(patch)
     if strategic and patch.get(_DIRECTIVE) == "replace":
         return {k: _json.clone(v) for k, v in patch.items() if k != _DIRECTIVE}
@@ -97,7 +105,12 @@ def merge(
             result.pop(key, None)
             continue
         result[key] = merge(
-            result.get(key), value, strategic=strategic, builtin=builtin, path=(*path, key)
+            result.get(key),
+            value,
+            strategic=strategic,
+            builtin=builtin,
+            path=(*path, key),
+            patch_order=patch_order,
         )
     for field, values in removals:
         if isinstance(result.get(field), list) and isinstance(values, list):
@@ -106,7 +119,7 @@ def merge(
 
 
 def _merge_list(
-    target: list[Any], patch: list[Any], *, builtin: bool, path: Sequence[str]
+    target: list[Any], patch: list[Any], *, builtin: bool, path: Sequence[str], order: bool
 ) -> list[Any]:
     if any(isinstance(i, dict) and i.get(_DIRECTIVE) == "replace" for i in patch):
         return [_json.clone(i) for i in patch if not (isinstance(i, dict) and _DIRECTIVE in i)]
@@ -123,7 +136,46 @@ def _merge_list(
                 del result[index]
             continue
         if index is None:
-            result.append(merge({}, item, strategic=True, builtin=builtin, path=path))
+            result.append(
+                merge({}, item, strategic=True, builtin=builtin, path=path, patch_order=order)
+            )
         else:
-            result[index] = merge(result[index], item, strategic=True, builtin=builtin, path=path)
+            result[index] = merge(
+                result[index], item, strategic=True, builtin=builtin, path=path, patch_order=order
+            )
+    return result
+
+
+def _in_patch_order(
+    merged: list[Any], target: list[Any], patch: list[Any], path: Sequence[str], builtin: bool
+) -> list[Any]:
+    """`merged` as apimachinery's normalizeElementOrder orders it: the items the patch names,
+    in its order, and those only in `target` inserted among them before the first patch item
+    `target` has after them (mergeSortedSlice)."""
+    key = _lists.merge_key(path, [*target, *patch], builtin)
+    if key == _lists.ATOMIC or not merged:
+        return merged
+
+    def identity(item: Any) -> Any:
+        return (
+            _json.clone(item) if key == _lists.SET or not isinstance(item, dict) else item.get(key)
+        )
+
+    named = [identity(i) for i in patch if not (isinstance(i, dict) and _DIRECTIVE in i)]
+    before = [identity(i) for i in target]
+    ours = sorted(
+        (i for i in merged if identity(i) in named), key=lambda i: named.index(identity(i))
+    )
+    theirs = [i for i in merged if identity(i) not in named]
+    result: list[Any] = []
+    while ours or theirs:
+        if not ours or (
+            theirs
+            and identity(theirs[0]) in before
+            and identity(ours[0]) in before
+            and before.index(identity(theirs[0])) < before.index(identity(ours[0]))
+        ):
+            result.append(theirs.pop(0))
+        else:
+            result.append(ours.pop(0))
     return result

@@ -13,6 +13,7 @@ Aspects covered:
   name label before the releases that brought them);
 - keys of ConfigMap and Secret data that are no config keys: 422 Invalid (one bad key an
   object: a real server lists the causes in its map's random order);
+- a strategic merge patch of a Service's ports: the list in the order a real server leaves it;
 - a binding's roleRef changed: 422, the new one as Go dumps it;
 - `force` on a patch that is no apply: 422 on PatchOptions;
 - a delete whose uid or resourceVersion precondition fails: 409 naming the kind, the
@@ -34,7 +35,6 @@ Differences found and left (so not compared here):
 - a Job's `generation` (a 1.20 server sets none), and the resource versions served
   (`discovery.k8s.io/v1` but no `v1beta1`, on any release);
 - an empty list a kind does not omit (a Role's `rules: []`) reads back as `null`;
-- a strategic merge patch adding a container puts it first;
 - a JSON patch replacing a missing key adds it on 1.20;
 - a continue token that is no token: the decoder's words after `invalid continue token`.
 """
@@ -58,6 +58,7 @@ pytestmark = pytest.mark.realk8s
 TABLE = "application/json;as=Table;g=meta.k8s.io;v=v1"
 MERGE = "application/merge-patch+json"
 JSON_PATCH = "application/json-patch+json"
+SMP = "application/strategic-merge-patch+json"
 VOLATILE = frozenset({"uid", "resourceVersion", "creationTimestamp", "time", "continue"})
 """Fields whose values differ between any two servers."""
 RULES = [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get"]}]
@@ -233,7 +234,7 @@ def test_the_life_of_an_object(
     patches = [
         (MERGE, {"metadata": {"annotations": {"merge": "1"}}}),
         (JSON_PATCH, [{"op": "add", "path": "/metadata/annotations/j", "value": "2"}]),
-        ("application/strategic-merge-patch+json", {"metadata": {"labels": {"smp": "3"}}}),
+        (SMP, {"metadata": {"labels": {"smp": "3"}}}),
     ]  # fmt: skip
     for content_type, patch in patches:
         servers.send("PATCH", f"{path}/{name}", patch, content_type=content_type)
@@ -287,6 +288,34 @@ def test_created_as_the_claimed_release_keeps_them(pair: tuple[Pair, str], kind:
         for field in ("clusterIP", "clusterIPs"):  # each server's own service network
             created.get("spec", {}).pop(field, None)
         answers.append((code, created))
+    assert answers[0] == answers[1]
+
+
+@pytest.mark.parametrize(
+    "ports",
+    [
+        pytest.param([{"name": "c", "port": 82, "protocol": "TCP"}], id="a new port"),
+        pytest.param(
+            [{"name": "b", "port": 81, "protocol": "TCP"}, {"name": "a", "port": 80}],
+            id="the patch's order",
+        ),
+    ],
+)
+def test_a_strategic_merge_patch_orders_a_list(
+    pair: tuple[Pair, str], ports: list[dict[str, Any]]
+) -> None:
+    servers, namespace = pair
+    path = f"/api/v1/namespaces/{namespace}/services"
+    listed = [
+        {"name": "a", "port": 80, "protocol": "TCP"},
+        {"name": "b", "port": 81, "protocol": "TCP"},
+    ]
+    answers = []
+    for server in (servers.simulated, servers.real):
+        server.send("POST", path, {"metadata": {"name": "ordered"}, "spec": {"ports": listed}})
+        patch = {"spec": {"ports": ports}}
+        _, patched = server.send("PATCH", f"{path}/ordered", patch, content_type=SMP)
+        answers.append(patched["spec"]["ports"])
     assert answers[0] == answers[1]
 
 

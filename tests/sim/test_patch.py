@@ -5,9 +5,10 @@ replace, remove, a failing test operation is 422 and changes nothing; one that c
 is the server's generic 422, whatever the reason); strategic merge
 patch on the built-in list keys (containers and initContainers by name, env by name, ports
 by containerPort, volumes by name, volumeMounts by mountPath), `$patch: delete` of a list
-item, finalizers merged as a set; strategic merge patch refused (415) on a custom resource;
-a patch carrying a stale resourceVersion is a Conflict; a patch that changes nothing keeps
-the resourceVersion.
+item, finalizers merged as a set; a merged list in the order a real server leaves it (the
+patch's items in its order, an item only in the object before the patch item it preceded);
+strategic merge patch refused (415) on a custom resource; a patch carrying a stale
+resourceVersion is a Conflict; a patch that changes nothing keeps the resourceVersion.
 """
 
 from __future__ import annotations
@@ -159,7 +160,30 @@ def test_strategic_merge_deletes_an_item(pod: Any) -> None:
 
 def test_strategic_merge_unions_finalizers(pod: Any) -> None:
     patched = _patch(pod, {"metadata": {"finalizers": ["b.io/y"]}}, STRATEGIC)
-    assert patched.metadata.finalizers == ["a.io/x", "b.io/y"]
+    assert patched.metadata.finalizers == ["b.io/y", "a.io/x"], "the patch's first"
+
+
+@pytest.mark.parametrize(
+    ("containers", "order"),
+    [
+        pytest.param([{"name": "new", "image": "x"}], ["new", "app", "sidecar"], id="a new one"),
+        pytest.param(
+            [{"name": "sidecar", "image": "x"}, {"name": "app", "image": "x"}],
+            ["sidecar", "app"],
+            id="the patch's order",
+        ),
+        pytest.param(
+            [{"name": "sidecar", "image": "x"}, {"name": "new", "image": "x"}],
+            ["app", "sidecar", "new"],
+            id="one only in the object before one it precedes",
+        ),
+    ],
+)
+def test_strategic_merge_orders_a_list_as_the_patch_names_it(
+    pod: Any, containers: list[dict[str, Any]], order: list[str]
+) -> None:
+    patched = _patch(pod, {"spec": {"containers": containers}}, STRATEGIC)
+    assert [c.name for c in patched.spec.containers] == order
 
 
 def test_strategic_merge_is_refused_on_custom_resources(
