@@ -692,8 +692,8 @@ PRINTERS: dict[tuple[str, str], tuple[tuple[Column, ...], Cells]] = {
     ("apps", "deployments"): (
         (
             Column("Ready", "string", "Number of the pod with ready state."),
-            Column("Up-to-date", "integer", "Total number of pods with the newest template."),
-            Column("Available", "integer", "Total number of available pods."),
+            Column("Up-to-date", "string", "Total number of pods with the newest template."),
+            Column("Available", "string", "Total number of available pods."),
             AGE,
             *TEMPLATE_COLUMNS,
         ),
@@ -779,13 +779,13 @@ PRINTERS: dict[tuple[str, str], tuple[tuple[Column, ...], Cells]] = {
     ("", "secrets"): (
         (
             Column("Type", "string", "The type of the secret's data."),
-            Column("Data", "integer", "Number of entries in data."),
+            Column("Data", "string", "Number of entries in data."),
             AGE,
         ),
         _secret,
     ),
     ("", "configmaps"): (
-        (Column("Data", "integer", "Number of entries in data and binaryData."), AGE),
+        (Column("Data", "string", "Number of entries in data and binaryData."), AGE),
         _config_map,
     ),
     ("", "serviceaccounts"): (

@@ -21,6 +21,8 @@ Aspects covered:
 - list pagination: `remainingItemCount` without a selector only, the next page through each
   server's own continue token;
 - a write without a field manager or User-Agent: the manager `unknown`;
+- the columns of Tables (name, type, format, priority): ConfigMaps', Secrets' and
+  Deployments' counts typed `string`;
 - the Table `kubectl get endpointslices` reads: address type, ports (a nameless unnumbered
   port empty, three at most, `<unset>` for none) and endpoints.
 
@@ -29,9 +31,11 @@ Differences found and left (so not compared here):
   and list item the write added, printed with `.` entries (`f:data: {.: {}, f:k: {}}`), where
   the simulator's holds leaves only; list items are keyed by every key field
   (`k:{"containerPort":80,"protocol":"TCP"}`), the simulator's by the first;
-- the Name and Age columns of every Table, and some printers' columns (ConfigMap `Data`,
-  Deployment `Up-to-date` and `Available`: `string` on a real server), describe themselves
-  in the API's own field documentation;
+- Table columns describe themselves in the API's own field documentation (the Name and Age
+  columns of every Table, most printers' others), the simulator's in a line of its own; a
+  pod's Restarts is an `integer` column before 1.22; PersistentVolumes, Events,
+  ControllerRevisions, CSIDrivers, PriorityClasses, APIServices and RuntimeClasses have
+  printers of their own on a real server, the default Name and Created At here;
 - a Job's `generation` (a 1.20 server sets none), and the resource versions served
   (`discovery.k8s.io/v1` but no `v1beta1`, on any release);
 - an empty list a kind does not omit (a Role's `rules: []`) reads back as `null`;
@@ -380,6 +384,25 @@ def test_a_write_without_a_manager_or_user_agent(pair: tuple[Pair, str]) -> None
         assert server.send("POST", path, body, user_agent="")[0] == 201
         managers.append([entry["manager"] for entry in server.raw["metadata"]["managedFields"]])
     assert managers == [["unknown"], ["unknown"]]
+
+
+@pytest.mark.parametrize(
+    "collection",
+    [
+        "/api/v1/namespaces/{ns}/configmaps",
+        "/api/v1/namespaces/{ns}/secrets",
+        "/apis/apps/v1/namespaces/{ns}/deployments",
+        "/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/rolebindings",
+    ],
+)
+def test_table_columns(pair: tuple[Pair, str], collection: str) -> None:
+    servers, namespace = pair
+    columns = []
+    for server in (servers.simulated, servers.real):
+        _, table = server.send("GET", collection.format(ns=namespace), accept=TABLE)
+        definitions = table["columnDefinitions"]
+        columns.append([(c["name"], c["type"], c["format"], c["priority"]) for c in definitions])
+    assert columns[0] == columns[1]
 
 
 def test_endpoint_slice_table(pair: tuple[Pair, str]) -> None:
