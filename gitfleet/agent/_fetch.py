@@ -125,7 +125,7 @@ class ClusterRemote:
         """git on the copy: never prompting, never fetching an object behind our back."""
         env = {
             **os.environ,
-            **repository.safe_environment(self.path),
+            **self.mirror.address.environment(self.path),
             "GIT_NO_LAZY_FETCH": "1",
             "GIT_TERMINAL_PROMPT": "0",
         }

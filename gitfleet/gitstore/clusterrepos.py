@@ -73,9 +73,11 @@ def _copy_one(repo: Repository, template: str, cluster: str) -> Outcome:
     if there is not None and _is_ancestor(repo, local.commit, there):
         return Outcome(cluster, Copy.AHEAD)
     lease = f"--force-with-lease={ref}:{there or ''}"
+    where = remote.address(url)
     code, out, err = repo.run(
-        "push", "--quiet", "--porcelain", lease, "--end-of-options", url, f"{local.commit}:{ref}"
-    )
+        "push", "--quiet", "--porcelain", lease, "--end-of-options", where.url,
+        f"{local.commit}:{ref}", env=where.environment(repo.git_dir),
+    )  # fmt: skip
     if code != 0:
         message = (out + err).decode(errors="replace").strip().splitlines()
         return Outcome(cluster, Copy.FAILED, message[-1] if message else "push failed")
@@ -110,9 +112,11 @@ def fetch_status(repo: Repository, template: str, clusters: Iterable[str]) -> di
         here = refs.read_ref(repo, ref)
         if tip is None or (here is not None and here.commit == tip):
             continue
+        where = remote.address(url)
         code, _, err = repo.run(
-            "fetch", "--quiet", "--no-tags", "--end-of-options", url, f"+{ref}:{ref}"
-        )
+            "fetch", "--quiet", "--no-tags", "--end-of-options", where.url, f"+{ref}:{ref}",
+            env=where.environment(repo.git_dir),
+        )  # fmt: skip
         if code != 0:
             problems[cluster] = err.decode(errors="replace").strip()
     return problems

@@ -8,15 +8,22 @@ which is how an agent replaces its status ref without ever overwriting someone e
 
 The copy is named after a hash of the URL, so one cache folder serves several remotes. git runs
 with the same protective configuration as for local repositories.
+
+A password (a token) written into a URL (`https://user:TOKEN@host/fleet.git`) is never given
+to git as part of the URL: git passes the URL on to its helpers' command lines (`git
+remote-https`, `git send-pack`), where anyone on the host can read it (`ps`), and a copy would
+keep it in its configuration. `address` takes it out; a credential helper in the git process's
+own configuration hands it to git from the environment, which only the process's user can read.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import subprocess
 import urllib.parse
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from gitfleet.errors import RefConflictError, SourceError, UsageError
@@ -24,6 +31,14 @@ from gitfleet.gitstore import refs, repository
 from gitfleet.model.origin import Origin
 
 _FETCH_REFSPEC = "+refs/heads/*:refs/heads/*"
+_USERNAME = "GITFLEET_GIT_USERNAME"
+_PASSWORD = "GITFLEET_GIT_PASSWORD"
+_HELPER = (
+    '!f() { test "$1" = get || exit 0; '
+    f'printf \'username=%s\\npassword=%s\\n\' "${_USERNAME}" "${_PASSWORD}"; }}; f'
+)
+"""A credential helper answering with what the environment holds (`printf` is the shell's
+own, so the password is on no command line)."""
 _REJECTED = ("stale info", "[rejected]", "non-fast-forward", "fetch first")
 
 
@@ -67,11 +82,55 @@ def shown(location: str) -> str:
     return urllib.parse.urlunsplit(parsed._replace(netloc=f"***@{host}"))
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Address:
+    """A remote as git is given it: the URL without its password, and what hands git the
+    password (see the module docstring)."""
+
+    url: str
+    settings: tuple[tuple[str, str], ...] = ()
+    """git configuration: a credential helper for the URL's host, alone."""
+    secrets: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Environment the helper reads."""
+
+    def environment(self, git_dir: Path) -> dict[str, str]:
+        """The environment of a git process on `git_dir` that talks to this remote."""
+        return {**repository.safe_environment(git_dir, self.settings), **self.secrets}
+
+
+def address(location: str) -> Address:
+    """How git is given `location` (a URL or a path): a URL's password taken out of it."""
+    if "://" not in location:
+        return Address(location)
+    try:
+        parsed = urllib.parse.urlsplit(location)
+        password = parsed.password
+    except ValueError:
+        return Address(location)
+    if password is None:
+        return Address(location)
+    userinfo, _, host = parsed.netloc.rpartition("@")
+    user = userinfo.partition(":")[0]
+    url = urllib.parse.urlunsplit(parsed._replace(netloc=f"{user}@{host}" if user else host))
+    scope = f"credential.{parsed.scheme}://{host}.helper"
+    return Address(
+        url,
+        ((scope, ""), (scope, _HELPER)),  # "" first: no other helper answers for this host
+        {
+            _USERNAME: urllib.parse.unquote(user),
+            _PASSWORD: urllib.parse.unquote(password),
+        },
+    )
+
+
 def tip(repo: repository.Repository, url: str, ref: str) -> str | None:
     """The commit `ref` (a full ref name, or HEAD) names in the repository at `url`, None when
     it names none; `SourceError` when `url` cannot be reached (with git's first line: the
     rest is advice). One round trip, no objects."""
-    code, out, err = repo.run("ls-remote", "--end-of-options", url, ref)
+    where = address(url)
+    code, out, err = repo.run(
+        "ls-remote", "--end-of-options", where.url, ref, env=where.environment(repo.git_dir)
+    )
     if code != 0:
         lines = err.decode(errors="replace").strip().splitlines()
         why = lines[0] if lines else f"git exited {code}"
@@ -87,7 +146,9 @@ class Mirror:
     """A bare copy of the repository at `url`, kept in `cache`."""
 
     def __init__(self, url: str, cache: Path) -> None:
-        self.url = locate(url)
+        self.address = address(locate(url))
+        self.url = self.address.url
+        """The URL without its password: a rotated token keeps the copy."""
         self.shown = shown(self.url)
         digest = hashlib.sha256(self.url.encode()).hexdigest()[:16]
         self.path = cache / f"{digest}.git"
@@ -119,7 +180,7 @@ class Mirror:
     def fetch(self) -> None:
         """Bring the copy's branches in line with the remote's."""
         code, _, err = self.repo.run(
-            "fetch", "--quiet", "--prune", "--no-tags", self.url, _FETCH_REFSPEC
+            "fetch", "--quiet", "--prune", "--no-tags", self.url, _FETCH_REFSPEC, env=self._env()
         )
         if code != 0:
             message = err.decode(errors="replace").strip()
@@ -143,8 +204,9 @@ class Mirror:
         atomic = ["--atomic"] if len(moves) > 1 else []
         thinness = [] if thin else ["--no-thin"]
         code, out, err = self.repo.run(
-            "push", "--quiet", "--porcelain", *atomic, *thinness, *leases, self.url, *specs
-        )
+            "push", "--quiet", "--porcelain", *atomic, *thinness, *leases, self.url, *specs,
+            env=self._env(),
+        )  # fmt: skip
         if code != 0:
             message = (out + err).decode(errors="replace").strip()
             names = ", ".join(m.ref for m in moves)
@@ -157,6 +219,9 @@ class Mirror:
             at = now.commit if now else None
             if at != m.new:
                 refs.update(self.repo, [refs.Move(m.ref, m.new, at)], f"pushed {m.ref}")
+
+    def _env(self) -> dict[str, str]:
+        return self.address.environment(self.path)
 
     def close(self) -> None:
         self.repo.close()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 import os
 import subprocess
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import git
@@ -30,18 +30,21 @@ def output_lines(out: bytes) -> list[str]:
     return [line for line in out.decode(errors="replace").split("\n") if line]
 
 
-def safe_environment(git_dir: Path) -> dict[str, str]:
-    """Environment for git processes working on `git_dir`. The path is made absolute: git runs
+def safe_environment(git_dir: Path, settings: Sequence[tuple[str, str]] = ()) -> dict[str, str]:
+    """Environment for git processes working on `git_dir`, with `SAFE_CONFIG` and then
+    `settings` as configuration (git reads it as given on its command line, but no other
+    process sees it). The path is made absolute: git runs
     in whatever folder its caller chose (gitpython: the work tree), not necessarily the one a
     relative `git_dir` was given from. Objects are read as their ids name them, never through
     `refs/replace/`: anyone who can push can push such a ref, and a commit checked (its
     signature, its Source-Commit) would otherwise be read with other trees and files."""
+    config = [*SAFE_CONFIG, *settings]
     env = {
         "GIT_DIR": os.path.abspath(git_dir),
         "GIT_NO_REPLACE_OBJECTS": "1",
-        "GIT_CONFIG_COUNT": str(len(SAFE_CONFIG)),
+        "GIT_CONFIG_COUNT": str(len(config)),
     }
-    for index, (key, value) in enumerate(SAFE_CONFIG):
+    for index, (key, value) in enumerate(config):
         env[f"GIT_CONFIG_KEY_{index}"] = key
         env[f"GIT_CONFIG_VALUE_{index}"] = value
     return env
