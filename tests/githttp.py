@@ -59,6 +59,8 @@ class _Faults:
     status: int = 0
     failures: int = 0
     truncations: int = 0
+    match: bytes = b""
+    """Only requests whose body holds this (b"command=fetch": those asking for objects)."""
 
 
 class GitHttpServer:
@@ -131,16 +133,17 @@ class GitHttpServer:
 
     # ---- faults and records ----------------------------------------------------------------
 
-    def fail(self, status: int = 500, times: int = 1) -> None:
-        """Answer the next `times` requests with `status`, without running git."""
+    def fail(self, status: int = 500, times: int = 1, match: bytes = b"") -> None:
+        """Answer the next `times` requests (whose body holds `match`) with `status`, without
+        running git."""
         with self._lock:
-            self._faults.status, self._faults.failures = status, times
+            self._faults = _Faults(status=status, failures=times, match=match)
 
-    def truncate(self, times: int = 1) -> None:
-        """Send the next `times` answers of git that carry objects (to a POST) cut in half,
+    def truncate(self, times: int = 1, match: bytes = b"") -> None:
+        """Send the next `times` answers to a POST (whose body holds `match`) cut in half,
         then close the connection."""
         with self._lock:
-            self._faults.truncations = times
+            self._faults = _Faults(truncations=times, match=match)
 
     def watch_argv(self, secret: str) -> None:
         self._secrets.append(secret)
@@ -155,16 +158,16 @@ class GitHttpServer:
             r for r in self.requests[since:] if r.service == RECEIVE_PACK and r.method == "POST"
         ]
 
-    def _take_failure(self) -> int:
+    def _take_failure(self, body: bytes) -> int:
         with self._lock:
-            if not self._faults.failures:
+            if not self._faults.failures or self._faults.match not in body:
                 return 0
             self._faults.failures -= 1
             return self._faults.status
 
-    def _take_truncation(self) -> bool:
+    def _take_truncation(self, body: bytes) -> bool:
         with self._lock:
-            if not self._faults.truncations:
+            if not self._faults.truncations or self._faults.match not in body:
                 return False
             self._faults.truncations -= 1
             return True
@@ -235,7 +238,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         body = self._body() if self.command == "POST" else b""
         user = host._user(self.headers.get("Authorization", ""))
         host._look_at_processes()
-        status = host._take_failure()
+        status = host._take_failure(body)
         if status:
             self._answer(path, service, body, status, {}, b"injected failure\n", "")
         elif user is None and not (host.anonymous_read and service == UPLOAD_PACK):
@@ -245,7 +248,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self._answer(path, service, body, 403, {}, b"read-only\n", user or "")
         else:
             status, headers, output = self._backend(path, query, body, user or "")
-            cut = self.command == "POST" and host._take_truncation()
+            cut = self.command == "POST" and host._take_truncation(body)
             self._answer(path, service, body, status, headers, output, user or "", cut=cut)
 
     def _backend(
