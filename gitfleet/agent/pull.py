@@ -245,8 +245,9 @@ class PullAgent:
             return None
         say(f"syncing cluster {self.name} to {self.current.rendered.commit[:12]}")
         result = self.worker.step(self.current)
-        if self.error and not result.error:
-            return dataclasses.replace(result, error=self.error)
+        if self.error and self.error not in result.error:
+            error = "; ".join(e for e in (self.error, result.error) if e)
+            return dataclasses.replace(result, error=error)
         return result
 
     def run(self) -> None:

@@ -157,9 +157,12 @@ class ClusterWorker:
         if self.stop.is_set():
             return result
         try:
-            self._report(result, reached)
+            unreported = self._report(result, reached)
         except kube.ConfigurationError as exc:  # refused while collecting the cluster's status
             return self._misconfigured(round_, exc)
+        if unreported:  # the fleet cannot see this sync: not converged as far as it knows
+            error = "; ".join(e for e in (result.error, unreported) if e)
+            return dataclasses.replace(result, error=error)
         return result
 
     def _count(self, result: apply.SyncResult, seconds: float) -> None:
@@ -266,9 +269,10 @@ class ClusterWorker:
             self._interpreter = (commit, round_.interpreter())
         return self._interpreter[1]
 
-    def _report(self, result: apply.SyncResult, reached: bool) -> None:
+    def _report(self, result: apply.SyncResult, reached: bool) -> str:
         """Write the report of `result`, with the cluster's status collected again when it
-        may have changed (`reached`: the cluster answered at all)."""
+        may have changed (`reached`: the cluster answered at all); why it could not be
+        written ("" when it was, or had nothing new to say)."""
         now = self.clock()
         stamp = report.timestamp(now)
         wrote = any(o.action in apply.WRITTEN for o in result.objects) or any(
@@ -286,6 +290,8 @@ class ClusterWorker:
             log.warning("cluster %s: cannot write its status: %s", self.name, exc)
             stored = status.read_status(self.repo, self.name)
             self.reporter.last = stored.files if stored else {}
+            return f"cannot write its status: {exc}"
+        return ""
 
     def _write(self, files: Mapping[str, bytes], rendered_commit: str) -> None:
         current = status.read_status(self.repo, self.name)

@@ -1,14 +1,16 @@
 """What the pull agent's tests share: a bare remote that allows filters (`Remote`: publish
-rendered commits on it, read its status refs), Work documents, and the agent's settings for
-tests (no waiting, fast pace). Imported as `agent.pull_kit` (tests/ is on the path); the
-`remote` fixture is imported by the test modules that use it."""
+rendered commits on it, read its status refs), Work documents, the agent's settings for tests
+(no waiting, fast pace), and `until` to wait for the agent's threads. Imported as
+`agent.pull_kit` (tests/ is on the path); the `remote` fixture is imported by the test modules
+that use it."""
 
 from __future__ import annotations
 
 import dataclasses
 import os
 import subprocess
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +95,19 @@ def remote_fixture(tmp_path: Path) -> Remote:
     git(tmp_path, "init", "-q", "--bare", str(path))
     git(path, "config", "uploadpack.allowFilter", "true")
     return Remote(path)
+
+
+WAIT = 20.0
+"""Seconds a test waits, at most, for what the agent's threads do."""
+
+
+def until(check: Callable[[], bool], what: str) -> None:
+    """Wait (at most `WAIT`) until `check()` holds."""
+    deadline = time.monotonic() + WAIT
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting for {what}")
+        time.sleep(0.02)
 
 
 PACE = worker.Pace(interval=0.05, heartbeat=3600, backoff=worker.Backoff(base=0.05, cap=0.1))

@@ -23,13 +23,11 @@ Aspects covered:
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from agent.pull_kit import NAMESPACE, Remote, app, remote_fixture, settings
+from agent.pull_kit import NAMESPACE, WAIT, Remote, app, remote_fixture, settings, until
 from builders import make_configmap
 from simfixture import RunningSim, SimFactory, make_sim_cluster_fixture
 
@@ -38,8 +36,6 @@ from gitfleet.agent import apply, pull
 from gitfleet.gitstore import rendered, status
 
 __all__ = ["make_sim_cluster_fixture", "remote_fixture"]
-
-WAIT = 20.0
 
 
 @pytest.fixture(name="member")
@@ -67,15 +63,6 @@ def _once(
 def _live(member: RunningSim, kind: str, name: str) -> dict[str, Any] | None:
     api_version = "apps/v1" if kind == "Deployment" else "v1"
     return member.objects.get(api_version, kind, name, "shop")
-
-
-def _until(check: Callable[[], bool], what: str) -> None:
-    """Wait (bounded) for what the agent's threads do."""
-    deadline = time.monotonic() + WAIT
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"gave up waiting for {what}")
-        time.sleep(0.02)
 
 
 def test_once_applies_its_own_ref_and_reports(
@@ -284,14 +271,14 @@ def test_the_running_agent(remote: Remote, tmp_path: Path, member: RunningSim) -
     thread = threading.Thread(target=agent.run)
     thread.start()
     try:
-        _until(lambda: _replicas(member) == 1, "the first commit")
+        until(lambda: _replicas(member) == 1, "the first commit")
         remote.publish({"m1": app(replicas=4)}, source_commit="s2")
-        _until(lambda: _replicas(member) == 4, "the second commit")
+        until(lambda: _replicas(member) == 4, "the second commit")
         away = remote.path.with_name("away.git")
         remote.path.rename(away)
-        _until(lambda: agent.failures >= 2, "two failed looks")
+        until(lambda: agent.failures >= 2, "two failed looks")
         away.rename(remote.path)
-        _until(lambda: agent.failures == 0, "the remote to be back")
+        until(lambda: agent.failures == 0, "the remote to be back")
     finally:
         agent.stop()
         thread.join(WAIT)

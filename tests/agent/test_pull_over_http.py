@@ -1,0 +1,203 @@
+"""The pull agent (`agent.pull.PullAgent`) against a Git host over smart HTTP with a credential
+(`githttp`), and the faults such a host has that a local remote has not.
+
+Aspects covered:
+- a wrong token: the look fails with git's reason and without the token, the cluster keeps
+  the last good state (drift still repaired), and a rotated Secret is taken at the next look,
+  without a restart; the running agent backs off meanwhile;
+- the host down at start and mid-run, an HTTP 500, an answer cut short (of the own ref, or of
+  the cluster's folder on the shared branch): nothing is applied from what did not arrive
+  whole, the agent recovers once the host answers;
+- a read-only credential: what is applied is applied, but the report the host refuses makes
+  the sync unconverged, with the host's reason (the fleet cannot see it);
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from agent.pull_kit import WAIT, Remote, app, settings, until
+from githttp import GitHttpServer, git_http_fixture
+from simfixture import RunningSim, SimFactory, make_sim_cluster_fixture
+
+from gitfleet.agent import pull
+
+__all__ = ["git_http_fixture", "make_sim_cluster_fixture"]
+
+TOKEN = "s3cret-token"
+SHARED = "gitfleet/rendered"
+
+
+@pytest.fixture(name="member")
+def member_fixture(make_sim_cluster: SimFactory) -> RunningSim:
+    return make_sim_cluster("m1")
+
+
+@pytest.fixture(name="remote")
+def remote_fixture(git_http: GitHttpServer) -> Remote:
+    return Remote(git_http.bare("fleet.git"))
+
+
+@pytest.fixture(name="secret")
+def secret_fixture(tmp_path: Path) -> Path:
+    """The agent's credential Secret, as mounted: user `agent`, the host's token."""
+    folder = tmp_path / "secret"
+    folder.mkdir()
+    (folder / "username").write_text("agent")
+    (folder / "password").write_text(TOKEN)
+    return folder
+
+
+def _agent(
+    git_http: GitHttpServer, remote: Remote, tmp_path: Path, secret: Path, **changes: Any
+) -> pull.PullAgent:
+    found = settings(remote, "m1", tmp_path, credentials=secret, **changes)
+    return pull.PullAgent(dataclasses.replace(found, repo=git_http.url("fleet.git")))
+
+
+def _replicas(member: RunningSim) -> int | None:
+    web = member.objects.get("apps/v1", "Deployment", "web", "shop")
+    return None if web is None else int(web["spec"]["replicas"])
+
+
+def test_a_wrong_token_keeps_the_last_good_state(
+    git_http: GitHttpServer, remote: Remote, tmp_path: Path, secret: Path, member: RunningSim
+) -> None:
+    remote.publish({"m1": app(replicas=2)})
+    agent = _agent(git_http, remote, tmp_path, secret)
+    try:
+        good = agent.once()
+        assert good is not None and good.converged, good
+        (secret / "password").write_text("wrong-token")
+        remote.publish({"m1": app(replicas=3)}, source_commit="s2")
+        refused = agent.once()
+        assert refused is not None and not refused.converged
+        assert "Authentication failed" in refused.error
+        assert "wrong-token" not in refused.error
+        assert refused.rendered_commit == good.rendered_commit
+        assert _replicas(member) == 2
+        (secret / "password").write_text(TOKEN)
+        back = agent.once()
+        assert back is not None and back.converged, back
+        assert _replicas(member) == 3
+    finally:
+        agent.close()
+
+
+def test_the_running_agent_waits_out_a_rotated_token(
+    git_http: GitHttpServer, remote: Remote, tmp_path: Path, secret: Path, member: RunningSim
+) -> None:
+    remote.publish({"m1": app(replicas=2)})
+    first = remote.cluster_ref("m1")
+    agent = _agent(git_http, remote, tmp_path, secret)
+    runner = threading.Thread(target=agent.run)
+    runner.start()
+    try:
+        until(lambda: remote.status_commit("m1") is not None, "the first report")
+        git_http.users["agent"] = "rotated-token"  # the host first, the Secret later
+        remote.publish({"m1": app(replicas=4)}, source_commit="s2")
+        until(lambda: agent.failures >= 3, "failed looks")
+        assert "Authentication failed" in agent.error
+        assert agent.current is not None and agent.current.rendered.commit == first
+        assert _replicas(member) == 2
+        web = member.objects.get("apps/v1", "Deployment", "web", "shop")
+        assert web is not None
+        web["spec"]["replicas"] = 9
+        member.objects.put(web)
+        until(lambda: _replicas(member) == 2, "drift repaired while the host refuses")
+        (secret / "password").write_text("rotated-token")
+        until(lambda: _replicas(member) == 4, "the new render")
+        until(lambda: agent.failures == 0, "looks succeeding again")
+    finally:
+        agent.stop()
+        runner.join(WAIT)
+        agent.close()
+    assert not runner.is_alive()
+
+
+def test_the_host_down_at_start_and_mid_run(
+    git_http: GitHttpServer, remote: Remote, tmp_path: Path, secret: Path, member: RunningSim
+) -> None:
+    remote.publish({"m1": app(replicas=2)})
+    git_http.stop()
+    agent = _agent(git_http, remote, tmp_path, secret)
+    try:
+        assert agent.once() is None
+        assert "cannot reach the repository" in agent.error
+        git_http.start()
+        good = agent.once()
+        assert good is not None and good.converged, good
+        git_http.stop()
+        remote.publish({"m1": app(replicas=5)}, source_commit="s2")
+        down = agent.once()
+        assert down is not None and not down.converged
+        assert down.rendered_commit == good.rendered_commit
+        assert _replicas(member) == 2
+        git_http.start()
+        back = agent.once()
+        assert back is not None and back.converged, back
+        assert _replicas(member) == 5
+    finally:
+        agent.close()
+
+
+@pytest.mark.parametrize(
+    ("fault", "ref", "match"),
+    [
+        pytest.param("500", None, b"command=fetch", id="HTTP 500"),
+        pytest.param("cut", None, b"command=fetch", id="answer cut short"),
+        pytest.param("500", SHARED, b"filter blob:none", id="HTTP 500 on the folder"),
+        pytest.param("cut", SHARED, b"filter blob:none", id="folder cut short"),
+    ],
+)
+def test_a_failing_host_brings_nothing_half_fetched(
+    git_http: GitHttpServer,
+    remote: Remote,
+    tmp_path: Path,
+    secret: Path,
+    member: RunningSim,
+    fault: str,
+    ref: str | None,
+    match: bytes,
+) -> None:
+    remote.publish({"m1": app(replicas=2)})
+    agent = _agent(git_http, remote, tmp_path, secret, ref=ref)
+    try:
+        good = agent.once()
+        assert good is not None and good.converged, good
+        remote.publish({"m1": app(replicas=3, configs=40)}, source_commit="s2")
+        if fault == "500":
+            git_http.fail(500, match=match)
+        else:
+            git_http.truncate(match=match)
+        failed = agent.once()
+        assert "cannot fetch" in agent.error, agent.error
+        assert failed is not None and not failed.converged
+        assert failed.rendered_commit == good.rendered_commit
+        assert _replicas(member) == 2
+        back = agent.once()
+        assert back is not None and back.converged, back
+        assert _replicas(member) == 3
+        assert member.objects.get("v1", "ConfigMap", "c39", "shop") is not None
+    finally:
+        agent.close()
+
+
+def test_a_read_only_credential(
+    git_http: GitHttpServer, remote: Remote, tmp_path: Path, secret: Path, member: RunningSim
+) -> None:
+    remote.publish({"m1": app(replicas=2)})
+    git_http.writable = False
+    agent = _agent(git_http, remote, tmp_path, secret)
+    try:
+        result = agent.once()
+    finally:
+        agent.close()
+    assert _replicas(member) == 2
+    assert remote.status_commit("m1") is None
+    assert result is not None and not result.converged
+    assert "cannot write its status" in result.error and "403" in result.error
