@@ -10,27 +10,39 @@ Aspects covered:
 - the token is never shown: not in what the commands print, the status refs, the agent's or
   the reconciler's copies on disk, nor in any process's command line while git talks to the
   host (`ps`), whether it is written into the URL or held in the credential folder;
+- `reconcile --webhook` running as a process, its Git credential from a credential helper (as
+  deploy/ gives it): a signed GitHub push delivery renders the pushed commit onto the host,
+  which the agent then applies; a forged delivery (wrong signature) and a replayed one are
+  refused and render nothing.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
+import os
+import signal
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from builders import make_cluster, make_deployment, make_object, make_policy
+from cli.logged import first, read_until
 from githttp import GitHttpServer, git_http_fixture
 from simfixture import RunningSim, SimFactory, make_sim_cluster_fixture
 
 from gitfleet.gitstore import rendered, status
+from gitfleet.service import webhook
 
 __all__ = ["git_http_fixture", "make_sim_cluster_fixture"]
 
 CLUSTER = "member2"
 TOKEN = "s3cret-token"
+HOOK_SECRET = b"hook-s3cret"
+BOUND = 20.0
 FRESH = ("--grace", "1e9")
 
 
@@ -156,4 +168,65 @@ def test_a_push_deploys_and_the_status_comes_back_through_the_host(
     assert TOKEN not in report + applied.output + done.output
     assert _files_holding(host.work / "agent-cache", TOKEN) == []
     assert _files_holding(host.work / "reconciler-cache", TOKEN) == []
+    assert host.server.argv_leaks == []
+
+
+def _deliver(address: tuple[str, int], body: bytes, headers: dict[str, str]) -> int:
+    conn = http.client.HTTPConnection(*address, timeout=BOUND)
+    try:
+        conn.request("POST", "/", body, headers)
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def _github(body: bytes, secret: bytes, delivery: str) -> dict[str, str]:
+    return {
+        "X-GitHub-Event": "push",
+        "X-GitHub-Delivery": delivery,
+        "X-Hub-Signature-256": webhook.sign_github(secret, body),
+    }
+
+
+def test_a_signed_push_delivery_renders_over_http(host: Host, tmp_path: Path) -> None:
+    host.server.watch_argv(TOKEN)
+    gitconfig = tmp_path / "reconciler-gitconfig"
+    store = tmp_path / "user-credentials"  # written by Host: the host's URL with the token
+    gitconfig.write_text(f"[credential]\n\thelper = store --file={store}\n")
+    first_commit = host.deploy(2)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gitfleet", "reconcile", "--repo", host.url, "--no-watch",
+         "--interval", "600", "--webhook", "127.0.0.1:0", "--cache", str(tmp_path / "cache"),
+         "-o", "json"],
+        env={**os.environ, "GITFLEET_WEBHOOK_SECRET": HOOK_SECRET.decode(),
+             "GIT_CONFIG_GLOBAL": str(gitconfig)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    lines: list[str] = []
+    assert process.stdout is not None
+    events = process.stdout
+    try:
+        listening = read_until(process, "listening", lines)["address"].rsplit(":", 1)
+        address = (listening[0], int(listening[1]))
+        rendered_at = first(process, events, lambda e: e["event"] == "rendered", lines, "a render")
+        assert rendered_at["source"] == first_commit
+        pushed = host.deploy(4)
+        body = json.dumps({"ref": "refs/heads/main", "after": pushed}).encode()
+        forged = _github(body, b"not-the-secret", "d-1")
+        assert _deliver(address, body, forged) == 401
+        read_until(process, "webhook-rejected", lines)
+        genuine = _github(body, HOOK_SECRET, "d-2")
+        assert _deliver(address, body, genuine) == 202
+        assert _deliver(address, body, genuine) == 409  # the same delivery again
+        done = first(process, events, lambda e: e["event"] == "rendered", lines, "the new render")
+        assert done["source"] == pushed
+    finally:
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=BOUND)
+    logged = [json.loads(line) for line in [*lines, *out.splitlines()]]
+    assert [e.get("trigger") for e in logged if e["event"] == "seen"] == ["start", "webhook"]
+    assert process.returncode == 0, err
+    assert host.agent().exit_code == 0
+    assert host.replicas() == 4
+    assert TOKEN not in out + err
     assert host.server.argv_leaks == []
