@@ -2,8 +2,9 @@
 
 The agent keeps a bare copy of its remote in a cache folder (`remote.Mirror`, named after the
 URL; it also pushes the status ref). Each look asks the remote where the two refs the agent
-cares about are (`git ls-remote`: one small round trip, and nothing more when neither moved),
-then fetches what is new:
+cares about are (`git ls-remote`: one round trip, and nothing more when neither moved; git
+sends no prefix for the names it is given, so the answer lists every ref of the repository,
+as a push's does), then fetches what is new:
 
 - the cluster's own ref (`refs/heads/gitfleet/works/<cluster>`, the default) at depth 1: the
   server sends the new commit and only the objects the previous commit did not have, so a

@@ -8,6 +8,9 @@ Aspects covered:
 - the host down at start and mid-run, an HTTP 500, an answer cut short (of the own ref, or of
   the cluster's folder on the shared branch): nothing is applied from what did not arrive
   whole, the agent recovers once the host answers;
+- a long history: the first sync of a repository with 60 renders costs, in bytes the host
+  sends, what it costs with one render (on the cluster's own ref and sparsely on the shared
+  branch), within twice the cluster's manifests plus the protocol;
 - a read-only credential: what is applied is applied, but the report the host refuses makes
   the sync unconverged, with the host's reason (the fleet cannot see it);
 """
@@ -20,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agent.pull_kit import WAIT, Remote, app, settings, until
+from agent.pull_kit import WAIT, Remote, app, folder_size, settings, until
 from githttp import GitHttpServer, git_http_fixture
 from simfixture import RunningSim, SimFactory, make_sim_cluster_fixture
 
@@ -56,7 +59,7 @@ def _agent(
     git_http: GitHttpServer, remote: Remote, tmp_path: Path, secret: Path, **changes: Any
 ) -> pull.PullAgent:
     found = settings(remote, "m1", tmp_path, credentials=secret, **changes)
-    return pull.PullAgent(dataclasses.replace(found, repo=git_http.url("fleet.git")))
+    return pull.PullAgent(dataclasses.replace(found, repo=git_http.url(remote.path.name)))
 
 
 def _replicas(member: RunningSim) -> int | None:
@@ -201,3 +204,42 @@ def test_a_read_only_credential(
     assert remote.status_commit("m1") is None
     assert result is not None and not result.converged
     assert "cannot write its status" in result.error and "403" in result.error
+
+
+def _render(remote: Remote, n: int) -> None:
+    """Render `n`: the other clusters' folders change at every render, m1's at every tenth."""
+    others = {f"o{i}": app(configs=20, image=f"v{n}") for i in range(5)}
+    remote.publish({"m1": app(replicas=2 + n // 10), **others}, source_commit=f"s{n}")
+
+
+def _first_look(
+    git_http: GitHttpServer, remote: Remote, tmp_path: Path, secret: Path, ref: str | None
+) -> int:
+    """Bytes the host sends for an agent's first look and sync (a copy of its own)."""
+    since = len(git_http.requests)
+    agent = _agent(
+        git_http, remote, tmp_path, secret, ref=ref, cache_dir=tmp_path / remote.path.name
+    )
+    try:
+        result = agent.once()
+    finally:
+        agent.close()
+    assert result is not None and result.converged, result
+    return git_http.sent_by(since=since)
+
+
+@pytest.mark.parametrize("ref", [None, SHARED], ids=["own ref", "shared branch"])
+def test_a_long_history_costs_what_a_short_one_does(
+    git_http: GitHttpServer,
+    tmp_path: Path,
+    secret: Path,
+    member: RunningSim,
+    ref: str | None,
+) -> None:
+    long, short = Remote(git_http.bare("long.git")), Remote(git_http.bare("short.git"))
+    for n in range(60):
+        _render(long, n)
+    _render(short, 59)
+    cost = _first_look(git_http, long, tmp_path, secret, ref)
+    assert cost <= _first_look(git_http, short, tmp_path, secret, ref) + 64
+    assert cost < 2 * folder_size(long, "m1") + 2048  # its manifests, plus the protocol
