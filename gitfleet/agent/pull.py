@@ -15,8 +15,9 @@ the status ref, which the agent pushes, alone, with a lease (`_fetch.ClusterRemo
 So nothing is ever applied, let alone pruned, from a fetch that failed or a commit that did not
 arrive whole: the last complete commit stays the desired state, and drift is still repaired
 while the remote is down. A remote that cannot be reached is looked at with exponential backoff;
-a force-pushed ref is simply the next desired state (with `allowed_signers`, only if the
-reconciler signed it for this cluster, and it follows the commit last applied: see `verify`).
+a force-pushed ref is simply the next desired state if it is a render (with `allowed_signers`,
+only if the reconciler signed it for this cluster, and it follows the commit last applied: see
+`verify`).
 On a start the agent resumes from what it finds: the status ref's last report (so a restart
 writes nothing new, and the commit it names as applied is the one to follow), the cluster's
 inventory (read by the applier), and, when the remote is down, the last complete commit of its
@@ -201,7 +202,9 @@ class PullAgent:
             return self._not_pull(commit)
         commit_info = works.RenderedCommit(commit=commit, trailers=trailers, clusters=(self.name,))
         cluster = None if self.settings.sparse else self.name
-        refusal = verify.check(self.repo, commit, self.settings.allowed_signers, cluster=cluster)
+        refusal = verify.check(
+            self.repo, commit, self.settings.allowed_signers, cluster=cluster
+        ) or verify.render_check(commit, trailers)
         self.current = fleet.Round(commit_info, (), refusal=refusal)
         log.info("cluster %s: desired state is now %s", self.name, commit)
         return True

@@ -17,8 +17,14 @@ cluster's worker refuses a commit that does not follow the one it last applied
 (`gitstore.lineage`: a descendant, or a history begun later), which it learns from the status
 ref when it starts: `Rollback`, so nobody can move a ref back to an older signed render.
 
+Whatever the signatures, a pull agent applies only a render (`render_check`): a commit without
+the trailers every render carries (a source commit pushed to a Work ref by mistake, a commit
+made by hand) is `NotARender`. Its trailers would otherwise count: a source commit's
+`Gitfleet-Allow-Prune: all` would let the agent delete everything the cluster runs. Trailers
+are easily written, so this stops mistakes; signatures stop those who mean it.
+
 A refused commit is never applied or pruned from; the agent reports the refusal in the
-cluster's status ref. Without an allowed-signers file every commit is applied, as the agents
+cluster's status ref. Without an allowed-signers file every render is applied, as the agents
 always did.
 """
 
@@ -26,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from gitfleet import errors
@@ -44,6 +50,7 @@ UNCHECKED = "SignatureNotChecked"
 """The reason when git could not check the signature at all (the commit is refused too)."""
 WRONG_CLUSTER = "WrongCluster"
 ROLLBACK = "Rollback"
+NOT_A_RENDER = "NotARender"
 HISTORY_UNCHECKED = "HistoryNotChecked"
 """The reason when the agent could not tell whether a commit follows the last one applied."""
 
@@ -83,6 +90,18 @@ def check(
         WRONG_CLUSTER,
         f"refused {commit}: it is a render for {meant}, read from {wanted} ({WRONG_CLUSTER});"
         " nothing applied",
+    )
+
+
+def render_check(commit: str, trailers: Mapping[str, str]) -> Refusal | None:
+    """None when `commit`, with these trailers, is a render; else why it is not applied."""
+    if rendered.is_render(trailers):
+        return None
+    return Refusal(
+        NOT_A_RENDER,
+        f"refused {commit}: it is not a render (it has no {rendered.SOURCE_TRAILER} and"
+        f" {rendered.RENDER_TRAILER} trailers), but a commit pushed to the ref by hand or by"
+        f" mistake ({NOT_A_RENDER}); nothing applied",
     )
 
 

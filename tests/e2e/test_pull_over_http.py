@@ -10,6 +10,9 @@ Aspects covered:
 - the token is never shown: not in what the commands print, the status refs, the agent's or
   the reconciler's copies on disk, nor in any process's command line while git talks to the
   host (`ps`), whether it is written into the URL or held in the credential folder;
+- a source commit carrying `Gitfleet-Allow-Prune: all` force-pushed onto the Work ref by
+  mistake: refused as not a render (nothing deleted, `NotARender` in `gitfleet status`, exit
+  1); deleting the ref and reconciling again is the way out;
 - `reconcile --webhook` running as a process, its Git credential from a credential helper (as
   deploy/ gives it): a signed GitHub push delivery renders the pushed commit onto the host,
   which the agent then applies; a forged delivery (wrong signature) and a replayed one are
@@ -230,3 +233,30 @@ def test_a_signed_push_delivery_renders_over_http(host: Host, tmp_path: Path) ->
     assert host.replicas() == 4
     assert TOKEN not in out + err
     assert host.server.argv_leaks == []
+
+
+def test_a_work_ref_forced_to_a_commit_that_is_not_a_render(host: Host) -> None:
+    host.deploy(3)
+    assert host.reconcile().exit_code == 0
+    assert host.agent().exit_code == 0
+    applied = host.on_host("rev-parse", rendered.cluster_ref(CLUSTER))
+    # A source commit that may delete everything, pushed to the Work ref by mistake.
+    host.repo.git(
+        "commit", "-q", "--allow-empty", "-m", "retire", "-m", "Gitfleet-Allow-Prune: all"
+    )
+    host.repo.git("push", "-q", "--force", "origin", f"HEAD:{rendered.cluster_ref(CLUSTER)}")
+    done = host.agent()
+    assert done.exit_code == 1
+    assert "it is not a render" in done.output
+    assert host.replicas() == 3
+    assert host.member.objects.get("v1", "Namespace", "shop", "") is not None
+    (row,) = host.status()["clusters"]
+    assert (row["refused"], row["synced"]) == ("NotARender", False)
+    report = yaml.safe_load(host.on_host("show", f"{status.status_ref(CLUSTER)}:works.yaml"))
+    assert report["lastAppliedCommit"] == applied
+    assert host.reconcile().exit_code == 1  # nor does the reconciler build on it
+    host.repo.git("push", "-q", "origin", f":{rendered.cluster_ref(CLUSTER)}")  # the way out
+    assert host.reconcile().exit_code == 0
+    again = host.agent()
+    assert again.exit_code == 0, again.output
+    assert host.replicas() == 3
