@@ -98,28 +98,45 @@ class Address:
         return {**repository.safe_environment(git_dir, self.settings), **self.secrets}
 
 
-def address(location: str) -> Address:
-    """How git is given `location` (a URL or a path): a URL's password taken out of it."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class Credential:
+    """The user and password written into a URL, and the URL without the password."""
+
+    url: str
+    user: str
+    password: str
+    scope: str
+    """`scheme://host[:port]`: where git may send them."""
+
+
+def credential(location: str) -> Credential | None:
+    """The credential written into `location`, when it is a URL with a password."""
     if "://" not in location:
-        return Address(location)
+        return None
     try:
         parsed = urllib.parse.urlsplit(location)
         password = parsed.password
     except ValueError:
-        return Address(location)
+        return None
     if password is None:
-        return Address(location)
+        return None
     userinfo, _, host = parsed.netloc.rpartition("@")
     user = userinfo.partition(":")[0]
     url = urllib.parse.urlunsplit(parsed._replace(netloc=f"{user}@{host}" if user else host))
-    scope = f"credential.{parsed.scheme}://{host}.helper"
+    unquote = urllib.parse.unquote
+    return Credential(url, unquote(user), unquote(password), f"{parsed.scheme}://{host}")
+
+
+def address(location: str) -> Address:
+    """How git is given `location` (a URL or a path): a URL's password taken out of it."""
+    found = credential(location)
+    if found is None:
+        return Address(location)
+    scope = f"credential.{found.scope}.helper"
     return Address(
-        url,
+        found.url,
         ((scope, ""), (scope, _HELPER)),  # "" first: no other helper answers for this host
-        {
-            _USERNAME: urllib.parse.unquote(user),
-            _PASSWORD: urllib.parse.unquote(password),
-        },
+        {_USERNAME: found.user, _PASSWORD: found.password},
     )
 
 

@@ -7,7 +7,8 @@ Aspects covered:
 - the RBAC is least: the status role only reads, the inventory role touches one ConfigMap,
   only the apply role writes, and nothing grants escalate, bind or impersonate;
 - filled in: cluster, repository (a URL per cluster), ref, image and the options given on the
-  command line; placeholders stay visible when not given, and the comments are kept;
+  command line; placeholders stay visible when not given, and the comments are kept; a user
+  and token written into the URL go into the Secret, not the Deployment's arguments;
 - with `--metrics-address` and `--log-format`: the agent serves metrics on that port in the
   pod (any address), declared as the container's `metrics` port with liveness and readiness
   probes on it, and logs in that format; neither without;
@@ -119,6 +120,22 @@ def test_filled_in_and_placeholders() -> None:
     bare = _container(_docs(manifests.render()))
     assert bare["args"][-2:] == ["--repo=REPOSITORY-URL", "--cluster=CLUSTER-NAME"]
     assert bare["image"] == manifests.DEFAULT_IMAGE
+
+
+@pytest.mark.parametrize(
+    ("repo", "user"),
+    [
+        pytest.param("https://bob:t%40ken@git.example/fleet-{cluster}.git", "bob", id="user"),
+        pytest.param("https://:t%40ken@git.example/fleet-{cluster}.git", "git", id="no user"),
+    ],
+)
+def test_a_token_in_the_url_goes_into_the_secret(repo: str, user: str) -> None:
+    docs = _docs(manifests.render(cluster="m1", repo=repo))
+    secret = docs["Secret/gitfleet-git-credentials"]["stringData"]
+    assert (secret["username"], secret["password"]) == (user, "t@ken")
+    args = _container(docs)["args"]
+    assert "t%40ken" not in " ".join(args) and "t@ken" not in " ".join(args)
+    assert f"--repo=https://{'bob@' if user == 'bob' else ''}git.example/fleet-m1.git" in args
 
 
 def test_print_manifests(cli: Invoke) -> None:

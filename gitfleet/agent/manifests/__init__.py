@@ -7,7 +7,9 @@ Deployment and named by its `--allowed-signers`.
 `render(...)` gives them as one YAML stream filled in for a cluster and a repository (what
 `gitfleet agent pull --print-manifests` prints); the comments, which say why each part is
 there, are kept. Names not given stay visible placeholders, so a half-filled stream is never
-mistaken for a finished one.
+mistaken for a finished one. A user and password written into the repository's URL go into
+the Secret, never into the Deployment: its arguments are the agent's command line, which
+anyone who can read Deployments or list the node's processes sees.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 from ruamel.yaml import YAML, scalarstring
 
 from gitfleet import __version__
-from gitfleet.gitstore import clusterrepos
+from gitfleet.gitstore import clusterrepos, remote
 
 FILES = ("namespace.yaml", "serviceaccount.yaml", "rbac.yaml", "secret.yaml", "deployment.yaml")
 SIGNERS_FILE = "allowed-signers.yaml"
@@ -100,6 +102,9 @@ def render(
     Deployment's liveness and readiness probes."""
     name = cluster or CLUSTER_PLACEHOLDER
     url = clusterrepos.cluster_url(repo or REPO_PLACEHOLDER, name)
+    written = remote.credential(url)
+    if written is not None:
+        url = written.url
     yaml = _yaml()
     out = io.StringIO()
     folder = importlib.resources.files(__name__)
@@ -125,6 +130,8 @@ def render(
                     signers=signers,
                     metrics_port=metrics_port,
                 )
+        if file == "secret.yaml" and written is not None:
+            docs[0]["stringData"].update(username=written.user or "git", password=written.password)
         if file == "secret.yaml" and signers is not None:
             docs.append(signers)
         yaml.dump_all(docs, out)
