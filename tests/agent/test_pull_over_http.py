@@ -11,6 +11,8 @@ Aspects covered:
 - a long history: the first sync of a repository with 60 renders costs, in bytes the host
   sends, what it costs with one render (on the cluster's own ref and sparsely on the shared
   branch), within twice the cluster's manifests plus the protocol;
+- two agents of one cluster (one being replaced) both running: they take turns at its status
+  ref, neither stops, the last report stands;
 - a read-only credential: what is applied is applied, but the report the host refuses makes
   the sync unconverged, with the host's reason (the fleet cannot see it);
 """
@@ -27,7 +29,7 @@ from agent.pull_kit import WAIT, Remote, app, folder_size, settings, until
 from githttp import GitHttpServer, git_http_fixture
 from simfixture import RunningSim, SimFactory, make_sim_cluster_fixture
 
-from gitfleet.agent import pull
+from gitfleet.agent import pull, worker
 
 __all__ = ["git_http_fixture", "make_sim_cluster_fixture"]
 
@@ -243,3 +245,29 @@ def test_a_long_history_costs_what_a_short_one_does(
     cost = _first_look(git_http, long, tmp_path, secret, ref)
     assert cost <= _first_look(git_http, short, tmp_path, secret, ref) + 64
     assert cost < 2 * folder_size(long, "m1") + 2048  # its manifests, plus the protocol
+
+
+def test_two_agents_of_one_cluster_take_turns_at_its_status_ref(
+    git_http: GitHttpServer, remote: Remote, tmp_path: Path, secret: Path, member: RunningSim
+) -> None:
+    remote.publish({"m1": app(replicas=2)})
+    pace = worker.Pace(interval=0.05, heartbeat=0.05, backoff=worker.Backoff(base=0.05, cap=0.1))
+    agents = [
+        _agent(git_http, remote, tmp_path, secret, cache_dir=tmp_path / f"cache-{n}", pace=pace)
+        for n in range(2)
+    ]
+    threads = [threading.Thread(target=a.run) for a in agents]
+    for thread in threads:
+        thread.start()
+    try:
+        until(lambda: len(git_http.pushes()) >= 6, "six reports")
+    finally:
+        for agent in agents:
+            agent.stop()
+        for thread in threads:
+            thread.join(WAIT)
+        for agent in agents:
+            agent.close()
+    assert not any(thread.is_alive() for thread in threads)
+    assert remote.status_file("m1", "works.yaml")["converged"] is True
+    assert _replicas(member) == 2
