@@ -137,11 +137,14 @@ class ClusterRemote:
         )
 
     def _check(self, done: subprocess.CompletedProcess[bytes], what: str) -> bytes:
+        """git's output, or `SourceError` with the first line of its complaint: the cause
+        (`error: RPC failed; HTTP 500`, a connection closed early); what follows is its
+        consequences (`fatal: early EOF`) or advice."""
         if done.returncode != 0:
-            message = done.stderr.decode(errors="replace").strip().splitlines()
-            raise SourceError(
-                Origin(self.mirror.shown), f"{what}: {message[-1] if message else '?'}"
-            )
+            lines = repository.output_lines(done.stderr)
+            said = [line for line in lines if not line.startswith(("warning:", "hint:"))]
+            reason = (said or lines or ["?"])[0]
+            raise SourceError(Origin(self.mirror.shown), f"{what}: {reason}")
         return done.stdout
 
     def _fetch(self, *args: str, stdin: bytes | None = None) -> int:

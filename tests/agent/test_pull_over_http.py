@@ -180,7 +180,7 @@ def test_a_failing_host_brings_nothing_half_fetched(
         else:
             git_http.truncate(match=match)
         failed = agent.once()
-        assert "cannot fetch" in agent.error, agent.error
+        assert "cannot fetch: error: RPC failed" in agent.error, agent.error  # the cause
         assert failed is not None and not failed.converged
         assert failed.rendered_commit == good.rendered_commit
         assert _replicas(member) == 2
