@@ -163,11 +163,14 @@ class Mirror:
     """A bare copy of the repository at `url`, kept in `cache`."""
 
     def __init__(self, url: str, cache: Path) -> None:
-        self.address = address(locate(url))
+        located = locate(url)
+        self.address = address(located)
         self.url = self.address.url
-        """The URL without its password: a rotated token keeps the copy."""
+        """The URL without its password."""
         self.shown = shown(self.url)
-        digest = hashlib.sha256(self.url.encode()).hexdigest()[:16]
+        # Named after the URL as given, as ever: a copy made before passwords were taken out
+        # of URLs is found again, and its configuration rewritten (`_fetch.ClusterRemote`).
+        digest = hashlib.sha256(located.encode()).hexdigest()[:16]
         self.path = cache / f"{digest}.git"
         if not (self.path / "HEAD").is_file():
             try:

@@ -13,6 +13,8 @@ Aspects covered:
   branch), within twice the cluster's manifests plus the protocol;
 - two agents of one cluster (one being replaced) both running: they take turns at its status
   ref, neither stops, the last report stands;
+- a copy whose configuration an older agent left holding the token of its URL is found again
+  (named after the URL as given) and cleaned of it;
 - a read-only credential: what is applied is applied, but the report the host refuses makes
   the sync unconverged, with the host's reason (the fleet cannot see it);
 """
@@ -271,3 +273,25 @@ def test_two_agents_of_one_cluster_take_turns_at_its_status_ref(
     assert not any(thread.is_alive() for thread in threads)
     assert remote.status_file("m1", "works.yaml")["converged"] is True
     assert _replicas(member) == 2
+
+
+def test_a_copy_holding_the_token_from_before_is_cleaned(
+    git_http: GitHttpServer, remote: Remote, tmp_path: Path, member: RunningSim
+) -> None:
+    remote.publish({"m1": app(replicas=2)})
+    url = git_http.url("fleet.git", "agent", TOKEN)
+    found = settings(remote, "m1", tmp_path)
+    agent = pull.PullAgent(dataclasses.replace(found, repo=url))
+    copy = agent.remote.path
+    agent.close()
+    config = copy / "config"
+    config.write_text(config.read_text().replace(git_http.url("fleet.git", "agent"), url))
+    assert TOKEN in config.read_text()  # as an older agent left it
+    again = pull.PullAgent(dataclasses.replace(found, repo=url))
+    try:
+        assert again.remote.path == copy
+        result = again.once()
+    finally:
+        again.close()
+    assert result is not None and result.converged, result
+    assert TOKEN not in config.read_text()
