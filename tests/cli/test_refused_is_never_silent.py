@@ -2,7 +2,8 @@
 rendered: its exit status and its output do not depend on whether the render changed anything.
 
 Aspects covered:
-- the first render refuses it (exit 3, the refusal printed at its file and line);
+- the first render refuses it (exit 3, the refusal printed at the file and line of the override
+  that broke it);
 - rendering the same commit again changes nothing and still exits 3 with the refusal, as
   render.yaml on the branch lists it (human output and `-o json`);
 - `--out DIR` of the rendered commit exits 3 and lists it in `-o json` as in DIR/render.yaml,
@@ -60,7 +61,7 @@ def test_a_render_again_says_what_it_refused(
     first = cli("render", "--repo", "../source")
     assert first.exit_code == 3, first.output
     [refused] = _refused_lines(first.output)
-    assert refused.startswith("  ../source/apps/settings.yaml:")
+    assert refused.startswith("  ../source/fleet.yaml:")
 
     again = cli("render", "--repo", "../source")
     assert again.exit_code == 3, again.output
@@ -70,7 +71,7 @@ def test_a_render_again_says_what_it_refused(
     data = json.loads(cli("render", "--repo", "../source", "-o", "json").output)
     assert data["created"] is False
     [entry] = data["refused"]
-    assert (entry["path"], entry["cluster"]) == ("apps/settings.yaml", "m2")
+    assert (entry["path"], entry["cluster"]) == ("fleet.yaml", "m2")
 
 
 def test_out_of_a_rendered_commit_says_what_it_refused(
@@ -84,4 +85,4 @@ def test_out_of_a_rendered_commit_says_what_it_refused(
         written = yaml.safe_load((elsewhere / out / "render.yaml").read_text())
         listed = written["refused"]
         assert json.loads(done.output)["refused"] == listed
-        assert [(r["path"], r["cluster"]) for r in listed] == [("apps/settings.yaml", "m2")]
+        assert [(r["path"], r["cluster"]) for r in listed] == [("fleet.yaml", "m2")]

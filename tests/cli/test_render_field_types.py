@@ -8,8 +8,9 @@ Aspects covered:
 - an override that makes a field of the wrong type for one cluster (a plaintext label
   `true`, an env value `1`, an annotation `3`) or adds a field the kind does not declare (a
   container's `imagePullPolicyy`): `validate` reports it as an error for that cluster;
-  `render` refuses that manifest for that cluster, located at the template's file with the
-  field named, lists it in render.yaml, writes the other clusters' manifests, and exits 3.
+  `render` refuses that manifest for that cluster, located at the override rule that wrote the
+  field, with the field and the policy named, lists it in render.yaml, writes the other
+  clusters' manifests, and exits 3.
 """
 
 from __future__ import annotations
@@ -121,7 +122,8 @@ def test_render_refuses_what_an_override_breaks(
     assert done.exit_code == 3, done.output
     lines = [line.strip() for line in done.output.splitlines() if message in line]
     assert len(lines) == 1, done.output
-    assert lines[0].startswith(f"{git_repo.path}/apps/templates.yaml:")
+    assert lines[0].startswith(f"{git_repo.path}/policies/override.yaml:")
+    assert lines[0].endswith("(written by cluster override policy m2-only)")
     assert (
         f"{refused} on cluster m2: the manifest built for this cluster would be refused"
         in (lines[0])
@@ -129,7 +131,7 @@ def test_render_refuses_what_an_override_breaks(
     report = yaml.safe_load(git_repo.git("show", f"gitfleet/rendered:{render.RENDER_FILE}"))
     [entry] = report["refused"]
     assert (entry["path"], entry["cluster"], entry["resource"]) == (
-        "apps/templates.yaml", "m2", refused,
+        "policies/override.yaml", "m2", refused,
     )  # fmt: skip
     listed = git_repo.git("ls-tree", "-r", "--name-only", "gitfleet/rendered", "works")
     name = refused.rpartition("/")[2]
