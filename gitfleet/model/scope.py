@@ -22,7 +22,10 @@ Then, as `kubectl apply` and the API server would:
   override selecting a Namespace by that label finds it, and its manifest carries it as
   Karmada's Work does;
 - a custom resource whose CRD is in the source gets the defaults the CRD's schema declares
-  (`crddefaults`), which interpreters, overrides and its manifests then see, as in Karmada.
+  (`crddefaults`), which interpreters, overrides and its manifests then see, as in Karmada;
+- a built-in kind written in an older version of its group is read in the version Karmada's
+  detector watches, the preferred one (`preferred`: an `autoscaling/v1`
+  HorizontalPodAutoscaler is read as `autoscaling/v2`).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gitfleet.model import crddefaults, diagnostic, meta
+from gitfleet.model import crddefaults, diagnostic, meta, preferred
 from gitfleet.model.origin import Origin
 from gitfleet.model.template import RawMeta, RawObject, ResourceTemplate
 
@@ -158,7 +161,7 @@ def effective(
     for obj in objects:
         if isinstance(obj, ResourceTemplate):
             placed = crddefaults.defaulted(
-                _template(obj, crds, default_namespace, warnings), defaults
+                _template(preferred.preferred(obj), crds, default_namespace, warnings), defaults
             )
             labelled = namespace_labelled(placed.body)
             out.append(

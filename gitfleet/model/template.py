@@ -77,6 +77,9 @@ class ResourceTemplate:
     origin: Origin
     key: ResourceKey = dataclasses.field(init=False, repr=False, compare=False)
     """(apiVersion, kind, namespace, name), kept: every stage looks templates up by it."""
+    written_api_version: str = dataclasses.field(default="", repr=False, compare=False)
+    """The apiVersion as the source writes it, when the template was converted to another
+    version of its group (`model.preferred`); "" when it is in the one written."""
 
     def __post_init__(self) -> None:
         meta = self.body.get("metadata") or {}

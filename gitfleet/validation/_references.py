@@ -14,13 +14,26 @@ detector cannot build the binding of a namespaced template the policy claims wit
 Karmada's cannot, and the render fails. So it is an error when the policy selects a namespaced
 template, a warning otherwise (a policy that selects nothing, or only cluster-scoped templates,
 whose bindings carry no priority).
+
+A selector of `autoscaling/v1` HorizontalPodAutoscalers is a warning too: Karmada's detector
+sees them all as `autoscaling/v2` (`model.preferred`), so it selects none.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from gitfleet.model import diagnostic, loaded, meta, names, objects, policy, selectors, template
+from gitfleet.model import (
+    diagnostic,
+    loaded,
+    meta,
+    names,
+    objects,
+    policy,
+    preferred,
+    selectors,
+    template,
+)
 from gitfleet.validation import _affinity, _report
 
 Obj = meta.ApiObject | template.ResourceTemplate
@@ -55,6 +68,13 @@ def _api_version(obj: Obj) -> str:
     return obj.api_version if isinstance(obj, template.ResourceTemplate) else obj.API_VERSION
 
 
+def _written_version(obj: Obj) -> str:
+    """The apiVersion the source writes (a template may be read in another: `model.preferred`)."""
+    if isinstance(obj, template.ResourceTemplate) and obj.written_api_version:
+        return obj.written_api_version
+    return _api_version(obj)
+
+
 def _identity(obj: Obj) -> tuple[str, str, str, str]:
     """An object's identity in an API server: its group, not its version, so that a kind
     written in two versions of one group (`autoscaling/v1` and `autoscaling/v2`) is one
@@ -70,7 +90,7 @@ def duplicates(items: Iterable[Obj]) -> list[diagnostic.Diagnostic]:
     for obj in ordered:
         earlier = first.setdefault(_identity(obj), obj)
         if earlier is not obj:
-            versions = _api_version(obj), _api_version(earlier)
+            versions = _written_version(obj), _written_version(earlier)
             also = ""
             if versions[0] != versions[1]:
                 also = f" ({versions[0]} and {versions[1]} are versions of one object)"
@@ -182,6 +202,14 @@ def across(found: objects.ObjectSet) -> list[diagnostic.Diagnostic]:
         report = _report.Report(obj.origin, loaded.subject(obj))
         if not _selects_something(obj, templates):
             report.warning(("spec", "resourceSelectors"), "selects no resource template")
+        for index, selector in enumerate(obj.spec.resource_selectors):
+            if (selector.api_version, selector.kind) == preferred.HPA_V1:
+                report.warning(
+                    ("spec", "resourceSelectors", index, "apiVersion"),
+                    "Karmada's detector sees every HorizontalPodAutoscaler as "
+                    f"{preferred.HPA_PREFERRED} (its API server's preferred version), whatever "
+                    f"version it is written in: select {preferred.HPA_PREFERRED}",
+                )
         for keys, name in _cluster_names(obj):
             if name not in clusters:
                 report.warning(keys, f"no Cluster named {name!r}")
