@@ -79,6 +79,25 @@ KARMADA: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
 """Karmada's own kinds, as karmadactl spells them: they place templates and reach no member
 cluster, so a command taking a template's KIND names them rather than call them unknown."""
 
+KARMADA_UNREAD: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("networking.karmada.io", "MultiClusterService", "multiclusterservices", ("mcs",)),
+    ("networking.karmada.io", "MultiClusterIngress", "multiclusteringresses", ("mci",)),
+    ("autoscaling.karmada.io", "CronFederatedHPA", "cronfederatedhpas", ("cronfhpa",)),
+    ("apps.karmada.io", "WorkloadRebalancer", "workloadrebalancers", ()),
+    ("policy.karmada.io", "FederatedResourceQuota", "federatedresourcequotas", ()),
+    ("remedy.karmada.io", "Remedy", "remedies", ()),
+    ("work.karmada.io", "Work", "works", ("wk",)),
+    (
+        "config.karmada.io",
+        "ResourceInterpreterWebhookConfiguration",
+        "resourceinterpreterwebhookconfigurations",
+        (),
+    ),
+)
+"""Karmada's own kinds that gitfleet skips when it loads the source (with a warning): Karmada
+never propagates them, and gitfleet runs none of their controllers. Named so that a command
+taking a template's KIND says so rather than call the kind unknown and suggest another."""
+
 
 def guess_plural(kind: str) -> str:
     """kubectl's guess of a kind's resource name (meta.UnsafeGuessKindToResource)."""
@@ -143,13 +162,17 @@ def resolve(token: str, templates: Sequence[ResourceTemplate]) -> GroupKind:
 def _refuse_karmada_kind(word: str, groups: set[str]) -> None:
     """`UsageError` when `word` (group-qualified by one of `groups`, if any) spells one of
     Karmada's own kinds."""
-    for group, kind, plural, short in KARMADA:
-        if word in (kind.lower(), plural, *short) and (not groups or group in groups):
-            raise errors.UsageError(
-                f"{kind} is one of Karmada's own kinds, not a resource template: it reaches no"
-                " member cluster; name a template (explain shows its policy, binding and"
-                " autoscaler; status shows the clusters)"
-            )
+    for table, reason in (
+        (KARMADA, ""),
+        (KARMADA_UNREAD, " gitfleet does not read (it runs none of its controllers)"),
+    ):
+        for group, kind, plural, short in table:
+            if word in (kind.lower(), plural, *short) and (not groups or group in groups):
+                raise errors.UsageError(
+                    f"{kind} is one of Karmada's own kinds{reason}, not a resource template: it"
+                    " reaches no member cluster; name a template (explain shows its policy,"
+                    " binding and autoscaler; status shows the clusters)"
+                )
 
 
 def kind_and_name(args: Sequence[str]) -> tuple[str, str]:

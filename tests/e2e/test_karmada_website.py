@@ -1,7 +1,7 @@
-"""YAML shaped like the examples of Karmada's documentation website (its troubleshooting and
-global search pages), committed as a user copies them and run through `gitfleet validate`,
-`render` and `explain` from inside the repository, where an earlier gitfleet placed them
-differently from Karmada or answered unhelpfully.
+"""YAML shaped like the examples of Karmada's documentation website (troubleshooting, global
+search, multi-cluster services and workload rebalancer pages), committed as a user copies them
+and run through `gitfleet validate`, `render` and `explain` from inside the repository, where
+an earlier gitfleet placed them differently from Karmada or answered unhelpfully.
 
 Aspects covered:
 - an `autoscaling/v1` HorizontalPodAutoscaler is seen as `autoscaling/v2`, the version Karmada's
@@ -9,7 +9,9 @@ Aspects covered:
   target as a Utilization metric); a policy selecting v1 claims nothing, and validate says why
   at the selector; a v1 object with a field v1 lacks is still refused in v1's terms;
 - karmada-search's ResourceRegistry is cluster-scoped: no namespace is assumed for it, and a
-  ClusterPropagationPolicy places it.
+  ClusterPropagationPolicy places it;
+- `explain` on a Karmada kind gitfleet skips (MultiClusterService, WorkloadRebalancer) says so
+  rather than call the kind unknown and suggest an unrelated one.
 """
 
 from __future__ import annotations
@@ -195,3 +197,53 @@ def test_a_resource_registry_is_cluster_scoped(
     assert "works/member2/_cluster/ResourceRegistry.search.karmada.io/deployments-cache.yaml" in (
         listed.splitlines()
     )
+
+
+_SERVICE_AND_MCS = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  ports:
+    - port: 80
+---
+apiVersion: networking.karmada.io/v1alpha1
+kind: MultiClusterService
+metadata:
+  name: web
+spec:
+  types:
+    - CrossCluster
+---
+apiVersion: apps.karmada.io/v1alpha1
+kind: WorkloadRebalancer
+metadata:
+  name: rebalance
+spec:
+  workloads:
+    - apiVersion: apps/v1
+      kind: Deployment
+      name: web
+      namespace: default
+"""
+
+
+@pytest.mark.parametrize(
+    ("kind", "named"),
+    [
+        pytest.param("MultiClusterService/web", "MultiClusterService", id="by kind"),
+        pytest.param("mcs/web", "MultiClusterService", id="by short name"),
+        pytest.param("workloadrebalancers/rebalance", "WorkloadRebalancer", id="by plural"),
+    ],
+)
+def test_explain_names_a_karmada_kind_gitfleet_skips(
+    cli: Invoke, git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch, kind: str, named: str
+) -> None:
+    git_repo.commit({"clusters.yaml": _members(), "web.yaml": _SERVICE_AND_MCS})
+    monkeypatch.chdir(git_repo.path)
+    result = cli("explain", kind)
+    assert result.exit_code == 1
+    output = result.output + result.stderr
+    assert f"{named} is one of Karmada's own kinds gitfleet does not read" in output
+    assert "unknown kind" not in output
