@@ -116,6 +116,8 @@ class _Loader(CParser, yaml.constructor.SafeConstructor):
             if key_node.tag == _STR and type(key_node) is nodes.ScalarNode:
                 key = key_node.value
             else:
+                if _is_placeholder(node, key_node):
+                    raise _Refused(node, _PLACEHOLDER)
                 key = self._key(key_node, deep)
             if key in (mapping if own is None else own):
                 raise _Refused(key_node, f"duplicate key {key!r}")
@@ -142,6 +144,23 @@ class _Loader(CParser, yaml.constructor.SafeConstructor):
         if text is None:
             raise _Refused(key_node, "null cannot be a mapping key")
         return text
+
+
+_PLACEHOLDER = (
+    "`{{ ... }}` is a template placeholder (Helm, Go templates), not YAML: fill the value "
+    "in, or quote it"
+)
+
+
+def _is_placeholder(node: nodes.MappingNode, key_node: nodes.Node) -> bool:
+    """Whether `node` is written `{{...}}`: a flow mapping whose key is a flow mapping opening
+    right after it, as a template's placeholder reads to a YAML parser."""
+    return (
+        bool(node.flow_style)
+        and isinstance(key_node, nodes.MappingNode)
+        and bool(key_node.flow_style)
+        and key_node.start_mark.index == node.start_mark.index + 1
+    )
 
 
 def _shape(node: nodes.Node) -> str:

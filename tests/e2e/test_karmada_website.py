@@ -1,7 +1,8 @@
 """YAML shaped like the examples of Karmada's documentation website (troubleshooting, global
-search, multi-cluster services and workload rebalancer pages), committed as a user copies them
-and run through `gitfleet validate`, `render` and `explain` from inside the repository, where
-an earlier gitfleet placed them differently from Karmada or answered unhelpfully.
+search, multi-cluster services, workload rebalancer and installation pages), committed as a
+user copies them and run through `gitfleet validate`, `render` and `explain` from inside the
+repository, where an earlier gitfleet placed them differently from Karmada or answered
+unhelpfully.
 
 Aspects covered:
 - an `autoscaling/v1` HorizontalPodAutoscaler is seen as `autoscaling/v2`, the version Karmada's
@@ -11,7 +12,10 @@ Aspects covered:
 - karmada-search's ResourceRegistry is cluster-scoped: no namespace is assumed for it, and a
   ClusterPropagationPolicy places it;
 - `explain` on a Karmada kind gitfleet skips (MultiClusterService, WorkloadRebalancer) says so
-  rather than call the kind unknown and suggest an unrelated one.
+  rather than call the kind unknown and suggest an unrelated one;
+- a `{{ PLACEHOLDER }}` left unfilled in a copied manifest (the installation and policy engine
+  pages have them) is an error naming the placeholder, at its line and column, and nothing is
+  rendered.
 """
 
 from __future__ import annotations
@@ -247,3 +251,28 @@ def test_explain_names_a_karmada_kind_gitfleet_skips(
     output = result.output + result.stderr
     assert f"{named} is one of Karmada's own kinds gitfleet does not read" in output
     assert "unknown kind" not in output
+
+
+_WITH_PLACEHOLDERS = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: aggregated-apiserver
+spec:
+  type: ExternalName
+  externalName: {{EXTERNAL_NAME}}
+"""
+
+
+def test_an_unfilled_placeholder_is_named_at_its_place(
+    cli: Invoke, git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    git_repo.commit({"clusters.yaml": _members(), "service.yaml": _WITH_PLACEHOLDERS})
+    monkeypatch.chdir(git_repo.path)
+    for command in ("validate", "render"):
+        result = cli(command)
+        assert result.exit_code == 1
+        output = result.output + result.stderr
+        assert "service.yaml:7:17: error: `{{ ... }}` is a template placeholder" in output
+        assert "Traceback" not in output
+    assert "gitfleet/rendered" not in git_repo.git("branch", "--list", "gitfleet/rendered")
