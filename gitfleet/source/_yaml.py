@@ -317,12 +317,20 @@ def _decode(data: bytes) -> tuple[str | None, Problem | None]:
         return None, Problem(line, col, "file is not UTF-8 text")
 
 
+def _is_tab(text: str, index: int) -> bool:
+    return 0 <= index < len(text) and text[index] == "\t"
+
+
 def _syntax_problem(exc: yaml.YAMLError, text: str) -> Problem:
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or getattr(exc, "reason", None) or str(exc)
     context = getattr(exc, "context", None)
     message = f"invalid YAML: {problem}" + (f" ({context})" if context else "")
     if mark is not None:
+        if _is_tab(text, mark.index) and "cannot start any token" in str(problem):
+            message = (
+                "invalid YAML: a tab, which YAML never takes as indentation: indent with spaces"
+            )
         return Problem(mark.line + 1, mark.column + 1, message)
     position = getattr(exc, "position", None)
     if isinstance(position, int):

@@ -15,7 +15,7 @@ Aspects covered:
   rather than call the kind unknown and suggest an unrelated one;
 - a `{{ PLACEHOLDER }}` left unfilled in a copied manifest (the installation and policy engine
   pages have them) is an error naming the placeholder, at its line and column, and nothing is
-  rendered.
+  rendered; so is a tab indenting a line (the multi-cluster ingress page has one).
 """
 
 from __future__ import annotations
@@ -264,15 +264,35 @@ spec:
 """
 
 
-def test_an_unfilled_placeholder_is_named_at_its_place(
-    cli: Invoke, git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
+_WITH_A_TAB = _WITH_PLACEHOLDERS.replace(
+    "  externalName: {{EXTERNAL_NAME}}\n", "  ports:\n\t  # http\n    - port: 80\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param(
+            _WITH_PLACEHOLDERS,
+            "service.yaml:7:17: error: `{{ ... }}` is a template placeholder",
+            id="a placeholder",
+        ),
+        pytest.param(
+            _WITH_A_TAB,
+            "service.yaml:8:1: error: invalid YAML: a tab, which YAML never takes as indentation",
+            id="a tab",
+        ),
+    ],
+)
+def test_a_copied_manifest_left_unfinished_is_named_at_its_place(
+    cli: Invoke, git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch, text: str, message: str
 ) -> None:
-    git_repo.commit({"clusters.yaml": _members(), "service.yaml": _WITH_PLACEHOLDERS})
+    git_repo.commit({"clusters.yaml": _members(), "service.yaml": text})
     monkeypatch.chdir(git_repo.path)
     for command in ("validate", "render"):
         result = cli(command)
         assert result.exit_code == 1
         output = result.output + result.stderr
-        assert "service.yaml:7:17: error: `{{ ... }}` is a template placeholder" in output
+        assert message in output
         assert "Traceback" not in output
     assert "gitfleet/rendered" not in git_repo.git("branch", "--list", "gitfleet/rendered")
