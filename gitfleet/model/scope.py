@@ -83,12 +83,9 @@ CLUSTER_SCOPED: frozenset[tuple[str, str]] = frozenset(
         ("authorization.k8s.io", "SubjectAccessReview"),
         ("authorization.k8s.io", "SelfSubjectAccessReview"),
         ("authorization.k8s.io", "SelfSubjectRulesReview"),
-        ("search.karmada.io", "ResourceRegistry"),
     }
 )
-"""Built-in kinds served without a namespace, by (group, kind), and the one such kind of
-Karmada's that its detector may propagate: karmada-search's ResourceRegistry, served by
-Karmada's own aggregated API server (so no CRD in a source says its scope)."""
+"""Built-in kinds served without a namespace, by (group, kind)."""
 
 NAMESPACED: frozenset[tuple[str, str]] = frozenset(
     {

@@ -1,5 +1,5 @@
-"""YAML shaped like the examples of Karmada's documentation website (troubleshooting, global
-search, multi-cluster services, workload rebalancer and installation pages), committed as a
+"""YAML shaped like the examples of Karmada's documentation website (troubleshooting,
+multi-cluster services, workload rebalancer and installation pages), committed as a
 user copies them and run through `gitfleet validate`, `render` and `explain` from inside the
 repository, where an earlier gitfleet placed them differently from Karmada or answered
 unhelpfully.
@@ -9,8 +9,6 @@ Aspects covered:
   detector watches: a policy selecting v2 claims it and the member gets the v2 object (its CPU
   target as a Utilization metric); a policy selecting v1 claims nothing, and validate says why
   at the selector; a v1 object with a field v1 lacks is still refused in v1's terms;
-- karmada-search's ResourceRegistry is cluster-scoped: no namespace is assumed for it, and a
-  ClusterPropagationPolicy places it;
 - `explain` on a Karmada kind gitfleet skips (MultiClusterService, WorkloadRebalancer) says so
   rather than call the kind unknown and suggest an unrelated one;
 - a `{{ PLACEHOLDER }}` left unfilled in a copied manifest (the installation and policy engine
@@ -152,54 +150,6 @@ def test_a_v1_hpa_with_a_v2_field_is_refused_as_v1(
     assert (
         "hpa.yaml:12:3: error: HorizontalPodAutoscaler default/web-hpa: spec.metrics: "
         'unknown field "spec.metrics"' in validated.output
-    )
-
-
-_REGISTRY = """\
-apiVersion: search.karmada.io/v1alpha1
-kind: ResourceRegistry
-metadata:
-  name: deployments-cache
-spec:
-  targetCluster:
-    clusterNames:
-      - member1
-  resourceSelectors:
-    - apiVersion: apps/v1
-      kind: Deployment
----
-apiVersion: policy.karmada.io/v1alpha1
-kind: ClusterPropagationPolicy
-metadata:
-  name: registries
-spec:
-  resourceSelectors:
-    - apiVersion: search.karmada.io/v1alpha1
-      kind: ResourceRegistry
-  placement:
-    clusterAffinity:
-      clusterNames:
-        - member2
-"""
-
-
-def test_a_resource_registry_is_cluster_scoped(
-    cli: Invoke, git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    git_repo.commit(
-        {
-            "clusters.yaml": _members("search.karmada.io/v1alpha1 ResourceRegistry"),
-            "registry.yaml": _REGISTRY,
-        }
-    )
-    monkeypatch.chdir(git_repo.path)
-    validated = cli("validate")
-    assert validated.exit_code == 0, validated.output
-    assert "namespace" not in validated.output
-    assert cli("render").exit_code == 0
-    listed = git_repo.git("ls-tree", "-r", "--name-only", RENDERED, "works/member2")
-    assert "works/member2/_cluster/ResourceRegistry.search.karmada.io/deployments-cache.yaml" in (
-        listed.splitlines()
     )
 
 
