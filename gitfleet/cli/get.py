@@ -332,14 +332,14 @@ def get(
         click.echo(f"note: {note}", err=True)
     items = [f for _, found in listed for f in found]
     single = len(asked) == 1 and len(asked[0][1]) == 1
-    printed = search.printed(items, single=single)
     if output.name == "json":
-        click.echo(out.dump_kubectl_json(printed), nl=False)
+        click.echo(out.dump_kubectl_json(search.printed(items, single=single)), nl=False)
     elif output.name == "yaml":
-        click.echo(out.dump_kubectl_yaml(printed), nl=False)
+        click.echo(out.dump_kubectl_yaml(search.printed(items, single=single)), nl=False)
     elif output.name == "name":
         click.echo(_names(listed), nl=False)
     elif output.name in printformat.TEMPLATED:
+        printed = search.printed(items, single=single)
         click.echo(_templated(output, printed, allow_missing, headers=not no_headers), nl=False)
     elif items:
         click.echo(
